@@ -1,0 +1,63 @@
+# attitude-sim: the two commands are `make run` and `make test` (see README.md).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+# System libraries Qt needs on Debian 12 (see README, "Requirements").
+QT_DEBS := libgl1 libegl1 libgl1-mesa-dri libglib2.0-0 libfontconfig1 libxkbcommon0 \
+           libdbus-1-3 xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
+           libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0
+
+.PHONY: run test bench soak sysdeps install install-test clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+install-test: $(VENV)/.installed-test
+
+# Installs the system libraries Qt needs when they are missing (as root),
+# or prints the exact command and exits 2.
+sysdeps:
+	@missing=""; for p in $(QT_DEBS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing system libraries for Qt:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  else \
+	    echo "missing system libraries for Qt; run:"; \
+	    echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends$$missing"; \
+	    exit 2; \
+	  fi; \
+	fi
+
+run: $(VENV)/.installed sysdeps
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+	  $(BIN)/attitude-sim gui; \
+	else \
+	  echo "no display: running the window on a virtual screen and saving a screenshot"; \
+	  xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/attitude-sim gui --screenshot out/screenshot.png --after 3 \
+	    && echo "screenshot saved to out/screenshot.png"; \
+	fi
+
+test: $(VENV)/.installed-test sysdeps
+	$(BIN)/python -m pytest -q
+
+bench: $(VENV)/.installed-test sysdeps
+	$(BIN)/python -m bench
+
+soak: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q tests/test_soak.py --soak-minutes 30
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,119 @@
+"""The rigid body: its inertia tensor, energy and angular momentum.
+
+Inertia products carry Hoffmann's signs (FillJ33 in Appendix A)::
+
+    J = [[ Jxx, -Jxy, -Jxz],
+         [-Jxy,  Jyy, -Jyz],
+         [-Jxz, -Jyz,  Jzz]]      (kg m^2, body axes)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["Body", "HOFFMANN_INERTIA", "inertia_tensor"]
+
+#: Hoffmann's aircraft (Appendix A): Jxx, Jyy, Jzz, Jxy, Jxz, Jyz.
+HOFFMANN_INERTIA = (0.6, 1.0, 1.5, 0.0, 0.2, 0.0)
+
+
+def inertia_tensor(jxx, jyy, jzz, jxy=0.0, jxz=0.0, jyz=0.0) -> np.ndarray:
+    """Inertia tensor with Hoffmann's sign convention on the products (Appendix A, FillJ33).
+
+    Raises
+    ------
+    ValueError
+        If a component is not finite, the tensor is not positive definite, or
+        its principal moments break the triangle inequality
+        ``I1 <= I2 + I3`` (no real mass distribution has such a tensor).
+    """
+    comps = dict(Jxx=jxx, Jyy=jyy, Jzz=jzz, Jxy=jxy, Jxz=jxz, Jyz=jyz)
+    for name, value in comps.items():
+        try:
+            value = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"inertia {name}={value!r} is not a number") from None
+        if not math.isfinite(value):
+            raise ValueError(f"inertia {name}={value} is not finite")
+        comps[name] = value
+    j = np.array(
+        [
+            [comps["Jxx"], -comps["Jxy"], -comps["Jxz"]],
+            [-comps["Jxy"], comps["Jyy"], -comps["Jyz"]],
+            [-comps["Jxz"], -comps["Jyz"], comps["Jzz"]],
+        ]
+    )
+    principal = np.linalg.eigvalsh(j)
+    if principal[0] <= 0.0:
+        raise ValueError(
+            "inertia tensor is not positive definite "
+            f"(principal moments {', '.join(f'{m:.6g}' for m in principal)})"
+        )
+    i1, i2, i3 = principal
+    if i3 > (i1 + i2) * (1.0 + 1e-12):
+        raise ValueError(
+            "inertia tensor is not physical: the principal moments "
+            f"{i1:.6g}, {i2:.6g}, {i3:.6g} break the triangle inequality "
+            f"({i3:.6g} > {i1:.6g} + {i2:.6g})"
+        )
+    return j
+
+
+@dataclass(frozen=True)
+class Body:
+    """A rigid body with a constant inertia tensor in body axes.
+
+    Parameters
+    ----------
+    components : tuple of 6 floats
+        ``(Jxx, Jyy, Jzz, Jxy, Jxz, Jyz)`` in Hoffmann's sign convention.
+        The default is Hoffmann's aircraft, ``(0.6, 1, 1.5, 0, 0.2, 0)``.
+    """
+
+    components: tuple = HOFFMANN_INERTIA
+    J: np.ndarray = field(init=False, repr=False, compare=False)
+    J_inv: np.ndarray = field(init=False, repr=False, compare=False)
+    #: Row-major floats of J and J^-1 for the pure-Python hot path.
+    j_rows: tuple = field(init=False, repr=False, compare=False)
+    j_inv_rows: tuple = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        comps = tuple(self.components)
+        if len(comps) != 6:
+            raise ValueError(
+                f"inertia needs 6 values Jxx,Jyy,Jzz,Jxy,Jxz,Jyz, got {len(comps)}"
+            )
+        j = inertia_tensor(*comps)
+        j_inv = np.linalg.inv(j)
+        object.__setattr__(self, "components", tuple(float(c) for c in comps))
+        object.__setattr__(self, "J", j)
+        object.__setattr__(self, "J_inv", j_inv)
+        object.__setattr__(self, "j_rows", tuple(float(x) for x in j.ravel()))
+        object.__setattr__(self, "j_inv_rows", tuple(float(x) for x in j_inv.ravel()))
+
+    @property
+    def principal_moments(self) -> np.ndarray:
+        """Principal moments of inertia, ascending."""
+        return np.linalg.eigvalsh(self.J)
+
+    @property
+    def principal_axes(self) -> np.ndarray:
+        """Principal axes as columns (body coordinates), matching :attr:`principal_moments`."""
+        return np.linalg.eigh(self.J)[1]
+
+    def energy(self, w) -> float:
+        """Rotational kinetic energy ``T = 1/2 w^T J w``, Hoffmann (5.1)."""
+        w = np.asarray(w, dtype=float)
+        return 0.5 * float(w @ self.J @ w)
+
+    def angular_momentum(self, w) -> np.ndarray:
+        """Angular momentum in body axes ``L = J w``, Hoffmann (4.2)."""
+        return self.J @ np.asarray(w, dtype=float)
+
+    def euler_rhs(self, w, torque) -> np.ndarray:
+        """Angular acceleration ``dw/dt = J^-1 (T - w x J w)``, Hoffmann (4.3), Appendix A."""
+        w = np.asarray(w, dtype=float)
+        return self.J_inv @ (np.asarray(torque, dtype=float) - np.cross(w, self.J @ w))

@@ -1,0 +1,167 @@
+"""The simulation's settings: one validated record shared by every input path.
+
+Scenario files, the command line, the GUI and recordings all set the same
+named values through :func:`validate`, so a bad value gets the same clear
+message wherever it comes from.  Units: angles in degrees where the name ends
+in ``_deg``, rates in rad/s, torques in N m, times in s.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+
+from sim.body import HOFFMANN_INERTIA, Body
+from sim.control import CONTROLLERS, HOFFMANN_PRESET
+from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
+from sim.norm import NORM_MODES
+
+__all__ = ["Settings", "SettingsError", "validate", "MAX_DT", "stability_warning"]
+
+#: Largest step accepted (s); Hoffmann's examples use 0.1.
+MAX_DT = 1.0
+#: Largest magnitude accepted for torques, gains, rates (absurd beyond).
+_MAX_MAGNITUDE = 1e6
+#: Hoffmann's stability bound for Half-Quat (Appendix A: "stable for small dT <= 0.3").
+HALF_QUAT_DT_BOUND = 0.3
+
+
+class SettingsError(ValueError):
+    """A setting has a bad value; the message names the setting, the value and why."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that defines a run apart from the state (MuJoCo's "model").
+
+    See README, "Scenario files", for each field.
+    """
+
+    inertia: tuple = HOFFMANN_INERTIA
+    integrator: str = "half-quat"
+    full_quat_form: str = "hoffmann"
+    norm: str = "hoffmann"
+    dt: float = 0.001
+    angles_deg: tuple = (0.0, 0.0, 0.0)
+    rates: tuple = (0.0, 0.0, 0.0)
+    torque: tuple = (0.0, 0.0, 0.0)
+    dampers_on: bool = False
+    dampers: tuple = HOFFMANN_PRESET["dampers"]
+    controller: str = "none"
+    gains: tuple = HOFFMANN_PRESET["gains"]
+    axes: tuple = (True, True, True)
+    shortest_path: bool = True
+    limiter_on: bool = False
+    limits: tuple = HOFFMANN_PRESET["limits"]
+    slerp_time: float = 2.0
+    command_deg: tuple | None = None
+
+    def replace(self, **changes) -> "Settings":
+        """A copy with ``changes`` validated by :func:`validate`."""
+        return replace(self, **{k: validate(k, v) for k, v in changes.items()})
+
+    def as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _number(key, value, *, low=-_MAX_MAGNITUDE, high=_MAX_MAGNITUDE, low_open=False):
+    if isinstance(value, bool) or value is None:
+        raise SettingsError(f"{key}: expected a number, got {value!r}")
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise SettingsError(f"{key}: expected a number, got {value!r}") from None
+    if not math.isfinite(x):
+        raise SettingsError(f"{key}: {value!r} is not a finite number")
+    if x < low or (low_open and x == low):
+        raise SettingsError(f"{key}: {x:g} must be {'>' if low_open else '>='} {low:g}")
+    if x > high:
+        raise SettingsError(f"{key}: {x:g} is too large (at most {high:g})")
+    return x
+
+
+def _vector(key, value, n, **limits):
+    if isinstance(value, str):
+        parts = [s.strip() for s in value.split(",")]
+    else:
+        try:
+            parts = list(value)
+        except TypeError:
+            raise SettingsError(f"{key}: expected {n} numbers, got {value!r}") from None
+    if len(parts) != n:
+        raise SettingsError(f"{key}: expected {n} numbers, got {len(parts)} ({value!r})")
+    return tuple(_number(f"{key}[{i}]", v, **limits) for i, v in enumerate(parts))
+
+
+def _choice(key, value, options):
+    if value not in options:
+        raise SettingsError(f"{key}: unknown value {value!r} (choose from {', '.join(options)})")
+    return value
+
+
+def _flag(key, value):
+    if not isinstance(value, bool):
+        raise SettingsError(f"{key}: expected true or false, got {value!r}")
+    return value
+
+
+def _inertia(key, value):
+    comps = _vector(key, value, 6)
+    try:
+        Body(comps)
+    except ValueError as exc:
+        raise SettingsError(f"{key}: {exc}") from None
+    return comps
+
+
+def _axes(key, value):
+    try:
+        parts = list(value)
+    except TypeError:
+        raise SettingsError(f"{key}: expected three true/false values, got {value!r}") from None
+    if len(parts) != 3:
+        raise SettingsError(f"{key}: expected three true/false values, got {value!r}")
+    return tuple(_flag(f"{key}[{i}]", v) for i, v in enumerate(parts))
+
+
+_VALIDATORS = {
+    "inertia": _inertia,
+    "integrator": lambda k, v: _choice(k, v, tuple(INTEGRATORS)),
+    "full_quat_form": lambda k, v: _choice(k, v, FULL_QUAT_FORMS),
+    "norm": lambda k, v: _choice(k, v, tuple(NORM_MODES)),
+    "dt": lambda k, v: _number(k, v, low=0.0, low_open=True, high=MAX_DT),
+    "angles_deg": lambda k, v: _vector(k, v, 3, low=-1e4, high=1e4),
+    "rates": lambda k, v: _vector(k, v, 3, low=-1e4, high=1e4),
+    "torque": lambda k, v: _vector(k, v, 3),
+    "dampers_on": _flag,
+    "dampers": lambda k, v: _vector(k, v, 3, low=0.0),
+    "controller": lambda k, v: _choice(k, v, CONTROLLERS),
+    "gains": lambda k, v: _vector(k, v, 3, low=0.0),
+    "axes": _axes,
+    "shortest_path": _flag,
+    "limiter_on": _flag,
+    "limits": lambda k, v: _vector(k, v, 3, low=0.0, low_open=True),
+    "slerp_time": lambda k, v: _number(k, v, low=0.0, high=1e6),
+    "command_deg": lambda k, v: None if v is None else _vector(k, v, 3, low=-1e4, high=1e4),
+}
+
+#: Setting names, in declaration order.
+KEYS = tuple(f.name for f in fields(Settings))
+assert set(KEYS) == set(_VALIDATORS)
+
+
+def validate(key: str, value):
+    """Return ``value`` normalised for setting ``key``, or raise :class:`SettingsError`."""
+    try:
+        check = _VALIDATORS[key]
+    except KeyError:
+        raise SettingsError(f"unknown setting {key!r} (known: {', '.join(KEYS)})") from None
+    return check(key, value)
+
+
+def stability_warning(settings: Settings) -> str | None:
+    """A warning when Half-Quat runs above Hoffmann's stability bound dT <= 0.3."""
+    if settings.integrator == "half-quat" and settings.dt > HALF_QUAT_DT_BOUND:
+        return (f"warning: dt={settings.dt:g} s is above Hoffmann's stability bound "
+                f"{HALF_QUAT_DT_BOUND} s for half-quat; the run may diverge")
+    return None

@@ -1,0 +1,303 @@
+"""The Simulation: state, inputs between steps, fixed-step advance, snapshots.
+
+Quaternions are scalar last, Hoffmann's convention (see :mod:`sim`).  The
+constant description lives in :class:`sim.settings.Settings`; the changing
+state is ``(t, Q, w, P)`` plus the command interpolator.  The same settings
+and the same inputs at the same steps give bit-identical states.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from sim.body import Body
+from sim.command import CommandInterpolator
+from sim.control import TorqueModel
+from sim.integrators import INTEGRATORS, full_quat, qdot, rates
+from sim.multiplier import multiplier
+from sim.norm import NORM_MODES
+from sim.quaternion import aircraft_angles, from_aircraft_angles
+from sim.settings import Settings, validate
+
+__all__ = ["Simulation", "Snapshot", "SimulationFault", "COLUMNS", "HISTORY_COLUMNS",
+           "NORM_FAULT"]
+
+#: CSV columns of ``attitude-sim run``, in order (README, "CLI").
+COLUMNS = ("t", "q1", "q2", "q3", "q4", "wx", "wy", "wz", "psi_deg", "theta_deg", "phi_deg",
+           "norm", "multiplier", "energy", "hx", "hy", "hz", "tx", "ty", "tz",
+           "qc1", "qc2", "qc3", "qc4")
+#: COLUMNS plus what the live plots show besides.
+HISTORY_COLUMNS = COLUMNS + ("norm_correction", "four_t", "q_dot_p",
+                             "psic_deg", "thetac_deg", "phic_deg")
+
+#: With norm handling ``none``, a norm error beyond this is a fault.
+NORM_FAULT = 1e-3
+
+_DEG = 180.0 / math.pi
+
+
+class SimulationFault(RuntimeError):
+    """A numerical fault (non-finite state or runaway norm); the state is the last good one."""
+
+    def __init__(self, message: str, t: float):
+        super().__init__(f"t={t:.6g} s: {message}")
+        self.t = t
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """An immutable record of the simulation at one instant.
+
+    Attributes
+    ----------
+    t : float
+        Simulated time, s.
+    step : int
+        Steps taken since the last reset.
+    q : tuple of 4 floats
+        Attitude quaternion, scalar last (inertial -> body).
+    w : tuple of 3 floats
+        Body rates, rad/s.
+    p : tuple of 4 floats
+        ``dQ/dt`` of the integrator's own state (Full-Quat's P, else
+        ``1/2 V^T(Q) w``).
+    angles_deg : tuple of 3 floats
+        Aircraft angles (psi, theta, phi), degrees, Hoffmann (7.21).
+    norm : float
+        ``|Q| - 1``.
+    norm_correction : float
+        ``1 - |Q|`` removed by the norm handling in the last step.
+    multiplier : float
+        Lagrange multiplier of the norm constraint, Sherif (30).
+    energy : float
+        ``T = 1/2 w^T J w``.
+    h : tuple of 3 floats
+        Angular momentum in inertial axes, ``C^T J w``.
+    torque : tuple of 3 floats
+        Total applied body torque at this state.
+    qc : tuple of 4 floats
+        Current command quaternion (after SLERP).
+    command_deg : tuple of 3 floats
+        Aircraft angles of ``qc``, degrees.
+    q_dot_p : float
+        ``Q^T dQ/dt`` (zero for exact motion, (1.15)).
+    """
+
+    t: float
+    step: int
+    q: tuple
+    w: tuple
+    p: tuple
+    angles_deg: tuple
+    norm: float
+    norm_correction: float
+    multiplier: float
+    energy: float
+    h: tuple
+    torque: tuple
+    qc: tuple
+    command_deg: tuple
+    q_dot_p: float
+
+    @property
+    def four_t(self) -> float:
+        """``4T``, what the multiplier equals for exact motion."""
+        return 4.0 * self.energy
+
+    @property
+    def gimbal_lock(self) -> bool:
+        """True where ``|cos theta| < 0.05``: the Euler readout is meaningless there."""
+        return abs(math.cos(math.radians(self.angles_deg[1]))) < 0.05
+
+    def row(self) -> tuple:
+        """Values in :data:`HISTORY_COLUMNS` order."""
+        return (self.t, *self.q, *self.w, *self.angles_deg, self.norm, self.multiplier,
+                self.energy, *self.h, *self.torque, *self.qc, self.norm_correction,
+                4.0 * self.energy, self.q_dot_p, *self.command_deg)
+
+
+class Simulation:
+    """A rigid body integrated at a fixed step, with inputs settable between steps.
+
+    Parameters
+    ----------
+    settings : Settings, optional
+        Initial settings (default: Hoffmann's aircraft at rest, half-quat,
+        dt = 1 ms).
+    **changes
+        Settings to change from ``settings`` (validated).
+
+    Examples
+    --------
+    >>> sim = Simulation(rates=(1.0, 0.2, -0.5))
+    >>> sim.step(1000)
+    >>> round(sim.snapshot().t, 6)
+    1.0
+    """
+
+    def __init__(self, settings: Settings | None = None, **changes):
+        self._settings = (settings or Settings()).replace(**changes)
+        self._torque = TorqueModel()
+        self._apply_all()
+        self.reset()
+
+    # ------------------------------------------------------------------ inputs
+    @property
+    def settings(self) -> Settings:
+        return self._settings
+
+    @property
+    def body(self) -> Body:
+        return self._body
+
+    def set(self, key: str, value) -> None:
+        """Change one setting between steps (validated; a bad value raises SettingsError).
+
+        ``integrator``, ``norm`` and ``dt`` switch without touching the
+        attitude; ``command_deg`` starts a SLERP from the current command;
+        ``angles_deg`` and ``rates`` take effect at the next :meth:`reset`.
+        """
+        value = validate(key, value)
+        self._settings = self._settings.replace(**{key: value})
+        if key == "command_deg":
+            self._start_command()
+        elif key == "dt":
+            self._t0, self._k0 = self._t, self._k
+            self._dt = value
+        else:
+            self._apply_all()
+
+    def update(self, changes: dict) -> None:
+        """Set several settings; all are validated before any takes effect."""
+        checked = {k: validate(k, v) for k, v in changes.items()}
+        for key, value in checked.items():
+            self.set(key, value)
+
+    def _apply_all(self):
+        s = self._settings
+        self._body = Body(s.inertia)
+        tm = self._torque
+        tm.command = s.torque
+        tm.dampers_on, tm.dampers = s.dampers_on, s.dampers
+        tm.controller, tm.gains, tm.axes = s.controller, s.gains, s.axes
+        tm.shortest_path = s.shortest_path
+        tm.limiter_on, tm.limits = s.limiter_on, s.limits
+        self._dt = s.dt
+        self._norm = NORM_MODES[s.norm]
+        self._norm_is_none = s.norm == "none"
+        full = s.integrator == "full-quat"
+        if full:
+            form = s.full_quat_form
+            self._integrate = lambda q, w, p, dt, torque, body: full_quat(q, w, p, dt, torque, body, form)
+        else:
+            self._integrate = INTEGRATORS[s.integrator]
+        if getattr(self, "_full", None) is not None and full != self._full:
+            # Switching keeps the attitude and the rates: derive the other state.
+            self._p = qdot(self._q, self._w) if full else None
+        self._full = full
+
+    def _start_command(self):
+        s = self._settings
+        angles = tuple(math.radians(a) for a in s.command_deg)
+        self._cmd.command(angles, self._t, s.slerp_time, s.shortest_path)
+        self._sync_command()
+
+    def _sync_command(self):
+        self._torque.qc = self._cmd.qc
+        self._torque.command_angles = self._cmd.angles
+
+    # -------------------------------------------------------------- stepping
+    def reset(self) -> None:
+        """Back to ``angles_deg`` and ``rates`` at t = 0; the command starts at the attitude.
+
+        A ``command_deg`` in the settings is then a change at t = 0.
+        """
+        s = self._settings
+        self._q = tuple(float(x) for x in from_aircraft_angles(*(math.radians(a) for a in s.angles_deg)))
+        self._w = tuple(s.rates)
+        self._p = qdot(self._q, self._w) if self._full else None
+        self._t = self._t0 = 0.0
+        self._k = self._k0 = 0
+        self._correction = 0.0
+        self._cmd = CommandInterpolator(self._q)
+        if s.command_deg is not None:
+            self._start_command()
+        else:
+            self._sync_command()
+
+    @property
+    def t(self) -> float:
+        return self._t
+
+    @property
+    def steps(self) -> int:
+        return self._k
+
+    def step(self, n: int = 1) -> None:
+        """Advance ``n`` fixed steps.
+
+        Raises
+        ------
+        SimulationFault
+            On a non-finite state, or a norm error beyond :data:`NORM_FAULT`
+            with norm handling ``none``; the state stays at the last good step.
+        """
+        integrate, norm, torque, body, cmd = self._integrate, self._norm, self._torque, self._body, self._cmd
+        dt = self._dt
+        for _ in range(n):
+            q, w, p = integrate(self._q, self._w, self._p, dt, torque, body)
+            q, correction = norm(q)
+            if p is not None:
+                w = rates(q, p)
+            if not math.isfinite(q[0] + q[1] + q[2] + q[3] + w[0] + w[1] + w[2]):
+                raise SimulationFault("the state is no longer finite; paused at the last good state",
+                                      self._t)
+            if self._norm_is_none:
+                err = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1.0
+                if abs(err) > NORM_FAULT:
+                    raise SimulationFault(
+                        f"norm error |Q|-1 = {err:.3g} ran away beyond {NORM_FAULT:g} "
+                        "with norm handling 'none'", self._t)
+            self._q, self._w, self._p, self._correction = q, w, p, correction
+            self._k += 1
+            self._t = self._t0 + (self._k - self._k0) * dt
+            if cmd._path is not None:
+                cmd.update(self._t)
+                self._sync_command()
+
+    # ------------------------------------------------------------- snapshots
+    def snapshot(self) -> Snapshot:
+        """An immutable record of the current state and the derived quantities."""
+        q, w = self._q, self._w
+        p = self._p if self._p is not None else qdot(q, w)
+        jr = self._body.j_rows
+        wx, wy, wz = w
+        lx = jr[0] * wx + jr[1] * wy + jr[2] * wz
+        ly = jr[3] * wx + jr[4] * wy + jr[5] * wz
+        lz = jr[6] * wx + jr[7] * wy + jr[8] * wz
+        q1, q2, q3, q4 = q
+        s1, s2, s3, s4 = q1 * q1, q2 * q2, q3 * q3, q4 * q4
+        # H = C^T L with C the Cayley matrix, Hoffmann (2.12)
+        h = ((s1 - s2 - s3 + s4) * lx + 2 * (q1 * q2 + q3 * q4) * ly + 2 * (q1 * q3 - q2 * q4) * lz,
+             2 * (q1 * q2 - q3 * q4) * lx + (-s1 + s2 - s3 + s4) * ly + 2 * (q1 * q4 + q2 * q3) * lz,
+             2 * (q1 * q3 + q2 * q4) * lx + 2 * (-q1 * q4 + q2 * q3) * ly + (-s1 - s2 + s3 + s4) * lz)
+        psi, theta, phi = aircraft_angles(q)
+        cpsi, ctheta, cphi = self._cmd.angles
+        return Snapshot(
+            t=self._t,
+            step=self._k,
+            q=q,
+            w=w,
+            p=p,
+            angles_deg=(psi * _DEG, theta * _DEG, phi * _DEG),
+            norm=math.sqrt(s1 + s2 + s3 + s4) - 1.0,
+            norm_correction=self._correction,
+            multiplier=multiplier(q, p, jr),
+            energy=0.5 * (wx * lx + wy * ly + wz * lz),
+            h=h,
+            torque=self._torque(q, w),
+            qc=self._cmd.qc,
+            command_deg=(cpsi * _DEG, ctheta * _DEG, cphi * _DEG),
+            q_dot_p=q1 * p[0] + q2 * p[1] + q3 * p[2] + q4 * p[3],
+        )
