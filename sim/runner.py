@@ -1,0 +1,180 @@
+"""The simulation loop as the application runs it: inputs in, batches of samples out.
+
+A :class:`Runner` owns the main :class:`~sim.simulation.Simulation`, the
+comparison bodies of its scenario, the scenario's time-tagged events and an
+optional recorder.  Other threads only call :meth:`Runner.submit`, which puts
+an input on a thread-safe queue; the thread that owns the runner calls
+:meth:`Runner.advance`, which applies queued inputs at the next step
+boundary, steps, and returns every sample as one numpy array.  No Qt here.
+"""
+
+from __future__ import annotations
+
+import math
+import queue
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.scenario import Scenario
+from sim.settings import SettingsError, validate
+from sim.simulation import HISTORY_COLUMNS, Simulation, SimulationFault, Snapshot
+
+__all__ = ["Runner", "Batch", "RESET"]
+
+#: The input that resets every body to the scenario's initial state.
+RESET = "reset"
+
+
+@dataclass
+class Batch:
+    """What one :meth:`Runner.advance` produced.
+
+    Attributes
+    ----------
+    rows : ndarray, shape (n, len(HISTORY_COLUMNS))
+        One row per step taken (the state after the step), main body.
+    last : Snapshot
+        The main body's state after the batch.
+    compare : dict
+        Label -> last Snapshot of each comparison body.
+    applied : list of (global_step, key, value)
+        Inputs that took effect in this batch.
+    fault : str or None
+        Set when a :class:`SimulationFault` stopped the batch early.
+    """
+
+    rows: np.ndarray
+    last: Snapshot
+    compare: dict = field(default_factory=dict)
+    applied: list = field(default_factory=list)
+    fault: str | None = None
+
+
+class Runner:
+    """Runs a scenario step by step with inputs from other threads.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    recorder : sim.recording.Recorder, optional
+        Receives every applied input with its global step number.
+    """
+
+    def __init__(self, scenario: Scenario, recorder=None):
+        self.scenario = scenario
+        self.recorder = recorder
+        self._inbox: queue.SimpleQueue = queue.SimpleQueue()
+        self._scheduled: dict[int, list] = {}
+        self.total_steps = 0
+        self.sim = Simulation(scenario.settings)
+        self.compare = {label: Simulation(scenario.settings, **overrides)
+                        for label, overrides in scenario.compare}
+        self._event_index = 0
+
+    # ---------------------------------------------------------------- inputs
+    def submit(self, key: str, value=None) -> None:
+        """Queue an input (thread-safe); it takes effect at the next step boundary.
+
+        ``key`` is a setting name (validated here, so a bad value raises
+        SettingsError in the caller's thread) or :data:`RESET`.
+        """
+        if key != RESET:
+            value = validate(key, value)
+        self._inbox.put((key, value))
+
+    def schedule(self, step: int, key: str, value=None) -> None:
+        """Apply an input before global step ``step`` (used by replay)."""
+        self._scheduled.setdefault(step, []).append((key, value))
+
+    def _apply(self, key, value, applied):
+        if key == RESET:
+            for sim in (self.sim, *self.compare.values()):
+                sim.reset()
+            self._event_index = 0
+        else:
+            self.sim.set(key, value)
+            for (label, overrides) in self.scenario.compare:
+                if key not in overrides:
+                    self.compare[label].set(key, value)
+        applied.append((self.total_steps, key, value))
+        if self.recorder is not None:
+            self.recorder.input(self.total_steps, key, value)
+
+    def _apply_due(self, applied):
+        while not self._inbox.empty():
+            key, value = self._inbox.get_nowait()
+            self._apply(key, value, applied)
+        if self._scheduled:
+            for key, value in self._scheduled.pop(self.total_steps, ()):
+                self._apply(key, value, applied)
+        events = self.scenario.events
+        t = self.sim.t
+        while self._event_index < len(events) and events[self._event_index].at <= t + 1e-9:
+            for key, value in events[self._event_index].changes.items():
+                self.sim.set(key, value)
+                for sim in self.compare.values():
+                    sim.set(key, value)
+            self._event_index += 1
+
+    # -------------------------------------------------------------- stepping
+    def advance(self, n: int) -> Batch:
+        """Take up to ``n`` steps; returns every sample of the main body.
+
+        A :class:`SimulationFault` ends the batch early with ``fault`` set;
+        the bodies stay at their last good state.
+        """
+        applied: list = []
+        rows = np.empty((n, len(HISTORY_COLUMNS)))
+        taken = 0
+        fault = None
+        try:
+            for taken in range(n):
+                self._apply_due(applied)
+                self.sim.step()
+                for sim in self.compare.values():
+                    sim.step()
+                self.total_steps += 1
+                rows[taken] = self.sim.snapshot().row()
+            else:
+                taken = n
+        except (SimulationFault, SettingsError) as exc:
+            fault = str(exc)
+        if self.recorder is not None:
+            self.recorder.alive(self.total_steps)
+        return Batch(rows=rows[:taken], last=self.sim.snapshot(),
+                     compare={label: sim.snapshot() for label, sim in self.compare.items()},
+                     applied=applied, fault=fault)
+
+    def _steps_to_next_event(self) -> float:
+        events = self.scenario.events
+        if self._event_index >= len(events):
+            return math.inf
+        dt = self.sim.settings.dt
+        return max(1, math.ceil((events[self._event_index].at - self.sim.t) / dt - 1e-9))
+
+    def run(self, duration: float | None = None, every: int = 1):
+        """Yield snapshot rows (HISTORY_COLUMNS order) from t = 0 to ``duration``.
+
+        ``duration`` defaults to the scenario's.  The first row is the
+        initial state; then one row every ``every`` steps, and always the
+        final state.  The run takes ``round(duration/dt)`` steps of the
+        initial ``dt``.  Raises :class:`SimulationFault` on a numerical fault.
+        """
+        duration = self.scenario.duration if duration is None else duration
+        n = round(duration / self.sim.settings.dt)
+        applied: list = []
+        self._apply_due(applied)
+        yield self.sim.snapshot().row()
+        sim, compare = self.sim, tuple(self.compare.values())
+        k = 0
+        while k < n:
+            m = min(every - k % every, n - k, self._steps_to_next_event())
+            sim.step(m)
+            for other in compare:
+                other.step(m)
+            k += m
+            self.total_steps += m
+            self._apply_due(applied)
+            if k % every == 0 or k == n:
+                yield sim.snapshot().row()

@@ -1,0 +1,219 @@
+"""Scenario files: settings, time-tagged inputs and comparison bodies in TOML.
+
+A scenario file (see ``assets/scenarios/*.toml`` and README, "Scenario
+files")::
+
+    [scenario]
+    title = "Gimbal lock"
+    caption = "What to watch ..."
+    duration = 30.0               # s, default run length
+
+    [settings]                    # any Settings field, see sim.settings
+    integrator = "half-quat"
+    dt = 0.001
+    angles_deg = [0, 0, 0]
+
+    [[events]]                    # applied at the first step with t >= at
+    at = 1.0
+    command_deg = [0, 90, 0]
+
+    [[compare]]                   # extra bodies run in lockstep, same inputs
+    label = "euler controller"
+    controller = "euler"
+
+Every error names the file, the line where it can be found, the key and what
+is wrong; nothing is half-loaded.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sim.settings import KEYS, Settings, SettingsError, validate
+
+__all__ = ["Scenario", "ScenarioError", "load", "loads", "builtin_dir", "builtin_names",
+           "resolve"]
+
+_SCENARIO_KEYS = {"title", "caption", "duration"}
+_TOP_KEYS = {"scenario", "settings", "events", "compare"}
+MAX_DURATION = 1e7
+
+
+class ScenarioError(ValueError):
+    """A scenario file is malformed; the message says where and what."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Settings changed at simulated time ``at`` (s)."""
+
+    at: float
+    changes: dict
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A loaded scenario: what to run, what changes when, and what to compare with."""
+
+    name: str
+    title: str = ""
+    caption: str = ""
+    duration: float = 20.0
+    settings: Settings = field(default_factory=Settings)
+    events: tuple = ()
+    #: (label, dict of settings overrides) for bodies run beside the main one.
+    compare: tuple = ()
+
+
+def builtin_dir() -> Path:
+    """Folder of the built-in scenarios (assets/scenarios)."""
+    return Path(__file__).resolve().parents[1] / "assets" / "scenarios"
+
+
+def builtin_names() -> list[str]:
+    return sorted(p.stem for p in builtin_dir().glob("*.toml"))
+
+
+def resolve(name_or_path: str) -> Path:
+    """Path of a built-in scenario by name, or of a file; ScenarioError if neither exists."""
+    candidate = Path(name_or_path)
+    if candidate.suffix == ".toml" or candidate.exists():
+        if not candidate.is_file():
+            raise ScenarioError(f"{name_or_path}: no such scenario file")
+        return candidate
+    builtin = builtin_dir() / f"{name_or_path}.toml"
+    if builtin.is_file():
+        return builtin
+    raise ScenarioError(
+        f"unknown scenario {name_or_path!r} (built-ins: {', '.join(builtin_names())}; "
+        "or give a .toml file)")
+
+
+def load(name_or_path: str) -> Scenario:
+    """Load a built-in scenario by name or a scenario file by path."""
+    path = resolve(name_or_path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read ({exc.strerror})") from None
+    return loads(raw, source=str(path), name=path.stem)
+
+
+def loads(text, source: str = "<string>", name: str = "scenario") -> Scenario:
+    """Parse scenario TOML (str or bytes); raise ScenarioError with source and line."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ScenarioError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{source}: TOML syntax error: {exc}") from None
+    return _Parser(text, source, name).parse(data)
+
+
+class _Parser:
+    def __init__(self, text: str, source: str, name: str):
+        self.lines = text.splitlines()
+        self.source = source
+        self.name = name
+
+    def error(self, message: str, key: str | None = None, occurrence: int = 0) -> ScenarioError:
+        where = self.source
+        line = self.find_line(key, occurrence) if key else None
+        if line:
+            where += f", line {line}"
+        return ScenarioError(f"{where}: {message}")
+
+    def find_line(self, key: str, occurrence: int = 0) -> int | None:
+        pattern = re.compile(rf"^\s*(\[\[?\s*)?[\"']?{re.escape(key)}[\"']?\s*(=|\]\]?)")
+        hits = [i + 1 for i, line in enumerate(self.lines) if pattern.match(line)]
+        if not hits:
+            return None
+        return hits[min(occurrence, len(hits) - 1)]
+
+    def table(self, data, key, kind=dict):
+        value = data.get(key, kind())
+        if not isinstance(value, kind):
+            expected = "a table" if kind is dict else "an array of tables"
+            raise self.error(f"[{key}] must be {expected}", key)
+        return value
+
+    def parse(self, data: dict) -> Scenario:
+        for key in data:
+            if key not in _TOP_KEYS:
+                raise self.error(f"unknown section {key!r} (known: {', '.join(sorted(_TOP_KEYS))})", key)
+        meta = self.table(data, "scenario")
+        for key in meta:
+            if key not in _SCENARIO_KEYS:
+                raise self.error(f"[scenario]: unknown key {key!r} (known: {', '.join(sorted(_SCENARIO_KEYS))})", key)
+        title = self.text(meta, "title", self.name)
+        caption = self.text(meta, "caption", "")
+        duration = meta.get("duration", 20.0)
+        if isinstance(duration, bool) or not isinstance(duration, (int, float)) or not 0 < duration <= MAX_DURATION:
+            raise self.error(f"[scenario] duration: must be a number in (0, {MAX_DURATION:g}] s, got {duration!r}",
+                             "duration")
+        settings = self.settings(self.table(data, "settings"), "settings")
+        events = self.events(self.table(data, "events", list))
+        compare = self.compare(self.table(data, "compare", list), settings)
+        return Scenario(name=self.name, title=title, caption=caption, duration=float(duration),
+                        settings=settings, events=events, compare=compare)
+
+    def text(self, table, key, default):
+        value = table.get(key, default)
+        if not isinstance(value, str):
+            raise self.error(f"[scenario] {key}: expected a string, got {value!r}", key)
+        return value
+
+    def check(self, section: str, key: str, value, occurrence: int = 0):
+        if key not in KEYS:
+            raise self.error(f"[{section}]: unknown key {key!r} (known: {', '.join(KEYS)})", key, occurrence)
+        if isinstance(value, list):
+            value = tuple(value)
+        try:
+            return validate(key, value)
+        except SettingsError as exc:
+            raise self.error(f"[{section}] {exc}", key, occurrence) from None
+
+    def settings(self, table: dict, section: str) -> Settings:
+        checked = {k: self.check(section, k, v) for k, v in table.items()}
+        try:
+            return Settings().replace(**checked)
+        except SettingsError as exc:  # pragma: no cover - validated above
+            raise self.error(str(exc)) from None
+
+    def events(self, items: list) -> tuple:
+        events = []
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                raise self.error(f"[[events]] #{i + 1}: must be a table", "events", i)
+            at = item.get("at")
+            if isinstance(at, bool) or not isinstance(at, (int, float)) or not 0 <= at <= MAX_DURATION:
+                raise self.error(f"[[events]] #{i + 1}: 'at' must be a time in s >= 0, got {at!r}",
+                                 "events", i)
+            changes = {k: self.check(f"events #{i + 1}", k, v) for k, v in item.items() if k != "at"}
+            if not changes:
+                raise self.error(f"[[events]] #{i + 1}: no setting to change", "events", i)
+            events.append(Event(float(at), changes))
+        events.sort(key=lambda e: e.at)
+        return tuple(events)
+
+    def compare(self, items: list, settings: Settings) -> tuple:
+        bodies = []
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                raise self.error(f"[[compare]] #{i + 1}: must be a table", "compare", i)
+            label = item.get("label", f"body {i + 1}")
+            if not isinstance(label, str):
+                raise self.error(f"[[compare]] #{i + 1}: label must be a string", "compare", i)
+            overrides = {k: self.check(f"compare #{i + 1}", k, v) for k, v in item.items() if k != "label"}
+            try:
+                settings.replace(**overrides)
+            except SettingsError as exc:  # pragma: no cover - validated above
+                raise self.error(str(exc), "compare", i) from None
+            bodies.append((label, overrides))
+        return tuple(bodies)
