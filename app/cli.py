@@ -113,7 +113,8 @@ def _flag_value(flag, key, text):
     try:
         return validate(key, text)
     except SettingsError as exc:
-        raise UsageError(f"--{flag.replace('_', '-')} {text}: {exc}") from None
+        reason = str(exc).split(": ", 1)[-1]
+        raise UsageError(f"--{flag.replace('_', '-')} {text}: {reason}") from None
 
 
 def _positive(name, text):
@@ -187,7 +188,7 @@ def cmd_replay(args) -> int:
                 raise SimulationFault(batch.fault, batch.last.t)
             for k, row in enumerate(batch.rows, start=done + 1):
                 if k % args.every == 0 or k == steps:
-                    yield tuple(row)
+                    yield tuple(row.tolist())
             done += len(batch.rows)
 
     try:

@@ -84,8 +84,15 @@ class Runner:
         self._inbox.put((key, value))
 
     def schedule(self, step: int, key: str, value=None) -> None:
-        """Apply an input before global step ``step`` (used by replay)."""
+        """Apply an input just before the step that follows global step ``step`` (replay)."""
         self._scheduled.setdefault(step, []).append((key, value))
+
+    def _set_all(self, key, value):
+        """Set on the main body and on each comparison body that does not override ``key``."""
+        self.sim.set(key, value)
+        for label, overrides in self.scenario.compare:
+            if key not in overrides:
+                self.compare[label].set(key, value)
 
     def _apply(self, key, value, applied):
         if key == RESET:
@@ -93,28 +100,28 @@ class Runner:
                 sim.reset()
             self._event_index = 0
         else:
-            self.sim.set(key, value)
-            for (label, overrides) in self.scenario.compare:
-                if key not in overrides:
-                    self.compare[label].set(key, value)
+            self._set_all(key, value)
         applied.append((self.total_steps, key, value))
         if self.recorder is not None:
             self.recorder.input(self.total_steps, key, value)
 
-    def _apply_due(self, applied):
+    def _apply_inputs(self, applied):
+        """Inputs (queued or scheduled) due before the next step."""
         while not self._inbox.empty():
             key, value = self._inbox.get_nowait()
             self._apply(key, value, applied)
         if self._scheduled:
             for key, value in self._scheduled.pop(self.total_steps, ()):
                 self._apply(key, value, applied)
+        self._apply_events()
+
+    def _apply_events(self):
+        """Scenario events due at the current time (``at <= t``)."""
         events = self.scenario.events
         t = self.sim.t
         while self._event_index < len(events) and events[self._event_index].at <= t + 1e-9:
             for key, value in events[self._event_index].changes.items():
-                self.sim.set(key, value)
-                for sim in self.compare.values():
-                    sim.set(key, value)
+                self._set_all(key, value)
             self._event_index += 1
 
     # -------------------------------------------------------------- stepping
@@ -130,11 +137,12 @@ class Runner:
         fault = None
         try:
             for taken in range(n):
-                self._apply_due(applied)
+                self._apply_inputs(applied)
                 self.sim.step()
                 for sim in self.compare.values():
                     sim.step()
                 self.total_steps += 1
+                self._apply_events()
                 rows[taken] = self.sim.snapshot().row()
             else:
                 taken = n
@@ -164,17 +172,18 @@ class Runner:
         duration = self.scenario.duration if duration is None else duration
         n = round(duration / self.sim.settings.dt)
         applied: list = []
-        self._apply_due(applied)
+        self._apply_events()
         yield self.sim.snapshot().row()
         sim, compare = self.sim, tuple(self.compare.values())
         k = 0
         while k < n:
+            self._apply_inputs(applied)
             m = min(every - k % every, n - k, self._steps_to_next_event())
             sim.step(m)
             for other in compare:
                 other.step(m)
             k += m
             self.total_steps += m
-            self._apply_due(applied)
+            self._apply_events()
             if k % every == 0 or k == n:
                 yield sim.snapshot().row()

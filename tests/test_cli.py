@@ -1,0 +1,134 @@
+"""The headless command line: CSV contract, flags, and one-line errors with exit code 2."""
+
+import csv
+import io
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from scipy.spatial.transform import Rotation
+
+from app.cli import main
+from sim.simulation import COLUMNS
+
+
+def _run(capsys, *argv):
+    code = main(["run", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _table(text):
+    rows = list(csv.reader(io.StringIO(text)))
+    return rows[0], np.array(rows[1:], dtype=float)
+
+
+def test_run_columns_rows_and_time_grid(capsys):
+    code, out, _ = _run(capsys, "--duration", "0.05", "--dt", "0.01")
+    assert code == 0
+    header, data = _table(out)
+    assert tuple(header) == COLUMNS
+    assert data.shape == (6, len(COLUMNS))         # round(duration/dt) steps plus t = 0
+    assert data[0, 0] == 0.0 and data[-1, 0] == pytest.approx(0.05)
+
+
+def test_run_every_keeps_first_and_last(capsys):
+    _, out, _ = _run(capsys, "--duration", "1", "--dt", "0.01", "--every", "30")
+    _, data = _table(out)
+    assert list(np.round(data[:, 0], 9)) == [0.0, 0.3, 0.6, 0.9, 1.0]
+
+
+def test_run_initial_angles_match_scipy(capsys):
+    _, out, _ = _run(capsys, "--duration", "0.001", "--angles", "30,-20,50")
+    header, data = _table(out)
+    q = data[0, 1:5]
+    expected = Rotation.from_euler("ZYX", [30, -20, 50], degrees=True).inv().as_quat()
+    assert min(np.abs(q - expected).max(), np.abs(q + expected).max()) < 1e-15
+    assert data[0, 8:11] == pytest.approx([30, -20, 50])
+
+
+def test_run_torque_until_acts_only_before(capsys):
+    _, out, _ = _run(capsys, "--scenario", "default", "--dampers", "0,0,0", "--dt", "0.1",
+                     "--duration", "1", "--torque", "5,5,5", "--torque-until", "0.1")
+    _, data = _table(out)
+    tx = data[:, COLUMNS.index("tx")]
+    assert tx[0] == 5.0 and np.all(tx[1:] == 0.0)
+    energy = data[1:, COLUMNS.index("energy")]
+    assert energy.max() - energy.min() < 0.05 * energy[0]
+
+
+def test_run_command_reached_by_quaternion_controller(capsys):
+    _, out, _ = _run(capsys, "--controller", "quaternion", "--command", "0,30,0", "--duration", "12",
+                     "--every", "1000")
+    _, data = _table(out)
+    assert data[-1, COLUMNS.index("theta_deg")] == pytest.approx(30, abs=0.5)
+    qc = data[-1, COLUMNS.index("qc1"):]
+    expected = Rotation.from_euler("ZYX", [0, 30, 0], degrees=True).inv().as_quat()
+    assert np.abs(qc - expected).max() < 1e-12
+
+
+def test_run_writes_file_and_summary(tmp_path, capsys):
+    path = tmp_path / "out.csv"
+    code, out, err = _run(capsys, "--duration", "0.1", "--out", str(path))
+    assert code == 0 and out == ""
+    assert "t=0.1 s" in err
+    assert path.read_text().startswith("t,q1,")
+
+
+def test_half_quat_above_stability_bound_warns(capsys):
+    code, _, err = _run(capsys, "--dt", "0.5", "--duration", "1")
+    assert code == 0
+    assert "stability bound" in err
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--dt", "-1"], "--dt -1: -1 must be > 0"),
+    (["--dt", "0"], "must be > 0"),
+    (["--dt", "1e9"], "too large"),
+    (["--dt", "nan"], "not a finite number"),
+    (["--dt", ""], "expected a number"),
+    (["--duration", "inf"], "--duration"),
+    (["--integrator", "euler"], "unknown value 'euler'"),
+    (["--norm", "sometimes"], "unknown value 'sometimes'"),
+    (["--controller", "pid"], "unknown value 'pid'"),
+    (["--full-quat-form", "x"], "unknown value 'x'"),
+    (["--inertia", "1,1,5,0,0,0"], "triangle inequality"),
+    (["--inertia", "1,1,1,2,0,0"], "not positive definite"),
+    (["--inertia", "1,1,1"], "expected 6 numbers"),
+    (["--rates", "1,inf,0"], "not a finite number"),
+    (["--angles", "a,b,c"], "expected a number"),
+    (["--torque", "1,2"], "expected 3 numbers"),
+    (["--gains", "1,-2,3"], "must be >= 0"),
+    (["--limits", "0,1,1"], "must be > 0"),
+    (["--every", "0"], "--every"),
+    (["--scenario", "nope"], "unknown scenario"),
+    (["--bogus"], "unrecognized arguments"),
+])
+def test_bad_input_exits_2_with_one_line(capsys, argv, fragment):
+    code, out, err = _run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("attitude-sim: error:")
+    assert fragment in err
+
+
+def test_bad_input_in_a_real_process_has_no_traceback():
+    proc = subprocess.run([sys.executable, "-m", "app.cli", "run", "--dt", "abc"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == "attitude-sim: error: --dt abc: expected a number, got 'abc'"
+
+
+def test_scenarios_lists_builtins(capsys):
+    assert main(["scenarios"]) == 0
+    out = capsys.readouterr().out
+    assert "gimbal_lock" in out and "shortest_path" in out and "default" in out
+
+
+def test_run_fault_exits_1_with_message(capsys):
+    code, _, err = _run(capsys, "--norm", "none", "--rates", "50,40,30", "--dt", "0.05",
+                        "--duration", "5")
+    assert code == 1
+    assert "norm error" in err and "t=" in err

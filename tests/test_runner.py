@@ -1,0 +1,88 @@
+"""The runner: inputs take effect at the next step, events by time, faults stop a batch."""
+
+import threading
+
+import numpy as np
+import pytest
+
+from sim.runner import RESET, Runner
+from sim.scenario import load, loads
+from sim.settings import SettingsError
+from sim.simulation import HISTORY_COLUMNS
+
+COL = {name: i for i, name in enumerate(HISTORY_COLUMNS)}
+
+
+def test_input_takes_effect_on_next_step():
+    runner = Runner(load("default"))
+    runner.advance(10)
+    runner.submit("torque", (4.0, 0.0, 0.0))
+    batch = runner.advance(3)
+    assert batch.applied == [(10, "torque", (4.0, 0.0, 0.0))]
+    assert batch.rows[0, COL["wx"]] > 0.0           # the very first step used it
+
+
+def test_submit_validates_in_callers_thread():
+    runner = Runner(load("default"))
+    with pytest.raises(SettingsError, match="dt"):
+        runner.submit("dt", float("nan"))
+
+
+def test_submit_from_many_threads_loses_nothing():
+    runner = Runner(load("default"))
+    threads = [threading.Thread(target=lambda: [runner.submit("slerp_time", 1.0) for _ in range(100)])
+               for _ in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert len(runner.advance(1).applied) == 400
+
+
+def test_events_fire_at_their_time_and_reset_rewinds_them():
+    scenario = loads("""
+[settings]
+dt = 0.01
+[[events]]
+at = 0.05
+torque = [0, 0, 3]
+""")
+    runner = Runner(scenario)
+    rows = runner.advance(10).rows
+    tz = rows[:, COL["tz"]]
+    # row k is the state after step k+1 (t = (k+1) dt) with the torque acting from then on
+    assert np.all(tz[:4] == 0.0) and np.all(tz[4:] == 3.0)
+    runner.submit(RESET)
+    runner.submit("torque", (0.0, 0.0, 0.0))
+    rows = runner.advance(10).rows
+    assert rows[0, COL["t"]] == pytest.approx(0.01)       # back to t = 0, then one step
+    tz = rows[:, COL["tz"]]
+    assert np.all(tz[:4] == 0.0) and np.all(tz[4:] == 3.0)  # the event fires again
+
+
+def test_fault_stops_batch_and_keeps_last_good_state():
+    runner = Runner(load("default"))
+    runner.submit("norm", "none")
+    runner.submit("dampers_on", False)
+    runner.submit("rates", (60.0, 50.0, 40.0))
+    runner.submit("dt", 0.05)
+    runner.submit(RESET)
+    batch = runner.advance(1000)
+    assert batch.fault is not None and "norm error" in batch.fault
+    assert len(batch.rows) < 1000
+    assert np.all(np.isfinite(batch.rows))
+    assert all(np.isfinite(batch.last.q)) and abs(batch.last.norm) <= 1e-3
+    if len(batch.rows):
+        assert batch.last.t == batch.rows[-1, COL["t"]]
+    runner.submit("norm", "hoffmann")
+    runner.submit("rates", (0.0, 0.0, 0.0))
+    runner.submit("dt", 0.001)
+    runner.submit(RESET)
+    assert runner.advance(100).fault is None
+
+
+def test_run_generator_matches_advance():
+    scenario = load("shortest_path")
+    rows_run = np.array(list(Runner(scenario).run(duration=3.0)))
+    rows_adv = Runner(scenario).advance(3000).rows
+    assert np.array_equal(rows_run[1:], rows_adv)
