@@ -1,0 +1,415 @@
+"""3-D attitude view: the aircraft, its command ghost, references and a gimbal rig.
+
+Axis map
+--------
+The simulation works in NED inertial axes (x north, y east, z down) and body
+axes (x nose, y right wing, z down).  It hands over the Cayley matrix ``C``
+with ``x_body = C @ x_inertial``, so ``C.T`` maps body to inertial
+coordinates.  The pyqtgraph scene has z up and is tied to NED by the fixed
+proper rotation ``S = diag(1, -1, -1)``::
+
+    x_scene = north,  y_scene = west,  z_scene = up,
+    x_scene = S @ x_ned,
+
+so a body-fixed point ``b`` is drawn at ``S @ C.T @ b``.  The aircraft mesh
+is stored in body coordinates and placed by that matrix alone; no Euler
+angles are computed to draw it.
+
+Importing this module before the ``QApplication`` exists enables
+``Qt.AA_ShareOpenGLContexts``: pyqtgraph caches compiled shader programs
+globally, which is only valid when all GL widgets share one context group.
+"""
+
+import warnings
+
+import numpy as np
+import pyqtgraph.opengl as gl
+from pyqtgraph.opengl import shaders
+from pyqtgraph.Qt import QtCore, QtGui
+
+from app.gimbal import GimbalRig, scene_matrix
+from app.mesh import aircraft_path, load_obj
+
+if QtCore.QCoreApplication.instance() is None:
+    QtCore.QCoreApplication.setAttribute(QtCore.Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+
+BACKGROUND = (38, 44, 56)
+"""Dark blue-grey background (RGB 0-255)."""
+GHOST_COLOR = (0.55, 0.85, 1.0, 0.25)
+"""RGBA of the command ghost."""
+GROUND_Z = -8.0
+"""Scene height of the ground grid (the aircraft sits at the origin)."""
+RIG_OFFSET = (0.0, -14.0, 0.0)
+"""Scene position of the gimbal rig (14 units east of the aircraft)."""
+TRIAD_LENGTHS = (7.5, 7.5, 4.0)
+"""Lengths of the body x, y, z axes drawn through the aircraft."""
+AXIS_COLORS = ((1.0, 0.25, 0.2, 1.0), (0.2, 0.9, 0.3, 1.0), (0.3, 0.5, 1.0, 1.0))
+"""Colours of the body x (red), y (green) and z (blue) axes."""
+NORTH_COLOR = (0.95, 0.95, 0.8, 1.0)
+NORTH_MARKER_ORIGIN = (-11.0, RIG_OFFSET[1] / 2 + 1.0, GROUND_Z + 0.02)
+"""Tail of the north arrow: in front of the default camera, between grid lines."""
+GRID_COLOR = (200, 210, 230, 70)
+HOME_CENTER = (0.0, RIG_OFFSET[1] / 2, -4.0)
+"""Default camera target: between aircraft and rig, a little low."""
+HOME_DISTANCE = 32.0
+HOME_ELEVATION_AZIMUTH = (26.0, 155.0)
+"""Default camera elevation and azimuth in degrees: above and to the south-west,
+i.e. behind-left of a level aircraft heading north."""
+
+LIT_SHADER = shaders.ShaderProgram(
+    "attitude_sim_lit",
+    [
+        shaders.VertexShader(
+            """
+            uniform mat4 u_mvp;
+            uniform mat3 u_normal;
+            attribute vec4 a_position;
+            attribute vec3 a_normal;
+            attribute vec4 a_color;
+            varying vec4 v_color;
+            varying vec3 v_normal;
+            void main() {
+                v_normal = normalize(u_normal * a_normal);
+                v_color = a_color;
+                gl_Position = u_mvp * a_position;
+            }
+            """
+        ),
+        shaders.FragmentShader(
+            """
+            #ifdef GL_ES
+            precision mediump float;
+            #endif
+            varying vec4 v_color;
+            varying vec3 v_normal;
+            void main() {
+                vec3 n = normalize(v_normal);
+                float key = max(dot(n, normalize(vec3(-0.4, 0.7, 0.6))), 0.0);
+                float fill = max(dot(n, normalize(vec3(0.6, -0.2, 0.8))), 0.0);
+                vec3 rgb = v_color.rgb * (0.32 + 0.6 * key + 0.25 * fill);
+                gl_FragColor = vec4(min(rgb, vec3(1.0)), v_color.a);
+            }
+            """
+        ),
+    ],
+)
+"""Flat colours lit by a camera-fixed key light (upper left) and a weak fill light."""
+
+
+def as_rotation(matrix):
+    """Validate a 3x3 attitude matrix.
+
+    Parameters
+    ----------
+    matrix : array-like
+        A Cayley matrix (inertial to body).
+
+    Returns
+    -------
+    numpy.ndarray
+        The matrix as a float ``(3, 3)`` array (a copy).
+
+    Raises
+    ------
+    ValueError
+        If the shape is not ``(3, 3)`` or an entry is not finite.
+    """
+    matrix = np.array(matrix, dtype=float)
+    if matrix.shape != (3, 3):
+        raise ValueError(f"attitude matrix must be 3x3, got shape {matrix.shape}")
+    if not np.all(np.isfinite(matrix)):
+        raise ValueError("attitude matrix has non-finite entries")
+    return matrix
+
+
+def triad_item(parent):
+    """Create the body axes (x red nose, y green right, z blue down).
+
+    Parameters
+    ----------
+    parent : pyqtgraph.opengl.GLGraphicsItem.GLGraphicsItem
+        Item carrying the body transform.
+
+    Returns
+    -------
+    pyqtgraph.opengl.GLLinePlotItem
+        Three segments from the body origin, in body coordinates.
+    """
+    ends = np.diag(TRIAD_LENGTHS)
+    pos = np.zeros((6, 3))
+    pos[1::2] = ends
+    color = np.repeat(np.asarray(AXIS_COLORS), 2, axis=0)
+    return gl.GLLinePlotItem(
+        pos=pos, color=color, width=3.0, mode="lines", glOptions="opaque", parentItem=parent
+    )
+
+
+def north_marker_points(origin, length=7.0):
+    """Return line segments of an arrow pointing north with an upright 'N'.
+
+    The arrow lies in the horizontal plane; the letter stands beyond its tip
+    and reads correctly when seen from the south.
+
+    Parameters
+    ----------
+    origin : tuple of float
+        Scene position of the arrow's tail.
+    length : float, optional
+        Arrow length.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(18, 3)`` scene points for a ``'lines'`` plot.
+    """
+    head = length - 2.0
+    arrow = [(0.0, 0.0), (length, 0.0), (length, 0.0), (head, 1.2), (length, 0.0), (head, -1.2)]
+    # The letter stands in the plane x = length + 1; its rightward u is scene -y.
+    letter = [(0.0, 0.0), (0.0, 3.0), (0.0, 3.0), (2.0, 0.0), (2.0, 0.0), (2.0, 3.0)]
+    points = [(x, y, 0.0) for x, y in arrow] + [(length + 1.0, 1.0 - u, v) for u, v in letter]
+    return np.asarray(points) + np.asarray(origin, dtype=float)
+
+
+class AttitudeView(gl.GLViewWidget):
+    """OpenGL view of a rigid body's attitude in NED.
+
+    Shows the aircraft with its body axes, a translucent command ghost, extra
+    translucent bodies for comparisons, a ground grid with a north marker and
+    a gimbal rig beside the aircraft.  The mouse orbit camera uses
+    quaternions, so it cannot gimbal-lock itself.
+
+    Parameters
+    ----------
+    parent : PySide6.QtWidgets.QWidget, optional
+        Parent widget.
+    """
+
+    def __init__(self, parent=None):
+        super().__init__(parent, rotationMethod="quaternion")
+        if not QtCore.QCoreApplication.testAttribute(QtCore.Qt.ApplicationAttribute.AA_ShareOpenGLContexts):
+            warnings.warn(
+                "Qt.AA_ShareOpenGLContexts is off: a second GL window will fail to draw its items; "
+                "import app.viewer before creating the QApplication",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        self.setBackgroundColor(BACKGROUND)
+        vertices, faces, colors = load_obj(aircraft_path())
+        self._mesh = gl.MeshData(vertexes=vertices, faces=faces, vertexColors=colors)
+        self._plain_mesh = gl.MeshData(vertexes=vertices, faces=faces)
+        self._orientations = {}
+        self._bodies = {}
+        self._ghost_enabled = True
+        self._has_command = False
+        self._add_references()
+        self._aircraft = gl.GLMeshItem(meshdata=self._mesh, smooth=False, shader=LIT_SHADER)
+        self.addItem(self._aircraft)
+        triad_item(self._aircraft)
+        self._rig = GimbalRig(self._mesh, shader=LIT_SHADER)
+        self._rig.set_offset(*RIG_OFFSET)
+        for item in self._rig.items:
+            self.addItem(item)
+        self._ghost = self._translucent_body(GHOST_COLOR)
+        self._ghost.setVisible(False)
+        self.set_attitude(np.eye(3))
+        self.reset_view()
+
+    @property
+    def aircraft_item(self):
+        """pyqtgraph.opengl.GLMeshItem: the aircraft (built once, only its transform changes)."""
+        return self._aircraft
+
+    def _add_references(self):
+        """Add the inertial references: ground grid and north marker."""
+        grid = gl.GLGridItem(size=QtGui.QVector3D(72, 72, 1), color=GRID_COLOR)
+        grid.setSpacing(4, 4, 1)
+        grid.translate(0.0, RIG_OFFSET[1] / 2, GROUND_Z)
+        self.addItem(grid)
+        north = gl.GLLinePlotItem(
+            pos=north_marker_points(NORTH_MARKER_ORIGIN),
+            color=NORTH_COLOR,
+            width=3.0,
+            mode="lines",
+            glOptions="opaque",
+        )
+        self.addItem(north)
+
+    def _translucent_body(self, color):
+        """Add a translucent copy of the aircraft in a single colour.
+
+        Parameters
+        ----------
+        color : tuple of float
+            RGBA, alpha giving the translucency.
+
+        Returns
+        -------
+        pyqtgraph.opengl.GLMeshItem
+            The new item, drawn after the opaque items.
+        """
+        item = gl.GLMeshItem(
+            meshdata=self._plain_mesh, color=color, smooth=False, shader=LIT_SHADER, glOptions="translucent"
+        )
+        item.setDepthValue(10)
+        self.addItem(item)
+        self._orient(item, np.eye(3))
+        return item
+
+    def _orient(self, item, cayley):
+        """Draw ``item`` (body coordinates) with the given attitude.
+
+        Parameters
+        ----------
+        item : pyqtgraph.opengl.GLGraphicsItem.GLGraphicsItem
+            Item whose vertices are in body coordinates.
+        cayley : array-like
+            Cayley matrix ``C`` (inertial to body); nothing is done when it
+            equals the previous one.
+        """
+        previous = self._orientations.get(item)
+        if previous is not None and np.array_equal(previous, cayley):
+            return
+        cayley = as_rotation(cayley)
+        self._orientations[item] = cayley
+        item.setTransform(scene_matrix(cayley.T))
+
+    def set_attitude(self, cayley):
+        """Turn the aircraft to a new attitude.
+
+        Cheap enough for every frame: only the item transform changes, and
+        nothing at all when ``C`` is unchanged.
+
+        Parameters
+        ----------
+        cayley : array-like
+            ``(3, 3)`` Cayley matrix ``C`` with ``x_body = C @ x_inertial``.
+
+        Raises
+        ------
+        ValueError
+            If ``C`` is not a finite 3x3 matrix.
+        """
+        self._orient(self._aircraft, cayley)
+
+    def set_command(self, cayley):
+        """Show the command attitude as a ghost, or hide the ghost.
+
+        Parameters
+        ----------
+        cayley : array-like or None
+            Commanded Cayley matrix, or None for no command.
+
+        Raises
+        ------
+        ValueError
+            If ``C`` is not a finite 3x3 matrix.
+        """
+        if cayley is not None:
+            self._orient(self._ghost, cayley)
+        self._has_command = cayley is not None
+        self._ghost.setVisible(self._has_command and self._ghost_enabled)
+
+    def show_ghost(self, visible):
+        """Allow or suppress the command ghost.
+
+        Parameters
+        ----------
+        visible : bool
+            False hides the ghost even while a command is set.
+        """
+        self._ghost_enabled = bool(visible)
+        self._ghost.setVisible(self._ghost_enabled and self._has_command)
+
+    def set_gimbal_angles(self, psi, theta, phi):
+        """Turn the gimbal rig.
+
+        Parameters
+        ----------
+        psi, theta, phi : float
+            Yaw, pitch and roll in radians (z-y-x sequence).
+        """
+        self._rig.set_angles(psi, theta, phi)
+
+    def show_gimbal(self, visible):
+        """Show or hide the gimbal rig.
+
+        Parameters
+        ----------
+        visible : bool
+            True to show.
+        """
+        self._rig.set_visible(visible)
+
+    def add_body(self, name, color):
+        """Add a translucent extra body, e.g. the result of another integrator.
+
+        Parameters
+        ----------
+        name : str
+            Key for :meth:`set_body_attitude` and :meth:`remove_body`.
+        color : tuple of float
+            RGBA in [0, 1]; alpha below 1 makes it translucent.
+
+        Raises
+        ------
+        ValueError
+            If a body with this name exists.
+        """
+        if name in self._bodies:
+            raise ValueError(f"body {name!r} already exists")
+        self._bodies[name] = self._translucent_body(tuple(color))
+
+    def set_body_attitude(self, name, cayley):
+        """Turn an extra body.
+
+        Parameters
+        ----------
+        name : str
+            Name given to :meth:`add_body`.
+        cayley : array-like
+            ``(3, 3)`` Cayley matrix of the body.
+
+        Raises
+        ------
+        KeyError
+            If there is no body of this name.
+        """
+        self._orient(self._bodies[name], cayley)
+
+    def remove_body(self, name):
+        """Remove an extra body.
+
+        Parameters
+        ----------
+        name : str
+            Name given to :meth:`add_body`.
+
+        Raises
+        ------
+        KeyError
+            If there is no body of this name.
+        """
+        item = self._bodies.pop(name)
+        del self._orientations[item]
+        self.removeItem(item)
+
+    def reset_view(self):
+        """Look at aircraft and rig from behind-left of the aircraft, slightly above."""
+        elevation, azimuth = HOME_ELEVATION_AZIMUTH
+        # The same rotation as GLViewWidget's 'euler' camera at this elevation and azimuth.
+        rotation = QtGui.QQuaternion.fromEulerAngles(elevation - 90.0, 0.0, -azimuth - 90.0)
+        self.setCameraPosition(pos=QtGui.QVector3D(*HOME_CENTER), distance=HOME_DISTANCE, rotation=rotation)
+
+    def render_image(self):
+        """Render the scene into a picture (through ``grabFramebuffer``).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(height, width, 3)`` uint8 RGB picture (an independent copy).
+        """
+        image = self.grabFramebuffer().convertToFormat(QtGui.QImage.Format.Format_RGB888)
+        width, height = image.width(), image.height()
+        rows = np.frombuffer(image.constBits(), dtype=np.uint8, count=image.sizeInBytes())
+        rows = rows.reshape(height, image.bytesPerLine())
+        return rows[:, : 3 * width].reshape(height, width, 3).copy()
