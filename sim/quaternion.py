@@ -15,6 +15,9 @@ import numpy as np
 
 from sim.interpolation import bivector_norm
 
+#: Relative size below which an Euler-angle decoding is treated as exactly singular.
+_SINGULAR = 1e-12
+
 __all__ = [
     "product",
     "conjugate",
@@ -222,15 +225,27 @@ def aircraft_angles(q) -> tuple[float, float, float]:
 
     ``psi = atan2(c12, c11)``, ``phi = atan2(c23, c33)``,
     ``theta = atan2(-c13, sqrt(c11^2 + c12^2))`` with ``c`` the Cayley matrix
-    (2.12).  Singular (0/0) at ``theta = +-90 deg``, where ``psi`` and ``phi``
-    are not separable.  Radians; psi, phi in (-pi, pi], theta in [-pi/2, pi/2].
+    (2.12).  Singular (0/0) at ``theta = +-90 deg``, where only ``phi -+ psi``
+    is defined: there (``sqrt(c11^2 + c12^2)`` at rounding level) ``psi = 0``
+    is reported and ``phi`` carries the whole angle, so the angles still
+    reproduce the attitude.  Near the singularity the angles are correct but
+    jump for tiny changes of attitude (gimbal lock).  Radians; psi, phi in
+    (-pi, pi], theta in [-pi/2, pi/2].
     """
     q1, q2, q3, q4 = q
     s1, s2, s3, s4 = q1 * q1, q2 * q2, q3 * q3, q4 * q4
     c11 = s1 - s2 - s3 + s4
     c12 = 2.0 * (q1 * q2 - q3 * q4)
-    return (math.atan2(c12, c11),
-            math.atan2(-2.0 * (q1 * q3 + q2 * q4), math.hypot(c11, c12)),
+    c13 = 2.0 * (q1 * q3 + q2 * q4)
+    horizontal = math.hypot(c11, c12)
+    theta = math.atan2(-c13, horizontal)
+    if horizontal <= _SINGULAR * (s1 + s2 + s3 + s4):
+        # theta = +-90 deg exactly: only phi -+ psi is defined; report psi = 0 and
+        # phi from c21 = sin(phi -+ psi), c22 = cos(phi -+ psi) of (7.13).
+        c21 = 2.0 * (q1 * q2 + q3 * q4)
+        c22 = -s1 + s2 - s3 + s4
+        return (0.0, theta, math.atan2(c21 if c13 < 0.0 else -c21, c22))
+    return (math.atan2(c12, c11), theta,
             math.atan2(2.0 * (-q1 * q4 + q2 * q3), -s1 - s2 + s3 + s4))
 
 
@@ -263,21 +278,24 @@ def as_euler_zxz(q) -> np.ndarray:
     """Classical Euler angles ``(phi, theta, psi)`` from the Cayley matrix, Hoffmann (6.21).
 
     ``psi = atan2(c13, c23)``, ``phi = atan2(c31, -c32)``,
-    ``theta = atan2(sqrt(c13^2 + c23^2), c33)``; singular at ``theta = 0``.
+    ``theta = atan2(sqrt(c13^2 + c23^2), c33)``.  Singular at ``theta = 0``
+    (and pi), where only ``phi +- psi`` is defined: there ``psi = 0`` is
+    reported and ``phi`` carries the whole angle.
 
     Returns
     -------
     ndarray, shape (3,)
         Radians; theta in [0, pi].
     """
+    q = _quat(q)
     c = cayley(q)
-    return np.array(
-        [
-            math.atan2(c[2, 0], -c[2, 1]),
-            math.atan2(math.hypot(c[0, 2], c[1, 2]), c[2, 2]),
-            math.atan2(c[0, 2], c[1, 2]),
-        ]
-    )
+    sin_theta = math.hypot(c[0, 2], c[1, 2])
+    theta = math.atan2(sin_theta, c[2, 2])
+    if sin_theta <= _SINGULAR * float(q @ q):
+        # theta = 0 or pi exactly: only phi +- psi is defined; report psi = 0,
+        # phi from c11 = cos(phi +- psi), c12 = sin(phi +- psi) of (6.13).
+        return np.array([math.atan2(c[0, 1], c[0, 0]), theta, 0.0])
+    return np.array([math.atan2(c[2, 0], -c[2, 1]), theta, math.atan2(c[0, 2], c[1, 2])])
 
 
 def rotation_angle(p, q) -> float:

@@ -1,0 +1,100 @@
+"""Step cost per integrator, and the same samples from scipy's solve_ivp and a numpy step.
+
+Budget (issue "Performance", row 1): half-quat <= 10 us/step, full-quat <= 25,
+rk4 <= 40; half-quat at least 3x faster than solve_ivp (RK45, rtol 1e-6)
+producing the same 1 ms samples of the same torque-free motion.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import numpy as np
+
+from sim.body import Body
+from sim.simulation import Simulation
+
+W0 = (1.0, 0.2, -0.5)
+DT = 1e-3
+
+
+def _median_us_per_step(integrator: str, steps: int, repeats: int, **extra) -> float:
+    times = []
+    for _ in range(repeats):
+        sim = Simulation(integrator=integrator, rates=W0, dt=DT, **extra)
+        start = time.perf_counter()
+        sim.step(steps)
+        times.append((time.perf_counter() - start) / steps * 1e6)
+    return statistics.median(times)
+
+
+def _solve_ivp_us_per_sample(samples: int, repeats: int) -> float:
+    from scipy.integrate import solve_ivp
+
+    body = Body()
+    J, J_inv = body.J, body.J_inv
+
+    def rhs(t, y):
+        w, q = y[:3], y[3:]
+        q1, q2, q3, q4 = q
+        x, yy, z = w
+        qdot = 0.5 * np.array([-q4 * x - q3 * yy + q2 * z, q3 * x - q4 * yy - q1 * z,
+                               -q2 * x + q1 * yy - q4 * z, q1 * x + q2 * yy + q3 * z])
+        return np.concatenate([J_inv @ (-np.cross(w, J @ w)), qdot])
+
+    y0 = np.array([*W0, 0.0, 0.0, 0.0, 1.0])
+    t_eval = np.arange(samples + 1) * DT
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        solve_ivp(rhs, (0.0, t_eval[-1]), y0, method="RK45", rtol=1e-6, t_eval=t_eval)
+        times.append((time.perf_counter() - start) / samples * 1e6)
+    return statistics.median(times)
+
+
+def _numpy_half_quat_us_per_step(steps: int, repeats: int) -> float:
+    """A straightforward numpy implementation of the same Half-Quat step."""
+    body = Body()
+    J, J_inv = body.J, body.J_inv
+    times = []
+    for _ in range(repeats):
+        w = np.array(W0)
+        q = np.array([0.0, 0.0, 0.0, 1.0])
+        torque = np.zeros(3)
+        start = time.perf_counter()
+        for _ in range(steps):
+            w = w + DT * (J_inv @ (torque - np.cross(w, J @ w)))
+            q1, q2, q3, q4 = q
+            vt = np.array([[-q4, -q3, q2], [q3, -q4, -q1], [-q2, q1, -q4], [q1, q2, q3]])
+            q = q + 0.5 * DT * (vt @ w)
+            q = q + q * (1.0 - np.linalg.norm(q))
+        times.append((time.perf_counter() - start) / steps * 1e6)
+    return statistics.median(times)
+
+
+def run(quick: bool = False) -> list[dict]:
+    steps = 5_000 if quick else 50_000
+    repeats = 3 if quick else 7
+    rows = []
+    budgets = {"half-quat": 10.0, "full-quat": 25.0, "rk4": 40.0}
+    measured = {}
+    for name, budget in budgets.items():
+        us = _median_us_per_step(name, steps, repeats)
+        measured[name] = us
+        rows.append({"what": f"step cost {name}", "figure": f"{us:.2f} us/step",
+                     "budget": f"<= {budget:g} us/step", "ok": us <= budget})
+    for form in ("raw", "lagrange"):
+        us = _median_us_per_step("full-quat", steps, repeats, full_quat_form=form)
+        rows.append({"what": f"step cost full-quat {form}", "figure": f"{us:.2f} us/step",
+                     "budget": "<= 25 us/step", "ok": us <= 25.0})
+    ivp = _solve_ivp_us_per_sample(steps, max(1, repeats // 2))
+    ratio = ivp / measured["half-quat"]
+    rows.append({"what": "solve_ivp RK45 rtol 1e-6, same 1 ms samples", "figure": f"{ivp:.2f} us/sample",
+                 "budget": "half-quat >= 3x faster", "ok": ratio >= 3.0,
+                 "note": f"half-quat is {ratio:.1f}x faster"})
+    npy = _numpy_half_quat_us_per_step(steps // 5, repeats)
+    rows.append({"what": "numpy half-quat step (reference)", "figure": f"{npy:.2f} us/step",
+                 "budget": "(comparison)", "ok": None,
+                 "note": f"pure-float half-quat is {npy / measured['half-quat']:.1f}x faster"})
+    return rows
