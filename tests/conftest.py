@@ -28,3 +28,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gl" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_addoption(parser):
+    parser.addoption("--soak-minutes", type=float, default=0.5,
+                     help="wall time of the soak test in minutes (make soak: 30)")
