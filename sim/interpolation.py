@@ -13,11 +13,32 @@ import math
 
 import numpy as np
 
-__all__ = ["bivector", "bivector_norm", "bivector_angle", "SlerpPath", "slerp"]
+__all__ = ["bivector", "bivector_norm", "bivector_angle", "sine_cosine", "SlerpPath", "slerp",
+           "LINEAR_BELOW", "ANTIPODAL_WITHIN"]
 
 #: Below this angle between the quaternions (1 degree) SLERP is linear,
 #: Hoffmann Appendix C ("eps = pi/180").
 LINEAR_BELOW = math.pi / 180.0
+
+
+#: Within this of pi (rad) the two quaternions count as antipodal: the plane
+#: of the great circle is undefined there.
+ANTIPODAL_WITHIN = 1e-6
+
+
+def _as4(q) -> tuple:
+    """A 4-tuple of floats, or ValueError."""
+    a = np.asarray(q, dtype=float)
+    if a.shape != (4,):
+        raise ValueError(f"a quaternion has shape (4,), got {a.shape}")
+    return tuple(float(x) for x in a)
+
+
+def _scaled(p, q):
+    """``p`` and ``q`` divided by their largest component, so squares neither overflow nor underflow."""
+    sp = max(abs(x) for x in p) or 1.0
+    sq = max(abs(x) for x in q) or 1.0
+    return tuple(x / sp for x in p), tuple(x / sq for x in q), sp * sq
 
 
 def bivector(p, q) -> np.ndarray:
@@ -25,8 +46,8 @@ def bivector(p, q) -> np.ndarray:
 
     ``(p1q2-p2q1, p1q3-p3q1, p1q4-p4q1, p2q3-p3q2, p2q4-p4q2, p3q4-p4q3)``.
     """
-    p1, p2, p3, p4 = (float(x) for x in p)
-    q1, q2, q3, q4 = (float(x) for x in q)
+    p1, p2, p3, p4 = _as4(p)
+    q1, q2, q3, q4 = _as4(q)
     return np.array(
         [
             p1 * q2 - p2 * q1,
@@ -40,29 +61,36 @@ def bivector(p, q) -> np.ndarray:
 
 
 def _bivector_norm(p1, p2, p3, p4, q1, q2, q3, q4) -> float:
-    return math.sqrt(
-        (p1 * q2 - p2 * q1) ** 2
-        + (p1 * q3 - p3 * q1) ** 2
-        + (p1 * q4 - p4 * q1) ** 2
-        + (p2 * q3 - p3 * q2) ** 2
-        + (p2 * q4 - p4 * q2) ** 2
-        + (p3 * q4 - p4 * q3) ** 2
-    )
+    return math.hypot(p1 * q2 - p2 * q1, p1 * q3 - p3 * q1, p1 * q4 - p4 * q1,
+                      p2 * q3 - p3 * q2, p2 * q4 - p4 * q2, p3 * q4 - p4 * q3)
 
 
 def bivector_norm(p, q) -> float:
     """Euclidean norm ``|P^Q|`` of the bivector, Hoffmann Appendix C."""
-    return _bivector_norm(*(float(x) for x in p), *(float(x) for x in q))
+    p, q, scale = _scaled(_as4(p), _as4(q))
+    return _bivector_norm(*p, *q) * scale
 
 
 def bivector_angle(p, q) -> float:
     """Angle between two quaternions as 4-vectors, ``atan2(|P^Q|, P.Q)``, Hoffmann Appendix C.
 
-    In [0, pi].  For unit quaternions the attitudes differ by a rotation of
-    twice this angle (or ``2 (pi - angle)`` the other way round).
+    In [0, pi], for inputs of any length (they are rescaled first, so neither
+    tiny nor huge components underflow or overflow).  For unit quaternions
+    the attitudes differ by a rotation of twice this angle (or
+    ``2 (pi - angle)`` the other way round).
     """
-    dot = sum(float(a) * float(b) for a, b in zip(p, q))
-    return math.atan2(bivector_norm(p, q), dot)
+    return math.atan2(*sine_cosine(p, q))
+
+
+def sine_cosine(p, q) -> tuple[float, float]:
+    """``(|P^Q|, P.Q)`` of ``p`` and ``q`` rescaled to a largest component of 1.
+
+    Their ratio is ``tan`` of the angle between the quaternions (Hoffmann
+    Appendix C); rescaling keeps tiny and huge inputs from underflowing or
+    overflowing.
+    """
+    p, q, _ = _scaled(_as4(p), _as4(q))
+    return _bivector_norm(*p, *q), sum(a * b for a, b in zip(p, q))
 
 
 class SlerpPath:
@@ -76,9 +104,11 @@ class SlerpPath:
         R = qi sin((1-t) a) / sin(a) + qe sin(t a) / sin(a),
 
     linear below 1 degree.  Two cases the listing leaves open are handled:
-    the linear branch is renormalised, and without ``shortest_path`` a path
-    between antipodal quaternions (a full 360 degree turn, direction
-    undefined) turns about the body x axis.
+    the result is renormalised (Hoffmann skips it; it matters in the linear
+    branch and where ``sin(a)`` is small), and without ``shortest_path`` a path
+    between antipodal quaternions (within :data:`ANTIPODAL_WITHIN` of a full
+    360 degree turn, where the direction is undefined) turns about the body
+    x axis.
 
     Parameters
     ----------
@@ -91,8 +121,8 @@ class SlerpPath:
     __slots__ = ("qi", "qe", "angle", "_mode", "_perp")
 
     def __init__(self, qi, qe, shortest_path: bool = True):
-        qi = tuple(float(x) for x in qi)
-        qe = tuple(float(x) for x in qe)
+        qi = _as4(qi)
+        qe = _as4(qe)
         dot = sum(a * b for a, b in zip(qi, qe))
         angle = math.atan2(_bivector_norm(*qi, *qe), dot)
         if shortest_path:
@@ -105,7 +135,7 @@ class SlerpPath:
         self._perp = None
         if angle <= LINEAR_BELOW:
             self._mode = "linear"
-        elif angle >= math.pi - LINEAR_BELOW:
+        elif angle >= math.pi - ANTIPODAL_WITHIN:
             # qe ~ -qi: every great circle is as long; go about body x.
             # The first row of V(qi) (Hoffmann 3.26) is a unit 4-vector
             # orthogonal to qi.
@@ -123,9 +153,8 @@ class SlerpPath:
             s = math.sin(self.angle)
             a = math.sin((1.0 - t) * self.angle) / s
             b = math.sin(t * self.angle) / s
-            return (qi[0] * a + qe[0] * b, qi[1] * a + qe[1] * b,
-                    qi[2] * a + qe[2] * b, qi[3] * a + qe[3] * b)
-        if self._mode == "linear":
+            r = [i * a + e * b for i, e in zip(qi, qe)]
+        elif self._mode == "linear":
             r = [i * (1.0 - t) + e * t for i, e in zip(qi, qe)]
         else:
             a, b = math.cos(math.pi * t), math.sin(math.pi * t)

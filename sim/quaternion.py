@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from sim.interpolation import bivector_norm
+from sim.interpolation import sine_cosine
 
 #: Relative size below which an Euler-angle decoding is treated as exactly singular.
 _SINGULAR = 1e-12
@@ -303,7 +303,7 @@ def rotation_angle(p, q) -> float:
 
     Uses Hoffmann's bivector angle (Appendix C), ``atan2(|P^Q|, P.Q)``, folded
     so that ``Q`` and ``-Q`` (the same attitude) give the same result:
-    ``2 atan2(|P^Q|, |P.Q|)``, in [0, pi].  Valid for non-unit inputs.
+    ``2 atan2(|P^Q|, |P.Q|)``, in [0, pi].  Valid for inputs of any length.
     """
-    p, q = _quat(p), _quat(q)
-    return 2.0 * math.atan2(bivector_norm(p, q), abs(float(p @ q)))
+    s, c = sine_cosine(_quat(p), _quat(q))
+    return 2.0 * math.atan2(s, abs(c))

@@ -199,6 +199,8 @@ class Simulation:
 
     def _start_command(self):
         s = self._settings
+        if s.command_deg is None:  # no new command: Qc stays where it is
+            return
         angles = tuple(math.radians(a) for a in s.command_deg)
         self._cmd.command(angles, self._t, s.slerp_time, s.shortest_path)
         self._sync_command()
@@ -250,7 +252,7 @@ class Simulation:
             q, correction = norm(q)
             if p is not None:
                 w = rates(q, p)
-            if not math.isfinite(q[0] + q[1] + q[2] + q[3] + w[0] + w[1] + w[2]):
+            if not math.isfinite(q[0] + q[1] + q[2] + q[3] + w[0] + w[1] + w[2] + correction):
                 raise SimulationFault("the state is no longer finite; paused at the last good state",
                                       self._t)
             if self._norm_is_none:

@@ -1,0 +1,458 @@
+"""Live scrolling plots of the simulation history (pyqtgraph, no OpenGL).
+
+Five plots stacked in one :class:`pyqtgraph.GraphicsLayoutWidget`, sharing
+the x axis (simulated time, s): the quaternion norm error, the Lagrange
+multiplier against ``4T`` (Sherif et al. (30)), the aircraft angles with
+their commands, the body rates and the applied torques.  x, y, z (and roll
+phi, pitch theta, yaw psi) are red, green, blue everywhere, as the body axes
+of the 3D view.
+
+Every item is created once; :meth:`PlotPanel.refresh` only hands views of
+the :class:`~app.history.History` to ``setData`` and moves the ranges, and
+pyqtgraph clips each curve to the view and reduces it to a min/max pair per
+pixel column ('peak' downsampling).  Drawing is kept cheap for software
+rendering: grid lines are opaque (blending translucent lines costs about
+five times more), and the y ranges move only when the data leave them or
+fill less than half of them (:func:`settle_range`), so the y axes are not
+laid out again on every frame.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+import pyqtgraph as pg
+from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
+
+from app.history import History
+
+__all__ = ["PlotPanel", "PlotSpec", "CurveSpec", "PLOTS", "tick_strings", "settle_range"]
+
+BACKGROUND = "#1e1f24"
+FOREGROUND = "#c9ccd3"
+"""Axis, tick and legend text colour."""
+GRID_ALPHA = 0.18
+"""Weight of the axis colour in the (opaque) grid lines, over the background."""
+AXIS_WIDTH = 68
+"""Pixels of every left axis, so the stacked plots line up."""
+LEGEND_HEIGHT = 20
+"""Pixels of the legend row above each plot."""
+
+RED, GREEN, BLUE = "#ff4033", "#33e64d", "#4d80ff"
+"""Body x / roll, y / pitch, z / yaw: the 3D view's ``AXIS_COLORS``."""
+AMBER, VIOLET, SILVER = "#f2c14e", "#c77dff", "#e3e5ea"
+
+
+@dataclass(frozen=True)
+class CurveSpec:
+    """One curve: a history column drawn in a colour, solid or dashed."""
+
+    column: str
+    label: str
+    color: str
+    dashed: bool = False
+
+
+@dataclass(frozen=True)
+class PlotSpec:
+    """One plot: its name, left axis label (with units) and curves."""
+
+    name: str
+    title: str
+    axis_label: str
+    curves: tuple
+
+
+PLOTS = (
+    PlotSpec("norm", "Norm error", "|Q| − 1", (
+        CurveSpec("norm", "|Q| − 1", AMBER),
+        CurveSpec("norm_correction", "norm correction", VIOLET),
+    )),
+    PlotSpec("multiplier", "Multiplier", "λ, 4T (J)", (
+        CurveSpec("multiplier", "λ", AMBER),
+        CurveSpec("four_t", "4T", SILVER, dashed=True),
+    )),
+    PlotSpec("angles", "Angles", "angle (deg)", (
+        CurveSpec("psi_deg", "ψ", BLUE),
+        CurveSpec("theta_deg", "θ", GREEN),
+        CurveSpec("phi_deg", "φ", RED),
+        CurveSpec("psic_deg", "ψ cmd", BLUE, dashed=True),
+        CurveSpec("thetac_deg", "θ cmd", GREEN, dashed=True),
+        CurveSpec("phic_deg", "φ cmd", RED, dashed=True),
+    )),
+    PlotSpec("rates", "Body rates", "rate (rad/s)", (
+        CurveSpec("wx", "ωx", RED),
+        CurveSpec("wy", "ωy", GREEN),
+        CurveSpec("wz", "ωz", BLUE),
+    )),
+    PlotSpec("torques", "Torques", "torque (N m)", (
+        CurveSpec("tx", "τx", RED),
+        CurveSpec("ty", "τy", GREEN),
+        CurveSpec("tz", "τz", BLUE),
+    )),
+)
+"""The plots, top to bottom."""
+
+
+def tick_strings(values, spacing: float) -> list[str]:
+    """Tick labels: fixed point for ordinary magnitudes, scientific otherwise.
+
+    Parameters
+    ----------
+    values : sequence of float
+        Tick positions.
+    spacing : float
+        Distance between neighbouring ticks (> 0).
+
+    Returns
+    -------
+    list of str
+        Fixed point with as many decimals as ``spacing`` needs when the
+        largest magnitude is in [1e-2, 1e5); otherwise ``"2.5e-15"`` style
+        with as many digits as tell neighbouring ticks apart.
+
+    Examples
+    --------
+    >>> tick_strings([0.0, 5e-15, 1e-14], 5e-15)
+    ['0', '5e-15', '1.0e-14']
+    >>> tick_strings([-0.5, 0.0, 0.5], 0.5)
+    ['-0.5', '0.0', '0.5']
+    """
+    largest = max((abs(v) for v in values), default=0.0)
+    if 1e-2 <= largest < 1e5:
+        decimals = max(0, math.ceil(-math.log10(spacing)))
+        return [f"{v:.{decimals}f}" for v in values]
+    return [_scientific(v, spacing) for v in values]
+
+
+def _scientific(value: float, spacing: float) -> str:
+    """``value`` as ``mantissa e exponent`` with the digits ``spacing`` resolves."""
+    if abs(value) < 1e-3 * spacing:
+        return "0"
+    digits = max(0, math.floor(math.log10(abs(value))) - math.floor(math.log10(spacing)))
+    mantissa, exponent = f"{value:.{digits}e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+def settle_range(current, low: float, high: float, margin: float = 0.05,
+                 min_fill: float = 0.5):
+    """A new axis range for data in ``[low, high]``, or None to keep ``current``.
+
+    The range changes only when the data leave it or the padded data span
+    less than ``min_fill`` of it, so a scrolling plot's axis holds still
+    instead of following every sample.
+
+    Parameters
+    ----------
+    current : (float, float)
+        The axis range shown now.
+    low, high : float
+        Smallest and largest value to show; non-finite values keep ``current``.
+    margin : float
+        Padding on each side, as a fraction of the data span.
+    min_fill : float
+        Fraction of the range the padded data must fill at least.
+
+    Returns
+    -------
+    (float, float) or None
+        The padded data range, or None when ``current`` still fits.
+
+    Examples
+    --------
+    >>> settle_range((0.0, 1.0), 0.2, 0.8) is None
+    True
+    >>> settle_range((0.0, 1.0), 0.0, 2.0)
+    (-0.1, 2.1)
+    """
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return None
+    pad = margin * (high - low) or 0.1 * abs(high) or 1.0
+    target = (low - pad, high + pad)
+    inside = current[0] <= low and high <= current[1]
+    if inside and target[1] - target[0] >= min_fill * (current[1] - current[0]):
+        return None
+    return target
+
+
+def _opaque(pen: QtGui.QPen) -> QtGui.QPen:
+    """``pen`` with its translucent colour replaced by the same colour over :data:`BACKGROUND`."""
+    color = pen.color()
+    alpha = color.alphaF()
+    if alpha >= 1.0:
+        return pen
+    background = QtGui.QColor(BACKGROUND)
+    mixed = QtGui.QColor.fromRgbF(*(alpha * c + (1.0 - alpha) * b for c, b in zip(
+        (color.redF(), color.greenF(), color.blueF()),
+        (background.redF(), background.greenF(), background.blueF()))))
+    opaque = QtGui.QPen(pen)
+    opaque.setColor(mixed)
+    return opaque
+
+
+class PlotAxisItem(pg.AxisItem):
+    """An axis with :func:`tick_strings` labels, no SI prefix and opaque grid lines.
+
+    Ticks and grid lines come in two levels (major, minor) instead of three.
+    """
+
+    def __init__(self, orientation: str):
+        super().__init__(orientation)
+        self.enableAutoSIPrefix(False)
+        self.setStyle(maxTickLevel=1)
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph's name)
+        """Labels for ``values`` (pyqtgraph's hook); see :func:`tick_strings`."""
+        return tick_strings([v * scale for v in values], spacing * scale)
+
+    def generateDrawSpecs(self, p):  # noqa: N802 (pyqtgraph's name)
+        """pyqtgraph's draw specs with every tick and grid line pen made opaque."""
+        specs = super().generateDrawSpecs(p)
+        if specs is None:
+            return None
+        axis_spec, tick_specs, text_specs = specs
+        opaque = {id(pen): _opaque(pen) for pen, _, _ in tick_specs}  # one pen per tick level
+        return axis_spec, [(opaque[id(pen)], p1, p2) for pen, p1, p2 in tick_specs], text_specs
+
+
+def _style_axes(plot: pg.PlotItem, left_label: str) -> None:
+    """Colours, labels and layout of the axes of ``plot``."""
+    for side in ("left", "bottom"):
+        axis = plot.getAxis(side)
+        axis.setPen(FOREGROUND)
+        axis.setTextPen(FOREGROUND)
+        axis.setZValue(-200)  # under the ViewBox (z = -100): opaque grid lines under the curves
+    plot.getAxis("left").setWidth(AXIS_WIDTH)
+    plot.setLabel("left", left_label, color=FOREGROUND)
+    plot.setLabel("bottom", "t (s)", color=FOREGROUND)
+
+
+def _add_legend(plot: pg.PlotItem, entries: int) -> None:
+    """Give ``plot`` a one-row legend in place of its title, above the data."""
+    plot.layout.removeItem(plot.titleLabel)
+    plot.titleLabel.hide()
+    plot.layout.setRowFixedHeight(0, LEGEND_HEIGHT)
+    legend = pg.LegendItem(colCount=entries, labelTextColor=FOREGROUND, labelTextSize="8pt",
+                           horSpacing=4, frame=False)
+    legend.setSizePolicy(QtWidgets.QSizePolicy.Policy.Maximum, QtWidgets.QSizePolicy.Policy.Fixed)
+    plot.layout.addItem(legend, 0, 1, QtCore.Qt.AlignmentFlag.AlignLeft)
+    plot.legend = legend  # PlotItem.addItem enters named curves here
+
+
+class PlotPanel(QtWidgets.QWidget):
+    """Live plots of the last ``window_seconds`` of a :class:`~app.history.History`.
+
+    Parameters
+    ----------
+    history : History
+        Read on every :meth:`refresh`; the panel never writes it.
+    parent : QWidget, optional
+    window_seconds : float
+        Width of the scrolling time window, s (> 0).
+
+    Signals
+    -------
+    visibility_changed(str, bool)
+        A plot was shown or hidden: its name and new visibility.
+    """
+
+    visibility_changed = QtCore.Signal(str, bool)
+
+    def __init__(self, history: History, parent=None, window_seconds: float = 20.0):
+        super().__init__(parent)
+        self._history = history
+        self._specs = {spec.name: spec for spec in PLOTS}
+        self.window_seconds = window_seconds
+        self._graphics = pg.GraphicsLayoutWidget(parent=self)
+        self._graphics.setBackground(BACKGROUND)
+        self._graphics.ci.setSpacing(0)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self._graphics)
+        self._plots = {spec.name: self._make_plot(row, spec) for row, spec in enumerate(PLOTS)}
+        self._curves = {spec.name: [self._make_curve(self._plots[spec.name], curve)
+                                    for curve in spec.curves] for spec in PLOTS}
+        self._columns = tuple(dict.fromkeys(c.column for spec in PLOTS for c in spec.curves))
+        self._actions = {spec.name: self._make_action(spec) for spec in PLOTS}
+        self._drawn = None
+        self._arrange()
+
+    # ---------------------------------------------------------------- set-up
+    def _make_plot(self, row: int, spec: PlotSpec) -> pg.PlotItem:
+        """Create the plot of ``spec`` in layout row ``row``, with its legend above it."""
+        plot = self._graphics.addPlot(row=row, col=0, axisItems={
+            "left": PlotAxisItem("left"), "bottom": PlotAxisItem("bottom")})
+        plot.setDownsampling(auto=True, mode="peak")
+        plot.setClipToView(True)
+        plot.disableAutoRange()  # refresh() sets both ranges
+        plot.hideButtons()
+        plot.showGrid(x=False, y=True, alpha=GRID_ALPHA)
+        _style_axes(plot, spec.axis_label)
+        _add_legend(plot, len(spec.curves))
+        return plot
+
+    @staticmethod
+    def _make_curve(plot: pg.PlotItem, spec: CurveSpec) -> pg.PlotDataItem:
+        """Create an empty curve of ``spec`` in ``plot`` (and its legend)."""
+        style = QtCore.Qt.PenStyle.DashLine if spec.dashed else QtCore.Qt.PenStyle.SolidLine
+        # connect="all": with the default "auto" pyqtgraph checks every sample for NaN
+        curve = pg.PlotDataItem(name=spec.label, pen=pg.mkPen(spec.color, style=style),
+                                skipFiniteCheck=True, connect="all", autoDownsampleFactor=1.0)
+        plot.addItem(curve)
+        return curve
+
+    def _make_action(self, spec: PlotSpec) -> QtGui.QAction:
+        """A checkable action that shows or hides the plot of ``spec``."""
+        action = QtGui.QAction(spec.title, self)
+        action.setCheckable(True)
+        action.setChecked(True)
+        action.setToolTip(f"Show or hide the {spec.title.lower()} plot")
+        action.toggled.connect(lambda checked, name=spec.name: self.set_visible(name, checked))
+        return action
+
+    # -------------------------------------------------------------- settings
+    @property
+    def window_seconds(self) -> float:
+        """Width of the scrolling time window, s."""
+        return self._window_seconds
+
+    @window_seconds.setter
+    def window_seconds(self, seconds: float) -> None:
+        if not (math.isfinite(seconds) and seconds > 0):
+            raise ValueError(f"window_seconds: must be a finite number > 0, got {seconds!r}")
+        self._window_seconds = float(seconds)
+        self._drawn = None
+
+    def plot_names(self) -> tuple[str, ...]:
+        """Names of the plots, top to bottom."""
+        return tuple(self._plots)
+
+    def plot(self, name: str) -> pg.PlotItem:
+        """The plot item called ``name`` (to add markers or read its view range)."""
+        return self._plots[self._checked_name(name)]
+
+    def is_visible(self, name: str) -> bool:
+        """Whether plot ``name`` is shown."""
+        return self._actions[self._checked_name(name)].isChecked()
+
+    def set_visible(self, name: str, visible: bool) -> None:
+        """Show or hide plot ``name``; a shown plot is brought up to date at once.
+
+        Raises
+        ------
+        KeyError
+            If ``name`` is not one of :meth:`plot_names`.
+        """
+        name = self._checked_name(name)
+        action = self._actions[name]
+        if action.isChecked() != visible:
+            with QtCore.QSignalBlocker(action):
+                action.setChecked(visible)
+        if self._plots[name].isVisible() == visible:
+            return
+        self._plots[name].setVisible(visible)
+        self._arrange()
+        self._drawn = None
+        self.refresh()
+        self.visibility_changed.emit(name, visible)
+
+    def toggle_actions(self) -> list[QtGui.QAction]:
+        """Checkable actions, one per plot (top to bottom), for a menu or toolbar."""
+        return list(self._actions.values())
+
+    def _checked_name(self, name: str) -> str:
+        if name not in self._plots:
+            raise KeyError(f"unknown plot {name!r}; known: {', '.join(self._plots)}")
+        return name
+
+    def _visible(self) -> list[str]:
+        """Names of the visible plots, top to bottom."""
+        return [name for name, plot in self._plots.items() if plot.isVisible()]
+
+    def _arrange(self) -> None:
+        """Link the x axes of the visible plots in a ring; time axis under the lowest.
+
+        Each visible plot follows the one above it and the top one follows
+        the lowest, so zooming or panning any of them moves all.  Hidden
+        plots are unlinked: scrolling costs them nothing.  Only the lowest
+        visible plot has a time axis to lay out again on every frame.
+        """
+        visible = self._visible()
+        leaders = dict(zip(visible, visible[-1:] + visible[:-1])) if len(visible) > 1 else {}
+        lowest = visible[-1] if visible else None
+        for name, plot in self._plots.items():
+            leader = leaders.get(name)
+            plot.setXLink(None if leader is None else self._plots[leader])
+            plot.showAxis("bottom", name == lowest)
+
+    # --------------------------------------------------------------- drawing
+    def refresh(self) -> None:
+        """Hand the history's time window to every visible curve and scroll the axes.
+
+        Returns at once when nothing was appended since the last call, so
+        the plots can be zoomed and panned while the simulation is paused;
+        the next new sample brings them back to the live window.
+        """
+        t, columns = self._history.window(self._window_seconds, self._columns)
+        key = (self._history.count, float(t[-1]) if len(t) else None)
+        if key == self._drawn:
+            return
+        self._drawn = key
+        visible = self._visible()
+        if len(t) == 0 or not visible:
+            return
+        for name in visible:  # emptied first, so scrolling does not reduce the old data again
+            for curve in self._curves[name]:
+                curve.clear()
+        right = max(float(t[-1]), float(t[0]) + self._window_seconds)
+        self._plots[visible[0]].setXRange(right - self._window_seconds, right, padding=0)
+        for name in visible:
+            for curve, spec in zip(self._curves[name], self._specs[name].curves):
+                curve.setData(t, columns[spec.column])
+            self._follow(name)
+
+    def _follow(self, name: str) -> None:
+        """Move the y range of plot ``name`` when its data no longer sit well in it."""
+        bounds = [curve.dataRect() for curve in self._curves[name]]  # computed by setData
+        low = min(rect.top() for rect in bounds)
+        high = max(rect.bottom() for rect in bounds)
+        plot = self._plots[name]
+        new = settle_range(plot.viewRange()[1], low, high)
+        if new is not None:
+            plot.setYRange(*new, padding=0)
+
+    def curve_points(self, name: str, curve_index: int = 0) -> int:
+        """Samples handed to curve ``curve_index`` of plot ``name`` (before downsampling)."""
+        x, _ = self._curves[self._checked_name(name)][curve_index].getOriginalDataset()
+        return 0 if x is None else len(x)
+
+    def clear(self) -> None:
+        """Empty every curve (after a reset); call it after :meth:`History.clear`."""
+        for curves in self._curves.values():
+            for curve in curves:
+                curve.clear()
+        self._drawn = None
+
+    def export_png(self, path) -> str:
+        """Save the plots as they are drawn now to a PNG file.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+
+        Returns
+        -------
+        str
+            ``path``.
+
+        Raises
+        ------
+        OSError
+            If the image cannot be written.
+        """
+        path = os.fspath(path)
+        if not self._graphics.grab().save(path, "PNG"):
+            raise OSError(f"cannot write {path}")
+        return path

@@ -1,0 +1,275 @@
+"""PlotPanel: the live plots follow the History (offscreen or Xvfb, no OpenGL)."""
+
+import time
+
+import numpy as np
+import pytest
+from pyqtgraph.Qt import QtCore, QtGui
+
+from app.history import History
+from app.plots import PLOTS, PlotPanel, settle_range, tick_strings
+from sim.simulation import HISTORY_COLUMNS
+
+DT = 1e-3
+
+
+def make_rows(start: int, n: int) -> np.ndarray:
+    """Synthetic samples ``start .. start + n - 1`` at ``DT``: smooth angles, tiny norm error."""
+    t = np.arange(start + 1, start + n + 1) * DT
+    rng = np.random.default_rng(start)
+    rows = np.sin(np.outer(t, 1.0 + np.arange(len(HISTORY_COLUMNS)) / 10.0))
+    rows[:, HISTORY_COLUMNS.index("t")] = t
+    rows[:, HISTORY_COLUMNS.index("norm")] = rng.normal(0.0, 1e-14, n)
+    return rows
+
+
+@pytest.fixture
+def history():
+    return History(capacity=2**15)
+
+
+@pytest.fixture
+def panel(qtbot, history):
+    widget = PlotPanel(history)
+    qtbot.addWidget(widget)
+    widget.resize(700, 800)
+    return widget
+
+
+def scene_item_count(panel: PlotPanel) -> int:
+    return len(panel.plot("norm").scene().items())
+
+
+def test_plot_names_top_to_bottom(panel):
+    assert panel.plot_names() == ("norm", "multiplier", "angles", "rates", "torques")
+
+
+def test_after_n_steps_the_norm_curve_holds_n_points(panel, history):
+    history.append(make_rows(0, 5000))
+    panel.refresh()
+    assert panel.curve_points("norm") == 5000
+    assert panel.curve_points("norm", 1) == 5000
+
+
+def test_every_plot_has_its_curves(panel, history):
+    history.append(make_rows(0, 100))
+    panel.refresh()
+    counts = {spec.name: len(spec.curves) for spec in PLOTS}
+    assert counts == {"norm": 2, "multiplier": 2, "angles": 6, "rates": 3, "torques": 3}
+    for name, n in counts.items():
+        assert all(panel.curve_points(name, i) == 100 for i in range(n))
+
+
+def test_multiplier_plot_draws_lambda_solid_and_four_t_dashed(panel):
+    spec = next(spec for spec in PLOTS if spec.name == "multiplier")
+    assert [c.column for c in spec.curves] == ["multiplier", "four_t"]
+    lam, four_t = panel.plot("multiplier").listDataItems()
+    assert lam.opts["pen"].style() == QtCore.Qt.PenStyle.SolidLine
+    assert four_t.opts["pen"].style() == QtCore.Qt.PenStyle.DashLine
+    assert lam.opts["pen"].color() != four_t.opts["pen"].color()
+
+
+def test_commands_are_dashed_in_the_colours_of_their_angles():
+    spec = next(spec for spec in PLOTS if spec.name == "angles")
+    colour = {c.column: c.color for c in spec.curves}
+    for angle in ("psi", "theta", "phi"):
+        assert colour[f"{angle}c_deg"] == colour[f"{angle}_deg"]
+    assert [c.dashed for c in spec.curves] == [False] * 3 + [True] * 3
+
+
+def test_x_y_z_colours_agree_across_plots():
+    colour = {c.column: c.color for spec in PLOTS for c in spec.curves}
+    assert colour["wx"] == colour["tx"] == colour["phi_deg"]
+    assert colour["wy"] == colour["ty"] == colour["theta_deg"]
+    assert colour["wz"] == colour["tz"] == colour["psi_deg"]
+    assert len({colour["wx"], colour["wy"], colour["wz"]}) == 3
+
+
+def test_curves_are_cheap_to_draw(panel, history):
+    history.append(make_rows(0, 3000))
+    panel.refresh()
+    for name in panel.plot_names():
+        for item in panel.plot(name).listDataItems():
+            assert item.opts["clipToView"] and item.opts["autoDownsample"]
+            assert item.opts["downsampleMethod"] == "peak"
+            assert item.curve.opts["skipFiniteCheck"]  # not overridden by connect="auto"
+
+
+def test_refresh_shows_the_last_window_on_linked_x_axes(panel, history):
+    history.append(make_rows(0, 30_000))
+    panel.refresh()
+    t_last = history.column("t")[-1]
+    assert panel.curve_points("angles") == np.count_nonzero(history.column("t") >= t_last - 20.0)
+    for name in panel.plot_names():
+        x0, x1 = panel.plot(name).getViewBox().viewRange()[0]
+        assert x0 == pytest.approx(t_last - 20.0) and x1 == pytest.approx(t_last)
+
+
+def test_window_starts_at_the_first_sample_before_it_fills(panel, history):
+    history.append(make_rows(0, 2000))
+    panel.window_seconds = 5.0
+    panel.refresh()
+    x0, x1 = panel.plot("torques").getViewBox().viewRange()[0]
+    assert x0 == pytest.approx(DT) and x1 == pytest.approx(DT + 5.0)
+
+
+def test_refresh_creates_no_items(panel, history):
+    history.append(make_rows(0, 1000))
+    panel.refresh()
+    before = scene_item_count(panel)
+    for start in range(1000, 5000, 500):
+        history.append(make_rows(start, 500))
+        panel.refresh()
+    assert scene_item_count(panel) == before
+
+
+def test_hidden_plot_is_skipped_by_refresh(panel, history, qtbot):
+    history.append(make_rows(0, 1000))
+    panel.refresh()
+    with qtbot.waitSignal(panel.visibility_changed) as signal:
+        panel.set_visible("rates", False)
+    assert signal.args == ["rates", False]
+    assert not panel.is_visible("rates")
+    history.append(make_rows(1000, 500))
+    panel.refresh()
+    assert panel.curve_points("rates") == 1000
+    assert panel.curve_points("norm") == 1500
+    panel.set_visible("rates", True)  # brought up to date at once
+    assert panel.curve_points("rates") == 1500
+
+
+def test_set_visible_to_the_same_state_emits_nothing(panel, qtbot):
+    with qtbot.assertNotEmitted(panel.visibility_changed):
+        panel.set_visible("norm", True)
+
+
+def test_toggle_actions_show_and_hide_plots(panel, qtbot):
+    actions = panel.toggle_actions()
+    assert [a.text() for a in actions] == [spec.title for spec in PLOTS]
+    assert all(a.isCheckable() and a.isChecked() for a in actions)
+    with qtbot.waitSignal(panel.visibility_changed):
+        actions[1].trigger()
+    assert not panel.is_visible("multiplier")
+    panel.set_visible("multiplier", True)
+    assert actions[1].isChecked()
+
+
+def test_time_axis_only_under_the_lowest_visible_plot(panel):
+    def with_time_axis():
+        return [name for name in panel.plot_names() if panel.plot(name).getAxis("bottom").isVisible()]
+
+    assert with_time_axis() == ["torques"]
+    panel.set_visible("torques", False)
+    assert with_time_axis() == ["rates"]
+
+
+def test_zooming_any_visible_plot_moves_all(panel, history):
+    history.append(make_rows(0, 5000))
+    panel.refresh()
+    panel.set_visible("angles", False)
+    panel.plot("rates").setXRange(1.0, 2.0, padding=0)
+    for name in ("norm", "multiplier", "rates", "torques"):
+        assert panel.plot(name).viewRange()[0] == pytest.approx([1.0, 2.0])
+    assert panel.plot("angles").viewRange()[0] != pytest.approx([1.0, 2.0])  # hidden: unlinked
+
+
+def test_unknown_plot_raises(panel):
+    with pytest.raises(KeyError, match="unknown plot"):
+        panel.set_visible("nope", False)
+
+
+def test_clear_empties_every_curve(panel, history):
+    history.append(make_rows(0, 1000))
+    panel.refresh()
+    history.clear()
+    panel.clear()
+    assert all(panel.curve_points(spec.name, i) == 0
+               for spec in PLOTS for i in range(len(spec.curves)))
+    history.append(make_rows(0, 10))
+    panel.refresh()
+    assert panel.curve_points("norm") == 10
+
+
+def test_refresh_of_an_empty_history_draws_nothing(panel):
+    panel.refresh()
+    assert panel.curve_points("norm") == 0
+
+
+@pytest.mark.parametrize("seconds", [0.0, -1.0, float("nan"), float("inf")])
+def test_bad_window_seconds_raises(panel, seconds):
+    with pytest.raises(ValueError, match="window_seconds"):
+        panel.window_seconds = seconds
+
+
+def test_export_png_writes_the_panel(panel, history, tmp_path, qtbot):
+    history.append(make_rows(0, 5000))
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.refresh()
+    path = panel.export_png(tmp_path / "plots.png")
+    with open(path, "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    image = QtGui.QImage(path)
+    assert (image.width(), image.height()) == (700, 800)
+
+
+@pytest.mark.parametrize("values, spacing, expected", [
+    ([0.0, 5e-15, 1e-14], 5e-15, ["0", "5e-15", "1.0e-14"]),
+    ([-1.5e-14, -1e-14], 5e-15, ["-1.5e-14", "-1.0e-14"]),
+    ([-2e-4, 0.0, 2e-4], 2e-4, ["-2e-4", "0", "2e-4"]),
+    ([-0.5, 0.0, 0.5], 0.5, ["-0.5", "0.0", "0.5"]),
+    ([100.0000001, 100.0000002], 1e-7, ["100.0000001", "100.0000002"]),
+    ([2e5, 4e5], 2e5, ["2e5", "4e5"]),
+])
+def test_tick_strings(values, spacing, expected):
+    assert tick_strings(values, spacing) == expected
+
+
+@pytest.mark.parametrize("current, low, high, expected", [
+    ((0.0, 1.0), 0.2, 0.8, None),                    # fits and fills the range: keep
+    ((0.0, 1.0), 0.0, 2.0, (-0.1, 2.1)),             # data leave the range: follow, 5 % margin
+    ((-10.0, 10.0), 0.0, 1.0, (-0.05, 1.05)),        # data fill too little: shrink
+    ((0.0, 1.0), 0.0, float("nan"), None),           # non-finite data: keep
+    ((-3.0, 3.0), 0.0, 0.0, (-1.0, 1.0)),            # constant zero: unit range
+    ((-1.0, 1.0), 0.0, 0.0, None),                   # ... which then stays
+    ((0.0, 1.0), 5.0, 5.0, (4.5, 5.5)),              # constant: 10 % either side
+    ((-1e-14, 1e-14), -4e-15, 6e-15, None),          # tiny norm errors behave alike
+])
+def test_settle_range(current, low, high, expected):
+    result = settle_range(current, low, high)
+    assert result == (None if expected is None else pytest.approx(expected))
+
+
+def test_y_range_holds_still_while_the_data_fit(panel, history):
+    history.append(make_rows(0, 5000))
+    panel.refresh()
+    before = panel.plot("rates").viewRange()[1]
+    history.append(make_rows(5000, 10))
+    panel.refresh()
+    assert panel.plot("rates").viewRange()[1] == before
+
+
+def test_refresh_cost_20000_points(qtbot, capsys):
+    """Benchmark, not a timed test: prints the cost of one frame, nothing asserted on time."""
+    history = History(capacity=2**16)
+    panel = PlotPanel(history)
+    qtbot.addWidget(panel)
+    panel.resize(700, 800)
+    panel.show()
+    qtbot.waitExposed(panel)
+    history.append(make_rows(0, 20_000))
+    refresh, draw = [], []
+    for frame in range(30):
+        history.append(make_rows(20_000 + 33 * frame, 33))  # 33 ms of simulation per frame
+        t0 = time.perf_counter()
+        panel.refresh()
+        t1 = time.perf_counter()
+        panel.grab()  # paints every item, as the next screen update would
+        t2 = time.perf_counter()
+        refresh.append(t1 - t0)
+        draw.append(t2 - t1)
+    assert panel.curve_points("angles") >= 20_000
+    with capsys.disabled():
+        print(f"\nPlotPanel, 20,000 points x 16 curves in 5 plots, 700x800: "
+              f"refresh() median {1e3 * np.median(refresh):.2f} ms, "
+              f"paint (grab) median {1e3 * np.median(draw):.2f} ms")
