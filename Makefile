@@ -54,7 +54,7 @@ test: $(VENV)/.installed-test sysdeps
 	$(BIN)/python -m pytest -q
 
 bench: $(VENV)/.installed-test sysdeps
-	$(BIN)/python -m bench
+	xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb $(BIN)/python -m bench
 
 soak: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q tests/test_soak.py --soak-minutes 30

@@ -1,0 +1,138 @@
+"""The control column: run controls on top, the setting groups in tabs below.
+
+The panel binds the groups to the model both ways.  Inputs go out through
+``submit`` and are remembered until the model shows them; the model's
+settings come back at the window's sync points through
+:meth:`ControlPanel.show_settings`, which updates the groups with their
+signals blocked.  A value the model has not caught up with yet is shown as
+sent, so a slider being dragged never jumps back; a value set by someone
+else (a scenario event, a replayed input) is shown as it is.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
+
+from app.controls.body import BodyGroup
+from app.controls.command import CommandGroup
+from app.controls.controller import ControllerGroup
+from app.controls.dampers import DampersGroup
+from app.controls.integrator import IntegratorGroup
+from app.controls.limiter import LimiterGroup
+from app.controls.run import RunGroup
+from app.controls.torque import TorqueGroup
+from sim.settings import KEYS, validate
+
+__all__ = ["ControlPanel"]
+
+#: Inputs remembered per setting while the model catches up.
+_IN_FLIGHT = 256
+
+
+def _tab(*groups) -> QWidget:
+    page = QWidget()
+    layout = QVBoxLayout(page)
+    layout.setContentsMargins(4, 6, 4, 4)
+    for group in groups:
+        layout.addWidget(group)
+    layout.addStretch(1)
+    return page
+
+
+class ControlPanel(QWidget):
+    """Every control of the simulation, bound to its settings.
+
+    Parameters
+    ----------
+    submit : callable
+        ``submit(key, value)`` sends a validated input to the simulation.
+    speed_range : (float, float)
+        Slowest and fastest speed factor.
+    parent : QWidget, optional
+
+    Attributes
+    ----------
+    run, torque, command, dampers, controller, limiter, integrator, body
+        The control groups.
+
+    Signals
+    -------
+    rejected(str)
+        A field refused what was typed: the message, naming the setting.
+    """
+
+    rejected = Signal(str)
+
+    def __init__(self, submit, speed_range, parent=None):
+        super().__init__(parent)
+        self._send = submit
+        self._sent: dict[str, collections.deque] = {}
+        self._shown = None
+        self.run = RunGroup(speed_range)
+        self.torque = TorqueGroup(self._submit)
+        self.command = CommandGroup(self._submit)
+        self.dampers = DampersGroup(self._submit)
+        self.controller = ControllerGroup(self._submit)
+        self.limiter = LimiterGroup(self._submit)
+        self.integrator = IntegratorGroup(self._submit)
+        self.body = BodyGroup(self._submit)
+        self._groups = (self.torque, self.command, self.dampers, self.controller, self.limiter,
+                        self.integrator, self.body)
+        self.tabs = QTabWidget(objectName="tabs_controls")
+        self.tabs.addTab(_tab(self.torque, self.command), "Fly")
+        self.tabs.addTab(_tab(self.dampers, self.controller, self.limiter), "Control")
+        self.tabs.addTab(_tab(self.integrator, self.body), "Model")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.run)
+        layout.addWidget(self.tabs, 1)
+        for field in self.fields():
+            field.rejected.connect(self.rejected)
+
+    def fields(self) -> list:
+        """Every :class:`~app.controls.widgets.SettingField` of the panel."""
+        return [self.dampers.gains, self.controller.gains, self.controller.slerp_time, self.limiter.limits,
+                self.integrator.dt, self.body.inertia, self.body.angles, self.body.rates]
+
+    def _submit(self, key: str, value) -> None:
+        value = validate(key, value)
+        self._sent.setdefault(key, collections.deque(maxlen=_IN_FLIGHT)).append(value)
+        self._send(key, value)
+
+    def show_settings(self, settings, *, fresh: bool = False) -> None:
+        """Show the model's settings in every group that has a changed value.
+
+        Parameters
+        ----------
+        settings : Settings
+            The model's settings at a sync point.
+        fresh : bool
+            A new run (scenario, replay): forget the inputs in flight and
+            show everything.
+        """
+        if fresh:
+            self._sent.clear()
+            self._shown = None
+        display = dataclasses.replace(settings, **self._in_flight(settings))
+        shown, self._shown = self._shown, display
+        for group in self._groups:
+            if shown is None or any(getattr(display, k) != getattr(shown, k) for k in group.KEYS):
+                group.show_settings(display)
+
+    def _in_flight(self, settings) -> dict:
+        """Settings sent but not yet in the model: key -> the value last sent."""
+        pending = {}
+        for key in KEYS:
+            sent = self._sent.get(key)
+            if not sent:
+                continue
+            value = getattr(settings, key)
+            if value == sent[-1] or value not in sent:  # caught up, or changed by someone else
+                del self._sent[key]
+            else:
+                pending[key] = sent[-1]
+        return pending

@@ -1,0 +1,87 @@
+"""The F1 help: the flying keys and what to watch, over the window's centre."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout
+
+from app.keys import KEY_TORQUE
+
+__all__ = ["HelpOverlay", "HELP_HTML"]
+
+HELP_HTML = f"""
+<h2>Flying</h2>
+<table cellspacing="6">
+<tr><td><b>W</b> / <b>↑</b></td><td>nose up (+Ty)</td>
+    <td><b>S</b> / <b>↓</b></td><td>nose down (−Ty)</td></tr>
+<tr><td><b>D</b> / <b>→</b></td><td>roll right (+Tx)</td>
+    <td><b>A</b> / <b>←</b></td><td>roll left (−Tx)</td></tr>
+<tr><td><b>E</b></td><td>yaw right (+Tz)</td>
+    <td><b>Q</b></td><td>yaw left (−Tz)</td></tr>
+</table>
+<p>Each held key adds {KEY_TORQUE:g} N m on its axis to the slider torque; letting go returns to the
+sliders. Keys typed into a text field stay in the field.</p>
+<p><b>Space</b> pause / run &nbsp; <b>N</b> single step &nbsp; <b>R</b> reset &nbsp;
+<b>F1</b> this help &nbsp; drag the 3D view to orbit, wheel to zoom.</p>
+<h2>What to watch</h2>
+<ul>
+<li><b>|Q| − 1</b>: the norm error of the attitude quaternion. Hoffmann's correction keeps it near
+rounding; with norm handling <i>none</i> it drifts, and beyond 1e-3 the run stops with a fault.</li>
+<li><b>λ against 4T</b>: for exact motion the Lagrange multiplier equals four times the kinetic energy
+(Sherif); full-quat <i>raw</i> drifts away from it.</li>
+<li><b>The gimbal rig</b> (right of the aircraft) turns by ψ, θ, φ. Near θ = ±90° two rings line up:
+the Euler angles jump and mean nothing there, while the aircraft, driven by the quaternion, turns
+smoothly.</li>
+<li><b>The blue ghost</b> is the command attitude; with a controller on, the aircraft flies to it
+along the SLERP path. Coloured ghosts are a scenario's comparison bodies (legend above the view).</li>
+</ul>
+<p style="color:#9aa3b2">F1 or Esc closes this help.</p>
+"""
+
+
+class HelpOverlay(QFrame):
+    """A translucent panel covering its parent; F1, Esc or a click closes it.
+
+    Parameters
+    ----------
+    parent : QWidget
+        The widget to cover; the overlay follows its size.
+    """
+
+    def __init__(self, parent):
+        super().__init__(parent, objectName="help_overlay")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        text = QLabel(HELP_HTML, wordWrap=True, textFormat=Qt.TextFormat.RichText)
+        text.setMaximumWidth(760)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(40, 30, 40, 30)
+        layout.addWidget(text, 0, Qt.AlignmentFlag.AlignCenter)
+        parent.installEventFilter(self)
+        self.hide()
+
+    def toggle(self) -> None:
+        """Show the help over the parent, or hide it."""
+        if self.isVisible():
+            self.hide()
+        else:
+            self.setGeometry(self.parentWidget().rect())
+            self.raise_()
+            self.show()
+            self.setFocus()
+
+    def keyPressEvent(self, event):  # noqa: N802 (Qt's name)
+        """Esc closes the help."""
+        if event.key() == Qt.Key.Key_Escape:
+            self.hide()
+        else:
+            super().keyPressEvent(event)
+
+    def mousePressEvent(self, event):  # noqa: N802 (Qt's name)
+        """A click closes the help."""
+        self.hide()
+
+    def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+        """Follow the parent's size."""
+        if event.type() == QEvent.Type.Resize and watched is self.parentWidget():
+            self.setGeometry(watched.rect())
+        return False

@@ -1,0 +1,113 @@
+"""Keyboard flying: torques on the body axes while keys are held.
+
+Body axes are x nose, y right wing, z down, so a positive torque about y
+lifts the nose, about x drops the right wing, about z turns the nose right.
+
+==========================  ============  ================
+Keys                        Axis          Torque
+==========================  ============  ================
+W or Up / S or Down         pitch (y)     nose up + / nose down -
+D or Right / A or Left      roll (x)      right wing down + / left wing down -
+E / Q                       yaw (z)       nose right + / nose left -
+==========================  ============  ================
+
+Each held key adds :data:`KEY_TORQUE` to the slider torque on its axis;
+letting go returns to the slider torque.  Keys typed into a text field stay
+there, and keys with Ctrl, Alt or Meta are left to shortcuts.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit
+
+__all__ = ["KeyFlyer", "KEY_TORQUE", "KEY_BINDINGS"]
+
+#: Torque of one held key, N m.
+KEY_TORQUE = 5.0
+
+#: Qt key -> (body axis index, sign).
+KEY_BINDINGS = {
+    Qt.Key.Key_W: (1, +1), Qt.Key.Key_Up: (1, +1),
+    Qt.Key.Key_S: (1, -1), Qt.Key.Key_Down: (1, -1),
+    Qt.Key.Key_D: (0, +1), Qt.Key.Key_Right: (0, +1),
+    Qt.Key.Key_A: (0, -1), Qt.Key.Key_Left: (0, -1),
+    Qt.Key.Key_E: (2, +1),
+    Qt.Key.Key_Q: (2, -1),
+}
+
+_SHORTCUT_MODIFIERS = (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+                       | Qt.KeyboardModifier.MetaModifier)
+
+
+class KeyFlyer(QObject):
+    """Watches the keyboard of one window and turns held keys into a torque.
+
+    Installed as an application event filter (so a focused slider or button
+    does not swallow the arrows); it only looks at key events for widgets of
+    ``window``.
+
+    Parameters
+    ----------
+    window : QWidget
+        The top-level window whose keys fly the body.
+
+    Signals
+    -------
+    changed(tuple)
+        The keys' torque ``(tx, ty, tz)`` in N m, when it changes.
+    """
+
+    changed = Signal(tuple)
+
+    def __init__(self, window):
+        super().__init__(window)
+        self._window = window
+        self._held: set = set()
+        QApplication.instance().installEventFilter(self)
+
+    def torque(self) -> tuple:
+        """The torque of the keys held now, N m."""
+        total = [0.0, 0.0, 0.0]
+        for key in self._held:
+            axis, sign = KEY_BINDINGS[key]
+            total[axis] += sign * KEY_TORQUE
+        return tuple(total)
+
+    def release_all(self) -> None:
+        """Forget every held key (the window lost the keyboard)."""
+        if self._held:
+            self._held.clear()
+            self.changed.emit(self.torque())
+
+    def detach(self) -> None:
+        """Stop watching the keyboard."""
+        QApplication.instance().removeEventFilter(self)
+        self._held.clear()
+
+    def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+        """Take the flying keys pressed or released in the window; pass everything else on."""
+        kind = event.type()
+        if kind == QEvent.Type.ApplicationDeactivate or (kind == QEvent.Type.WindowDeactivate
+                                                         and watched is self._window):
+            self.release_all()
+            return False
+        if kind not in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease) or not self._flies(watched, event):
+            return False
+        if not event.isAutoRepeat():
+            before = self.torque()
+            if kind == QEvent.Type.KeyPress:
+                self._held.add(event.key())
+            else:
+                self._held.discard(event.key())
+            if self.torque() != before:
+                self.changed.emit(self.torque())
+        return True
+
+    def _flies(self, watched, event) -> bool:
+        """True for a flying key, without shortcut modifiers, outside text entry, in our window."""
+        if event.key() not in KEY_BINDINGS or event.modifiers() & _SHORTCUT_MODIFIERS:
+            return False
+        if isinstance(watched, (QLineEdit, QAbstractSpinBox)):
+            return False
+        return hasattr(watched, "window") and watched.window() is self._window

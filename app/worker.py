@@ -1,0 +1,364 @@
+"""The simulation thread: a plain loop that owns the Runner and paces it to wall time.
+
+The GUI never touches the :class:`~sim.runner.Runner` state.  It sends inputs
+with :meth:`SimulationWorker.submit` (the runner's thread-safe queue; they take
+effect at the next step) and commands (pause, single step, speed, reset, a new
+runner) that the loop carries out between chunks.  Every batch of samples the
+loop takes is kept, in order, until the GUI's frame timer collects them with
+:meth:`SimulationWorker.drain`; nothing is dropped and neither side ever waits
+for the other.
+
+Pacing: simulated time follows wall time times the speed factor.  The loop
+owes the simulation the wall time elapsed since the last chunk (times the
+speed) and pays it in chunks of at most :data:`CHUNK_SECONDS` of simulated
+time, gathering at least :data:`MIN_TICK` of wall time per chunk, except
+that a new input wakes it to take the next step as soon as it is due.  When the machine cannot keep up, the debt is capped at
+:data:`MAX_LAG` seconds of wall time, so the run falls behind openly: the
+measured real-time factor (:attr:`SimulationWorker.sim_seconds` over wall
+time) shows it, rather than the loop drifting ever further behind.
+"""
+
+from __future__ import annotations
+
+import math
+import queue
+import threading
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.runner import RESET, Batch, Runner
+from sim.simulation import HISTORY_COLUMNS, Simulation
+
+__all__ = ["SimulationWorker", "Fault", "SPEED_RANGE", "CHUNK_SECONDS", "MAX_LAG"]
+
+#: Smallest and largest speed factor (simulated seconds per wall second).
+SPEED_RANGE = (0.1, 10.0)
+#: Most simulated time taken in one chunk, s.
+CHUNK_SECONDS = 0.1
+#: Most steps in one chunk, whatever ``dt`` (keeps commands prompt for tiny steps).
+MAX_CHUNK_STEPS = 2000
+#: Least wall time between chunks, s (half a display frame): a chunk waits until
+#: this much simulated time is due, so batches hold many steps, not one each.
+MIN_TICK = 0.008
+#: Longest sleep, s: the loop looks at its commands at least this often.
+MAX_TICK = 0.05
+#: Most wall time the loop tries to catch up, s; older debt is written off.
+MAX_LAG = 0.25
+
+
+@dataclass(frozen=True)
+class Fault:
+    """Why the simulation stopped: shown in the window until a reset.
+
+    Attributes
+    ----------
+    message : str
+        What went wrong (a :class:`~sim.simulation.SimulationFault` message
+        already names the simulated time).
+    t : float
+        Simulated time of the last good state, s.
+    where : str
+        ``file:line in function`` of the innermost frame for an unexpected
+        exception; empty for a numerical fault reported by the runner.
+    """
+
+    message: str
+    t: float
+    where: str = ""
+
+    def __str__(self) -> str:
+        text = self.message if self.message.startswith("t=") else f"t={self.t:.6g} s: {self.message}"
+        return f"{text} (at {self.where})" if self.where else text
+
+
+def _fault_from_exception(exc: BaseException, t: float) -> Fault:
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = ""
+    if frames:
+        last = frames[-1]
+        where = f"{Path(last.filename).name}:{last.lineno} in {last.name}"
+    return Fault(f"{type(exc).__name__}: {exc}", t, where)
+
+
+def _preview(runner: Runner, angles_deg, rates) -> Batch:
+    """The state a reset will produce, computed by fresh simulations, as an empty batch.
+
+    Used while paused, when the runner applies the queued reset only at its
+    next step.
+
+    Parameters
+    ----------
+    runner : Runner
+    angles_deg, rates : tuple of 3 floats
+        The validated reset attitude (degrees) and body rates (rad/s).
+
+    Returns
+    -------
+    Batch
+        No rows; ``last`` and ``compare`` at t = 0.
+    """
+    def start(sim):
+        return Simulation(sim.settings, angles_deg=angles_deg, rates=rates).snapshot()
+
+    return Batch(rows=np.empty((0, len(HISTORY_COLUMNS))), last=start(runner.sim),
+                 compare={label: start(sim) for label, sim in runner.compare.items()})
+
+
+def _current(runner: Runner) -> Batch:
+    """The runner's present state as an empty batch (no step taken)."""
+    return Batch(rows=np.empty((0, len(HISTORY_COLUMNS))), last=runner.sim.snapshot(),
+                 compare={label: sim.snapshot() for label, sim in runner.compare.items()})
+
+
+class SimulationWorker:
+    """Runs a :class:`~sim.runner.Runner` in its own thread in real time.
+
+    Parameters
+    ----------
+    runner : Runner
+        Owned by the worker's thread from :meth:`start` on.
+    speed : float, optional
+        Simulated seconds per wall second, within :data:`SPEED_RANGE`.
+
+    Attributes
+    ----------
+    steps_taken : int
+        Steps taken since the worker started (all runners).
+    sim_seconds : float
+        Simulated time advanced since the worker started, s; its rate against
+        wall time is the real-time factor.
+    """
+
+    def __init__(self, runner: Runner, speed: float = 1.0):
+        self._runner = runner  # the latest runner asked for: inputs go there
+        self._active = runner  # the runner the loop steps (worker's thread only)
+        self._stop_at = None
+        self._speed = self._clamp_speed(speed)
+        self._paused = False
+        self._fault: Fault | None = None
+        self._commands: queue.SimpleQueue = queue.SimpleQueue()
+        self._wake = threading.Event()
+        self._stopping = False
+        self._input_waiting = False
+        self._lock = threading.Lock()
+        self._outbox: list[Batch] = [_current(runner)]
+        self._settings = runner.sim.settings
+        self.steps_taken = 0
+        self.sim_seconds = 0.0
+        self._thread = threading.Thread(target=self._loop, name="attitude-sim worker", daemon=True)
+
+    # ------------------------------------------------------------- lifecycle
+    def start(self) -> None:
+        """Start the simulation thread."""
+        self._thread.start()
+
+    def stop(self, timeout: float = 1.0) -> bool:
+        """Stop the thread and close any recording; True when it has ended."""
+        self._stopping = True
+        self._wake.set()
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    @property
+    def thread(self) -> threading.Thread:
+        """The simulation thread."""
+        return self._thread
+
+    # ----------------------------------------------------------------- state
+    @property
+    def paused(self) -> bool:
+        """True while paused by the user or at the end of a replay."""
+        return self._paused
+
+    @property
+    def speed(self) -> float:
+        """The speed factor in force."""
+        return self._speed
+
+    @property
+    def fault(self) -> Fault | None:
+        """The fault that stopped the simulation, until a reset."""
+        return self._fault
+
+    @property
+    def settings(self):
+        """The main body's :class:`~sim.settings.Settings` after the last chunk."""
+        return self._settings
+
+    @property
+    def runner(self) -> Runner:
+        """The latest runner (read only from the GUI: never step it or set its state)."""
+        return self._runner
+
+    def drain(self) -> list[Batch]:
+        """Every batch taken since the last call, oldest first."""
+        with self._lock:
+            batches, self._outbox = self._outbox, []
+        return batches
+
+    # ---------------------------------------------------------------- inputs
+    def submit(self, key: str, value=None) -> None:
+        """Send an input to the runner (validated; SettingsError in the caller).
+
+        The worker wakes for it: the input takes effect at the next step that
+        is due, not at the end of a :data:`MIN_TICK` wait.
+        """
+        self._runner.submit(key, value)
+        self._input_waiting = True
+        self._wake.set()
+
+    def pause(self, paused: bool) -> None:
+        """Pause or resume; wall time spent paused is not simulated afterwards."""
+        self._command(self._do_pause, bool(paused))
+
+    def step(self) -> None:
+        """Take exactly one step while paused."""
+        self._command(self._do_step)
+
+    def set_speed(self, speed: float) -> None:
+        """Change the speed factor (clamped to :data:`SPEED_RANGE`)."""
+        self._command(self._do_speed, self._clamp_speed(speed))
+
+    def reset(self, angles_deg, rates) -> None:
+        """Back to ``angles_deg`` and ``rates`` at t = 0, clearing a fault.
+
+        Sends ``angles_deg``, ``rates`` and ``reset`` through the runner's
+        queue (so a recording holds them); while paused the window shows the
+        t = 0 state at once.
+        """
+        self._runner.submit("angles_deg", angles_deg)
+        self._runner.submit("rates", rates)
+        self._runner.submit(RESET)
+        self._command(self._do_reset, self._runner, tuple(angles_deg), tuple(rates))
+
+    def replace_runner(self, runner: Runner, stop_at: int | None = None) -> None:
+        """Run ``runner`` instead, from its present state; batches of the old one are dropped.
+
+        The old runner's recording, if any, is closed.  With ``stop_at`` the
+        worker pauses when the runner has taken that many steps (the end of
+        a replay).
+        """
+        with self._lock:
+            self._runner = runner
+            self._outbox = []
+            self._settings = runner.sim.settings
+        self._command(self._do_replace, runner, stop_at)
+
+    def stop_recording(self) -> None:
+        """Close the runner's recording, if any, at the current step."""
+        self._command(self._do_stop_recording)
+
+    # ------------------------------------------------------- worker's thread
+    @staticmethod
+    def _clamp_speed(speed: float) -> float:
+        speed = float(speed)
+        if not math.isfinite(speed):
+            raise ValueError(f"speed: {speed!r} is not a finite number")
+        return min(max(speed, SPEED_RANGE[0]), SPEED_RANGE[1])
+
+    def _command(self, function, *args) -> None:
+        self._commands.put((function, args))
+        self._wake.set()
+
+    def _publish(self, runner: Runner, batch: Batch) -> None:
+        with self._lock:
+            if runner is self._runner:
+                self._outbox.append(batch)
+                self._settings = runner.sim.settings
+
+    def _advance(self, n: int) -> int:
+        """Take up to ``n`` steps, publish them and handle a fault; returns the steps taken."""
+        runner = self._active
+        dt = runner.sim.settings.dt
+        try:
+            batch = runner.advance(n)
+        except Exception as exc:  # noqa: BLE001 - any failure is shown in the window, never lost
+            self._fault = _fault_from_exception(exc, runner.sim.t)
+            self._publish(runner, _current(runner))
+            return 0
+        taken = len(batch.rows)
+        self.steps_taken += taken
+        self.sim_seconds += taken * dt
+        self._publish(runner, batch)
+        if batch.fault is not None:
+            self._fault = Fault(batch.fault, batch.last.t)
+        if self._stop_at is not None and runner.total_steps >= self._stop_at:
+            self._paused = True
+            self._stop_at = None
+        return taken
+
+    def _chunk_limit(self, dt: float) -> int:
+        limit = max(1, int(CHUNK_SECONDS / dt))
+        if self._stop_at is not None:
+            limit = min(limit, self._stop_at - self._active.total_steps)
+        return max(1, min(limit, MAX_CHUNK_STEPS))
+
+    def _do_pause(self, paused):
+        self._paused = paused
+
+    def _do_step(self):
+        if self._paused and self._fault is None:
+            self._advance(1)
+
+    def _do_speed(self, speed):
+        self._speed = speed
+
+    def _do_reset(self, runner, angles_deg, rates):
+        if runner is not self._active:
+            return
+        self._fault = None
+        if self._paused:
+            self._publish(runner, _preview(runner, angles_deg, rates))
+
+    def _do_replace(self, runner, stop_at):
+        self._close_recording(self._active)
+        self._active, self._stop_at, self._fault = runner, stop_at, None
+        self._publish(runner, _current(runner))
+
+    def _do_stop_recording(self):
+        self._close_recording(self._active)
+
+    @staticmethod
+    def _close_recording(runner):
+        if runner.recorder is not None:
+            runner.recorder.close(runner.total_steps)
+            runner.recorder = None
+
+    def _run_commands(self) -> None:
+        while True:
+            try:
+                function, args = self._commands.get_nowait()
+            except queue.Empty:
+                return
+            function(*args)
+
+    def _loop(self) -> None:
+        debt = 0.0  # simulated seconds owed to wall time
+        last = time.perf_counter()
+        while not self._stopping:
+            self._wake.clear()
+            try:
+                self._run_commands()
+                now = time.perf_counter()
+                if self._paused or self._fault is not None:
+                    debt, last = 0.0, now
+                    self._wake.wait(MAX_TICK)
+                    continue
+                debt = min(debt + (now - last) * self._speed, MAX_LAG * self._speed)
+                last = now
+                dt = self._active.sim.settings.dt
+                due = int(debt / dt + 1e-9)
+                enough = 1 if self._input_waiting else max(1, int(MIN_TICK * self._speed / dt))
+                if due < enough:
+                    self._wake.wait(min((enough * dt - debt) / self._speed, MAX_TICK))
+                    continue
+                self._input_waiting = False
+                debt -= self._advance(min(due, self._chunk_limit(dt))) * dt
+            except Exception as exc:  # noqa: BLE001 - the thread must never die silently
+                self._fault = _fault_from_exception(exc, self._active.sim.t)
+        for runner in (self._active, self._runner):
+            self._close_recording(runner)

@@ -1,0 +1,85 @@
+"""Run every benchmark, print one table, and write it to docs/PERFORMANCE.md.
+
+``python -m bench [--quick] [--no-write]``.  Timings are medians of repeated
+runs; comparisons are ratios taken in the same run.  Benchmarks report; they
+are not tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+from importlib import metadata
+from pathlib import Path
+
+from bench import cli_run, gui, step_cost
+
+REPORT = Path(__file__).resolve().parents[1] / "docs" / "PERFORMANCE.md"
+
+
+def _versions() -> str:
+    names = ["numpy", "scipy", "PySide6-Essentials", "pyqtgraph", "PyOpenGL"]
+    found = []
+    for name in names:
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            pass
+    return f"Python {platform.python_version()}, " + ", ".join(found)
+
+
+def _machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}"
+
+
+def _status(ok) -> str:
+    return "—" if ok is None else ("pass" if ok else "**miss**")
+
+
+def table(rows) -> str:
+    lines = ["| what | figure | budget | | note |", "|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['what']} | {r['figure']} | {r['budget']} | {_status(r['ok'])} | {r.get('note', '')} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench")
+    parser.add_argument("--quick", action="store_true", help="shorter runs (for a smoke check)")
+    parser.add_argument("--no-write", action="store_true", help="print only; leave docs/PERFORMANCE.md")
+    args = parser.parse_args(argv)
+    rows = []
+    for name, module in (("step cost", step_cost), ("command line", cli_run)):
+        print(f"running: {name} ...", file=sys.stderr, flush=True)
+        rows += module.run(quick=args.quick)
+    print("running: window (this takes about 15 minutes; --quick for 2) ...", file=sys.stderr, flush=True)
+    gui_rows, profile = gui.run(quick=args.quick)
+    rows += gui_rows
+    text = table(rows)
+    print(text)
+    if not args.no_write:
+        stamp = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+        kind = "quick run" if args.quick else "full run"
+        notes = Path(__file__).with_name("NOTES.md").read_text() if Path(__file__).with_name("NOTES.md").exists() else ""
+        REPORT.write_text(
+            f"# Performance\n\nMeasured {stamp} ({kind}) by `make bench` on {_machine()}; "
+            f"{_versions()}; OpenGL: Mesa llvmpipe under Xvfb.\n\n{text}\n\n"
+            f"## Profile of the GUI thread (cProfile, 1x, top by own time)\n\n```\n{profile.strip()}\n```\n\n"
+            f"{notes}")
+        print(f"written: {REPORT}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

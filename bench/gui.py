@@ -1,0 +1,211 @@
+"""The window under Xvfb (software OpenGL): frame rate, real-time pacing, input
+latency, start-up, memory, and a profile of the GUI thread.
+
+Budgets (issue "Performance", rows 3-6): at 1280x800 with dt = 1 ms in real
+time and every plot visible, median >= 60 fps and 99th percentile frame time
+<= 33 ms, real-time factor within 1 % of the target, and at 10x the
+simulation keeps pace; slider -> first step using it <= 2 ms median, -> first
+drawn frame showing it <= 50 ms at the 95th percentile; launch -> first drawn
+frame <= 2 s; resident memory grows <= 20 MB over 10 minutes at 10x.
+
+Run through ``make bench`` (which provides the virtual screen).
+"""
+
+from __future__ import annotations
+
+import cProfile
+import io
+import os
+import pstats
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+_STARTUP_CHILD = """
+import sys, time
+from PySide6.QtWidgets import QApplication
+from app.window import MainWindow, apply_theme
+from sim.scenario import load
+app = QApplication([sys.argv[0]])
+apply_theme(app)
+window = MainWindow(load("default"), remember_geometry=False)
+def first():
+    print("FIRST_FRAME", flush=True)
+    window.close()
+    app.quit()
+window.viewer.frameSwapped.connect(first)
+window.show()
+app.exec()
+"""
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * resource.getpagesize() / 2**20
+
+
+class _Session:
+    """One window at 1280x800 with the default scenario, and timestamps of its frames."""
+
+    def __init__(self, speed: float):
+        from PySide6.QtWidgets import QApplication
+
+        from app.window import MainWindow, apply_theme
+        from sim.scenario import load
+
+        self.app = QApplication.instance() or QApplication([sys.argv[0]])
+        apply_theme(self.app)
+        self.window = MainWindow(load("default"), remember_geometry=False, speed=speed)
+        self.window.resize(1280, 800)
+        self.window.show()
+        self.frames: list[float] = []
+        self.window.viewer.frameSwapped.connect(lambda: self.frames.append(time.perf_counter()))
+
+    def spin(self, seconds: float, each=None) -> None:
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            self.app.processEvents()
+            if each is not None:
+                each()
+            time.sleep(0.0005)
+
+    def close(self) -> None:
+        self.window.close()
+        self.app.processEvents()
+
+
+def _frames_and_pacing(speed: float, seconds: float, profile: bool = False):
+    session = _Session(speed)
+    session.spin(3.0)                                    # warm up: shaders, caches, plots filled
+    worker = session.window.worker
+    session.frames.clear()
+    sim0, wall0 = worker.sim_seconds, time.perf_counter()
+    profiler = cProfile.Profile() if profile else None
+    if profiler:
+        profiler.enable()
+    session.spin(seconds)
+    if profiler:
+        profiler.disable()
+    factor = (worker.sim_seconds - sim0) / (time.perf_counter() - wall0)
+    intervals = np.diff(session.frames) * 1e3
+    session.close()
+    top = None
+    if profiler:
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(12)
+        top = out.getvalue()
+    return intervals, factor, top
+
+
+def _latency(samples: int):
+    """Slider -> first step using it, and -> first drawn frame showing it (ms)."""
+    session = _Session(1.0)
+    session.spin(2.0)
+    window = session.window
+    runner = window.worker.runner
+    applied = {}
+    original = runner._apply
+
+    def timed_apply(key, value, log):            # instrumentation for the benchmark only
+        original(key, value, log)
+        if key == "torque":
+            applied.setdefault(value, (time.perf_counter(), runner.sim.t))
+
+    runner._apply = timed_apply
+    slider = window.controls.torque.sliders[0]
+    to_step, to_frame = [], []
+    for i in range(samples):
+        value = round(((i % 10) + 1) * 0.5 * (-1) ** i, 1)
+        torque = (value, 0.0, 0.0)
+        applied.pop(torque, None)
+        start = time.perf_counter()
+        slider.set_value(value)
+        shown = {}
+
+        def check():
+            if torque in applied and "frame" not in shown:
+                t_apply = applied[torque][1]
+                last = window.last_snapshot
+                if last is not None and last.t > t_apply and session.frames and session.frames[-1] > applied[torque][0]:
+                    shown["frame"] = session.frames[-1]
+
+        deadline = time.perf_counter() + 1.0
+        while "frame" not in shown and time.perf_counter() < deadline:
+            session.app.processEvents()
+            check()
+            time.sleep(0.0002)
+        if torque in applied:
+            to_step.append((applied[torque][0] - start) * 1e3)
+        if "frame" in shown:
+            to_frame.append((shown["frame"] - start) * 1e3)
+        session.spin(0.05)
+    runner._apply = original
+    session.close()
+    return to_step, to_frame
+
+
+def _startup(repeats: int) -> list[float]:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-c", _STARTUP_CHILD], stdout=subprocess.PIPE, text=True)
+        for line in proc.stdout:
+            if line.startswith("FIRST_FRAME"):
+                times.append(time.perf_counter() - start)
+                break
+        proc.wait(timeout=30)
+    return times
+
+
+def _memory(minutes: float) -> tuple[float, float]:
+    session = _Session(10.0)
+    session.spin(min(60.0, 60.0 * minutes / 4))           # warm up: the history buffer fills
+    start = _rss_mb()
+    session.spin(60.0 * minutes)
+    end = _rss_mb()
+    session.close()
+    return start, end
+
+
+def run(quick: bool = False) -> tuple[list[dict], str]:
+    if not os.environ.get("DISPLAY"):
+        return [{"what": "GUI benchmarks", "figure": "skipped", "budget": "needs a display",
+                 "ok": None, "note": "run through make bench (xvfb-run)"}], ""
+    seconds = 5.0 if quick else 20.0
+    rows = []
+    intervals, factor, profile = _frames_and_pacing(1.0, seconds, profile=True)
+    fps = 1e3 / statistics.median(intervals)
+    p99 = float(np.percentile(intervals, 99))
+    rows.append({"what": "GUI 1280x800, dt 1 ms, 1x, all plots: median fps", "figure": f"{fps:.0f} fps",
+                 "budget": ">= 60 fps", "ok": fps >= 60})
+    rows.append({"what": "GUI 99th percentile frame time", "figure": f"{p99:.1f} ms",
+                 "budget": "<= 33 ms", "ok": p99 <= 33})
+    rows.append({"what": "real-time factor at 1x", "figure": f"{factor:.4f}",
+                 "budget": "within 1 % of 1", "ok": abs(factor - 1.0) <= 0.01})
+    intervals10, factor10, _ = _frames_and_pacing(10.0, seconds)
+    rows.append({"what": "real-time factor at 10x", "figure": f"{factor10:.3f}",
+                 "budget": "within 1 % of 10", "ok": abs(factor10 - 10.0) <= 0.1,
+                 "note": f"{1e3 / statistics.median(intervals10):.0f} fps meanwhile"})
+    to_step, to_frame = _latency(20 if quick else 60)
+    if to_step:
+        med = statistics.median(to_step)
+        rows.append({"what": "input latency: slider -> first step using it (median)",
+                     "figure": f"{med:.2f} ms", "budget": "<= 2 ms", "ok": med <= 2.0})
+    if to_frame:
+        p95 = float(np.percentile(to_frame, 95))
+        rows.append({"what": "input latency: slider -> first frame showing it (95th pct)",
+                     "figure": f"{p95:.1f} ms", "budget": "<= 50 ms", "ok": p95 <= 50.0})
+    starts = _startup(2 if quick else 5)
+    med = statistics.median(starts)
+    rows.append({"what": "start-up: launch -> first drawn frame (median)", "figure": f"{med:.2f} s",
+                 "budget": "<= 2 s", "ok": med <= 2.0})
+    minutes = 1.0 if quick else 10.0
+    rss0, rss1 = _memory(minutes)
+    rows.append({"what": f"memory growth over {minutes:g} min at 10x", "figure": f"{rss1 - rss0:+.1f} MB",
+                 "budget": "<= 20 MB", "ok": rss1 - rss0 <= 20.0,
+                 "note": f"RSS {rss0:.0f} -> {rss1:.0f} MB after warm-up"})
+    return rows, profile

@@ -1,0 +1,348 @@
+"""Tests of the window: controls, live inputs, frame loop, faults, files, screenshot.
+
+The tests that open the window with its OpenGL view are marked ``gl`` (they
+skip without Xvfb and the xcb platform).  Waits are short:
+the simulation runs at up to 10x real time where a test needs simulated
+seconds.
+"""
+
+import json
+import os
+import time
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QImage, QKeySequence
+from PySide6.QtWidgets import QLabel, QWidget
+
+from app.window import MainWindow, run_gui
+from sim.scenario import load
+
+CONTROLS = (
+    "button_pause", "button_step", "button_reset", "slider_speed",
+    "slider_tx", "slider_ty", "slider_tz", "button_zero_tx", "button_zero_ty", "button_zero_tz",
+    "check_spring_back", "slider_psi", "slider_theta", "slider_phi",
+    "check_dampers", "field_dampers", "combo_controller", "check_axis_x", "check_axis_y", "check_axis_z",
+    "field_gains", "check_shortest_path", "field_slerp_time", "check_limiter", "field_limits",
+    "combo_integrator", "combo_full_quat_form", "combo_norm", "field_dt",
+    "field_inertia", "field_angles_deg", "field_rates",
+    "viewer", "plots", "readouts", "label_caption", "label_legend",
+)
+
+
+@pytest.fixture
+def window(qtbot):
+    """The window on the default scenario; closed (thread stopped) at the end."""
+    win = MainWindow(load("default"), remember_geometry=False)
+    win.show()
+    qtbot.waitExposed(win)
+    qtbot.waitUntil(lambda: win.last_snapshot is not None)
+    yield win
+    win.close()
+
+
+def child(win, name):
+    widget = win.findChild(QWidget, name)
+    assert widget is not None, name
+    return widget
+
+
+def type_into(qtbot, field, text):
+    """Type ``text`` into a line edit as a user would, then press Return."""
+    field.setFocus()
+    field.selectAll()
+    qtbot.keyClick(field, Qt.Key.Key_Delete)
+    if text:
+        qtbot.keyClicks(field, text)
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+
+
+def sim_time(win):
+    """Simulated time shown, -1 before the first state of a new run."""
+    return -1.0 if win.last_snapshot is None else win.last_snapshot.t
+
+
+def set_speed(win, speed):
+    win.controls.run.set_speed(speed)
+
+
+@pytest.mark.gl
+def test_window_opens_with_every_control(window):
+    for name in CONTROLS:
+        child(window, name)
+    for name in ("viewer", "plots", "readouts", "button_pause", "slider_tx", "slider_theta"):
+        assert child(window, name).isVisible(), name
+    assert window.size().width() == 1400 and window.size().height() == 900
+    assert "Free flight" in child(window, "label_title").text()
+    assert child(window, "label_caption").text() == load("default").caption
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize("sign", [1, -1])
+def test_torque_slider_spins_the_body_with_its_sign(qtbot, window, sign):
+    child(window, "slider_tx").setValue(sign * 50)  # 5 N m
+    qtbot.waitUntil(lambda: sign * window.last_snapshot.w[0] > 0.05, timeout=2000)
+    assert window.worker.settings.torque == (sign * 5.0, 0.0, 0.0)
+
+
+@pytest.mark.gl
+def test_flying_keys_add_torque_while_held(qtbot, window):
+    qtbot.keyPress(window.viewer, Qt.Key.Key_W)
+    qtbot.waitUntil(lambda: window.worker.settings.torque == (0.0, 5.0, 0.0), timeout=2000)
+    qtbot.waitUntil(lambda: window.last_snapshot.w[1] > 0.02, timeout=2000)
+    qtbot.keyRelease(window.viewer, Qt.Key.Key_W)
+    qtbot.waitUntil(lambda: window.worker.settings.torque == (0.0, 0.0, 0.0), timeout=2000)
+    assert child(window, "slider_ty").value() == 0, "the slider keeps its own torque"
+
+
+@pytest.mark.gl
+def test_quaternion_controller_flies_to_the_command(qtbot, window):
+    set_speed(window, 10.0)
+    child(window, "combo_controller").setCurrentText("quaternion")
+    child(window, "slider_theta").setValue(30)
+    qtbot.waitUntil(lambda: abs(window.last_snapshot.angles_deg[1] - 30.0) < 2.0
+                    and window.last_snapshot.t > 2.0, timeout=5000)
+    assert abs(window.last_snapshot.angles_deg[0]) < 2.0 and abs(window.last_snapshot.angles_deg[2]) < 2.0
+
+
+@pytest.mark.gl
+def test_switching_integrator_and_norm_keeps_the_attitude_continuous(qtbot, window):
+    set_speed(window, 5.0)
+    child(window, "check_dampers").setChecked(False)
+    type_into(qtbot, child(window, "field_rates"), "1, 0.5, -0.8")
+    child(window, "button_reset").click()
+    for combo, text in (("combo_integrator", "full-quat"), ("combo_norm", "renormalize"),
+                        ("combo_integrator", "rk4"), ("combo_norm", "hoffmann"),
+                        ("combo_integrator", "half-quat")):
+        count = window.history.count
+        child(window, combo).setCurrentText(text)
+        qtbot.waitUntil(lambda: window.history.count > count + 200, timeout=2000)
+    q = np.column_stack([window.history.column(f"q{i}") for i in range(1, 5)])
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    w = np.column_stack([window.history.column(name) for name in ("wx", "wy", "wz")])
+    a, b = q[:-1], q[1:] * np.sign(np.sum(q[:-1] * q[1:], axis=1))[:, None]
+    # rotation angle between unit quaternions a, b: 4 atan2(|a - b|, |a + b|), well conditioned near 0
+    turned = 4.0 * np.arctan2(np.linalg.norm(a - b, axis=1), np.linalg.norm(a + b, axis=1))
+    allowed = np.linalg.norm(w[1:], axis=1) * 0.001
+    # |w| changes by far less than 1 % in one step of this tumble
+    assert np.all(turned <= allowed * 1.01)
+    assert window.worker.settings.integrator == "half-quat"
+
+
+@pytest.mark.gl
+def test_plots_receive_every_sample(qtbot, window):
+    child(window, "button_pause").click()
+    qtbot.waitUntil(lambda: window.worker.paused)
+    qtbot.wait(100)
+    last = window.last_snapshot
+    assert window.history.count == last.step > 0
+    window.plots.refresh()
+    assert window.plots.curve_points("norm") == window.history.count
+    for _ in range(5):
+        child(window, "button_step").click()
+    qtbot.waitUntil(lambda: window.last_snapshot.step == last.step + 5, timeout=2000)
+    window.plots.refresh()
+    assert window.history.count == last.step + 5 == window.plots.curve_points("norm")
+
+
+@pytest.mark.gl
+def test_pause_step_and_reset_do_what_they_say(qtbot, window):
+    child(window, "button_pause").click()
+    qtbot.waitUntil(lambda: window.worker.paused)
+    qtbot.wait(100)
+    t = window.last_snapshot.t
+    qtbot.wait(300)
+    assert window.last_snapshot.t == t, "paused: time stands still"
+    child(window, "button_step").click()
+    qtbot.waitUntil(lambda: window.last_snapshot.t > t, timeout=2000)
+    assert window.last_snapshot.t == pytest.approx(t + 0.001, abs=1e-12), "one step is one dt"
+    type_into(qtbot, child(window, "field_angles_deg"), "10, 20, 30")
+    child(window, "button_reset").click()
+    qtbot.waitUntil(lambda: window.last_snapshot.t == 0.0, timeout=2000)
+    np.testing.assert_allclose(window.last_snapshot.angles_deg, (10.0, 20.0, 30.0), atol=1e-9)
+    assert window.history.count == 0
+    child(window, "button_pause").click()
+    qtbot.waitUntil(lambda: window.last_snapshot.t > 0.05, timeout=2000)
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize("text", ["abc", "nan", "inf", "", "0", "-0.01", "5"])
+def test_bad_dt_marks_the_field_and_the_run_keeps_the_old_dt(qtbot, window, text):
+    field = child(window, "field_dt")
+    type_into(qtbot, field, text)
+    assert field.property("invalid") == "true"  # the red border
+    assert field.error.startswith("dt") and "keeps 0.001" in field.toolTip()
+    assert window.statusBar().currentMessage().startswith("dt")
+    t = window.last_snapshot.t
+    qtbot.waitUntil(lambda: window.last_snapshot.t > t + 0.1, timeout=2000)
+    assert window.worker.settings.dt == 0.001
+    type_into(qtbot, field, "0.002")
+    assert field.property("invalid") == "false"
+    qtbot.waitUntil(lambda: window.worker.settings.dt == 0.002, timeout=2000)
+
+
+@pytest.mark.gl
+def test_non_physical_inertia_is_refused(qtbot, window):
+    field = child(window, "field_inertia")
+    type_into(qtbot, field, "1, 1, 5, 0, 0, 0")  # violates the triangle inequality
+    assert field.property("invalid") == "true" and "inertia" in field.toolTip()
+    assert window.worker.settings.inertia == load("default").settings.inertia
+
+
+@pytest.mark.gl
+def test_fault_pauses_shows_where_and_reset_recovers(qtbot, window, monkeypatch):
+    runner = window.worker.runner
+
+    def broken(n):
+        raise RuntimeError("injected failure")
+
+    real = runner.advance
+    monkeypatch.setattr(runner, "advance", broken)
+    banner = child(window, "label_fault")
+    qtbot.waitUntil(banner.isVisible, timeout=2000)
+    assert "injected failure" in banner.text() and "in broken" in banner.text()
+    assert "Reset" in banner.text()
+    monkeypatch.setattr(runner, "advance", real)
+    child(window, "button_reset").click()
+    qtbot.waitUntil(lambda: not banner.isVisible(), timeout=2000)
+    qtbot.waitUntil(lambda: window.last_snapshot.t > 0.05, timeout=2000)
+
+
+@pytest.mark.gl
+def test_numerical_fault_with_norm_none(qtbot, window):
+    child(window, "combo_norm").setCurrentText("none")
+    type_into(qtbot, child(window, "field_dt"), "0.05")
+    type_into(qtbot, child(window, "field_rates"), "20, 20, 20")
+    child(window, "button_reset").click()
+    banner = child(window, "label_fault")
+    qtbot.waitUntil(banner.isVisible, timeout=3000)
+    assert "norm" in banner.text()
+    child(window, "combo_norm").setCurrentText("hoffmann")
+    type_into(qtbot, child(window, "field_rates"), "0, 0, 0")
+    child(window, "button_reset").click()
+    qtbot.waitUntil(lambda: not banner.isVisible(), timeout=2000)
+
+
+@pytest.mark.gl
+def test_bad_scenario_file_says_why_and_keeps_running(qtbot, window, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[settings]\ndt = -1\n")
+    assert not window.open_scenario(bad)
+    message = child(window, "label_message")
+    assert message.isVisible() and "bad.toml" in message.text() and "dt" in message.text()
+    t = window.last_snapshot.t
+    qtbot.waitUntil(lambda: window.last_snapshot.t > t + 0.1, timeout=2000)
+    assert window.scenario.name == "default"
+
+
+@pytest.mark.gl
+def test_scenario_with_comparison_bodies_shows_a_legend(qtbot, window):
+    assert window.open_scenario("hoffmann")
+    legend = child(window, "label_legend").text()
+    for label in ("full-quat", "full-quat raw", "rk4"):
+        assert label in legend
+    assert "torque kick" in child(window, "label_caption").text()
+    qtbot.waitUntil(lambda: sim_time(window) >= 0.2, timeout=3000)
+    assert window.worker.settings.dt == 0.1 and window.controls.integrator.dt.text() == "0.1"
+
+
+@pytest.mark.gl
+def test_recording_replays_bit_for_bit(qtbot, window, tmp_path):
+    path = tmp_path / "run.jsonl"
+    set_speed(window, 5.0)
+    child(window, "slider_tz").setValue(30)
+    assert window.start_recording(path)
+    assert child(window, "status_recording").isVisible()
+    qtbot.waitUntil(lambda: sim_time(window) > 0.3, timeout=2000)
+    child(window, "slider_tx").setValue(-20)
+    qtbot.waitUntil(lambda: sim_time(window) > 0.6, timeout=2000)
+    window.stop_recording()
+    qtbot.waitUntil(lambda: '"end"' in path.read_text(), timeout=2000)
+    end = json.loads(path.read_text().splitlines()[-1])["end"]
+    qtbot.waitUntil(lambda: window.history.count >= end, timeout=2000)
+    recorded = np.array([window.history.column(f"q{i}")[end - 1] for i in range(1, 5)])
+    assert window.replay(path)
+    qtbot.waitUntil(lambda: window.worker.paused, timeout=3000)
+    qtbot.waitUntil(lambda: window.last_snapshot is not None and window.last_snapshot.step == end, timeout=2000)
+    assert np.array_equal(np.array(window.last_snapshot.q), recorded)
+
+
+@pytest.mark.gl
+def test_exports_write_files(window, tmp_path):
+    assert window.export_csv(tmp_path / "h.csv")
+    header = (tmp_path / "h.csv").read_text().splitlines()[0]
+    assert header.startswith("t,q1,q2,q3,q4")
+    assert window.export_plots(tmp_path / "p.png")
+    assert not QImage(str(tmp_path / "p.png")).isNull()
+    assert window.save_view(tmp_path / "v.png")
+    view = QImage(str(tmp_path / "v.png"))
+    assert view.width() == window.viewer.width() * window.viewer.devicePixelRatio()
+
+
+@pytest.mark.gl
+def test_help_overlay_toggles_with_f1(qtbot, window):
+    # the F1 action, not a key press: shortcuts need an active window, which Xvfb
+    # without a window manager does not always give
+    (action,) = [a for a in window.findChildren(QAction) if a.shortcut() == QKeySequence("F1")]
+    action.trigger()
+    assert window.help.isVisible() and "W" in window.help.findChild(QLabel).text()
+    qtbot.keyClick(window.help, Qt.Key.Key_Escape)
+    assert not window.help.isVisible()
+
+
+@pytest.mark.gl
+def test_close_stops_the_thread_within_one_second(qtbot):
+    win = MainWindow(load("default"), remember_geometry=False)
+    win.show()
+    qtbot.waitUntil(lambda: win.last_snapshot is not None and win.last_snapshot.t > 0.1)
+    thread = win.worker.thread
+    begin = time.perf_counter()
+    win.close()
+    assert time.perf_counter() - begin < 1.0
+    assert not thread.is_alive()
+
+
+@pytest.mark.gl
+def test_screenshot_mode_writes_the_window_with_the_aircraft(tmp_path):
+    path = tmp_path / "shot.png"
+    assert run_gui("default", screenshot=path, after=1.0) == 0
+    image = QImage(str(path)).convertToFormat(QImage.Format.Format_RGB888)
+    assert (image.width(), image.height()) == (1400, 900)
+    pixels = np.frombuffer(image.constBits(), np.uint8).reshape(900, image.bytesPerLine())[:, :1400 * 3]
+    view = pixels.reshape(900, 1400, 3)[150:750, 400:900].astype(int)
+    assert view.std() > 10, "the 3D view region is not uniform"
+    light = (view.min(axis=2) > 170).mean()
+    assert light > 0.005, "the light-grey aircraft is visible"
+
+
+@pytest.mark.gl
+def test_spring_back_returns_the_slider_to_zero_on_release(qtbot, window):
+    child(window, "check_spring_back").setChecked(True)
+    slider = child(window, "slider_tz")
+    slider.setSliderDown(True)
+    slider.setValue(40)
+    qtbot.waitUntil(lambda: window.worker.settings.torque == (0.0, 0.0, 4.0), timeout=2000)
+    slider.setSliderDown(False)  # the user lets go
+    assert slider.value() == 0
+    qtbot.waitUntil(lambda: window.worker.settings.torque == (0.0, 0.0, 0.0), timeout=2000)
+
+
+@pytest.mark.gl
+def test_gimbal_lock_warning_shows_near_theta_90(qtbot, window):
+    warning = child(window, "gimbal_lock_warning")
+    assert not warning.isVisible()
+    type_into(qtbot, child(window, "field_angles_deg"), "0, 88, 0")
+    child(window, "button_reset").click()
+    qtbot.waitUntil(warning.isVisible, timeout=2000)
+    assert "meaningless" in warning.text() and "the body is fine" in warning.text()
+
+
+def test_run_gui_without_a_display_says_to_use_xvfb_run(monkeypatch, capsys):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")
+    assert run_gui("default") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "xvfb-run -a" in err[0]
+    assert os.environ.get("DISPLAY") is None
