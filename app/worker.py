@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.runner import RESET, Batch, Runner
-from sim.simulation import HISTORY_COLUMNS, Simulation
+from sim.simulation import HISTORY_COLUMNS
 
 __all__ = ["SimulationWorker", "Fault", "SPEED_RANGE", "CHUNK_SECONDS", "MAX_LAG"]
 
@@ -82,30 +82,6 @@ def _fault_from_exception(exc: BaseException, t: float) -> Fault:
         last = frames[-1]
         where = f"{Path(last.filename).name}:{last.lineno} in {last.name}"
     return Fault(f"{type(exc).__name__}: {exc}", t, where)
-
-
-def _preview(runner: Runner, angles_deg, rates) -> Batch:
-    """The state a reset will produce, computed by fresh simulations, as an empty batch.
-
-    Used while paused, when the runner applies the queued reset only at its
-    next step.
-
-    Parameters
-    ----------
-    runner : Runner
-    angles_deg, rates : tuple of 3 floats
-        The validated reset attitude (degrees) and body rates (rad/s).
-
-    Returns
-    -------
-    Batch
-        No rows; ``last`` and ``compare`` at t = 0.
-    """
-    def start(sim):
-        return Simulation(sim.settings, angles_deg=angles_deg, rates=rates).snapshot()
-
-    return Batch(rows=np.empty((0, len(HISTORY_COLUMNS))), last=start(runner.sim),
-                 compare={label: start(sim) for label, sim in runner.compare.items()})
 
 
 def _current(runner: Runner) -> Batch:
@@ -233,7 +209,7 @@ class SimulationWorker:
         self._runner.submit("angles_deg", angles_deg)
         self._runner.submit("rates", rates)
         self._runner.submit(RESET)
-        self._command(self._do_reset, self._runner, tuple(angles_deg), tuple(rates))
+        self._command(self._do_reset, self._runner)
 
     def replace_runner(self, runner: Runner, stop_at: int | None = None) -> None:
         """Run ``runner`` instead, from its present state; batches of the old one are dropped.
@@ -307,12 +283,12 @@ class SimulationWorker:
     def _do_speed(self, speed):
         self._speed = speed
 
-    def _do_reset(self, runner, angles_deg, rates):
+    def _do_reset(self, runner):
         if runner is not self._active:
             return
         self._fault = None
         if self._paused:
-            self._publish(runner, _preview(runner, angles_deg, rates))
+            self._advance(0)  # applies the queued reset and shows t = 0 at once
 
     def _do_replace(self, runner, stop_at):
         self._close_recording(self._active)

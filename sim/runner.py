@@ -128,19 +128,26 @@ class Runner:
     def advance(self, n: int) -> Batch:
         """Take up to ``n`` steps; returns every sample of the main body.
 
-        A :class:`SimulationFault` ends the batch early with ``fault`` set;
-        the bodies stay at their last good state.
+        ``advance(0)`` only applies the queued inputs (a reset while paused).
+        A :class:`SimulationFault` ends the batch early with ``fault`` set
+        (naming the comparison body when it is one of them); the bodies stay
+        at their last good state.
         """
         applied: list = []
         rows = np.empty((n, len(HISTORY_COLUMNS)))
         taken = 0
         fault = None
         try:
+            if n == 0:
+                self._apply_inputs(applied)       # e.g. a reset while paused shows at once
             for taken in range(n):
                 self._apply_inputs(applied)
                 self.sim.step()
-                for sim in self.compare.values():
-                    sim.step()
+                for label, sim in self.compare.items():
+                    try:
+                        sim.step()
+                    except SimulationFault as exc:
+                        raise SimulationFault(f"comparison body {label!r}: {exc.reason}", exc.t) from None
                 self.total_steps += 1
                 self._apply_events()
                 rows[taken] = self.sim.snapshot().row()

@@ -43,6 +43,7 @@ class SimulationFault(RuntimeError):
     def __init__(self, message: str, t: float):
         super().__init__(f"t={t:.6g} s: {message}")
         self.t = t
+        self.reason = message
 
 
 @dataclass(frozen=True, slots=True)
