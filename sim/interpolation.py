@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-__all__ = ["bivector", "bivector_norm", "bivector_angle", "sine_cosine", "SlerpPath", "slerp",
+__all__ = ["bivector", "bivector_norm", "bivector_angle", "sine_cosine", "sine_cosine_unit", "SlerpPath", "slerp",
            "LINEAR_BELOW", "ANTIPODAL_WITHIN"]
 
 #: Below this angle between the quaternions (1 degree) SLERP is linear,
@@ -80,6 +80,11 @@ def bivector_angle(p, q) -> float:
     ``2 (pi - angle)`` the other way round).
     """
     return math.atan2(*sine_cosine(p, q))
+
+
+def sine_cosine_unit(p, q) -> tuple[float, float]:
+    """``(|P^Q|, P.Q)`` for two 4-tuples of floats of about unit length (no checks, no rescaling)."""
+    return _bivector_norm(*p, *q), p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3]
 
 
 def sine_cosine(p, q) -> tuple[float, float]:

@@ -16,14 +16,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.interpolation import sine_cosine_unit
 from sim.scenario import Scenario
 from sim.settings import SettingsError, validate
 from sim.simulation import HISTORY_COLUMNS, Simulation, SimulationFault, Snapshot
 
-__all__ = ["Runner", "Batch", "RESET"]
+__all__ = ["Runner", "Batch", "RESET", "MAIN", "COMPARE_COLUMNS"]
 
 #: The input that resets every body to the scenario's initial state.
 RESET = "reset"
+#: Label of the main body in :attr:`Batch.compare_rows`.
+MAIN = "main"
+#: Columns of :attr:`Batch.compare_rows`: time, attitude error against the
+#: reference body (degrees), kinetic energy, ``|Q| - 1``.
+COMPARE_COLUMNS = ("t", "error_deg", "energy", "norm")
+_DEG = 180.0 / math.pi
 
 
 @dataclass
@@ -38,6 +45,10 @@ class Batch:
         The main body's state after the batch.
     compare : dict
         Label -> last Snapshot of each comparison body.
+    compare_rows : dict
+        With comparison bodies: label (and :data:`MAIN`) -> ndarray of shape
+        (n, len(COMPARE_COLUMNS)), one row per step, the attitude error taken
+        against :attr:`Runner.reference`.
     applied : list of (global_step, key, value)
         Inputs that took effect in this batch.
     fault : str or None
@@ -47,6 +58,7 @@ class Batch:
     rows: np.ndarray
     last: Snapshot
     compare: dict = field(default_factory=dict)
+    compare_rows: dict = field(default_factory=dict)
     applied: list = field(default_factory=list)
     fault: str | None = None
 
@@ -71,6 +83,10 @@ class Runner:
         self.compare = {label: Simulation(scenario.settings, **overrides)
                         for label, overrides in scenario.compare}
         self._event_index = 0
+        #: The body the others' attitude errors are measured against: the
+        #: first comparison body integrated by rk4, else the main body.
+        self.reference = next((label for label, sim in self.compare.items()
+                               if sim.settings.integrator == "rk4"), MAIN)
 
     # ---------------------------------------------------------------- inputs
     def submit(self, key: str, value=None) -> None:
@@ -135,6 +151,8 @@ class Runner:
         """
         applied: list = []
         rows = np.empty((n, len(HISTORY_COLUMNS)))
+        bodies = {MAIN: self.sim, **self.compare} if self.compare else {}
+        metrics = {label: np.empty((n, len(COMPARE_COLUMNS))) for label in bodies}
         taken = 0
         fault = None
         try:
@@ -151,6 +169,8 @@ class Runner:
                 self.total_steps += 1
                 self._apply_events()
                 rows[taken] = self.sim.snapshot().row()
+                if bodies:
+                    self._measure(bodies, metrics, taken)
             else:
                 taken = n
         except (SimulationFault, SettingsError) as exc:
@@ -159,7 +179,18 @@ class Runner:
             self.recorder.alive(self.total_steps)
         return Batch(rows=rows[:taken], last=self.sim.snapshot(),
                      compare={label: sim.snapshot() for label, sim in self.compare.items()},
+                     compare_rows={label: m[:taken] for label, m in metrics.items()},
                      applied=applied, fault=fault)
+
+    def _measure(self, bodies, metrics, i):
+        """Row ``i`` of the comparison metrics: error to the reference, energy, norm."""
+        ref = bodies[self.reference].q
+        t = self.sim.t
+        for label, sim in bodies.items():
+            q = sim.q
+            s, c = sine_cosine_unit(q, ref)
+            norm = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1.0
+            metrics[label][i] = (t, 2.0 * math.atan2(s, abs(c)) * _DEG, sim.energy(), norm)
 
     def _steps_to_next_event(self) -> float:
         events = self.scenario.events

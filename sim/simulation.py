@@ -237,6 +237,19 @@ class Simulation:
     def steps(self) -> int:
         return self._k
 
+    @property
+    def q(self) -> tuple:
+        """Attitude quaternion (scalar last), as the integrator holds it."""
+        return self._q
+
+    def energy(self) -> float:
+        """Kinetic energy ``T = 1/2 w^T J w``, Hoffmann (5.1); cheaper than a snapshot."""
+        jr = self._body.j_rows
+        wx, wy, wz = self._w
+        return 0.5 * (wx * (jr[0] * wx + jr[1] * wy + jr[2] * wz)
+                      + wy * (jr[3] * wx + jr[4] * wy + jr[5] * wz)
+                      + wz * (jr[6] * wx + jr[7] * wy + jr[8] * wz))
+
     def step(self, n: int = 1) -> None:
         """Advance ``n`` fixed steps.
 

@@ -86,3 +86,25 @@ def test_run_generator_matches_advance():
     rows_run = np.array(list(Runner(scenario).run(duration=3.0)))
     rows_adv = Runner(scenario).advance(3000).rows
     assert np.array_equal(rows_run[1:], rows_adv)
+
+
+def test_compare_rows_measure_against_rk4_reference():
+    from sim.quaternion import rotation_angle
+    from sim.runner import COMPARE_COLUMNS, MAIN
+
+    runner = Runner(load("integrators"))
+    assert runner.reference == "rk4"
+    batch = runner.advance(200)
+    assert set(batch.compare_rows) == {MAIN, *runner.compare}
+    error = COMPARE_COLUMNS.index("error_deg")
+    assert np.all(batch.compare_rows["rk4"][:, error] == 0.0)
+    expected = np.degrees(rotation_angle(runner.sim.q, runner.compare["rk4"].q))
+    assert batch.compare_rows[MAIN][-1, error] == pytest.approx(expected, rel=1e-9)
+    energy = COMPARE_COLUMNS.index("energy")
+    assert batch.compare_rows["full-quat raw"][-1, energy] == pytest.approx(
+        runner.compare["full-quat raw"].snapshot().energy)
+    assert batch.compare_rows[MAIN].shape == (200, len(COMPARE_COLUMNS))
+
+
+def test_no_compare_rows_without_comparison_bodies():
+    assert Runner(load("default")).advance(5).compare_rows == {}
