@@ -120,7 +120,7 @@ def grab_window(window: "MainWindow") -> QImage:
     overlay, when shown, over that.
     """
     image = window.grab().toImage()
-    frame = window.viewer.grabFramebuffer()
+    frame = window.viewer.grab_image()
     painter = QPainter(image)
     painter.drawImage(QRect(window.viewer.mapTo(window, QPoint(0, 0)), window.viewer.size()), frame)
     if window.help.isVisible():

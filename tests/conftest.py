@@ -33,3 +33,25 @@ def pytest_collection_modifyitems(config, items):
 def pytest_addoption(parser):
     parser.addoption("--soak-minutes", type=float, default=0.5,
                      help="wall time of the soak test in minutes (make soak: 30)")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_unconfigure(config):
+    """Release Qt's native windows while the virtual screen still exists.
+
+    pytest-xvfb stops Xvfb in its own unconfigure hook; native GL windows
+    (the 3D view is a QOpenGLWindow) released after that, at interpreter
+    exit, crash in the X connection.
+    """
+    import sys
+
+    if "PySide6.QtGui" not in sys.modules:
+        return
+    from PySide6.QtGui import QGuiApplication
+
+    app = QGuiApplication.instance()
+    if app is None:
+        return
+    for window in QGuiApplication.allWindows():
+        window.destroy()
+    app.processEvents()

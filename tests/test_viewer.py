@@ -282,10 +282,10 @@ def test_gimbal_rig_can_be_hidden_and_turns(view):
 @pytest.mark.gl
 def test_extra_bodies_share_one_mesh(view):
     plain = view.render_image()
-    before = list(view.items)
+    before = list(view.scene.items)
     view.add_body("rk4", (1.0, 0.4, 0.2, 0.3))
     view.add_body("euler", (0.4, 1.0, 0.2, 0.3))
-    items = [item for item in view.items if item not in before]
+    items = [item for item in view.scene.items if item not in before]
     assert len(items) == 2 and items[0].opts["meshdata"] is items[1].opts["meshdata"]
     view.set_body_attitude("rk4", cayley(0, 45, 0))
     view.set_body_attitude("euler", cayley(0, -45, 0))
@@ -301,12 +301,12 @@ def test_extra_bodies_share_one_mesh(view):
 
 @pytest.mark.gl
 def test_reset_view_restores_the_camera(view):
-    home = view.cameraParams()
+    home = view.scene.cameraParams()
     home["center"] = QtGui.QVector3D(home["center"])  # pan() moves the centre in place
-    view.orbit(70.0, 40.0)
-    view.pan(3.0, 1.0, 0.0)
-    assert view.cameraParams() != home
+    view.scene.orbit(70.0, 40.0)
+    view.scene.pan(3.0, 1.0, 0.0)
+    assert view.scene.cameraParams() != home
     view.reset_view()
-    again = view.cameraParams()
+    again = view.scene.cameraParams()
     assert again["distance"] == home["distance"] and again["center"] == home["center"]
     assert abs(QtGui.QQuaternion.dotProduct(again["rotation"], home["rotation"])) == pytest.approx(1.0)
