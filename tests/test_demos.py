@@ -113,3 +113,14 @@ def test_hoffmann_experiment_scenario_kick_then_free():
     assert torques[0] == 5.0 and all(tx == 0.0 for tx in torques[1:])
     energy = [r[COL["energy"]] for r in rows[1:]]
     assert max(energy) - min(energy) < 0.05 * energy[0]
+
+
+def test_hoffmann_controller_preset_reaches_every_command_within_limits():
+    main, _ = _run("hoffmann_controller")
+    t = main[:, COL["t"]]
+    for before, command in ((10.9, (40.0, 30.0, 20.0)), (23.9, (-120.0, -45.0, 150.0)), (40.0, (0.0, 0.0, 0.0))):
+        row = main[np.argmin(np.abs(t - before))]
+        assert row[COL["psi_deg"]:COL["phi_deg"] + 1] == pytest.approx(command, abs=0.5)
+    torque = main[:, COL["tx"]:COL["tz"] + 1]
+    assert np.all(np.abs(torque) <= np.array([8.0, 2.0, 4.0]) + 1e-12)   # Hoffmann's limiters
+    assert np.abs(torque[:, 1]).max() == pytest.approx(2.0)              # pitch saturates
