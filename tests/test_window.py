@@ -346,3 +346,24 @@ def test_run_gui_without_a_display_says_to_use_xvfb_run(monkeypatch, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "xvfb-run -a" in err[0]
     assert os.environ.get("DISPLAY") is None
+
+
+FIELDS = ("field_dt", "field_inertia", "field_angles_deg", "field_rates", "field_gains",
+          "field_slerp_time", "field_dampers", "field_limits")
+BAD_TEXT = ("nan", "inf", "-inf", "", "abc", "1,,2", "1e999", "1, 2")
+
+
+@pytest.mark.gl
+def test_every_field_refuses_every_bad_value_and_the_run_goes_on(qtbot, window):
+    """8 fields x 8 bad texts: each is marked, nothing reaches the model, time runs on."""
+    before = window.worker.settings
+    for name in FIELDS:
+        field = child(window, name)
+        for text in BAD_TEXT:
+            type_into(qtbot, field, text)
+            assert field.property("invalid") == "true", (name, text)
+            assert field.error, (name, text)
+    t = window.last_snapshot.t
+    qtbot.waitUntil(lambda: window.last_snapshot.t > t + 0.1, timeout=3000)
+    assert window.worker.settings == before
+    assert window.worker.fault is None
