@@ -23,6 +23,7 @@ import math
 import os
 from dataclasses import dataclass
 
+import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
@@ -53,6 +54,8 @@ class CurveSpec:
     label: str
     color: str
     dashed: bool = False
+    #: An angle in (-180, 180]: the line is broken where it wraps round.
+    wraps: bool = False
 
 
 @dataclass(frozen=True)
@@ -75,12 +78,12 @@ PLOTS = (
         CurveSpec("four_t", "4T", SILVER, dashed=True),
     )),
     PlotSpec("angles", "Angles", "angle (deg)", (
-        CurveSpec("psi_deg", "ψ", BLUE),
+        CurveSpec("psi_deg", "ψ", BLUE, wraps=True),
         CurveSpec("theta_deg", "θ", GREEN),
-        CurveSpec("phi_deg", "φ", RED),
-        CurveSpec("psic_deg", "ψ cmd", BLUE, dashed=True),
+        CurveSpec("phi_deg", "φ", RED, wraps=True),
+        CurveSpec("psic_deg", "ψ cmd", BLUE, dashed=True, wraps=True),
         CurveSpec("thetac_deg", "θ cmd", GREEN, dashed=True),
-        CurveSpec("phic_deg", "φ cmd", RED, dashed=True),
+        CurveSpec("phic_deg", "φ cmd", RED, dashed=True, wraps=True),
     )),
     PlotSpec("rates", "Body rates", "rate (rad/s)", (
         CurveSpec("wx", "ωx", RED),
@@ -301,6 +304,9 @@ class PlotPanel(QtWidgets.QWidget):
         curve = pg.PlotDataItem(name=spec.label, pen=pg.mkPen(spec.color, style=style),
                                 skipFiniteCheck=True, connect="all", autoDownsampleFactor=1.0)
         plot.addItem(curve)
+        if spec.wraps:
+            # peak downsampling would join +180 and -180 samples with vertical strokes
+            curve.setDownsampling(auto=True, method="subsample")
         return curve
 
     def _make_action(self, spec: PlotSpec) -> QtGui.QAction:
@@ -410,7 +416,14 @@ class PlotPanel(QtWidgets.QWidget):
         self._plots[visible[0]].setXRange(right - self._window_seconds, right, padding=0)
         for name in visible:
             for curve, spec in zip(self._curves[name], self._specs[name].curves):
-                curve.setData(t, columns[spec.column])
+                y = columns[spec.column]
+                if spec.wraps:
+                    # a gap, not a vertical line across the plot, where the angle wraps at +-180 deg
+                    gapped = y.copy()
+                    gapped[1:][np.abs(np.diff(y)) > 180.0] = np.nan
+                    curve.setData(t, gapped, connect="finite")
+                else:
+                    curve.setData(t, y, connect="all")
             self._follow(name)
 
     def _follow(self, name: str) -> None:
