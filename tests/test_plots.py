@@ -91,7 +91,8 @@ def test_curves_are_cheap_to_draw(panel, history):
     for name in panel.plot_names():
         for item in panel.plot(name).listDataItems():
             assert item.opts["clipToView"] and item.opts["autoDownsample"]
-            assert item.opts["downsampleMethod"] == "peak"
+            # wrapping angles subsample: peak would join +180 and -180 with strokes
+            assert item.opts["downsampleMethod"] == ("subsample" if item.name() in {"ψ", "φ", "ψ cmd", "φ cmd"} else "peak")
             assert item.curve.opts["skipFiniteCheck"]  # not overridden by connect="auto"
 
 
@@ -273,3 +274,15 @@ def test_refresh_cost_20000_points(qtbot, capsys):
         print(f"\nPlotPanel, 20,000 points x 16 curves in 5 plots, 700x800: "
               f"refresh() median {1e3 * np.median(refresh):.2f} ms, "
               f"paint (grab) median {1e3 * np.median(draw):.2f} ms")
+
+
+def test_wrapping_angle_is_broken_not_stroked_across_the_plot(panel, history):
+    rows = make_rows(0, 1000)
+    phi = HISTORY_COLUMNS.index("phi_deg")
+    rows[:, phi] = np.where(np.arange(1000) % 2 == 0, 179.9, -179.9)   # noise at the wrap
+    history.append(rows)
+    panel.refresh()
+    curve = next(c for c in panel.plot("angles").listDataItems() if c.name() == "φ")
+    _, y = curve.getOriginalDataset()
+    assert np.isnan(y[1:]).all()            # every jump across +-180 is a gap
+    assert curve.curve.opts["connect"] == "finite"
