@@ -108,3 +108,17 @@ def test_compare_rows_measure_against_rk4_reference():
 
 def test_no_compare_rows_without_comparison_bodies():
     assert Runner(load("default")).advance(5).compare_rows == {}
+
+
+def test_fault_in_a_comparison_body_names_it():
+    scenario = loads("""
+[settings]
+dt = 0.01
+rates = [20.0, 10.0, 5.0]
+[[compare]]
+label = "drifter"
+norm = "none"
+""")
+    batch = Runner(scenario).advance(5000)
+    assert batch.fault is not None
+    assert "comparison body 'drifter'" in batch.fault and "norm error" in batch.fault
