@@ -48,7 +48,8 @@ def test_soak(request):
     deadline = time.monotonic() + 60.0 * minutes
     steps_per_second = round(1.0 / runner.sim.settings.dt)
     rss_start = None
-    seconds = runaways = 0
+    seconds = runaways = form_since = 0
+    form = runner.sim.settings.full_quat_form
     worst_full_quat = 0.0
     for integrator, norm in itertools.cycle(MODES):
         runner.submit("integrator", integrator)
@@ -56,6 +57,8 @@ def test_soak(request):
         for second in range(5):                           # 5 simulated seconds per mode
             for key, value in _random_inputs(rng):
                 runner.submit(key, value)
+                if key == "full_quat_form" and value != form:
+                    form, form_since = value, seconds
             batch = runner.advance(steps_per_second)
             seconds += 1
             if batch.fault is not None and norm == "none" and "ran away" in batch.fault:
@@ -71,10 +74,12 @@ def test_soak(request):
                 # norm controller squares the error each step): skip 10 steps
                 settled = batch.rows[10:] if second == 0 else batch.rows
                 error = np.abs(settled[:, NORM]).max()
-                if norm == "hoffmann" and integrator == "full-quat" and runner.sim.settings.full_quat_form != "lagrange":
+                settling = form == "lagrange" and seconds - form_since <= 5
+                if norm == "hoffmann" and integrator == "full-quat" and (form != "lagrange" or settling):
                     # Hoffmann's (4.15) lacks the constraint term, so Q.P settles near
                     # |P|^2/2 and each step stretches |Q| by e = dt Q.P; his controller
-                    # leaves e^2 (about 1e-7 at 1.6 rad/s): a property of the form
+                    # leaves e^2 (about 1e-7 at 1.6 rad/s): a property of the form.
+                    # After a switch to 'lagrange' that Q.P decays over a few seconds.
                     worst_full_quat = max(worst_full_quat, error)
                     assert error < 1e-5, (integrator, norm, error)
                 else:
