@@ -29,10 +29,12 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from app.compare_plots import ComparePanel
 from app.controls import ControlPanel
 from app.help_overlay import HelpOverlay
 from app.history import History
@@ -168,6 +170,9 @@ class MainWindow(QMainWindow):
         Every sample since the last reset (the plots' data).
     viewer : AttitudeView
     plots : PlotPanel
+    compare : ComparePanel
+        The comparison bodies' error, energy and norm drift: a "Compare" tab
+        beside the plots, only while the scenario has comparison bodies.
     controls : ControlPanel
     readouts : Readouts
     """
@@ -214,6 +219,7 @@ class MainWindow(QMainWindow):
         self.viewer.frameSwapped.connect(self._count_frame)
         self.plots = PlotPanel(self.history)
         self.plots.setObjectName("plots")
+        self._build_compare()
         self.readouts = Readouts()
         self.title = QLabel(objectName="label_title")
         self.caption = QLabel(objectName="label_caption", wordWrap=True)
@@ -237,7 +243,7 @@ class MainWindow(QMainWindow):
         column.addWidget(self.viewer, 1)
         column.addWidget(self.readouts)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="splitter")
-        for widget in (self.controls, centre, self.plots):
+        for widget in (self.controls, centre, self.plot_tabs):
             self.splitter.addWidget(widget)
         self.splitter.setCollapsible(1, False)
         self.splitter.setStretchFactor(1, 1)
@@ -249,6 +255,40 @@ class MainWindow(QMainWindow):
         self.keys = KeyFlyer(self)
         self.keys.changed.connect(self.controls.torque.set_key_torque)
         self._build_status_bar()
+
+    def _build_compare(self) -> None:
+        """The plots and the comparison plots as tabs; the tab bar only shows with both."""
+        self.compare = ComparePanel()
+        self.compare.setObjectName("compare")
+        self.plot_tabs = QTabWidget(objectName="plot_tabs", documentMode=True, tabBarAutoHide=True)
+        self.plot_tabs.addTab(self.plots, "Plots")
+        self.plot_tabs.currentChanged.connect(self._sync_compare_action)
+        # refreshed on its own timer, at the plots' pace; it returns at once while hidden
+        self._compare_timer = QTimer(self, interval=FRAME_MS * PLOT_EVERY)
+        self._compare_timer.timeout.connect(self.compare.refresh)
+        self._compare_timer.start()
+
+    def _show_compare(self, runner) -> None:
+        """Give the comparison plots the scenario's bodies; add their tab (and show it) or remove it."""
+        labels = self._bodies
+        self.compare.set_bodies(labels, _cycle(COMPARE_COLORS, len(labels)), runner.reference,
+                                dt=runner.sim.settings.dt)
+        index = self.plot_tabs.indexOf(self.compare)
+        if self.compare.has_bodies and index < 0:
+            self.plot_tabs.addTab(self.compare, "Compare")
+            self.plot_tabs.setCurrentWidget(self.compare)
+        elif not self.compare.has_bodies and index >= 0:
+            self.plot_tabs.removeTab(index)
+        self.compare_action.setEnabled(self.compare.has_bodies)
+        self._sync_compare_action()
+
+    def _sync_compare_action(self, _index=None) -> None:
+        with QSignalBlocker(self.compare_action):
+            self.compare_action.setChecked(self.plot_tabs.currentWidget() is self.compare)
+
+    def _toggle_compare(self, checked: bool) -> None:
+        if self.compare.has_bodies:
+            self.plot_tabs.setCurrentWidget(self.compare if checked else self.plots)
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
@@ -296,6 +336,9 @@ class MainWindow(QMainWindow):
         view = bar.addMenu("&View")
         for action in self.plots.toggle_actions():
             view.addAction(action)
+        self.compare_action = self._action(
+            view, "Comparison plots", self._toggle_compare, "Ctrl+T", checkable=True,
+            tip="The Compare tab: error, energy and norm drift of the comparison bodies")
         view.addSeparator()
         gimbal = self._action(view, "Gimbal rig", self.viewer.show_gimbal, checkable=True)
         ghost = self._action(view, "Command ghost", self.viewer.show_ghost, checkable=True)
@@ -481,6 +524,7 @@ class MainWindow(QMainWindow):
         self._clear_history()
         self._last = None
         self._set_bodies(tuple(label for label, _ in scenario.compare))
+        self._show_compare(runner)
         self.title.setText(scenario.title or scenario.name)
         self.caption.setText(scenario.caption)
         self.caption.setVisible(bool(scenario.caption))
@@ -513,6 +557,7 @@ class MainWindow(QMainWindow):
     def _clear_history(self) -> None:
         self.history.clear()
         self.plots.clear()
+        self.compare.clear()
         self._last_t = -math.inf
 
     def _take(self, batch) -> None:
@@ -520,9 +565,11 @@ class MainWindow(QMainWindow):
         rows = batch.rows
         t = rows[:, 0] if len(rows) else np.array([batch.last.t])
         back = np.flatnonzero(np.diff(t) < 0)
+        start = 0  # first row after the last reset in this batch
         if len(back):
             self._clear_history()
-            rows = rows[back[-1] + 1:]
+            start = back[-1] + 1
+            rows = rows[start:]
         elif t[0] < self._last_t:
             self._clear_history()
         if len(rows):
@@ -530,6 +577,8 @@ class MainWindow(QMainWindow):
             self._last_t = rows[-1, 0]
         else:
             self._last_t = max(self._last_t, batch.last.t)
+        if batch.compare_rows:
+            self.compare.append({label: r[start:] for label, r in batch.compare_rows.items()})
 
     def _show_bodies(self, batch) -> None:
         last = batch.last
@@ -551,7 +600,8 @@ class MainWindow(QMainWindow):
             self._last = batches[-1].last
             self._show_bodies(batches[-1])
         if self._tick % PLOT_EVERY == 0:
-            self.plots.refresh()
+            if self.plots.isVisible():  # hidden behind the Compare tab: catch up when shown
+                self.plots.refresh()
         if self._tick % SLOW_EVERY == 0:
             self._sync()
         if time.perf_counter() >= self._next_status:

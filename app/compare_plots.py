@@ -1,0 +1,440 @@
+"""Live comparison plots: the main body against the scenario's comparison bodies.
+
+Three plots over the last :data:`WINDOW_SECONDS` of simulated time, one curve
+per body in its ghost colour (the aircraft itself in light grey), stacked in
+one :class:`pyqtgraph.GraphicsLayoutWidget` with a shared time axis:
+
+``error``
+    Attitude error against the reference body (the rotation angle between
+    the two attitudes, degrees) on a log scale: errors span round-off
+    (1e-13 deg) to 180 deg.  Errors below :data:`ERROR_FLOOR_DEG` are drawn
+    at the floor.  The reference itself has no curve (its error is 0).
+``energy``
+    Energy drift ``T/T0 - 1``, ``T0`` being each body's kinetic energy at
+    the first sample after the last start or reset.  When a body starts at
+    rest (``T0`` below :data:`REST_ENERGY`) the drift is undefined and the
+    plot shows the change ``T - T0`` in J instead, for every body.
+``norm``
+    Quaternion norm drift ``|Q| - 1``.
+
+The rows come from :attr:`sim.runner.Batch.compare_rows` (columns
+:data:`sim.runner.COMPARE_COLUMNS`); nothing here integrates anything.  What
+is plotted is derived once per row on :meth:`ComparePanel.append` (log10 of
+the error, the drift) and kept in one bounded :class:`~app.history.History`
+per body, so :meth:`ComparePanel.refresh` only hands views to ``setData``, as
+:class:`~app.plots.PlotPanel` does, and does nothing while the panel is hidden.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import os
+
+import numpy as np
+import pyqtgraph as pg
+from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
+
+from app.history import History
+from app.plots import BACKGROUND, FOREGROUND, GRID_ALPHA, SILVER, PlotAxisItem, _style_axes, settle_range
+from sim.runner import COMPARE_COLUMNS, MAIN
+
+__all__ = ["ComparePanel", "PLOT_NAMES", "WINDOW_SECONDS", "ERROR_FLOOR_DEG", "REST_ENERGY",
+           "MAIN_COLOR", "capacity_for", "decade_label"]
+
+#: The plots, top to bottom.
+PLOT_NAMES = ("error", "energy", "norm")
+#: Width of the scrolling time window, s.
+WINDOW_SECONDS = 20.0
+#: Attitude errors below this (deg) are drawn at it: the log axis has no zero.
+ERROR_FLOOR_DEG = 1e-10
+#: Kinetic energy (J) below which a body counts as starting at rest (no relative drift).
+REST_ENERGY = 1e-9
+#: Colour of the aircraft's (main body's) curves.
+MAIN_COLOR = SILVER
+#: Name of the main body in the legend and titles.
+MAIN_NAME = "aircraft"
+#: Most samples kept per body (at dt = 1e-4 s the window then holds 6.5 s).
+MAX_CAPACITY = 2**16
+#: Pixel height of each plot's title row.
+TITLE_HEIGHT = 20
+
+_T, _ERROR, _ENERGY, _NORM = (COMPARE_COLUMNS.index(c) for c in ("t", "error_deg", "energy", "norm"))
+_COLUMNS = ("t", "log_error", "energy", "norm")  # energy: drift or change, see _energy_mode
+
+
+def capacity_for(dt: float | None, seconds: float = WINDOW_SECONDS) -> int:
+    """Samples per body for ``seconds`` at step ``dt`` with 10 % to spare, at most :data:`MAX_CAPACITY`.
+
+    Examples
+    --------
+    >>> capacity_for(0.01), capacity_for(1e-3), capacity_for(1e-5), capacity_for(None)
+    (2264, 22064, 65536, 65536)
+    """
+    if dt is None or not (math.isfinite(dt) and dt > 0):
+        return MAX_CAPACITY
+    return min(MAX_CAPACITY, max(256, math.ceil(1.1 * seconds / dt) + 64))
+
+
+def decade_label(exponent: int) -> str:
+    """Tick label of ``10**exponent``: plain for 0.01 .. 1000, ``1e-6`` style otherwise.
+
+    Examples
+    --------
+    >>> [decade_label(e) for e in (-8, -2, 0, 2, 4)]
+    ['1e-8', '0.01', '1', '100', '1e4']
+    """
+    if -2 <= exponent < 0:
+        return f"{10.0 ** exponent:.{-exponent}f}"
+    if 0 <= exponent <= 3:
+        return str(10 ** exponent)
+    return f"1e{exponent}"
+
+
+class LogAxisItem(PlotAxisItem):
+    """A left axis for data already in log10 units: decade ticks labelled ``1e-6``, ``0.01``, ``1``.
+
+    Labelled ticks every 1, 2, 3, 5 or 10 decades, whichever fits; unlabelled
+    minor ticks at the other decades, or at 2..9 within a decade when the
+    range spans few decades.
+    """
+
+    def tickValues(self, minVal, maxVal, size):  # noqa: N802,N803 (pyqtgraph's names)
+        """Decades in ``[minVal, maxVal]`` (log10 units), major and minor (pyqtgraph's hook)."""
+        if not (math.isfinite(minVal) and math.isfinite(maxVal)) or maxVal <= minVal:
+            return []
+        low, high = math.ceil(minVal - 1e-9), math.floor(maxVal + 1e-9)
+        span = maxVal - minVal
+        fits = max(2.0, size / 28.0)  # labels at least 28 px apart
+        step = next((s for s in (1, 2, 3, 5, 10) if span / s <= fits), 20)
+        major = [float(d) for d in range(low, high + 1) if d % step == 0]
+        if step > 1:
+            minor = [float(d) for d in range(low, high + 1) if d % step]
+        elif span <= 4:
+            minor = [d + math.log10(k) for d in range(math.floor(minVal), high + 1) for k in range(2, 10)
+                     if minVal <= d + math.log10(k) <= maxVal]
+        else:
+            minor = []
+        return [(float(step), major), (0.5, minor)]
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph's name)
+        """Labels of the major (whole decade) ticks; minor ticks are unlabelled."""
+        if spacing < 1:
+            return [""] * len(values)
+        return [decade_label(round(v)) if abs(v - round(v)) < 1e-6 else "" for v in values]
+
+
+def _rgb(color) -> QtGui.QColor:
+    """An opaque QColor from ``"#rrggbb"`` or an RGB(A) tuple of floats in [0, 1] (alpha dropped)."""
+    if isinstance(color, str):
+        return QtGui.QColor(color)
+    return QtGui.QColor.fromRgbF(*(float(c) for c in color[:3]))
+
+
+class ComparePanel(QtWidgets.QWidget):
+    """Live plots of the comparison bodies' error, energy drift and norm drift.
+
+    Parameters
+    ----------
+    parent : QWidget, optional
+    window_seconds : float
+        Width of the scrolling time window, s (> 0).
+
+    Use :meth:`set_bodies` when a scenario starts, :meth:`append` with every
+    :attr:`sim.runner.Batch.compare_rows`, :meth:`refresh` every few frames
+    and :meth:`clear` after a reset.
+    """
+
+    def __init__(self, parent=None, window_seconds: float = WINDOW_SECONDS):
+        super().__init__(parent)
+        if not (math.isfinite(window_seconds) and window_seconds > 0):
+            raise ValueError(f"window_seconds: must be a finite number > 0, got {window_seconds!r}")
+        self.window_seconds = float(window_seconds)
+        self._labels: tuple = ()
+        self._colors: dict = {}
+        self._reference = MAIN
+        self._capacity = MAX_CAPACITY
+        self._histories: dict = {}
+        self._curves: dict = {name: {} for name in PLOT_NAMES}
+        self._t0: dict | None = None
+        self._relative = True
+        self._drawn = None
+        self.legend = QtWidgets.QLabel(objectName="compare_legend", wordWrap=True,
+                                       textFormat=QtCore.Qt.TextFormat.RichText)
+        self.legend.setStyleSheet(f"background: {BACKGROUND}; color: {FOREGROUND}; padding: 3px 6px 0 6px;")
+        self._graphics = pg.GraphicsLayoutWidget(parent=self)
+        self._graphics.setBackground(BACKGROUND)
+        self._graphics.ci.setSpacing(0)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.legend)
+        layout.addWidget(self._graphics, 1)
+        self._plots = {name: self._make_plot(row, name) for row, name in enumerate(PLOT_NAMES)}
+        for name in PLOT_NAMES[:-1]:
+            self._plots[name].setXLink(self._plots[PLOT_NAMES[-1]])
+            self._plots[name].showAxis("bottom", False)
+        self._show_titles()
+
+    # ---------------------------------------------------------------- set-up
+    def _make_plot(self, row: int, name: str) -> pg.PlotItem:
+        left = LogAxisItem("left") if name == "error" else PlotAxisItem("left")
+        plot = self._graphics.addPlot(row=row, col=0, axisItems={"left": left, "bottom": PlotAxisItem("bottom")})
+        plot.setDownsampling(auto=True, mode="peak")
+        plot.setClipToView(True)
+        plot.disableAutoRange()  # refresh() sets both ranges
+        plot.hideButtons()
+        plot.setMenuEnabled(False)
+        plot.showGrid(x=False, y=True, alpha=GRID_ALPHA)
+        _style_axes(plot, "")
+        plot.titleLabel.setAttr("justify", "left")
+        plot.layout.setRowFixedHeight(0, TITLE_HEIGHT)
+        if name == "error":
+            plot.setYRange(math.log10(ERROR_FLOOR_DEG), math.log10(180.0), padding=0)
+        return plot
+
+    def _show_titles(self) -> None:
+        reference = MAIN_NAME if self._reference == MAIN else self._reference
+        if self._relative:
+            energy = ("Energy drift T/T0 − 1", "T/T0 − 1")
+        else:
+            energy = ("Energy change T − T0 (a body started at rest)", "T − T0 (J)")
+        texts = {"error": (f"Attitude error against {reference}", "error (deg)"),
+                 "energy": energy,
+                 "norm": ("Norm drift |Q| − 1", "|Q| − 1")}
+        for name, (title, axis) in texts.items():
+            plot = self._plots[name]
+            if plot.titleLabel.text != title:
+                plot.setTitle(title, color=FOREGROUND, size="8.5pt")
+                plot.setLabel("left", axis, color=FOREGROUND)
+
+    def _show_legend(self) -> None:
+        entries = []
+        for label in self._labels:
+            color = self._colors[label].name()
+            name = MAIN_NAME if label == MAIN else label
+            if label == self._reference:
+                name += " (reference)"
+            # wraps between entries only: no-break spaces and hyphens (U+2011) in the names
+            name = html.escape(name).replace(" ", "&nbsp;").replace("-", "\u2011")
+            entries.append(f'<span style="color: {color}">━━</span>&nbsp;{name}')
+        self.legend.setText("&nbsp;&nbsp; ".join(entries))
+
+    # --------------------------------------------------------------- bodies
+    def set_bodies(self, labels, colors, reference: str = MAIN, dt: float | None = None) -> None:
+        """Plot these bodies from now on (a new scenario); forgets every sample.
+
+        Parameters
+        ----------
+        labels : sequence of str
+            The comparison bodies' labels, in the scenario's order.  The main
+            body (:data:`sim.runner.MAIN`) is always plotted, first, in
+            :data:`MAIN_COLOR`; empty ``labels`` leaves nothing to compare.
+        colors : sequence
+            One colour per label (``"#rrggbb"`` or RGB(A) floats in [0, 1],
+            alpha ignored): the bodies' ghost colours.
+        reference : str
+            Label of the body the errors are measured against (:attr:`sim.runner.Runner.reference`).
+        dt : float, optional
+            The scenario's time step, s: sizes the per-body store (:func:`capacity_for`).
+        """
+        labels = tuple(labels)
+        colors = tuple(colors)
+        if len(colors) < len(labels):
+            raise ValueError(f"colors: need one per label, got {len(colors)} for {len(labels)}")
+        for name, curves in self._curves.items():
+            for curve in curves.values():
+                self._plots[name].removeItem(curve)
+            curves.clear()
+        bodies = tuple(label for label in labels if label != MAIN)
+        self._labels = (MAIN, *bodies) if bodies else ()
+        self._colors = {MAIN: _rgb(MAIN_COLOR)}
+        self._colors.update({label: _rgb(color) for label, color in zip(labels, colors) if label != MAIN})
+        self._reference = reference
+        self._capacity = capacity_for(dt, self.window_seconds)
+        self._histories = {label: History(columns=_COLUMNS, capacity=self._capacity, archive_capacity=2)
+                           for label in self._labels}
+        # drawn in reverse, so the aircraft's curve lies on top of the ghosts'
+        for label in reversed(self._labels):
+            pen = pg.mkPen(self._colors[label])
+            for name in PLOT_NAMES:
+                if name == "error" and label == reference:
+                    continue
+                # connect="all": with the default "auto" pyqtgraph checks every sample for NaN
+                curve = pg.PlotDataItem(pen=pen, skipFiniteCheck=True, connect="all", autoDownsampleFactor=1.0)
+                self._plots[name].addItem(curve)
+                self._curves[name][label] = curve
+        self.clear()
+        self._relative = True  # until the first samples say otherwise
+        self._show_titles()
+        self._show_legend()
+
+    @property
+    def labels(self) -> tuple:
+        """The bodies plotted, main body first; empty without comparison bodies."""
+        return self._labels
+
+    @property
+    def reference(self) -> str:
+        """Label of the body the errors are measured against."""
+        return self._reference
+
+    @property
+    def has_bodies(self) -> bool:
+        """Whether there is anything to compare (the scenario has comparison bodies)."""
+        return bool(self._labels)
+
+    @property
+    def capacity(self) -> int:
+        """Samples kept per body."""
+        return self._capacity
+
+    @property
+    def relative_energy(self) -> bool:
+        """True when the energy plot shows ``T/T0 - 1``; False for ``T - T0`` (a body started at rest)."""
+        return self._relative
+
+    def plot(self, name: str) -> pg.PlotItem:
+        """The plot item called ``name`` (one of :data:`PLOT_NAMES`)."""
+        return self._plots[self._checked_name(name)]
+
+    def _checked_name(self, name: str) -> str:
+        if name not in self._plots:
+            raise KeyError(f"unknown plot {name!r}; known: {', '.join(PLOT_NAMES)}")
+        return name
+
+    # --------------------------------------------------------------- samples
+    def append(self, compare_rows: dict) -> None:
+        """Take one batch's rows: label -> ndarray (n, len(COMPARE_COLUMNS)), oldest first.
+
+        Labels that are not plotted are ignored.  The first rows after
+        :meth:`clear` fix each body's ``T0``.
+        """
+        if not self._labels or not compare_rows:
+            return
+        if self._t0 is None:
+            firsts = {label: float(np.asarray(rows)[0, _ENERGY]) for label, rows in compare_rows.items()
+                      if label in self._histories and len(rows)}
+            if not firsts:
+                return
+            self._t0 = firsts
+            relative = all(abs(e) > REST_ENERGY for e in firsts.values())
+            if relative != self._relative:
+                self._relative = relative
+                self._show_titles()
+        for label, rows in compare_rows.items():
+            history = self._histories.get(label)
+            if history is None or len(rows) == 0:
+                continue
+            rows = np.asarray(rows, dtype=float)
+            t0 = self._t0.setdefault(label, float(rows[0, _ENERGY]))
+            block = np.empty((len(rows), len(_COLUMNS)))
+            block[:, 0] = rows[:, _T]
+            np.log10(np.maximum(rows[:, _ERROR], ERROR_FLOOR_DEG), out=block[:, 1])
+            if self._relative:
+                np.divide(rows[:, _ENERGY], t0, out=block[:, 2])
+                block[:, 2] -= 1.0
+            else:
+                np.subtract(rows[:, _ENERGY], t0, out=block[:, 2])
+            block[:, 3] = rows[:, _NORM]
+            history.append(block)
+
+    def count(self, label: str) -> int:
+        """Samples appended for body ``label`` since the last :meth:`clear`."""
+        return self._histories[label].count
+
+    def clear(self) -> None:
+        """Forget every sample and each ``T0`` (after a reset); curves empty."""
+        for history in self._histories.values():
+            history.clear()
+        for curves in self._curves.values():
+            for curve in curves.values():
+                curve.clear()
+        self._t0 = None
+        self._drawn = None
+
+    # --------------------------------------------------------------- drawing
+    def showEvent(self, event):  # noqa: N802 (Qt's name)
+        """Bring the plots up to date when the panel comes into view."""
+        super().showEvent(event)
+        self._drawn = None
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Hand each body's time window to its curves and scroll the axes.
+
+        Does nothing while the panel is hidden (not drawn, e.g. behind
+        another tab) or when nothing was appended since the last call, so
+        the plots can be zoomed and panned while the simulation is paused.
+        """
+        if not self._labels or not self.isVisible():
+            return
+        first = self._histories[self._labels[0]]
+        t_last = float(first.column("t")[-1]) if len(first) else None
+        key = (first.count, t_last)
+        if key == self._drawn:
+            return
+        self._drawn = key
+        if t_last is None:
+            return
+        for curves in self._curves.values():  # emptied first, so scrolling does not reduce the old data again
+            for curve in curves.values():
+                curve.clear()
+        t_first = None
+        for label in self._labels:
+            t, columns = self._histories[label].window(self.window_seconds)
+            if not len(t):
+                continue
+            t_first = float(t[0]) if t_first is None else min(t_first, float(t[0]))
+            for name, column in zip(PLOT_NAMES, ("log_error", "energy", "norm")):
+                curve = self._curves[name].get(label)
+                if curve is not None:
+                    curve.setData(t, columns[column])
+        right = max(t_last, (t_first if t_first is not None else t_last) + self.window_seconds)
+        self._plots[PLOT_NAMES[-1]].setXRange(right - self.window_seconds, right, padding=0)
+        for name in PLOT_NAMES:
+            self._follow(name)
+
+    def _follow(self, name: str) -> None:
+        """Move the y range of plot ``name`` when its data no longer sit well in it."""
+        bounds = [rect for rect in (curve.dataRect() for curve in self._curves[name].values())
+                  if rect is not None]
+        if not bounds:
+            return
+        low = min(rect.top() for rect in bounds)
+        high = max(rect.bottom() for rect in bounds)
+        plot = self._plots[name]
+        if name == "error":  # whole decades, at least two
+            low, high = math.floor(low + 1e-9), math.ceil(high - 1e-9)
+            if high - low < 2:
+                low = high - 2
+            if (low, high) != tuple(round(v) for v in plot.viewRange()[1]):
+                plot.setYRange(low, high, padding=0)
+            return
+        new = settle_range(plot.viewRange()[1], low, high)
+        if new is not None:
+            plot.setYRange(*new, padding=0)
+
+    # ------------------------------------------------------------- queries
+    def curve_points(self, plot_name: str, label: str) -> int:
+        """Samples handed to body ``label``'s curve in plot ``plot_name`` (0 without such a curve)."""
+        curve = self._curves[self._checked_name(plot_name)].get(label)
+        if curve is None:
+            return 0
+        x, _ = curve.getOriginalDataset()
+        return 0 if x is None else len(x)
+
+    def curve_data(self, plot_name: str, label: str):
+        """The (t, y) last handed to a curve, or None; ``error`` y values are log10 of degrees."""
+        curve = self._curves[self._checked_name(plot_name)].get(label)
+        if curve is None:
+            return None
+        x, y = curve.getOriginalDataset()
+        return None if x is None else (x, y)
+
+    def export_png(self, path) -> str:
+        """Save the comparison plots as they are drawn now to a PNG file (raises OSError)."""
+        path = os.fspath(path)
+        if not self.grab().save(path, "PNG"):
+            raise OSError(f"cannot write {path}")
+        return path

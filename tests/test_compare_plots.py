@@ -1,0 +1,297 @@
+"""ComparePanel: comparison bodies' error, energy drift and norm drift (offscreen or Xvfb, no OpenGL)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from app.compare_plots import (ERROR_FLOOR_DEG, MAX_CAPACITY, PLOT_NAMES, ComparePanel, capacity_for,
+                               decade_label)
+from sim.runner import COMPARE_COLUMNS, MAIN
+
+DT = 0.01
+BODIES = ("rk4", "full-quat", "full-quat raw")
+COLORS = ((1.0, 0.6, 0.15, 0.4), (0.85, 0.35, 1.0, 0.4), (1.0, 0.95, 0.25, 0.4))
+
+
+def make_rows(start: int, n: int, energy0: float = 2.0, loss: float = 0.0, error: float = 1e-3) -> np.ndarray:
+    """``n`` rows from step ``start + 1``: t, error = error * step, energy = energy0 * (1 - loss * step), norm."""
+    steps = np.arange(start + 1, start + n + 1, dtype=float)
+    rows = np.empty((n, len(COMPARE_COLUMNS)))
+    rows[:, COMPARE_COLUMNS.index("t")] = steps * DT
+    rows[:, COMPARE_COLUMNS.index("error_deg")] = error * steps
+    rows[:, COMPARE_COLUMNS.index("energy")] = energy0 * (1.0 - loss * steps)
+    rows[:, COMPARE_COLUMNS.index("norm")] = 1e-12 * steps
+    return rows
+
+
+def batch(start: int, n: int, **kwargs) -> dict:
+    """One batch of compare rows for the main body and every comparison body; the reference has error 0."""
+    rows = {label: make_rows(start, n, **kwargs) for label in (MAIN, *BODIES)}
+    rows["rk4"][:, COMPARE_COLUMNS.index("error_deg")] = 0.0
+    return rows
+
+
+@pytest.fixture
+def panel(qtbot):
+    widget = ComparePanel()
+    qtbot.addWidget(widget)
+    widget.resize(445, 820)
+    widget.set_bodies(BODIES, COLORS, reference="rk4", dt=DT)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
+def test_every_body_gets_its_rows_and_its_curves_hold_them(panel):
+    panel.append(batch(0, 300))
+    panel.append(batch(300, 200))
+    panel.refresh()
+    assert panel.labels == (MAIN, *BODIES)
+    for label in panel.labels:
+        assert panel.count(label) == 500
+        assert panel.curve_points("energy", label) == 500
+        assert panel.curve_points("norm", label) == 500
+    for label in (MAIN, "full-quat", "full-quat raw"):
+        assert panel.curve_points("error", label) == 500
+
+
+def test_the_reference_has_no_error_curve(panel):
+    panel.append(batch(0, 100))
+    panel.refresh()
+    assert panel.reference == "rk4"
+    assert panel.curve_points("error", "rk4") == 0
+    assert panel.curve_data("error", "rk4") is None
+    assert panel.curve_points("energy", "rk4") == 100
+    assert "against rk4" in panel.plot("error").titleLabel.text
+
+
+def test_error_is_drawn_on_a_log_scale_with_zeros_at_the_floor(panel):
+    rows = batch(0, 50)
+    rows[MAIN][:10, COMPARE_COLUMNS.index("error_deg")] = 0.0
+    panel.append(rows)
+    panel.refresh()
+    _, y = panel.curve_data("error", MAIN)
+    assert np.all(np.isfinite(y))
+    np.testing.assert_allclose(y[:10], math.log10(ERROR_FLOOR_DEG))
+    np.testing.assert_allclose(y[10:], np.log10(1e-3 * np.arange(11, 51)))
+    low, high = panel.plot("error").viewRange()[1]
+    assert low <= y.min() and y.max() <= high
+
+
+def test_energy_drift_is_relative_to_the_first_sample(panel):
+    panel.append(batch(0, 100, energy0=2.0, loss=1e-3))
+    panel.append(batch(100, 100, energy0=2.0, loss=1e-3))
+    panel.refresh()
+    assert panel.relative_energy
+    t, drift = panel.curve_data("energy", "full-quat raw")
+    energy = 2.0 * (1.0 - 1e-3 * np.arange(1, 201))
+    np.testing.assert_allclose(drift, energy / energy[0] - 1.0, rtol=0, atol=1e-15)
+    assert drift[0] == 0.0
+    np.testing.assert_allclose(t, np.arange(1, 201) * DT)
+    assert "T/T0" in panel.plot("energy").titleLabel.text
+
+
+def test_each_body_has_its_own_t0(panel):
+    rows = batch(0, 10)
+    rows["full-quat"][:, COMPARE_COLUMNS.index("energy")] = np.linspace(4.0, 5.0, 10)
+    panel.append(rows)
+    panel.refresh()
+    _, drift = panel.curve_data("energy", "full-quat")
+    np.testing.assert_allclose(drift, np.linspace(4.0, 5.0, 10) / 4.0 - 1.0)
+    _, main = panel.curve_data("energy", MAIN)
+    np.testing.assert_allclose(main, 0.0)
+
+
+def test_a_reset_takes_t0_again(panel):
+    panel.append(batch(0, 100, energy0=2.0, loss=1e-3))
+    panel.clear()
+    panel.append(batch(0, 20, energy0=3.0, loss=1e-2))
+    panel.refresh()
+    _, drift = panel.curve_data("energy", MAIN)
+    np.testing.assert_allclose(drift, (1.0 - 1e-2 * np.arange(1, 21)) / (1.0 - 1e-2) - 1.0, atol=1e-15)
+
+
+def test_bodies_starting_at_rest_show_the_energy_change(panel):
+    panel.append(batch(0, 10, energy0=0.0))
+    rows = batch(10, 10, energy0=0.0)
+    rows[MAIN][:, COMPARE_COLUMNS.index("energy")] = 0.5
+    panel.append(rows)
+    panel.refresh()
+    assert not panel.relative_energy
+    assert "T − T0" in panel.plot("energy").titleLabel.text
+    _, change = panel.curve_data("energy", MAIN)
+    np.testing.assert_array_equal(change, [0.0] * 10 + [0.5] * 10)
+    panel.clear()
+    panel.append(batch(0, 10, energy0=1.0))
+    assert panel.relative_energy
+
+
+def test_norm_curve_is_the_norm_column(panel):
+    panel.append(batch(0, 30))
+    panel.refresh()
+    _, norm = panel.curve_data("norm", "full-quat")
+    np.testing.assert_allclose(norm, 1e-12 * np.arange(1, 31))
+
+
+def test_the_window_scrolls_over_the_last_20_seconds(panel):
+    n = 3000  # 30 s at 10 ms
+    panel.append(batch(0, n))
+    panel.refresh()
+    t, _ = panel.curve_data("norm", MAIN)
+    assert t[-1] == pytest.approx(30.0) and t[0] == pytest.approx(10.0)
+    left, right = panel.plot("norm").viewRange()[0]
+    assert right == pytest.approx(30.0) and left == pytest.approx(10.0)
+    assert panel.plot("error").viewRange()[0] == pytest.approx([10.0, 30.0])  # linked
+
+
+def test_clear_empties_every_curve(panel):
+    panel.append(batch(0, 100))
+    panel.refresh()
+    panel.clear()
+    for name in PLOT_NAMES:
+        for label in panel.labels:
+            assert panel.curve_points(name, label) == 0
+    assert all(panel.count(label) == 0 for label in panel.labels)
+    panel.refresh()
+    assert panel.curve_points("norm", MAIN) == 0
+
+
+def test_hidden_panel_does_not_draw_until_shown(panel):
+    panel.hide()
+    panel.append(batch(0, 40))
+    panel.refresh()
+    assert panel.curve_points("norm", MAIN) == 0
+    panel.show()
+    assert panel.curve_points("norm", MAIN) == 40
+
+
+def test_new_bodies_replace_the_old(panel):
+    panel.append(batch(0, 10))
+    panel.set_bodies(("euler controller",), ((1.0, 0.6, 0.15, 0.4),), reference=MAIN, dt=1e-3)
+    assert panel.labels == (MAIN, "euler controller")
+    assert panel.capacity == capacity_for(1e-3)
+    assert "against aircraft" in panel.plot("error").titleLabel.text
+    assert sum(len(panel.plot(name).listDataItems()) for name in PLOT_NAMES) == 5  # no main error curve
+    panel.append({MAIN: make_rows(0, 5), "euler controller": make_rows(0, 5), "rk4": make_rows(0, 5)})
+    panel.refresh()
+    assert panel.curve_points("error", "euler controller") == 5
+    assert panel.curve_points("error", MAIN) == 0
+    legend = panel.legend.text().replace("&nbsp;", " ").replace("\u2011", "-")
+    assert "aircraft (reference)" in legend and "euler controller" in legend and "rk4" not in legend
+
+
+def test_without_comparison_bodies_nothing_is_kept(panel):
+    panel.set_bodies((), (), reference=MAIN, dt=DT)
+    assert not panel.has_bodies and panel.labels == ()
+    panel.append({})
+    panel.refresh()
+    assert sum(len(panel.plot(name).listDataItems()) for name in PLOT_NAMES) == 0
+
+
+def test_capacity_holds_the_window_and_is_bounded():
+    assert capacity_for(0.01) * 0.01 >= 20.0
+    assert capacity_for(1e-3) * 1e-3 >= 20.0
+    assert capacity_for(1e-6) == MAX_CAPACITY
+
+
+def test_decade_labels():
+    assert [decade_label(e) for e in (-10, -3, -2, -1, 0, 1, 2, 3, 4)] == [
+        "1e-10", "1e-3", "0.01", "0.1", "1", "10", "100", "1000", "1e4"]
+
+
+def test_export_png(panel, tmp_path):
+    panel.append(batch(0, 100))
+    panel.refresh()
+    assert panel.export_png(tmp_path / "c.png") == str(tmp_path / "c.png")
+    assert (tmp_path / "c.png").stat().st_size > 0
+
+
+# ------------------------------------------------------------------ in the window (OpenGL)
+
+@pytest.fixture
+def compare_window(qtbot):
+    """The window on the ``integrators`` scenario at 10x real time; closed at the end."""
+    from app.window import MainWindow
+    from sim.scenario import load
+
+    win = MainWindow(load("integrators"), remember_geometry=False, speed=10.0)
+    win.show()
+    qtbot.waitExposed(win)
+    qtbot.waitUntil(lambda: win.last_snapshot is not None)
+    yield win
+    win.close()
+
+
+def pause(qtbot, win):
+    win.controls.run.pause.click()
+    qtbot.waitUntil(lambda: win.worker.paused)
+    qtbot.wait(100)  # the last batches reach the window
+
+
+@pytest.mark.gl
+def test_window_shows_the_compare_tab_for_integrators(qtbot, compare_window):
+    win = compare_window
+    assert win.plot_tabs.indexOf(win.compare) == 1 and win.plot_tabs.tabBar().isVisible()
+    assert win.plot_tabs.currentWidget() is win.compare and win.compare.isVisible()
+    assert win.compare_action.isEnabled() and win.compare_action.isChecked()
+    assert win.compare.labels == (MAIN, "rk4", "full-quat", "full-quat raw", "full-quat lagrange")
+    assert win.compare.reference == "rk4"
+    qtbot.waitUntil(lambda: win.last_snapshot.t >= 3.0, timeout=5000)
+    pause(qtbot, win)
+    win.compare.refresh()
+    n = win.history.count
+    assert n == win.last_snapshot.step > 0
+    for label in win.compare.labels:
+        assert win.compare.count(label) == n
+        assert win.compare.curve_points("energy", label) == n
+        assert win.compare.curve_points("norm", label) == n
+    assert win.compare.curve_points("error", "rk4") == 0
+    assert win.compare.curve_points("error", "full-quat raw") == n
+    _, drift = win.compare.curve_data("energy", "full-quat raw")
+    assert drift[0] == 0.0 and drift[-1] < -0.5  # raw full-quat loses its energy
+    _, drift = win.compare.curve_data("energy", "rk4")
+    assert np.max(np.abs(drift)) < 1e-6
+
+
+@pytest.mark.gl
+def test_a_reset_clears_the_comparison(qtbot, compare_window):
+    win = compare_window
+    qtbot.waitUntil(lambda: win.last_snapshot.t >= 1.0, timeout=5000)
+    pause(qtbot, win)
+    win.reset()
+    qtbot.waitUntil(lambda: win.last_snapshot.t == 0.0, timeout=2000)
+    assert all(win.compare.count(label) == 0 for label in win.compare.labels)
+    win.controls.run.step.click()
+    qtbot.waitUntil(lambda: win.last_snapshot.step == 1, timeout=2000)
+    win.compare.refresh()
+    assert win.compare.curve_points("norm", MAIN) == win.history.count == 1
+    _, drift = win.compare.curve_data("energy", "full-quat raw")
+    assert drift.tolist() == [0.0]  # T0 taken again after the reset
+
+
+@pytest.mark.gl
+def test_compare_tab_hidden_without_comparison_bodies(qtbot, compare_window):
+    win = compare_window
+    assert win.open_scenario("default")
+    assert win.plot_tabs.indexOf(win.compare) == -1
+    assert not win.compare.isVisible() and not win.plot_tabs.tabBar().isVisible()
+    assert win.plots.isVisible() and not win.compare_action.isEnabled()
+    assert win.compare.labels == ()
+    qtbot.wait(200)
+    assert win.history.count > 0  # the run goes on, nothing to compare
+    assert win.open_scenario("hoffmann")
+    assert win.plot_tabs.currentWidget() is win.compare and win.compare.isVisible()
+    assert win.compare.labels == (MAIN, "full-quat", "full-quat raw", "rk4")
+    assert "against rk4" in win.compare.plot("error").titleLabel.text
+
+
+@pytest.mark.gl
+def test_view_menu_switches_between_plots_and_compare(qtbot, compare_window):
+    win = compare_window
+    win.compare_action.trigger()
+    assert win.plot_tabs.currentWidget() is win.plots and not win.compare_action.isChecked()
+    win.compare_action.trigger()
+    assert win.plot_tabs.currentWidget() is win.compare and win.compare_action.isChecked()
+    win.plot_tabs.setCurrentIndex(0)
+    assert not win.compare_action.isChecked()
