@@ -22,18 +22,22 @@ HELP_HTML = f"""
 <p>Each held key adds {KEY_TORQUE:g} N m on its axis to the slider torque; letting go returns to the
 sliders. Keys typed into a text field stay in the field.</p>
 <p><b>Space</b> pause / run &nbsp; <b>N</b> single step &nbsp; <b>R</b> reset &nbsp;
-<b>F1</b> this help &nbsp; drag the 3D view to orbit, wheel to zoom.</p>
+<b>F1</b> this help &nbsp; drag the 3D view to orbit, wheel to zoom, <b>Home</b> resets the camera.</p>
 <h2>What to watch</h2>
 <ul>
 <li><b>|Q| − 1</b>: the norm error of the attitude quaternion. Hoffmann's correction keeps it near
 rounding; with norm handling <i>none</i> it drifts, and beyond 1e-3 the run stops with a fault.</li>
-<li><b>λ against 4T</b>: for exact motion the Lagrange multiplier equals four times the kinetic energy
-(Sherif); full-quat <i>raw</i> drifts away from it.</li>
+<li><b>λ against 4T</b>: the Lagrange multiplier of the norm constraint (Sherif), taken from the
+integrator's own state, equals four times the kinetic energy for exact motion. With full-quat
+<i>hoffmann</i> or <i>raw</i> both fall: (4.15) lacks the constraint force, and the energy drains;
+the <i>lagrange</i> form adds it back.</li>
 <li><b>The gimbal rig</b> (right of the aircraft) turns by ψ, θ, φ. Near θ = ±90° two rings line up:
 the Euler angles jump and mean nothing there, while the aircraft, driven by the quaternion, turns
 smoothly.</li>
 <li><b>The blue ghost</b> is the command attitude; with a controller on, the aircraft flies to it
-along the SLERP path. Coloured ghosts are a scenario's comparison bodies (legend above the view).</li>
+along the SLERP path. Coloured ghosts are a scenario's comparison bodies (legend above the view);
+the <b>Compare</b> tab (Ctrl+T) plots their attitude error against the rk4 body, energy drift and
+norm drift.</li>
 </ul>
 <p style="color:#9aa3b2">F1 or Esc closes this help.</p>
 """
