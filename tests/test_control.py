@@ -16,24 +16,14 @@ from scipy.spatial.transform import Rotation
 from sim import control
 from sim import quaternion as quat
 from sim.simulation import Simulation
+from oracle import attitude_error, unit
 
 GAINS = control.HOFFMANN_PRESET["gains"]
 DAMPERS = control.HOFFMANN_PRESET["dampers"]
 IDENTITY = (0.0, 0.0, 0.0, 1.0)
 
 
-def scipy_rotation(q):
-    q = np.asarray(q, dtype=float)
-    return Rotation.from_quat(np.array([-q[0], -q[1], -q[2], q[3]]))
 
-
-def attitude_error(p, q):
-    return float((scipy_rotation(p).inv() * scipy_rotation(q)).magnitude())
-
-
-def unit(v):
-    v = np.asarray(v, dtype=float)
-    return v / np.linalg.norm(v)
 
 
 def q_of_angles_deg(psi, theta, phi):

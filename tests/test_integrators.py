@@ -19,25 +19,18 @@ import math
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
-from scipy.spatial.transform import Rotation
 
 from sim import integrators as integ
 from sim import norm as normmod
 from sim.body import Body
 from sim.simulation import Simulation
+from oracle import attitude_error, scipy_rotation
 
 W0 = (1.0, 0.2, -0.5)
 HOFFMANN_J = np.array([[0.6, 0.0, -0.2], [0.0, 1.0, 0.0], [-0.2, 0.0, 1.5]])
 
 
 # ----------------------------------------------------------------- helpers
-def scipy_rotation(q):
-    q = np.asarray(q, dtype=float)
-    return Rotation.from_quat(np.array([-q[0], -q[1], -q[2], q[3]]))
-
-
-def attitude_error(p, q):
-    return float((scipy_rotation(p).inv() * scipy_rotation(q)).magnitude())
 
 
 def hamilton(a, b):

@@ -14,23 +14,13 @@ from scipy.spatial.transform import Rotation, Slerp
 
 from sim import interpolation as interp
 from sim import quaternion as quat
+from oracle import attitude_error, scipy_rotation, unit
 
 EPS = np.finfo(float).eps
 SEED = 777
 
 
-def scipy_rotation(q):
-    q = np.asarray(q, dtype=float)
-    return Rotation.from_quat(np.array([-q[0], -q[1], -q[2], q[3]]))
 
-
-def attitude_error(p, q):
-    return float((scipy_rotation(p).inv() * scipy_rotation(q)).magnitude())
-
-
-def unit(v):
-    v = np.asarray(v, dtype=float)
-    return v / np.linalg.norm(v)
 
 
 def random_pairs(n, seed=SEED):

@@ -17,18 +17,12 @@ from scipy.spatial.transform import Rotation
 
 from sim import interpolation as interp
 from sim import quaternion as quat
+from oracle import attitude_error, scipy_rotation
 
 PROPS = settings(max_examples=200, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 
 
-def scipy_rotation(q):
-    q = np.asarray(q, dtype=float)
-    return Rotation.from_quat(np.array([-q[0], -q[1], -q[2], q[3]]))
-
-
-def attitude_error(p, q):
-    return float((scipy_rotation(p).inv() * scipy_rotation(q)).magnitude())
 
 
 # ---------------------------------------------------------------- strategies

@@ -19,21 +19,13 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 from sim import quaternion as quat
+from oracle import attitude_error, scipy_rotation
 
 EPS = np.finfo(float).eps
 SEED = 20240601
 
 
 # ----------------------------------------------------------------- helpers
-def scipy_rotation(q):
-    """scipy Rotation for Hoffmann's Q (body -> inertial attitude)."""
-    q = np.asarray(q, dtype=float)
-    return Rotation.from_quat(np.array([-q[0], -q[1], -q[2], q[3]]))
-
-
-def attitude_error(p, q):
-    """Angle (rad) of the rotation between attitudes p and q, from scipy."""
-    return float((scipy_rotation(p).inv() * scipy_rotation(q)).magnitude())
 
 
 def product_dot_cross(q, s):

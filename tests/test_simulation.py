@@ -15,18 +15,12 @@ from scipy.spatial.transform import Rotation
 from sim.integrators import qdot
 from sim.settings import Settings, SettingsError
 from sim.simulation import HISTORY_COLUMNS, COLUMNS, Simulation, SimulationFault, Snapshot
+from oracle import attitude_error, scipy_rotation
 
 W0 = (1.0, 0.2, -0.5)
 J = np.array([[0.6, 0.0, -0.2], [0.0, 1.0, 0.0], [-0.2, 0.0, 1.5]])
 
 
-def scipy_rotation(q):
-    q = np.asarray(q, dtype=float)
-    return Rotation.from_quat(np.array([-q[0], -q[1], -q[2], q[3]]))
-
-
-def attitude_error(p, q):
-    return float((scipy_rotation(p).inv() * scipy_rotation(q)).magnitude())
 
 
 def q_of_angles_deg(psi, theta, phi):
