@@ -46,6 +46,7 @@ run: $(VENV)/.installed sysdeps
 	  $(BIN)/attitude-sim gui; \
 	else \
 	  echo "no display: running the window on a virtual screen and saving a screenshot"; \
+	  mkdir -p out; \
 	  xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/attitude-sim gui --screenshot out/screenshot.png --after 3 \
 	    && echo "screenshot saved to out/screenshot.png"; \
 	fi
