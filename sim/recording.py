@@ -128,7 +128,7 @@ def load_recording(path):
                 raise RecordingError(f"{path}, line {number}: unknown input {key!r}")
             value = record.get("value")
             try:
-                value = None if key == RESET else validate(key, tuple(value) if isinstance(value, list) else value)
+                value = None if key == RESET else validate(key, value)
             except SettingsError as exc:
                 raise RecordingError(f"{path}, line {number}: {exc}") from None
             inputs.append((int(step), key, value))
@@ -142,12 +142,11 @@ def load_recording(path):
 
 def _header_scenario(header: dict, path) -> Scenario:
     try:
-        settings = Settings().replace(**{k: tuple(v) if isinstance(v, list) else v
-                                         for k, v in header["settings"].items()})
-        events = tuple(Event(float(e["at"]), {k: validate(k, tuple(v) if isinstance(v, list) else v)
+        settings = Settings().replace(**header["settings"])
+        events = tuple(Event(float(e["at"]), {k: validate(k, v)
                                               for k, v in e.items() if k != "at"})
                        for e in header.get("events", []))
-        compare = tuple((c["label"], {k: validate(k, tuple(v) if isinstance(v, list) else v)
+        compare = tuple((c["label"], {k: validate(k, v)
                                       for k, v in c.items() if k != "label"})
                         for c in header.get("compare", []))
     except (KeyError, TypeError, SettingsError, ScenarioError) as exc:

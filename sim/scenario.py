@@ -172,8 +172,6 @@ class _Parser:
     def check(self, section: str, key: str, value, occurrence: int = 0):
         if key not in KEYS:
             raise self.error(f"[{section}]: unknown key {key!r} (known: {', '.join(KEYS)})", key, occurrence)
-        if isinstance(value, list):
-            value = tuple(value)
         try:
             return validate(key, value)
         except SettingsError as exc:
