@@ -221,6 +221,24 @@ class History:
         names = self.columns if names is None else names
         return t[start:], {name: recent[self._column_index(name), start:] for name in names}
 
+    def last(self, n: int, names) -> np.ndarray:
+        """The last ``n`` samples of several columns as one array (a copy).
+
+        Parameters
+        ----------
+        n : int
+            Samples, at most ``len(self)``.
+        names : sequence of str
+            Columns, in the order of the result's rows.
+
+        Returns
+        -------
+        ndarray, shape (len(names), n)
+        """
+        if not 0 <= n <= len(self):
+            raise ValueError(f"n: must be in [0, {len(self)}], got {n}")
+        return self._recent(n)[[self._column_index(name) for name in names]]
+
     def archive(self, name: str) -> np.ndarray:
         """Every :attr:`stride`-th sample of one column that left the full-resolution store.
 

@@ -7,11 +7,13 @@ their commands, the body rates and the applied torques.  x, y, z (and roll
 phi, pitch theta, yaw psi) are red, green, blue everywhere, as the body axes
 of the 3D view.
 
-Every item is created once; :meth:`PlotPanel.refresh` only hands views of
-the :class:`~app.history.History` to ``setData`` and moves the ranges, and
-pyqtgraph clips each curve to the view and reduces it to a min/max pair per
-pixel column ('peak' downsampling).  Drawing is kept cheap for software
-rendering: grid lines are opaque (blending translucent lines costs about
+Every item is created once; :meth:`PlotPanel.refresh` reduces the
+:class:`~app.history.History`'s time window to a min/max pair per pixel
+column (:func:`app.decimate.envelope`, runs aligned to the samples' global
+index so the scrolling curves do not shimmer), hands that to ``setData``
+and moves the ranges; pyqtgraph's own clipping and downsampling, which
+would redo the work on every paint, are off.  Drawing is kept cheap for
+software rendering: grid lines are opaque (blending translucent lines costs about
 five times more), and the y ranges move only when the data leave them or
 fill less than half of them (:func:`settle_range`), so the y axes are not
 laid out again on every frame.
@@ -27,9 +29,10 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
+from app.decimate import envelope, factor_for
 from app.history import History
 
-__all__ = ["PlotPanel", "PlotSpec", "CurveSpec", "PLOTS", "tick_strings", "settle_range"]
+__all__ = ["PlotPanel", "PlotSpec", "CurveSpec", "PLOTS", "REFRESH_EVERY", "tick_strings", "settle_range"]
 
 BACKGROUND = "#1e1f24"
 FOREGROUND = "#c9ccd3"
@@ -97,6 +100,11 @@ PLOTS = (
     )),
 )
 """The plots, top to bottom."""
+
+_EMPTY = np.empty(0)
+
+#: Display frames between two refreshes of one plot; the visible plots take turns.
+REFRESH_EVERY = 3
 
 
 def tick_strings(values, spacing: float) -> list[str]:
@@ -227,6 +235,8 @@ def _style_axes(plot: pg.PlotItem, left_label: str) -> None:
         axis.setPen(FOREGROUND)
         axis.setTextPen(FOREGROUND)
         axis.setZValue(-200)  # under the ViewBox (z = -100): opaque grid lines under the curves
+    for side in ("top", "right"):  # hidden, but they follow the view: no label work on every scroll
+        plot.getAxis(side).enableAutoSIPrefix(False)
     plot.getAxis("left").setWidth(AXIS_WIDTH)
     plot.setLabel("left", left_label, color=FOREGROUND)
     plot.setLabel("bottom", "t (s)", color=FOREGROUND)
@@ -277,9 +287,14 @@ class PlotPanel(QtWidgets.QWidget):
         self._plots = {spec.name: self._make_plot(row, spec) for row, spec in enumerate(PLOTS)}
         self._curves = {spec.name: [self._make_curve(self._plots[spec.name], curve)
                                     for curve in spec.curves] for spec in PLOTS}
-        self._columns = tuple(dict.fromkeys(c.column for spec in PLOTS for c in spec.curves))
+        self._columns = {spec.name: [curve.column for curve in spec.curves] for spec in PLOTS}
+        self._wraps = {spec.name: [curve.wraps for curve in spec.curves] for spec in PLOTS}
         self._actions = {spec.name: self._make_action(spec) for spec in PLOTS}
-        self._drawn = None
+        self._drawn = {}  # plot name -> (history count, last t) it shows
+        self._shown = dict.fromkeys(self._plots, 0)
+        self._scrolling = False
+        for plot in self._plots.values():
+            plot.getViewBox().sigXRangeChanged.connect(self._link_x)
         self._arrange()
 
     # ---------------------------------------------------------------- set-up
@@ -287,8 +302,6 @@ class PlotPanel(QtWidgets.QWidget):
         """Create the plot of ``spec`` in layout row ``row``, with its legend above it."""
         plot = self._graphics.addPlot(row=row, col=0, axisItems={
             "left": PlotAxisItem("left"), "bottom": PlotAxisItem("bottom")})
-        plot.setDownsampling(auto=True, mode="peak")
-        plot.setClipToView(True)
         plot.disableAutoRange()  # refresh() sets both ranges
         plot.hideButtons()
         plot.showGrid(x=False, y=True, alpha=GRID_ALPHA)
@@ -297,16 +310,18 @@ class PlotPanel(QtWidgets.QWidget):
         return plot
 
     @staticmethod
-    def _make_curve(plot: pg.PlotItem, spec: CurveSpec) -> pg.PlotDataItem:
-        """Create an empty curve of ``spec`` in ``plot`` (and its legend)."""
+    def _make_curve(plot: pg.PlotItem, spec: CurveSpec) -> pg.PlotCurveItem:
+        """Create an empty curve of ``spec`` in ``plot`` (and its legend).
+
+        A bare ``PlotCurveItem``: its ``setData`` costs a fifth of a
+        ``PlotDataItem``'s, whose clipping, downsampling and transforms are
+        not needed for data already reduced to the plot's pixel columns.
+        """
         style = QtCore.Qt.PenStyle.DashLine if spec.dashed else QtCore.Qt.PenStyle.SolidLine
-        # connect="all": with the default "auto" pyqtgraph checks every sample for NaN
-        curve = pg.PlotDataItem(name=spec.label, pen=pg.mkPen(spec.color, style=style),
-                                skipFiniteCheck=True, connect="all", autoDownsampleFactor=1.0)
+        # skipFiniteCheck: no pass over the samples looking for NaN (wrapping angles connect "finite")
+        curve = pg.PlotCurveItem(name=spec.label, pen=pg.mkPen(spec.color, style=style),
+                                 skipFiniteCheck=True, connect="finite" if spec.wraps else "all")
         plot.addItem(curve)
-        if spec.wraps:
-            # peak downsampling would join +180 and -180 samples with vertical strokes
-            curve.setDownsampling(auto=True, method="subsample")
         return curve
 
     def _make_action(self, spec: PlotSpec) -> QtGui.QAction:
@@ -329,7 +344,7 @@ class PlotPanel(QtWidgets.QWidget):
         if not (math.isfinite(seconds) and seconds > 0):
             raise ValueError(f"window_seconds: must be a finite number > 0, got {seconds!r}")
         self._window_seconds = float(seconds)
-        self._drawn = None
+        self._drawn = {}
 
     def plot_names(self) -> tuple[str, ...]:
         """Names of the plots, top to bottom."""
@@ -360,7 +375,7 @@ class PlotPanel(QtWidgets.QWidget):
             return
         self._plots[name].setVisible(visible)
         self._arrange()
-        self._drawn = None
+        self._drawn.pop(name, None)
         self.refresh()
         self.visibility_changed.emit(name, visible)
 
@@ -378,75 +393,105 @@ class PlotPanel(QtWidgets.QWidget):
         return [name for name, plot in self._plots.items() if plot.isVisible()]
 
     def _arrange(self) -> None:
-        """Link the x axes of the visible plots in a ring; time axis under the lowest.
-
-        Each visible plot follows the one above it and the top one follows
-        the lowest, so zooming or panning any of them moves all.  Hidden
-        plots are unlinked: scrolling costs them nothing.  Only the lowest
-        visible plot has a time axis to lay out again on every frame.
-        """
+        """Time axis under the lowest visible plot only (the only one laid out again as it scrolls)."""
         visible = self._visible()
-        leaders = dict(zip(visible, visible[-1:] + visible[:-1])) if len(visible) > 1 else {}
         lowest = visible[-1] if visible else None
         for name, plot in self._plots.items():
-            leader = leaders.get(name)
-            plot.setXLink(None if leader is None else self._plots[leader])
             plot.showAxis("bottom", name == lowest)
 
-    # --------------------------------------------------------------- drawing
-    def refresh(self) -> None:
-        """Hand the history's time window to every visible curve and scroll the axes.
+    def _link_x(self, view_box, x_range) -> None:
+        """Zooming or panning any visible plot moves the others (not the live scrolling)."""
+        if self._scrolling:
+            return
+        self._scrolling = True
+        try:
+            for name in self._visible():
+                plot = self._plots[name]
+                if plot.getViewBox() is not view_box:
+                    plot.setXRange(*x_range, padding=0)
+        finally:
+            self._scrolling = False
 
-        Returns at once when nothing was appended since the last call, so
+    # --------------------------------------------------------------- drawing
+    def refresh(self, names=None) -> None:
+        """Hand the history's time window to the curves and scroll the x axes.
+
+        Each curve gets the minimum and maximum of every run of samples that
+        falls in one pixel column (:func:`app.decimate.envelope`).  A plot
+        is left alone when nothing was appended since it was last drawn, so
         the plots can be zoomed and panned while the simulation is paused;
         the next new sample brings them back to the live window.
-        """
-        t, columns = self._history.window(self._window_seconds, self._columns)
-        key = (self._history.count, float(t[-1]) if len(t) else None)
-        if key == self._drawn:
-            return
-        self._drawn = key
-        visible = self._visible()
-        if len(t) == 0 or not visible:
-            return
-        for name in visible:  # emptied first, so scrolling does not reduce the old data again
-            for curve in self._curves[name]:
-                curve.clear()
-        right = max(float(t[-1]), float(t[0]) + self._window_seconds)
-        self._plots[visible[0]].setXRange(right - self._window_seconds, right, padding=0)
-        for name in visible:
-            for curve, spec in zip(self._curves[name], self._specs[name].curves):
-                y = columns[spec.column]
-                if spec.wraps:
-                    # a gap, not a vertical line across the plot, where the angle wraps at +-180 deg
-                    gapped = y.copy()
-                    gapped[1:][np.abs(np.diff(y)) > 180.0] = np.nan
-                    curve.setData(t, gapped, connect="finite")
-                else:
-                    curve.setData(t, y, connect="all")
-            self._follow(name)
 
-    def _follow(self, name: str) -> None:
-        """Move the y range of plot ``name`` when its data no longer sit well in it."""
-        bounds = [curve.dataRect() for curve in self._curves[name]]  # computed by setData
-        low = min(rect.top() for rect in bounds)
-        high = max(rect.bottom() for rect in bounds)
+        Parameters
+        ----------
+        names : iterable of str, optional
+            Plots to bring up to date (default: every visible plot); hidden
+            plots are skipped and caught up when shown.
+        """
+        t, _ = self._history.window(self._window_seconds, ())
+        key = (self._history.count, float(t[-1]) if len(t) else None)
+        visible = self._visible()
+        names = visible if names is None else [name for name in visible if name in set(names)]
+        due = [name for name in names if self._drawn.get(name) != key]
+        for name in due:
+            self._drawn[name] = key
+        if len(t) == 0 or not due:
+            return
+        right = max(float(t[-1]), float(t[0]) + self._window_seconds)
+        first = self._history.count - len(t)  # global index of t[0]
+        factor = factor_for(len(t), self._plots[visible[-1]].getViewBox().width() / 2)
+        self._scrolling = True
+        try:
+            for name in due:
+                plot = self._plots[name]
+                plot.setXRange(right - self._window_seconds, right, padding=0)
+                x, ys = envelope(t, self._history.last(len(t), self._columns[name]), first, factor,
+                                 self._wraps[name])
+                for curve, y in zip(self._curves[name], ys):
+                    curve.setData(x, y)
+                self._shown[name] = len(t)
+                self._follow(name, ys)
+        finally:
+            self._scrolling = False
+
+    def refresh_due(self, frame: int) -> None:
+        """Refresh the visible plots whose turn it is in display frame ``frame``.
+
+        The visible plots take turns: plot ``i`` (top to bottom) is brought
+        up to date in the frames with ``frame % REFRESH_EVERY == i %
+        REFRESH_EVERY``, so every frame does about ``1 / REFRESH_EVERY`` of
+        the plotting (and repaints only those plots) instead of one frame in
+        ``REFRESH_EVERY`` doing all of it.  At 60 frames per second each
+        plot scrolls 20 times a second, about one pixel per step for a 20 s
+        window.
+        """
+        visible = self._visible()
+        turn = frame % REFRESH_EVERY
+        self.refresh(visible[turn::REFRESH_EVERY])
+
+    def _follow(self, name: str, ys) -> None:
+        """Move the y range of plot ``name`` when its data ``ys`` no longer sit well in it."""
+        finite = ys[np.isfinite(ys)]  # commands are NaN without a controller
+        if not len(finite):
+            return
+        low, high = finite.min(), finite.max()
         plot = self._plots[name]
-        new = settle_range(plot.viewRange()[1], low, high)
+        new = settle_range(plot.viewRange()[1], float(low), float(high))
         if new is not None:
             plot.setYRange(*new, padding=0)
 
     def curve_points(self, name: str, curve_index: int = 0) -> int:
-        """Samples handed to curve ``curve_index`` of plot ``name`` (before downsampling)."""
-        x, _ = self._curves[self._checked_name(name)][curve_index].getOriginalDataset()
-        return 0 if x is None else len(x)
+        """History samples that curve ``curve_index`` of plot ``name`` shows (before decimation)."""
+        x, _ = self._curves[self._checked_name(name)][curve_index].getData()
+        return 0 if x is None or len(x) == 0 else self._shown[name]
 
     def clear(self) -> None:
         """Empty every curve (after a reset); call it after :meth:`History.clear`."""
         for curves in self._curves.values():
             for curve in curves:
-                curve.clear()
-        self._drawn = None
+                curve.setData(_EMPTY, _EMPTY)  # clear() would leave the old curve on screen
+        self._shown = dict.fromkeys(self._plots, 0)
+        self._drawn = {}
 
     def export_png(self, path) -> str:
         """Save the plots as they are drawn now to a PNG file.

@@ -20,18 +20,27 @@ Importing this module before the ``QApplication`` exists enables
 globally, which is only valid when all GL widgets share one context group.
 """
 
+import os
 import warnings
 
-import numpy as np
-import pyqtgraph.opengl as gl
-from pyqtgraph.opengl import shaders
-from pyqtgraph.opengl.GLViewWidget import GLViewMixin
-from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
-from OpenGL import GL
-from PySide6.QtOpenGL import QOpenGLFramebufferObject, QOpenGLWindow
+import OpenGL
 
-from app.gimbal import GimbalRig, scene_matrix
-from app.mesh import aircraft_path, load_obj
+# PyOpenGL checks glGetError after every GL call (about 200 a frame here)
+# unless told otherwise before OpenGL.GL is first imported; its documentation
+# advises turning the checks off once the drawing code works.  Off here; on
+# with ATTITUDE_SIM_GL_CHECKS=1 (the tests set it), for work on the drawing.
+OpenGL.ERROR_CHECKING = os.environ.get("ATTITUDE_SIM_GL_CHECKS") == "1"
+
+import numpy as np  # noqa: E402 - the imports below load OpenGL.GL
+import pyqtgraph.opengl as gl  # noqa: E402
+from pyqtgraph.opengl import shaders  # noqa: E402
+from pyqtgraph.opengl.GLViewWidget import GLViewMixin  # noqa: E402
+from pyqtgraph.Qt import QtCore, QtGui, QtWidgets  # noqa: E402
+from OpenGL import GL  # noqa: E402
+from PySide6.QtOpenGL import QOpenGLFramebufferObject, QOpenGLWindow  # noqa: E402
+
+from app.gimbal import GimbalRig, scene_matrix  # noqa: E402
+from app.mesh import aircraft_path, load_obj  # noqa: E402
 
 if QtCore.QCoreApplication.instance() is None:
     QtCore.QCoreApplication.setAttribute(QtCore.Qt.ApplicationAttribute.AA_ShareOpenGLContexts)

@@ -14,6 +14,7 @@ follow at :data:`SLOW_EVERY` frames.  Nothing here computes physics.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import math
 import os
 import sys
@@ -39,7 +40,7 @@ from app.controls import ControlPanel
 from app.help_overlay import HelpOverlay
 from app.history import History
 from app.keys import KeyFlyer
-from app.plots import PlotPanel
+from app.plots import REFRESH_EVERY, PlotPanel
 from app.readouts import Readouts
 from app.viewer import AttitudeView
 from app.worker import SPEED_RANGE, SimulationWorker
@@ -49,13 +50,11 @@ from sim.runner import Runner
 from sim.scenario import ScenarioError, builtin_names, load
 from sim.settings import SettingsError
 
-__all__ = ["MainWindow", "run_gui", "grab_window", "apply_theme", "COMPARE_COLORS"]
+__all__ = ["MainWindow", "run_gui", "application", "open_window", "grab_window", "apply_theme",
+           "COMPARE_COLORS"]
 
 #: Frame timer interval, ms (about 60 Hz).
 FRAME_MS = 16
-#: Plots are refreshed every this many frames: redrawing five scrolling plots costs
-#: more than a frame (about 20 ms on 2 cores without a GPU), the 3D view much less.
-PLOT_EVERY = 3
 #: Readouts, controls and fault banner are updated every this many frames (about 15 Hz).
 SLOW_EVERY = 4
 #: Seconds between updates of the rates in the status bar (their averaging time).
@@ -112,6 +111,36 @@ def apply_theme(app: QApplication) -> None:
         palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6a7180"))
     app.setPalette(palette)
     app.setStyleSheet(STYLE_SHEET)
+
+
+def application() -> QApplication:
+    """The process's ``QApplication``, created if need be, with the window's theme.
+
+    Sets ``QT_QPA_UPDATE_IDLE_TIME=0`` (unless set) before the first window
+    asks for an update: by default Qt delivers a window's update request
+    5 ms after it is made, so the 3D view would be drawn 5 ms after each
+    frame tick; measured here that costs about a fifth of the frame rate.
+    """
+    os.environ.setdefault("QT_QPA_UPDATE_IDLE_TIME", "0")
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app.setApplicationName("attitude-sim")
+    apply_theme(app)
+    return app
+
+
+def open_window(scenario, *, remember_geometry: bool = True, speed: float = 1.0) -> "MainWindow":
+    """Create and show the main window on :func:`application`, running ``scenario``.
+
+    After the window is built, every object made so far is moved out of the
+    garbage collector's sight (``gc.freeze``): the tens of thousands of Qt
+    and pyqtgraph objects would otherwise be scanned by each full
+    collection, a 20 ms pause in the frame loop every few seconds.
+    """
+    application()
+    window = MainWindow(scenario, remember_geometry=remember_geometry, speed=speed)
+    window.show()
+    gc.freeze()
+    return window
 
 
 def grab_window(window: "MainWindow") -> QImage:
@@ -264,7 +293,7 @@ class MainWindow(QMainWindow):
         self.plot_tabs.addTab(self.plots, "Plots")
         self.plot_tabs.currentChanged.connect(self._sync_compare_action)
         # refreshed on its own timer, at the plots' pace; it returns at once while hidden
-        self._compare_timer = QTimer(self, interval=FRAME_MS * PLOT_EVERY)
+        self._compare_timer = QTimer(self, interval=FRAME_MS * REFRESH_EVERY)
         self._compare_timer.timeout.connect(self.compare.refresh)
         self._compare_timer.start()
 
@@ -599,9 +628,8 @@ class MainWindow(QMainWindow):
         if batches:
             self._last = batches[-1].last
             self._show_bodies(batches[-1])
-        if self._tick % PLOT_EVERY == 0:
-            if self.plots.isVisible():  # hidden behind the Compare tab: catch up when shown
-                self.plots.refresh()
+        if self.plots.isVisible():  # hidden behind the Compare tab: catch up when shown
+            self.plots.refresh_due(self._tick)  # a share of the plots each frame
         if self._tick % SLOW_EVERY == 0:
             self._sync()
         if time.perf_counter() >= self._next_status:
@@ -701,12 +729,8 @@ def run_gui(scenario: str = "default", screenshot=None, after: float = 2.0) -> i
         print(f"attitude-sim: {reason}; run the window on a virtual screen: "
               "xvfb-run -a attitude-sim gui --screenshot out.png", file=sys.stderr)
         return 2
-    loaded = load(scenario)
-    app = QApplication.instance() or QApplication([sys.argv[0]])
-    app.setApplicationName("attitude-sim")
-    apply_theme(app)
-    window = MainWindow(loaded, remember_geometry=screenshot is None)
-    window.show()
+    window = open_window(load(scenario), remember_geometry=screenshot is None)
+    app = QApplication.instance()
     result = {"code": 0}
     if screenshot is not None:
         def capture():

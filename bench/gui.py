@@ -27,18 +27,15 @@ import numpy as np
 
 _STARTUP_CHILD = """
 import sys, time
-from PySide6.QtWidgets import QApplication
-from app.window import MainWindow, apply_theme
+from app.window import application, open_window
 from sim.scenario import load
-app = QApplication([sys.argv[0]])
-apply_theme(app)
-window = MainWindow(load("default"), remember_geometry=False)
+app = application()
+window = open_window(load("default"), remember_geometry=False)
 def first():
     print("FIRST_FRAME", flush=True)
     window.close()
     app.quit()
 window.viewer.frameSwapped.connect(first)
-window.show()
 app.exec()
 """
 
@@ -52,16 +49,12 @@ class _Session:
     """One window at 1280x800 with the default scenario, and timestamps of its frames."""
 
     def __init__(self, speed: float):
-        from PySide6.QtWidgets import QApplication
-
-        from app.window import MainWindow, apply_theme
+        from app.window import application, open_window
         from sim.scenario import load
 
-        self.app = QApplication.instance() or QApplication([sys.argv[0]])
-        apply_theme(self.app)
-        self.window = MainWindow(load("default"), remember_geometry=False, speed=speed)
+        self.app = application()
+        self.window = open_window(load("default"), remember_geometry=False, speed=speed)  # as `attitude-sim gui`
         self.window.resize(1280, 800)
-        self.window.show()
         # fly: a steady roll, so that every frame has a new attitude to draw
         # (an unchanged attitude draws no new 3D frame at all)
         self.window.controls.torque.sliders[0].set_value(2.0)
@@ -99,7 +92,7 @@ def _frames_and_pacing(speed: float, seconds: float, profile: bool = False):
     top = None
     if profiler:
         out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(12)
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(int(os.environ.get("BENCH_TOP", "12")))
         top = out.getvalue()
     return intervals, factor, top
 

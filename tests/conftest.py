@@ -3,11 +3,15 @@
 pytest-xvfb starts a virtual screen and sets DISPLAY; OpenGL then works with
 the xcb platform (Mesa llvmpipe).  Without a display Qt runs offscreen, where
 no GL context exists, so GL tests skip (a GL call there kills the process).
+The tests run with PyOpenGL's error checking on (ATTITUDE_SIM_GL_CHECKS).
 """
 
 import os
 
 import pytest
+
+# PyOpenGL's error check after every GL call: off in the application (app/__init__.py), on in the tests.
+os.environ.setdefault("ATTITUDE_SIM_GL_CHECKS", "1")
 
 
 @pytest.hookimpl(trylast=True)

@@ -183,3 +183,24 @@ def test_unknown_column_raises():
 def test_bad_construction_raises(kwargs, match):
     with pytest.raises(ValueError, match=match):
         History(**kwargs)
+
+
+def test_last_returns_the_latest_samples_of_several_columns_across_the_wrap():
+    h = History(capacity=1000)
+    for start in range(0, 2550, 170):
+        h.append(make_rows(start, 170))
+    block = h.last(300, ["wz", "t"])
+    assert block.shape == (2, 300)
+    j = HISTORY_COLUMNS.index("wz")
+    np.testing.assert_array_equal(np.round(block[0] - j / 100.0), np.arange(2250, 2550))
+    np.testing.assert_array_equal(block[1], np.arange(2251, 2551) * DT)
+    block[0] = 0.0                                   # a copy: the store is untouched
+    assert h.column("wz")[-1] == 2549 + j / 100.0
+
+
+@pytest.mark.parametrize("n", [-1, 1001])
+def test_last_beyond_what_is_held_raises(n):
+    h = History(capacity=1000)
+    h.append(make_rows(0, 1000))
+    with pytest.raises(ValueError, match="n: must be in"):
+        h.last(n, ["t"])

@@ -7,7 +7,7 @@ import pytest
 from pyqtgraph.Qt import QtCore, QtGui
 
 from app.history import History
-from app.plots import PLOTS, PlotPanel, settle_range, tick_strings
+from app.plots import PLOTS, REFRESH_EVERY, PlotPanel, settle_range, tick_strings
 from sim.simulation import HISTORY_COLUMNS
 
 DT = 1e-3
@@ -85,15 +85,22 @@ def test_x_y_z_colours_agree_across_plots():
     assert len({colour["wx"], colour["wy"], colour["wz"]}) == 3
 
 
-def test_curves_are_cheap_to_draw(panel, history):
-    history.append(make_rows(0, 3000))
+def test_curves_hold_a_min_max_pair_per_pixel_column_not_every_sample(panel, history, qtbot):
+    panel.show()
+    qtbot.waitExposed(panel)
+    rows = make_rows(0, 20_000)
+    rows[7_777, HISTORY_COLUMNS.index("wy")] = 50.0          # a one-sample spike
+    history.append(rows)
     panel.refresh()
+    width = panel.plot("rates").getViewBox().width()
     for name in panel.plot_names():
-        for item in panel.plot(name).listDataItems():
-            assert item.opts["clipToView"] and item.opts["autoDownsample"]
-            # wrapping angles subsample: peak would join +180 and -180 with strokes
-            assert item.opts["downsampleMethod"] == ("subsample" if item.name() in {"ψ", "φ", "ψ cmd", "φ cmd"} else "peak")
-            assert item.curve.opts["skipFiniteCheck"]  # not overridden by connect="auto"
+        for curve in panel.plot(name).listDataItems():
+            x, _ = curve.getData()
+            assert width <= len(x) <= 2 * width + 4
+            assert curve.opts["skipFiniteCheck"]
+    assert panel.curve_points("rates") == 20_000               # what the curves stand for
+    _, wy = panel.plot("rates").listDataItems()[1].getData()
+    assert np.nanmax(wy) == 50.0                              # the spike is drawn
 
 
 def test_refresh_shows_the_last_window_on_linked_x_axes(panel, history):
@@ -283,6 +290,29 @@ def test_wrapping_angle_is_broken_not_stroked_across_the_plot(panel, history):
     history.append(rows)
     panel.refresh()
     curve = next(c for c in panel.plot("angles").listDataItems() if c.name() == "φ")
-    _, y = curve.getOriginalDataset()
+    _, y = curve.getData()
     assert np.isnan(y[1:]).all()            # every jump across +-180 is a gap
-    assert curve.curve.opts["connect"] == "finite"
+    assert curve.opts["connect"] == "finite"
+
+
+def test_plots_take_turns_so_each_frame_redraws_a_share(panel, history):
+    history.append(make_rows(0, 1000))
+    panel.refresh()
+    history.append(make_rows(1000, 50))
+    names = panel.plot_names()
+    panel.refresh_due(0)
+    fresh = [name for name in names if panel.curve_points(name) == 1050]
+    assert fresh == list(names[0::REFRESH_EVERY])
+    for frame in range(1, REFRESH_EVERY):
+        panel.refresh_due(frame)
+    assert all(panel.curve_points(name) == 1050 for name in names)
+
+
+def test_live_scrolling_of_one_plot_does_not_drag_the_others(panel, history):
+    history.append(make_rows(0, 30_000))
+    panel.refresh()
+    history.append(make_rows(30_000, 500))
+    panel.refresh(["norm"])
+    t_last = history.column("t")[-1]
+    assert panel.plot("norm").viewRange()[0][1] == pytest.approx(t_last)
+    assert panel.plot("rates").viewRange()[0][1] == pytest.approx(t_last - 0.5)
