@@ -180,7 +180,7 @@ def cmd_replay(args) -> int:
     out, close = _open_out(args.out)
 
     def rows():
-        yield runner.sim.snapshot().row()
+        yield runner.sim.row()
         done = 0
         while done < steps:
             batch = runner.advance(min(10_000, steps - done))

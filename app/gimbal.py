@@ -23,6 +23,8 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from pyqtgraph.Qt import QtGui
 
+from app.glitems import LineItem, MeshItem
+
 SCENE_FROM_NED = np.diag([1.0, -1.0, -1.0])
 """Fixed proper rotation from NED (z down) to the pyqtgraph scene (z up)."""
 
@@ -259,9 +261,8 @@ class GimbalRig:
     Parameters
     ----------
     marker_mesh : pyqtgraph.opengl.MeshData
-        Aircraft mesh in body coordinates, drawn small inside the inner ring.
-    shader : str or pyqtgraph.opengl.shaders.ShaderProgram, optional
-        Shader for the rings and the marker.
+        Aircraft mesh in body coordinates (with vertex colours), drawn small
+        inside the inner ring.
 
     Attributes
     ----------
@@ -270,21 +271,21 @@ class GimbalRig:
         child of these.
     """
 
-    def __init__(self, marker_mesh, shader="shaded"):
+    def __init__(self, marker_mesh):
         self._root = gl.GLGraphicsItem.GLGraphicsItem()
         self._rings = [
-            self._make_ring(radius, plane, color, shader)
+            self._make_ring(radius, plane, color)
             for radius, plane, color in zip(RING_RADII, RING_PLANES, RING_COLORS)
         ]
         self._add_pins()
         self._add_stand()
-        marker = gl.GLMeshItem(meshdata=marker_mesh, smooth=False, shader=shader, parentItem=self._rings[2])
+        marker = MeshItem(marker_mesh, parentItem=self._rings[2])
         marker.scale(MARKER_SCALE, MARKER_SCALE, MARKER_SCALE)
         self.items = [self._root]
         self._angles = None
         self.set_angles(0.0, 0.0, 0.0)
 
-    def _make_ring(self, radius, plane, color, shader):
+    def _make_ring(self, radius, plane, color):
         """Create one ring item as a child of the root.
 
         Parameters
@@ -295,17 +296,13 @@ class GimbalRig:
             Frame axes spanning the ring.
         color : tuple of float
             RGBA colour.
-        shader : str or ShaderProgram
-            Shader for the faces.
 
         Returns
         -------
-        pyqtgraph.opengl.GLMeshItem
+        app.glitems.MeshItem
             The ring.
         """
-        return gl.GLMeshItem(
-            meshdata=ring_mesh(radius, plane), color=color, smooth=False, shader=shader, parentItem=self._root
-        )
+        return MeshItem(ring_mesh(radius, plane), color=color, parentItem=self._root)
 
     def _add_pins(self):
         """Add the bearing pins, each fixed in the ring that turns about it."""
@@ -316,16 +313,12 @@ class GimbalRig:
             (self._rings[2], pin_segments(0, inner_r - 0.3, middle_r + 0.4)),
         )
         for ring, points in pins:
-            gl.GLLinePlotItem(
-                pos=points, color=PIN_COLOR, width=4.0, mode="lines", glOptions="opaque", parentItem=ring
-            )
+            LineItem(points, PIN_COLOR, width=4.0, mode="lines", parentItem=ring)
 
     def _add_stand(self):
         """Add the fixed yoke carrying the yaw bearings."""
-        stand = gl.GLLinePlotItem(
-            pos=stand_points(RING_RADII[0] + 0.8), color=STAND_COLOR, width=3.0, glOptions="opaque",
-            parentItem=self._root,
-        )
+        stand = LineItem(stand_points(RING_RADII[0] + 0.8), STAND_COLOR, width=3.0, mode="line_strip",
+                         parentItem=self._root)
         stand.setTransform(scene_matrix(np.eye(3)))
 
     def set_angles(self, psi, theta, phi):

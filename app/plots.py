@@ -183,6 +183,8 @@ def settle_range(current, low: float, high: float, margin: float = 0.05,
     pad = margin * (high - low) or 0.1 * abs(high) or 1.0
     target = (low - pad, high + pad)
     inside = current[0] <= low and high <= current[1]
+    if low == high and low in current:  # a constant on the edge (zero torque on a 0..1 axis): centre it
+        inside = False
     if inside and target[1] - target[0] >= min_fill * (current[1] - current[0]):
         return None
     return target

@@ -33,13 +33,13 @@ OpenGL.ERROR_CHECKING = os.environ.get("ATTITUDE_SIM_GL_CHECKS") == "1"
 
 import numpy as np  # noqa: E402 - the imports below load OpenGL.GL
 import pyqtgraph.opengl as gl  # noqa: E402
-from pyqtgraph.opengl import shaders  # noqa: E402
 from pyqtgraph.opengl.GLViewWidget import GLViewMixin  # noqa: E402
 from pyqtgraph.Qt import QtCore, QtGui, QtWidgets  # noqa: E402
 from OpenGL import GL  # noqa: E402
 from PySide6.QtOpenGL import QOpenGLFramebufferObject, QOpenGLWindow  # noqa: E402
 
 from app.gimbal import GimbalRig, scene_matrix  # noqa: E402
+from app.glitems import LineItem, MeshItem  # noqa: E402
 from app.mesh import aircraft_path, load_obj  # noqa: E402
 
 if QtCore.QCoreApplication.instance() is None:
@@ -68,44 +68,6 @@ HOME_ELEVATION_AZIMUTH = (26.0, 155.0)
 """Default camera elevation and azimuth in degrees: above and to the south-west,
 i.e. behind-left of a level aircraft heading north."""
 
-LIT_SHADER = shaders.ShaderProgram(
-    "attitude_sim_lit",
-    [
-        shaders.VertexShader(
-            """
-            uniform mat4 u_mvp;
-            uniform mat3 u_normal;
-            attribute vec4 a_position;
-            attribute vec3 a_normal;
-            attribute vec4 a_color;
-            varying vec4 v_color;
-            varying vec3 v_normal;
-            void main() {
-                v_normal = normalize(u_normal * a_normal);
-                v_color = a_color;
-                gl_Position = u_mvp * a_position;
-            }
-            """
-        ),
-        shaders.FragmentShader(
-            """
-            #ifdef GL_ES
-            precision mediump float;
-            #endif
-            varying vec4 v_color;
-            varying vec3 v_normal;
-            void main() {
-                vec3 n = normalize(v_normal);
-                float key = max(dot(n, normalize(vec3(-0.4, 0.7, 0.6))), 0.0);
-                float fill = max(dot(n, normalize(vec3(0.6, -0.2, 0.8))), 0.0);
-                vec3 rgb = v_color.rgb * (0.32 + 0.6 * key + 0.25 * fill);
-                gl_FragColor = vec4(min(rgb, vec3(1.0)), v_color.a);
-            }
-            """
-        ),
-    ],
-)
-"""Flat colours lit by a camera-fixed key light (upper left) and a weak fill light."""
 
 
 def as_rotation(matrix):
@@ -144,16 +106,14 @@ def triad_item(parent):
 
     Returns
     -------
-    pyqtgraph.opengl.GLLinePlotItem
+    app.glitems.LineItem
         Three segments from the body origin, in body coordinates.
     """
     ends = np.diag(TRIAD_LENGTHS)
     pos = np.zeros((6, 3))
     pos[1::2] = ends
     color = np.repeat(np.asarray(AXIS_COLORS), 2, axis=0)
-    return gl.GLLinePlotItem(
-        pos=pos, color=color, width=3.0, mode="lines", glOptions="opaque", parentItem=parent
-    )
+    return LineItem(pos, color, width=3.0, mode="lines", parentItem=parent)
 
 
 def north_marker_points(origin, length=7.0):
@@ -218,10 +178,10 @@ class AttitudeScene(GLViewMixin, QOpenGLWindow):
         self._ghost_enabled = True
         self._has_command = False
         self._add_references()
-        self._aircraft = gl.GLMeshItem(meshdata=self._mesh, smooth=False, shader=LIT_SHADER)
+        self._aircraft = MeshItem(self._mesh)
         self.addItem(self._aircraft)
         triad_item(self._aircraft)
-        self._rig = GimbalRig(self._mesh, shader=LIT_SHADER)
+        self._rig = GimbalRig(self._mesh)
         self._rig.set_offset(*RIG_OFFSET)
         for item in self._rig.items:
             self.addItem(item)
@@ -235,7 +195,7 @@ class AttitudeScene(GLViewMixin, QOpenGLWindow):
 
     @property
     def aircraft_item(self):
-        """pyqtgraph.opengl.GLMeshItem: the aircraft (built once, only its transform changes)."""
+        """app.glitems.MeshItem: the aircraft (built once, only its transform changes)."""
         return self._aircraft
 
     def _add_references(self):
@@ -244,13 +204,7 @@ class AttitudeScene(GLViewMixin, QOpenGLWindow):
         grid.setSpacing(4, 4, 1)
         grid.translate(0.0, RIG_OFFSET[1] / 2, GROUND_Z)
         self.addItem(grid)
-        north = gl.GLLinePlotItem(
-            pos=north_marker_points(NORTH_MARKER_ORIGIN),
-            color=NORTH_COLOR,
-            width=3.0,
-            mode="lines",
-            glOptions="opaque",
-        )
+        north = LineItem(north_marker_points(NORTH_MARKER_ORIGIN), NORTH_COLOR, width=3.0, mode="lines")
         self.addItem(north)
 
     def _translucent_body(self, color):
@@ -263,12 +217,10 @@ class AttitudeScene(GLViewMixin, QOpenGLWindow):
 
         Returns
         -------
-        pyqtgraph.opengl.GLMeshItem
+        app.glitems.MeshItem
             The new item, drawn after the opaque items.
         """
-        item = gl.GLMeshItem(
-            meshdata=self._plain_mesh, color=color, smooth=False, shader=LIT_SHADER, glOptions="translucent"
-        )
+        item = MeshItem(self._plain_mesh, color=color, glOptions="translucent")
         item.setDepthValue(10)
         self.addItem(item)
         self._orient(item, np.eye(3))
@@ -484,5 +436,5 @@ class AttitudeView(QtWidgets.QWidget):
 
     @property
     def aircraft_item(self):
-        """pyqtgraph.opengl.GLMeshItem: the aircraft (built once, only its transform changes)."""
+        """app.glitems.MeshItem: the aircraft (built once, only its transform changes)."""
         return self.scene.aircraft_item

@@ -25,7 +25,7 @@ class CommandInterpolator:
         Initial command quaternion (the initial attitude).
     """
 
-    __slots__ = ("qc", "target", "_path", "_t0", "_duration")
+    __slots__ = ("qc", "target", "_path", "_t0", "_duration", "_angles", "_angles_of")
 
     def __init__(self, q0):
         self.qc = tuple(float(x) for x in q0)
@@ -33,6 +33,8 @@ class CommandInterpolator:
         self._path = None
         self._t0 = 0.0
         self._duration = 0.0
+        self._angles_of = None  # the qc whose angles _angles holds
+        self._angles = None
 
     @property
     def moving(self) -> bool:
@@ -63,5 +65,8 @@ class CommandInterpolator:
 
     @property
     def angles(self):
-        """Aircraft angles of the current command quaternion, radians."""
-        return aircraft_angles(self.qc)
+        """Aircraft angles of the current command quaternion, radians (computed once per ``qc``)."""
+        if self._angles_of is not self.qc:
+            self._angles = aircraft_angles(self.qc)
+            self._angles_of = self.qc
+        return self._angles

@@ -168,7 +168,7 @@ class Runner:
                         raise SimulationFault(f"comparison body {label!r}: {exc.reason}", exc.t) from None
                 self.total_steps += 1
                 self._apply_events()
-                rows[taken] = self.sim.snapshot().row()
+                rows[taken] = self.sim.row()
                 if bodies:
                     self._measure(bodies, metrics, taken)
             else:
@@ -211,7 +211,7 @@ class Runner:
         n = round(duration / self.sim.settings.dt)
         applied: list = []
         self._apply_events()
-        yield self.sim.snapshot().row()
+        yield self.sim.row()
         sim, compare = self.sim, tuple(self.compare.values())
         k = 0
         while k < n:
@@ -224,4 +224,4 @@ class Runner:
             self.total_steps += m
             self._apply_events()
             if k % every == 0 or k == n:
-                yield sim.snapshot().row()
+                yield sim.row()

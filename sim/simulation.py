@@ -283,8 +283,8 @@ class Simulation:
                 self._sync_command()
 
     # ------------------------------------------------------------- snapshots
-    def snapshot(self) -> Snapshot:
-        """An immutable record of the current state and the derived quantities."""
+    def _derived(self) -> tuple:
+        """``(p, angles_deg, norm, multiplier, energy, h, torque, command_deg, q_dot_p)`` of the current state."""
         q, w = self._q, self._w
         p = self._p if self._p is not None else qdot(q, w)
         jr = self._body.j_rows
@@ -300,20 +300,22 @@ class Simulation:
              2 * (q1 * q3 + q2 * q4) * lx + 2 * (-q1 * q4 + q2 * q3) * ly + (-s1 - s2 + s3 + s4) * lz)
         psi, theta, phi = aircraft_angles(q)
         cpsi, ctheta, cphi = self._cmd.angles
-        return Snapshot(
-            t=self._t,
-            step=self._k,
-            q=q,
-            w=w,
-            p=p,
-            angles_deg=(psi * _DEG, theta * _DEG, phi * _DEG),
-            norm=math.sqrt(s1 + s2 + s3 + s4) - 1.0,
-            norm_correction=self._correction,
-            multiplier=multiplier(q, p, jr),
-            energy=0.5 * (wx * lx + wy * ly + wz * lz),
-            h=h,
-            torque=self._torque(q, w),
-            qc=self._cmd.qc,
-            command_deg=(cpsi * _DEG, ctheta * _DEG, cphi * _DEG),
-            q_dot_p=q1 * p[0] + q2 * p[1] + q3 * p[2] + q4 * p[3],
-        )
+        return (p, (psi * _DEG, theta * _DEG, phi * _DEG), math.sqrt(s1 + s2 + s3 + s4) - 1.0,
+                multiplier(q, p, jr), 0.5 * (wx * lx + wy * ly + wz * lz), h, self._torque(q, w),
+                (cpsi * _DEG, ctheta * _DEG, cphi * _DEG), q1 * p[0] + q2 * p[1] + q3 * p[2] + q4 * p[3])
+
+    def snapshot(self) -> Snapshot:
+        """An immutable record of the current state and the derived quantities."""
+        p, angles, norm, mult, energy, h, torque, command, q_dot_p = self._derived()
+        return Snapshot(t=self._t, step=self._k, q=self._q, w=self._w, p=p, angles_deg=angles, norm=norm,
+                        norm_correction=self._correction, multiplier=mult, energy=energy, h=h,
+                        torque=torque, qc=self._cmd.qc, command_deg=command, q_dot_p=q_dot_p)
+
+    def row(self) -> tuple:
+        """``snapshot().row()`` without the :class:`Snapshot`: the values in :data:`HISTORY_COLUMNS` order.
+
+        What :class:`~sim.runner.Runner` records after every step.
+        """
+        _, angles, norm, mult, energy, h, torque, command, q_dot_p = self._derived()
+        return (self._t, *self._q, *self._w, *angles, norm, mult, energy, *h, *torque, *self._cmd.qc,
+                self._correction, 4.0 * energy, q_dot_p, *command)

@@ -10,6 +10,9 @@ import os
 
 import pytest
 
+# PyOpenGL's error check after every GL call: off in the application (app/viewer.py), on in the tests.
+os.environ.setdefault("ATTITUDE_SIM_GL_CHECKS", "1")
+
 # PyOpenGL's error check after every GL call: off in the application (app/__init__.py), on in the tests.
 os.environ.setdefault("ATTITUDE_SIM_GL_CHECKS", "1")
 
@@ -58,4 +61,12 @@ def pytest_unconfigure(config):
         return
     for window in QGuiApplication.allWindows():
         window.destroy()
+    app.processEvents()
+    # Widgets the tests closed with deleteLater (pytest-qt) are deleted now, while
+    # their native windows can still be reached: left to QApplication's destructor at
+    # interpreter exit, a 3D view's window container reaches into its released
+    # QOpenGLWindow and crashes.
+    from PySide6.QtCore import QEvent
+
+    app.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
     app.processEvents()

@@ -240,6 +240,7 @@ def test_tick_strings(values, spacing, expected):
     ((0.0, 1.0), 0.0, float("nan"), None),           # non-finite data: keep
     ((-3.0, 3.0), 0.0, 0.0, (-1.0, 1.0)),            # constant zero: unit range
     ((-1.0, 1.0), 0.0, 0.0, None),                   # ... which then stays
+    ((0.0, 1.0), 0.0, 0.0, (-1.0, 1.0)),             # constant on the edge: centred, not hidden there
     ((0.0, 1.0), 5.0, 5.0, (4.5, 5.5)),              # constant: 10 % either side
     ((-1e-14, 1e-14), -4e-15, 6e-15, None),          # tiny norm errors behave alike
 ])

@@ -364,3 +364,21 @@ def test_nonfinite_state_fault_with_renormalize():
             assert math.sqrt(sum(x * x for x in s.q)) == pytest.approx(1.0)
     s = sim.snapshot()
     assert math.sqrt(sum(x * x for x in s.q)) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("changes", [
+    {"integrator": "half-quat"},
+    {"integrator": "full-quat", "controller": "quaternion"},
+    {"integrator": "rk4", "controller": "euler", "dampers_on": True},
+])
+def test_row_is_the_snapshot_row_while_a_slerp_command_moves(changes):
+    """Simulation.row (what the runner records per step) holds what snapshot() reports."""
+    sim = Simulation(rates=(0.4, -0.2, 0.3), slerp_time=0.5, **changes)
+    sim.step(10)
+    sim.set("command_deg", (30.0, 20.0, -40.0))
+    rows = set()
+    for _ in range(12):
+        sim.step(50)
+        assert sim.row() == sim.snapshot().row()
+        rows.add(sim.row()[-3:])
+    assert len(rows) > 5        # the command angles moved along the SLERP

@@ -241,12 +241,12 @@ def test_same_attitude_twice_rebuilds_nothing(view):
     c = cayley(10, 20, 30)
     view.set_attitude(c)
     item = view.aircraft_item
-    meshdata, transform = item.opts["meshdata"], item.transform()
+    meshdata, transform = item.meshdata, item.transform()
     view.set_attitude(c.tolist())
-    assert item.opts["meshdata"] is meshdata
+    assert item.meshdata is meshdata
     assert item.transform() is transform, "unchanged C must not even set the transform"
     view.set_attitude(cayley(10, 20, 31))
-    assert item.opts["meshdata"] is meshdata and item.transform() is not transform
+    assert item.meshdata is meshdata and item.transform() is not transform
 
 
 @pytest.mark.gl
@@ -286,7 +286,7 @@ def test_extra_bodies_share_one_mesh(view):
     view.add_body("rk4", (1.0, 0.4, 0.2, 0.3))
     view.add_body("euler", (0.4, 1.0, 0.2, 0.3))
     items = [item for item in view.scene.items if item not in before]
-    assert len(items) == 2 and items[0].opts["meshdata"] is items[1].opts["meshdata"]
+    assert len(items) == 2 and items[0].meshdata is items[1].meshdata
     view.set_body_attitude("rk4", cayley(0, 45, 0))
     view.set_body_attitude("euler", cayley(0, -45, 0))
     assert changed_fraction(view.render_image(), plain) > 0.005

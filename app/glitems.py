@@ -1,0 +1,251 @@
+"""Lean OpenGL items for the 3-D view: a lit triangle mesh and coloured lines.
+
+pyqtgraph's ``GLMeshItem`` and ``GLLinePlotItem`` look up attribute and
+uniform locations, bind and release each vertex buffer and set every
+attribute pointer on every frame: about 25 PyOpenGL calls per item, each a
+few microseconds of Python, about 3 ms a frame for the dozen items of the
+attitude scene.  The items here record their vertex layout once in a vertex
+array object and cache the locations, so a frame costs each of them about
+six GL calls.  They are ``GLGraphicsItem``\\ s: transforms, parents,
+visibility, depth order and GL options work as for pyqtgraph's own items.
+
+Geometry is fixed at construction (the attitude scene only moves items);
+vertex buffers and arrays are created in the first :meth:`paint`, in the GL
+context of the view that draws the item.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from OpenGL import GL
+from pyqtgraph.opengl import shaders
+from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
+from PySide6.QtOpenGL import QOpenGLBuffer, QOpenGLVertexArrayObject
+
+__all__ = ["MeshItem", "LineItem", "LIT_SHADER", "LINE_SHADER"]
+
+LIT_SHADER = shaders.ShaderProgram(
+    "attitude_sim_lit",
+    [
+        shaders.VertexShader(
+            """
+            uniform mat4 u_mvp;
+            uniform mat3 u_normal;
+            attribute vec4 a_position;
+            attribute vec3 a_normal;
+            attribute vec4 a_color;
+            varying vec4 v_color;
+            varying vec3 v_normal;
+            void main() {
+                v_normal = normalize(u_normal * a_normal);
+                v_color = a_color;
+                gl_Position = u_mvp * a_position;
+            }
+            """
+        ),
+        shaders.FragmentShader(
+            """
+            #ifdef GL_ES
+            precision mediump float;
+            #endif
+            varying vec4 v_color;
+            varying vec3 v_normal;
+            void main() {
+                vec3 n = normalize(v_normal);
+                float key = max(dot(n, normalize(vec3(-0.4, 0.7, 0.6))), 0.0);
+                float fill = max(dot(n, normalize(vec3(0.6, -0.2, 0.8))), 0.0);
+                vec3 rgb = v_color.rgb * (0.32 + 0.6 * key + 0.25 * fill);
+                gl_FragColor = vec4(min(rgb, vec3(1.0)), v_color.a);
+            }
+            """
+        ),
+    ],
+)
+"""Flat colours lit by a camera-fixed key light (upper left) and a weak fill light."""
+
+LINE_SHADER = shaders.ShaderProgram(
+    "attitude_sim_lines",
+    [
+        shaders.VertexShader(
+            """
+            uniform mat4 u_mvp;
+            attribute vec4 a_position;
+            attribute vec4 a_color;
+            varying vec4 v_color;
+            void main() {
+                v_color = a_color;
+                gl_Position = u_mvp * a_position;
+            }
+            """
+        ),
+        shaders.FragmentShader(
+            """
+            #ifdef GL_ES
+            precision mediump float;
+            #endif
+            varying vec4 v_color;
+            void main() {
+                gl_FragColor = v_color;
+            }
+            """
+        ),
+    ],
+)
+"""Unlit per-vertex colours, for lines."""
+
+_LOCATIONS: dict = {}  # (program id, name) -> attribute or uniform location
+
+
+def _attribute(program: int, name: str) -> int:
+    key = (program, name)
+    if key not in _LOCATIONS:
+        _LOCATIONS[key] = GL.glGetAttribLocation(program, name)
+    return _LOCATIONS[key]
+
+
+def _uniform(program: int, name: str) -> int:
+    key = (program, "uniform " + name)
+    if key not in _LOCATIONS:
+        _LOCATIONS[key] = GL.glGetUniformLocation(program, name)
+    return _LOCATIONS[key]
+
+
+def _colors(color, n: int):
+    """``(n, 4)`` float32 per-vertex colours, or None with ``color`` a single RGBA."""
+    color = np.asarray(color, dtype=np.float32)
+    if color.ndim == 1:
+        if color.shape != (4,):
+            raise ValueError(f"color: expected RGBA, got shape {color.shape}")
+        return None
+    if color.shape != (n, 4):
+        raise ValueError(f"color: expected shape ({n}, 4), got {color.shape}")
+    return np.ascontiguousarray(color)
+
+
+class _ArrayItem(GLGraphicsItem):
+    """Vertex attributes in buffers recorded in one vertex array object."""
+
+    def __init__(self, arrays: dict, color, program, parentItem=None, glOptions="opaque"):
+        super().__init__(parentItem=parentItem)
+        self.setGLOptions(glOptions)
+        self._arrays = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in arrays.items()}
+        self._count = len(next(iter(self._arrays.values())))
+        self._shader = program
+        per_vertex = _colors(color, self._count)
+        if per_vertex is not None:
+            self._arrays["a_color"] = per_vertex
+            self._color = None
+        else:
+            self._color = tuple(float(c) for c in color)
+        self._vao = None
+        self._buffers = []
+
+    @property
+    def vertex_count(self) -> int:
+        """Vertices drawn."""
+        return self._count
+
+    def _build(self, program: int) -> None:
+        """Upload the arrays and record their layout (once, in the drawing context)."""
+        self._vao = QOpenGLVertexArrayObject()
+        self._vao.create()
+        self._vao.bind()
+        for name, array in self._arrays.items():
+            location = _attribute(program, name)
+            if location < 0:
+                continue
+            buffer = QOpenGLBuffer(QOpenGLBuffer.Type.VertexBuffer)
+            buffer.create()
+            buffer.bind()
+            buffer.allocate(array, array.nbytes)
+            GL.glVertexAttribPointer(location, array.shape[1], GL.GL_FLOAT, False, 0, None)
+            GL.glEnableVertexAttribArray(location)
+            buffer.release()
+            self._buffers.append(buffer)
+        self._vao.release()
+
+    def _draw(self, primitive, uniforms) -> None:
+        program = self._shader.program()
+        if self._vao is None:
+            self._build(program)
+        GL.glUseProgram(program)
+        try:
+            GL.glUniformMatrix4fv(_uniform(program, "u_mvp"), 1, False,
+                                  np.array(self.mvpMatrix().data(), dtype=np.float32))
+            for set_uniform in uniforms:
+                set_uniform(program)
+            if self._color is not None:  # generic attribute: not part of the array object
+                GL.glVertexAttrib4f(_attribute(program, "a_color"), *self._color)
+            self._vao.bind()
+            GL.glDrawArrays(primitive, 0, self._count)
+            self._vao.release()
+        finally:
+            GL.glUseProgram(0)
+
+
+class MeshItem(_ArrayItem):
+    """A flat-shaded triangle mesh drawn with :data:`LIT_SHADER`.
+
+    Parameters
+    ----------
+    meshdata : pyqtgraph.opengl.MeshData
+        Triangles; drawn with one normal per face (flat shading).
+    color : RGBA, optional
+        One colour for the whole mesh instead of the mesh's vertex colours.
+    parentItem, glOptions
+        As for pyqtgraph's items.
+    """
+
+    def __init__(self, meshdata, color=None, parentItem=None, glOptions="opaque"):
+        vertices = meshdata.vertexes(indexed="faces").reshape(-1, 3)
+        normals = meshdata.faceNormals(indexed="faces").reshape(-1, 3)
+        if color is None:
+            if not meshdata.hasVertexColor():
+                raise ValueError("meshdata has no vertex colours: give a color")
+            color = meshdata.vertexColors(indexed="faces").reshape(-1, 4)
+        super().__init__({"a_position": vertices, "a_normal": normals}, color, LIT_SHADER,
+                         parentItem=parentItem, glOptions=glOptions)
+        self.meshdata = meshdata
+
+    def paint(self):
+        self.setupGLState()
+        normal = np.array(self.modelViewMatrix().normalMatrix().data(), dtype=np.float32)
+        self._draw(GL.GL_TRIANGLES, [lambda program: GL.glUniformMatrix3fv(
+            _uniform(program, "u_normal"), 1, False, normal)])
+
+
+class LineItem(_ArrayItem):
+    """Line segments (``"lines"``) or a polyline (``"line_strip"``) in one or per-vertex colours.
+
+    Parameters
+    ----------
+    pos : array_like, shape (n, 3)
+        Points in the item's coordinates.
+    color : RGBA or array_like, shape (n, 4)
+        One colour, or one per point.
+    width : float
+        Line width in pixels.
+    mode : {"lines", "line_strip"}
+    parentItem, glOptions
+        As for pyqtgraph's items.
+    """
+
+    _MODES = {"lines": GL.GL_LINES, "line_strip": GL.GL_LINE_STRIP}
+
+    def __init__(self, pos, color, width: float = 1.0, mode: str = "lines", parentItem=None,
+                 glOptions="opaque"):
+        if mode not in self._MODES:
+            raise ValueError(f"mode: expected one of {', '.join(self._MODES)}, got {mode!r}")
+        pos = np.asarray(pos, dtype=np.float32)
+        if pos.ndim != 2 or pos.shape[1] != 3:
+            raise ValueError(f"pos: expected shape (n, 3), got {pos.shape}")
+        super().__init__({"a_position": pos}, color, LINE_SHADER, parentItem=parentItem, glOptions=glOptions)
+        self.pos = pos
+        self.width = float(width)
+        self.mode = mode
+
+    def paint(self):
+        self.setupGLState()
+        GL.glLineWidth(self.width)
+        self._draw(self._MODES[self.mode], ())
+        GL.glLineWidth(1.0)
