@@ -21,7 +21,8 @@ The rows come from :attr:`sim.runner.Batch.compare_rows` (columns
 :data:`sim.runner.COMPARE_COLUMNS`); nothing here integrates anything.  What
 is plotted is derived once per row on :meth:`ComparePanel.append` (log10 of
 the error, the drift) and kept in one bounded :class:`~app.history.History`
-per body, so :meth:`ComparePanel.refresh` only hands views to ``setData``, as
+per body, so :meth:`ComparePanel.refresh` only reduces each body's time
+window to a min/max pair per pixel column and hands it to ``setData``, as
 :class:`~app.plots.PlotPanel` does, and does nothing while the panel is hidden.
 """
 
@@ -35,6 +36,7 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
+from app.decimate import envelope, factor_for
 from app.history import History
 from app.plots import BACKGROUND, FOREGROUND, GRID_ALPHA, SILVER, PlotAxisItem, _style_axes, settle_range
 from sim.runner import COMPARE_COLUMNS, MAIN
@@ -56,6 +58,8 @@ MAIN_COLOR = SILVER
 MAIN_NAME = "aircraft"
 #: Most samples kept per body (at dt = 1e-4 s the window then holds 6.5 s).
 MAX_CAPACITY = 2**16
+_EMPTY = np.empty(0)
+
 #: Pixel height of each plot's title row.
 TITLE_HEIGHT = 20
 
@@ -159,6 +163,7 @@ class ComparePanel(QtWidgets.QWidget):
         self._t0: dict | None = None
         self._relative = True
         self._drawn = None
+        self._shown: dict = {}  # label -> samples its curves show
         self.legend = QtWidgets.QLabel(objectName="compare_legend", wordWrap=True,
                                        textFormat=QtCore.Qt.TextFormat.RichText)
         self.legend.setStyleSheet(f"background: {BACKGROUND}; color: {FOREGROUND}; padding: 3px 6px 0 6px;")
@@ -180,8 +185,6 @@ class ComparePanel(QtWidgets.QWidget):
     def _make_plot(self, row: int, name: str) -> pg.PlotItem:
         left = LogAxisItem("left") if name == "error" else PlotAxisItem("left")
         plot = self._graphics.addPlot(row=row, col=0, axisItems={"left": left, "bottom": PlotAxisItem("bottom")})
-        plot.setDownsampling(auto=True, mode="peak")
-        plot.setClipToView(True)
         plot.disableAutoRange()  # refresh() sets both ranges
         plot.hideButtons()
         plot.setMenuEnabled(False)
@@ -260,8 +263,8 @@ class ComparePanel(QtWidgets.QWidget):
             for name in PLOT_NAMES:
                 if name == "error" and label == reference:
                     continue
-                # connect="all": with the default "auto" pyqtgraph checks every sample for NaN
-                curve = pg.PlotDataItem(pen=pen, skipFiniteCheck=True, connect="all", autoDownsampleFactor=1.0)
+                # as in PlotPanel: a bare curve, handed data already reduced to pixel columns
+                curve = pg.PlotCurveItem(pen=pen, skipFiniteCheck=True, connect="all")
                 self._plots[name].addItem(curve)
                 self._curves[name][label] = curve
         self.clear()
@@ -349,7 +352,8 @@ class ComparePanel(QtWidgets.QWidget):
             history.clear()
         for curves in self._curves.values():
             for curve in curves.values():
-                curve.clear()
+                curve.setData(_EMPTY, _EMPTY)  # clear() would leave the old curve on screen
+        self._shown = {}
         self._t0 = None
         self._drawn = None
 
@@ -377,32 +381,37 @@ class ComparePanel(QtWidgets.QWidget):
         self._drawn = key
         if t_last is None:
             return
-        for curves in self._curves.values():  # emptied first, so scrolling does not reduce the old data again
-            for curve in curves.values():
-                curve.clear()
         t_first = None
+        bounds = {name: [] for name in PLOT_NAMES}
+        columns = ("log_error", "energy", "norm")
+        width = self._plots[PLOT_NAMES[-1]].getViewBox().width() / 2
         for label in self._labels:
-            t, columns = self._histories[label].window(self.window_seconds)
+            history = self._histories[label]
+            t, _ = history.window(self.window_seconds, ())
             if not len(t):
                 continue
             t_first = float(t[0]) if t_first is None else min(t_first, float(t[0]))
-            for name, column in zip(PLOT_NAMES, ("log_error", "energy", "norm")):
+            x, ys = envelope(t, history.last(len(t), columns), history.count - len(t),
+                             factor_for(len(t), width))
+            self._shown[label] = len(t)
+            for name, y in zip(PLOT_NAMES, ys):
                 curve = self._curves[name].get(label)
                 if curve is not None:
-                    curve.setData(t, columns[column])
+                    curve.setData(x, y)
+                    finite = y[np.isfinite(y)]
+                    if len(finite):
+                        bounds[name].append((finite.min(), finite.max()))
         right = max(t_last, (t_first if t_first is not None else t_last) + self.window_seconds)
         self._plots[PLOT_NAMES[-1]].setXRange(right - self.window_seconds, right, padding=0)
         for name in PLOT_NAMES:
-            self._follow(name)
+            self._follow(name, bounds[name])
 
-    def _follow(self, name: str) -> None:
-        """Move the y range of plot ``name`` when its data no longer sit well in it."""
-        bounds = [rect for rect in (curve.dataRect() for curve in self._curves[name].values())
-                  if rect is not None]
+    def _follow(self, name: str, bounds) -> None:
+        """Move the y range of plot ``name`` when its data, ``(low, high)`` per curve, no longer sit well in it."""
         if not bounds:
             return
-        low = min(rect.top() for rect in bounds)
-        high = max(rect.bottom() for rect in bounds)
+        low = float(min(b[0] for b in bounds))
+        high = float(max(b[1] for b in bounds))
         plot = self._plots[name]
         if name == "error":  # whole decades, at least two
             low, high = math.floor(low + 1e-9), math.ceil(high - 1e-9)
@@ -417,20 +426,24 @@ class ComparePanel(QtWidgets.QWidget):
 
     # ------------------------------------------------------------- queries
     def curve_points(self, plot_name: str, label: str) -> int:
-        """Samples handed to body ``label``'s curve in plot ``plot_name`` (0 without such a curve)."""
+        """Samples body ``label``'s curve in plot ``plot_name`` shows, before decimation (0 without such a curve)."""
         curve = self._curves[self._checked_name(plot_name)].get(label)
         if curve is None:
             return 0
-        x, _ = curve.getOriginalDataset()
-        return 0 if x is None else len(x)
+        x, _ = curve.getData()
+        return 0 if x is None or len(x) == 0 else self._shown.get(label, 0)
 
     def curve_data(self, plot_name: str, label: str):
-        """The (t, y) last handed to a curve, or None; ``error`` y values are log10 of degrees."""
+        """The (t, y) last handed to a curve, or None; ``error`` y values are log10 of degrees.
+
+        Every sample while the window holds at most two per pixel column,
+        else each column's minimum and maximum (:func:`app.decimate.envelope`).
+        """
         curve = self._curves[self._checked_name(plot_name)].get(label)
         if curve is None:
             return None
-        x, y = curve.getOriginalDataset()
-        return None if x is None else (x, y)
+        x, y = curve.getData()
+        return None if x is None or len(x) == 0 else (x, y)
 
     def export_png(self, path) -> str:
         """Save the comparison plots as they are drawn now to a PNG file (raises OSError)."""

@@ -66,11 +66,13 @@ def envelope(x, ys, first_index: int, factor: int, wraps=None):
     Returns
     -------
     x2 : ndarray, shape (m,)
-        Each run's first abscissa, twice (a vertical stroke per run); ``x``
-        itself when ``factor`` is 1.
+        ``x[0]``, each run's first abscissa twice (a vertical stroke per
+        run), then ``x[-1]``; ``x`` itself when ``factor`` is 1.
     ys2 : ndarray, shape (k, m)
-        Per curve, each run's minimum then maximum (NaN samples ignored; a
-        run of NaN only stays NaN); a copy of ``ys`` when ``factor`` is 1.
+        Per curve: the first sample, each run's minimum then maximum (NaN
+        samples ignored; a run of NaN only stays NaN), then the last sample,
+        so the drawn curve starts and ends at the exact first and latest
+        values; a copy of ``ys`` when ``factor`` is 1.
     """
     x = np.asarray(x, dtype=float)
     ys = np.array(ys, dtype=float, ndmin=2)
@@ -82,14 +84,15 @@ def envelope(x, ys, first_index: int, factor: int, wraps=None):
         starts = np.arange(head, len(x), factor)
         if head:
             starts = np.concatenate(([0], starts))
-        x2 = np.repeat(x[starts], 2)
+        x2 = np.concatenate((x[:1], np.repeat(x[starts], 2), x[-1:]))
         with np.errstate(invalid="ignore"):
             low = np.fmin.reduceat(ys, starts, axis=1)
             high = np.fmax.reduceat(ys, starts, axis=1)
             crossed = (high - low > 180.0) & wraps[:, None]
         low[crossed] = np.nan
         high[crossed] = np.nan
-        ys2 = np.stack((low, high), axis=2).reshape(len(ys), -1)
+        ys2 = np.concatenate((ys[:, :1], np.stack((low, high), axis=2).reshape(len(ys), -1), ys[:, -1:]),
+                             axis=1)
     if wraps.any():
         with np.errstate(invalid="ignore"):
             jumps = np.abs(np.diff(ys2[wraps], axis=1)) > 180.0

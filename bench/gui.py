@@ -92,7 +92,7 @@ def _frames_and_pacing(speed: float, seconds: float, profile: bool = False):
     top = None
     if profiler:
         out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(int(os.environ.get("BENCH_TOP", "12")))
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(12)
         top = out.getvalue()
     return intervals, factor, top
 
@@ -173,14 +173,21 @@ def run(quick: bool = False) -> tuple[list[dict], str]:
                  "ok": None, "note": "run through make bench (xvfb-run)"}], ""
     seconds = 5.0 if quick else 20.0
     rows = []
-    intervals, factor, _ = _frames_and_pacing(1.0, seconds)
+    runs = [_frames_and_pacing(1.0, seconds) for _ in range(1 if quick else 3)]
     _, _, profile = _frames_and_pacing(1.0, 5.0, profile=True)   # apart: cProfile slows the frames
-    fps = 1e3 / statistics.median(intervals)
-    p99 = float(np.percentile(intervals, 99))
+    fps_runs = sorted(1e3 / statistics.median(intervals) for intervals, _, _ in runs)
+    p99_runs = sorted(float(np.percentile(intervals, 99)) for intervals, _, _ in runs)
+    fps, p99 = statistics.median(fps_runs), statistics.median(p99_runs)
+    factor = statistics.median(f for _, f, _ in runs)
+    spread = len(runs) > 1
     rows.append({"what": "GUI 1280x800, dt 1 ms, 1x, all plots: median fps", "figure": f"{fps:.0f} fps",
-                 "budget": ">= 60 fps", "ok": fps >= 60})
+                 "budget": ">= 60 fps", "ok": fps >= 60,
+                 "note": f"median of {len(runs)} runs of {seconds:g} s: {', '.join(f'{f:.0f}' for f in fps_runs)}"
+                 if spread else ""})
     rows.append({"what": "GUI 99th percentile frame time", "figure": f"{p99:.1f} ms",
-                 "budget": "<= 33 ms", "ok": p99 <= 33})
+                 "budget": "<= 33 ms", "ok": p99 <= 33,
+                 "note": f"median of {len(runs)} runs: {', '.join(f'{p:.1f}' for p in p99_runs)} ms"
+                 if spread else ""})
     rows.append({"what": "real-time factor at 1x", "figure": f"{factor:.4f}",
                  "budget": "within 1 % of 1", "ok": abs(factor - 1.0) <= 0.01})
     intervals10, factor10, _ = _frames_and_pacing(10.0, seconds)

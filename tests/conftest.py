@@ -13,6 +13,9 @@ import pytest
 # PyOpenGL's error check after every GL call: off in the application (app/viewer.py), on in the tests.
 os.environ.setdefault("ATTITUDE_SIM_GL_CHECKS", "1")
 
+# Imported before any QApplication exists, which app.viewer needs (shared GL contexts).
+from app.viewer import AttitudeView  # noqa: E402
+
 # PyOpenGL's error check after every GL call: off in the application (app/__init__.py), on in the tests.
 os.environ.setdefault("ATTITUDE_SIM_GL_CHECKS", "1")
 
@@ -35,6 +38,21 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gl" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def view(qtbot):
+    """An :class:`app.viewer.AttitudeView` of 480x360 on screen (skips without OpenGL)."""
+    from pyqtgraph.Qt import QtGui
+
+    if not gl_available() or QtGui.QGuiApplication.platformName() != "xcb":
+        pytest.skip("needs OpenGL: an X display and QT_QPA_PLATFORM=xcb")
+    widget = AttitudeView()
+    qtbot.addWidget(widget)
+    widget.resize(480, 360)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
 
 
 def pytest_addoption(parser):

@@ -295,3 +295,23 @@ def test_view_menu_switches_between_plots_and_compare(qtbot, compare_window):
     assert win.plot_tabs.currentWidget() is win.compare and win.compare_action.isChecked()
     win.plot_tabs.setCurrentIndex(0)
     assert not win.compare_action.isChecked()
+
+
+def test_long_windows_are_drawn_as_a_min_max_pair_per_pixel_column(qtbot):
+    widget = ComparePanel()
+    qtbot.addWidget(widget)
+    widget.resize(445, 820)
+    widget.set_bodies(BODIES, COLORS, reference="rk4", dt=1e-3)
+    widget.show()
+    qtbot.waitExposed(widget)
+    rows = {label: make_rows(0, 20_000) for label in (MAIN, *BODIES)}
+    for r in rows.values():
+        r[:, COMPARE_COLUMNS.index("t")] *= 0.1               # 1 ms steps: 20 s of samples
+    rows["full-quat"][12_345, COMPARE_COLUMNS.index("norm")] = 5e-6   # a one-sample excursion
+    widget.append(rows)
+    widget.refresh()
+    width = widget.plot("norm").getViewBox().width()
+    assert widget.curve_points("norm", "full-quat") == 20_000
+    t, norm = widget.curve_data("norm", "full-quat")
+    assert width <= len(t) <= 2 * width + 4
+    assert norm.max() == 5e-6                                  # kept, not decimated away

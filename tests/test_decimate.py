@@ -35,17 +35,19 @@ def test_each_run_is_the_min_and_max_of_its_samples(n, first, power, seed):
         if expected is None:
             np.testing.assert_array_equal(y2[row], y[row])
             continue
-        np.testing.assert_array_equal(x2[0::2], [e[0] for e in expected])
-        np.testing.assert_array_equal(x2[1::2], [e[0] for e in expected])
-        np.testing.assert_array_equal(y2[row][0::2], [e[1] for e in expected])
-        np.testing.assert_array_equal(y2[row][1::2], [e[2] for e in expected])
+        assert (x2[0], x2[-1]) == (x[0], x[-1])                       # exact ends
+        np.testing.assert_array_equal(y2[row][[0, -1]], y[row][[0, -1]])
+        np.testing.assert_array_equal(x2[1:-1:2], [e[0] for e in expected])
+        np.testing.assert_array_equal(x2[2:-1:2], [e[0] for e in expected])
+        np.testing.assert_array_equal(y2[row][1:-1:2], [e[1] for e in expected])
+        np.testing.assert_array_equal(y2[row][2:-1:2], [e[2] for e in expected])
 
 
 def test_a_one_sample_spike_survives():
     y = np.zeros(20_000)
     y[12_345] = 7.0
     x2, y2 = envelope(np.arange(20_000.0), y[None], 0, 32)
-    assert len(x2) == 2 * 625
+    assert len(x2) == 2 * 625 + 2
     assert y2.max() == 7.0
 
 
@@ -56,7 +58,7 @@ def test_runs_hold_still_while_the_window_scrolls():
     t = np.arange(30_000) * 1e-3
     a_x, a_y = envelope(t[1000:21000], y[None, 1000:21000], 1000, 16)
     b_x, b_y = envelope(t[1037:21037], y[None, 1037:21037], 1037, 16)
-    common = np.intersect1d(a_x[2:-2], b_x[2:-2])  # whole runs in both windows
+    common = np.intersect1d(a_x[3:-3], b_x[3:-3])  # whole runs in both windows
     assert len(common) > 1200                       # of 1250 runs
     ia, ib = np.searchsorted(a_x, common), np.searchsorted(b_x, common)
     np.testing.assert_array_equal(a_y[0, ia], b_y[0, ib])
@@ -85,7 +87,8 @@ def test_wrapping_angles_never_draw_a_stroke_across_the_plot(factor):
 def test_a_run_crossing_the_wrap_is_a_gap_not_a_full_height_stroke():
     y = np.array([179.0, 179.5, -179.5, -179.0])
     _, y2 = envelope(np.arange(4.0), y[None], 0, 4, wraps=[True])
-    assert np.isnan(y2).all()
+    assert np.isnan(y2[0, 1:-1]).all()              # the run: a gap between the exact ends
+    assert y2[0, 0] == 179.0 and y2[0, -1] == -179.0
 
 
 @given(samples=st.integers(0, 10**6), columns=st.floats(1.0, 4000.0))

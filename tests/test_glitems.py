@@ -1,31 +1,22 @@
 """The lean GL items draw what pyqtgraph's own items draw (the oracle), with less per frame."""
 
 import gc
-import os
 
 import numpy as np
 import pyqtgraph.opengl as gl
 import pytest
-from pyqtgraph.Qt import QtGui
 
 from app.gimbal import ring_mesh
 from app.glitems import LIT_SHADER, LineItem, MeshItem
 from app.mesh import aircraft_path, load_obj
-from app.viewer import AttitudeView
 
 
 @pytest.fixture
-def view(qtbot):
-    if not os.environ.get("DISPLAY") or QtGui.QGuiApplication.platformName() != "xcb":
-        pytest.skip("needs OpenGL: an X display and QT_QPA_PLATFORM=xcb")
-    widget = AttitudeView()
-    qtbot.addWidget(widget)
-    widget.resize(320, 240)
-    widget.show()
-    qtbot.waitExposed(widget)
-    for item in widget.scene.items:  # an empty stage
+def stage(view):
+    """The 3D view (conftest) emptied: every item of the attitude scene hidden."""
+    for item in view.scene.items:
         item.setVisible(False)
-    return widget
+    return view
 
 
 def render_alone(view, make):
@@ -56,33 +47,33 @@ def aircraft_mesh():
 
 
 @pytest.mark.gl
-def test_mesh_with_vertex_colours_draws_as_pyqtgraphs_mesh_item(view):
+def test_mesh_with_vertex_colours_draws_as_pyqtgraphs_mesh_item(stage):
     mesh = aircraft_mesh()
-    ours = render_alone(view, lambda: tilted(MeshItem(mesh)))
-    theirs = render_alone(view, lambda: tilted(gl.GLMeshItem(meshdata=mesh, smooth=False, shader=LIT_SHADER)))
-    assert (np.abs(ours - render_alone(view, gl.GLGraphicsItem.GLGraphicsItem)).sum(-1) > 30).mean() > 0.01
+    ours = render_alone(stage, lambda: tilted(MeshItem(mesh)))
+    theirs = render_alone(stage, lambda: tilted(gl.GLMeshItem(meshdata=mesh, smooth=False, shader=LIT_SHADER)))
+    assert (np.abs(ours - render_alone(stage, gl.GLGraphicsItem.GLGraphicsItem)).sum(-1) > 30).mean() > 0.01
     assert np.abs(ours - theirs).max() <= 2
 
 
 @pytest.mark.gl
-def test_translucent_single_colour_mesh_draws_as_pyqtgraphs(view):
+def test_translucent_single_colour_mesh_draws_as_pyqtgraphs(stage):
     mesh = ring_mesh(5.0, (0, 1))
     color = (0.3, 0.8, 1.0, 0.4)
-    ours = render_alone(view, lambda: tilted(MeshItem(mesh, color=color, glOptions="translucent")))
-    theirs = render_alone(view, lambda: tilted(gl.GLMeshItem(meshdata=mesh, color=color, smooth=False,
+    ours = render_alone(stage, lambda: tilted(MeshItem(mesh, color=color, glOptions="translucent")))
+    theirs = render_alone(stage, lambda: tilted(gl.GLMeshItem(meshdata=mesh, color=color, smooth=False,
                                                               shader=LIT_SHADER, glOptions="translucent")))
     assert np.abs(ours - theirs).max() <= 2
 
 
 @pytest.mark.gl
 @pytest.mark.parametrize("mode", ["lines", "line_strip"])
-def test_lines_draw_as_pyqtgraphs_line_plot_item(view, mode):
+def test_lines_draw_as_pyqtgraphs_line_plot_item(stage, mode):
     pos = np.array([[0, 0, 0], [6, 0, 0], [6, 4, 0], [0, 4, 3], [-5, -3, 1]], float)
     colors = np.array([[1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1], [1, 1, 0, 1], [1, 0, 1, 1]], float)
     points = pos[:4] if mode == "lines" else pos
     for color in (colors[:len(points)], (0.9, 0.9, 0.9, 1.0)):
-        ours = render_alone(view, lambda: tilted(LineItem(points, color, width=3.0, mode=mode)))
-        theirs = render_alone(view, lambda: tilted(gl.GLLinePlotItem(
+        ours = render_alone(stage, lambda: tilted(LineItem(points, color, width=3.0, mode=mode)))
+        theirs = render_alone(stage, lambda: tilted(gl.GLLinePlotItem(
             pos=points, color=color, width=3.0, mode=mode, glOptions="opaque")))
         assert np.abs(ours - theirs).max() <= 2
         assert (ours.sum(-1) != ours[0, 0].sum()).mean() > 0.001  # something was drawn

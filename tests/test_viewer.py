@@ -6,7 +6,6 @@ offscreen platform.  The others are pure numpy.
 """
 
 import importlib.util
-import os
 
 import numpy as np
 import pytest
@@ -15,7 +14,6 @@ from scipy.spatial.transform import Rotation
 
 from app.gimbal import RING_PLANES, gimbal_axes, ring_matrices, ring_mesh
 from app.mesh import aircraft_path, load_obj
-from app.viewer import AttitudeView
 
 S = np.diag([1.0, -1.0, -1.0])
 
@@ -175,16 +173,7 @@ def test_ring_meshes_are_closed_and_outward(plane):
 # --------------------------------------------------------------------------- view
 
 
-@pytest.fixture
-def view(qtbot):
-    if not os.environ.get("DISPLAY") or QtGui.QGuiApplication.platformName() != "xcb":
-        pytest.skip("needs OpenGL: an X display and QT_QPA_PLATFORM=xcb")
-    widget = AttitudeView()
-    qtbot.addWidget(widget)
-    widget.resize(480, 360)
-    widget.show()
-    qtbot.waitExposed(widget)
-    return widget
+# the ``view`` fixture (an AttitudeView of 480x360 on screen) is in conftest.py
 
 
 def background_of(image):
