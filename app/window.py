@@ -134,11 +134,13 @@ def open_window(scenario, *, remember_geometry: bool = True, speed: float = 1.0)
     After the window is built, every object made so far is moved out of the
     garbage collector's sight (``gc.freeze``): the tens of thousands of Qt
     and pyqtgraph objects would otherwise be scanned by each full
-    collection, a 20 ms pause in the frame loop every few seconds.
+    collection, a 20 ms pause in the frame loop every few seconds.  Garbage
+    is collected first, so nothing unreachable is kept for good.
     """
     application()
     window = MainWindow(scenario, remember_geometry=remember_geometry, speed=speed)
     window.show()
+    gc.collect()
     gc.freeze()
     return window
 
