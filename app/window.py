@@ -219,6 +219,7 @@ class MainWindow(QMainWindow):
         self._tick = 0
         self._frames = 0
         self._fault = None
+        self._at_end = False
         self._recording = None
         self._meter = _RateMeter()
         self._next_status = 0.0
@@ -228,6 +229,7 @@ class MainWindow(QMainWindow):
         self._build(speed)
         self._build_menus()
         self._show_run(scenario, runner)
+        self._arm_end()
         self._restore_geometry()
         self.worker.start()
         self._timer = QTimer(self, timerType=Qt.TimerType.PreciseTimer, interval=FRAME_MS)
@@ -245,6 +247,7 @@ class MainWindow(QMainWindow):
         run.step_clicked.connect(self.worker.step)
         run.reset_clicked.connect(self.reset)
         run.speed_changed.connect(self.worker.set_speed)
+        run.pause_at_end_toggled.connect(self._toggle_pause_at_end)
         self.viewer = AttitudeView()
         self.viewer.setObjectName("viewer")
         self.viewer.frameSwapped.connect(self._count_frame)
@@ -412,6 +415,17 @@ class MainWindow(QMainWindow):
     def reset(self) -> None:
         """Back to the reset fields' angles and rates at t = 0 (clears a fault)."""
         self.worker.reset(*self.controls.body.reset_state())
+        self._arm_end()
+
+    def _arm_end(self) -> None:
+        """Have the worker pause at the scenario's end, if the Run group says so."""
+        pause = self.controls.run.pause_at_end.isChecked()
+        self.worker.pause_at(self._scenario.duration if pause else None)
+
+    def _toggle_pause_at_end(self, pause: bool) -> None:
+        t = self._last.t if self._last is not None else 0.0
+        if not pause or t < self._scenario.duration:  # past the end: from the next reset on
+            self._arm_end()
 
     def open_scenario(self, name_or_path) -> bool:
         """Run a built-in scenario or a scenario file; on error say why and keep running.
@@ -547,6 +561,7 @@ class MainWindow(QMainWindow):
             self._show_recording()
         self.worker.replace_runner(runner, stop_at)
         self._show_run(scenario, runner)
+        self._arm_end()
 
     def _show_run(self, scenario, runner) -> None:
         """Show a new run: its title, caption, comparison bodies and settings; no samples yet."""
@@ -560,6 +575,7 @@ class MainWindow(QMainWindow):
         self.caption.setText(scenario.caption)
         self.caption.setVisible(bool(scenario.caption))
         self.controls.show_settings(runner.sim.settings, fresh=True)
+        self.controls.run.show_end(scenario.duration, scenario.pause_at_end)
         self._show_legend(runner.sim.settings)
 
     def _set_bodies(self, labels: tuple) -> None:
@@ -647,6 +663,11 @@ class MainWindow(QMainWindow):
         self.controls.show_settings(worker.settings)
         self.controls.run.show_state(worker.paused, worker.speed)
         self._show_legend(worker.settings)
+        if worker.at_end != self._at_end:
+            self._at_end = worker.at_end
+            if self._at_end:
+                self.show_message(f"End of the scenario at t = {self._scenario.duration:g} s: paused. "
+                                  "Run (Space) goes on; Reset starts it again.")
         fault = worker.fault
         if fault != self._fault:
             self._fault = fault

@@ -48,6 +48,8 @@ MIN_TICK = 0.008
 MAX_TICK = 0.05
 #: Most wall time the loop tries to catch up, s; older debt is written off.
 MAX_LAG = 0.25
+#: Simulated times this close (s) count as reached (t is k * dt in floating point).
+_TIME_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,8 @@ class SimulationWorker:
         self._runner = runner  # the latest runner asked for: inputs go there
         self._active = runner  # the runner the loop steps (worker's thread only)
         self._stop_at = None
+        self._pause_at: float | None = None
+        self._at_end = False
         self._speed = self._clamp_speed(speed)
         self._paused = False
         self._fault: Fault | None = None
@@ -224,6 +228,22 @@ class SimulationWorker:
             self._settings = runner.sim.settings
         self._command(self._do_replace, runner, stop_at)
 
+    def pause_at(self, t: float | None) -> None:
+        """Pause when the simulated time reaches ``t`` s (the end of a scenario); None: never.
+
+        Holds until reached (then :attr:`at_end` is True until the run goes
+        on, which clears it) or replaced by another call; a reset does not
+        clear it, so a reset run pauses there again.
+        """
+        if t is not None and not (math.isfinite(t) and t > 0):
+            raise ValueError(f"pause_at: must be a finite time > 0 or None, got {t!r}")
+        self._command(self._do_pause_at, t)
+
+    @property
+    def at_end(self) -> bool:
+        """True while paused because the time given to :meth:`pause_at` was reached."""
+        return self._at_end and self._paused
+
     def stop_recording(self) -> None:
         """Close the runner's recording, if any, at the current step."""
         self._command(self._do_stop_recording)
@@ -265,16 +285,28 @@ class SimulationWorker:
         if self._stop_at is not None and runner.total_steps >= self._stop_at:
             self._paused = True
             self._stop_at = None
+        if self._pause_at is not None and runner.sim.t >= self._pause_at - _TIME_TOLERANCE:
+            self._paused = self._at_end = True
         return taken
 
     def _chunk_limit(self, dt: float) -> int:
         limit = max(1, int(CHUNK_SECONDS / dt))
         if self._stop_at is not None:
             limit = min(limit, self._stop_at - self._active.total_steps)
+        if self._pause_at is not None:
+            left = self._pause_at - self._active.sim.t
+            if left > _TIME_TOLERANCE:  # else the run went on past it: no limit
+                limit = min(limit, math.ceil(left / dt - 1e-9))
         return max(1, min(limit, MAX_CHUNK_STEPS))
 
     def _do_pause(self, paused):
         self._paused = paused
+        if not paused and self._at_end:  # run on past the end: do not stop there again
+            self._at_end = False
+            self._pause_at = None
+
+    def _do_pause_at(self, t):
+        self._pause_at, self._at_end = t, False
 
     def _do_step(self):
         if self._paused and self._fault is None:

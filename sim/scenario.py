@@ -7,6 +7,7 @@ files")::
     title = "Gimbal lock"
     caption = "What to watch ..."
     duration = 30.0               # s, default run length
+    pause_at_end = true           # the window pauses at t = duration (default false)
 
     [settings]                    # any Settings field, see sim.settings
     integrator = "half-quat"
@@ -37,7 +38,7 @@ from sim.settings import KEYS, Settings, SettingsError, validate
 __all__ = ["Scenario", "ScenarioError", "load", "loads", "builtin_dir", "builtin_names",
            "resolve"]
 
-_SCENARIO_KEYS = {"title", "caption", "duration"}
+_SCENARIO_KEYS = {"title", "caption", "duration", "pause_at_end"}
 _TOP_KEYS = {"scenario", "settings", "events", "compare"}
 MAX_DURATION = 1e7
 
@@ -62,6 +63,8 @@ class Scenario:
     title: str = ""
     caption: str = ""
     duration: float = 20.0
+    #: The window pauses when the simulated time reaches ``duration`` (the command line always stops there).
+    pause_at_end: bool = False
     settings: Settings = field(default_factory=Settings)
     events: tuple = ()
     #: (label, dict of settings overrides) for bodies run beside the main one.
@@ -157,11 +160,14 @@ class _Parser:
         if isinstance(duration, bool) or not isinstance(duration, (int, float)) or not 0 < duration <= MAX_DURATION:
             raise self.error(f"[scenario] duration: must be a number in (0, {MAX_DURATION:g}] s, got {duration!r}",
                              "duration")
+        pause_at_end = meta.get("pause_at_end", False)
+        if not isinstance(pause_at_end, bool):
+            raise self.error(f"[scenario] pause_at_end: must be true or false, got {pause_at_end!r}", "pause_at_end")
         settings = self.settings(self.table(data, "settings"), "settings")
         events = self.events(self.table(data, "events", list))
         compare = self.compare(self.table(data, "compare", list), settings)
         return Scenario(name=self.name, title=title, caption=caption, duration=float(duration),
-                        settings=settings, events=events, compare=compare)
+                        pause_at_end=pause_at_end, settings=settings, events=events, compare=compare)
 
     def text(self, table, key, default):
         value = table.get(key, default)

@@ -101,3 +101,10 @@ def test_mutated_valid_file_gives_scenario_error_only(data):
         loads(bytes(raw))
     except ScenarioError:
         pass
+
+
+def test_pause_at_end_is_read_and_off_by_default():
+    assert loads('[scenario]\nduration = 2.0\npause_at_end = true\n').pause_at_end is True
+    assert loads('[scenario]\nduration = 2.0\n').pause_at_end is False
+    assert load("hoffmann").pause_at_end and load("hoffmann").duration == 1.0   # his 10 steps of 0.1 s
+    assert not load("default").pause_at_end                                     # free flight runs on

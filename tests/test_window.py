@@ -367,3 +367,33 @@ def test_every_field_refuses_every_bad_value_and_the_run_goes_on(qtbot, window):
     qtbot.waitUntil(lambda: window.last_snapshot.t > t + 0.1, timeout=3000)
     assert window.worker.settings == before
     assert window.worker.fault is None
+
+
+@pytest.mark.gl
+def test_a_scenario_that_pauses_at_its_end_does_and_runs_on_when_asked(qtbot, window):
+    window.open_scenario("hoffmann")                      # dt 0.1 s, duration 1 s: his 10 steps
+    end = child(window, "check_pause_at_end")
+    assert end.isChecked() and "t = 1 s" in end.text()
+    set_speed(window, 4.0)
+    qtbot.waitUntil(lambda: window.worker.at_end, timeout=3000)
+    qtbot.waitUntil(lambda: window.message.isVisible(), timeout=2000)
+    qtbot.waitUntil(lambda: abs(sim_time(window) - 1.0) < 1e-9, timeout=2000)
+    assert "End of the scenario at t = 1 s" in window.message.text()
+    assert window.last_snapshot.t == pytest.approx(1.0, abs=1e-9) and window.last_snapshot.step == 10
+    assert child(window, "button_pause").text() == "Run"
+    child(window, "button_pause").click()                 # run on past the end
+    qtbot.waitUntil(lambda: sim_time(window) > 1.5, timeout=3000)
+    child(window, "button_reset").click()                 # and the end holds again
+    qtbot.waitUntil(lambda: window.worker.at_end, timeout=3000)
+    qtbot.waitUntil(lambda: abs(sim_time(window) - 1.0) < 1e-9, timeout=2000)   # the last batch shown
+    qtbot.wait(300)
+    assert sim_time(window) == pytest.approx(1.0, abs=1e-9)     # and no step beyond
+
+
+@pytest.mark.gl
+def test_unticking_pause_at_end_lets_the_scenario_run_on(qtbot, window):
+    window.open_scenario("hoffmann")
+    child(window, "check_pause_at_end").click()
+    set_speed(window, 4.0)
+    qtbot.waitUntil(lambda: sim_time(window) > 1.5, timeout=3000)
+    assert not window.worker.at_end

@@ -208,3 +208,34 @@ def test_worker_stops_within_one_second(started):
     assert worker.stop(1.0)
     assert time.perf_counter() - begin < 1.0
     assert not worker.thread.is_alive()
+
+
+def test_worker_pauses_exactly_at_the_end_time_and_runs_on_when_asked(started):
+    worker = started(runner=make_runner(dt=0.01), speed=5.0)
+    worker.pause_at(0.37)
+    wait_for(lambda: worker.at_end)
+    assert worker.paused
+    last = worker.drain()[-1].last
+    assert last.t == pytest.approx(0.37, abs=1e-9)          # not a step beyond it
+    collect(worker, 0.1)
+    assert worker.steps_taken == 37
+    worker.pause(False)                                     # run on past the end
+    wait_for(lambda: worker.steps_taken > 60)
+    assert not worker.at_end and not worker.paused
+
+
+def test_worker_pauses_at_the_end_again_after_a_reset(started):
+    worker = started(runner=make_runner(dt=0.01), speed=5.0)
+    worker.pause_at(0.2)
+    wait_for(lambda: worker.at_end)
+    worker.reset((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+    worker.pause(False)                                     # the window re-arms after a reset
+    worker.pause_at(0.2)
+    wait_for(lambda: worker.at_end and worker.steps_taken == 40)
+    assert worker.drain()[-1].last.t == pytest.approx(0.2, abs=1e-9)
+
+
+@pytest.mark.parametrize("bad", [0.0, -1.0, float("nan"), float("inf")])
+def test_worker_refuses_a_bad_end_time(started, bad):
+    with pytest.raises(ValueError, match="pause_at"):
+        started().pause_at(bad)

@@ -1,11 +1,11 @@
-"""Run controls: pause, single step, reset and the speed factor."""
+"""Run controls: pause, single step, reset, the speed factor and the pause at the scenario's end."""
 
 from __future__ import annotations
 
 import math
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QSlider
+from PySide6.QtWidgets import QCheckBox, QGridLayout, QGroupBox, QLabel, QPushButton, QSlider
 
 __all__ = ["RunGroup", "speed_at", "position_of"]
 
@@ -37,6 +37,7 @@ class RunGroup(QGroupBox):
     step_clicked = Signal()
     reset_clicked = Signal()
     speed_changed = Signal(float)
+    pause_at_end_toggled = Signal(bool)
 
     def __init__(self, speed_range, parent=None):
         super().__init__("Run", parent)
@@ -64,7 +65,13 @@ class RunGroup(QGroupBox):
         layout.addWidget(QLabel("Speed"), 1, 0)
         layout.addWidget(self.speed, 1, 1)
         layout.addWidget(self.speed_text, 1, 2)
+        self.pause_at_end = QCheckBox(objectName="check_pause_at_end",
+                                      toolTip="Pause when the simulated time reaches the scenario's duration; "
+                                      "Run goes on from there, Reset pauses there again")
+        self.pause_at_end.toggled.connect(self.pause_at_end_toggled)
+        layout.addWidget(self.pause_at_end, 2, 0, 1, 3)
         self.show_state(False, 1.0)
+        self.show_end(20.0, False)
 
     def set_speed(self, speed: float) -> None:
         """Move the speed slider as the user would (emits :attr:`speed_changed`)."""
@@ -77,6 +84,12 @@ class RunGroup(QGroupBox):
         with QSignalBlocker(self.speed):
             self.speed.setValue(position_of(speed))
         self._show(paused, speed)
+
+    def show_end(self, duration: float, pause: bool) -> None:
+        """Show the scenario's end time and whether the run pauses there (signals blocked)."""
+        self.pause_at_end.setText(f"Pause at the scenario's end, t = {duration:g} s")
+        with QSignalBlocker(self.pause_at_end):
+            self.pause_at_end.setChecked(pause)
 
     def _show(self, paused: bool, speed: float) -> None:
         self.pause.setText("Run" if paused else "Pause")
