@@ -38,7 +38,8 @@ from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
 from app.decimate import envelope, factor_for
 from app.history import History
-from app.plots import BACKGROUND, FOREGROUND, GRID_ALPHA, SILVER, PlotAxisItem, _style_axes, settle_range
+from app.plots import (BACKGROUND, FOREGROUND, GRID_ALPHA, REFRESH_EVERY, SILVER, PlotAxisItem, XLink, _style_axes,
+                       settle_range)
 from sim.runner import COMPARE_COLUMNS, MAIN
 
 __all__ = ["ComparePanel", "PLOT_NAMES", "WINDOW_SECONDS", "ERROR_FLOOR_DEG", "REST_ENERGY",
@@ -59,6 +60,8 @@ MAIN_NAME = "aircraft"
 #: Most samples kept per body (at dt = 1e-4 s the window then holds 6.5 s).
 MAX_CAPACITY = 2**16
 _EMPTY = np.empty(0)
+#: History column drawn in each plot.
+_PLOTTED = {"error": "log_error", "energy": "energy", "norm": "norm"}
 
 #: Pixel height of each plot's title row.
 TITLE_HEIGHT = 20
@@ -162,7 +165,7 @@ class ComparePanel(QtWidgets.QWidget):
         self._curves: dict = {name: {} for name in PLOT_NAMES}
         self._t0: dict | None = None
         self._relative = True
-        self._drawn = None
+        self._drawn: dict = {}  # plot name -> (count, last t) it shows
         self._shown: dict = {}  # label -> samples its curves show
         self.legend = QtWidgets.QLabel(objectName="compare_legend", wordWrap=True,
                                        textFormat=QtCore.Qt.TextFormat.RichText)
@@ -176,8 +179,10 @@ class ComparePanel(QtWidgets.QWidget):
         layout.addWidget(self.legend)
         layout.addWidget(self._graphics, 1)
         self._plots = {name: self._make_plot(row, name) for row, name in enumerate(PLOT_NAMES)}
+        self._x_link = XLink(lambda: list(self._plots.values()))
+        for name in PLOT_NAMES:
+            self._x_link.add(self._plots[name])
         for name in PLOT_NAMES[:-1]:
-            self._plots[name].setXLink(self._plots[PLOT_NAMES[-1]])
             self._plots[name].showAxis("bottom", False)
         self._show_titles()
 
@@ -355,35 +360,42 @@ class ComparePanel(QtWidgets.QWidget):
                 curve.setData(_EMPTY, _EMPTY)  # clear() would leave the old curve on screen
         self._shown = {}
         self._t0 = None
-        self._drawn = None
+        self._drawn = {}
 
     # --------------------------------------------------------------- drawing
     def showEvent(self, event):  # noqa: N802 (Qt's name)
         """Bring the plots up to date when the panel comes into view."""
         super().showEvent(event)
-        self._drawn = None
+        self._drawn = {}
         self.refresh()
 
-    def refresh(self) -> None:
+    def refresh(self, names=PLOT_NAMES) -> None:
         """Hand each body's time window to its curves and scroll the axes.
 
-        Does nothing while the panel is hidden (not drawn, e.g. behind
-        another tab) or when nothing was appended since the last call, so
+        Each curve gets the minimum and maximum of every run of samples in
+        one pixel column (:func:`app.decimate.envelope`).  Does nothing
+        while the panel is hidden (not drawn, e.g. behind another tab), and
+        leaves a plot alone when nothing was appended since it was drawn, so
         the plots can be zoomed and panned while the simulation is paused.
+
+        Parameters
+        ----------
+        names : iterable of str
+            Plots to bring up to date (default all, see :data:`PLOT_NAMES`).
         """
         if not self._labels or not self.isVisible():
             return
         first = self._histories[self._labels[0]]
         t_last = float(first.column("t")[-1]) if len(first) else None
         key = (first.count, t_last)
-        if key == self._drawn:
-            return
-        self._drawn = key
-        if t_last is None:
+        due = [name for name in PLOT_NAMES if name in set(names) and self._drawn.get(name) != key]
+        for name in due:
+            self._drawn[name] = key
+        if t_last is None or not due:
             return
         t_first = None
-        bounds = {name: [] for name in PLOT_NAMES}
-        columns = ("log_error", "energy", "norm")
+        bounds = {name: [] for name in due}
+        columns = [_PLOTTED[name] for name in due]
         width = self._plots[PLOT_NAMES[-1]].getViewBox().width() / 2
         for label in self._labels:
             history = self._histories[label]
@@ -394,7 +406,7 @@ class ComparePanel(QtWidgets.QWidget):
             x, ys = envelope(t, history.last(len(t), columns), history.count - len(t),
                              factor_for(len(t), width))
             self._shown[label] = len(t)
-            for name, y in zip(PLOT_NAMES, ys):
+            for name, y in zip(due, ys):
                 curve = self._curves[name].get(label)
                 if curve is not None:
                     curve.setData(x, y)
@@ -402,9 +414,15 @@ class ComparePanel(QtWidgets.QWidget):
                     if len(finite):
                         bounds[name].append((finite.min(), finite.max()))
         right = max(t_last, (t_first if t_first is not None else t_last) + self.window_seconds)
-        self._plots[PLOT_NAMES[-1]].setXRange(right - self.window_seconds, right, padding=0)
-        for name in PLOT_NAMES:
-            self._follow(name, bounds[name])
+        with self._x_link.quiet():
+            for name in due:
+                self._plots[name].setXRange(right - self.window_seconds, right, padding=0)
+                self._follow(name, bounds[name])
+
+    def refresh_due(self, frame: int) -> None:
+        """Refresh the plot whose turn it is in display frame ``frame`` (one a frame, as
+        :meth:`app.plots.PlotPanel.refresh_due` does with its share)."""
+        self.refresh(PLOT_NAMES[frame % REFRESH_EVERY::REFRESH_EVERY])
 
     def _follow(self, name: str, bounds) -> None:
         """Move the y range of plot ``name`` when its data, ``(low, high)`` per curve, no longer sit well in it."""

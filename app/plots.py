@@ -21,6 +21,7 @@ laid out again on every frame.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 from app.decimate import envelope, factor_for
 from app.history import History
 
-__all__ = ["PlotPanel", "PlotSpec", "CurveSpec", "PLOTS", "REFRESH_EVERY", "tick_strings", "settle_range"]
+__all__ = ["PlotPanel", "PlotSpec", "CurveSpec", "PLOTS", "REFRESH_EVERY", "XLink", "tick_strings", "settle_range"]
 
 BACKGROUND = "#1e1f24"
 FOREGROUND = "#c9ccd3"
@@ -256,6 +257,45 @@ def _add_legend(plot: pg.PlotItem, entries: int) -> None:
     plot.legend = legend  # PlotItem.addItem enters named curves here
 
 
+class XLink:
+    """Zooming or panning one plot moves the others along x; scrolling by the program does not.
+
+    pyqtgraph's ``setXLink`` would move (and repaint) every linked plot each
+    time one of them is scrolled; the live plots scroll one at a time
+    (:meth:`PlotPanel.refresh_due`), inside :meth:`quiet`.
+
+    Parameters
+    ----------
+    linked : callable
+        Returns the plot items that move together now (e.g. the visible ones).
+    """
+
+    def __init__(self, linked):
+        self._linked = linked
+        self._quiet = False
+
+    def add(self, plot: pg.PlotItem) -> None:
+        """Follow the x range of ``plot``."""
+        plot.getViewBox().sigXRangeChanged.connect(self._moved)
+
+    @contextlib.contextmanager
+    def quiet(self):
+        """Within this block x ranges set on one plot stay its own."""
+        quiet, self._quiet = self._quiet, True
+        try:
+            yield
+        finally:
+            self._quiet = quiet
+
+    def _moved(self, view_box, x_range) -> None:
+        if self._quiet:
+            return
+        with self.quiet():
+            for plot in self._linked():
+                if plot.getViewBox() is not view_box:
+                    plot.setXRange(*x_range, padding=0)
+
+
 class PlotPanel(QtWidgets.QWidget):
     """Live plots of the last ``window_seconds`` of a :class:`~app.history.History`.
 
@@ -294,9 +334,9 @@ class PlotPanel(QtWidgets.QWidget):
         self._actions = {spec.name: self._make_action(spec) for spec in PLOTS}
         self._drawn = {}  # plot name -> (history count, last t) it shows
         self._shown = dict.fromkeys(self._plots, 0)
-        self._scrolling = False
+        self._x_link = XLink(lambda: [self._plots[name] for name in self._visible()])
         for plot in self._plots.values():
-            plot.getViewBox().sigXRangeChanged.connect(self._link_x)
+            self._x_link.add(plot)
         self._arrange()
 
     # ---------------------------------------------------------------- set-up
@@ -401,19 +441,6 @@ class PlotPanel(QtWidgets.QWidget):
         for name, plot in self._plots.items():
             plot.showAxis("bottom", name == lowest)
 
-    def _link_x(self, view_box, x_range) -> None:
-        """Zooming or panning any visible plot moves the others (not the live scrolling)."""
-        if self._scrolling:
-            return
-        self._scrolling = True
-        try:
-            for name in self._visible():
-                plot = self._plots[name]
-                if plot.getViewBox() is not view_box:
-                    plot.setXRange(*x_range, padding=0)
-        finally:
-            self._scrolling = False
-
     # --------------------------------------------------------------- drawing
     def refresh(self, names=None) -> None:
         """Hand the history's time window to the curves and scroll the x axes.
@@ -442,8 +469,7 @@ class PlotPanel(QtWidgets.QWidget):
         right = max(float(t[-1]), float(t[0]) + self._window_seconds)
         first = self._history.count - len(t)  # global index of t[0]
         factor = factor_for(len(t), self._plots[visible[-1]].getViewBox().width() / 2)
-        self._scrolling = True
-        try:
+        with self._x_link.quiet():
             for name in due:
                 plot = self._plots[name]
                 plot.setXRange(right - self._window_seconds, right, padding=0)
@@ -453,8 +479,6 @@ class PlotPanel(QtWidgets.QWidget):
                     curve.setData(x, y)
                 self._shown[name] = len(t)
                 self._follow(name, ys)
-        finally:
-            self._scrolling = False
 
     def refresh_due(self, frame: int) -> None:
         """Refresh the visible plots whose turn it is in display frame ``frame``.

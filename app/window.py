@@ -40,7 +40,7 @@ from app.controls import ControlPanel
 from app.help_overlay import HelpOverlay
 from app.history import History
 from app.keys import KeyFlyer
-from app.plots import REFRESH_EVERY, PlotPanel
+from app.plots import PlotPanel
 from app.readouts import Readouts
 from app.viewer import AttitudeView
 from app.worker import SPEED_RANGE, SimulationWorker
@@ -297,10 +297,6 @@ class MainWindow(QMainWindow):
         self.plot_tabs = QTabWidget(objectName="plot_tabs", documentMode=True, tabBarAutoHide=True)
         self.plot_tabs.addTab(self.plots, "Plots")
         self.plot_tabs.currentChanged.connect(self._sync_compare_action)
-        # refreshed on its own timer, at the plots' pace; it returns at once while hidden
-        self._compare_timer = QTimer(self, interval=FRAME_MS * REFRESH_EVERY)
-        self._compare_timer.timeout.connect(self.compare.refresh)
-        self._compare_timer.start()
 
     def _show_compare(self, runner) -> None:
         """Give the comparison plots the scenario's bodies; add their tab (and show it) or remove it."""
@@ -648,6 +644,7 @@ class MainWindow(QMainWindow):
             self._show_bodies(batches[-1])
         if self.plots.isVisible():  # hidden behind the Compare tab: catch up when shown
             self.plots.refresh_due(self._tick)  # a share of the plots each frame
+        self.compare.refresh_due(self._tick)  # returns at once while hidden
         if self._tick % SLOW_EVERY == 0:
             self._sync()
         if time.perf_counter() >= self._next_status:

@@ -315,3 +315,18 @@ def test_long_windows_are_drawn_as_a_min_max_pair_per_pixel_column(qtbot):
     t, norm = widget.curve_data("norm", "full-quat")
     assert width <= len(t) <= 2 * width + 4
     assert norm.max() == 5e-6                                  # kept, not decimated away
+
+
+def test_plots_take_turns_and_zooming_one_moves_all(panel):
+    panel.append(batch(0, 100))
+    panel.refresh()
+    panel.append(batch(100, 50))
+    panel.refresh_due(0)                                       # one plot a frame
+    fresh = [name for name in PLOT_NAMES if panel.curve_data(name, "full-quat")[0][-1] == pytest.approx(1.5)]
+    assert fresh == [PLOT_NAMES[0]]
+    panel.refresh_due(1)
+    panel.refresh_due(2)
+    assert all(panel.curve_data(name, "full-quat")[0][-1] == pytest.approx(1.5) for name in PLOT_NAMES)
+    panel.plot("energy").setXRange(0.2, 0.7, padding=0)
+    for name in PLOT_NAMES:
+        assert panel.plot(name).viewRange()[0] == pytest.approx([0.2, 0.7])
