@@ -148,7 +148,7 @@ class ComparePanel(QtWidgets.QWidget):
         Width of the scrolling time window, s (> 0).
 
     Use :meth:`set_bodies` when a scenario starts, :meth:`append` with every
-    :attr:`sim.runner.Batch.compare_rows`, :meth:`refresh` every few frames
+    :attr:`sim.runner.Batch.compare_rows`, :meth:`refresh_due` every frame
     and :meth:`clear` after a reset.
     """
 
@@ -166,7 +166,7 @@ class ComparePanel(QtWidgets.QWidget):
         self._t0: dict | None = None
         self._relative = True
         self._drawn: dict = {}  # plot name -> (count, last t) it shows
-        self._shown: dict = {}  # label -> samples its curves show
+        self._shown: dict = {}  # (plot name, label) -> samples that curve shows
         self.legend = QtWidgets.QLabel(objectName="compare_legend", wordWrap=True,
                                        textFormat=QtCore.Qt.TextFormat.RichText)
         self.legend.setStyleSheet(f"background: {BACKGROUND}; color: {FOREGROUND}; padding: 3px 6px 0 6px;")
@@ -388,7 +388,8 @@ class ComparePanel(QtWidgets.QWidget):
         first = self._histories[self._labels[0]]
         t_last = float(first.column("t")[-1]) if len(first) else None
         key = (first.count, t_last)
-        due = [name for name in PLOT_NAMES if name in set(names) and self._drawn.get(name) != key]
+        wanted = set(names)
+        due = [name for name in PLOT_NAMES if name in wanted and self._drawn.get(name) != key]
         for name in due:
             self._drawn[name] = key
         if t_last is None or not due:
@@ -405,11 +406,11 @@ class ComparePanel(QtWidgets.QWidget):
             t_first = float(t[0]) if t_first is None else min(t_first, float(t[0]))
             x, ys = envelope(t, history.last(len(t), columns), history.count - len(t),
                              factor_for(len(t), width))
-            self._shown[label] = len(t)
             for name, y in zip(due, ys):
                 curve = self._curves[name].get(label)
                 if curve is not None:
                     curve.setData(x, y)
+                    self._shown[name, label] = len(t)
                     finite = y[np.isfinite(y)]
                     if len(finite):
                         bounds[name].append((finite.min(), finite.max()))
@@ -449,7 +450,7 @@ class ComparePanel(QtWidgets.QWidget):
         if curve is None:
             return 0
         x, _ = curve.getData()
-        return 0 if x is None or len(x) == 0 else self._shown.get(label, 0)
+        return 0 if x is None or len(x) == 0 else self._shown.get((plot_name, label), 0)
 
     def curve_data(self, plot_name: str, label: str):
         """The (t, y) last handed to a curve, or None; ``error`` y values are log10 of degrees.

@@ -210,17 +210,9 @@ def test_export_png(panel, tmp_path):
 # ------------------------------------------------------------------ in the window (OpenGL)
 
 @pytest.fixture
-def compare_window(qtbot):
+def compare_window(main_window):
     """The window on the ``integrators`` scenario at 10x real time; closed at the end."""
-    from app.window import MainWindow
-    from sim.scenario import load
-
-    win = MainWindow(load("integrators"), remember_geometry=False, speed=10.0)
-    win.show()
-    qtbot.waitExposed(win)
-    qtbot.waitUntil(lambda: win.last_snapshot is not None)
-    yield win
-    win.close()
+    return main_window("integrators", speed=10.0)
 
 
 def pause(qtbot, win):
@@ -324,6 +316,8 @@ def test_plots_take_turns_and_zooming_one_moves_all(panel):
     panel.refresh_due(0)                                       # one plot a frame
     fresh = [name for name in PLOT_NAMES if panel.curve_data(name, "full-quat")[0][-1] == pytest.approx(1.5)]
     assert fresh == [PLOT_NAMES[0]]
+    assert panel.curve_points("error", "full-quat") == 150
+    assert panel.curve_points("energy", "full-quat") == 100      # not redrawn yet
     panel.refresh_due(1)
     panel.refresh_due(2)
     assert all(panel.curve_data(name, "full-quat")[0][-1] == pytest.approx(1.5) for name in PLOT_NAMES)
