@@ -16,6 +16,8 @@ context of the view that draws the item.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from OpenGL import GL
 from pyqtgraph.opengl import shaders
@@ -93,21 +95,16 @@ LINE_SHADER = shaders.ShaderProgram(
 )
 """Unlit per-vertex colours, for lines."""
 
-_LOCATIONS: dict = {}  # (program id, name) -> attribute or uniform location
-
-
+@functools.cache
 def _attribute(program: int, name: str) -> int:
-    key = (program, name)
-    if key not in _LOCATIONS:
-        _LOCATIONS[key] = GL.glGetAttribLocation(program, name)
-    return _LOCATIONS[key]
+    """Location of attribute ``name`` in ``program`` (looked up once)."""
+    return GL.glGetAttribLocation(program, name)
 
 
+@functools.cache
 def _uniform(program: int, name: str) -> int:
-    key = (program, "uniform " + name)
-    if key not in _LOCATIONS:
-        _LOCATIONS[key] = GL.glGetUniformLocation(program, name)
-    return _LOCATIONS[key]
+    """Location of uniform ``name`` in ``program`` (looked up once)."""
+    return GL.glGetUniformLocation(program, name)
 
 
 def _colors(color, n: int):
@@ -123,14 +120,15 @@ def _colors(color, n: int):
 
 
 class _ArrayItem(GLGraphicsItem):
-    """Vertex attributes in buffers recorded in one vertex array object."""
+    """Vertex attributes in buffers recorded in one vertex array object, drawn as ``primitive``."""
 
-    def __init__(self, arrays: dict, color, program, parentItem=None, glOptions="opaque"):
+    def __init__(self, arrays: dict, color, program, primitive, parentItem=None, glOptions="opaque"):
         super().__init__(parentItem=parentItem)
         self.setGLOptions(glOptions)
         self._arrays = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in arrays.items()}
         self._count = len(next(iter(self._arrays.values())))
         self._shader = program
+        self._primitive = primitive
         per_vertex = _colors(color, self._count)
         if per_vertex is not None:
             self._arrays["a_color"] = per_vertex
@@ -138,12 +136,7 @@ class _ArrayItem(GLGraphicsItem):
         else:
             self._color = tuple(float(c) for c in color)
         self._vao = None
-        self._buffers = []
-
-    @property
-    def vertex_count(self) -> int:
-        """Vertices drawn."""
-        return self._count
+        self._buffers = []  # held here: the array object does not keep them alive
 
     def _build(self, program: int) -> None:
         """Upload the arrays and record their layout (once, in the drawing context)."""
@@ -164,7 +157,11 @@ class _ArrayItem(GLGraphicsItem):
             self._buffers.append(buffer)
         self._vao.release()
 
-    def _draw(self, primitive, uniforms) -> None:
+    def _set_uniforms(self, program: int) -> None:
+        """Uniforms besides ``u_mvp`` (none here)."""
+
+    def paint(self):
+        self.setupGLState()
         program = self._shader.program()
         if self._vao is None:
             self._build(program)
@@ -172,12 +169,11 @@ class _ArrayItem(GLGraphicsItem):
         try:
             GL.glUniformMatrix4fv(_uniform(program, "u_mvp"), 1, False,
                                   np.array(self.mvpMatrix().data(), dtype=np.float32))
-            for set_uniform in uniforms:
-                set_uniform(program)
+            self._set_uniforms(program)
             if self._color is not None:  # generic attribute: not part of the array object
                 GL.glVertexAttrib4f(_attribute(program, "a_color"), *self._color)
             self._vao.bind()
-            GL.glDrawArrays(primitive, 0, self._count)
+            GL.glDrawArrays(self._primitive, 0, self._count)
             self._vao.release()
         finally:
             GL.glUseProgram(0)
@@ -203,15 +199,13 @@ class MeshItem(_ArrayItem):
             if not meshdata.hasVertexColor():
                 raise ValueError("meshdata has no vertex colours: give a color")
             color = meshdata.vertexColors(indexed="faces").reshape(-1, 4)
-        super().__init__({"a_position": vertices, "a_normal": normals}, color, LIT_SHADER,
+        super().__init__({"a_position": vertices, "a_normal": normals}, color, LIT_SHADER, GL.GL_TRIANGLES,
                          parentItem=parentItem, glOptions=glOptions)
         self.meshdata = meshdata
 
-    def paint(self):
-        self.setupGLState()
-        normal = np.array(self.modelViewMatrix().normalMatrix().data(), dtype=np.float32)
-        self._draw(GL.GL_TRIANGLES, [lambda program: GL.glUniformMatrix3fv(
-            _uniform(program, "u_normal"), 1, False, normal)])
+    def _set_uniforms(self, program: int) -> None:
+        GL.glUniformMatrix3fv(_uniform(program, "u_normal"), 1, False,
+                              np.array(self.modelViewMatrix().normalMatrix().data(), dtype=np.float32))
 
 
 class LineItem(_ArrayItem):
@@ -239,13 +233,13 @@ class LineItem(_ArrayItem):
         pos = np.asarray(pos, dtype=np.float32)
         if pos.ndim != 2 or pos.shape[1] != 3:
             raise ValueError(f"pos: expected shape (n, 3), got {pos.shape}")
-        super().__init__({"a_position": pos}, color, LINE_SHADER, parentItem=parentItem, glOptions=glOptions)
+        super().__init__({"a_position": pos}, color, LINE_SHADER, self._MODES[mode], parentItem=parentItem,
+                         glOptions=glOptions)
         self.pos = pos
         self.width = float(width)
         self.mode = mode
 
     def paint(self):
-        self.setupGLState()
         GL.glLineWidth(self.width)
-        self._draw(self._MODES[self.mode], ())
+        super().paint()
         GL.glLineWidth(1.0)

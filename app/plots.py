@@ -318,7 +318,6 @@ class PlotPanel(QtWidgets.QWidget):
     def __init__(self, history: History, parent=None, window_seconds: float = 20.0):
         super().__init__(parent)
         self._history = history
-        self._specs = {spec.name: spec for spec in PLOTS}
         self.window_seconds = window_seconds
         self._graphics = pg.GraphicsLayoutWidget(parent=self)
         self._graphics.setBackground(BACKGROUND)
@@ -460,8 +459,8 @@ class PlotPanel(QtWidgets.QWidget):
         t, _ = self._history.window(self._window_seconds, ())
         key = (self._history.count, float(t[-1]) if len(t) else None)
         visible = self._visible()
-        names = visible if names is None else [name for name in visible if name in set(names)]
-        due = [name for name in names if self._drawn.get(name) != key]
+        wanted = visible if names is None else set(names)
+        due = [name for name in visible if name in wanted and self._drawn.get(name) != key]
         for name in due:
             self._drawn[name] = key
         if len(t) == 0 or not due:

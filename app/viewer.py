@@ -172,7 +172,6 @@ class AttitudeScene(GLViewMixin, QOpenGLWindow):
         self.setBackgroundColor(BACKGROUND)
         vertices, faces, colors = load_obj(aircraft_path())
         self._mesh = gl.MeshData(vertexes=vertices, faces=faces, vertexColors=colors)
-        self._plain_mesh = gl.MeshData(vertexes=vertices, faces=faces)
         self._orientations = {}
         self._bodies = {}
         self._ghost_enabled = True
@@ -220,7 +219,7 @@ class AttitudeScene(GLViewMixin, QOpenGLWindow):
         app.glitems.MeshItem
             The new item, drawn after the opaque items.
         """
-        item = MeshItem(self._plain_mesh, color=color, glOptions="translucent")
+        item = MeshItem(self._mesh, color=color, glOptions="translucent")
         item.setDepthValue(10)
         self.addItem(item)
         self._orient(item, np.eye(3))

@@ -37,6 +37,13 @@ NORM_FAULT = 1e-3
 _DEG = 180.0 / math.pi
 
 
+def _row(t, q, w, angles_deg, norm, multiplier, energy, h, torque, qc, norm_correction, q_dot_p,
+         command_deg) -> tuple:
+    """The values in :data:`HISTORY_COLUMNS` order (the one place that knows that order)."""
+    return (t, *q, *w, *angles_deg, norm, multiplier, energy, *h, *torque, *qc, norm_correction,
+            4.0 * energy, q_dot_p, *command_deg)
+
+
 class SimulationFault(RuntimeError):
     """A numerical fault (non-finite state or runaway norm); the state is the last good one."""
 
@@ -113,9 +120,8 @@ class Snapshot:
 
     def row(self) -> tuple:
         """Values in :data:`HISTORY_COLUMNS` order."""
-        return (self.t, *self.q, *self.w, *self.angles_deg, self.norm, self.multiplier,
-                self.energy, *self.h, *self.torque, *self.qc, self.norm_correction,
-                4.0 * self.energy, self.q_dot_p, *self.command_deg)
+        return _row(self.t, self.q, self.w, self.angles_deg, self.norm, self.multiplier, self.energy, self.h,
+                    self.torque, self.qc, self.norm_correction, self.q_dot_p, self.command_deg)
 
 
 class Simulation:
@@ -317,5 +323,5 @@ class Simulation:
         What :class:`~sim.runner.Runner` records after every step.
         """
         _, angles, norm, mult, energy, h, torque, command, q_dot_p = self._derived()
-        return (self._t, *self._q, *self._w, *angles, norm, mult, energy, *h, *torque, *self._cmd.qc,
-                self._correction, 4.0 * energy, q_dot_p, *command)
+        return _row(self._t, self._q, self._w, angles, norm, mult, energy, h, torque, self._cmd.qc,
+                    self._correction, q_dot_p, command)
