@@ -55,6 +55,28 @@ def view(qtbot):
     return widget
 
 
+@pytest.fixture
+def main_window(qtbot):
+    """Open the main window on a scenario (``main_window("integrators", speed=10.0)``), shown and
+    running; every window opened is closed (its thread stopped) at the end."""
+    from app.window import MainWindow
+    from sim.scenario import load
+
+    opened = []
+
+    def open_main_window(scenario: str = "default", speed: float = 1.0):
+        win = MainWindow(load(scenario), remember_geometry=False, speed=speed)
+        opened.append(win)
+        win.show()
+        qtbot.waitExposed(win)
+        qtbot.waitUntil(lambda: win.last_snapshot is not None)
+        return win
+
+    yield open_main_window
+    for win in opened:
+        win.close()
+
+
 def pytest_addoption(parser):
     parser.addoption("--soak-minutes", type=float, default=0.5,
                      help="wall time of the soak test in minutes (make soak: 30)")

@@ -32,14 +32,9 @@ CONTROLS = (
 
 
 @pytest.fixture
-def window(qtbot):
-    """The window on the default scenario; closed (thread stopped) at the end."""
-    win = MainWindow(load("default"), remember_geometry=False)
-    win.show()
-    qtbot.waitExposed(win)
-    qtbot.waitUntil(lambda: win.last_snapshot is not None)
-    yield win
-    win.close()
+def window(main_window):
+    """The window on the default scenario (conftest's main_window); closed at the end."""
+    return main_window("default")
 
 
 def child(win, name):
