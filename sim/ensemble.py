@@ -317,6 +317,21 @@ class _Torque:
         return (tx, ty, tz)
 
 
+def _angle_deg(p, q, fold):
+    """``2 atan2(|P^Q|, P.Q)`` in degrees for columns, Hoffmann's bivector angle (Appendix C).
+
+    ``fold``: take ``|P.Q|`` so that ``Q`` and ``-Q`` agree (the rotation
+    angle between attitudes, [0, 180]); otherwise the angle along the
+    quaternion's own path, [0, 360].
+    """
+    p1, p2, p3, p4 = p
+    q1, q2, q3, q4 = q
+    b = np.sqrt((p1 * q2 - p2 * q1) ** 2 + (p1 * q3 - p3 * q1) ** 2 + (p1 * q4 - p4 * q1) ** 2
+                + (p2 * q3 - p3 * q2) ** 2 + (p2 * q4 - p4 * q2) ** 2 + (p3 * q4 - p4 * q3) ** 2)
+    dot = p1 * q1 + p2 * q2 + p3 * q3 + p4 * q4
+    return np.degrees(2.0 * np.arctan2(b, np.abs(dot) if fold else dot))
+
+
 def _terms(rows, r):
     """Non-zero terms ``(k, M[r, k])`` of row ``r`` of a 3x3 matrix held as 9 row-major entries.
 
@@ -1032,12 +1047,7 @@ class Ensemble:
         Hoffmann's bivector angle (Appendix C) folded so ``Q`` and ``-Q``
         agree: ``2 atan2(|Q^Qc|, |Q.Qc|)`` (:func:`sim.quaternion.rotation_angle`).
         """
-        p1, p2, p3, p4 = self.q
-        q1, q2, q3, q4 = self._qc
-        b = np.sqrt((p1 * q2 - p2 * q1) ** 2 + (p1 * q3 - p3 * q1) ** 2 + (p1 * q4 - p4 * q1) ** 2
-                    + (p2 * q3 - p3 * q2) ** 2 + (p2 * q4 - p4 * q2) ** 2 + (p3 * q4 - p4 * q3) ** 2)
-        dot = p1 * q1 + p2 * q2 + p3 * q3 + p4 * q4
-        return np.degrees(2.0 * np.arctan2(b, np.abs(dot)))
+        return _angle_deg(self.q, self._qc, fold=True)
 
     def nose(self) -> np.ndarray:
         """Body x axis (the nose) in inertial axes, shape (3, n).
@@ -1061,9 +1071,15 @@ class Ensemble:
             ``spec.settle_deg`` up to now (0 if it always was; nan if it is
             outside now).  ``peak_torque``: N m, largest ``|T|`` applied at
             the start of a step.  ``peak_rate``: rad/s, largest ``|w|`` of the
-            states so far.  ``travelled_deg``: rotation angle travelled,
-            the sum of ``|w_new| dt`` over the steps (exact for a constant
-            rate; > 180 after a start at rest shows unwinding).
+            states so far.  ``travelled_deg``: the rotation angle travelled
+            from the initial attitude, measured on the quaternion's own
+            continuous path without folding ``Q`` and ``-Q``: ``2 atan2(|Q0^Q|,
+            Q0.Q)`` in [0, 360] (Hoffmann's bivector angle, Appendix C).  A
+            body that comes to rest at its command turned the short way when
+            this is <= 180 and the long way round (unwinding) when > 180.
+            ``path_deg``: the length of the path, the sum of ``|w_new| dt``
+            over the steps (a body that wobbles or overshoots travels farther
+            than its net turn).
             ``energy_drift``: ``T/T0 - 1`` (meaningful for torque-free runs;
             nan when ``T0 = 0``).  ``faulted`` (bool) and ``fault_t`` (s, nan
             while fine).
@@ -1073,10 +1089,11 @@ class Ensemble:
             drift = np.where(e0 != 0.0, self.energy() / np.where(e0 != 0.0, e0, 1.0) - 1.0, np.nan)
         out = {"final_error_deg": self.error_deg(), "settling_time": self._settling_time(),
                "peak_torque": np.sqrt(np.maximum(self._peak_tt, self._peak_const_tt)),
-               "peak_rate": np.sqrt(self._peak_ww), "travelled_deg": np.degrees(self._travel),
+               "peak_rate": np.sqrt(self._peak_ww), "travelled_deg": _angle_deg(self._q0, self.q, fold=False),
+               "path_deg": np.degrees(self._travel),
                "energy_drift": drift, "faulted": self.faulted.copy(), "fault_t": self.fault_t.copy()}
         if not self._tracked:
-            for key in ("settling_time", "peak_torque", "peak_rate", "travelled_deg"):
+            for key in ("settling_time", "peak_torque", "peak_rate", "path_deg"):
                 out[key] = np.full(self.n, np.nan)
         return out
 
