@@ -23,6 +23,7 @@ set with :meth:`Ensemble.set` as on a :class:`Simulation`.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -607,6 +608,7 @@ class Ensemble:
             self._segments.append((self._k0, self._t0, value))
         elif key in ("angles_deg", "rates"):
             self._sample()
+            self._apply_all()
         else:
             if key == "inertia":
                 self._sample_inertia()
@@ -639,8 +641,7 @@ class Ensemble:
         self._g2 = 2.0 * g  # 2 K of (9.9), per body or shared
         full = s.integrator == "full-quat"
         if full:
-            form = s.full_quat_form
-            self._integrate = lambda q, w, p, dt, torque, body: full_quat(q, w, p, dt, torque, body, form)
+            self._integrate = functools.partial(full_quat, form=s.full_quat_form)
         else:
             self._integrate = {"half-quat": half_quat, "rk4": rk4}[s.integrator]
         if getattr(self, "_full", None) is not None and full != self._full:
@@ -662,21 +663,24 @@ class Ensemble:
             self._command_angles()
 
     # ------------------------------------------------------------ command
-    def _set_qc(self, qc):
+    def _set_qc(self, qc, shared: bool):
         qc = np.array(qc, dtype=float).reshape(4, -1)
         self._qc = qc
         self._qc_neg = -qc
         c = math.cos(math.radians(self.spec.settle_deg) / 2.0)
         self._settle_threshold = (c * c) * (qc[0] * qc[0] + qc[1] * qc[1] + qc[2] * qc[2] + qc[3] * qc[3])
         tm = self._tm
-        tm.qc = tuple(qc) if qc.shape[1] > 1 else tuple(float(x) for x in qc[:, 0])
+        # One command for all bodies (a float each), or one per body (a row each): the choice
+        # depends on the inputs only, never on how many bodies this chunk holds.
+        self._qc_shared = shared
+        tm.qc = tuple(float(x) for x in qc[:, 0]) if self._qc_shared else tuple(qc)
         self._command_angles()
 
     def _command_angles(self):
         """Aircraft angles of the command for the Euler controller (only when it is on)."""
         tm = self._tm
         if tm.controller == "euler":
-            tm.command_angles = _aircraft_angles(tm.qc) if self._qc.shape[1] > 1 else aircraft_angles(tm.qc)
+            tm.command_angles = aircraft_angles(tm.qc) if self._qc_shared else _aircraft_angles(tm.qc)
 
     def _start_command(self):
         """A new target starts a SLERP from each body's current command, Hoffmann Appendix C."""
@@ -687,9 +691,9 @@ class Ensemble:
         target = tuple(float(x) for x in from_aircraft_angles(*angles))
         if s.slerp_time <= 0.0:
             self._path = None
-            self._set_qc(target)
+            self._set_qc(target, shared=True)
             return
-        if self._qc.shape[1] == 1:
+        if self._qc_shared:
             self._path = SlerpPath(self._qc[:, 0], target, s.shortest_path)
         else:
             self._path = _ColumnSlerp(self._qc, target, s.shortest_path)
@@ -698,10 +702,10 @@ class Ensemble:
     def _update_command(self):
         u = (self._t - self._cmd_t0) / self._cmd_duration
         if u >= 1.0:
-            self._set_qc(self._path(1.0))
+            self._set_qc(self._path(1.0), shared=isinstance(self._path, SlerpPath))
             self._path = None
         else:
-            self._set_qc(self._path(u))
+            self._set_qc(self._path(u), shared=isinstance(self._path, SlerpPath))
 
     # ------------------------------------------------------------ stepping
     def reset(self) -> None:
@@ -719,7 +723,7 @@ class Ensemble:
         self.faulted[:] = False
         self.fault_t[:] = np.nan
         self._path = None
-        self._set_qc(self._q0)
+        self._set_qc(self._q0, shared=False)
         if self._settings.command_deg is not None:
             self._start_command()
         # metrics

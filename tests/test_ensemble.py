@@ -105,9 +105,10 @@ def test_body_settings_fly_the_same_initial_state():
 
 
 # ------------------------------------------------------------------ chunks
-def test_any_chunking_gives_bit_identical_bodies_and_results():
+@pytest.mark.parametrize("controller", ["quaternion", "euler"])
+def test_any_chunking_gives_bit_identical_bodies_and_results(controller):
     spec = EnsembleSpec(bodies=37, seed=5, rate_spread=0.3, inertia_spread=20.0, gains_grid=((3.0, 6.0), (9.0, 10.0), (12.0,)))
-    settings = Settings(dt=0.02, **CONTROL)
+    settings = Settings(dt=0.02, **dict(CONTROL, controller=controller))
     whole = Ensemble(settings, spec)
     chunks = [Ensemble(settings, spec, start=a, count=b - a) for a, b in ((0, 10), (10, 11), (11, 30), (30, 37))]
     for ens in [whole, *chunks]:
