@@ -530,7 +530,10 @@ class Ensemble:
             self._jr, self._jir = body.j_rows, body.j_inv_rows
             return
         p = spec.inertia_spread / 100.0
+        body = Body(s.inertia)
         inertia = np.repeat(nominal[:, None], n, axis=1)
+        jr = np.repeat(np.array(body.j_rows)[:, None], n, axis=1)
+        jir = np.repeat(np.array(body.j_inv_rows)[:, None], n, axis=1)
         pending = np.arange(n)
         for attempt in range(_INERTIA_TRIES):
             if pending.size == 0:
@@ -540,17 +543,13 @@ class Ensemble:
             for m, j in enumerate(pending):
                 comps = tuple(float(c * (1.0 + p * (2.0 * uk[m] - 1.0))) for c, uk in zip(nominal, u))
                 try:
-                    Body(comps)
+                    body = Body(comps)  # what Simulation(body_settings(j)) builds, rows and all
                 except ValueError:
                     still.append(j)
                     continue
-                inertia[:, j] = comps
+                inertia[:, j], jr[:, j], jir[:, j] = comps, body.j_rows, body.j_inv_rows
             pending = np.array(still, dtype=np.int64)
         self._inertia = inertia
-        jr, jir = np.empty((9, n)), np.empty((9, n))
-        for j in range(n):
-            body = Body(tuple(float(c) for c in inertia[:, j]))
-            jr[:, j], jir[:, j] = body.j_rows, body.j_inv_rows
         self._jr, self._jir = tuple(jr), tuple(jir)
 
     def initial(self) -> dict:
