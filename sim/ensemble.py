@@ -407,7 +407,6 @@ class _ColumnSlerp:
 
 
 # ---------------------------------------------------------------- ensemble
-_BODY_KEYS = ("angles_deg", "rates", "inertia")
 
 
 class Ensemble:
@@ -425,9 +424,9 @@ class Ensemble:
         This object holds the bodies with global indices ``start ..
         start+count-1`` (``count`` defaults to ``spec.bodies - start``).
     track : bool
-        Keep the per-step metrics (peak torque and rate, angle travelled,
-        settling time; about a third of the cost of a half-quat step).  With
-        False, :meth:`metrics` reports those as nan.
+        Keep the per-step metrics (peak torque and rate, path length,
+        settling time; about a fifth of the cost of a torque-free half-quat
+        step).  With False, :meth:`metrics` reports those four as nan.
 
     Attributes
     ----------
@@ -447,7 +446,9 @@ class Ensemble:
         Time of the last good state of a faulted body (nan while fine), as
         :class:`~sim.simulation.SimulationFault` reports it.
 
-    ``q`` and ``w`` are updated in place; copy them to keep a state.
+    ``q`` and ``w`` are views of the current state, whose buffer alternates
+    with the next state's at every step: read them after stepping, copy
+    them to keep a state.  Writing into them changes the state.
 
     Examples
     --------
