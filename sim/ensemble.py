@@ -479,7 +479,7 @@ class Ensemble:
         # scratch of the half-quat path
         self._tq = np.zeros((3, n))
         self._c3, self._a3 = np.empty((3, n)), np.empty((3, n))
-        self._d4, self._e4 = np.empty((4, n)), np.empty((4, n))
+        self._d4, self._e4, self._f4 = np.empty((4, n)), np.empty((4, n)), np.empty((4, n))
         self._s1, self._s2, self._s3 = np.empty(n), np.empty(n), np.empty(n)
         self._mask = np.empty(n, dtype=bool)
         self._const_tt = 0.0
@@ -816,15 +816,12 @@ class Ensemble:
             np.subtract(self._qc, q, out=d)
             if s.shortest_path:
                 np.subtract(self._qc_neg, q, out=e)
-                s1, s2, sq = self._s1, self._s2, self._a3[0]
-                for src, acc in ((e, s2), (d, s1)):
-                    np.multiply(src[0], src[0], out=acc)
-                    np.multiply(src[1], src[1], out=sq)
-                    acc += sq
-                    np.multiply(src[2], src[2], out=sq)
-                    acc += sq
-                    np.multiply(src[3], src[3], out=sq)
-                    acc += sq
+                s1, s2, sq = self._s1, self._s2, self._f4
+                for src, acc in ((e, s2), (d, s1)):  # ((x1^2 + x2^2) + x3^2) + x4^2
+                    np.multiply(src, src, out=sq)
+                    np.add(sq[0], sq[1], out=acc)
+                    acc += sq[2]
+                    acc += sq[3]
                 np.less(s2, s1, out=self._mask)
                 np.copyto(d, e, where=self._mask)
             d1, d2, d3, d4 = d
@@ -1028,11 +1025,11 @@ class Ensemble:
         ``|Q| = 1`` is taken except with norm handling ``none``.
         """
         q, qc = self.q, self._qc
-        s1, s2 = self._s1, self._s2
-        np.multiply(q[0], qc[0], out=s1)
-        for i in (1, 2, 3):
-            np.multiply(q[i], qc[i], out=s2)
-            s1 += s2
+        s1, s2, prod = self._s1, self._s2, self._d4
+        np.multiply(q, qc, out=prod)
+        np.add(prod[0], prod[1], out=s1)
+        s1 += prod[2]
+        s1 += prod[3]
         s1 *= s1
         threshold = self._settle_threshold
         if self._norm_name == "none":
