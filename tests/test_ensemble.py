@@ -345,6 +345,12 @@ def test_bad_spec_values_name_the_field(field, value):
         EnsembleSpec(**{field: value})
 
 
+def test_spec_normalises_lists_from_toml_and_is_hashable():
+    spec = EnsembleSpec(bodies=10.0, gains_grid=[[1, 2], 3, [4]], rate_spread=1)
+    assert spec.bodies == 10 and spec.gains_grid == ((1.0, 2.0), (3.0,), (4.0,)) and spec.rate_spread == 1.0
+    assert hash(spec) == hash(EnsembleSpec(bodies=10, gains_grid=((1.0, 2.0), (3.0,), (4.0,)), rate_spread=1.0))
+
+
 def test_bad_inputs_raise_like_the_simulation():
     ens = Ensemble(Settings(), EnsembleSpec(bodies=3))
     with pytest.raises(SettingsError, match="dt"):
