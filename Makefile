@@ -57,7 +57,7 @@ test: $(VENV)/.installed-test sysdeps
 bench: $(VENV)/.installed-test sysdeps
 	xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb $(BIN)/python -m bench
 
-# Only the ensemble rows (a minute, no window); replaces them in docs/PERFORMANCE.md.
+# Only the ensemble rows (about 15 s, no window); replaces them in docs/PERFORMANCE.md.
 bench-ensemble: $(VENV)/.installed-test
 	$(BIN)/python -m bench --only ensemble
 
