@@ -724,13 +724,13 @@ def _no_display_reason() -> str | None:
     return None
 
 
-def run_gui(scenario: str = "default", screenshot=None, after: float = 2.0) -> int:
+def run_gui(scenario="default", screenshot=None, after: float = 2.0) -> int:
     """Open the window; with ``screenshot``, save a picture after ``after`` s and exit.
 
     Parameters
     ----------
-    scenario : str
-        Built-in scenario name or scenario file.
+    scenario : str or Scenario
+        Built-in scenario name, scenario file, or a loaded scenario.
     screenshot : path-like, optional
         PNG file: the whole window including the 3D view, taken after
         ``after`` seconds of wall time with the simulation running.  The
@@ -749,7 +749,8 @@ def run_gui(scenario: str = "default", screenshot=None, after: float = 2.0) -> i
         print(f"attitude-sim: {reason}; run the window on a virtual screen: "
               "xvfb-run -a attitude-sim gui --screenshot out.png", file=sys.stderr)
         return 2
-    window = open_window(load(scenario), remember_geometry=screenshot is None)
+    scenario = load(scenario) if isinstance(scenario, str) else scenario
+    window = open_window(scenario, remember_geometry=screenshot is None)
     app = QApplication.instance()
     result = {"code": 0}
     if screenshot is not None:
