@@ -251,6 +251,8 @@ class MainWindow(QMainWindow):
         self.viewer = AttitudeView()
         self.viewer.setObjectName("viewer")
         self.viewer.frameSwapped.connect(self._count_frame)
+        self.controls.body.principal_axes.toggled.connect(self.viewer.show_principal_axes)
+        self.controls.body.rejected.connect(self.show_message)
         self.plots = PlotPanel(self.history)
         self.plots.setObjectName("plots")
         self._build_compare()
@@ -566,6 +568,7 @@ class MainWindow(QMainWindow):
         self._clear_history()
         self._last = None
         self._set_bodies(tuple(label for label, _ in scenario.compare))
+        self._show_body(runner.sim.settings)
         self._show_compare(runner)
         self.title.setText(scenario.title or scenario.name)
         self.caption.setText(scenario.caption)
@@ -580,6 +583,13 @@ class MainWindow(QMainWindow):
         for label, color in zip(labels, _cycle(COMPARE_COLORS, len(labels))):
             self.viewer.add_body(label, color)
         self._bodies = labels
+
+    def _show_body(self, settings) -> None:
+        """Draw the settings' body (mesh and principal axes) if it changed."""
+        try:
+            self.viewer.set_body(settings.body, settings.mass_properties.inertia)
+        except ValueError as exc:  # the file changed on disk since it was chosen
+            self.show_message(str(exc))
 
     def _show_legend(self, settings) -> None:
         entries = [f"{_swatch(COMMAND_COLOR)} command"] if settings.controller != "none" else []
@@ -658,6 +668,7 @@ class MainWindow(QMainWindow):
             self.readouts.show_snapshot(self._last)
             self.status["time"].setText(f"t = {self._last.t:.2f} s")
         self.controls.show_settings(worker.settings)
+        self._show_body(worker.settings)
         self.controls.run.show_state(worker.paused, worker.speed)
         self._show_legend(worker.settings)
         if worker.at_end != self._at_end:
