@@ -48,7 +48,7 @@ from sim.quaternion import cayley
 from sim.recording import Recorder, RecordingError, replay
 from sim.runner import Runner
 from sim.scenario import ScenarioError, builtin_names, load
-from sim.settings import SettingsError
+from sim.settings import SettingsError, damper_warning
 
 __all__ = ["MainWindow", "run_gui", "application", "open_window", "grab_window", "apply_theme",
            "COMPARE_COLORS"]
@@ -586,10 +586,14 @@ class MainWindow(QMainWindow):
 
     def _show_body(self, settings) -> None:
         """Draw the settings' body (mesh and principal axes) if it changed."""
+        changed = settings.body != self.viewer.scene.body.body
         try:
             self.viewer.set_body(settings.body, settings.mass_properties.inertia)
         except ValueError as exc:  # the file changed on disk since it was chosen
             self.show_message(str(exc))
+            return
+        if changed and damper_warning(settings):
+            self.show_message(damper_warning(settings))
 
     def _show_legend(self, settings) -> None:
         entries = [f"{_swatch(COMMAND_COLOR)} command"] if settings.controller != "none" else []

@@ -293,7 +293,8 @@ def _solid(vertices, faces):
         return None, origin, "the mesh is not watertight (it has open edges), so it bounds no volume"
     if not solid.is_winding_consistent:
         return None, origin, "the mesh's faces are not wound consistently, so its volume is undefined"
-    volume = float(solid.volume)  # density 1: mass = volume
+    with np.errstate(invalid="ignore", divide="ignore"):  # trimesh divides by a zero volume too
+        volume = float(solid.volume)  # density 1: mass = volume
     if not volume > 0.0:
         if volume < 0.0:
             return None, origin, (f"the mesh encloses a negative volume ({volume:.6g} m^3): its faces "

@@ -171,7 +171,7 @@ def test_new_bodies_replace_the_old(panel):
     panel.set_bodies(("euler controller",), ((1.0, 0.6, 0.15, 0.4),), reference=MAIN, dt=1e-3)
     assert panel.labels == (MAIN, "euler controller")
     assert panel.capacity == capacity_for(1e-3)
-    assert "against aircraft" in panel.plot("error").titleLabel.text
+    assert "against main body" in panel.plot("error").titleLabel.text
     assert sum(len(panel.plot(name).listDataItems()) for name in PLOT_NAMES) == 5  # no main error curve
     panel.append({MAIN: make_rows(0, 5), "euler controller": make_rows(0, 5), "rk4": make_rows(0, 5)})
     panel.refresh()
