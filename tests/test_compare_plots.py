@@ -178,7 +178,7 @@ def test_new_bodies_replace_the_old(panel):
     assert panel.curve_points("error", "euler controller") == 5
     assert panel.curve_points("error", MAIN) == 0
     legend = panel.legend.text().replace("&nbsp;", " ").replace("\u2011", "-")
-    assert "aircraft (reference)" in legend and "euler controller" in legend and "rk4" not in legend
+    assert "main body (reference)" in legend and "euler controller" in legend and "rk4" not in legend
 
 
 def test_without_comparison_bodies_nothing_is_kept(panel):
