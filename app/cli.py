@@ -87,8 +87,9 @@ def with_body(scenario, args):
     """The scenario with ``--body`` and ``--mass`` applied; a new body brings its own inertia."""
     changes = {key: _flag_value(key, key, getattr(args, key)) for key in ("body", "mass")
                if getattr(args, key) is not None}
-    if "body" in changes and getattr(args, "inertia", None) is None:
-        changes["inertia"] = None  # the scenario's explicit inertia was for its own body
+    if "body" in changes:  # the scenario's explicit inertia was for its own body
+        inertia = getattr(args, "inertia", None)
+        changes["inertia"] = None if inertia is None else _flag_value("inertia", "inertia", inertia)
     if not changes:
         return scenario
     try:

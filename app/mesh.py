@@ -1,4 +1,4 @@
-"""A body's mesh for drawing: triangles, normals and colours in body coordinates.
+"""A body's mesh for drawing: triangles and colours in body coordinates (normals: per face, by the view).
 
 The file is read once, by :func:`sim.shape.load` (trimesh: OBJ with vertex
 colours, STL, PLY, glTF), which also finds the body origin (the centre of
@@ -48,14 +48,6 @@ class BodyMesh:
     faces: np.ndarray
     colors: np.ndarray
     size: float
-
-    @property
-    def normals(self) -> np.ndarray:
-        """``(m, 3)`` float32 unit normals of the faces (flat shading); zero for degenerate faces."""
-        p0, p1, p2 = (self.vertices[self.faces[:, i]].astype(float) for i in range(3))
-        n = np.cross(p1 - p0, p2 - p0)
-        length = np.linalg.norm(n, axis=1, keepdims=True)
-        return (n / np.where(length > 0.0, length, 1.0)).astype(np.float32)
 
 
 def body_mesh(body: str) -> BodyMesh:

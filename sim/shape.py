@@ -76,10 +76,10 @@ class Builtin:
 
 #: The built-in bodies by name (the order of the window's chooser).
 BUILTINS = {b.name: b for b in (
-    Builtin("aircraft", "Hoffmann's aircraft", "aircraft.obj", inertia=HOFFMANN_INERTIA),
-    Builtin("t_handle", "T-handle (Dzhanibekov's wing nut)", "bodies/t_handle.obj", mass=0.25),
-    Builtin("phone", "Phone (a box)", "bodies/phone.obj", mass=0.2),
-    Builtin("satellite", "Small satellite", "bodies/satellite.obj", mass=60.0),
+    Builtin("aircraft", "Aircraft (Hoffmann)", "aircraft.obj", inertia=HOFFMANN_INERTIA),
+    Builtin("t_handle", "T-handle", "bodies/t_handle.obj", mass=0.25),
+    Builtin("phone", "Phone", "bodies/phone.obj", mass=0.2),
+    Builtin("satellite", "Satellite", "bodies/satellite.obj", mass=60.0),
 )}
 DEFAULT_BODY = "aircraft"
 

@@ -377,3 +377,12 @@ def test_bad_body_for_the_window_exits_2_before_opening_it(tmp_path, capsys):
     assert main(["gui", "--body", path, "--screenshot", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "inside out" in err and not (tmp_path / "x.png").exists()
+
+
+def test_open_mesh_with_inertia_on_the_command_line(tmp_path):
+    path = _open_box(tmp_path / "open.stl")
+    out = tmp_path / "o.csv"
+    args = ["run", "--scenario", "tennis_racket", "--body", path, "--inertia", "1,2,2.5,0,0,0", "--duration",
+            "0.01", "--out", str(out)]
+    assert main(args) == 0
+    assert main(args[:5] + args[7:]) == 2  # without --inertia: refused

@@ -73,8 +73,9 @@ class BodyGroup(QGroupBox):
                                     "typed values win over the mesh's until a body is chosen again")
         self.inertia.committed.connect(lambda value: submit("inertia", value))
         self.source = QLabel(objectName="note", wordWrap=True)
-        self.principal_axes = QCheckBox("Show principal axes (orange smallest, pink middle, cyan largest)",
-                                        objectName="check_principal_axes")
+        self.principal_axes = QCheckBox("Show principal axes", objectName="check_principal_axes",
+                                        toolTip="Drawn through the body: orange the smallest moment, "
+                                                "pink the intermediate, cyan the largest")
         self.warning = QLabel(objectName="label_damper_warning", wordWrap=True, visible=False)
         self.warning.setProperty("warning", "true")
         self.angles = SettingField("angles_deg", "ψ, θ, φ; reset attitude, degrees")
