@@ -149,6 +149,16 @@ def test_gltf_binary_is_read(tmp_path):
     np.testing.assert_allclose(tensor(mass_properties(path, m).inertia), box_inertia(m, a, b, c), rtol=1e-9)
 
 
+def test_gltf_with_external_buffers_is_read(tmp_path):
+    a, b, c, m = 1.0, 2.0, 3.0, 6.0
+    files = trimesh.Trimesh(*box_mesh(a, b, c), process=False).export(file_type="gltf")
+    for name, data in files.items():  # model.gltf and the .bin buffers it names
+        (tmp_path / name).write_bytes(data)
+    (gltf,) = [name for name in files if name.endswith(".gltf")]
+    comps = mass_properties(str(tmp_path / gltf), m).inertia
+    np.testing.assert_allclose(tensor(comps), box_inertia(m, a, b, c), rtol=1e-9)
+
+
 def test_mass_scales_the_inertia_and_explicit_inertia_wins(tmp_path):
     path = write(tmp_path / "box.obj", *box_mesh(1.0, 2.0, 3.0))
     one = np.array(Settings().replace(body=path, mass=1.0).mass_properties.inertia)
