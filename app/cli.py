@@ -16,7 +16,7 @@ from dataclasses import replace
 from sim.recording import RecordingError, replay
 from sim.runner import Runner
 from sim.scenario import Event, ScenarioError, builtin_names, load
-from sim.settings import SettingsError, stability_warning, validate
+from sim.settings import SettingsError, damper_warning, stability_warning, validate
 from sim.simulation import COLUMNS, SimulationFault
 
 __all__ = ["main", "build_parser"]
@@ -43,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--screenshot", metavar="FILE.png", help="save a picture of the window and exit")
     gui.add_argument("--after", type=float, default=2.0, metavar="S",
                      help="seconds to run before the screenshot (default 2)")
+    _add_body_flags(gui)
 
     run = sub.add_parser("run", help="integrate headless and write CSV rows")
     run.add_argument("--scenario", default="default", help="built-in name or .toml file (default: default)")
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--dt", help="step, s")
     run.add_argument("--duration", help="simulated time, s (default: the scenario's)")
     run.add_argument("--inertia", metavar="JXX,JYY,JZZ,JXY,JXZ,JYZ")
+    _add_body_flags(run)
     run.add_argument("--angles", metavar="PSI,THETA,PHI", help="initial aircraft angles, degrees")
     run.add_argument("--rates", metavar="WX,WY,WZ", help="initial body rates, rad/s")
     run.add_argument("--torque", metavar="TX,TY,TZ", help="command torque, N m")
@@ -75,6 +77,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_body_flags(parser) -> None:
+    parser.add_argument("--body", metavar="NAME|FILE", help="aircraft | t_handle | phone | satellite, or a "
+                        "watertight .obj/.stl/.ply/.glb/.gltf mesh (metres); takes the body's inertia")
+    parser.add_argument("--mass", metavar="KG", help="total mass for an inertia from the mesh (default: the body's)")
+
+
+def with_body(scenario, args):
+    """The scenario with ``--body`` and ``--mass`` applied; a new body brings its own inertia."""
+    changes = {key: _flag_value(key, key, getattr(args, key)) for key in ("body", "mass")
+               if getattr(args, key) is not None}
+    if "body" in changes:  # the scenario's explicit inertia was for its own body
+        inertia = getattr(args, "inertia", None)
+        changes["inertia"] = None if inertia is None else _flag_value("inertia", "inertia", inertia)
+    if not changes:
+        return scenario
+    try:
+        return replace(scenario, settings=scenario.settings.replace(**changes))
+    except SettingsError as exc:
+        raise UsageError(f"--body {scenario.settings.body if args.body is None else args.body}: "
+                         f"{str(exc).split(': ', 2)[-1]}") from None
+
+
 # Flags that map one-to-one onto a setting.
 _DIRECT = {"integrator": "integrator", "full_quat_form": "full_quat_form", "norm": "norm",
            "dt": "dt", "inertia": "inertia", "angles": "angles_deg", "rates": "rates",
@@ -84,7 +108,7 @@ _DIRECT = {"integrator": "integrator", "full_quat_form": "full_quat_form", "norm
 
 def scenario_from_args(args):
     """The scenario of ``run``: the chosen scenario with the flags applied."""
-    scenario = load(args.scenario)
+    scenario = with_body(load(args.scenario), args)
     changes = {}
     for flag, key in _DIRECT.items():
         value = getattr(args, flag)
@@ -159,9 +183,11 @@ def cmd_run(args) -> int:
     if args.every < 1:
         raise UsageError(f"--every: must be >= 1, got {args.every}")
     scenario = scenario_from_args(args)
-    warning = stability_warning(scenario.settings)
-    if warning:
-        print(warning, file=sys.stderr)
+    for warning in (stability_warning(scenario.settings), damper_warning(scenario.settings)):
+        if warning:
+            print(warning, file=sys.stderr)
+    if args.mass is not None and scenario.settings.mass_properties.explicit:
+        print("warning: --mass has no effect: the inertia is given explicitly", file=sys.stderr)
     out, close = _open_out(args.out)
     try:
         last = write_csv(Runner(scenario).run(scenario.duration, args.every), out)
@@ -207,12 +233,12 @@ def cmd_scenarios(args) -> int:
 
 
 def cmd_gui(args) -> int:
-    load(args.scenario)  # fail early, on the command line, for a bad scenario
+    scenario = with_body(load(args.scenario), args)  # fail early, on the command line
     if args.screenshot is not None and not (math.isfinite(args.after) and args.after >= 0):
         raise UsageError(f"--after: must be a time >= 0, got {args.after}")
     from app.window import run_gui  # Qt is imported only for the window
 
-    return run_gui(args.scenario, screenshot=args.screenshot, after=args.after)
+    return run_gui(scenario, screenshot=args.screenshot, after=args.after)
 
 
 def main(argv=None) -> int:

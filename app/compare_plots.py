@@ -53,10 +53,10 @@ WINDOW_SECONDS = 20.0
 ERROR_FLOOR_DEG = 1e-10
 #: Kinetic energy (J) below which a body counts as starting at rest (no relative drift).
 REST_ENERGY = 1e-9
-#: Colour of the aircraft's (main body's) curves.
+#: Colour of the main body's curves.
 MAIN_COLOR = SILVER
 #: Name of the main body in the legend and titles.
-MAIN_NAME = "aircraft"
+MAIN_NAME = "main body"
 #: Most samples kept per body (at dt = 1e-4 s the window then holds 6.5 s).
 MAX_CAPACITY = 2**16
 _EMPTY = np.empty(0)

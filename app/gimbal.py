@@ -261,8 +261,10 @@ class GimbalRig:
     Parameters
     ----------
     marker_mesh : pyqtgraph.opengl.MeshData
-        Aircraft mesh in body coordinates (with vertex colours), drawn small
+        Body mesh in body coordinates (with vertex colours), drawn small
         inside the inner ring.
+    marker_scale : float, optional
+        Its scale in ring coordinates (default: for the ~10 m aircraft).
 
     Attributes
     ----------
@@ -271,7 +273,7 @@ class GimbalRig:
         child of these.
     """
 
-    def __init__(self, marker_mesh):
+    def __init__(self, marker_mesh, marker_scale=MARKER_SCALE):
         self._root = gl.GLGraphicsItem.GLGraphicsItem()
         self._rings = [
             self._make_ring(radius, plane, color)
@@ -279,8 +281,8 @@ class GimbalRig:
         ]
         self._add_pins()
         self._add_stand()
-        marker = MeshItem(marker_mesh, parentItem=self._rings[2])
-        marker.scale(MARKER_SCALE, MARKER_SCALE, MARKER_SCALE)
+        self._marker = None
+        self.set_marker(marker_mesh, marker_scale)
         self.items = [self._root]
         self._angles = None
         self.set_angles(0.0, 0.0, 0.0)
@@ -336,16 +338,35 @@ class GimbalRig:
         for ring, frame in zip(self._rings, ring_matrices(*angles)):
             ring.setTransform(scene_matrix(frame.T))
 
-    def set_offset(self, x, y, z):
-        """Place the rig centre at a scene position.
+    def set_marker(self, marker_mesh, scale=MARKER_SCALE):
+        """Put a new body in the inner ring.
+
+        Parameters
+        ----------
+        marker_mesh : pyqtgraph.opengl.MeshData
+            Body mesh in body coordinates, with vertex colours.
+        scale : float, optional
+            Scale of the mesh in ring coordinates (the rig's radii are
+            :data:`RING_RADII` before :meth:`set_offset` scales it).
+        """
+        if self._marker is not None:
+            self._marker.setParentItem(None)
+        self._marker = MeshItem(marker_mesh, parentItem=self._rings[2])
+        self._marker.scale(scale, scale, scale)
+
+    def set_offset(self, x, y, z, scale=1.0):
+        """Place the rig centre at a scene position and scale the whole rig.
 
         Parameters
         ----------
         x, y, z : float
             Scene coordinates (z up).
+        scale : float, optional
+            Size factor for everything in the rig.
         """
         self._root.resetTransform()
         self._root.translate(x, y, z)
+        self._root.scale(scale, scale, scale)
 
     def set_visible(self, visible):
         """Show or hide the whole rig.

@@ -1,4 +1,4 @@
-"""3-D attitude view: the aircraft, its command ghost, references and a gimbal rig.
+"""3-D attitude view: the body, its command ghost, references and a gimbal rig.
 
 Axis map
 --------
@@ -11,9 +11,15 @@ proper rotation ``S = diag(1, -1, -1)``::
     x_scene = north,  y_scene = west,  z_scene = up,
     x_scene = S @ x_ned,
 
-so a body-fixed point ``b`` is drawn at ``S @ C.T @ b``.  The aircraft mesh
+so a body-fixed point ``b`` is drawn at ``S @ C.T @ b``.  The body's mesh
 is stored in body coordinates and placed by that matrix alone; no Euler
 angles are computed to draw it.
+
+The scene is laid out for Hoffmann's aircraft (about :data:`REFERENCE_SIZE`
+from its centre to a wing tip).  Any other body scales the layout by its
+size over that: camera distance and target, ground grid, north arrow, body
+axes and the gimbal rig, so a 10 cm T-handle fills the view as the aircraft
+does.
 
 Importing this module before the ``QApplication`` exists enables
 ``Qt.AA_ShareOpenGLContexts``: pyqtgraph caches compiled shader programs
@@ -39,9 +45,11 @@ from pyqtgraph.Qt import QtCore, QtGui, QtWidgets  # noqa: E402
 from OpenGL import GL  # noqa: E402
 from PySide6.QtOpenGL import QOpenGLFramebufferObject, QOpenGLWindow  # noqa: E402
 
-from app.gimbal import GimbalRig, scene_matrix  # noqa: E402
+from app.gimbal import MARKER_SCALE, GimbalRig, scene_matrix  # noqa: E402
 from app.glitems import LineItem, MeshItem  # noqa: E402
-from app.mesh import aircraft_path, load_obj  # noqa: E402
+from app.mesh import body_mesh  # noqa: E402
+from sim.body import Body  # noqa: E402
+from sim.shape import DEFAULT_BODY  # noqa: E402
 
 if QtCore.QCoreApplication.instance() is None:
     QtCore.QCoreApplication.setAttribute(QtCore.Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
@@ -68,6 +76,12 @@ HOME_DISTANCE = 32.0
 HOME_ELEVATION_AZIMUTH = (26.0, 155.0)
 """Default camera elevation and azimuth in degrees: above and to the south-west,
 i.e. behind-left of a level aircraft heading north."""
+REFERENCE_SIZE = 5.65
+"""Size (largest vertex distance from the origin) the layout above is made for: the aircraft's."""
+PRINCIPAL_COLORS = ((1.0, 0.62, 0.2, 1.0), (1.0, 0.35, 0.85, 1.0), (0.35, 0.9, 1.0, 1.0))
+"""Colours of the principal axes of the smallest, intermediate and largest moment."""
+PRINCIPAL_LENGTH = 1.3
+"""Half-length of the drawn principal axes, in units of the body's size."""
 
 
 
@@ -97,24 +111,46 @@ def as_rotation(matrix):
     return matrix
 
 
-def triad_item(parent):
+def triad_item(parent, scale=1.0):
     """Create the body axes (x red nose, y green right, z blue down).
 
     Parameters
     ----------
     parent : pyqtgraph.opengl.GLGraphicsItem.GLGraphicsItem
         Item carrying the body transform.
+    scale : float, optional
+        Factor on :data:`TRIAD_LENGTHS`.
 
     Returns
     -------
     app.glitems.LineItem
         Three segments from the body origin, in body coordinates.
     """
-    ends = np.diag(TRIAD_LENGTHS)
+    ends = np.diag(TRIAD_LENGTHS) * scale
     pos = np.zeros((6, 3))
     pos[1::2] = ends
     color = np.repeat(np.asarray(AXIS_COLORS), 2, axis=0)
     return LineItem(pos, color, width=3.0, mode="lines", parentItem=parent)
+
+
+def principal_axes_points(axes, half_length):
+    """Return the principal axes as three segments through the body origin.
+
+    Parameters
+    ----------
+    axes : array-like
+        ``(3, 3)`` unit principal axes as columns (body coordinates), in the
+        order of ascending moments (:attr:`sim.body.Body.principal_axes`).
+    half_length : float
+        Length on each side of the origin.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(6, 3)`` points for a ``'lines'`` plot.
+    """
+    axes = np.asarray(axes, dtype=float)
+    return np.vstack([(-half_length * axes[:, i], half_length * axes[:, i]) for i in range(3)])
 
 
 def north_marker_points(origin, length=7.0):
@@ -141,6 +177,11 @@ def north_marker_points(origin, length=7.0):
     letter = [(0.0, 0.0), (0.0, 3.0), (0.0, 3.0), (2.0, 0.0), (2.0, 0.0), (2.0, 3.0)]
     points = [(x, y, 0.0) for x, y in arrow] + [(length + 1.0, 1.0 - u, v) for u, v in letter]
     return np.asarray(points) + np.asarray(origin, dtype=float)
+
+
+def _meshdata(mesh):
+    """pyqtgraph MeshData of an :class:`app.mesh.BodyMesh`."""
+    return gl.MeshData(vertexes=mesh.vertices, faces=mesh.faces, vertexColors=mesh.colors)
 
 
 class AttitudeScene(GLViewMixin, QOpenGLWindow):
@@ -171,22 +212,29 @@ class AttitudeScene(GLViewMixin, QOpenGLWindow):
                 stacklevel=2,
             )
         self.setBackgroundColor(BACKGROUND)
-        vertices, faces, colors = load_obj(aircraft_path())
-        self._mesh = gl.MeshData(vertexes=vertices, faces=faces, vertexColors=colors)
+        self._body_mesh = body_mesh(DEFAULT_BODY)
+        self._mesh = _meshdata(self._body_mesh)
+        self._scale = self._body_mesh.size / REFERENCE_SIZE
         self._orientations = {}
         self._bodies = {}
+        self._colors = {}
         self._ghost_enabled = True
         self._has_command = False
+        self._inertia = None
+        self._principal = None
+        self._principal_visible = False
+        self._references = gl.GLGraphicsItem.GLGraphicsItem()
+        self.addItem(self._references)
         self._add_references()
         self._aircraft = MeshItem(self._mesh)
         self.addItem(self._aircraft)
-        triad_item(self._aircraft)
-        self._rig = GimbalRig(self._mesh)
-        self._rig.set_offset(*RIG_OFFSET)
+        triad_item(self._aircraft, self._scale)
+        self._rig = GimbalRig(self._mesh, MARKER_SCALE * REFERENCE_SIZE / self._body_mesh.size)
         for item in self._rig.items:
             self.addItem(item)
         self._ghost = self._translucent_body(GHOST_COLOR)
         self._ghost.setVisible(False)
+        self._lay_out()
         self.set_attitude(np.eye(3))
         self.reset_view()
 
@@ -199,13 +247,111 @@ class AttitudeScene(GLViewMixin, QOpenGLWindow):
         return self._aircraft
 
     def _add_references(self):
-        """Add the inertial references: ground grid and north marker."""
-        grid = gl.GLGridItem(size=QtGui.QVector3D(72, 72, 1), color=GRID_COLOR)
+        """Add the inertial references: ground grid and north marker (scaled with the body)."""
+        grid = gl.GLGridItem(size=QtGui.QVector3D(72, 72, 1), color=GRID_COLOR, parentItem=self._references)
         grid.setSpacing(4, 4, 1)
         grid.translate(0.0, RIG_OFFSET[1] / 2, GROUND_Z)
-        self.addItem(grid)
-        north = LineItem(north_marker_points(NORTH_MARKER_ORIGIN), NORTH_COLOR, width=3.0, mode="lines")
-        self.addItem(north)
+        LineItem(north_marker_points(NORTH_MARKER_ORIGIN), NORTH_COLOR, width=3.0, mode="lines",
+                 parentItem=self._references)
+
+    @property
+    def body(self):
+        """app.mesh.BodyMesh: the body drawn."""
+        return self._body_mesh
+
+    @property
+    def layout_scale(self):
+        """float: the body's size over the aircraft's; the references, rig and camera scale by it."""
+        return self._scale
+
+    def set_body(self, body, inertia=None):
+        """Draw another body (and its ghosts and rig marker), or new principal axes.
+
+        Nothing happens when both are unchanged.  The layout (grid, north
+        arrow, gimbal rig, body axes) scales with the body's size, and the
+        camera keeps its direction with distance and target scaled.
+
+        Parameters
+        ----------
+        body : str
+            Built-in name or mesh file (see :mod:`sim.shape`).
+        inertia : tuple of 6 floats, optional
+            Hoffmann's ``(Jxx, Jyy, Jzz, Jxy, Jxz, Jyz)``, for the principal axes.
+
+        Raises
+        ------
+        sim.shape.ShapeError
+            If the body's mesh cannot be read; the scene is unchanged then.
+        """
+        if body != self._body_mesh.body:
+            self._replace_mesh(body_mesh(body))
+        if inertia is not None and tuple(inertia) != self._inertia:
+            self._inertia = tuple(inertia)
+            self._draw_principal_axes()
+
+    def show_principal_axes(self, visible):
+        """Show or hide the body's principal axes of inertia.
+
+        Parameters
+        ----------
+        visible : bool
+            True to show.
+        """
+        self._principal_visible = bool(visible)
+        if self._principal is not None:
+            self._principal.setVisible(self._principal_visible)
+
+    def _draw_principal_axes(self):
+        if self._principal is not None:
+            self._principal.setParentItem(None)
+            self._principal = None
+        if self._inertia is None:
+            return
+        axes = Body(self._inertia).principal_axes
+        points = principal_axes_points(axes, PRINCIPAL_LENGTH * self._body_mesh.size)
+        colors = np.repeat(np.asarray(PRINCIPAL_COLORS), 2, axis=0)
+        self._principal = LineItem(points, colors, width=2.5, mode="lines", parentItem=self._aircraft)
+        self._principal.setVisible(self._principal_visible)
+
+    def _replace_mesh(self, mesh):
+        """Rebuild every item drawing the body from ``mesh`` and scale the layout."""
+        ratio = mesh.size / self._body_mesh.size
+        self._body_mesh, self._mesh = mesh, _meshdata(mesh)
+        self._scale = mesh.size / REFERENCE_SIZE
+        aircraft = MeshItem(self._mesh)
+        self.addItem(aircraft)
+        triad_item(aircraft, self._scale)
+        self._swap(self._aircraft, aircraft)
+        self._aircraft = aircraft
+        ghost = self._translucent_body(GHOST_COLOR)
+        ghost.setVisible(self._ghost.visible())
+        self._swap(self._ghost, ghost)
+        self._ghost = ghost
+        for name, item in list(self._bodies.items()):
+            replacement = self._translucent_body(self._colors[name])
+            self._swap(item, replacement)
+            self._bodies[name] = replacement
+        self._rig.set_marker(self._mesh, MARKER_SCALE * REFERENCE_SIZE / mesh.size)
+        self._lay_out()
+        self._draw_principal_axes()
+        self.opts["distance"] *= ratio
+        self.opts["center"] = self.opts["center"] * ratio
+        self.update()
+
+    def _swap(self, old, new):
+        """Give ``new`` the attitude of ``old`` and take ``old`` out of the scene."""
+        cayley = self._orientations.pop(old, None)
+        self._orientations.pop(new, None)
+        if cayley is not None:
+            self._orient(new, cayley)
+        self.removeItem(old)
+
+    def _lay_out(self):
+        """Scale the references and the gimbal rig to the body."""
+        s = self._scale
+        self._references.resetTransform()
+        self._references.scale(s, s, s)
+        self._rig.set_offset(*(s * np.asarray(RIG_OFFSET)), scale=s)
 
     def _translucent_body(self, color):
         """Add a translucent copy of the aircraft in a single colour.
@@ -329,6 +475,7 @@ class AttitudeScene(GLViewMixin, QOpenGLWindow):
         if name in self._bodies:
             raise ValueError(f"body {name!r} already exists")
         self._bodies[name] = self._translucent_body(tuple(color))
+        self._colors[name] = tuple(color)
 
     def set_body_attitude(self, name, cayley):
         """Turn an extra body.
@@ -361,6 +508,7 @@ class AttitudeScene(GLViewMixin, QOpenGLWindow):
             If there is no body of this name.
         """
         item = self._bodies.pop(name)
+        del self._colors[name]
         del self._orientations[item]
         self.removeItem(item)
 
@@ -369,7 +517,9 @@ class AttitudeScene(GLViewMixin, QOpenGLWindow):
         elevation, azimuth = HOME_ELEVATION_AZIMUTH
         # The same rotation as GLViewWidget's 'euler' camera at this elevation and azimuth.
         rotation = QtGui.QQuaternion.fromEulerAngles(elevation - 90.0, 0.0, -azimuth - 90.0)
-        self.setCameraPosition(pos=QtGui.QVector3D(*HOME_CENTER), distance=HOME_DISTANCE, rotation=rotation)
+        s = self._scale
+        self.setCameraPosition(pos=QtGui.QVector3D(*(s * np.asarray(HOME_CENTER))), distance=s * HOME_DISTANCE,
+                               rotation=rotation)
 
     def ensure_context(self, timeout=10.0):
         """Make the window's GL context current, first waiting until Qt has made it.
@@ -461,7 +611,7 @@ class AttitudeView(QtWidgets.QWidget):
         self.frameSwapped = scene.frameSwapped
         for name in ("set_attitude", "set_command", "show_ghost", "set_gimbal_angles", "show_gimbal",
                      "add_body", "set_body_attitude", "remove_body", "reset_view", "render_image",
-                     "grab_image"):
+                     "grab_image", "set_body", "show_principal_axes"):
             setattr(self, name, getattr(scene, name))
 
     @property

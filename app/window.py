@@ -48,7 +48,7 @@ from sim.quaternion import cayley
 from sim.recording import Recorder, RecordingError, replay
 from sim.runner import Runner
 from sim.scenario import ScenarioError, builtin_names, load
-from sim.settings import SettingsError
+from sim.settings import SettingsError, damper_warning
 
 __all__ = ["MainWindow", "run_gui", "application", "open_window", "grab_window", "apply_theme",
            "COMPARE_COLORS"]
@@ -251,6 +251,8 @@ class MainWindow(QMainWindow):
         self.viewer = AttitudeView()
         self.viewer.setObjectName("viewer")
         self.viewer.frameSwapped.connect(self._count_frame)
+        self.controls.body.principal_axes.toggled.connect(self.viewer.show_principal_axes)
+        self.controls.body.rejected.connect(self.show_message)
         self.plots = PlotPanel(self.history)
         self.plots.setObjectName("plots")
         self._build_compare()
@@ -566,6 +568,7 @@ class MainWindow(QMainWindow):
         self._clear_history()
         self._last = None
         self._set_bodies(tuple(label for label, _ in scenario.compare))
+        self._show_body(runner.sim.settings)
         self._show_compare(runner)
         self.title.setText(scenario.title or scenario.name)
         self.caption.setText(scenario.caption)
@@ -580,6 +583,17 @@ class MainWindow(QMainWindow):
         for label, color in zip(labels, _cycle(COMPARE_COLORS, len(labels))):
             self.viewer.add_body(label, color)
         self._bodies = labels
+
+    def _show_body(self, settings) -> None:
+        """Draw the settings' body (mesh and principal axes) if it changed."""
+        changed = settings.body != self.viewer.scene.body.body
+        try:
+            self.viewer.set_body(settings.body, settings.mass_properties.inertia)
+        except ValueError as exc:  # the file changed on disk since it was chosen
+            self.show_message(str(exc))
+            return
+        if changed and damper_warning(settings):
+            self.show_message(damper_warning(settings))
 
     def _show_legend(self, settings) -> None:
         entries = [f"{_swatch(COMMAND_COLOR)} command"] if settings.controller != "none" else []
@@ -658,6 +672,7 @@ class MainWindow(QMainWindow):
             self.readouts.show_snapshot(self._last)
             self.status["time"].setText(f"t = {self._last.t:.2f} s")
         self.controls.show_settings(worker.settings)
+        self._show_body(worker.settings)
         self.controls.run.show_state(worker.paused, worker.speed)
         self._show_legend(worker.settings)
         if worker.at_end != self._at_end:
@@ -724,13 +739,13 @@ def _no_display_reason() -> str | None:
     return None
 
 
-def run_gui(scenario: str = "default", screenshot=None, after: float = 2.0) -> int:
+def run_gui(scenario="default", screenshot=None, after: float = 2.0) -> int:
     """Open the window; with ``screenshot``, save a picture after ``after`` s and exit.
 
     Parameters
     ----------
-    scenario : str
-        Built-in scenario name or scenario file.
+    scenario : str or Scenario
+        Built-in scenario name, scenario file, or a loaded scenario.
     screenshot : path-like, optional
         PNG file: the whole window including the 3D view, taken after
         ``after`` seconds of wall time with the simulation running.  The
@@ -749,7 +764,8 @@ def run_gui(scenario: str = "default", screenshot=None, after: float = 2.0) -> i
         print(f"attitude-sim: {reason}; run the window on a virtual screen: "
               "xvfb-run -a attitude-sim gui --screenshot out.png", file=sys.stderr)
         return 2
-    window = open_window(load(scenario), remember_geometry=screenshot is None)
+    scenario = load(scenario) if isinstance(scenario, str) else scenario
+    window = open_window(scenario, remember_geometry=screenshot is None)
     app = QApplication.instance()
     result = {"code": 0}
     if screenshot is not None:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.settings import KEYS, Settings, SettingsError, validate
+from sim.shape import BUILTINS
 
 __all__ = ["Scenario", "ScenarioError", "load", "loads", "builtin_dir", "builtin_names",
            "resolve"]
@@ -102,11 +103,15 @@ def load(name_or_path: str) -> Scenario:
         raw = path.read_bytes()
     except OSError as exc:
         raise ScenarioError(f"{path}: cannot read ({exc.strerror})") from None
-    return loads(raw, source=str(path), name=path.stem)
+    return loads(raw, source=str(path), name=path.stem, folder=path.parent)
 
 
-def loads(text, source: str = "<string>", name: str = "scenario") -> Scenario:
-    """Parse scenario TOML (str or bytes); raise ScenarioError with source and line."""
+def loads(text, source: str = "<string>", name: str = "scenario", folder=None) -> Scenario:
+    """Parse scenario TOML (str or bytes); raise ScenarioError with source and line.
+
+    A relative mesh file in ``body`` is found from ``folder`` (the scenario
+    file's), or from the current directory when None.
+    """
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -116,11 +121,12 @@ def loads(text, source: str = "<string>", name: str = "scenario") -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{source}: TOML syntax error: {exc}") from None
-    return _Parser(text, source, name).parse(data)
+    return _Parser(text, source, name, folder).parse(data)
 
 
 class _Parser:
-    def __init__(self, text: str, source: str, name: str):
+    def __init__(self, text: str, source: str, name: str, folder=None):
+        self.folder = folder
         self.lines = text.splitlines()
         self.source = source
         self.name = name
@@ -178,6 +184,8 @@ class _Parser:
     def check(self, section: str, key: str, value, occurrence: int = 0):
         if key not in KEYS:
             raise self.error(f"[{section}]: unknown key {key!r} (known: {', '.join(KEYS)})", key, occurrence)
+        if key == "body" and isinstance(value, str) and value not in BUILTINS and self.folder is not None:
+            value = str(Path(self.folder) / Path(value).expanduser())  # an absolute path stays as it is
         try:
             return validate(key, value)
         except SettingsError as exc:
@@ -187,8 +195,8 @@ class _Parser:
         checked = {k: self.check(section, k, v) for k, v in table.items()}
         try:
             return Settings().replace(**checked)
-        except SettingsError as exc:  # pragma: no cover - validated above
-            raise self.error(str(exc)) from None
+        except SettingsError as exc:  # a combination: a body without inertia
+            raise self.error(f"[{section}] {exc}", str(exc).split(":", 1)[0]) from None
 
     def events(self, items: list) -> tuple:
         events = []
@@ -214,10 +222,13 @@ class _Parser:
             label = item.get("label", f"body {i + 1}")
             if not isinstance(label, str):
                 raise self.error(f"[[compare]] #{i + 1}: label must be a string", "compare", i)
+            if "body" in item:
+                raise self.error(f"[[compare]] #{i + 1}: body: comparison bodies fly the main body "
+                                 "(drawn with its mesh); give them another inertia or mass instead", "compare", i)
             overrides = {k: self.check(f"compare #{i + 1}", k, v) for k, v in item.items() if k != "label"}
             try:
                 settings.replace(**overrides)
-            except SettingsError as exc:  # pragma: no cover - validated above
-                raise self.error(str(exc), "compare", i) from None
+            except SettingsError as exc:  # a combination: e.g. inertia back to a mesh without volume
+                raise self.error(f"[[compare]] #{i + 1}: {exc}", "compare", i) from None
             bodies.append((label, overrides))
         return tuple(bodies)

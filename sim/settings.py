@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields, replace
 
-from sim.body import HOFFMANN_INERTIA, Body
+from sim.body import Body
 from sim.control import CONTROLLERS, HOFFMANN_PRESET
 from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
 from sim.norm import NORM_MODES
+from sim.shape import BUILTINS, DEFAULT_BODY, MassProperties, ShapeError, load, mass_properties, resolve
 
-__all__ = ["Settings", "SettingsError", "validate", "MAX_DT", "stability_warning"]
+__all__ = ["Settings", "SettingsError", "validate", "MAX_DT", "stability_warning", "damper_warning"]
 
 #: Largest step accepted (s); Hoffmann's examples use 0.1.
 MAX_DT = 1.0
@@ -37,7 +38,12 @@ class Settings:
     See README, "Scenario files", for each field.
     """
 
-    inertia: tuple = HOFFMANN_INERTIA
+    #: Explicit inertia (wins when given); None: the body's own (sim.shape).
+    inertia: tuple | None = None
+    #: A built-in body (sim.shape.BUILTINS) or a mesh file.
+    body: str = DEFAULT_BODY
+    #: Total mass (kg) for an inertia from the mesh; None: the body's own.
+    mass: float | None = None
     integrator: str = "half-quat"
     full_quat_form: str = "hoffmann"
     norm: str = "hoffmann"
@@ -57,8 +63,19 @@ class Settings:
     command_deg: tuple | None = None
 
     def replace(self, **changes) -> "Settings":
-        """A copy with ``changes`` validated by :func:`validate`."""
-        return replace(self, **{k: validate(k, v) for k, v in changes.items()})
+        """A copy with ``changes`` validated by :func:`validate` (and the body's inertia computable)."""
+        new = replace(self, **{k: validate(k, v) for k, v in changes.items()})
+        if {"inertia", "body", "mass"} & changes.keys():
+            new.mass_properties  # noqa: B018 - raises SettingsError for a body without inertia
+        return new
+
+    @property
+    def mass_properties(self) -> MassProperties:
+        """The mass and inertia in force: explicit ``inertia`` wins, else the body's (sim.shape)."""
+        try:
+            return mass_properties(self.body, self.mass, self.inertia)
+        except ShapeError as exc:
+            raise SettingsError(f"body: {exc}") from None
 
     def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -106,12 +123,24 @@ def _flag(key, value):
 
 
 def _inertia(key, value):
+    if value is None:  # the body's own
+        return None
     comps = _vector(key, value, 6)
     try:
         Body(comps)
     except ValueError as exc:
         raise SettingsError(f"{key}: {exc}") from None
     return comps
+
+
+def _body(key, value):
+    try:
+        body = resolve(value)
+        if body not in BUILTINS:
+            load(body)  # a readable mesh of sensible size
+        return body
+    except ShapeError as exc:
+        raise SettingsError(f"{key}: {exc}") from None
 
 
 def _axes(key, value):
@@ -126,6 +155,8 @@ def _axes(key, value):
 
 _VALIDATORS = {
     "inertia": _inertia,
+    "body": _body,
+    "mass": lambda k, v: None if v is None else _number(k, v, low=0.0, low_open=True),
     "integrator": lambda k, v: _choice(k, v, tuple(INTEGRATORS)),
     "full_quat_form": lambda k, v: _choice(k, v, FULL_QUAT_FORMS),
     "norm": lambda k, v: _choice(k, v, tuple(NORM_MODES)),
@@ -165,3 +196,24 @@ def stability_warning(settings: Settings) -> str | None:
         return (f"warning: dt={settings.dt:g} s is above Hoffmann's stability bound "
                 f"{HALF_QUAT_DT_BOUND} s for half-quat; the run may diverge")
     return None
+
+
+#: Largest damper gain times dt over the moment of inertia for which the damped
+#: rates still decay step by step (explicit Euler: w <- (1 - k dt / J) w).
+DAMPER_BOUND = 2.0
+
+
+def damper_warning(settings: Settings) -> str | None:
+    """A warning when the rate dampers are too stiff for the body at this dt (``k dt / J > 2``).
+
+    A small body (a T-handle, a phone: J about 1e-4 kg m^2) with dampers
+    sized for Hoffmann's aircraft (k = 3..6 N m s) diverges in a few steps.
+    """
+    if not settings.dampers_on:
+        return None
+    moments = settings.mass_properties.inertia[:3]
+    ratio = max(k * settings.dt / j for k, j in zip(settings.dampers, moments))
+    if ratio <= DAMPER_BOUND:
+        return None
+    return (f"warning: the dampers are too stiff for this body at dt={settings.dt:g} s "
+            f"(k dt / J = {ratio:.3g} > {DAMPER_BOUND:g}): the rates diverge; lower the dampers or dt")

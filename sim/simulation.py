@@ -183,7 +183,7 @@ class Simulation:
 
     def _apply_all(self):
         s = self._settings
-        self._body = Body(s.inertia)
+        self._body = Body(s.mass_properties.inertia)
         tm = self._torque
         tm.command = s.torque
         tm.dampers_on, tm.dampers = s.dampers_on, s.dampers

@@ -171,14 +171,14 @@ def test_new_bodies_replace_the_old(panel):
     panel.set_bodies(("euler controller",), ((1.0, 0.6, 0.15, 0.4),), reference=MAIN, dt=1e-3)
     assert panel.labels == (MAIN, "euler controller")
     assert panel.capacity == capacity_for(1e-3)
-    assert "against aircraft" in panel.plot("error").titleLabel.text
+    assert "against main body" in panel.plot("error").titleLabel.text
     assert sum(len(panel.plot(name).listDataItems()) for name in PLOT_NAMES) == 5  # no main error curve
     panel.append({MAIN: make_rows(0, 5), "euler controller": make_rows(0, 5), "rk4": make_rows(0, 5)})
     panel.refresh()
     assert panel.curve_points("error", "euler controller") == 5
     assert panel.curve_points("error", MAIN) == 0
     legend = panel.legend.text().replace("&nbsp;", " ").replace("\u2011", "-")
-    assert "aircraft (reference)" in legend and "euler controller" in legend and "rk4" not in legend
+    assert "main body (reference)" in legend and "euler controller" in legend and "rk4" not in legend
 
 
 def test_without_comparison_bodies_nothing_is_kept(panel):

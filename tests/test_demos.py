@@ -93,8 +93,9 @@ def test_integrator_comparison_rk4_error_far_below_half_quat():
     assert runner.compare["full-quat lagrange"].snapshot().energy == pytest.approx(e0, rel=0.1)
 
 
-def test_intermediate_axis_flips_only_about_intermediate_axis():
-    main, others = _run("intermediate_axis")
+@pytest.mark.parametrize("name", ["intermediate_axis", "tennis_racket"])
+def test_intermediate_axis_flips_only_about_intermediate_axis(name):
+    main, others = _run(name)
 
     def flips(rows, axis):
         w = rows[:, COL["wx"] + axis]

@@ -8,7 +8,7 @@ import pytest
 
 from app.gimbal import ring_mesh
 from app.glitems import LIT_SHADER, LineItem, MeshItem
-from app.mesh import aircraft_path, load_obj
+from app.mesh import body_mesh
 
 
 @pytest.fixture
@@ -42,8 +42,8 @@ def tilted(item):
 
 
 def aircraft_mesh():
-    vertices, faces, colors = load_obj(aircraft_path())
-    return gl.MeshData(vertexes=vertices, faces=faces, vertexColors=colors)
+    mesh = body_mesh("aircraft")
+    return gl.MeshData(vertexes=mesh.vertices, faces=mesh.faces, vertexColors=mesh.colors)
 
 
 @pytest.mark.gl

@@ -13,7 +13,7 @@ from pyqtgraph.Qt import QtGui
 from scipy.spatial.transform import Rotation
 
 from app.gimbal import RING_PLANES, gimbal_axes, ring_matrices, ring_mesh
-from app.mesh import aircraft_path, load_obj
+from app.mesh import aircraft_path, body_mesh
 
 S = np.diag([1.0, -1.0, -1.0])
 
@@ -40,7 +40,8 @@ def changed_fraction(image, reference, tolerance=40):
 
 @pytest.fixture(scope="module")
 def aircraft():
-    return load_obj(aircraft_path())
+    mesh = body_mesh("aircraft")
+    return mesh.vertices, mesh.faces, mesh.colors
 
 
 def test_aircraft_asset_is_a_sane_mesh(aircraft):
@@ -93,42 +94,6 @@ def test_asset_is_reproduced_by_its_generator():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.obj_text(module.aircraft_parts()) == aircraft_path().read_text(encoding="ascii")
-
-
-def test_load_obj_reads_polygons_and_uncoloured_vertices(tmp_path):
-    path = tmp_path / "quad.obj"
-    path.write_text("# a quad\no quad\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1/1/1 2//2 3 -1\n")
-    vertices, faces, colors = load_obj(path)
-    assert vertices.shape == (4, 3)
-    assert faces.tolist() == [[0, 1, 2], [0, 2, 3]]
-    assert colors.shape == (4, 4) and np.all(colors[:, 3] == 1.0)
-
-
-@pytest.mark.parametrize(
-    ("text", "line", "words"),
-    [
-        ("v 0 0 0\nv 1 0 0\nv 0 x 0\nf 1 2 3\n", 3, "not a number"),
-        ("v 0 0 0\nv 1 0 0\nf 1 2 3\n", 3, "out of range"),
-        ("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\n", 4, "at least 3"),
-        ("v 0 0 0 1 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", 2, "colour"),
-        ("v 0 0 0 1 0 2\nv 1 0 0 1 1 1\nv 0 1 0 1 1 1\nf 1 2 3\n", 1, "outside"),
-        ("v 0 0\n", 1, "3 or 6"),
-        ("v 0 0 0\nvp 1 2\n", 2, "unsupported"),
-        ("v 0 0 nan\n", 1, "not finite"),
-    ],
-)
-def test_load_obj_rejects_malformed_files(tmp_path, text, line, words):
-    path = tmp_path / "bad.obj"
-    path.write_text(text)
-    with pytest.raises(ValueError, match=f"bad.obj:{line}: .*{words}"):
-        load_obj(path)
-
-
-def test_load_obj_rejects_a_file_without_faces(tmp_path):
-    path = tmp_path / "empty.obj"
-    path.write_text("v 0 0 0\n")
-    with pytest.raises(ValueError, match="no faces"):
-        load_obj(path)
 
 
 # ------------------------------------------------------------------------- gimbal

@@ -1,43 +1,168 @@
-"""The body and its reset state: inertia, reset angles and rates."""
+"""The body and its reset state: which body, its mass and inertia, reset angles and rates."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFormLayout, QGroupBox
+import os
+
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QWidget,
+)
 
 from app.controls.widgets import SettingField
+from sim.settings import SettingsError, damper_warning, validate
+from sim.shape import BUILTINS, MESH_SUFFIXES, ShapeError, load
 
 __all__ = ["BodyGroup"]
 
+_MESH_FILTER = f"Meshes ({' '.join('*' + s for s in MESH_SUFFIXES)});;All files (*)"
+
 
 class BodyGroup(QGroupBox):
-    """Inertia (sent when committed) and the state Reset goes back to (sent on reset).
+    """The body (built-in or mesh file), its mass and inertia, and the state Reset goes back to.
+
+    Choosing a body (or choosing it again) gives it its own mass and inertia;
+    a typed inertia then wins until a body is chosen again.  A file that is
+    not a usable mesh is refused with a message and the body stays.
 
     Parameters
     ----------
     submit : callable
         ``submit(key, value)`` sends a validated input to the simulation.
     parent : QWidget, optional
+
+    Signals
+    -------
+    rejected(str)
+        A body or mesh file was refused: why.
     """
 
-    KEYS = ("inertia", "angles_deg", "rates")
+    KEYS = ("body", "mass", "inertia", "angles_deg", "rates", "dampers_on", "dampers", "dt")
+
+    rejected = Signal(str)
 
     def __init__(self, submit, parent=None):
         super().__init__("Body and reset state", parent)
-        self.inertia = SettingField("inertia", "Jxx, Jyy, Jzz, Jxy, Jxz, Jyz; kg m², positive definite")
+        self._send = submit
+        self._settings = None
+        self._folder = ""
+        self.chooser = QComboBox(objectName="combo_body", toolTip="The body flown: its mesh and mass properties")
+        for builtin in BUILTINS.values():
+            self.chooser.addItem(builtin.title, builtin.name)
+        self.chooser.activated.connect(lambda index: self.choose(self.chooser.itemData(index)))
+        self.load_button = QPushButton("Load mesh…", objectName="button_load_mesh",
+                                       toolTip="A watertight OBJ, STL, PLY or glTF file in metres; its inertia "
+                                               "is computed at uniform density for the mass")
+        self.load_button.clicked.connect(self._ask_mesh)
+        chooser = QWidget()
+        row = QHBoxLayout(chooser)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.chooser, 1)
+        row.addWidget(self.load_button)
+        self.mass = SettingField("mass", "kg; the inertia is computed from the mesh at this mass")
+        self.mass.committed.connect(lambda value: submit("mass", value))
+        self.inertia = SettingField("inertia", "Jxx, Jyy, Jzz, Jxy, Jxz, Jyz; kg m², positive definite; "
+                                    "typed values win over the mesh's until a body is chosen again")
         self.inertia.committed.connect(lambda value: submit("inertia", value))
+        self.source = QLabel(objectName="note", wordWrap=True)
+        self.principal_axes = QCheckBox("Show principal axes", objectName="check_principal_axes",
+                                        toolTip="Drawn through the body: orange the smallest moment, "
+                                                "pink the intermediate, cyan the largest")
+        self.warning = QLabel(objectName="label_damper_warning", wordWrap=True, visible=False)
+        self.warning.setProperty("warning", "true")
         self.angles = SettingField("angles_deg", "ψ, θ, φ; reset attitude, degrees")
         self.rates = SettingField("rates", "wx, wy, wz; reset body rates, rad/s")
         layout = QFormLayout(self)
+        layout.addRow("Body", chooser)
+        layout.addRow("Mass", self.mass)
         layout.addRow("Inertia", self.inertia)
+        layout.addRow(self.source)
+        layout.addRow(self.principal_axes)
+        layout.addRow(self.warning)
         layout.addRow("Reset angles", self.angles)
         layout.addRow("Reset rates", self.rates)
+
+    def choose(self, body: str) -> bool:
+        """Fly ``body`` (a built-in name or a mesh file) with its own mass and inertia.
+
+        A body that cannot be used is refused with :attr:`rejected`; the
+        current body stays.  A mesh that bounds no volume is accepted only
+        while an inertia is typed in (which then stays).
+
+        Returns
+        -------
+        bool
+            True when the body was sent.
+        """
+        explicit = self._settings is not None and self._settings.inertia is not None
+        try:
+            body = validate("body", body)
+            shape = load(body)
+        except (SettingsError, ShapeError) as exc:
+            return self._refuse(str(exc))
+        own_inertia = shape.inertia is not None or shape.unit_inertia is not None
+        if not own_inertia and not explicit:
+            return self._refuse(f"body: {body}: {shape.problem}; type its inertia first")
+        self._send("body", body)
+        self._send("mass", None)
+        if own_inertia:
+            self._send("inertia", None)
+        return True
+
+    def _refuse(self, message: str) -> bool:
+        current = self._settings.body if self._settings is not None else "the current body"
+        self.rejected.emit(f"{message} (keeping {os.path.basename(current)})")
+        if self._settings is not None:
+            self._show_body(self._settings.body)
+        return False
+
+    def _ask_mesh(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Load a body mesh", self._folder, _MESH_FILTER)
+        if path:
+            self._folder = os.path.dirname(path)
+            self.choose(path)
 
     def reset_state(self) -> tuple:
         """The last valid reset angles (degrees) and rates (rad/s)."""
         return self.angles.value, self.rates.value
 
     def show_settings(self, settings) -> None:
-        """Show the model's inertia and reset state."""
-        self.inertia.show_value(settings.inertia)
+        """Show the model's body, mass, inertia and reset state."""
+        self._settings = settings
+        self._show_body(settings.body)
+        try:
+            props = settings.mass_properties
+        except SettingsError:  # a combination still in flight
+            props = None
+        if props is not None:
+            if props.mass is None:  # Hoffmann's aircraft: no mass, only his tensor
+                self.mass.setText("")
+            else:
+                self.mass.show_value(props.mass)
+            self.mass.setEnabled(not props.explicit)
+            self.inertia.show_value(props.inertia)
+            self.source.setText("Inertia typed in (the mass is not used)" if settings.inertia is not None
+                                else "Inertia: Hoffmann's tensor" if props.explicit
+                                else "Inertia from the mesh at uniform density")
+            warning = damper_warning(settings)
+            self.warning.setText(warning or "")
+            self.warning.setVisible(warning is not None)
         self.angles.show_value(settings.angles_deg)
         self.rates.show_value(settings.rates)
+
+    def _show_body(self, body: str) -> None:
+        index = self.chooser.findData(body)
+        with QSignalBlocker(self.chooser):
+            if index < 0:
+                self.chooser.addItem(os.path.basename(body), body)
+                index = self.chooser.count() - 1
+                self.chooser.setItemData(index, body, Qt.ItemDataRole.ToolTipRole)
+            self.chooser.setCurrentIndex(index)

@@ -96,7 +96,7 @@ class ControlPanel(QWidget):
     def fields(self) -> list:
         """Every :class:`~app.controls.widgets.SettingField` of the panel."""
         return [self.dampers.gains, self.controller.gains, self.controller.slerp_time, self.limiter.limits,
-                self.integrator.dt, self.body.inertia, self.body.angles, self.body.rates]
+                self.integrator.dt, self.body.mass, self.body.inertia, self.body.angles, self.body.rates]
 
     def _submit(self, key: str, value) -> None:
         value = validate(key, value)

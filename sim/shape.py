@@ -1,0 +1,309 @@
+"""Bodies as meshes: the built-in bodies, mesh files and their mass properties.
+
+A body is a triangle mesh (what the view draws) plus its mass properties
+(what the dynamics use).  The built-ins are Hoffmann's aircraft, whose
+inertia is his tensor (Appendix A) and whose mesh is only a picture, and
+three bodies whose inertia comes from their mesh: a T-handle, a phone and a
+small satellite.  Any OBJ, STL, PLY or glTF file is a body too.  Lengths in
+mesh files are metres.
+
+Inertia from a mesh
+-------------------
+A closed (watertight), consistently wound mesh with outward normals bounds a
+solid; at uniform density and total mass ``m`` its centre of mass and its
+inertia tensor about that centre are volume integrals, which trimesh
+evaluates exactly over the mesh's tetrahedra (``Trimesh.moment_inertia``,
+``center_mass``, ``volume``; density 1, scaled to the mass).
+trimesh's ``moment_inertia`` is the tensor itself,
+``I = integral of (|r|^2 E - r r^T) dm``, so ``I[0, 1] = -integral of x y dm``.
+Hoffmann's matrix (FillJ33, Appendix A) writes the products with a minus
+sign, ``J[0, 1] = -Jxy``, so the two matrices are the same and Hoffmann's six
+numbers are::
+
+    Jxx, Jyy, Jzz = I[0, 0], I[1, 1], I[2, 2]
+    Jxy, Jxz, Jyz = -I[0, 1], -I[0, 2], -I[1, 2]     (Jxy = integral of x y dm)
+
+The body frame is the mesh's frame moved to the centre of mass.  A mesh
+whose inertia is given explicitly (the aircraft, or ``inertia`` beside a
+file) keeps its own origin when it encloses no volume.
+
+trimesh is imported only when a mesh is read: the default run (the aircraft,
+whose inertia is explicit) never loads it.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.body import HOFFMANN_INERTIA
+
+__all__ = ["Builtin", "BUILTINS", "DEFAULT_BODY", "MassProperties", "MESH_SUFFIXES", "MAX_TRIANGLES",
+           "Shape", "ShapeError", "components", "load", "mass_properties", "resolve"]
+
+#: File suffixes read as meshes.
+MESH_SUFFIXES = (".obj", ".stl", ".ply", ".glb", ".gltf")
+#: Largest mesh accepted (triangles): more would not be drawn at an interactive rate.
+MAX_TRIANGLES = 500_000
+#: Mass given to a mesh file when no ``mass`` is set (kg).
+DEFAULT_FILE_MASS = 1.0
+
+
+class ShapeError(ValueError):
+    """A body cannot be used: the message names the body or file and says why."""
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A built-in body: a mesh in the ``assets`` package and its mass properties.
+
+    ``inertia`` (Hoffmann's six numbers) is given for a body whose mesh is
+    only a picture; otherwise the inertia comes from the mesh at ``mass``.
+    """
+
+    name: str
+    title: str
+    resource: str
+    mass: float | None = None
+    inertia: tuple | None = None
+
+
+#: The built-in bodies by name (the order of the window's chooser).
+BUILTINS = {b.name: b for b in (
+    Builtin("aircraft", "Aircraft (Hoffmann)", "aircraft.obj", inertia=HOFFMANN_INERTIA),
+    Builtin("t_handle", "T-handle", "bodies/t_handle.obj", mass=0.25),
+    Builtin("phone", "Phone", "bodies/phone.obj", mass=0.2),
+    Builtin("satellite", "Satellite", "bodies/satellite.obj", mass=60.0),
+)}
+DEFAULT_BODY = "aircraft"
+
+
+def components(tensor) -> tuple:
+    """Hoffmann's six numbers ``(Jxx, Jyy, Jzz, Jxy, Jxz, Jyz)`` of an inertia tensor.
+
+    ``tensor`` is the matrix ``J = [[Jxx, -Jxy, -Jxz], [-Jxy, Jyy, -Jyz],
+    [-Jxz, -Jyz, Jzz]]`` (Hoffmann, Appendix A, FillJ33), which is also
+    trimesh's ``moment_inertia``.
+    """
+    j = np.asarray(tensor, dtype=float)
+    return (float(j[0, 0]), float(j[1, 1]), float(j[2, 2]),
+            float(-j[0, 1]) + 0.0, float(-j[0, 2]) + 0.0, float(-j[1, 2]) + 0.0)
+
+
+def resolve(body: str) -> str:
+    """A built-in name as it is, or a mesh file as an absolute path; ShapeError otherwise."""
+    if not isinstance(body, str) or not body:
+        raise ShapeError(f"expected a built-in body ({', '.join(BUILTINS)}) or a mesh file, got {body!r}")
+    if body in BUILTINS:
+        return body
+    path = Path(body).expanduser()
+    if path.suffix.lower() not in MESH_SUFFIXES:
+        raise ShapeError(f"{body!r} is neither a built-in body ({', '.join(BUILTINS)}) "
+                         f"nor a mesh file ({', '.join(MESH_SUFFIXES)})")
+    if not path.is_file():
+        raise ShapeError(f"{body}: no such file")
+    return str(path.resolve())
+
+
+@dataclass(frozen=True, eq=False)
+class Shape:
+    """A body's mesh as read, and what its geometry says about its mass.
+
+    Attributes
+    ----------
+    body : str
+        The built-in name or the file's absolute path.
+    vertices, faces, colors : numpy.ndarray
+        The mesh as in the file (float ``(n, 3)`` in mesh coordinates, int
+        ``(m, 3)``, float ``(n, 4)`` RGBA in [0, 1]).
+    centre : numpy.ndarray
+        The body origin in mesh coordinates: the centre of mass of the
+        solid, or the mesh's origin when the inertia is explicit and the mesh
+        encloses no volume.
+    unit_inertia : numpy.ndarray or None
+        Inertia tensor about ``centre`` per kilogram (uniform density), or
+        None when the mesh bounds no solid (``problem`` says why).
+    problem : str or None
+        Why the mesh gives no inertia.
+    mass : float or None
+        The body's own mass (kg); None for a body with explicit inertia.
+    inertia : tuple or None
+        The built-in's explicit inertia (Hoffmann's six numbers).
+    """
+
+    body: str
+    vertices: np.ndarray
+    faces: np.ndarray
+    colors: np.ndarray
+    centre: np.ndarray
+    unit_inertia: np.ndarray | None
+    problem: str | None
+    mass: float | None
+    inertia: tuple | None
+
+    @property
+    def size(self) -> float:
+        """Largest distance of a vertex from the body origin (m)."""
+        return float(np.max(np.linalg.norm(self.vertices - self.centre, axis=1)))
+
+    def inertia_at(self, mass: float) -> tuple:
+        """Hoffmann's six numbers about the centre of mass for a total ``mass`` (kg)."""
+        if self.unit_inertia is None:
+            raise ShapeError(f"{self.body}: {self.problem}; give the inertia explicitly")
+        j = mass * self.unit_inertia
+        noise = 1e-12 * np.max(np.diag(j))  # rounding in the volume integrals of a symmetric mesh
+        return components(np.where(np.abs(j) > noise, j, 0.0))
+
+
+@dataclass(frozen=True)
+class MassProperties:
+    """The mass properties in force: ``inertia`` (Hoffmann's six numbers) and where they come from.
+
+    ``explicit`` is True when the inertia was given (a setting, or the
+    aircraft's tensor) rather than computed from the mesh at ``mass``.
+    """
+
+    mass: float | None
+    inertia: tuple
+    explicit: bool
+
+
+def mass_properties(body: str = DEFAULT_BODY, mass: float | None = None,
+                    inertia: tuple | None = None) -> MassProperties:
+    """The mass properties of a body: explicit ``inertia`` wins, then the built-in's, then the mesh's.
+
+    Parameters
+    ----------
+    body : str
+        A built-in name or a mesh file.
+    mass : float, optional
+        Total mass (kg) for an inertia from the mesh; default the body's
+        own (a file: 1 kg).
+    inertia : tuple of 6 floats, optional
+        Explicit ``(Jxx, Jyy, Jzz, Jxy, Jxz, Jyz)``, Hoffmann's signs.
+
+    Raises
+    ------
+    ShapeError
+        When the inertia must come from a mesh that bounds no solid, or the
+        file cannot be read as a mesh.
+    """
+    if inertia is not None:
+        return MassProperties(mass, tuple(inertia), True)
+    builtin = BUILTINS.get(body)
+    if builtin is not None and builtin.inertia is not None:  # no mesh needed
+        return MassProperties(builtin.mass if mass is None else mass, builtin.inertia, True)
+    shape = load(body)
+    mass = shape.mass if mass is None else mass
+    return MassProperties(mass, shape.inertia_at(mass), False)
+
+
+def load(body: str) -> Shape:
+    """Read a body's mesh (a built-in name or a file) and its geometry's mass properties.
+
+    Files are read again when they change on disk; otherwise the result is
+    cached.
+
+    Raises
+    ------
+    ShapeError
+        Not a built-in and not a readable mesh file, no triangles, or more
+        than :data:`MAX_TRIANGLES`.
+    """
+    body = resolve(body)
+    builtin = BUILTINS.get(body)
+    if builtin is not None:
+        return _load_builtin(body)
+    stat = os.stat(body)
+    return _load_file(body, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_builtin(name: str) -> Shape:
+    builtin = BUILTINS[name]
+    resource = importlib.resources.files("assets").joinpath(builtin.resource)
+    with importlib.resources.as_file(resource) as path:
+        return _shape(name, path, builtin.mass, builtin.inertia)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_file(path: str, _mtime_ns: int, _size: int) -> Shape:
+    return _shape(path, Path(path), DEFAULT_FILE_MASS, None)
+
+
+def _shape(body: str, path: Path, mass, inertia) -> Shape:
+    vertices, faces, colors = _read(body, path)
+    unit_inertia, centre, problem = _solid(vertices, faces)
+    if unit_inertia is None and inertia is not None:
+        centre = np.zeros(3)
+    return Shape(body, vertices, faces, colors, centre, unit_inertia, problem, mass, inertia)
+
+
+def _read(body: str, path: Path):
+    """Vertices, triangles and RGBA colours of a mesh file, as in the file."""
+    import trimesh  # noqa: PLC0415 - slow to import; only when a mesh is read
+
+    suffix = path.suffix.lower()
+    try:
+        mesh = trimesh.load(str(path), file_type=suffix[1:], force="mesh", process=False)
+    except Exception as exc:  # noqa: BLE001 - every reader fails in its own way
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ShapeError(f"{body}: not a readable {suffix[1:].upper()} mesh ({reason})") from None
+    if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
+        raise ShapeError(f"{body}: not a {suffix[1:].upper()} mesh (no triangles found)")
+    if len(mesh.faces) > MAX_TRIANGLES:
+        raise ShapeError(f"{body}: {len(mesh.faces):,} triangles, more than the {MAX_TRIANGLES:,} "
+                         "the view can draw; decimate the mesh first")
+    vertices = np.array(mesh.vertices, dtype=float)
+    if not np.all(np.isfinite(vertices)):
+        raise ShapeError(f"{body}: the mesh has non-finite vertex coordinates")
+    return vertices, np.array(mesh.faces, dtype=np.int64), _colors(mesh)
+
+
+def _colors(mesh) -> np.ndarray:
+    """Per-vertex RGBA in [0, 1]: the file's vertex or face colours, else a light grey."""
+    n = len(mesh.vertices)
+    grey = np.tile([0.78, 0.79, 0.82, 1.0], (n, 1))
+    visual = mesh.visual
+    try:
+        if visual.kind == "vertex":
+            return np.asarray(visual.vertex_colors, dtype=float)[:, :4] / 255.0
+        if visual.kind == "face":  # the last face's colour at each vertex: flat parts stay flat
+            rgba = grey.copy()
+            rgba[mesh.faces.ravel()] = np.repeat(np.asarray(visual.face_colors, dtype=float) / 255.0, 3, axis=0)
+            return rgba
+    except Exception:  # noqa: BLE001 - a colour we cannot read is drawn grey
+        pass
+    return grey
+
+
+def _solid(vertices, faces):
+    """``(unit inertia about the centre, centre, None)`` or ``(None, origin, problem)``."""
+    import trimesh  # noqa: PLC0415
+
+    solid = trimesh.Trimesh(vertices, faces, process=True)  # merges coincident vertices
+    origin = np.zeros(3)
+    if not solid.is_watertight:
+        return None, origin, "the mesh is not watertight (it has open edges), so it bounds no volume"
+    if not solid.is_winding_consistent:
+        return None, origin, "the mesh's faces are not wound consistently, so its volume is undefined"
+    with np.errstate(invalid="ignore", divide="ignore"):  # trimesh divides by a zero volume too
+        volume = float(solid.volume)  # density 1: mass = volume
+    if not volume > 0.0:
+        if volume < 0.0:
+            return None, origin, (f"the mesh encloses a negative volume ({volume:.6g} m^3): its faces "
+                                  "are wound inside out (normals pointing in)")
+        return None, origin, "the mesh encloses zero volume"
+    scale = np.max(np.abs(vertices))
+    if volume < 1e-12 * scale ** 3:
+        return None, origin, f"the mesh encloses almost no volume ({volume:.3g} m^3: flat or degenerate)"
+    unit = np.asarray(solid.moment_inertia, dtype=float) / volume  # about the centre of mass
+    if not np.all(np.isfinite(unit)) or math.isclose(np.trace(unit), 0.0):
+        return None, origin, "the mesh's inertia is not finite"
+    return unit, np.asarray(solid.center_mass, dtype=float), None

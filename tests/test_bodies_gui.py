@@ -1,0 +1,146 @@
+"""The built-in bodies and mesh files in the window: the 3D view, the Model tab, bad files.
+
+Marked ``gl``: they need Xvfb and the xcb platform and skip elsewhere.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from PySide6.QtWidgets import QWidget
+
+from app.viewer import REFERENCE_SIZE
+from sim.shape import BUILTINS, mass_properties
+
+pytestmark = pytest.mark.gl
+
+BOX_OBJ = """v -0.5 -0.25 -0.1
+v -0.5 -0.25 0.1
+v -0.5 0.25 -0.1
+v -0.5 0.25 0.1
+v 0.5 -0.25 -0.1
+v 0.5 -0.25 0.1
+v 0.5 0.25 -0.1
+v 0.5 0.25 0.1
+f 1 2 4
+f 1 4 3
+f 5 7 8
+f 5 8 6
+f 1 5 6
+f 1 6 2
+f 3 4 8
+f 3 8 7
+f 1 3 7
+f 1 7 5
+f 2 6 8
+f 2 8 4
+"""
+
+
+def changed_fraction(image, reference, tolerance=40):
+    """Share of pixels whose RGB differs from ``reference`` by more than ``tolerance``."""
+    diff = np.abs(image.astype(int) - np.asarray(reference, dtype=int)).sum(axis=-1)
+    return float((diff > tolerance).mean())
+
+
+def body_pixels(view):
+    """The picture with the body, and the share of pixels the body itself covers."""
+    scene = view.scene
+    with_body = view.render_image()
+    scene.aircraft_item.setVisible(False)
+    without = view.render_image()
+    scene.aircraft_item.setVisible(True)
+    return with_body, changed_fraction(with_body, without)
+
+
+def test_view_draws_each_builtin_body_framed_by_its_size(view):
+    pictures = {}
+    for name in BUILTINS:
+        view.set_body(name, mass_properties(name).inertia)
+        scene = view.scene
+        assert scene.body.body == name
+        assert scene.layout_scale == pytest.approx(scene.body.size / REFERENCE_SIZE)
+        assert scene.opts["distance"] == pytest.approx(32.0 * scene.layout_scale)
+        picture, covered = body_pixels(view)
+        assert 0.01 < covered < 0.5, name  # the body is in the picture at a readable size
+        pictures[name] = picture
+    for a, b in itertools.combinations(pictures, 2):
+        assert changed_fraction(pictures[a], pictures[b]) > 0.005, (a, b)
+
+
+def test_ghosts_and_comparison_bodies_take_the_new_mesh(view):
+    view.add_body("other", (1.0, 0.6, 0.15, 0.4))
+    view.set_body("phone")
+    scene = view.scene
+    mesh = scene.aircraft_item.meshdata
+    assert scene._ghost.meshdata is mesh and scene._bodies["other"].meshdata is mesh
+    view.set_body_attitude("other", np.eye(3))
+    view.remove_body("other")
+
+
+def test_principal_axes_are_drawn_when_shown(view):
+    view.set_body("phone", mass_properties("phone").inertia)
+    plain = view.render_image()
+    view.show_principal_axes(True)
+    assert changed_fraction(view.render_image(), plain) > 0.002
+    view.show_principal_axes(False)
+    assert changed_fraction(view.render_image(), plain) < 0.001
+
+
+def child(win, name):
+    widget = win.findChild(QWidget, name)
+    assert widget is not None, name
+    return widget
+
+
+def test_model_tab_chooses_a_body_and_its_mass(qtbot, main_window):
+    window = main_window("tennis_racket")
+    body = window.controls.body
+    assert window.viewer.scene.body.body == "phone"
+    combo = child(window, "combo_body")
+    combo.setCurrentIndex(combo.findData("t_handle"))
+    combo.activated.emit(combo.currentIndex())
+    qtbot.waitUntil(lambda: window.worker.settings.body == "t_handle", timeout=2000)
+    qtbot.waitUntil(lambda: window.viewer.scene.body.body == "t_handle", timeout=2000)
+    assert window.worker.settings.inertia is None
+    qtbot.waitUntil(lambda: body.mass.text() == "0.25", timeout=2000)
+    mass = child(window, "field_mass")
+    mass.setText("0.5")
+    mass.editingFinished.emit()
+    qtbot.waitUntil(lambda: window.worker.settings.mass == 0.5, timeout=2000)
+    doubled = np.array(window.worker.settings.mass_properties.inertia)
+    np.testing.assert_allclose(doubled, 2 * np.array(mass_properties("t_handle").inertia))
+    check = child(window, "check_principal_axes")
+    check.setChecked(True)
+    assert window.viewer.scene._principal.visible()
+
+
+def test_bad_mesh_file_gives_a_message_and_the_body_stays(qtbot, main_window, tmp_path):
+    window = main_window("tennis_racket")
+    bad = tmp_path / "inside_out.obj"
+    bad.write_text("\n".join(line if not line.startswith("f") else "f " + " ".join(line.split()[1:][::-1])
+                             for line in BOX_OBJ.splitlines()) + "\n")
+    assert not window.controls.body.choose(str(bad))
+    assert window.message.isVisible() and "inside out" in window.message.text()
+    assert "keeping phone" in window.message.text()
+    text = tmp_path / "notes.stl"
+    text.write_text("not a mesh at all\n")
+    assert not window.controls.body.choose(str(text))
+    assert "not a STL mesh" in window.message.text() or "not a readable STL mesh" in window.message.text()
+    qtbot.wait(300)
+    assert window.worker.settings.body == "phone" and window.viewer.scene.body.body == "phone"
+    assert child(window, "combo_body").currentData() == "phone"
+
+
+def test_a_mesh_file_is_loaded_and_drawn(qtbot, main_window, tmp_path):
+    window = main_window("tennis_racket")
+    path = tmp_path / "slab.obj"
+    path.write_text(BOX_OBJ)
+    assert window.controls.body.choose(str(path))
+    qtbot.waitUntil(lambda: window.viewer.scene.body.body == str(path), timeout=2000)
+    combo = child(window, "combo_body")
+    assert combo.currentText() == "slab.obj"
+    # A 1 x 0.5 x 0.2 m box of 1 kg: Jzz = (1 + 0.25) / 12.
+    assert window.worker.settings.mass_properties.inertia[2] == pytest.approx(1.25 / 12)

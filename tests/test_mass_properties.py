@@ -1,0 +1,419 @@
+"""Mass properties of bodies from meshes (sim.shape), the built-in bodies, and bad mesh files.
+
+References are closed forms from the textbook (solid box, cylinder, sphere,
+tetrahedron), scipy's Rotation for rotated bodies, and the torque-free motion
+of a rigid body (the intermediate-axis flip).  Meshes are written to files
+here (OBJ by hand; STL, PLY and GLB exported by trimesh) and read back
+through the same path as the program's.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import trimesh
+from scipy.spatial.transform import Rotation
+
+from app.cli import main
+from sim import shape
+from sim.body import HOFFMANN_INERTIA, inertia_tensor
+from sim.scenario import ScenarioError, loads
+from sim.settings import Settings, SettingsError
+from sim.shape import BUILTINS, ShapeError, mass_properties
+from sim.simulation import HISTORY_COLUMNS, Simulation
+
+COL = {name: i for i, name in enumerate(HISTORY_COLUMNS)}
+ASSETS = Path(__file__).parents[1] / "assets"
+
+
+# ------------------------------------------------------------------ meshes
+
+
+def box_mesh(a, b, c):
+    """A box ``[-a/2, a/2] x [-b/2, b/2] x [-c/2, c/2]``: 8 corners, 12 triangles wound outward."""
+    corners = np.array([[x, y, z] for x in (-a / 2, a / 2) for y in (-b / 2, b / 2) for z in (-c / 2, c / 2)])
+    # corner index = 4 i + 2 j + k for x_i, y_j, z_k
+    quads = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+    faces = [(p, q, r) for p, q, r, s in quads] + [(p, r, s) for p, q, r, s in quads]
+    return corners, np.array(faces)
+
+
+def write_obj(path, vertices, faces):
+    lines = [f"v {float(x)!r} {float(y)!r} {float(z)!r}" for x, y, z in vertices] + [f"f {i + 1} {j + 1} {k + 1}" for i, j, k in faces]
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def write(path, vertices, faces):
+    """Write a mesh in the format of ``path``'s suffix (OBJ by hand, others by trimesh)."""
+    if path.suffix == ".obj":
+        return write_obj(path, vertices, faces)
+    trimesh.Trimesh(vertices, faces, process=False).export(str(path))
+    return str(path)
+
+
+def signed_volume(vertices, faces):
+    p0, p1, p2 = (np.asarray(vertices, dtype=float)[np.asarray(faces)[:, i]] for i in range(3))
+    return np.einsum("ij,ij->i", p0, np.cross(p1, p2)).sum() / 6.0
+
+
+def box_inertia(m, a, b, c):
+    """Solid box about its centre: Ixx = m (b^2 + c^2) / 12, ..."""
+    return np.diag([m * (b * b + c * c) / 12.0, m * (a * a + c * c) / 12.0, m * (a * a + b * b) / 12.0])
+
+
+def tensor(comps):
+    """The tensor of Hoffmann's six numbers (his FillJ33)."""
+    return inertia_tensor(*comps)
+
+
+# ------------------------------------------------------------ closed forms
+
+
+def test_box_inertia_is_exact(tmp_path):
+    a, b, c, m = 0.3, 0.5, 1.1, 2.5
+    path = write(tmp_path / "box.obj", *box_mesh(a, b, c))
+    props = Settings().replace(body=path, mass=m).mass_properties
+    assert not props.explicit and props.mass == m
+    np.testing.assert_allclose(tensor(props.inertia), box_inertia(m, a, b, c), rtol=1e-12, atol=1e-15)
+    assert props.inertia[3:] == (0.0, 0.0, 0.0)
+
+
+def test_cylinder_inertia_matches_the_closed_form(tmp_path):
+    r, h, m = 0.2, 0.9, 3.0
+    mesh = trimesh.creation.cylinder(radius=r, height=h, sections=512)  # axis z
+    path = write(tmp_path / "cylinder.stl", mesh.vertices, mesh.faces)
+    j = tensor(mass_properties(path, m).inertia)
+    # Solid cylinder: Izz = m r^2 / 2, Ixx = Iyy = m (3 r^2 + h^2) / 12.
+    expected = np.diag([m * (3 * r * r + h * h) / 12, m * (3 * r * r + h * h) / 12, m * r * r / 2])
+    np.testing.assert_allclose(np.diag(j), np.diag(expected), rtol=1e-4)
+    assert np.max(np.abs(j - np.diag(np.diag(j)))) < 1e-9 * m
+
+
+def test_fine_sphere_inertia_matches_the_closed_form(tmp_path):
+    r, m = 0.7, 5.0
+    mesh = trimesh.creation.icosphere(subdivisions=5, radius=r)  # 20,480 triangles
+    path = write(tmp_path / "sphere.ply", mesh.vertices, mesh.faces)
+    j = tensor(mass_properties(path, m).inertia)
+    # Solid sphere: I = 2/5 m r^2 about every axis through the centre.
+    np.testing.assert_allclose(j, np.eye(3) * 0.4 * m * r * r, rtol=1e-3, atol=1e-3 * 0.4 * m * r * r)
+
+
+def test_products_of_inertia_have_hoffmanns_sign(tmp_path):
+    # Tetrahedron (0, 0, 0), (a, 0, 0), (0, b, 0), (0, 0, c): integral of x y dV about the origin is
+    # a^2 b^2 c / 120; about the centre (a, b, c) / 4 it is a^2 b^2 c / 120 - V a b / 16 with
+    # V = a b c / 6, so Hoffmann's Jxy = integral of x y dm = -m a b / 80 (and alike), and
+    # Jxx = 3 m (b^2 + c^2) / 80.
+    a, b, c, m = 1.0, 2.0, 3.0, 4.0
+    vertices = np.array([[0, 0, 0], [a, 0, 0], [0, b, 0], [0, 0, c]], dtype=float)
+    faces = np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
+    assert signed_volume(vertices, faces) == pytest.approx(a * b * c / 6)
+    comps = mass_properties(write(tmp_path / "tetra.obj", vertices, faces), m).inertia
+    expected = (3 * m * (b * b + c * c) / 80, 3 * m * (a * a + c * c) / 80, 3 * m * (a * a + b * b) / 80,
+                -m * a * b / 80, -m * a * c / 80, -m * b * c / 80)
+    np.testing.assert_allclose(comps, expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_rotated_box_gives_the_rotated_tensor(tmp_path, seed):
+    a, b, c, m = 0.2, 0.6, 1.0, 1.5
+    rotation = Rotation.random(random_state=seed).as_matrix()
+    vertices, faces = box_mesh(a, b, c)
+    path = write(tmp_path / "rotated.obj", vertices @ rotation.T, faces)
+    comps = mass_properties(path, m).inertia
+    expected = rotation @ box_inertia(m, a, b, c) @ rotation.T  # J' = R J R^T
+    np.testing.assert_allclose(tensor(comps), expected, rtol=1e-10, atol=1e-12)
+    # Hoffmann's products: J[0, 1] = -Jxy etc.
+    np.testing.assert_allclose(comps[3:], (-expected[0, 1], -expected[0, 2], -expected[1, 2]), atol=1e-12)
+
+
+def test_offset_mesh_has_the_centred_meshs_inertia(tmp_path):
+    vertices, faces = box_mesh(0.4, 0.7, 0.2)
+    rotation = Rotation.from_euler("xyz", [20, -35, 50], degrees=True).as_matrix()
+    centred = vertices @ rotation.T
+    offset = np.array([3.0, -2.0, 5.0])
+    a = shape.load(write(tmp_path / "centred.obj", centred, faces))
+    b = shape.load(write(tmp_path / "offset.obj", centred + offset, faces))
+    np.testing.assert_allclose(b.centre - a.centre, offset, atol=1e-12)
+    np.testing.assert_allclose(b.inertia_at(2.0), a.inertia_at(2.0), rtol=1e-9, atol=1e-12)
+
+
+def test_gltf_binary_is_read(tmp_path):
+    a, b, c, m = 0.5, 0.25, 0.125, 1.0
+    path = write(tmp_path / "box.glb", *box_mesh(a, b, c))
+    np.testing.assert_allclose(tensor(mass_properties(path, m).inertia), box_inertia(m, a, b, c), rtol=1e-9)
+
+
+def test_gltf_with_external_buffers_is_read(tmp_path):
+    a, b, c, m = 1.0, 2.0, 3.0, 6.0
+    files = trimesh.Trimesh(*box_mesh(a, b, c), process=False).export(file_type="gltf")
+    for name, data in files.items():  # model.gltf and the .bin buffers it names
+        (tmp_path / name).write_bytes(data)
+    (gltf,) = [name for name in files if name.endswith(".gltf")]
+    comps = mass_properties(str(tmp_path / gltf), m).inertia
+    np.testing.assert_allclose(tensor(comps), box_inertia(m, a, b, c), rtol=1e-9)
+
+
+def test_mass_scales_the_inertia_and_explicit_inertia_wins(tmp_path):
+    path = write(tmp_path / "box.obj", *box_mesh(1.0, 2.0, 3.0))
+    one = np.array(Settings().replace(body=path, mass=1.0).mass_properties.inertia)
+    three = np.array(Settings().replace(body=path, mass=3.0).mass_properties.inertia)
+    np.testing.assert_allclose(three, 3.0 * one)
+    explicit = (1.0, 2.0, 2.5, 0.1, 0.0, 0.0)
+    props = Settings().replace(body=path, mass=3.0, inertia=explicit).mass_properties
+    assert props.explicit and props.inertia == explicit
+
+
+def test_mesh_file_default_mass_is_one_kilogram(tmp_path):
+    path = write(tmp_path / "box.obj", *box_mesh(1.0, 1.0, 1.0))
+    assert Settings().replace(body=path).mass_properties.inertia[0] == pytest.approx(1.0 / 6.0)
+
+
+# ------------------------------------------------------------ built-in bodies
+
+
+def test_default_body_is_hoffmanns_aircraft_with_his_tensor():
+    props = Settings().mass_properties
+    assert props.explicit and props.inertia == HOFFMANN_INERTIA
+    assert Simulation().body.components == HOFFMANN_INERTIA
+    # mass has nothing to scale: his tensor is given, not computed
+    assert Settings().replace(mass=7.0).mass_properties.inertia == HOFFMANN_INERTIA
+
+
+@pytest.mark.parametrize("name", [n for n in BUILTINS if BUILTINS[n].inertia is None])
+def test_meshed_builtins_are_closed_solids_centred_on_their_centre_of_mass(name):
+    body = shape.load(name)
+    assert body.unit_inertia is not None, body.problem
+    assert np.linalg.norm(body.centre) < 1e-5 * body.size  # the generator centred it
+    assert signed_volume(body.vertices, body.faces) > 0
+    assert len(body.faces) < 2000
+
+
+def test_builtin_meshes_are_reproduced_by_their_generator(tmp_path):
+    spec = importlib.util.spec_from_file_location("make_bodies", ASSETS / "make_bodies.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(["make_bodies.py", str(tmp_path)])
+    for name in module.BODIES:
+        assert (tmp_path / f"{name}.obj").read_text() == (ASSETS / "bodies" / f"{name}.obj").read_text(), name
+
+
+def test_t_handle_principal_axes_are_its_body_axes_in_ascending_order():
+    comps = mass_properties("t_handle").inertia
+    jxx, jyy, jzz = comps[:3]
+    assert jxx < jyy < jzz
+    assert comps[3:] == (0.0, 0.0, 0.0)  # symmetric in y and z: no products
+    assert jzz < jxx + jyy  # a real (not flat) body: triangle inequality holds strictly
+
+
+def _flips(w):
+    return int(np.count_nonzero(np.diff(np.sign(w)) != 0))
+
+
+def test_t_handle_flips_about_its_intermediate_axis_only():
+    """Torque-free rk4: spun about y with a tiny wobble it turns over; about x or z it keeps spinning."""
+    runs = {}
+    for axis in range(3):
+        rates = [0.01, 0.01, 0.01]
+        rates[axis] = 3.0
+        sim = Simulation(body="t_handle", integrator="rk4", dt=0.002, rates=tuple(rates))
+        ws = []
+        for _ in range(100):  # 20 s
+            sim.step(100)
+            ws.append(sim.snapshot().w)
+        runs[axis] = np.array(ws)
+        e0 = sim.settings.mass_properties
+        assert e0.explicit is False
+    assert _flips(runs[1][:, 1]) >= 2  # over and back
+    assert _flips(runs[0][:, 0]) == 0 and _flips(runs[2][:, 2]) == 0
+    assert np.min(runs[0][:, 0]) > 2.9 and np.min(runs[2][:, 2]) > 2.9
+
+
+# ------------------------------------------------------------------ bad files
+
+
+def _open_box(path):
+    vertices, faces = box_mesh(1, 1, 1)
+    return write(path, vertices, faces[:-1])
+
+
+def _inside_out_box(path):
+    vertices, faces = box_mesh(1, 1, 1)
+    return write(path, vertices, faces[:, ::-1])
+
+
+def _text(path):
+    path.write_text("This is a shopping list, not a mesh.\nmilk\neggs\n")
+    return str(path)
+
+
+def _empty(path):
+    path.write_bytes(b"")
+    return str(path)
+
+
+def _flat(path):
+    return write(path, np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], dtype=float), np.array([[0, 1, 2], [0, 2, 1]]))
+
+
+BAD_FILES = {
+    "text.obj": (_text, "not a OBJ mesh"),
+    "empty.stl": (_empty, "not a STL mesh"),
+    "empty.ply": (_empty, "PLY"),
+    "open.stl": (_open_box, "not watertight"),
+    "inside_out.obj": (_inside_out_box, "inside out"),
+    "flat.obj": (_flat, "zero volume|almost no volume"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_FILES)
+def test_bad_file_is_refused_with_its_reason(tmp_path, name):
+    make, reason = BAD_FILES[name]
+    path = make(tmp_path / name)
+    with pytest.raises(SettingsError, match=rf"^body: .*{name}: .*({reason})"):
+        Settings().replace(body=path)
+
+
+@pytest.mark.parametrize("name", BAD_FILES)
+def test_bad_file_on_the_command_line_is_one_line_and_exit_2(tmp_path, capsys, name):
+    make, reason = BAD_FILES[name]
+    path = make(tmp_path / name)
+    assert main(["run", "--body", path, "--duration", "0.01", "--out", str(tmp_path / "out.csv")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("attitude-sim: error: --body ")
+    assert name in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", ["open.stl", "flat.obj"])
+def test_mesh_without_volume_is_accepted_with_explicit_inertia(tmp_path, name):
+    path = BAD_FILES[name][0](tmp_path / name)
+    explicit = (1.0, 2.0, 2.5, 0.0, 0.0, 0.0)
+    settings = Settings().replace(body=path, inertia=explicit)
+    assert settings.mass_properties.inertia == explicit
+    assert np.array_equal(shape.load(path).centre, np.zeros(3))  # no volume: the mesh's own origin
+
+
+def test_explicit_inertia_keeps_being_checked(tmp_path):
+    path = _open_box(tmp_path / "open.stl")
+    with pytest.raises(SettingsError, match="triangle inequality"):
+        Settings().replace(body=path, inertia=(1.0, 1.0, 5.0, 0.0, 0.0, 0.0))
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    ("teapot", "neither a built-in body"),
+    ("model.step", "neither a built-in body"),
+    ("missing.stl", "no such file"),
+])
+def test_unknown_body_is_refused(body, reason):
+    with pytest.raises(SettingsError, match=reason):
+        Settings().replace(body=body)
+
+
+@pytest.mark.parametrize("mass", [0.0, -1.0, float("nan"), "heavy", True])
+def test_mass_must_be_a_positive_number(mass):
+    with pytest.raises(SettingsError, match="^mass: "):
+        Settings().replace(mass=mass)
+
+
+def test_too_many_triangles_are_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(shape, "MAX_TRIANGLES", 11)  # a box has 12
+    path = write(tmp_path / "big.obj", *box_mesh(1, 1, 1))
+    with pytest.raises(SettingsError, match="12 triangles, more than the 11"):
+        Settings().replace(body=path)
+
+
+def test_mass_without_effect_warns_on_the_command_line(tmp_path, capsys):
+    assert main(["run", "--mass", "3", "--duration", "0.01", "--out", str(tmp_path / "o.csv")]) == 0
+    assert "--mass has no effect" in capsys.readouterr().err
+
+
+def test_small_body_with_aircraft_dampers_is_warned_about(tmp_path, capsys):
+    main(["run", "--body", "t_handle", "--duration", "0.01", "--out", str(tmp_path / "o.csv")])
+    assert "dampers are too stiff for this body" in capsys.readouterr().err
+
+
+# ------------------------------------------------------- scenarios and CLI
+
+
+def test_command_line_mass_doubles_the_energy(tmp_path):
+    energies = []
+    for mass in ("0.2", "0.4"):
+        out = tmp_path / f"{mass}.csv"
+        args = ["run", "--body", "phone", "--mass", mass, "--dampers", "0,0,0", "--rates", "0,1,0",
+                "--duration", "0.01", "--out", str(out)]
+        assert main(args) == 0
+        energies.append(float(out.read_text().splitlines()[1].split(",")[COL["energy"]]))
+    jyy = mass_properties("phone", 0.2).inertia[1]
+    assert energies[0] == pytest.approx(0.5 * jyy, rel=1e-12)
+    assert energies[1] == pytest.approx(2 * energies[0], rel=1e-12)
+
+
+def test_scenario_body_is_found_next_to_the_scenario_file(tmp_path):
+    write(tmp_path / "brick.obj", *box_mesh(0.2, 0.1, 0.05))
+    scenario = tmp_path / "brick.toml"
+    scenario.write_text('[settings]\nbody = "brick.obj"\nmass = 2.0\n')
+    proc = subprocess.run([sys.executable, "-m", "app.cli", "run", "--scenario", str(scenario), "--duration",
+                           "0.01", "--every", "10"], capture_output=True, text=True, cwd="/", timeout=60)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_scenario_with_a_bad_body_names_the_line():
+    with pytest.raises(ScenarioError, match=r"line 3: \[settings\] body: .*neither a built-in"):
+        loads('[settings]\ndt = 0.001\nbody = "teapot"\n', source="t.toml")
+
+
+def test_scenario_with_a_mesh_without_volume_names_the_body_line(tmp_path):
+    path = _open_box(tmp_path / "open.stl")
+    with pytest.raises(ScenarioError, match=r"line 2: \[settings\] body: .*not watertight"):
+        loads(f'[settings]\nbody = "{path}"\n', source="t.toml")
+
+
+def test_compare_bodies_cannot_change_the_body():
+    with pytest.raises(ScenarioError, match="comparison bodies fly the main body"):
+        loads('[[compare]]\nlabel = "x"\nbody = "phone"\n', source="t.toml")
+
+
+def test_shape_error_is_a_value_error():
+    assert issubclass(ShapeError, ValueError)
+
+
+def test_bad_body_for_the_window_exits_2_before_opening_it(tmp_path, capsys):
+    path = _inside_out_box(tmp_path / "inside_out.obj")
+    assert main(["gui", "--body", path, "--screenshot", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "inside out" in err and not (tmp_path / "x.png").exists()
+
+
+def test_open_mesh_with_inertia_on_the_command_line(tmp_path):
+    path = _open_box(tmp_path / "open.stl")
+    out = tmp_path / "o.csv"
+    args = ["run", "--scenario", "tennis_racket", "--body", path, "--inertia", "1,2,2.5,0,0,0", "--duration",
+            "0.01", "--out", str(out)]
+    assert main(args) == 0
+    assert main(args[:5] + args[7:]) == 2  # without --inertia: refused
+
+
+def test_body_changes_are_recorded_and_replayed_bit_for_bit(tmp_path):
+    from sim.recording import Recorder, replay
+    from sim.runner import Runner
+    from sim.scenario import load
+
+    mesh = write(tmp_path / "brick.obj", *box_mesh(0.3, 0.2, 0.1))
+    scenario = load("tennis_racket")
+    path = tmp_path / "run.jsonl"
+    recorder = Recorder(path, scenario)
+    runner = Runner(scenario, recorder=recorder)
+    rows = [runner.advance(200).rows]
+    for key, value in [("mass", 0.5), ("body", "t_handle"), ("mass", None), ("body", mesh),
+                       ("inertia", (0.01, 0.02, 0.025, 0.0, 0.0, 0.0)), ("inertia", None)]:
+        runner.submit(key, value)
+        rows.append(runner.advance(150).rows)
+    recorder.close(runner.total_steps)
+    assert runner.sim.settings.body == mesh
+    replayed, last = replay(path)
+    assert np.array_equal(replayed.advance(last).rows, np.vstack(rows))
