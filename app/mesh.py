@@ -14,6 +14,8 @@ read strictly:
 Anything else raises a :class:`ValueError` naming the file and line.
 """
 
+import os
+from importlib.resources import files
 from pathlib import Path
 
 import numpy as np
@@ -25,14 +27,16 @@ IGNORED_STATEMENTS = frozenset({"o", "g", "s", "vn", "vt", "usemtl", "mtllib"})
 
 
 def aircraft_path():
-    """Return the path of the bundled aircraft mesh.
+    """Return the bundled aircraft mesh, found through :mod:`importlib.resources`.
 
     Returns
     -------
-    pathlib.Path
-        ``<repo>/assets/aircraft.obj``.
+    importlib.resources.abc.Traversable
+        ``aircraft.obj`` in the package data ``assets``, wherever the
+        project is installed (checkout, editable, wheel, pipx); a
+        :class:`pathlib.Path` whenever the package lies on the file system.
     """
-    return Path(__file__).resolve().parents[1] / "assets" / "aircraft.obj"
+    return files("assets") / "aircraft.obj"
 
 
 def load_obj(path):
@@ -40,7 +44,7 @@ def load_obj(path):
 
     Parameters
     ----------
-    path : str or os.PathLike
+    path : str, os.PathLike or importlib.resources.abc.Traversable
         The OBJ file.
 
     Returns
@@ -61,7 +65,7 @@ def load_obj(path):
         only some vertices, faces with fewer than three corners or indices
         out of range, or no faces at all.
     """
-    path = Path(path)
+    path = Path(path) if isinstance(path, (str, os.PathLike)) else path  # or a Traversable
     positions, colours, faces = [], [], []
     with path.open(encoding="utf-8") as stream:
         for number, line in enumerate(stream, start=1):

@@ -1,0 +1,1 @@
+"""Package data: meshes and scenario files, found through importlib.resources."""
