@@ -18,7 +18,7 @@ frame), and a view of ``L`` samples stays intact for the next
 Sizing
 ------
 The window sizes the ring from the time step and the plotted window
-(:func:`capacity_for`): 20 s at dt = 1 ms take 22,064 samples, 5.3 MB for
+(:func:`capacity_for`): 20 s at dt = 1 ms take 22,064 samples, 10.6 MB for
 the 30 columns mirrored, where a fixed 2**18 samples took 126 MB.  When dt
 gets smaller the window grows the ring (:meth:`History.resize`, keeping
 every sample), so the plotted window is always held in full.
@@ -43,7 +43,7 @@ __all__ = ["History", "DEFAULT_CAPACITY", "DEFAULT_ARCHIVE_CAPACITY", "MAX_CAPAC
            "write_csv"]
 
 #: Full-resolution samples kept when no capacity is given (2**15 = 32,768):
-#: 20 s at dt = 1 ms with room to spare, 7.9 MB with the 30 history columns mirrored.
+#: 20 s at dt = 1 ms with room to spare, 15.7 MB with the 30 history columns mirrored.
 DEFAULT_CAPACITY = 2**15
 
 #: Most samples :func:`capacity_for` asks for (2**18 = 262,144, 126 MB with
@@ -65,7 +65,7 @@ def capacity_for(dt: float | None, seconds: float, limit: int = MAX_CAPACITY) ->
     Examples
     --------
     >>> capacity_for(0.001, 20.0), capacity_for(0.1, 20.0), capacity_for(1e-6, 20.0)
-    (22064, 464, 262144)
+    (22064, 284, 262144)
     """
     if dt is None or not (math.isfinite(dt) and dt > 0):
         return int(limit)
@@ -161,6 +161,18 @@ class History:
         self._count -= held - dropped
         self._held = 0
         self._write(kept)
+
+    def reserve(self, capacity: int) -> bool:
+        """Grow to at least ``capacity`` samples, keeping every sample held; True when it grew.
+
+        Held samples are never lost this way: the window calls it with
+        :func:`capacity_for` of the current dt before appending, so a
+        smaller dt can never push samples of the plotted window out.
+        """
+        if capacity <= self._capacity:
+            return False
+        self.resize(capacity)
+        return True
 
     def clear(self) -> None:
         """Forget every sample (after a reset); storage is kept."""

@@ -672,9 +672,7 @@ class MainWindow(QMainWindow):
         elif t[0] < self._last_t:
             self._clear_history()
         if len(rows):
-            needed = capacity_for(self.worker.settings.dt, PLOT_SECONDS)
-            if needed > self.history.capacity:  # a smaller dt: grow, keeping every sample
-                self.history.resize(needed)
+            self.history.reserve(capacity_for(self.worker.settings.dt, PLOT_SECONDS))  # grows for a smaller dt
             self.history.append(rows)
             self._last_t = rows[-1, 0]
         else:
