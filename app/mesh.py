@@ -14,8 +14,7 @@ read strictly:
 Anything else raises a :class:`ValueError` naming the file and line.
 """
 
-import os
-from importlib.resources import files
+import importlib.resources
 from pathlib import Path
 
 import numpy as np
@@ -26,17 +25,9 @@ DEFAULT_RGBA = (0.8, 0.8, 0.8, 1.0)
 IGNORED_STATEMENTS = frozenset({"o", "g", "s", "vn", "vt", "usemtl", "mtllib"})
 
 
-def aircraft_path():
-    """Return the bundled aircraft mesh, found through :mod:`importlib.resources`.
-
-    Returns
-    -------
-    importlib.resources.abc.Traversable
-        ``aircraft.obj`` in the package data ``assets``, wherever the
-        project is installed (checkout, editable, wheel, pipx); a
-        :class:`pathlib.Path` whenever the package lies on the file system.
-    """
-    return files("assets") / "aircraft.obj"
+def aircraft_path() -> Path:
+    """The bundled aircraft mesh, ``assets/aircraft.obj``."""
+    return Path(str(importlib.resources.files("assets").joinpath("aircraft.obj")))
 
 
 def load_obj(path):
@@ -44,7 +35,7 @@ def load_obj(path):
 
     Parameters
     ----------
-    path : str, os.PathLike or importlib.resources.abc.Traversable
+    path : str or os.PathLike
         The OBJ file.
 
     Returns
@@ -65,7 +56,7 @@ def load_obj(path):
         only some vertices, faces with fewer than three corners or indices
         out of range, or no faces at all.
     """
-    path = Path(path) if isinstance(path, (str, os.PathLike)) else path  # or a Traversable
+    path = Path(path)
     positions, colours, faces = [], [], []
     with path.open(encoding="utf-8") as stream:
         for number, line in enumerate(stream, start=1):

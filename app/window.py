@@ -63,8 +63,6 @@ SLOW_EVERY = 4
 STATUS_SECONDS = 1.0
 #: Seconds an inline message stays.
 MESSAGE_SECONDS = 12
-#: Width of the plots' scrolling time window, s; the history holds at least this much (capacity_for).
-PLOT_SECONDS = 20.0
 #: Window size when none was saved.
 DEFAULT_SIZE = (1400, 900)
 #: Initial widths of the control column, the centre and the plots.
@@ -203,7 +201,7 @@ class MainWindow(QMainWindow):
     worker : SimulationWorker
     history : History
         The samples since the last reset (the plots' data): at least the
-        plotted window (:data:`PLOT_SECONDS`) at full resolution, sized from dt
+        plotted window (``plots.window_seconds``) at full resolution, sized from dt
         (:func:`~app.history.capacity_for`), older samples thinned.
     viewer : AttitudeView
     plots : PlotPanel
@@ -231,7 +229,7 @@ class MainWindow(QMainWindow):
         self._next_status = 0.0
         self.folders = FolderMemory(QSettings("attitude-sim", "attitude-sim") if remember_geometry else None)
         self.csv_export = None  # the latest CsvExport
-        self.history = History(capacity=capacity_for(scenario.settings.dt, PLOT_SECONDS))
+        self.history = History()
         runner = Runner(scenario)
         self.worker = SimulationWorker(runner, speed)
         self._build(speed)
@@ -259,7 +257,7 @@ class MainWindow(QMainWindow):
         self.viewer = AttitudeView()
         self.viewer.setObjectName("viewer")
         self.viewer.frameSwapped.connect(self._count_frame)
-        self.plots = PlotPanel(self.history, window_seconds=PLOT_SECONDS)
+        self.plots = PlotPanel(self.history)
         self.plots.setObjectName("plots")
         self._build_compare()
         self.readouts = Readouts()
@@ -654,7 +652,8 @@ class MainWindow(QMainWindow):
     def _clear_history(self, dt: float | None = None) -> None:
         """Forget every sample; size the history for ``dt`` (default: the worker's)."""
         self.history.clear()
-        self.history.resize(capacity_for(self.worker.settings.dt if dt is None else dt, PLOT_SECONDS))
+        dt = self.worker.settings.dt if dt is None else dt
+        self.history.resize(capacity_for(dt, self.plots.window_seconds))
         self.plots.clear()
         self.compare.clear()
         self._last_t = -math.inf
@@ -672,7 +671,8 @@ class MainWindow(QMainWindow):
         elif t[0] < self._last_t:
             self._clear_history()
         if len(rows):
-            self.history.reserve(capacity_for(self.worker.settings.dt, PLOT_SECONDS))  # grows for a smaller dt
+            # a smaller dt: grow, keeping every sample, so the plotted window stays whole
+            self.history.reserve(capacity_for(self.worker.settings.dt, self.plots.window_seconds))
             self.history.append(rows)
             self._last_t = rows[-1, 0]
         else:

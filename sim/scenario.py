@@ -28,10 +28,10 @@ is wrong; nothing is half-loaded.
 
 from __future__ import annotations
 
+import importlib.resources
 import re
 import tomllib
 from dataclasses import dataclass, field
-from importlib.resources import files
 from pathlib import Path
 
 from sim.settings import KEYS, Settings, SettingsError, validate
@@ -72,32 +72,20 @@ class Scenario:
     compare: tuple = ()
 
 
-def builtin_dir():
-    """Folder of the built-in scenarios: ``scenarios`` in the package data ``assets``.
+def builtin_dir() -> Path:
+    """Folder of the built-in scenarios, ``assets/scenarios``, found through importlib.resources.
 
-    Found through :mod:`importlib.resources`, so it is the same folder in a
-    checkout, an editable install, a wheel or a pipx install.
-
-    Returns
-    -------
-    importlib.resources.abc.Traversable
-        A :class:`pathlib.Path` whenever the package lies on the file system.
+    The same folder in a checkout, an editable install, a wheel or a pipx install.
     """
-    return files("assets") / "scenarios"
+    return Path(str(importlib.resources.files("assets") / "scenarios"))
 
 
 def builtin_names() -> list[str]:
-    return sorted(p.name.removesuffix(".toml") for p in builtin_dir().iterdir()
-                  if p.name.endswith(".toml") and p.is_file())
+    return sorted(p.stem for p in builtin_dir().glob("*.toml"))
 
 
-def resolve(name_or_path: str):
-    """A scenario file: a built-in by name (see :func:`builtin_dir`) or a file by path.
-
-    Returns a :class:`pathlib.Path` (or, for a built-in, an
-    ``importlib.resources`` Traversable, a Path on the file system);
-    ScenarioError if neither exists.
-    """
+def resolve(name_or_path: str) -> Path:
+    """Path of a built-in scenario by name, or of a file; ScenarioError if neither exists."""
     candidate = Path(name_or_path)
     if candidate.suffix == ".toml" or candidate.exists():
         if not candidate.is_file():
@@ -118,7 +106,7 @@ def load(name_or_path: str) -> Scenario:
         raw = path.read_bytes()
     except OSError as exc:
         raise ScenarioError(f"{path}: cannot read ({exc.strerror})") from None
-    return loads(raw, source=str(path), name=Path(path.name).stem)
+    return loads(raw, source=str(path), name=path.stem)
 
 
 def loads(text, source: str = "<string>", name: str = "scenario") -> Scenario:

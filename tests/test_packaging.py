@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from app.mesh import aircraft_path, load_obj
+from app.mesh import aircraft_path
 from sim.scenario import builtin_dir, builtin_names, load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -126,14 +126,18 @@ def test_installed_wheel_finds_its_data_outside_the_checkout(built, tmp_path):
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(site)
     code = (
-        "import sys, json\n"
+        "import json\n"
+        "from importlib.resources import files\n"
         "from sim.scenario import builtin_names, builtin_dir, load\n"
-        "from app.mesh import aircraft_path, load_obj\n"
+        "from app.mesh import aircraft_path\n"
         "import sim, app, assets\n"
-        "v, f, c = load_obj(aircraft_path())\n"
+        "def walk(node, prefix):\n"
+        "    for child in node.iterdir():\n"
+        "        name = prefix + '/' + child.name\n"
+        "        yield from walk(child, name) if child.is_dir() else [name]\n"
         "print(json.dumps({'names': builtin_names(), 'titles': [load(n).title for n in builtin_names()],\n"
         "                  'files': [m.__file__ for m in (sim, app, assets)], 'dir': str(builtin_dir()),\n"
-        "                  'faces': len(f)}))\n")
+        "                  'aircraft': aircraft_path().read_text(), 'data': sorted(walk(files('assets'), 'assets'))}))\n")
     # -S: no site-packages .pth files, so the checkout's editable finder stays out;
     # numpy comes from this environment's site-packages, after the unpacked wheel
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), sysconfig.get_paths()["purelib"],
@@ -148,7 +152,8 @@ def test_installed_wheel_finds_its_data_outside_the_checkout(built, tmp_path):
                             if p.startswith("assets/scenarios/") and p.count("/") == 2 and p.endswith(".toml"))
     assert found["names"] == expected_names
     assert all(found["titles"])
-    assert found["faces"] == len(load_obj(aircraft_path())[1])
+    assert found["aircraft"] == (ASSETS / "aircraft.obj").read_text()
+    assert expected <= set(found["data"])  # every mesh and scenario, the probes in the new subfolder too
 
 
 def test_python_m_app_runs_the_command_line(tmp_path):

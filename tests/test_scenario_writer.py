@@ -1,4 +1,4 @@
-"""Scenario files written by sim.scenario_writer load back to the same scenario."""
+"""Scenario files saved by sim.scenario_writer (text by sim.scenario_toml) load back to the same scenario."""
 
 import dataclasses
 import tomllib
@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from sim.scenario import Event, Scenario, builtin_names, load, loads
-from sim.scenario_writer import dumps, save
+from sim.scenario_toml import dumps
+from sim.scenario_writer import save
 from sim.settings import Settings
 
 
