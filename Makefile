@@ -52,7 +52,7 @@ run: $(VENV)/.installed sysdeps
 	fi
 
 # After the tests: the wheel, installed into a fresh venv outside the checkout,
-# used from another folder (.ci/check_install.py; about 25 s with pip's cache warm).
+# used from another folder (.ci/check_install.py; 15-30 s with pip's cache warm).
 test: $(VENV)/.installed-test sysdeps
 	$(BIN)/python -m pytest -q
 	$(BIN)/python .ci/check_install.py
