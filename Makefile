@@ -51,8 +51,11 @@ run: $(VENV)/.installed sysdeps
 	    && echo "screenshot saved to out/screenshot.png"; \
 	fi
 
+# After the tests: the wheel, installed into a fresh venv outside the checkout,
+# used from another folder (.ci/check_install.py; 15-30 s with pip's cache warm).
 test: $(VENV)/.installed-test sysdeps
 	$(BIN)/python -m pytest -q
+	$(BIN)/python .ci/check_install.py
 
 bench: $(VENV)/.installed-test sysdeps
 	xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb $(BIN)/python -m bench

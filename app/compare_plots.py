@@ -37,7 +37,7 @@ import pyqtgraph as pg
 from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
 from app.decimate import envelope, factor_for
-from app.history import History
+from app.history import History, capacity_for as history_capacity
 from app.plots import (BACKGROUND, FOREGROUND, GRID_ALPHA, REFRESH_EVERY, SILVER, PlotAxisItem, XLink, _style_axes,
                        settle_range)
 from sim.runner import COMPARE_COLUMNS, MAIN
@@ -71,16 +71,14 @@ _COLUMNS = ("t", "log_error", "energy", "norm")  # energy: drift or change, see 
 
 
 def capacity_for(dt: float | None, seconds: float = WINDOW_SECONDS) -> int:
-    """Samples per body for ``seconds`` at step ``dt`` with 10 % to spare, at most :data:`MAX_CAPACITY`.
+    """Samples per body: :func:`app.history.capacity_for`, at most :data:`MAX_CAPACITY`.
 
     Examples
     --------
     >>> capacity_for(0.01), capacity_for(1e-3), capacity_for(1e-5), capacity_for(None)
     (2264, 22064, 65536, 65536)
     """
-    if dt is None or not (math.isfinite(dt) and dt > 0):
-        return MAX_CAPACITY
-    return min(MAX_CAPACITY, max(256, math.ceil(1.1 * seconds / dt) + 64))
+    return history_capacity(dt, seconds, MAX_CAPACITY)
 
 
 def decade_label(exponent: int) -> str:

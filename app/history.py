@@ -15,6 +15,14 @@ positions ``g % capacity`` and ``g % capacity + capacity``.  Any run of up to
 frame), and a view of ``L`` samples stays intact for the next
 ``capacity - L`` appended samples.
 
+Sizing
+------
+The window sizes the ring from the time step and the plotted window
+(:func:`capacity_for`): 20 s at dt = 1 ms take 22,064 samples, 10.6 MB for
+the 30 columns mirrored, where a fixed 2**18 samples took 126 MB.  When dt
+gets smaller the window grows the ring (:meth:`History.resize`, keeping
+every sample), so the plotted window is always held in full.
+
 The archive holds every ``stride``-th sample of what left the ring
 (sample ``g`` with ``g % stride == 0``).  When it is full, every other archived
 sample is dropped and ``stride`` doubles, so it always spans the whole run from
@@ -23,21 +31,45 @@ sample is dropped and ``stride`` doubles, so it always spans the whole run from
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
 
 import numpy as np
 
 from sim.simulation import COLUMNS, HISTORY_COLUMNS
 
-__all__ = ["History", "DEFAULT_CAPACITY", "DEFAULT_ARCHIVE_CAPACITY"]
+__all__ = ["History", "DEFAULT_CAPACITY", "DEFAULT_ARCHIVE_CAPACITY", "MAX_CAPACITY", "capacity_for",
+           "write_csv"]
 
-#: Full-resolution samples kept (2**18 = 262,144): the 20 s plot window at
-#: dt = 1e-4 s (200,000 samples) with room to spare, 262 s at dt = 1 ms.  With
-#: the 30 history columns the mirrored ring takes 2 * 2**18 * 30 * 8 B = 126 MB.
-DEFAULT_CAPACITY = 2**18
+#: Full-resolution samples kept when no capacity is given (2**15 = 32,768):
+#: 20 s at dt = 1 ms with room to spare, 15.7 MB with the 30 history columns mirrored.
+DEFAULT_CAPACITY = 2**15
+
+#: Most samples :func:`capacity_for` asks for (2**18 = 262,144, 126 MB with
+#: 30 columns): a 20 s window in full down to dt = 84 us.
+MAX_CAPACITY = 2**18
 
 #: Rows of the thinned archive of older samples (2**14 rows, 3.9 MB with 30 columns).
 DEFAULT_ARCHIVE_CAPACITY = 2**14
+
+
+def capacity_for(dt: float | None, seconds: float, limit: int = MAX_CAPACITY) -> int:
+    """Samples that hold ``seconds`` of simulated time at step ``dt``, with 10 % to spare.
+
+    A window of ``seconds`` needs ``floor(seconds / dt) + 1`` samples; this
+    gives ``ceil(1.1 * seconds / dt) + 64``, at least 256 and at most
+    ``limit`` (below ``dt = 1.1 * seconds / limit`` the window is cut to the
+    last ``limit`` samples).  ``dt`` None or not a positive number: ``limit``.
+
+    Examples
+    --------
+    >>> capacity_for(0.001, 20.0), capacity_for(0.1, 20.0), capacity_for(1e-6, 20.0)
+    (22064, 284, 262144)
+    """
+    if dt is None or not (math.isfinite(dt) and dt > 0):
+        return int(limit)
+    return int(min(limit, max(256, math.ceil(1.1 * seconds / dt) + 64)))
 
 
 class History:
@@ -102,13 +134,50 @@ class History:
         return self._ring.nbytes + self._archive.nbytes
 
     def __len__(self) -> int:
-        """Samples held at full resolution: ``min(count, capacity)``."""
-        return min(self._count, self._capacity)
+        """Samples held at full resolution: ``min(count, capacity)`` unless :meth:`resize` grew it since."""
+        return self._held
 
     # --------------------------------------------------------------- writing
+    def resize(self, capacity: int) -> None:
+        """Keep ``capacity`` samples at full resolution from now on.
+
+        Growing keeps every sample held.  Shrinking keeps the last
+        ``capacity`` of them; the older ones go to the archive, as if
+        they had left the ring by appending.  Views returned before keep
+        their values (the ring is reallocated).
+        """
+        capacity = int(capacity)
+        if capacity < 1:
+            raise ValueError(f"capacity: must be >= 1, got {capacity}")
+        if capacity == self._capacity:
+            return
+        held = len(self)
+        recent = self._recent(held)
+        dropped = max(0, held - capacity)
+        self._to_archive(recent[:, :dropped], self._count - held)
+        kept = np.array(recent[:, dropped:])
+        self._capacity = capacity
+        self._ring = np.empty((len(self.columns), 2 * capacity))
+        self._count -= held - dropped
+        self._held = 0
+        self._write(kept)
+
+    def reserve(self, capacity: int) -> bool:
+        """Grow to at least ``capacity`` samples, keeping every sample held; True when it grew.
+
+        Held samples are never lost this way: the window calls it with
+        :func:`capacity_for` of the current dt before appending, so a
+        smaller dt can never push samples of the plotted window out.
+        """
+        if capacity <= self._capacity:
+            return False
+        self.resize(capacity)
+        return True
+
     def clear(self) -> None:
         """Forget every sample (after a reset); storage is kept."""
         self._count = 0
+        self._held = 0
         self._archived = 0
         self._stride = 1
 
@@ -136,6 +205,7 @@ class History:
         dropped_held = min(held, max(0, held + n - self._capacity))
         skipped = max(0, n - self._capacity)
         self._to_archive(self._recent(held)[:, :dropped_held], self._count - held)
+        self._held -= dropped_held
         self._to_archive(rows[:skipped].T, self._count)
         self._count += skipped
         self._write(rows[skipped:].T)
@@ -149,6 +219,7 @@ class History:
             self._ring[:, offset + start:offset + start + first] = block[:, :first]
             self._ring[:, offset:offset + m - first] = block[:, first:]
         self._count += m
+        self._held += m
 
     def _to_archive(self, block, g0: int) -> None:
         """Keep the samples of ``block`` (shape (ncols, m), global indices from ``g0``) on the stride."""
@@ -255,11 +326,7 @@ class History:
         return view
 
     def to_csv(self, path, columns=COLUMNS) -> str:
-        """Write the full-resolution samples as CSV with a header line.
-
-        The format is that of ``attitude-sim run``: comma separated, one
-        sample per line, values with ``repr`` precision (they read back
-        exactly).
+        """Write the full-resolution samples as CSV with a header line (see :func:`write_csv`).
 
         Parameters
         ----------
@@ -273,15 +340,67 @@ class History:
         -------
         str
             ``path``.
-
-        Notes
-        -----
-        Formatting costs about 1-2 microseconds per value here: seconds for
-        a full default store (2**18 samples of 24 columns).
         """
-        index = [self._column_index(name) for name in columns]
-        table = self._recent(len(self))[index].T.tolist()
-        with open(path, "w", encoding="utf-8", newline="") as out:
+        return write_csv(path, columns, self.table(columns))
+
+    def table(self, columns=COLUMNS) -> np.ndarray:
+        """A copy of the full-resolution samples of ``columns``, shape (len(columns), len(self)).
+
+        Being a copy, it stays valid while more samples are appended (what a
+        background export writes).
+        """
+        return self.last(len(self), columns)
+
+
+def write_csv(path, columns, table, progress=None, chunk: int = 4096) -> str:
+    """Write samples as CSV with a header line, in the format of ``attitude-sim run``.
+
+    Comma separated, one sample per line, values with ``repr`` precision
+    (they read back exactly).  The text goes to ``path + ".part"``, which is
+    moved over ``path`` when complete: ``path`` never holds part of a table.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        Output file, overwritten.
+    columns : sequence of str
+        Header names, one per row of ``table``.
+    table : ndarray, shape (len(columns), n)
+        The samples, oldest first.
+    progress : callable, optional
+        Called as ``progress(rows_written, n)`` after every ``chunk`` rows.
+    chunk : int
+        Rows formatted at a time.
+
+    Returns
+    -------
+    str
+        ``path``.
+
+    Raises
+    ------
+    OSError
+        If the file cannot be written (no partial file is left).
+
+    Notes
+    -----
+    Formatting costs about 1-2 microseconds per value here: about half a
+    second for 20,000 samples of 24 columns.
+    """
+    path = os.fspath(path)
+    partial = path + ".part"
+    n = table.shape[1]
+    try:
+        with open(partial, "w", encoding="utf-8", newline="") as out:
             out.write(",".join(columns) + "\n")
-            out.writelines(",".join(map(repr, row)) + "\n" for row in table)
-        return os.fspath(path)
+            for start in range(0, n, chunk):
+                rows = table[:, start:start + chunk].T.tolist()
+                out.writelines(",".join(map(repr, row)) + "\n" for row in rows)
+                if progress is not None:
+                    progress(min(n, start + chunk), n)
+        os.replace(partial, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.remove(partial)
+        raise
+    return path

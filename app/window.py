@@ -25,7 +25,6 @@ from PySide6.QtCore import QPoint, QRect, QSettings, QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QImage, QKeySequence, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QMainWindow,
@@ -37,8 +36,10 @@ from PySide6.QtWidgets import (
 
 from app.compare_plots import ComparePanel
 from app.controls import ControlPanel
+from app.dialogs import FolderMemory
+from app.export import CsvExport
 from app.help_overlay import HelpOverlay
-from app.history import History
+from app.history import History, capacity_for
 from app.keys import KeyFlyer
 from app.plots import PlotPanel
 from app.readouts import Readouts
@@ -48,6 +49,7 @@ from sim.quaternion import cayley
 from sim.recording import Recorder, RecordingError, replay
 from sim.runner import Runner
 from sim.scenario import ScenarioError, builtin_names, load
+from sim.scenario_writer import save as save_scenario_file
 from sim.settings import SettingsError, damper_warning
 
 __all__ = ["MainWindow", "run_gui", "application", "open_window", "grab_window", "apply_theme",
@@ -198,7 +200,9 @@ class MainWindow(QMainWindow):
     ----------
     worker : SimulationWorker
     history : History
-        Every sample since the last reset (the plots' data).
+        The samples since the last reset (the plots' data): at least the
+        plotted window (``plots.window_seconds``) at full resolution, sized from dt
+        (:func:`~app.history.capacity_for`), older samples thinned.
     viewer : AttitudeView
     plots : PlotPanel
     compare : ComparePanel
@@ -223,6 +227,8 @@ class MainWindow(QMainWindow):
         self._recording = None
         self._meter = _RateMeter()
         self._next_status = 0.0
+        self.folders = FolderMemory(QSettings("attitude-sim", "attitude-sim") if remember_geometry else None)
+        self.csv_export = None  # the latest CsvExport
         self.history = History()
         runner = Runner(scenario)
         self.worker = SimulationWorker(runner, speed)
@@ -347,8 +353,13 @@ class MainWindow(QMainWindow):
             files, "&Record…", self._toggle_recording, "Ctrl+R", checkable=True,
             tip="Record to a .jsonl file; recording restarts the run from the reset state at t = 0")
         self._action(files, "Re&play…", self._ask_replay, "Ctrl+P", "Run a recording in the window")
+        self._action(files, "&Save scenario…", self._ask_save_scenario, "Ctrl+S",
+                     "The current settings, the reset attitude and rates, and the scenario's events and "
+                     "comparison bodies as a scenario file")
         files.addSeparator()
-        self._action(files, "Export history &CSV…", self._ask_export_csv, tip="Every sample held, as CSV")
+        self._action(files, "Export history &CSV…", self._ask_export_csv,
+                     tip="The samples the plots hold (at least the plotted window), in the background; "
+                         "a whole run: Record, then attitude-sim replay --out")
         self._action(files, "Export plots &PNG…", self._ask_export_plots, tip="The plots as drawn now")
         self._action(files, "Save 3D &view PNG…", self._ask_save_view, tip="The 3D view as drawn now")
         files.addSeparator()
@@ -442,14 +453,22 @@ class MainWindow(QMainWindow):
         self.show_message(f"Scenario {scenario.name}: {scenario.title}", error=False)
         return True
 
+    def current_scenario(self):
+        """The scenario with the settings in force now and the reset fields' angles and rates."""
+        angles, rates = self.controls.body.reset_state()
+        settings = self.worker.settings.replace(angles_deg=angles, rates=rates)
+        return dataclasses.replace(self._scenario, settings=settings)
+
+    def save_scenario(self, path) -> bool:
+        """Write :meth:`current_scenario` as a scenario file (loadable with Scenario > Open)."""
+        return self._write(lambda: save_scenario_file(self.current_scenario(), path), path)
+
     def start_recording(self, path) -> bool:
         """Restart the run from the reset state at t = 0 and record it to ``path``.
 
-        The recording holds the scenario with the settings in force now.
+        The recording holds :meth:`current_scenario`.
         """
-        angles, rates = self.controls.body.reset_state()
-        settings = self.worker.settings.replace(angles_deg=angles, rates=rates)
-        scenario = dataclasses.replace(self._scenario, settings=settings)
+        scenario = self.current_scenario()
         try:
             recorder = Recorder(path, scenario)
         except OSError as exc:
@@ -481,9 +500,38 @@ class MainWindow(QMainWindow):
         self.show_message(f"Replaying {path}: {steps} steps; it pauses at the end", error=False)
         return True
 
-    def export_csv(self, path) -> bool:
-        """Write the history as CSV (``attitude-sim run`` columns)."""
-        return self._write(lambda: self.history.to_csv(path), path)
+    def export_csv(self, path) -> CsvExport | None:
+        """Write the history as CSV (``attitude-sim run`` columns) in the background.
+
+        The samples held now are copied and written by a
+        :class:`~app.export.CsvExport` thread; progress and the result show
+        in the status bar.  Returns the export (:meth:`CsvExport.wait` for
+        the file), or None while the previous one is still writing.
+        """
+        if self.csv_export is not None and self.csv_export.running():
+            self.show_message(f"Still exporting to {self.csv_export.path}")
+            return None
+        export = CsvExport(self.history, path, parent=self)
+        # slots of the window (a QObject of the GUI thread): Qt queues the thread's signals to it
+        export.progress.connect(self._export_progress)
+        export.finished.connect(self._export_finished)
+        export.failed.connect(self._export_failed)
+        self.csv_export = export
+        self.statusBar().showMessage(f"Exporting history to {os.path.basename(export.path)}…")
+        export.start()
+        return export
+
+    def _export_progress(self, done: int, total: int) -> None:
+        name = os.path.basename(self.csv_export.path)
+        self.statusBar().showMessage(f"Exporting history to {name}: {100 * done // max(total, 1)} %")
+
+    def _export_finished(self, path: str, rows: int) -> None:
+        span = self.csv_export.span
+        self.show_message(f"Saved {path}: {rows:,} samples" + (f", t = {span[0]:g} to {span[1]:g} s" if span else ""),
+                          error=False)
+
+    def _export_failed(self, path: str, why: str) -> None:
+        self.show_message(f"{path}: {why}")
 
     def export_plots(self, path) -> bool:
         """Save the plots as a PNG."""
@@ -518,7 +566,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------- dialogs
     def _ask_scenario(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", "", "Scenario (*.toml);;All files (*)")
+        path = self.folders.ask_open(self, "Open scenario", "Scenario (*.toml);;All files (*)")
         if path:
             self.open_scenario(path)
 
@@ -526,20 +574,24 @@ class MainWindow(QMainWindow):
         if not checked:
             self.stop_recording()
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Record to (restarts the run at t = 0)", "recording.jsonl",
-                                              "Recording (*.jsonl)")
+        path = self.folders.ask_save(self, "Record to (restarts the run at t = 0)", "recording.jsonl",
+                                     "Recording (*.jsonl)")
         if not (path and self.start_recording(path)):
             self._show_recording()
 
     def _ask_replay(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Replay recording", "", "Recording (*.jsonl);;All files (*)")
+        path = self.folders.ask_open(self, "Replay recording", "Recording (*.jsonl);;All files (*)")
         if path:
             self.replay(path)
 
     def _ask_save(self, title, default, kind, write) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, title, default, kind)
+        path = self.folders.ask_save(self, title, default, kind)
         if path:
             write(path)
+
+    def _ask_save_scenario(self) -> None:
+        name = f"{self._scenario.name}.toml"
+        self._ask_save("Save scenario", name, "Scenario (*.toml)", self.save_scenario)
 
     def _ask_export_csv(self) -> None:
         self._ask_save("Export history", "history.csv", "CSV (*.csv)", self.export_csv)
@@ -565,7 +617,7 @@ class MainWindow(QMainWindow):
         """Show a new run: its title, caption, comparison bodies and settings; no samples yet."""
         self._scenario = scenario
         self.setWindowTitle(f"attitude-sim: {scenario.title or scenario.name}")
-        self._clear_history()
+        self._clear_history(runner.sim.settings.dt)
         self._last = None
         self._set_bodies(tuple(label for label, _ in scenario.compare))
         self._show_body(runner.sim.settings)
@@ -611,8 +663,11 @@ class MainWindow(QMainWindow):
             self.record_action.setChecked(with_file)
 
     # ---------------------------------------------------------- frame loop
-    def _clear_history(self) -> None:
+    def _clear_history(self, dt: float | None = None) -> None:
+        """Forget every sample; size the history for ``dt`` (default: the worker's)."""
         self.history.clear()
+        dt = self.worker.settings.dt if dt is None else dt
+        self.history.resize(capacity_for(dt, self.plots.window_seconds))
         self.plots.clear()
         self.compare.clear()
         self._last_t = -math.inf
@@ -630,6 +685,8 @@ class MainWindow(QMainWindow):
         elif t[0] < self._last_t:
             self._clear_history()
         if len(rows):
+            # a smaller dt: grow, keeping every sample, so the plotted window stays whole
+            self.history.reserve(capacity_for(self.worker.settings.dt, self.plots.window_seconds))
             self.history.append(rows)
             self._last_t = rows[-1, 0]
         else:
@@ -717,6 +774,8 @@ class MainWindow(QMainWindow):
         """Stop the frame timer and the simulation thread (within 1 s), save the size."""
         self._timer.stop()
         self.keys.detach()
+        if self.csv_export is not None and not self.csv_export.wait(30.0):
+            print(f"attitude-sim: the CSV export to {self.csv_export.path} did not finish", file=sys.stderr)
         if not self.worker.stop(1.0):
             print("attitude-sim: the simulation thread did not stop within 1 s", file=sys.stderr)
         if self._remember:

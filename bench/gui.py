@@ -40,6 +40,49 @@ app.exec()
 """
 
 
+_FRESH_CHILD = """
+import sys, time
+from app.window import application, open_window
+from sim.scenario import load
+app = application()
+window = open_window(load("default"), remember_geometry=False)
+end = time.perf_counter() + float(sys.argv[1])
+while time.perf_counter() < end:
+    app.processEvents()
+    time.sleep(0.001)
+status = dict(line.split(":", 1) for line in open("/proc/self/status"))
+llvm, current = 0, False  # resident pages of libLLVM (Mesa's llvmpipe): software OpenGL only
+for line in open("/proc/self/smaps"):
+    first = line.split(maxsplit=1)[0]
+    if "-" in first and not first.endswith(":"):
+        current = "libLLVM" in line
+    elif first == "Rss:" and current:
+        llvm += int(line.split()[1])
+print("RSS", *(int(status[k].split()[0]) for k in ("VmRSS", "RssAnon", "RssFile", "RssShmem")), llvm,
+      window.history.nbytes, flush=True)
+window.close()
+"""
+
+
+def _fresh_rss(seconds: float) -> dict:
+    """Resident memory (MB) of a fresh window process after ``seconds`` at 1x: total, private, files, libLLVM.
+
+    Budget (issue "Install anywhere"): a fresh window (its own process,
+    default scenario and size) holds <= 200 MB resident after 20 s at 1x.
+    """
+    for _ in range(2):  # a second try if the child died (a GL crash under load, issue #13)
+        proc = subprocess.run([sys.executable, "-c", _FRESH_CHILD, str(seconds)], capture_output=True, text=True,
+                              timeout=seconds + 120)
+        lines = [line for line in proc.stdout.splitlines() if line.startswith("RSS ")]
+        if lines:
+            break
+    else:
+        raise RuntimeError(f"the window process failed (exit {proc.returncode}): {proc.stderr[-500:]}")
+    rss, anon, files, shmem, llvm, history = (int(v) for v in lines[0].split()[1:])
+    return {"rss": rss / 1024, "anon": anon / 1024, "files": files / 1024, "shmem": shmem / 1024,
+            "llvm": llvm / 1024, "history": history / 2**20}
+
+
 def _rss_mb() -> float:
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * resource.getpagesize() / 2**20
@@ -207,6 +250,12 @@ def run(quick: bool = False) -> tuple[list[dict], str]:
     med = statistics.median(starts)
     rows.append({"what": "start-up: launch -> first drawn frame (median)", "figure": f"{med:.2f} s",
                  "budget": "<= 2 s", "ok": med <= 2.0})
+    fresh = _fresh_rss(20.0)
+    rows.append({"what": "RSS after 20 s at 1x, fresh window", "figure": f"{fresh['rss']:.0f} MB",
+                 "budget": "<= 200 MB", "ok": fresh["rss"] <= 200.0,
+                 "note": f"private {fresh['anon']:.0f} MB, mapped files {fresh['files']:.0f} MB "
+                         f"(libLLVM of software OpenGL: {fresh['llvm']:.0f} MB), shared {fresh['shmem']:.0f} MB; "
+                         f"plot history {fresh['history']:.1f} MB"})
     minutes = 1.0 if quick else 10.0
     rss0, rss1 = _memory(minutes)
     rows.append({"what": f"memory growth over {minutes:g} min at 10x", "figure": f"{rss1 - rss0:+.1f} MB",

@@ -28,6 +28,7 @@ is wrong; nothing is half-loaded.
 
 from __future__ import annotations
 
+import importlib.resources
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -73,8 +74,11 @@ class Scenario:
 
 
 def builtin_dir() -> Path:
-    """Folder of the built-in scenarios (assets/scenarios)."""
-    return Path(__file__).resolve().parents[1] / "assets" / "scenarios"
+    """Folder of the built-in scenarios, ``assets/scenarios``, found through importlib.resources.
+
+    The same folder in a checkout, an editable install, a wheel or a pipx install.
+    """
+    return Path(str(importlib.resources.files("assets") / "scenarios"))
 
 
 def builtin_names() -> list[str]:

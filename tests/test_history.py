@@ -1,9 +1,11 @@
 """History: the bounded sample store behind the live plots (no Qt)."""
 
+import math
+
 import numpy as np
 import pytest
 
-from app.history import History
+from app.history import MAX_CAPACITY, History, capacity_for
 from sim.simulation import COLUMNS, HISTORY_COLUMNS
 
 DT = 1e-3
@@ -204,3 +206,85 @@ def test_last_beyond_what_is_held_raises(n):
     h.append(make_rows(0, 1000))
     with pytest.raises(ValueError, match="n: must be in"):
         h.last(n, ["t"])
+
+
+# ------------------------------------------------------------------ sizing
+@pytest.mark.parametrize("dt", [1.0, 0.1, 0.01, 1e-3, 2.5e-4, 1e-4, 1.1 * 20.0 / MAX_CAPACITY])
+@pytest.mark.parametrize("seconds", [5.0, 20.0])
+def test_capacity_holds_the_window_down_to_the_smallest_dt_it_serves(dt, seconds):
+    # a window of `seconds` at step dt spans floor(seconds / dt) + 1 samples
+    needed = math.floor(seconds / dt) + 1
+    assert needed <= capacity_for(dt, seconds) <= MAX_CAPACITY
+
+
+def test_capacity_is_bounded_below_and_above():
+    assert capacity_for(1.0, 20.0) == 256
+    assert capacity_for(1e-9, 20.0) == MAX_CAPACITY
+    assert capacity_for(None, 20.0) == MAX_CAPACITY
+    assert capacity_for(1e-3, 20.0, limit=1000) == 1000
+
+
+def test_default_window_needs_a_few_megabytes_not_a_hundred():
+    h = History(capacity=capacity_for(1e-3, 20.0))
+    # 30 columns, mirrored, float64: 2 * 22,064 * 30 * 8 B = 10.6 MB, plus the 3.9 MB archive
+    assert h.nbytes < 16 * 2**20
+
+
+def test_resize_up_keeps_every_held_sample_and_goes_on():
+    h = History(capacity=500, archive_capacity=64)
+    h.append(make_rows(0, 1200))
+    archived = h.archive("t").copy()
+    h.resize(2000)
+    assert h.capacity == 2000 and len(h) == 500
+    np.testing.assert_array_equal(sample_index(h), np.arange(700, 1200))
+    np.testing.assert_array_equal(h.archive("t"), archived)
+    h.append(make_rows(1200, 1700))
+    assert len(h) == 2000
+    np.testing.assert_array_equal(sample_index(h), np.arange(900, 2900))
+    assert h.archive("t")[-1] < h.column("t")[0]
+
+
+def test_resize_down_keeps_the_latest_and_archives_the_rest():
+    h = History(capacity=1000, archive_capacity=4096)
+    h.append(make_rows(0, 800))
+    h.resize(300)
+    np.testing.assert_array_equal(sample_index(h), np.arange(500, 800))
+    np.testing.assert_array_equal(np.round(h.archive("t") / DT).astype(int) - 1, np.arange(500))
+    h.append(make_rows(800, 10))
+    np.testing.assert_array_equal(sample_index(h), np.arange(510, 810))
+
+
+def test_views_taken_before_a_resize_keep_their_values():
+    h = History(capacity=100)
+    h.append(make_rows(0, 50))
+    view = h.column("t")
+    before = view.copy()
+    h.resize(400)
+    h.append(make_rows(50, 300))
+    np.testing.assert_array_equal(view, before)
+
+
+def test_reserve_only_grows():
+    h = History(capacity=100)
+    assert not h.reserve(50) and h.capacity == 100
+    assert h.reserve(150) and h.capacity == 150
+
+
+def test_growing_before_each_batch_never_loses_a_sample_of_the_plotted_window():
+    """The window's policy: reserve(capacity_for(dt)) before each batch, dt shrinking mid-run."""
+    seconds = 2.0
+    h = History(columns=("t", "x"), capacity=capacity_for(0.01, seconds))
+    times = []
+    t = 0.0
+    for dt, steps in ((0.01, 500), (1e-3, 3000), (2e-4, 12000), (0.05, 100), (1e-4, 25000)):
+        for _ in range(0, steps, 160):  # batches of a frame at 10x
+            h.reserve(capacity_for(dt, seconds))
+            batch = t + dt * np.arange(1, 161)
+            t = batch[-1]
+            times.append(batch)
+            h.append(np.column_stack((batch, -batch)))
+            everything = np.concatenate(times)
+            window = everything[everything >= t - seconds]
+            shown, columns = h.window(seconds)
+            np.testing.assert_array_equal(shown, window)
+            np.testing.assert_array_equal(columns["x"], -window)

@@ -265,7 +265,7 @@ def test_recording_replays_bit_for_bit(qtbot, window, tmp_path):
 
 @pytest.mark.gl
 def test_exports_write_files(window, tmp_path):
-    assert window.export_csv(tmp_path / "h.csv")
+    assert window.export_csv(tmp_path / "h.csv").wait(30)
     header = (tmp_path / "h.csv").read_text().splitlines()[0]
     assert header.startswith("t,q1,q2,q3,q4")
     assert window.export_plots(tmp_path / "p.png")
