@@ -211,14 +211,14 @@ def _write(rows, plan, args, fmt) -> int:
     """Write ``rows`` to ``--out`` as ``fmt``; a progress bar on a terminal for long runs."""
     if fmt == "npz" and args.out == "-" and sys.stdout.isatty():
         raise UsageError("--format npz: binary output to a terminal; give --out FILE.npz")
-    try:
-        sink = Sink(args.out)
-    except OpenError as exc:
-        raise UsageError(str(exc)) from None
     names = api.columns(plan.scenario)
-    bar = None
+    bar = sink = None
     try:
-        with catch_interrupts():
+        with catch_interrupts():  # before the file exists: Ctrl-C from then on ends cleanly
+            try:
+                sink = Sink(args.out)
+            except OpenError as exc:
+                raise UsageError(str(exc)) from None
             if sys.stderr.isatty() and plan.is_long():
                 from tqdm import tqdm
 
@@ -232,7 +232,8 @@ def _write(rows, plan, args, fmt) -> int:
     finally:
         if bar is not None:
             bar.close()
-        sink.close()
+        if sink is not None:
+            sink.close()
     if args.out != "-" and last is not None:
         print(_summary(last), file=sys.stderr)
     return 0
