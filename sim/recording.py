@@ -77,8 +77,11 @@ class Recorder:
         self._write(_scenario_header(scenario))
 
     def _write(self, record: dict):
-        self._file.write(json.dumps(record, allow_nan=False) + "\n")
-        self._file.flush()
+        try:
+            self._file.write(json.dumps(record, allow_nan=False) + "\n")
+            self._file.flush()
+        except OSError as exc:  # disk full, I/O error: say which file
+            raise OSError(exc.errno, f"cannot write the recording {self.path}: {exc.strerror}") from None
         self._last_flush = time.monotonic()
 
     def input(self, step: int, key: str, value) -> None:
@@ -92,11 +95,20 @@ class Recorder:
             self._write({"alive": step})
 
     def close(self, step: int | None = None) -> None:
+        """Write the ``end`` mark and close; never raises (a failed write was already
+        reported by the input that hit it, and the file stays loadable)."""
         if self._file.closed:
             return
-        if step is not None:
-            self._write({"end": step})
-        self._file.close()
+        try:
+            if step is not None:
+                self._write({"end": step})
+        except OSError:
+            pass
+        finally:
+            try:
+                self._file.close()
+            except OSError:  # the flush of a line a full disk refused
+                pass
 
 
 def load_recording(path):

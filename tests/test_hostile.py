@@ -476,3 +476,17 @@ def test_csv_is_parsable_and_whole_after_a_normal_run(tmp_path):
     assert len(times) == 1001 and times[-1] == 1.0
     rows = list(csv.reader(out.open()))
     assert len(rows) == 1002
+
+
+# ------------------------------------------------------------------ the window's recorder
+def test_recorder_on_a_full_disk_names_the_file(tmp_path):
+    with pytest.raises(OSError, match="cannot write the recording /dev/full: No space left on device"):
+        Recorder("/dev/full", load("default"))
+    recorder = Recorder(tmp_path / "r.jsonl", load("default"))
+    recorder._file.close()
+    recorder._file = open("/dev/full", "w", encoding="utf-8")   # the disk fills up mid-recording
+    with pytest.raises(OSError, match="cannot write the recording"):
+        recorder.input(5, "dt", 0.01)
+    recorder.close(10)                                           # never raises: the window can go on
+    assert recorder._file.closed
+    assert load_recording(tmp_path / "r.jsonl")[2] == 0          # what was written still loads
