@@ -102,6 +102,8 @@ class Sink:
                 raise OpenError(f"--out {path}: is a directory, not a file") from None
             except OSError as exc:
                 raise OpenError(f"--out {path}: cannot write ({exc.strerror})") from None
+            except ValueError:  # a NUL byte in the name
+                raise OpenError(f"--out {path!r}: not a valid file name (it holds a NUL byte)") from None
             self._close = True
         self.regular = self._fd is not None and stat.S_ISREG(os.fstat(self._fd).st_mode)
         #: Bytes written that end with a complete line.
@@ -196,7 +198,7 @@ def write_csv(rows, names, sink: Sink, interrupts=_INTERRUPTS):
             interrupts.writing = True  # a second Ctrl-C must not cut the last write
             flush()
             last = state["last"]
-            t = f"t={last[0]:.9g} s" if last is not None else "t=0 (no row yet)"
+            t = f"t={last[0]:.9g} s" if last is not None else "t=0 s (no row yet)"
             raise OutputError(f"interrupted at {t}; {state['written']} rows written to "
                               f"{sink.name}, each complete", 130) from None
         flush()
@@ -229,7 +231,7 @@ def write_npz(rows, names, capacity: int, sink: Sink, interrupts=_INTERRUPTS):
     buffer = io.BytesIO()
     np.savez(buffer, **{name: table[:, k] for k, name in enumerate(names)})
     last = tuple(table[-1]) if count else None
-    t = f"t={last[0]:.9g} s" if last is not None else "t=0"
+    t = f"t={last[0]:.9g} s" if last is not None else "t=0 s (no row yet)"
     try:
         interrupts.writing = True
         try:

@@ -62,6 +62,8 @@ def read_regular(path, max_bytes: int, max_line: int, what: str) -> bytes:
         raise FileRefused(f"{name}: is a directory, not a {what}") from None
     except OSError as exc:
         raise FileRefused(f"{name}: cannot read ({exc.strerror})") from None
+    except ValueError:  # a NUL byte in the name
+        raise FileRefused(f"{name!r}: not a valid file name (it holds a NUL byte)") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

@@ -118,6 +118,8 @@ def load_recording(path):
     step the recording reached (from ``end`` or ``alive`` marks or inputs).
     A truncated last line (the process was killed while writing) is ignored.
     """
+    if not path:
+        raise RecordingError("no recording given (an empty name)")
     path = Path(path)
     try:
         lines = read_regular(path, MAX_FILE_BYTES, MAX_LINE_BYTES, "recording").decode("utf-8").splitlines()

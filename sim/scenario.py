@@ -86,8 +86,14 @@ def builtin_names() -> list[str]:
 
 def resolve(name_or_path: str) -> Path:
     """Path of a built-in scenario by name, or of a file; ScenarioError if neither exists."""
+    if not name_or_path:
+        raise ScenarioError("no scenario given (an empty name)")
     candidate = Path(name_or_path)
-    if candidate.suffix == ".toml" or candidate.exists():
+    try:
+        exists = candidate.exists()
+    except (OSError, ValueError):  # a name too long, a NUL byte: load() says what is wrong
+        exists = True
+    if candidate.suffix == ".toml" or exists:
         return candidate  # load() says what is wrong with it: missing, a directory, a device
     builtin = builtin_dir() / f"{name_or_path}.toml"
     if builtin.is_file():
