@@ -508,3 +508,24 @@ def test_recorder_on_a_full_disk_names_the_file(tmp_path):
 def test_hostile_file_names(argv, fragment, capsys):
     assert main(argv) == 2
     assert fragment in _one_line(capsys.readouterr().err)
+
+
+# ------------------------------------------------------------------ the window's file paths
+@pytest.mark.gl
+def test_window_refuses_special_files_and_a_full_disk_and_keeps_running(qtbot, main_window, fifo, tmp_path):
+    window = main_window("default")
+    shown = []
+    real_show = window.show_message
+    window.show_message = lambda text, error=True: (shown.append((text, error)), real_show(text, error))
+    for path, what in (("/dev/zero", "is a character device"), (str(fifo), "is a FIFO"),
+                       (str(tmp_path), "is a directory")):
+        assert not window.open_scenario(path)
+        assert what in shown[-1][0] and shown[-1][1], shown[-1]
+        window.replay(path)
+        assert what in shown[-1][0] and "not a recording" in shown[-1][0], shown[-1]
+    assert not window.start_recording("/dev/full")
+    assert "No space left on device" in shown[-1][0]
+    assert window.scenario.name == "default"
+    t = window.last_snapshot.t
+    qtbot.waitUntil(lambda: window.last_snapshot.t > t + 0.1, timeout=3000)
+    assert window.worker.fault is None
