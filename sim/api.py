@@ -32,7 +32,7 @@ import numpy as np
 
 from sim.recording import Recorder, load_recording
 from sim.runner import Runner
-from sim.scenario import MAX_DURATION, Scenario, ScenarioError, load
+from sim.scenario import MAX_DURATION, Scenario, load
 from sim.scenario_toml import dumps as scenario_toml
 from sim.settings import Settings, SettingsError, validate
 from sim.simulation import COLUMNS, Simulation, SimulationFault
