@@ -201,6 +201,9 @@ def write_csv(rows, names, sink: Sink, interrupts=_INTERRUPTS):
             t = f"t={last[0]:.9g} s" if last is not None else "t=0 s (no row yet)"
             raise OutputError(f"interrupted at {t}; {state['written']} rows written to "
                               f"{sink.name}, each complete", 130) from None
+        except Exception:  # a numerical fault: the rows before it are written, then it is reported
+            flush()
+            raise
         flush()
     except OSError as exc:
         t = chunk[0][0] if chunk else 0.0
@@ -221,12 +224,15 @@ def write_npz(rows, names, capacity: int, sink: Sink, interrupts=_INTERRUPTS):
     table = np.empty((capacity, len(names)))
     count = 0
     interrupted = False
+    fault = None
     try:
         for row in rows:
             table[count] = row
             count += 1
     except KeyboardInterrupt:
         interrupted = True
+    except Exception as exc:  # a numerical fault: the rows before it are written, then it is reported
+        fault = exc
     table = table[:count]
     buffer = io.BytesIO()
     np.savez(buffer, **{name: table[:, k] for k, name in enumerate(names)})
@@ -242,6 +248,8 @@ def write_npz(rows, names, capacity: int, sink: Sink, interrupts=_INTERRUPTS):
         removed = " (the partial file was removed)" if sink.remove_partial() else ""
         raise OutputError(f"cannot write {sink.name} after the run reached {t}: "
                           f"{_reason(exc)}{removed}", 1) from None
+    if fault is not None:
+        raise fault
     if interrupted or interrupts.pending:
         raise OutputError(f"interrupted at {t}; the {count} rows so far were written to "
                           f"{sink.name}", 130)

@@ -529,3 +529,22 @@ def test_window_refuses_special_files_and_a_full_disk_and_keeps_running(qtbot, m
     t = window.last_snapshot.t
     qtbot.waitUntil(lambda: window.last_snapshot.t > t + 0.1, timeout=3000)
     assert window.worker.fault is None
+
+
+@pytest.mark.parametrize("fmt", ["csv", "npz"])
+def test_numerical_fault_keeps_the_rows_before_it(fmt, tmp_path, capsys):
+    out = tmp_path / f"fault.{fmt}"
+    code = main(["run", "--integrator", "full-quat", "--norm", "none", "--rates", "2,1,0.5",
+                 "--dt", "0.01", "--duration", "100", "--out", str(out), "--format", fmt])
+    line = _one_line(capsys.readouterr().err)
+    assert code == 1 and line.startswith("attitude-sim: simulation fault: t=")
+    fault_t = float(re.search(r"t=([0-9.e+-]+) s", line).group(1))
+    if fmt == "csv":
+        times = _check_whole_rows(out)
+    else:
+        import numpy as np
+
+        with np.load(out) as data:
+            times = list(data["t"])
+    assert times[0] == 0.0 and len(times) >= 3                  # the fault comes a few steps in
+    assert times[-1] == pytest.approx(fault_t, rel=1e-6)        # every row before it is kept
