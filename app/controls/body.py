@@ -23,7 +23,7 @@ class BodyGroup(QGroupBox):
 
     def __init__(self, submit, parent=None):
         super().__init__("Body and reset state", parent)
-        self.inertia = SettingField("inertia", "Jxx, Jyy, Jzz, Jxy, Jxz, Jyz; kg m², positive definite")
+        self.inertia = SettingField("inertia", "Jxx, Jyy, Jzz, Jxy, Jxz, Jyz; kg m², principal moments 1e-8 to 1e12")
         self.inertia.committed.connect(lambda value: submit("inertia", value))
         self.angles = SettingField("angles_deg", "ψ, θ, φ; reset attitude, degrees")
         self.rates = SettingField("rates", "wx, wy, wz; reset body rates, rad/s")
