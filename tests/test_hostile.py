@@ -548,3 +548,14 @@ def test_numerical_fault_keeps_the_rows_before_it(fmt, tmp_path, capsys):
             times = list(data["t"])
     assert times[0] == 0.0 and len(times) >= 3                  # the fault comes a few steps in
     assert times[-1] == pytest.approx(fault_t, rel=1e-6)        # every row before it is kept
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize("target, reason", [("/dev/full", "No space left on device"), ("DIR", "Is a directory")])
+def test_gui_screenshot_write_error_one_line_exit_1(target, reason, tmp_path):
+    if not os.environ.get("DISPLAY"):
+        pytest.skip("needs a (virtual) display")
+    target = str(tmp_path) if target == "DIR" else target
+    proc = _cli("gui", "--screenshot", target, "--after", "0.2", timeout=120)
+    assert proc.returncode == 1
+    assert _one_line(proc.stderr) == f"attitude-sim: error: cannot write {target}: {reason}"
