@@ -240,14 +240,16 @@ def replay_stream(path, every: int = 1, progress=None, steps: int | None = None)
     yield full(runner.sim.row())
     done = 0
     while done < steps:
-        # with comparison bodies, stop at each output row to read their state
-        chunk = min(every - done % every if others else 10_000, steps - done)
+        chunk = min(10_000, steps - done)
+        if others:  # stop at each output row to read the comparison bodies' state there
+            chunk = min(chunk, every - done % every)
         batch = runner.advance(chunk)
         if batch.fault:
             raise SimulationFault(batch.fault, batch.last.t)
         if others:
             done += len(batch.rows)
-            yield full(batch.rows[-1].tolist())
+            if done % every == 0 or done == steps:
+                yield full(batch.rows[-1].tolist())
         else:
             for k, row in enumerate(batch.rows, start=done + 1):
                 if k % every == 0 or k == steps:
