@@ -219,7 +219,7 @@ def _write(rows, plan, args, fmt) -> int:
                 sink = Sink(args.out)
             except OpenError as exc:
                 raise UsageError(str(exc)) from None
-            if sys.stderr.isatty() and plan.is_long():
+            if sys.stderr is not None and sys.stderr.isatty() and plan.is_long():
                 from tqdm import tqdm
 
                 bar = tqdm(total=plan.steps, unit="step", unit_scale=True, mininterval=0.5,
@@ -235,7 +235,7 @@ def _write(rows, plan, args, fmt) -> int:
         if sink is not None:
             sink.close()
     if args.out != "-" and last is not None:
-        print(_summary(last), file=sys.stderr)
+        _say(_summary(last))
     return 0
 
 
@@ -250,7 +250,7 @@ def cmd_run(args) -> int:
     scenario = scenario_from_args(args)
     warning = stability_warning(scenario.settings)
     if warning:
-        print(warning, file=sys.stderr)
+        _say(warning)
     fmt = _format(args)
     plan = _check(lambda: api.plan(scenario, None, every), fmt, args.force)
     return _write(lambda bar: api.stream(scenario, None, every, bar), plan, args, fmt)
@@ -295,21 +295,30 @@ def main(argv=None) -> int:
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else 0
     except (UsageError, SettingsError, ScenarioError, RecordingError) as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        _say(f"{PROG}: error: {exc}")
         return 2
     except OutputError as exc:
-        print(f"{PROG}: {'error: ' if exc.code == 1 else ''}{exc}", file=sys.stderr)
+        _say(f"{PROG}: {'error: ' if exc.code == 1 else ''}{exc}")
         return exc.code
     except SimulationFault as exc:
-        print(f"{PROG}: simulation fault: {exc}", file=sys.stderr)
+        _say(f"{PROG}: simulation fault: {exc}")
         return 1
     except BrokenPipeError:  # stdout closed while printing the scenario list
         _silence_stdout()
-        print(f"{PROG}: error: cannot write stdout: broken pipe (the reader went away)", file=sys.stderr)
+        _say(f"{PROG}: error: cannot write stdout: broken pipe (the reader went away)")
         return 1
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+        _say(f"{PROG}: interrupted")
         return 130
+
+
+def _say(text: str) -> None:
+    """One line on stderr; nothing when stderr is closed (never onto stdout, the data)."""
+    if sys.stderr is not None:
+        try:
+            print(text, file=sys.stderr)
+        except (OSError, ValueError):
+            pass
 
 
 def _silence_stdout():

@@ -90,6 +90,8 @@ class Sink:
         self._fd = None
         self._close = False
         if path == "-":
+            if sys.stdout is None:
+                raise OpenError("stdout is closed; give --out FILE")
             try:
                 sys.stdout.flush()
                 self._fd = sys.stdout.fileno()

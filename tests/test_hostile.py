@@ -559,3 +559,18 @@ def test_gui_screenshot_write_error_one_line_exit_1(target, reason, tmp_path):
     proc = _cli("gui", "--screenshot", target, "--after", "0.2", timeout=120)
     assert proc.returncode == 1
     assert _one_line(proc.stderr) == f"attitude-sim: error: cannot write {target}: {reason}"
+
+
+def test_closed_stdout_and_stderr():
+    # `attitude-sim run >&-`: one line on stderr, exit 2; `2>&-`: the data still goes to stdout, alone
+    proc = subprocess.run(f"{' '.join(CLI)} run --duration 0.01 >&-", shell=True, executable="/bin/bash",
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert _one_line(proc.stderr) == "attitude-sim: error: stdout is closed; give --out FILE"
+    proc = subprocess.run(f"{' '.join(CLI)} run --duration 0.01 --dt 0.5 2>&-", shell=True,
+                          executable="/bin/bash", capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0                      # the stability warning has nowhere to go
+    assert proc.stdout.startswith("t,q1,") and "warning" not in proc.stdout
+    proc = subprocess.run(f"{' '.join(CLI)} run --dt x 2>&-", shell=True, executable="/bin/bash",
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == ""
