@@ -21,7 +21,7 @@ import sys
 import time
 
 import numpy as np
-from PySide6.QtCore import QPoint, QRect, QSettings, QSignalBlocker, Qt, QTimer
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QSettings, QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QImage, QKeySequence, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -798,6 +798,17 @@ def _no_display_reason() -> str | None:
     return None
 
 
+def save_png(image: QImage, path) -> None:
+    """Write ``image`` to ``path`` as PNG; a write error raises OSError with the reason."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise OSError(f"the picture could not be encoded as PNG ({image.width()}x{image.height()})")
+    with open(path, "wb") as f:
+        f.write(data.data())
+
+
 def run_gui(scenario="default", screenshot=None, after: float = 2.0) -> int:
     """Open the window; with ``screenshot``, save a picture after ``after`` s and exit.
 
@@ -829,8 +840,10 @@ def run_gui(scenario="default", screenshot=None, after: float = 2.0) -> int:
     result = {"code": 0}
     if screenshot is not None:
         def capture():
-            if not grab_window(window).save(os.fspath(screenshot), "PNG"):
-                print(f"attitude-sim: cannot write {screenshot}", file=sys.stderr)
+            try:
+                save_png(grab_window(window), screenshot)
+            except OSError as exc:  # one line with the reason (not libpng's own message)
+                print(f"attitude-sim: error: cannot write {screenshot}: {exc.strerror or exc}", file=sys.stderr)
                 result["code"] = 1
             window.close()
         QTimer.singleShot(round(after * 1000), capture)

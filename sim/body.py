@@ -14,10 +14,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Body", "HOFFMANN_INERTIA", "inertia_tensor"]
+__all__ = ["Body", "HOFFMANN_INERTIA", "inertia_tensor", "MIN_MOMENT", "MAX_MOMENT"]
 
 #: Hoffmann's aircraft (Appendix A): Jxx, Jyy, Jzz, Jxy, Jxz, Jyz.
 HOFFMANN_INERTIA = (0.6, 1.0, 1.5, 0.0, 0.2, 0.0)
+#: Smallest principal moment accepted, kg m^2: a 1 g bead at 3 mm from the
+#: axis; below it the rates from any accepted torque (up to 1e6 N m) run away
+#: in one step.
+MIN_MOMENT = 1e-8
+#: Largest principal moment (and product) accepted, kg m^2: about a thousand
+#: times a supertanker's roll inertia; beyond it ``1/2 w^T J w`` and ``J w``
+#: overflow for accepted rates long before anything physical happens.
+MAX_MOMENT = 1e12
 
 
 def inertia_tensor(jxx, jyy, jzz, jxy=0.0, jxz=0.0, jyz=0.0) -> np.ndarray:
@@ -26,8 +34,10 @@ def inertia_tensor(jxx, jyy, jzz, jxy=0.0, jxz=0.0, jyz=0.0) -> np.ndarray:
     Raises
     ------
     ValueError
-        If a component is not finite, the tensor is not positive definite, or
-        its principal moments break the triangle inequality
+        If a component is not finite or beyond :data:`MAX_MOMENT`, the tensor
+        is not positive definite, a principal moment lies outside
+        [:data:`MIN_MOMENT`, :data:`MAX_MOMENT`], or the principal moments
+        break the triangle inequality
         ``I1 <= I2 + I3`` (no real mass distribution has such a tensor).
     """
     comps = dict(Jxx=jxx, Jyy=jyy, Jzz=jzz, Jxy=jxy, Jxz=jxz, Jyz=jyz)
@@ -38,6 +48,9 @@ def inertia_tensor(jxx, jyy, jzz, jxy=0.0, jxz=0.0, jyz=0.0) -> np.ndarray:
             raise ValueError(f"inertia {name}={value!r} is not a number") from None
         if not math.isfinite(value):
             raise ValueError(f"inertia {name}={value} is not finite")
+        if abs(value) > MAX_MOMENT:
+            raise ValueError(f"inertia {name}={value:g} kg m^2 is beyond the physical range "
+                             f"(|J| <= {MAX_MOMENT:g} kg m^2)")
         comps[name] = value
     j = np.array(
         [
@@ -53,6 +66,12 @@ def inertia_tensor(jxx, jyy, jzz, jxy=0.0, jxz=0.0, jyz=0.0) -> np.ndarray:
             f"(principal moments {', '.join(f'{m:.6g}' for m in principal)})"
         )
     i1, i2, i3 = principal
+    if i1 < MIN_MOMENT or i3 > MAX_MOMENT:
+        raise ValueError(
+            f"inertia tensor is outside the physical range: principal moments "
+            f"{i1:.6g}, {i2:.6g}, {i3:.6g} kg m^2 must lie in [{MIN_MOMENT:g}, {MAX_MOMENT:g}] "
+            "(a smaller body spins up without bound in one step; a larger one overflows "
+            "its energy and momentum)")
     if i3 > (i1 + i2) * (1.0 + 1e-12):
         raise ValueError(
             "inertia tensor is not physical: the principal moments "

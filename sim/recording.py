@@ -16,13 +16,20 @@ import time
 from pathlib import Path
 
 from sim.runner import RESET, Runner
-from sim.scenario import Event, Scenario, ScenarioError
+from sim.files import FileRefused, read_regular
+from sim.scenario import MAX_DURATION, Event, Scenario
 from sim.settings import KEYS, Settings, SettingsError, validate
 
 __all__ = ["Recorder", "load_recording", "replay", "RecordingError", "FORMAT"]
 
 FORMAT = "attitude-sim recording"
 VERSION = 1
+#: Largest recording and longest line accepted, bytes (an input line is about
+#: 60 bytes; the header holds a scenario, itself at most 1 MiB).
+MAX_FILE_BYTES = 256 << 20
+MAX_LINE_BYTES = 4 << 20
+#: Largest step number accepted (10^12 steps: about two months of computing).
+MAX_STEP = 10 ** 12
 
 
 class RecordingError(ValueError):
@@ -70,8 +77,11 @@ class Recorder:
         self._write(_scenario_header(scenario))
 
     def _write(self, record: dict):
-        self._file.write(json.dumps(record, allow_nan=False) + "\n")
-        self._file.flush()
+        try:
+            self._file.write(json.dumps(record, allow_nan=False) + "\n")
+            self._file.flush()
+        except OSError as exc:  # disk full, I/O error: say which file
+            raise OSError(exc.errno, f"cannot write the recording {self.path}: {exc.strerror}") from None
         self._last_flush = time.monotonic()
 
     def input(self, step: int, key: str, value) -> None:
@@ -85,11 +95,20 @@ class Recorder:
             self._write({"alive": step})
 
     def close(self, step: int | None = None) -> None:
+        """Write the ``end`` mark and close; never raises (a failed write was already
+        reported by the input that hit it, and the file stays loadable)."""
         if self._file.closed:
             return
-        if step is not None:
-            self._write({"end": step})
-        self._file.close()
+        try:
+            if step is not None:
+                self._write({"end": step})
+        except OSError:
+            pass
+        finally:
+            try:
+                self._file.close()
+            except OSError:  # the flush of a line a full disk refused
+                pass
 
 
 def load_recording(path):
@@ -99,16 +118,20 @@ def load_recording(path):
     step the recording reached (from ``end`` or ``alive`` marks or inputs).
     A truncated last line (the process was killed while writing) is ignored.
     """
+    if not path:
+        raise RecordingError("no recording given (an empty name)")
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordingError(f"{path}: cannot read recording ({exc})") from None
+        lines = read_regular(path, MAX_FILE_BYTES, MAX_LINE_BYTES, "recording").decode("utf-8").splitlines()
+    except FileRefused as exc:
+        raise RecordingError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise RecordingError(f"{path}: not UTF-8 text (byte {exc.start}), not a recording") from None
     if not lines:
         raise RecordingError(f"{path}: empty file, not a recording")
     try:
         header = json.loads(lines[0])
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # JSONDecodeError, too many digits, nesting too deep
         raise RecordingError(f"{path}, line 1: not a recording header") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise RecordingError(f"{path}, line 1: not an attitude-sim recording")
@@ -117,13 +140,15 @@ def load_recording(path):
     for number, line in enumerate(lines[1:], start=2):
         try:
             record = json.loads(line)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             if number == len(lines):
                 break  # cut off by a kill while writing
             raise RecordingError(f"{path}, line {number}: not valid JSON") from None
+        if not isinstance(record, dict):
+            raise RecordingError(f"{path}, line {number}: unknown record")
         if "step" in record and "key" in record:
             key = record["key"]
-            step = record["step"]
+            step = _step(record["step"], path, number)
             if key != RESET and key not in KEYS:
                 raise RecordingError(f"{path}, line {number}: unknown input {key!r}")
             value = record.get("value")
@@ -131,29 +156,54 @@ def load_recording(path):
                 value = None if key == RESET else validate(key, value)
             except SettingsError as exc:
                 raise RecordingError(f"{path}, line {number}: {exc}") from None
-            inputs.append((int(step), key, value))
-            last = max(last, int(step))
+            inputs.append((step, key, value))
+            last = max(last, step)
         elif "alive" in record or "end" in record:
-            last = max(last, int(record.get("end", record.get("alive"))))
+            last = max(last, _step(record.get("end", record.get("alive")), path, number))
         else:
             raise RecordingError(f"{path}, line {number}: unknown record")
     return scenario, inputs, last
 
 
+def _step(value, path, number) -> int:
+    """A step number from a recording: an integer in [0, MAX_STEP]."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_STEP:
+        raise RecordingError(f"{path}, line {number}: step {value!r} is not a step number "
+                             f"(an integer from 0 to {MAX_STEP:g})")
+    return value
+
+
 def _header_scenario(header: dict, path) -> Scenario:
     try:
         settings = Settings().replace(**header["settings"])
-        events = tuple(Event(float(e["at"]), {k: validate(k, v)
+        events = tuple(Event(_time(e["at"]), {k: validate(k, v)
                                               for k, v in e.items() if k != "at"})
                        for e in header.get("events", []))
-        compare = tuple((c["label"], {k: validate(k, v)
-                                      for k, v in c.items() if k != "label"})
+        compare = tuple((_text(c["label"]), {k: validate(k, v)
+                                             for k, v in c.items() if k != "label"})
                         for c in header.get("compare", []))
-    except (KeyError, TypeError, SettingsError, ScenarioError) as exc:
+        duration = _time(header.get("duration", 20.0))
+        if duration <= 0:
+            raise ValueError(f"duration {duration!r} must be > 0")
+        name, title, caption = (_text(header.get(k, d)) for k, d in
+                                (("name", "recording"), ("title", ""), ("caption", "")))
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise RecordingError(f"{path}, line 1: bad scenario in header ({exc})") from None
-    return Scenario(name=header.get("name", "recording"), title=header.get("title", ""),
-                    caption=header.get("caption", ""), duration=float(header.get("duration", 20.0)),
+    return Scenario(name=name, title=title, caption=caption, duration=duration,
                     settings=settings, events=events, compare=compare)
+
+
+def _time(value) -> float:
+    """A time from a recording header: a number in [0, MAX_DURATION] s."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_DURATION:
+        raise ValueError(f"time {value!r} is not a number in [0, {MAX_DURATION:g}] s")
+    return float(value)
+
+
+def _text(value) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{value!r} is not a string")
+    return value
 
 
 def replay(path, steps: int | None = None):

@@ -34,6 +34,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sim.files import FileRefused, read_regular
 from sim.settings import KEYS, Settings, SettingsError, validate
 from sim.shape import BUILTINS
 
@@ -43,6 +44,9 @@ __all__ = ["Scenario", "ScenarioError", "load", "loads", "builtin_dir", "builtin
 _SCENARIO_KEYS = {"title", "caption", "duration", "pause_at_end"}
 _TOP_KEYS = {"scenario", "settings", "events", "compare"}
 MAX_DURATION = 1e7
+#: Largest scenario file and longest line accepted, bytes (the built-ins are about 2 kB).
+MAX_FILE_BYTES = 1 << 20
+MAX_LINE_BYTES = 1 << 16
 
 
 class ScenarioError(ValueError):
@@ -87,11 +91,15 @@ def builtin_names() -> list[str]:
 
 def resolve(name_or_path: str) -> Path:
     """Path of a built-in scenario by name, or of a file; ScenarioError if neither exists."""
+    if not name_or_path:
+        raise ScenarioError("no scenario given (an empty name)")
     candidate = Path(name_or_path)
-    if candidate.suffix == ".toml" or candidate.exists():
-        if not candidate.is_file():
-            raise ScenarioError(f"{name_or_path}: no such scenario file")
-        return candidate
+    try:
+        exists = candidate.exists()
+    except (OSError, ValueError):  # a name too long, a NUL byte: load() says what is wrong
+        exists = True
+    if candidate.suffix == ".toml" or exists:
+        return candidate  # load() says what is wrong with it: missing, a directory, a device
     builtin = builtin_dir() / f"{name_or_path}.toml"
     if builtin.is_file():
         return builtin
@@ -104,9 +112,9 @@ def load(name_or_path: str) -> Scenario:
     """Load a built-in scenario by name or a scenario file by path."""
     path = resolve(name_or_path)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read ({exc.strerror})") from None
+        raw = read_regular(path, MAX_FILE_BYTES, MAX_LINE_BYTES, "scenario file")
+    except FileRefused as exc:
+        raise ScenarioError(str(exc)) from None
     return loads(raw, source=str(path), name=path.stem, folder=path.parent)
 
 

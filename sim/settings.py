@@ -17,10 +17,15 @@ from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
 from sim.norm import NORM_MODES
 from sim.shape import BUILTINS, DEFAULT_BODY, MassProperties, ShapeError, load, mass_properties, resolve
 
-__all__ = ["Settings", "SettingsError", "validate", "MAX_DT", "stability_warning", "damper_warning"]
+__all__ = ["Settings", "SettingsError", "validate", "MAX_DT", "MIN_DT", "stability_warning",
+           "damper_warning"]
 
 #: Largest step accepted (s); Hoffmann's examples use 0.1.
 MAX_DT = 1.0
+#: Smallest step accepted (s): a nanosecond, a million times finer than any
+#: attitude motion needs (the fastest accepted rate, 1e4 rad/s, turns 1e-5 rad
+#: in it).  Denormal steps (1e-320) would only make ``duration / dt`` infinite.
+MIN_DT = 1e-9
 #: Largest magnitude accepted for torques, gains, rates (absurd beyond).
 _MAX_MAGNITUDE = 1e6
 #: Hoffmann's stability bound for Half-Quat (Appendix A: "stable for small dT <= 0.3").
@@ -35,7 +40,9 @@ class SettingsError(ValueError):
 class Settings:
     """Everything that defines a run apart from the state (MuJoCo's "model").
 
-    See README, "Scenario files", for each field.
+    See README, "Scenario files", for each field.  Every field is checked by
+    :func:`validate` at construction (and by :meth:`replace`): a bad value
+    raises :class:`SettingsError`, never a later ``KeyError``.
     """
 
     #: Explicit inertia (wins when given); None: the body's own (sim.shape).
@@ -62,12 +69,19 @@ class Settings:
     slerp_time: float = 2.0
     command_deg: tuple | None = None
 
+    def __post_init__(self):
+        # Every field through validate(): Settings(dt=-1) fails here, at
+        # construction, with the same message as every other input path.
+        for f in fields(self):
+            object.__setattr__(self, f.name, validate(f.name, getattr(self, f.name)))
+        self.mass_properties  # noqa: B018 - raises SettingsError for a body without inertia
+
     def replace(self, **changes) -> "Settings":
-        """A copy with ``changes`` validated by :func:`validate` (and the body's inertia computable)."""
-        new = replace(self, **{k: validate(k, v) for k, v in changes.items()})
-        if {"inertia", "body", "mass"} & changes.keys():
-            new.mass_properties  # noqa: B018 - raises SettingsError for a body without inertia
-        return new
+        """A copy with ``changes``, validated like a new record (:meth:`__post_init__`)."""
+        for key in changes:
+            if key not in KEYS:
+                validate(key, None)  # raises SettingsError naming the unknown key
+        return replace(self, **changes)
 
     @property
     def mass_properties(self) -> MassProperties:
@@ -125,7 +139,7 @@ def _flag(key, value):
 def _inertia(key, value):
     if value is None:  # the body's own
         return None
-    comps = _vector(key, value, 6)
+    comps = _vector(key, value, 6, low=-math.inf, high=math.inf)  # the range is Body's to state
     try:
         Body(comps)
     except ValueError as exc:
@@ -141,6 +155,15 @@ def _body(key, value):
         return body
     except ShapeError as exc:
         raise SettingsError(f"{key}: {exc}") from None
+
+
+def _dt(key, value):
+    x = _number(key, value, low=0.0, low_open=True, high=MAX_DT)
+    if x < MIN_DT:
+        raise SettingsError(f"{key}: {x:g} s is below the smallest step {MIN_DT:g} s "
+                            "(a nanosecond resolves any attitude motion; smaller steps only "
+                            "make the step count astronomical)")
+    return x
 
 
 def _axes(key, value):
@@ -160,7 +183,7 @@ _VALIDATORS = {
     "integrator": lambda k, v: _choice(k, v, tuple(INTEGRATORS)),
     "full_quat_form": lambda k, v: _choice(k, v, FULL_QUAT_FORMS),
     "norm": lambda k, v: _choice(k, v, tuple(NORM_MODES)),
-    "dt": lambda k, v: _number(k, v, low=0.0, low_open=True, high=MAX_DT),
+    "dt": lambda k, v: _dt(k, v),
     "angles_deg": lambda k, v: _vector(k, v, 3, low=-1e4, high=1e4),
     "rates": lambda k, v: _vector(k, v, 3, low=-1e4, high=1e4),
     "torque": lambda k, v: _vector(k, v, 3),

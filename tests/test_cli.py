@@ -89,10 +89,10 @@ def test_half_quat_above_stability_bound_warns(capsys):
     (["--dt", "nan"], "not a finite number"),
     (["--dt", ""], "expected a number"),
     (["--duration", "inf"], "--duration"),
-    (["--integrator", "euler"], "unknown value 'euler'"),
-    (["--norm", "sometimes"], "unknown value 'sometimes'"),
-    (["--controller", "pid"], "unknown value 'pid'"),
-    (["--full-quat-form", "x"], "unknown value 'x'"),
+    (["--integrator", "euler"], "invalid choice: 'euler'"),
+    (["--norm", "sometimes"], "invalid choice: 'sometimes'"),
+    (["--controller", "pid"], "invalid choice: 'pid'"),
+    (["--full-quat-form", "x"], "invalid choice: 'x'"),
     (["--inertia", "1,1,5,0,0,0"], "triangle inequality"),
     (["--inertia", "1,1,1,2,0,0"], "not positive definite"),
     (["--inertia", "1,1,1"], "expected 6 numbers"),
@@ -132,3 +132,71 @@ def test_run_fault_exits_1_with_message(capsys):
                         "--duration", "5")
     assert code == 1
     assert "norm error" in err and "t=" in err
+
+
+# ------------------------------------------------------------------ help, version, choices (issue 12)
+def _subparsers(parser):
+    import argparse
+
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return action.choices
+
+
+def test_every_flag_has_help():
+    from app.cli import build_parser
+
+    parser = build_parser()
+    for name, sub in {"": parser, **_subparsers(parser)}.items():
+        for action in sub._actions:
+            if action.dest in ("help", "subcommand"):
+                continue
+            assert action.help and action.help.strip(), f"{name} {action.option_strings or action.dest}"
+
+
+def test_named_values_are_argparse_choices():
+    from app.cli import build_parser
+    from sim.control import CONTROLLERS
+    from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
+    from sim.norm import NORM_MODES
+
+    run = _subparsers(build_parser())["run"]
+    choices = {a.dest: tuple(a.choices) for a in run._actions if a.choices}
+    assert choices == {"integrator": tuple(INTEGRATORS), "full_quat_form": tuple(FULL_QUAT_FORMS),
+                       "norm": tuple(NORM_MODES), "controller": tuple(CONTROLLERS),
+                       "format": ("csv", "npz")}
+
+
+def test_version_from_package_metadata(capsys):
+    from importlib.metadata import version
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"attitude-sim {version('attitude-sim')}"
+
+
+def test_help_shows_examples(capsys):
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "examples:" in out and "attitude-sim run --scenario hoffmann" in out
+    assert main(["run", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "examples:" in out and "--format npz" in out and "--force" in out
+
+
+def test_help_examples_run(capsys, tmp_path, monkeypatch):
+    # every `attitude-sim run` example of the help text runs (short durations, into tmp_path)
+    import re
+    import shlex
+
+    from app.cli import EXAMPLES, RUN_EXAMPLES
+
+    monkeypatch.chdir(tmp_path)
+    text = (EXAMPLES + RUN_EXAMPLES).replace("\\\n", " ")
+    commands = [re.split(r"\s{3,}", line.strip())[0] for line in text.splitlines()
+                if line.strip().startswith("attitude-sim run")]
+    assert len(commands) >= 5
+    for command in commands:
+        argv = shlex.split(command)[1:]
+        assert argv[0] == "run", command
+        argv = [("0.05" if prev == "--duration" else a) for prev, a in zip([""] + argv, argv)]
+        assert main(argv) == 0, command
+    capsys.readouterr()

@@ -69,7 +69,7 @@ class BodyGroup(QGroupBox):
         row.addWidget(self.load_button)
         self.mass = SettingField("mass", "kg; the inertia is computed from the mesh at this mass")
         self.mass.committed.connect(lambda value: submit("mass", value))
-        self.inertia = SettingField("inertia", "Jxx, Jyy, Jzz, Jxy, Jxz, Jyz; kg m², positive definite; "
+        self.inertia = SettingField("inertia", "Jxx, Jyy, Jzz, Jxy, Jxz, Jyz; kg m², principal moments 1e-8 to 1e12; "
                                     "typed values win over the mesh's until a body is chosen again")
         self.inertia.committed.connect(lambda value: submit("inertia", value))
         self.source = QLabel(objectName="note", wordWrap=True)

@@ -36,7 +36,7 @@ class IntegratorGroup(QGroupBox):
         self.norm = self._combo("combo_norm", tuple(NORM_MODES), "norm", submit,
                                 "hoffmann: his correction; renormalize: divide by |Q|; "
                                 "none: let |Q| drift (a fault beyond 1e-3)")
-        self.dt = SettingField("dt", "seconds; the fixed step, 0 < dt <= 1")
+        self.dt = SettingField("dt", "seconds; the fixed step, 1e-9 <= dt <= 1")
         self.dt.committed.connect(lambda value: submit("dt", value))
         self.warning = QLabel(wordWrap=True, objectName="label_stability")
         self.warning.setProperty("warning", "true")

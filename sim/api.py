@@ -1,0 +1,379 @@
+"""The Python API for scripts and notebooks: run, record, replay, load and save.
+
+What ``attitude-sim run`` and ``attitude-sim replay`` do, as functions that
+return numpy columns (docs/API.md has worked examples; the command line uses
+these same functions)::
+
+    >>> from sim import api
+    >>> result = api.run("hoffmann")
+    >>> float(result["t"][-1]), result["psi_deg"].shape
+    (1.0, (11,))
+
+A result is a dict of 1-D float arrays, one per column, in order: the
+columns of the CSV (:data:`sim.simulation.COLUMNS`) for the main body, then
+for every comparison body of the scenario the same columns but ``t``, named
+``"<label>:<column>"`` (e.g. ``"rk4:q1"``).  Quaternions are scalar last,
+Hoffmann's convention (inertial -> body); angles in degrees where a name ends
+in ``_deg``.
+
+Runs whose step count the machine cannot finish in reasonable time are
+refused up front (:class:`RunTooLong`, with the step count and an estimate
+measured on this machine) unless ``force=True``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import replace as _replace
+
+import numpy as np
+
+from sim.recording import Recorder, load_recording
+from sim.runner import Runner
+from sim.scenario import MAX_DURATION, Scenario, load
+from sim.scenario_toml import dumps as scenario_toml
+from sim.settings import Settings, SettingsError, validate
+from sim.simulation import COLUMNS, Simulation, SimulationFault
+
+__all__ = ["run", "replay", "record", "stream", "replay_stream", "columns", "to_dataframe",
+           "load_scenario", "save_scenario", "scenario_toml", "as_scenario", "plan", "Plan",
+           "RunTooLong", "MAX_SECONDS", "MAX_RESULT_BYTES"]
+
+#: Longest run accepted without ``force``: its estimated wall time, s.
+MAX_SECONDS = 3600.0
+#: Largest result :func:`run` and :func:`replay` hold in memory without ``force``, bytes.
+MAX_RESULT_BYTES = 2 << 30
+#: Below this many steps a run is accepted without measuring the cost per step
+#: (100,000 steps take seconds even with several comparison bodies).
+_CALIBRATE_ABOVE = 100_000
+_WIDTH = len(COLUMNS)
+
+
+class RunTooLong(ValueError):
+    """A run would take too long or too much memory; the message gives the step count and an estimate."""
+
+
+# ------------------------------------------------------------------ inputs
+def as_scenario(source=None) -> Scenario:
+    """A :class:`~sim.scenario.Scenario` from a scenario, settings, a built-in name or a file path.
+
+    ``None`` is the built-in ``default``; a :class:`~sim.settings.Settings`
+    becomes a scenario with the default duration (20 s) and no events.
+    """
+    if source is None:
+        return load("default")
+    if isinstance(source, Scenario):
+        return source
+    if isinstance(source, Settings):
+        return Scenario(name="settings", settings=source)
+    if isinstance(source, (str, os.PathLike)):
+        return load(os.fspath(source))
+    raise TypeError(f"expected a Scenario, Settings, a scenario name or a path, got {type(source).__name__}")
+
+
+def load_scenario(name_or_path) -> Scenario:
+    """Load a built-in scenario by name or a ``.toml`` file (raises ScenarioError with file and line)."""
+    return load(os.fspath(name_or_path))
+
+
+def save_scenario(scenario: Scenario, path) -> None:
+    """Write ``scenario`` as a TOML file that :func:`load_scenario` reads back equal."""
+    text = scenario_toml(scenario)
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+
+
+def columns(scenario: Scenario) -> tuple:
+    """Column names of a result of ``scenario``: the CSV's, then ``"<label>:<column>"`` per comparison body."""
+    extra = tuple(f"{label}:{c}" for label, _ in scenario.compare for c in COLUMNS[1:])
+    return COLUMNS + extra
+
+
+# ------------------------------------------------------------------ planning
+class Plan:
+    """How big a run is: steps, rows, estimated seconds; :meth:`check` refuses the impossible ones."""
+
+    def __init__(self, scenario: Scenario, steps: int, every: int):
+        self.scenario = scenario
+        self.steps = steps
+        self.every = every
+        self.rows = 1 + -(-steps // every)
+        self.width = len(columns(scenario))
+        self._seconds = None
+
+    @property
+    def seconds(self) -> float:
+        """Estimated wall time: measured cost per step and per row times the counts."""
+        if self._seconds is None:
+            step_cost, row_cost = _measure_costs(self.scenario)
+            self._seconds = self.steps * step_cost + self.rows * row_cost
+        return self._seconds
+
+    def is_long(self, seconds: float = 2.0) -> bool:
+        """True when the run is estimated to take more than ``seconds`` (worth a progress bar)."""
+        return self.steps > _CALIBRATE_ABOVE // 10 and self.seconds > seconds
+
+    def check(self, *, in_memory: bool = False, force: bool = False,
+              hint: str = "force=True runs it anyway") -> "Plan":
+        """Raise :class:`RunTooLong` unless ``force`` or the run fits in :data:`MAX_SECONDS`.
+
+        ``in_memory``: the rows are held in memory (:func:`run`, npz), so
+        their size counts too.  ``hint`` ends the message (how to force it).
+        """
+        if force:
+            return self
+        size = self.rows * self.width * 8
+        if in_memory and size > MAX_RESULT_BYTES:
+            raise RunTooLong(
+                f"{self.rows:,} rows of {self.width} columns would need {size / 2**30:.1f} GiB "
+                f"in memory (at most {MAX_RESULT_BYTES / 2**30:g} GiB); keep only every N-th "
+                f"step; {hint}")
+        if self.steps > _CALIBRATE_ABOVE and self.seconds > MAX_SECONDS:
+            raise RunTooLong(
+                f"{self.steps:,} steps would take about {_duration_text(self.seconds)} here "
+                f"(at most {_duration_text(MAX_SECONDS)}); use a larger dt or a shorter "
+                f"duration; {hint}")
+        return self
+
+
+def plan(scenario: Scenario, duration: float | None = None, every: int = 1) -> Plan:
+    """The :class:`Plan` of running ``scenario`` for ``duration`` s (default: its own).
+
+    Raises
+    ------
+    SettingsError
+        If ``duration`` is not a number > 0 or ``every`` is not an integer >= 1.
+    RunTooLong
+        If ``duration`` is beyond :data:`~sim.scenario.MAX_DURATION` (no force
+        runs that); the message gives the step count and the time it would take.
+    """
+    duration = scenario.duration if duration is None else _duration(duration)
+    if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+        raise SettingsError(f"every: must be an integer >= 1, got {every!r}")
+    dt = scenario.settings.dt
+    if duration > MAX_DURATION:
+        steps = duration / dt
+        step_cost, row_cost = _measure_costs(scenario)
+        seconds = steps * step_cost + steps / every * row_cost
+        raise RunTooLong(f"duration {duration:g} s is beyond {MAX_DURATION:g} s of simulated time: "
+                         + (f"{steps:.3g} steps at dt={dt:g} s would take about "
+                            f"{_duration_text(seconds)} here" if math.isfinite(seconds) else
+                            f"more steps at dt={dt:g} s than a float can count, which would never end"))
+    return Plan(scenario, round(duration / dt), every)
+
+
+def _duration(value) -> float:
+    """A duration: a finite number > 0 (the cap is :func:`plan`'s to state)."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise SettingsError(f"duration: expected a number, got {value!r}") from None
+    if isinstance(value, bool) or not math.isfinite(x) or x <= 0:
+        raise SettingsError(f"duration: must be a finite number > 0 s, got {value!r}")
+    return x
+
+
+def _measure_costs(scenario: Scenario) -> tuple:
+    """Seconds per step (every body) and per output row, measured on copies of the bodies."""
+    sims = [Simulation(scenario.settings)] + [Simulation(scenario.settings, **o) for _, o in scenario.compare]
+    n = 256
+    step_cost = row_cost = 0.0
+    for sim in sims:
+        start = time.perf_counter()
+        try:
+            sim.step(n)
+        except SimulationFault:
+            pass  # a cost is still measured; the run itself reports the fault
+        step_cost += (time.perf_counter() - start) / n
+        start = time.perf_counter()
+        for _ in range(32):
+            ",".join(map(repr, sim.row()[:_WIDTH]))
+        row_cost += (time.perf_counter() - start) / 32
+    return step_cost, row_cost
+
+
+def _duration_text(seconds: float) -> str:
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.3g} {unit}"
+    return f"{seconds:.3g} s"
+
+
+# ------------------------------------------------------------------ running
+def stream(scenario: Scenario, duration: float | None = None, every: int = 1, progress=None):
+    """Yield the rows of a run (tuples in :func:`columns` order): t = 0, every ``every``-th step, the end.
+
+    ``progress`` is an object with ``update(n)`` (e.g. a tqdm bar) told the
+    steps taken.  This is what the command line writes as CSV; nothing is
+    checked here (see :func:`plan`).
+    """
+    runner = Runner(scenario)
+    n = len(COLUMNS)
+    others = tuple(runner.compare.values())
+    done = 0
+    for row in runner.run(duration, every):
+        if others:
+            row = row[:n] + tuple(x for sim in others for x in sim.row()[1:n])
+        else:
+            row = row[:n]
+        if progress is not None and runner.total_steps != done:
+            progress.update(runner.total_steps - done)
+            done = runner.total_steps
+        yield row
+
+
+def replay_stream(path, every: int = 1, progress=None, steps: int | None = None):
+    """Yield the rows of a recording's replay, as :func:`stream` does for a run."""
+    scenario, inputs, last = load_recording(path)
+    steps = last if steps is None else steps
+    runner = Runner(scenario)
+    for step, key, value in inputs:
+        runner.schedule(step, key, value)
+    n = len(COLUMNS)
+    others = tuple(runner.compare.values())
+
+    def full(row):
+        return tuple(row[:n]) + tuple(x for sim in others for x in sim.row()[1:n])
+
+    yield full(runner.sim.row())
+    done = 0
+    while done < steps:
+        chunk = min(10_000, steps - done)
+        if others:  # stop at each output row to read the comparison bodies' state there
+            chunk = min(chunk, every - done % every)
+        batch = runner.advance(chunk)
+        if batch.fault:
+            raise SimulationFault(batch.fault, batch.last.t)
+        if others:
+            done += len(batch.rows)
+            if done % every == 0 or done == steps:
+                yield full(batch.rows[-1].tolist())
+        else:
+            for k, row in enumerate(batch.rows, start=done + 1):
+                if k % every == 0 or k == steps:
+                    yield tuple(row[:n].tolist())
+            done += len(batch.rows)
+        if progress is not None:
+            progress.update(len(batch.rows))
+
+
+def _collect(rows, plan_: Plan) -> dict:
+    names = columns(plan_.scenario)
+    table = np.empty((plan_.rows, len(names)))
+    i = 0
+    for i, row in enumerate(rows):
+        table[i] = row
+    table = table[:i + 1]
+    return {name: table[:, k].copy() for k, name in enumerate(names)}
+
+
+def run(source=None, duration: float | None = None, every: int = 1, *, force: bool = False,
+        progress: bool = False, **changes) -> dict:
+    """Run a scenario headless; returns a dict of numpy columns (see :func:`columns`).
+
+    Parameters
+    ----------
+    source : Scenario, Settings, str or path, optional
+        What to run (default: the built-in ``default`` scenario).
+    duration : float, optional
+        Simulated time, s (default: the scenario's).  The run takes
+        ``round(duration / dt)`` steps.
+    every : int
+        Keep every ``every``-th step; the first (t = 0) and the last rows
+        are always kept.
+    force : bool
+        Run even when the run is estimated to take more than
+        :data:`MAX_SECONDS` or hold more than :data:`MAX_RESULT_BYTES`.
+    progress : bool
+        Show a tqdm progress bar on stderr.
+    **changes
+        Settings to change (validated), e.g. ``integrator="rk4"``.
+
+    Raises
+    ------
+    SettingsError, ScenarioError
+        Bad input.
+    RunTooLong
+        The run would not finish in reasonable time (message: steps, estimate).
+    SimulationFault
+        A numerical fault; the message gives the time.
+    """
+    scenario = as_scenario(source)
+    if changes:
+        scenario = _replace(scenario, settings=scenario.settings.replace(**changes))
+    p = plan(scenario, duration, every).check(in_memory=True, force=force)
+    with _bar(p.steps, progress) as bar:
+        return _collect(stream(scenario, duration, every, bar), p)
+
+
+def replay(path, every: int = 1, *, force: bool = False, progress: bool = False) -> dict:
+    """Replay a recording; returns the states as :func:`run` does, bit for bit those of the recorded run."""
+    scenario, _, last = load_recording(path)
+    if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+        raise SettingsError(f"every: must be an integer >= 1, got {every!r}")
+    p = Plan(scenario, last, every).check(in_memory=True, force=force)
+    with _bar(p.steps, progress) as bar:
+        return _collect(replay_stream(path, every, bar), p)
+
+
+def record(source, path, duration: float | None = None, inputs=(), *, force: bool = False) -> int:
+    """Run a scenario with inputs and record it to ``path`` (JSON Lines); returns the steps taken.
+
+    ``inputs`` is a sequence of ``(t, key, value)``: setting ``key`` changes
+    to ``value`` before the first step at or after ``t`` s (counted in steps
+    of the initial dt: ``round(t / dt)``); ``key`` may be ``"reset"``.
+    :func:`replay` of the file reproduces the run bit for bit.
+    """
+    scenario = as_scenario(source)
+    p = plan(scenario, duration).check(force=force)
+    schedule = []
+    for t, key, value in inputs:
+        if t and _duration(t) > MAX_DURATION:
+            raise SettingsError(f"input time {t!r} is beyond {MAX_DURATION:g} s")
+        step = round(t / scenario.settings.dt) if t else 0
+        schedule.append((step, key, None if key == "reset" else validate(key, value)))
+    runner = Runner(scenario)
+    recorder = runner.recorder = Recorder(path, scenario)
+    try:
+        for step, key, value in schedule:
+            runner.schedule(step, key, value)
+        done = 0
+        while done < p.steps:
+            batch = runner.advance(min(10_000, p.steps - done))
+            done += len(batch.rows)
+            if batch.fault:
+                raise SimulationFault(batch.fault, batch.last.t)
+    finally:
+        recorder.close(runner.total_steps)
+    return done
+
+
+def to_dataframe(result: dict):
+    """A pandas DataFrame of a result (pandas is optional: ImportError says how to get it)."""
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError("to_dataframe needs pandas, which attitude-sim does not install: "
+                          "pip install pandas") from None
+    return pandas.DataFrame(result, copy=False)
+
+
+class _NoBar:
+    def update(self, n):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _bar(total: int, show: bool):
+    if not show:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="step", unit_scale=True, mininterval=0.5, leave=False)

@@ -1,0 +1,110 @@
+"""Settings (sim.settings): the record refuses every bad value at construction, not later.
+
+Issue 12: ``Settings(dt=-1, integrator="bogus")`` used to be accepted and to
+fail later with a bare KeyError.  Every field is checked here with values of
+each hostile class: wrong type, NaN and infinities, denormals, tiny and huge
+magnitudes, wrong counts, unknown names.
+"""
+
+import math
+
+import pytest
+
+from sim.body import MAX_MOMENT, MIN_MOMENT
+from sim.settings import KEYS, MIN_DT, Settings, SettingsError
+from sim.simulation import Simulation
+
+NUMBERS = [None, True, "abc", "", math.nan, math.inf, -math.inf, 1e999, [1.0], "1,,2"]
+VECTORS = [None, 1.0, "abc", (1.0, 2.0), (1.0, 2.0, 3.0, 4.0), (1.0, math.nan, 0.0),
+           (math.inf, 0.0, 0.0), ("a", "b", "c"), (True, 0.0, 0.0), (1e300, 0.0, 0.0)]
+NAMES = [None, 3, "bogus", "", "HALF-QUAT", ("half-quat",)]
+FLAGS = [None, 1, 0, "true", "yes", 1.0]
+
+BAD = {
+    "inertia": [None, 1.0, (1.0, 1.0, 1.0), (1.0, 1.0, 1.0, 2.0, 0.0, 0.0),   # not positive definite
+                (1.0, 1.0, 5.0, 0.0, 0.0, 0.0),                               # triangle inequality
+                (1e-300,) * 3 + (0.0,) * 3, (1e300,) * 3 + (0.0,) * 3,
+                (5e-324,) * 3 + (0.0,) * 3, (1e-9,) * 3 + (0.0,) * 3, (2e12,) * 3 + (0.0,) * 3,
+                (1.0, 1.0, 1.0, 1e300, 0.0, 0.0), (1.0, math.nan, 1.0, 0.0, 0.0, 0.0),
+                (1.0, 1.0, 1.0, 0.0, 0.0, math.inf)],
+    "integrator": NAMES,
+    "full_quat_form": NAMES,
+    "norm": NAMES,
+    "dt": NUMBERS + [-1.0, 0.0, -0.0, 5e-324, 1e-320, 1e-300, 1e-10, 1.0000001, 1e300],
+    "angles_deg": VECTORS + [(1e5, 0.0, 0.0)],
+    "rates": VECTORS + [(0.0, -1e5, 0.0)],
+    "torque": VECTORS + [(0.0, 0.0, 1e7)],
+    "dampers_on": FLAGS,
+    "dampers": VECTORS + [(-1.0, 0.0, 0.0), (0.0, 0.0, -5e-324)],
+    "controller": NAMES + ["pid"],
+    "gains": VECTORS + [(-1e-300, 0.0, 0.0)],
+    "axes": [None, True, (True, True), (1, 0, 1), ("true", True, True), (True, True, True, True)],
+    "shortest_path": FLAGS,
+    "limiter_on": FLAGS,
+    "limits": VECTORS + [(0.0, 1.0, 1.0), (-1.0, 1.0, 1.0)],
+    "slerp_time": NUMBERS + [-1.0, -5e-324, 1e7],
+    "command_deg": [1.0, "abc", (1.0, 2.0), (math.nan, 0.0, 0.0), (1e5, 0.0, 0.0)],
+}
+CASES = [(key, value) for key in KEYS for value in BAD[key]]
+
+
+def test_every_field_has_bad_cases():
+    assert set(BAD) == set(KEYS)
+
+
+@pytest.mark.parametrize("key, value", CASES, ids=[f"{k}-{i}" for i, (k, _) in enumerate(CASES)])
+def test_settings_refuses_bad_value_at_construction(key, value):
+    with pytest.raises(SettingsError) as info:
+        Settings(**{key: value})
+    assert str(info.value).startswith(key), "the message names the setting first"
+    with pytest.raises(SettingsError):
+        Settings().replace(**{key: value})
+
+
+def test_settings_bogus_integrator_and_negative_dt_never_keyerror():
+    # the exact case of issue 12
+    with pytest.raises(SettingsError, match="unknown value 'bogus'"):  # the first bad field named
+        Settings(dt=-1, integrator="bogus")
+    with pytest.raises(SettingsError, match="dt: -1 must be > 0"):
+        Settings(dt=-1)
+    with pytest.raises(SettingsError, match="unknown value 'bogus'"):
+        Settings(integrator="bogus")
+
+
+def test_settings_unknown_field_in_replace():
+    with pytest.raises(SettingsError, match="unknown setting 'bogus'"):
+        Settings().replace(bogus=1)
+
+
+def test_settings_normalises_at_construction():
+    s = Settings(rates=[1, 2, 3], dt="0.01", inertia=[1, 2, 2.5, 0, 0, 0], command_deg=[0, 30, 0])
+    assert s.rates == (1.0, 2.0, 3.0) and all(type(x) is float for x in s.rates)
+    assert s.dt == 0.01
+    assert s.inertia == (1.0, 2.0, 2.5, 0.0, 0.0, 0.0)
+    assert s.command_deg == (0.0, 30.0, 0.0)
+
+
+@pytest.mark.parametrize("dt", [MIN_DT, 1e-6, 1.0])
+def test_dt_range_boundaries_accepted(dt):
+    assert Settings(dt=dt).dt == dt
+
+
+@pytest.mark.parametrize("moment", [MIN_MOMENT, MAX_MOMENT])
+def test_inertia_range_boundaries_accepted_and_run(moment):
+    # a sphere at either end of the range: torque-free spin keeps its rate exactly
+    s = Settings(inertia=(moment,) * 3 + (0.0,) * 3, rates=(0.0, 0.0, 1.0), dampers_on=False)
+    sim = Simulation(s)
+    sim.step(100)
+    assert sim.snapshot().w == pytest.approx((0.0, 0.0, 1.0), abs=1e-12)
+
+
+def test_inertia_message_gives_the_reason():
+    with pytest.raises(SettingsError, match=r"outside the physical range.*\[1e-08, 1e\+12\]"):
+        Settings(inertia=(1e-300,) * 3 + (0.0,) * 3)
+    with pytest.raises(SettingsError, match=r"Jxx=1e\+300 kg m\^2 is beyond the physical range"):
+        Settings(inertia=(1e300,) * 3 + (0.0,) * 3)
+
+
+def test_denormal_dt_message_states_the_minimum():
+    with pytest.raises(SettingsError, match=r"below the smallest step 1e-09 s"):
+        Settings(dt=1e-320)
