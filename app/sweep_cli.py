@@ -93,7 +93,7 @@ def add_parser(subparsers, run: argparse.ArgumentParser) -> argparse.ArgumentPar
                      "process (default: by size, one per core)")
     out.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask cluster (tcp://host:port)")
     out.add_argument("--chunk", metavar="N", help="bodies per chunk (default: all in one in this process, "
-                     "about two chunks per worker on Dask)")
+                     "one or two chunks per worker on Dask)")
     return parser
 
 
@@ -227,6 +227,7 @@ def format_summary(result, spec: EnsembleSpec, scenario, elapsed: float, where: 
                               for p in s["percentiles"]),
         f"{'settling time (s)':<22}" + "".join(f"{_fmt(v):>10}" for v in s["settling_time"]),
         f"{'final error (deg)':<22}" + "".join(f"{_fmt(v):>10}" for v in s["final_error_deg"]),
+        f"{'travelled (deg)':<22}" + "".join(f"{_fmt(v):>10}" for v in s["travelled_deg"]),
         "",
         f"settled within {spec.settle_deg:g} deg: {s['settled']:,} of {s['flying']:,}"
         + (f" (percentiles over the {s['flying']:,} bodies that did not fault)" if s["faulted"] else ""),
