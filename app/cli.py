@@ -13,6 +13,7 @@ import math
 import sys
 from dataclasses import replace
 
+from app import sweep_cli
 from sim.recording import RecordingError, replay
 from sim.runner import Runner
 from sim.scenario import Event, ScenarioError, builtin_names, load
@@ -72,6 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("recording", help="a .jsonl file recorded from the window")
     rep.add_argument("--out", default="-", metavar="FILE.csv", help="output file, - for stdout")
     rep.add_argument("--every", type=int, default=1, metavar="N", help="write every N-th step")
+
+    sweep_cli.add_parser(sub, run)
     return parser
 
 
@@ -223,7 +226,7 @@ def main(argv=None) -> int:
             argv = ["gui", *argv]
         args = parser.parse_args(argv)
         handler = {"run": cmd_run, "gui": cmd_gui, "scenarios": cmd_scenarios,
-                   "replay": cmd_replay}[args.subcommand]
+                   "replay": cmd_replay, "sweep": sweep_cli.cmd_sweep}[args.subcommand]
         return handler(args)
     except (UsageError, SettingsError, ScenarioError, RecordingError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
@@ -238,4 +241,5 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    from app.cli import main  # the module app.sweep_cli imports, not this __main__ copy of it
     sys.exit(main())
