@@ -139,7 +139,8 @@ class EnsembleScene(GLViewMixin, QOpenGLWindow):
 
     picked = QtCore.Signal(int)
 
-    # The attitude scene's offscreen rendering (and any fix made to it) serves here too.
+    # The attitude scene's offscreen rendering (and its wait for a GL context) serves here too.
+    ensure_context = AttitudeScene.ensure_context
     grab_image = AttitudeScene.grab_image
     render_image = AttitudeScene.render_image
 

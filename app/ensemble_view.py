@@ -12,7 +12,8 @@ The "Ensemble" tab beside the plots shows:
 
 * the sphere (:class:`~app.ensemble_scene.EnsembleScene`): each body's
   nose direction, coloured by its attitude error, larger once it has
-  travelled more than 180 deg (unwinding: shortest path off);
+  turned more than 180 deg from its start (``travelled_deg``: it takes the
+  long way, shortest path off);
 * a histogram of the errors (:class:`~app.ensemble_histogram.ErrorHistogram`),
   whose coloured bars are the legend of the sphere's colours;
 * a line of statistics, the number of bodies (a checked field), a mirror of
@@ -119,6 +120,7 @@ class EnsembleView(QWidget):
         self._tabs = tabs
         self._spec = EnsembleSpec(bodies=DEFAULT_BODIES)
         self._on = False
+        self._by_scenario = False  # on because the scenario has an [ensemble] section (not the user)
         self.frame = None
         self._last = None  # the aircraft's latest Snapshot (for its marks)
         self._drawn = None  # (frame, marks) on screen
@@ -165,8 +167,8 @@ class EnsembleView(QWidget):
         self.histogram = ErrorHistogram()
         self.histogram.setObjectName("ensemble_histogram")
         note = QLabel("Each point is a body's nose direction, coloured by its attitude error (the histogram's "
-                      "colours); large points have turned more than 180° in all (with shortest path off: the long "
-                      "way round). ✛ aircraft, ○ command. Click a point to fly that body.", objectName="note", wordWrap=True)
+                      "colours); large points have turned more than 180° from where they started: the long way "
+                      "round (shortest path off). ✛ aircraft, ○ command. Click a point to fly that body.", objectName="note", wordWrap=True)
         note.setContentsMargins(6, 0, 6, 2)
         split = QSplitter(Qt.Orientation.Vertical, objectName="ensemble_splitter")
         split.addWidget(self.view)
@@ -195,15 +197,24 @@ class EnsembleView(QWidget):
         return self._spec
 
     def prepare(self, scenario, runner) -> None:
-        """Give a new runner, not yet stepped, the ensemble: the scenario's ``[ensemble]`` turns the view on.
+        """Give a new runner, not yet stepped, the ensemble.
 
         Called by the window before it hands ``runner`` to the worker, so the
-        ensemble starts with the runner at t = 0.
+        ensemble starts with the runner at t = 0.  A scenario with an
+        ``[ensemble]`` section turns the view on with its spec (at most
+        :data:`MAX_BODIES` bodies); one without turns it off again if a
+        scenario turned it on, and leaves it as it is if the user did.
         """
-        spec = getattr(scenario, "ensemble", None)
+        spec = scenario.ensemble
         if spec is not None:
+            if spec.bodies > MAX_BODIES:
+                self._message(f"Scenario {scenario.name}: the window flies {MAX_BODIES:,} of its "
+                              f"{spec.bodies:,} bodies (attitude-sim sweep runs them all)")
+                spec = dataclasses.replace(spec, bodies=MAX_BODIES)
             self._spec = spec
-            self._on = True
+            self._on = self._by_scenario = True
+        elif self._by_scenario:
+            self._on = self._by_scenario = False
         self.frame = self._drawn = None
         self.bodies.show_value(self._spec.bodies)
         self.histogram.set_threshold(self._spec.settle_deg)
@@ -214,6 +225,7 @@ class EnsembleView(QWidget):
     def set_on(self, on: bool) -> None:
         """Turn the ensemble on (restarts the run at t = 0) or off (the aircraft flies on alone)."""
         on = bool(on)
+        self._by_scenario = False
         if on == self._on:
             self._show_tab()
             return
@@ -307,7 +319,7 @@ class EnsembleView(QWidget):
             return
         self._drawn = (frame, marks)
         colors = error_colors(frame.error_deg, frame.faulted)
-        long_way = frame.travelled_deg > LONG_WAY_DEG
+        long_way = frame.travelled_deg > LONG_WAY_DEG  # the turn from the start, unfolded: > 180 the long way
         self.scene.set_bodies(frame.nose, colors, np.where(long_way, LONG_WAY_SIZE, POINT_SIZE))
         self.scene.set_marks(cayley(marks[0]), None if marks[1] is None else cayley(marks[1]))
         self.histogram.set_errors(frame.error_deg, frame.faulted)
@@ -324,7 +336,7 @@ class EnsembleView(QWidget):
             parts += [f"error median {median:.3g}°, 95 % {p95:.3g}°, max {error.max():.3g}° "
                       f"(body {int(frame.ensemble.index[worst]):,})",
                       f"within {settle:g}°: {int(np.count_nonzero(error <= settle)):,}"]
-        parts.append(f"turned > 180°: {long_way:,}")
+        parts.append(f"long way (turned > 180°): {long_way:,}")
         faulted = int(np.count_nonzero(frame.faulted))
         parts.append(f'<span style="color: #ff8080">faulted: {faulted:,}</span>' if faulted else "faulted: 0")
         self.stats.setText(" · ".join(parts))

@@ -68,8 +68,9 @@ class EnsembleFrame:
     error_deg : ndarray, shape (n,)
         Rotation angle between each body's attitude and its command, degrees.
     travelled_deg : ndarray, shape (n,)
-        Rotation angle each body travelled since its start, degrees (> 180:
-        it took the long way).
+        Rotation angle from each body's start to its attitude now, unfolded
+        (degrees in [0, 360]; > 180: it takes the long way), as
+        :meth:`~sim.ensemble.Ensemble.metrics` reports it.
     faulted : ndarray of bool, shape (n,)
         Bodies that diverged (frozen at their last good state).
     ensemble : Ensemble

@@ -21,7 +21,8 @@ from scipy.spatial.transform import Rotation
 
 from app.ensemble_colors import error_colors
 from app.ensemble_histogram import EDGES, histogram_counts
-from app.ensemble_scene import PICK_PIXELS
+from app.ensemble_scene import LONG_WAY_SIZE, PICK_PIXELS, POINT_SIZE
+from app.ensemble_view import MAX_BODIES
 from sim.ensemble import EnsembleSpec
 from sim.runner import ENSEMBLE, RESET, Runner
 from sim.scenario import Scenario, load
@@ -348,3 +349,46 @@ def test_screenshot_shows_the_sphere_and_the_histogram(qtbot, main_window):
     sphere = pixels[corner.y():corner.y() + view.view.height(), corner.x():corner.x() + view.view.width()]
     warm = (sphere[..., 0] > 200) & (sphere[..., 2] < 120)   # yellow to red points: errors of 10-180 deg
     assert warm.sum() > 200, "the bodies' points are drawn"
+
+
+@pytest.mark.gl
+def test_a_scenario_with_an_ensemble_section_opens_the_view_with_it(qtbot, main_window):
+    win = main_window("ensemble_long_way", speed=10.0)   # shortest path off, heading 180 deg
+    view = win.ensemble
+    assert view.is_on and view.spec == load("ensemble_long_way").ensemble
+    assert win.plot_tabs.currentWidget() is view and win.ensemble.action.isChecked()
+    qtbot.waitUntil(lambda: view.frame is not None and view.frame.t > 6.0, timeout=10000)
+    pause(qtbot, win)
+    frame = view.frame
+    q0 = frame.ensemble.initial()["q0"]
+    command = Rotation.from_euler("ZYX", (180.0, 0.0, 0.0), degrees=True).as_quat()
+    command = np.array([-command[0], -command[1], -command[2], command[3]])  # Hoffmann's Q of the command
+    away = command @ q0 < 0.0                # the error quaternion's scalar is negative: these unwind
+    assert 300 < away.sum() < 700
+    sizes = view.scene.points_item.size
+    assert np.all(sizes[away & (scipy_errors_deg(q0, (180.0, 0.0, 0.0)) < 170.0)] == LONG_WAY_SIZE)
+    assert np.all(sizes[~away] == POINT_SIZE)
+    # the same bodies with shortest path on: none takes the long way
+    assert win.open_scenario("ensemble_controller")
+    win.controls.run.pause.setChecked(False)
+    qtbot.waitUntil(lambda: view.frame is not None and view.frame.t > 6.0, timeout=10000)
+    assert np.all(view.scene.points_item.size == POINT_SIZE)
+    assert "long way (turned > 180°): 0" in view.stats.text()
+    # a scenario without the section turns the view off again, unless the user turned it on
+    assert win.open_scenario("default")
+    assert not view.is_on and win.plot_tabs.indexOf(view) == -1
+    view.set_on(True)
+    assert win.open_scenario("hoffmann")
+    assert view.is_on and view.spec.bodies == 1000
+
+
+@pytest.mark.gl
+def test_a_scenario_with_more_bodies_than_the_window_flies_gets_the_most_it_can(qtbot, main_window, tmp_path):
+    path = tmp_path / "big.toml"
+    path.write_text('[settings]\ndt = 0.01\n[ensemble]\nbodies = 20000\nseed = 3\n')
+    win = main_window("default")
+    assert win.open_scenario(path)
+    view = win.ensemble
+    assert view.spec.bodies == MAX_BODIES and view.spec.seed == 3
+    assert "20,000" in win.statusBar().currentMessage() or "20,000" in win.message.text()
+    qtbot.waitUntil(lambda: view.frame is not None and view.frame.n == MAX_BODIES, timeout=5000)
