@@ -183,8 +183,9 @@ class Runner:
 
     def _apply(self, key, value, applied):
         if key == ENSEMBLE:
-            # built from the main body's settings now; its bodies start at t = 0 (send a reset to align)
-            self.ensemble = None if value is None else Ensemble(self.sim.settings, value)
+            # built from the main body's settings now; its bodies start at t = 0 (send a reset to align).
+            # Without the per-step metrics (a third of the step's cost): a frame needs the state only.
+            self.ensemble = None if value is None else Ensemble(self.sim.settings, value, track=False)
             return
         if key == RESET:
             for sim in (self.sim, *self.compare.values()):
