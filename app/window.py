@@ -211,6 +211,8 @@ class MainWindow(QMainWindow):
         beside the plots, only while the scenario has comparison bodies.
     controls : ControlPanel
     readouts : Readouts
+    ensemble : EnsembleView
+        N bodies flying the same inputs (the "Ensemble" tab, View menu).
     """
 
     def __init__(self, scenario, *, remember_geometry: bool = True, speed: float = 1.0):

@@ -392,3 +392,38 @@ def test_a_scenario_with_more_bodies_than_the_window_flies_gets_the_most_it_can(
     assert view.spec.bodies == MAX_BODIES and view.spec.seed == 3
     assert "20,000" in win.statusBar().currentMessage() or "20,000" in win.message.text()
     qtbot.waitUntil(lambda: view.frame is not None and view.frame.n == MAX_BODIES, timeout=5000)
+
+
+@pytest.mark.gl
+def test_diverging_bodies_are_grey_and_left_out_of_the_histogram(qtbot, main_window, tmp_path):
+    from app.ensemble_colors import FAULT_COLOR
+
+    path = tmp_path / "diverging.toml"   # no norm handling: spinning bodies' norms run away, the aircraft rests
+    path.write_text('[settings]\nnorm = "none"\ndt = 0.01\n[ensemble]\nbodies = 200\nseed = 1\nrate_spread = 1.0\n')
+    win = main_window("default")
+    assert win.open_scenario(path)
+    view = win.ensemble
+    qtbot.waitUntil(lambda: view.frame is not None and view.frame.t > 0.6, timeout=5000)
+    pause(qtbot, win)
+    faulted = view.frame.faulted
+    assert 0 < faulted.sum() < 200 and win.worker.fault is None
+    assert np.allclose(view.scene.points_item.color[faulted], FAULT_COLOR)
+    assert not np.allclose(view.scene.points_item.color[~faulted], FAULT_COLOR)
+    assert view.histogram.counts.sum() == 200 - faulted.sum()
+    assert f"faulted: {faulted.sum()}" in view.stats.text()
+
+
+@pytest.mark.gl
+def test_recording_with_the_ensemble_on_records_the_aircraft_only_and_replays(qtbot, main_window, tmp_path):
+    win = main_window("default", speed=5.0)
+    view = turn_on(qtbot, win, 100)
+    path = tmp_path / "run.jsonl"
+    assert win.start_recording(path)
+    win.controls.torque.sliders[0].set_value(2.0)
+    qtbot.waitUntil(lambda: view.frame is not None and view.frame.t > 0.5, timeout=5000)
+    win.stop_recording()
+    qtbot.waitUntil(lambda: '"end"' in path.read_text(), timeout=3000)  # the worker closes it
+    assert "ensemble" not in path.read_text()
+    assert win.replay(path)
+    qtbot.waitUntil(lambda: win.worker.paused and view.frame is not None and view.frame.t > 0.4, timeout=10000)
+    assert view.frame.n == 100 and win.worker.fault is None
