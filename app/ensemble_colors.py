@@ -47,7 +47,7 @@ def error_colors(error_deg, faulted=None, alpha: float = 1.0) -> np.ndarray:
 
     Examples
     --------
-    >>> error_colors([0.001, 1.0, 180.0])[:, :3].round(2).tolist()
+    >>> error_colors([0.001, 1.0, 180.0])[:, :3].astype(float).round(2).tolist()
     [[0.3, 0.62, 1.0], [0.35, 0.92, 0.45], [1.0, 0.25, 0.3]]
     """
     x = log_error(error_deg)

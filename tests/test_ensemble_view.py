@@ -171,6 +171,20 @@ def test_histogram_counts_match_numpy_histogram():
     assert np.array_equal(histogram_counts(errors, faulted), expected)
 
 
+def test_error_colours_run_from_blue_at_home_to_red_at_a_half_turn():
+    from app.ensemble_colors import FAULT_COLOR, STOPS
+
+    degrees = np.array([deg for deg, _ in STOPS])
+    colors = error_colors(degrees)
+    assert np.allclose(colors[:, :3], [rgb for _, rgb in STOPS]) and np.all(colors[:, 3] == 1.0)
+    assert np.allclose(error_colors([1e-9, 0.0])[:, :3], STOPS[0][1])   # below the scale: its first colour
+    between = error_colors([np.sqrt(10.0)])[0, :3]                       # halfway between 1 and 10 deg in log10
+    assert np.allclose(between, 0.5 * (np.array(STOPS[2][1]) + STOPS[3][1]))
+    assert np.allclose(error_colors([5.0, np.nan, 5.0], faulted=[False, False, True])[1:], FAULT_COLOR)
+    red, blue = colors[-1], colors[0]
+    assert red[0] > 0.9 > red[2] and blue[2] > 0.9 > blue[0]
+
+
 # ----------------------------------------------------------------- window
 def child(win, name):
     widget = win.findChild(QWidget, name)
