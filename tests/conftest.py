@@ -80,8 +80,15 @@ def main_window(qtbot):
         return win
 
     yield open_main_window
+    from PySide6.QtCore import QCoreApplication, QEvent
+
     for win in opened:
         win.close()
+        # Deleted here, at a known point, not whenever the garbage collector happens to run
+        # (possibly inside another widget's paint event in a later test).
+        win.deleteLater()
+    opened.clear()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
 
 
 def pytest_addoption(parser):
