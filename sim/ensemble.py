@@ -23,6 +23,7 @@ set with :meth:`Ensemble.set` as on a :class:`Simulation`.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -406,7 +407,6 @@ class _ColumnSlerp:
 
 
 # ---------------------------------------------------------------- ensemble
-_BODY_KEYS = ("angles_deg", "rates", "inertia")
 
 
 class Ensemble:
@@ -424,9 +424,9 @@ class Ensemble:
         This object holds the bodies with global indices ``start ..
         start+count-1`` (``count`` defaults to ``spec.bodies - start``).
     track : bool
-        Keep the per-step metrics (peak torque and rate, angle travelled,
-        settling time; about a third of the cost of a half-quat step).  With
-        False, :meth:`metrics` reports those as nan.
+        Keep the per-step metrics (peak torque and rate, path length,
+        settling time; about a fifth of the cost of a torque-free half-quat
+        step).  With False, :meth:`metrics` reports those four as nan.
 
     Attributes
     ----------
@@ -446,7 +446,9 @@ class Ensemble:
         Time of the last good state of a faulted body (nan while fine), as
         :class:`~sim.simulation.SimulationFault` reports it.
 
-    ``q`` and ``w`` are updated in place; copy them to keep a state.
+    ``q`` and ``w`` are views of the current state, whose buffer alternates
+    with the next state's at every step: read them after stepping, copy
+    them to keep a state.  Writing into them changes the state.
 
     Examples
     --------
@@ -477,7 +479,7 @@ class Ensemble:
         # scratch of the half-quat path
         self._tq = np.zeros((3, n))
         self._c3, self._a3 = np.empty((3, n)), np.empty((3, n))
-        self._d4, self._e4 = np.empty((4, n)), np.empty((4, n))
+        self._d4, self._e4, self._f4 = np.empty((4, n)), np.empty((4, n)), np.empty((4, n))
         self._s1, self._s2, self._s3 = np.empty(n), np.empty(n), np.empty(n)
         self._mask = np.empty(n, dtype=bool)
         self._const_tt = 0.0
@@ -529,7 +531,10 @@ class Ensemble:
             self._jr, self._jir = body.j_rows, body.j_inv_rows
             return
         p = spec.inertia_spread / 100.0
+        body = Body(s.inertia)
         inertia = np.repeat(nominal[:, None], n, axis=1)
+        jr = np.repeat(np.array(body.j_rows)[:, None], n, axis=1)
+        jir = np.repeat(np.array(body.j_inv_rows)[:, None], n, axis=1)
         pending = np.arange(n)
         for attempt in range(_INERTIA_TRIES):
             if pending.size == 0:
@@ -539,17 +544,13 @@ class Ensemble:
             for m, j in enumerate(pending):
                 comps = tuple(float(c * (1.0 + p * (2.0 * uk[m] - 1.0))) for c, uk in zip(nominal, u))
                 try:
-                    Body(comps)
+                    body = Body(comps)  # what Simulation(body_settings(j)) builds, rows and all
                 except ValueError:
                     still.append(j)
                     continue
-                inertia[:, j] = comps
+                inertia[:, j], jr[:, j], jir[:, j] = comps, body.j_rows, body.j_inv_rows
             pending = np.array(still, dtype=np.int64)
         self._inertia = inertia
-        jr, jir = np.empty((9, n)), np.empty((9, n))
-        for j in range(n):
-            body = Body(tuple(float(c) for c in inertia[:, j]))
-            jr[:, j], jir[:, j] = body.j_rows, body.j_inv_rows
         self._jr, self._jir = tuple(jr), tuple(jir)
 
     def initial(self) -> dict:
@@ -607,6 +608,7 @@ class Ensemble:
             self._segments.append((self._k0, self._t0, value))
         elif key in ("angles_deg", "rates"):
             self._sample()
+            self._apply_all()
         else:
             if key == "inertia":
                 self._sample_inertia()
@@ -639,8 +641,7 @@ class Ensemble:
         self._g2 = 2.0 * g  # 2 K of (9.9), per body or shared
         full = s.integrator == "full-quat"
         if full:
-            form = s.full_quat_form
-            self._integrate = lambda q, w, p, dt, torque, body: full_quat(q, w, p, dt, torque, body, form)
+            self._integrate = functools.partial(full_quat, form=s.full_quat_form)
         else:
             self._integrate = {"half-quat": half_quat, "rk4": rk4}[s.integrator]
         if getattr(self, "_full", None) is not None and full != self._full:
@@ -662,21 +663,24 @@ class Ensemble:
             self._command_angles()
 
     # ------------------------------------------------------------ command
-    def _set_qc(self, qc):
+    def _set_qc(self, qc, shared: bool):
         qc = np.array(qc, dtype=float).reshape(4, -1)
         self._qc = qc
         self._qc_neg = -qc
         c = math.cos(math.radians(self.spec.settle_deg) / 2.0)
         self._settle_threshold = (c * c) * (qc[0] * qc[0] + qc[1] * qc[1] + qc[2] * qc[2] + qc[3] * qc[3])
         tm = self._tm
-        tm.qc = tuple(qc) if qc.shape[1] > 1 else tuple(float(x) for x in qc[:, 0])
+        # One command for all bodies (a float each), or one per body (a row each): the choice
+        # depends on the inputs only, never on how many bodies this chunk holds.
+        self._qc_shared = shared
+        tm.qc = tuple(float(x) for x in qc[:, 0]) if self._qc_shared else tuple(qc)
         self._command_angles()
 
     def _command_angles(self):
         """Aircraft angles of the command for the Euler controller (only when it is on)."""
         tm = self._tm
         if tm.controller == "euler":
-            tm.command_angles = _aircraft_angles(tm.qc) if self._qc.shape[1] > 1 else aircraft_angles(tm.qc)
+            tm.command_angles = aircraft_angles(tm.qc) if self._qc_shared else _aircraft_angles(tm.qc)
 
     def _start_command(self):
         """A new target starts a SLERP from each body's current command, Hoffmann Appendix C."""
@@ -687,9 +691,9 @@ class Ensemble:
         target = tuple(float(x) for x in from_aircraft_angles(*angles))
         if s.slerp_time <= 0.0:
             self._path = None
-            self._set_qc(target)
+            self._set_qc(target, shared=True)
             return
-        if self._qc.shape[1] == 1:
+        if self._qc_shared:
             self._path = SlerpPath(self._qc[:, 0], target, s.shortest_path)
         else:
             self._path = _ColumnSlerp(self._qc, target, s.shortest_path)
@@ -698,10 +702,10 @@ class Ensemble:
     def _update_command(self):
         u = (self._t - self._cmd_t0) / self._cmd_duration
         if u >= 1.0:
-            self._set_qc(self._path(1.0))
+            self._set_qc(self._path(1.0), shared=isinstance(self._path, SlerpPath))
             self._path = None
         else:
-            self._set_qc(self._path(u))
+            self._set_qc(self._path(u), shared=isinstance(self._path, SlerpPath))
 
     # ------------------------------------------------------------ stepping
     def reset(self) -> None:
@@ -719,7 +723,7 @@ class Ensemble:
         self.faulted[:] = False
         self.fault_t[:] = np.nan
         self._path = None
-        self._set_qc(self._q0)
+        self._set_qc(self._q0, shared=False)
         if self._settings.command_deg is not None:
             self._start_command()
         # metrics
@@ -812,15 +816,12 @@ class Ensemble:
             np.subtract(self._qc, q, out=d)
             if s.shortest_path:
                 np.subtract(self._qc_neg, q, out=e)
-                s1, s2, sq = self._s1, self._s2, self._a3[0]
-                for src, acc in ((e, s2), (d, s1)):
-                    np.multiply(src[0], src[0], out=acc)
-                    np.multiply(src[1], src[1], out=sq)
-                    acc += sq
-                    np.multiply(src[2], src[2], out=sq)
-                    acc += sq
-                    np.multiply(src[3], src[3], out=sq)
-                    acc += sq
+                s1, s2, sq = self._s1, self._s2, self._f4
+                for src, acc in ((e, s2), (d, s1)):  # ((x1^2 + x2^2) + x3^2) + x4^2
+                    np.multiply(src, src, out=sq)
+                    np.add(sq[0], sq[1], out=acc)
+                    acc += sq[2]
+                    acc += sq[3]
                 np.less(s2, s1, out=self._mask)
                 np.copyto(d, e, where=self._mask)
             d1, d2, d3, d4 = d
@@ -1024,11 +1025,11 @@ class Ensemble:
         ``|Q| = 1`` is taken except with norm handling ``none``.
         """
         q, qc = self.q, self._qc
-        s1, s2 = self._s1, self._s2
-        np.multiply(q[0], qc[0], out=s1)
-        for i in (1, 2, 3):
-            np.multiply(q[i], qc[i], out=s2)
-            s1 += s2
+        s1, s2, prod = self._s1, self._s2, self._d4
+        np.multiply(q, qc, out=prod)
+        np.add(prod[0], prod[1], out=s1)
+        s1 += prod[2]
+        s1 += prod[3]
         s1 *= s1
         threshold = self._settle_threshold
         if self._norm_name == "none":

@@ -105,9 +105,10 @@ def test_body_settings_fly_the_same_initial_state():
 
 
 # ------------------------------------------------------------------ chunks
-def test_any_chunking_gives_bit_identical_bodies_and_results():
+@pytest.mark.parametrize("controller", ["quaternion", "euler"])
+def test_any_chunking_gives_bit_identical_bodies_and_results(controller):
     spec = EnsembleSpec(bodies=37, seed=5, rate_spread=0.3, inertia_spread=20.0, gains_grid=((3.0, 6.0), (9.0, 10.0), (12.0,)))
-    settings = Settings(dt=0.02, **CONTROL)
+    settings = Settings(dt=0.02, **dict(CONTROL, controller=controller))
     whole = Ensemble(settings, spec)
     chunks = [Ensemble(settings, spec, start=a, count=b - a) for a, b in ((0, 10), (10, 11), (11, 30), (30, 37))]
     for ens in [whole, *chunks]:
@@ -342,6 +343,12 @@ def test_without_tracking_the_state_is_the_same_and_tracked_metrics_are_nan():
 def test_bad_spec_values_name_the_field(field, value):
     with pytest.raises(SettingsError, match=field):
         EnsembleSpec(**{field: value})
+
+
+def test_spec_normalises_lists_from_toml_and_is_hashable():
+    spec = EnsembleSpec(bodies=10.0, gains_grid=[[1, 2], 3, [4]], rate_spread=1)
+    assert spec.bodies == 10 and spec.gains_grid == ((1.0, 2.0), (3.0,), (4.0,)) and spec.rate_spread == 1.0
+    assert hash(spec) == hash(EnsembleSpec(bodies=10, gains_grid=((1.0, 2.0), (3.0,), (4.0,)), rate_spread=1.0))
 
 
 def test_bad_inputs_raise_like_the_simulation():
