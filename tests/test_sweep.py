@@ -214,6 +214,12 @@ def test_summary_matches_the_columns(serial, scenario):
     assert s["unwinding"] == sum(x > 180 for x in c["travelled_deg"])
     assert s["faulted"] == sum(c["faulted"])
     assert s["settled"] == sum(math.isfinite(x) for x in settle)
+    combos = list(itertools.product([4.0, 6.0], [10.0], [8.0, 12.0]))
+    assert [row[0] for row in s["by_gains"]] == combos
+    for gains, n, settled, p50, top in s["by_gains"]:
+        mine = [settle[i] for i, j in enumerate(ok) if (c["k1"][j], c["k2"][j], c["k3"][j]) == gains]
+        assert (n, settled, p50, top) == (len(mine), sum(map(math.isfinite, mine)), _nearest_rank(mine, 50),
+                                          max(mine))
     # the worst body: never settled with the largest error, else the slowest to settle
     worst = max(ok, key=lambda j: (settle[ok.index(j)], error[ok.index(j)]))
     assert s["worst"][0] == c["index"][worst]
