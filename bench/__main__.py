@@ -1,8 +1,10 @@
 """Run every benchmark, print one table, and write it to docs/PERFORMANCE.md.
 
-``python -m bench [--quick] [--no-write]``.  Timings are medians of repeated
-runs; comparisons are ratios taken in the same run.  Benchmarks report; they
-are not tests.
+``python -m bench [--quick] [--no-write] [--only ensemble]``.  Timings are
+medians of repeated runs; comparisons are ratios taken in the same run.
+Benchmarks report; they are not tests.  ``--only ensemble`` runs just the
+ensemble rows (seconds, no window) and replaces those rows in the table of
+docs/PERFORMANCE.md, leaving the rest of the report as it was.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from bench import cli_run, gui, step_cost
+from bench import cli_run, ensemble, gui, step_cost
 from bench import sweep as sweep_bench
 
 REPORT = Path(__file__).resolve().parents[1] / "docs" / "PERFORMANCE.md"
@@ -55,13 +57,37 @@ def table(rows) -> str:
     return "\n".join(lines)
 
 
+def _replace_rows(text: str, rows, prefixes) -> str:
+    """``text`` with the table rows whose first cell starts with one of ``prefixes`` replaced by ``rows``."""
+    lines = text.splitlines()
+    table_lines = [i for i, line in enumerate(lines) if line.startswith("| ")]
+    old = [i for i in table_lines if lines[i][2:].startswith(prefixes)]
+    new = table(rows).splitlines()[2:]
+    anchor = [i for i in table_lines if lines[i].startswith("| window's simulation thread")]
+    at = old[0] if old else (anchor[0] if anchor else table_lines[-1]) + 1
+    kept = [line for i, line in enumerate(lines) if i not in old]
+    at -= sum(1 for i in old if i < at)
+    return "\n".join(kept[:at] + new + kept[at:]) + "\n"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("--quick", action="store_true", help="shorter runs (for a smoke check)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/PERFORMANCE.md")
+    parser.add_argument("--only", choices=["ensemble"],
+                        help="run only these rows and replace them in docs/PERFORMANCE.md")
     args = parser.parse_args(argv)
+    if args.only == "ensemble":
+        print("running: ensemble ...", file=sys.stderr, flush=True)
+        rows = ensemble.run(quick=args.quick)
+        print(table(rows))
+        if not args.no_write:
+            REPORT.write_text(_replace_rows(REPORT.read_text(), rows, ("ensemble", "C -O2", "rk4 ensemble",
+                                                                       "solve_ivp DOP853")))
+            print(f"rows replaced in: {REPORT}", file=sys.stderr)
+        return 0
     rows = []
-    for name, module in (("step cost", step_cost), ("command line", cli_run),
+    for name, module in (("step cost", step_cost), ("ensemble", ensemble), ("command line", cli_run),
                          ("sweep (about 3 minutes)", sweep_bench)):
         print(f"running: {name} ...", file=sys.stderr, flush=True)
         rows += module.run(quick=args.quick)

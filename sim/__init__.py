@@ -43,9 +43,12 @@ from sim.quaternion import (
 from sim.interpolation import slerp
 from sim.body import Body
 from sim.simulation import Simulation, Snapshot
+from sim.ensemble import Ensemble, EnsembleSpec
 
 __all__ = [
     "Body",
+    "Ensemble",
+    "EnsembleSpec",
     "Simulation",
     "Snapshot",
     "as_aircraft_angles",

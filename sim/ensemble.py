@@ -23,6 +23,7 @@ set with :meth:`Ensemble.set` as on a :class:`Simulation`.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -317,6 +318,45 @@ class _Torque:
         return (tx, ty, tz)
 
 
+def _angle_deg(p, q, fold):
+    """``2 atan2(|P^Q|, P.Q)`` in degrees for columns, Hoffmann's bivector angle (Appendix C).
+
+    ``fold``: take ``|P.Q|`` so that ``Q`` and ``-Q`` agree (the rotation
+    angle between attitudes, [0, 180]); otherwise the angle along the
+    quaternion's own path, [0, 360].
+    """
+    p1, p2, p3, p4 = p
+    q1, q2, q3, q4 = q
+    b = np.sqrt((p1 * q2 - p2 * q1) ** 2 + (p1 * q3 - p3 * q1) ** 2 + (p1 * q4 - p4 * q1) ** 2
+                + (p2 * q3 - p3 * q2) ** 2 + (p2 * q4 - p4 * q2) ** 2 + (p3 * q4 - p4 * q3) ** 2)
+    dot = p1 * q1 + p2 * q2 + p3 * q3 + p4 * q4
+    return np.degrees(2.0 * np.arctan2(b, np.abs(dot) if fold else dot))
+
+
+def _terms(rows, r):
+    """Non-zero terms ``(k, M[r, k])`` of row ``r`` of a 3x3 matrix held as 9 row-major entries.
+
+    An entry is an array with one value per body, or one float for all.
+    """
+    out = []
+    for k in range(3):
+        m = rows[3 * r + k]
+        if np.any(np.asarray(m) != 0.0):
+            out.append((k, m))
+    return out
+
+
+def _matvec(terms, v, out, tmp):
+    """``out[r] = sum_k M[r, k] v[k]`` left to right over the non-zero terms of each row."""
+    for r, row in enumerate(terms):
+        o = out[r]
+        (k, m), rest = row[0], row[1:]
+        np.multiply(m, v[k], out=o)
+        for k, m in rest:
+            np.multiply(m, v[k], out=tmp)
+            o += tmp
+
+
 class _Rows:
     """What the scalar integrators read from a :class:`~sim.body.Body`: ``j_rows``, ``j_inv_rows``."""
 
@@ -367,7 +407,6 @@ class _ColumnSlerp:
 
 
 # ---------------------------------------------------------------- ensemble
-_BODY_KEYS = ("angles_deg", "rates", "inertia")
 
 
 class Ensemble:
@@ -384,6 +423,10 @@ class Ensemble:
     start, count : int
         This object holds the bodies with global indices ``start ..
         start+count-1`` (``count`` defaults to ``spec.bodies - start``).
+    track : bool
+        Keep the per-step metrics (peak torque and rate, path length,
+        settling time; about a fifth of the cost of a torque-free half-quat
+        step).  With False, :meth:`metrics` reports those four as nan.
 
     Attributes
     ----------
@@ -403,7 +446,9 @@ class Ensemble:
         Time of the last good state of a faulted body (nan while fine), as
         :class:`~sim.simulation.SimulationFault` reports it.
 
-    ``q`` and ``w`` are updated in place; copy them to keep a state.
+    ``q`` and ``w`` are views of the current state, whose buffer alternates
+    with the next state's at every step: read them after stepping, copy
+    them to keep a state.  Writing into them changes the state.
 
     Examples
     --------
@@ -415,7 +460,7 @@ class Ensemble:
     """
 
     def __init__(self, settings: Settings | None = None, spec: EnsembleSpec = EnsembleSpec(), *,
-                 start: int = 0, count: int | None = None):
+                 start: int = 0, count: int | None = None, track: bool = True):
         if not isinstance(spec, EnsembleSpec):
             raise TypeError(f"spec must be an EnsembleSpec, got {type(spec).__name__}")
         start = _integer("start", start, 0, spec.bodies - 1)
@@ -425,18 +470,19 @@ class Ensemble:
         self.index = np.arange(start, start + count, dtype=np.int64)
         self.n = count
         n = count
+        self.track = bool(track)
         self._x = np.zeros((8, n))          # q (4), w (3), norm correction: the state
-        self._xn = np.empty((8, n))         # the next state
-        self.q, self.w = self._x[0:4], self._x[4:7]
+        self._xn = np.zeros((8, n))         # the next state (the two swap after each step)
         self._p = None                      # full-quat's P (4, n)
         self.faulted = np.zeros(n, dtype=bool)
         self.fault_t = np.full(n, np.nan)
         # scratch of the half-quat path
         self._tq = np.zeros((3, n))
-        self._l3, self._c3, self._a3 = np.empty((3, n)), np.empty((3, n)), np.empty((3, n))
-        self._d4, self._e4 = np.empty((4, n)), np.empty((4, n))
+        self._c3, self._a3 = np.empty((3, n)), np.empty((3, n))
+        self._d4, self._e4, self._f4 = np.empty((4, n)), np.empty((4, n)), np.empty((4, n))
         self._s1, self._s2, self._s3 = np.empty(n), np.empty(n), np.empty(n)
         self._mask = np.empty(n, dtype=bool)
+        self._const_tt = 0.0
         self._tm = _Torque()
         self._sample()
         self._apply_all()
@@ -485,7 +531,10 @@ class Ensemble:
             self._jr, self._jir = body.j_rows, body.j_inv_rows
             return
         p = spec.inertia_spread / 100.0
+        body = Body(s.inertia)
         inertia = np.repeat(nominal[:, None], n, axis=1)
+        jr = np.repeat(np.array(body.j_rows)[:, None], n, axis=1)
+        jir = np.repeat(np.array(body.j_inv_rows)[:, None], n, axis=1)
         pending = np.arange(n)
         for attempt in range(_INERTIA_TRIES):
             if pending.size == 0:
@@ -495,17 +544,13 @@ class Ensemble:
             for m, j in enumerate(pending):
                 comps = tuple(float(c * (1.0 + p * (2.0 * uk[m] - 1.0))) for c, uk in zip(nominal, u))
                 try:
-                    Body(comps)
+                    body = Body(comps)  # what Simulation(body_settings(j)) builds, rows and all
                 except ValueError:
                     still.append(j)
                     continue
-                inertia[:, j] = comps
+                inertia[:, j], jr[:, j], jir[:, j] = comps, body.j_rows, body.j_inv_rows
             pending = np.array(still, dtype=np.int64)
         self._inertia = inertia
-        jr, jir = np.empty((9, n)), np.empty((9, n))
-        for j in range(n):
-            body = Body(tuple(float(c) for c in inertia[:, j]))
-            jr[:, j], jir[:, j] = body.j_rows, body.j_inv_rows
         self._jr, self._jir = tuple(jr), tuple(jir)
 
     def initial(self) -> dict:
@@ -560,8 +605,10 @@ class Ensemble:
         elif key == "dt":
             self._t0, self._k0 = self._t, self._k
             self._dt = value
+            self._segments.append((self._k0, self._t0, value))
         elif key in ("angles_deg", "rates"):
             self._sample()
+            self._apply_all()
         else:
             if key == "inertia":
                 self._sample_inertia()
@@ -586,17 +633,15 @@ class Ensemble:
         self._norm = _NORMS[s.norm]
         self._norm_name = s.norm
         self._rows = _Rows(self._jr, self._jir)
-        # Column j of jc[k] is (J[0,k], J[1,k], J[2,k]) of body j (or all bodies).
-        self._jc = [np.array([self._jr[k], self._jr[3 + k], self._jr[6 + k]], dtype=float).reshape(3, -1)
-                    for k in range(3)]
-        self._jic = [np.array([self._jir[k], self._jir[3 + k], self._jir[6 + k]], dtype=float).reshape(3, -1)
-                     for k in range(3)]
+        # Row r of J as its non-zero terms (k, J[r, k]): a zero product adds exactly nothing to a
+        # finite sum, so skipping it changes no result (Hoffmann's aircraft has 5 non-zeros of 9).
+        self._jterms = [_terms(self._jr, r) for r in range(3)]
+        self._jiterms = [_terms(self._jir, r) for r in range(3)]
         g = np.array(tm.gains, dtype=float).reshape(3, -1)
         self._g2 = 2.0 * g  # 2 K of (9.9), per body or shared
         full = s.integrator == "full-quat"
         if full:
-            form = s.full_quat_form
-            self._integrate = lambda q, w, p, dt, torque, body: full_quat(q, w, p, dt, torque, body, form)
+            self._integrate = functools.partial(full_quat, form=s.full_quat_form)
         else:
             self._integrate = {"half-quat": half_quat, "rk4": rk4}[s.integrator]
         if getattr(self, "_full", None) is not None and full != self._full:
@@ -605,24 +650,37 @@ class Ensemble:
         self._full = full
         self._fast = s.integrator == "half-quat" and s.controller in ("none", "quaternion")
         self._const_torque = not s.dampers_on and s.controller == "none"
+        if self._const_torque:
+            tq = self._tq
+            tq[:] = np.array(s.torque).reshape(3, 1)
+            if s.limiter_on:
+                lim = np.array(s.limits).reshape(3, 1)
+                np.maximum(tq, -lim, out=tq)
+                np.minimum(tq, lim, out=tq)
+            self._const_tt = float(tq[0, 0] ** 2 + tq[1, 0] ** 2 + tq[2, 0] ** 2)
+        self._zero_torque = self._const_torque and not self._tq.any()
         if hasattr(self, "_qc"):
             self._command_angles()
 
     # ------------------------------------------------------------ command
-    def _set_qc(self, qc):
+    def _set_qc(self, qc, shared: bool):
         qc = np.array(qc, dtype=float).reshape(4, -1)
         self._qc = qc
         self._qc_neg = -qc
-        self._qc_qq = qc[0] * qc[0] + qc[1] * qc[1] + qc[2] * qc[2] + qc[3] * qc[3]
+        c = math.cos(math.radians(self.spec.settle_deg) / 2.0)
+        self._settle_threshold = (c * c) * (qc[0] * qc[0] + qc[1] * qc[1] + qc[2] * qc[2] + qc[3] * qc[3])
         tm = self._tm
-        tm.qc = tuple(qc) if qc.shape[1] > 1 else tuple(float(x) for x in qc[:, 0])
+        # One command for all bodies (a float each), or one per body (a row each): the choice
+        # depends on the inputs only, never on how many bodies this chunk holds.
+        self._qc_shared = shared
+        tm.qc = tuple(float(x) for x in qc[:, 0]) if self._qc_shared else tuple(qc)
         self._command_angles()
 
     def _command_angles(self):
         """Aircraft angles of the command for the Euler controller (only when it is on)."""
         tm = self._tm
         if tm.controller == "euler":
-            tm.command_angles = _aircraft_angles(tm.qc) if self._qc.shape[1] > 1 else aircraft_angles(tm.qc)
+            tm.command_angles = aircraft_angles(tm.qc) if self._qc_shared else _aircraft_angles(tm.qc)
 
     def _start_command(self):
         """A new target starts a SLERP from each body's current command, Hoffmann Appendix C."""
@@ -633,9 +691,9 @@ class Ensemble:
         target = tuple(float(x) for x in from_aircraft_angles(*angles))
         if s.slerp_time <= 0.0:
             self._path = None
-            self._set_qc(target)
+            self._set_qc(target, shared=True)
             return
-        if self._qc.shape[1] == 1:
+        if self._qc_shared:
             self._path = SlerpPath(self._qc[:, 0], target, s.shortest_path)
         else:
             self._path = _ColumnSlerp(self._qc, target, s.shortest_path)
@@ -644,10 +702,10 @@ class Ensemble:
     def _update_command(self):
         u = (self._t - self._cmd_t0) / self._cmd_duration
         if u >= 1.0:
-            self._set_qc(self._path(1.0))
+            self._set_qc(self._path(1.0), shared=isinstance(self._path, SlerpPath))
             self._path = None
         else:
-            self._set_qc(self._path(u))
+            self._set_qc(self._path(u), shared=isinstance(self._path, SlerpPath))
 
     # ------------------------------------------------------------ stepping
     def reset(self) -> None:
@@ -665,18 +723,29 @@ class Ensemble:
         self.faulted[:] = False
         self.fault_t[:] = np.nan
         self._path = None
-        self._set_qc(self._q0)
+        self._set_qc(self._q0, shared=False)
         if self._settings.command_deg is not None:
             self._start_command()
         # metrics
         n = self.n
-        ww = self._w0[0] ** 2 + self._w0[1] ** 2 + self._w0[2] ** 2
-        self._peak_ww = ww.copy()
+        self._peak_ww = self._w0[0] ** 2 + self._w0[1] ** 2 + self._w0[2] ** 2
         self._peak_tt = np.zeros(n)
-        self._const_tt = 0.0
+        self._peak_const_tt = self._const_tt if self._const_torque else 0.0
         self._travel = np.zeros(n)
         self._energy0 = self.energy()
-        self._settled = np.where(self._within(), 0.0, np.nan)
+        self._segments = [(0, 0.0, self._dt)]   # (k0, t0, dt): t of step k is t0 + (k - k0) dt
+        self._last_out = np.where(self._outside(), 0, -1).astype(np.int64)
+        self._tracked = self.track
+
+    @property
+    def q(self) -> np.ndarray:
+        """Attitude quaternions (4, n), scalar last (inertial -> body); a view of the current state."""
+        return self._x[0:4]
+
+    @property
+    def w(self) -> np.ndarray:
+        """Body rates (3, n), rad/s; a view of the current state."""
+        return self._x[4:7]
 
     @property
     def t(self) -> float:
@@ -695,7 +764,7 @@ class Ensemble:
                       + wz * (jr[6] * wx + jr[7] * wy + jr[8] * wz))
 
     def step(self, k: int = 1) -> None:
-        """Advance every body ``k`` fixed steps (a faulted body stays frozen)."""
+        """Advance every body ``k`` fixed steps (a faulted body stays frozen at its last good state)."""
         with np.errstate(all="ignore"):
             for _ in range(k):
                 if self._fast:
@@ -747,15 +816,12 @@ class Ensemble:
             np.subtract(self._qc, q, out=d)
             if s.shortest_path:
                 np.subtract(self._qc_neg, q, out=e)
-                s1, s2, sq = self._s1, self._s2, self._a3[0]
-                for src, acc in ((e, s2), (d, s1)):
-                    np.multiply(src[0], src[0], out=acc)
-                    np.multiply(src[1], src[1], out=sq)
-                    acc += sq
-                    np.multiply(src[2], src[2], out=sq)
-                    acc += sq
-                    np.multiply(src[3], src[3], out=sq)
-                    acc += sq
+                s1, s2, sq = self._s1, self._s2, self._f4
+                for src, acc in ((e, s2), (d, s1)):  # ((x1^2 + x2^2) + x3^2) + x4^2
+                    np.multiply(src, src, out=sq)
+                    np.add(sq[0], sq[1], out=acc)
+                    acc += sq[2]
+                    acc += sq[3]
                 np.less(s2, s1, out=self._mask)
                 np.copyto(d, e, where=self._mask)
             d1, d2, d3, d4 = d
@@ -803,39 +869,36 @@ class Ensemble:
         ``Q <- Q + dt/2 V(Q)^T [w_new; 0]`` (5.18); the same operations in the
         same order as the scalar step.
         """
-        self._torque_into()
+        if not self._const_torque:
+            self._torque_into()
         dt = self._dt
-        q1, q2, q3, q4 = self.q
-        w, (wx, wy, wz) = self.w, self.w
-        tq, lv, cv, av = self._tq, self._l3, self._c3, self._a3
+        x0, xn = self._x, self._xn
+        q1, q2, q3, q4 = x0[0:4]
+        wx, wy, wz = w = x0[4:7]
+        tq, cv, d = self._tq, self._c3, self._d4
+        lv, wn = d[0:3], xn[4:7]
         t1, t2 = self._s1, self._s2
-        jc, jic = self._jc, self._jic
         # L = J w, row by row (jr0 wx + jr1 wy) + jr2 wz
-        np.multiply(jc[0], wx, out=lv)
-        np.multiply(jc[1], wy, out=cv)
-        lv += cv
-        np.multiply(jc[2], wz, out=cv)
-        lv += cv
+        _matvec(self._jterms, w, lv, t2)
         lx, ly, lz = lv
-        # R = T - w x L
-        for r, (a, b, c, d) in enumerate(((wy, lz, wz, ly), (wz, lx, wx, lz), (wx, ly, wy, lx))):
-            np.multiply(a, b, out=t1)
-            np.multiply(c, d, out=t2)
-            t1 -= t2
-            np.subtract(tq[r], t1, out=cv[r])
-        # A = J^-1 R
-        np.multiply(jic[0], cv[0], out=av)
-        np.multiply(jic[1], cv[1], out=lv)
-        av += lv
-        np.multiply(jic[2], cv[2], out=lv)
-        av += lv
-        # w_new = w + dt A
-        xn = self._xn
-        av *= dt
-        np.add(w, av, out=xn[4:7])
-        x, y, z = xn[4:7]
+        # R = T - w x L; with T = 0, -(a - b) is b - a exactly
+        zero = self._zero_torque
+        for r, (a, b, c, e) in enumerate(((wy, lz, wz, ly), (wz, lx, wx, lz), (wx, ly, wy, lx))):
+            if zero:
+                np.multiply(c, e, out=cv[r])
+                np.multiply(a, b, out=t2)
+                cv[r] -= t2
+            else:
+                np.multiply(a, b, out=t1)
+                np.multiply(c, e, out=t2)
+                t1 -= t2
+                np.subtract(tq[r], t1, out=cv[r])
+        # A = J^-1 R, then w_new = w + dt A
+        _matvec(self._jiterms, cv, wn, t2)
+        wn *= dt
+        wn += w
+        x, y, z = wn
         # Q_new = Q + h V(Q)^T w_new
-        d = self._d4
         d1, d2, d3, d4 = d
         np.multiply(q4, x, out=d1)      # -q4 x - q3 y = -(q4 x + q3 y)
         np.multiply(q3, y, out=t2)
@@ -859,7 +922,7 @@ class Ensemble:
         d4 += t2
         d *= 0.5 * dt
         qn = xn[0:4]
-        np.add(self.q, d, out=qn)
+        np.add(x0[0:4], d, out=qn)
         # norm handling, sim/norm.py
         norm = self._norm_name
         if norm == "none":
@@ -879,20 +942,36 @@ class Ensemble:
             np.divide(qn, s, out=qn)
             np.subtract(1.0, s, out=xn[7])
 
-    def _commit(self):
-        """Accept the next state where it is good, flag and freeze the bodies where it is not; metrics."""
-        xn, x = self._xn, self._x
-        s = self._s3
-        np.add.reduce(xn, axis=0, out=s)  # finite iff q, w and the correction are (Simulation.step)
+    def _bad(self):
+        """Bodies whose next state is a fault (as :meth:`Simulation.step` decides), or None.
+
+        A state is bad when ``q + w + correction`` is not finite, or with norm
+        handling ``none`` when ``||Q| - 1|`` exceeds :data:`NORM_FAULT`.  The
+        half-quat path checks only the correction (or the norm): its ``Q``
+        is built from every component of the new ``w``, so a non-finite ``w``
+        always reaches ``Q``.
+        """
+        xn = self._xn
         bad = None
-        if not np.isfinite(s).all():
-            bad = ~np.isfinite(s)
         if self._norm_name == "none":
             qn = xn[0:4]
             err = np.abs(np.sqrt(qn[0] * qn[0] + qn[1] * qn[1] + qn[2] * qn[2] + qn[3] * qn[3]) - 1.0)
-            runaway = err > NORM_FAULT
-            if runaway.any():
-                bad = runaway if bad is None else (bad | runaway)
+            if not (err <= NORM_FAULT).all():
+                bad = ~(err <= NORM_FAULT)
+            if self._fast:
+                return bad
+        elif self._fast:
+            return None if math.isfinite(float(xn[7].sum())) else ~np.isfinite(xn[7])
+        s = self._s3
+        np.add.reduce(xn, axis=0, out=s)
+        if not math.isfinite(float(s.sum())):
+            nonfinite = ~np.isfinite(s)
+            bad = nonfinite if bad is None else (bad | nonfinite)
+        return bad
+
+    def _commit(self):
+        """Accept the next state where it is good; flag and freeze the bodies where it is not."""
+        bad = self._bad()
         if bad is not None:
             new = bad & ~self.faulted
             self.faulted |= new
@@ -900,67 +979,67 @@ class Ensemble:
         ok = None
         if self.faulted.any():
             ok = ~self.faulted
-            np.copyto(x, xn, where=ok)
+            np.copyto(self._xn, self._x, where=self.faulted)
             if self._p is not None:
-                np.copyto(self._p, self._pn, where=ok)
-        else:
-            x[:] = xn
-            if self._p is not None:
-                self._p = self._pn
+                np.copyto(self._pn, self._p, where=self.faulted)
+        self._x, self._xn = self._xn, self._x
+        if self._p is not None:
+            self._p = self._pn
         self._k += 1
         self._t = self._t0 + (self._k - self._k0) * self._dt
         if self._path is not None:
             self._update_command()
-        self._track(ok)
+        if self.track:
+            self._track(ok)
+        else:
+            self._tracked = False
 
     def _track(self, ok):
-        """Per-body peak |w| and |T|, angle travelled (integral of |w| dt) and settling."""
+        """Per-body peak |w| and |T|, angle travelled (sum of |w| dt) and the last step outside settle_deg."""
         w = self.w
-        s1, s2 = self._s1, self._s2
-        np.multiply(w[0], w[0], out=s1)
-        np.multiply(w[1], w[1], out=s2)
-        s1 += s2
-        np.multiply(w[2], w[2], out=s2)
-        s1 += s2
+        s1, s2, sq = self._s1, self._s2, self._c3
+        np.multiply(w, w, out=sq)
+        np.add(sq[0], sq[1], out=s1)
+        s1 += sq[2]
         np.maximum(self._peak_ww, s1, out=self._peak_ww)
         np.sqrt(s1, out=s1)
         s1 *= self._dt
         if ok is not None:
             s1 *= ok
         self._travel += s1
-        tq = self._tq
         if self._const_torque:
-            self._const_tt = max(self._const_tt, float(tq[0, 0] ** 2 + tq[1, 0] ** 2 + tq[2, 0] ** 2))
+            self._peak_const_tt = max(self._peak_const_tt, self._const_tt)
         else:
-            np.multiply(tq[0], tq[0], out=s1)
-            np.multiply(tq[1], tq[1], out=s2)
-            s1 += s2
-            np.multiply(tq[2], tq[2], out=s2)
-            s1 += s2
+            tq = self._tq
+            np.multiply(tq, tq, out=sq)
+            np.add(sq[0], sq[1], out=s1)
+            s1 += sq[2]
             if ok is not None:
                 s1 *= ok
             np.maximum(self._peak_tt, s1, out=self._peak_tt)
-        within = self._within()
-        settled = self._settled
-        np.copyto(settled, np.nan, where=~within)
-        np.copyto(settled, self._t, where=within & np.isnan(settled))
+        np.copyto(self._last_out, self._k, where=self._outside())
 
-    def _within(self) -> np.ndarray:
-        """Bodies within ``settle_deg`` of the command: ``|Q.Qc| >= cos(a/2) |Q| |Qc|``."""
+    def _outside(self) -> np.ndarray:
+        """Bodies farther than ``settle_deg`` from the command: ``(Q.Qc)^2 < cos^2(a/2) |Q|^2 |Qc|^2``.
+
+        ``|Q| = 1`` is taken except with norm handling ``none``.
+        """
         q, qc = self.q, self._qc
-        s1, s2 = self._s1, self._s2
-        np.multiply(q[0], qc[0], out=s1)
-        for i in (1, 2, 3):
-            np.multiply(q[i], qc[i], out=s2)
-            s1 += s2
+        s1, s2, prod = self._s1, self._s2, self._d4
+        np.multiply(q, qc, out=prod)
+        np.add(prod[0], prod[1], out=s1)
+        s1 += prod[2]
+        s1 += prod[3]
         s1 *= s1
-        qq = q[0] * q[0]
-        for i in (1, 2, 3):
-            np.multiply(q[i], q[i], out=s2)
-            qq += s2
-        c = math.cos(math.radians(self.spec.settle_deg) / 2.0)
-        qq *= (c * c) * self._qc_qq
-        return s1 >= qq
+        threshold = self._settle_threshold
+        if self._norm_name == "none":
+            np.multiply(q[0], q[0], out=s2)
+            s2 += q[1] * q[1]
+            s2 += q[2] * q[2]
+            s2 += q[3] * q[3]
+            s2 *= threshold
+            threshold = s2
+        return np.less(s1, threshold, out=self._mask)
 
     # ------------------------------------------------------------ readouts
     def error_deg(self) -> np.ndarray:
@@ -969,12 +1048,7 @@ class Ensemble:
         Hoffmann's bivector angle (Appendix C) folded so ``Q`` and ``-Q``
         agree: ``2 atan2(|Q^Qc|, |Q.Qc|)`` (:func:`sim.quaternion.rotation_angle`).
         """
-        p1, p2, p3, p4 = self.q
-        q1, q2, q3, q4 = self._qc
-        b = np.sqrt((p1 * q2 - p2 * q1) ** 2 + (p1 * q3 - p3 * q1) ** 2 + (p1 * q4 - p4 * q1) ** 2
-                    + (p2 * q3 - p3 * q2) ** 2 + (p2 * q4 - p4 * q2) ** 2 + (p3 * q4 - p4 * q3) ** 2)
-        dot = p1 * q1 + p2 * q2 + p3 * q3 + p4 * q4
-        return np.degrees(2.0 * np.arctan2(b, np.abs(dot)))
+        return _angle_deg(self.q, self._qc, fold=True)
 
     def nose(self) -> np.ndarray:
         """Body x axis (the nose) in inertial axes, shape (3, n).
@@ -998,9 +1072,15 @@ class Ensemble:
             ``spec.settle_deg`` up to now (0 if it always was; nan if it is
             outside now).  ``peak_torque``: N m, largest ``|T|`` applied at
             the start of a step.  ``peak_rate``: rad/s, largest ``|w|`` of the
-            states so far.  ``travelled_deg``: rotation angle travelled,
-            the sum of ``|w_new| dt`` over the steps (exact for a constant
-            rate; > 180 after a start at rest shows unwinding).
+            states so far.  ``travelled_deg``: the rotation angle travelled
+            from the initial attitude, measured on the quaternion's own
+            continuous path without folding ``Q`` and ``-Q``: ``2 atan2(|Q0^Q|,
+            Q0.Q)`` in [0, 360] (Hoffmann's bivector angle, Appendix C).  A
+            body that comes to rest at its command turned the short way when
+            this is <= 180 and the long way round (unwinding) when > 180.
+            ``path_deg``: the length of the path, the sum of ``|w_new| dt``
+            over the steps (a body that wobbles or overshoots travels farther
+            than its net turn).
             ``energy_drift``: ``T/T0 - 1`` (meaningful for torque-free runs;
             nan when ``T0 = 0``).  ``faulted`` (bool) and ``fault_t`` (s, nan
             while fine).
@@ -1008,8 +1088,24 @@ class Ensemble:
         e0 = self._energy0
         with np.errstate(all="ignore"):
             drift = np.where(e0 != 0.0, self.energy() / np.where(e0 != 0.0, e0, 1.0) - 1.0, np.nan)
-        peak_tt = np.maximum(self._peak_tt, self._const_tt)
-        return {"final_error_deg": self.error_deg(), "settling_time": self._settled.copy(),
-                "peak_torque": np.sqrt(peak_tt), "peak_rate": np.sqrt(self._peak_ww),
-                "travelled_deg": np.degrees(self._travel), "energy_drift": drift,
-                "faulted": self.faulted.copy(), "fault_t": self.fault_t.copy()}
+        out = {"final_error_deg": self.error_deg(), "settling_time": self._settling_time(),
+               "peak_torque": np.sqrt(np.maximum(self._peak_tt, self._peak_const_tt)),
+               "peak_rate": np.sqrt(self._peak_ww), "travelled_deg": _angle_deg(self._q0, self.q, fold=False),
+               "path_deg": np.degrees(self._travel),
+               "energy_drift": drift, "faulted": self.faulted.copy(), "fault_t": self.fault_t.copy()}
+        if not self._tracked:
+            for key in ("settling_time", "peak_torque", "peak_rate", "path_deg"):
+                out[key] = np.full(self.n, np.nan)
+        return out
+
+    def _settling_time(self) -> np.ndarray:
+        """Time of the step after the last one outside ``settle_deg`` (0 if none; nan if outside now)."""
+        k = self._last_out + 1
+        t = np.zeros(self.n)
+        ends = [seg[0] for seg in self._segments[1:]] + [np.iinfo(np.int64).max]
+        for (k0, t0, dt), end in zip(self._segments, ends):
+            sel = (k > k0) & (k <= end)
+            t[sel] = t0 + (k[sel] - k0) * dt
+        t[self._last_out < 0] = 0.0
+        t[self._last_out >= self._k] = np.nan
+        return t

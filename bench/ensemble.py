@@ -1,0 +1,257 @@
+"""The ensemble engine (sim/ensemble.py): cost per body-step against one body, a C step and solve_ivp.
+
+Budgets (issue #10, "Speed"):
+
+* the half-quat ensemble step at N = 10,000 at least 25x cheaper per
+  body-step than the single-body pure-Python step, and within 3x of a C
+  version of the same step (compiled here with the system C compiler,
+  ``cc -O2``, loaded with ctypes; the row says why when it cannot be);
+* rk4 over N = 1,000 bodies at least 5x cheaper per body-sample than scipy's
+  ``solve_ivp`` (DOP853) on each body at the same accuracy: the loosest
+  DOP853 tolerance whose largest attitude error against a tight reference is
+  no larger than rk4's.
+
+Times are CPU time of this process (``time.process_time``), all rows alike.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+
+import numpy as np
+
+from sim.body import Body
+from sim.ensemble import Ensemble, EnsembleSpec
+from sim.settings import Settings
+from sim.simulation import Simulation
+
+W0 = (1.0, 0.2, -0.5)
+DT = 1e-3
+
+#: CPU time of this process: on a shared machine wall time also counts the time the process
+#: waits for a core, which would make every figure here depend on the other users' load.
+_clock = time.process_time
+
+#: The same step as Ensemble's half-quat path, torque-free, with Hoffmann's norm controller:
+#: the same operations in the same order (sim/integrators.py half_quat, sim/norm.py hoffmann).
+C_SOURCE = r"""
+#include <math.h>
+void half_quat_steps(long n, long steps, double dt, const double *jr, const double *jir,
+                     double *q1, double *q2, double *q3, double *q4,
+                     double *wx, double *wy, double *wz)
+{
+    double h = 0.5 * dt;
+    for (long k = 0; k < steps; k++) {
+        for (long i = 0; i < n; i++) {
+            double x = wx[i], y = wy[i], z = wz[i];
+            double lx = jr[0] * x + jr[1] * y + jr[2] * z;
+            double ly = jr[3] * x + jr[4] * y + jr[5] * z;
+            double lz = jr[6] * x + jr[7] * y + jr[8] * z;
+            double rx = 0.0 - (y * lz - z * ly);
+            double ry = 0.0 - (z * lx - x * lz);
+            double rz = 0.0 - (x * ly - y * lx);
+            double ax = jir[0] * rx + jir[1] * ry + jir[2] * rz;
+            double ay = jir[3] * rx + jir[4] * ry + jir[5] * rz;
+            double az = jir[6] * rx + jir[7] * ry + jir[8] * rz;
+            x = x + dt * ax;
+            y = y + dt * ay;
+            z = z + dt * az;
+            double a = q1[i], b = q2[i], c = q3[i], d = q4[i];
+            double n1 = a + h * (-d * x - c * y + b * z);
+            double n2 = b + h * (c * x - d * y - a * z);
+            double n3 = c + h * (-b * x + a * y - d * z);
+            double n4 = d + h * (a * x + b * y + c * z);
+            double qn = 1.0 - sqrt(n1 * n1 + n2 * n2 + n3 * n3 + n4 * n4);
+            q1[i] = n1 + n1 * qn; q2[i] = n2 + n2 * qn; q3[i] = n3 + n3 * qn; q4[i] = n4 + n4 * qn;
+            wx[i] = x; wy[i] = y; wz[i] = z;
+        }
+    }
+}
+"""
+
+
+def _spec(n: int) -> EnsembleSpec:
+    return EnsembleSpec(bodies=n, seed=1, rate_spread=0.5)
+
+
+def _ensemble_ns(settings: Settings, n: int, steps: int, repeats: int, track: bool) -> tuple[float, Ensemble]:
+    ens = Ensemble(settings, _spec(n), track=track)
+    ens.step(5)
+    times = []
+    for _ in range(repeats):
+        start = _clock()
+        ens.step(steps)
+        times.append((_clock() - start) / steps / n * 1e9)
+    return statistics.median(times), ens
+
+
+def _single_body_ns(steps: int, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        sim = Simulation(rates=W0, dt=DT)
+        start = _clock()
+        sim.step(steps)
+        times.append((_clock() - start) / steps * 1e9)
+    return statistics.median(times)
+
+
+def _compile_c(tmp: str):
+    """The C step as a ctypes function, or a string saying why there is none."""
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        return "no C compiler (cc, gcc) on PATH"
+    src, lib = os.path.join(tmp, "step.c"), os.path.join(tmp, "step.so")
+    with open(src, "w") as f:
+        f.write(C_SOURCE)
+    proc = subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", lib, src, "-lm"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return f"{cc} -O2 failed: {proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else proc.returncode}"
+    fn = ctypes.CDLL(lib).half_quat_steps
+    fn.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_double] + [ctypes.c_void_p] * 9
+    fn.restype = None
+    return fn
+
+
+def _c_ns(fn, n: int, steps: int, repeats: int):
+    """ns per body-step of the C step from the ensemble's initial state, and the final (q, w) of one run."""
+    ens = Ensemble(Settings(rates=W0, dt=DT), _spec(n), track=False)
+    body = Body()
+    jr, jir = np.array(body.j_rows), np.array(body.j_inv_rows)
+    q, w = np.ascontiguousarray(ens.q), np.ascontiguousarray(ens.w)
+    rows = [np.ascontiguousarray(r) for r in (*q, *w)]
+    ptrs = [ctypes.c_void_p(a.ctypes.data) for a in (jr, jir, *rows)]
+    fn(n, 5, DT, *ptrs)
+    times = []
+    for _ in range(repeats):
+        start = _clock()
+        fn(n, steps, DT, *ptrs)
+        times.append((_clock() - start) / steps / n * 1e9)
+    return statistics.median(times), 5 + repeats * steps, np.array(rows[:4]), np.array(rows[4:])
+
+
+def _step_rows(quick: bool) -> list[dict]:
+    n = 10_000
+    steps = 100 if quick else 400
+    repeats = 3 if quick else 7
+    settings = Settings(rates=W0, dt=DT)
+    ens_ns, _ = _ensemble_ns(settings, n, steps, repeats, track=False)
+    single_ns = _single_body_ns(steps * 20, repeats)
+    ratio = single_ns / ens_ns
+    rows = [{"what": "ensemble half-quat step, N = 10,000, torque-free (per body-step)",
+             "figure": f"{ens_ns:.1f} ns", "budget": ">= 25x cheaper than one body's step", "ok": ratio >= 25.0,
+             "note": f"{ratio:.0f}x: the single-body pure-Python step costs {single_ns / 1e3:.2f} us"}]
+    with tempfile.TemporaryDirectory() as tmp:
+        fn = _compile_c(tmp)
+        if isinstance(fn, str):
+            rows.append({"what": "C -O2 version of the same step (ctypes)", "figure": "skipped",
+                         "budget": "ensemble within 3x", "ok": None, "note": fn})
+        else:
+            c_ns, c_steps, c_q, c_w = _c_ns(fn, n, steps, repeats)
+            same = Ensemble(settings, _spec(n), track=False)
+            same.step(c_steps)
+            identical = np.array_equal(same.q, c_q) and np.array_equal(same.w, c_w)
+            rows.append({"what": "C -O2 version of the same step, N = 10,000 (ctypes)", "figure": f"{c_ns:.1f} ns",
+                         "budget": "ensemble within 3x", "ok": ens_ns <= 3.0 * c_ns,
+                         "note": f"ensemble / C = {ens_ns / c_ns:.2f}; after {c_steps} steps the two states are "
+                                 + ("bit-identical" if identical else "NOT bit-identical")})
+    tracked_ns, _ = _ensemble_ns(settings, n, steps, repeats, track=True)
+    rows.append({"what": "ensemble half-quat step with per-step metrics, N = 10,000", "figure": f"{tracked_ns:.1f} ns",
+                 "budget": "(comparison)", "ok": None, "note": "peak rate, path length, settling test"})
+    ctrl = Settings(dt=DT, dampers_on=True, controller="quaternion", command_deg=(0.0, 0.0, 0.0), slerp_time=0.0)
+    ctrl_ns, _ = _ensemble_ns(ctrl, n, steps, repeats, track=True)
+    rows.append({"what": "ensemble half-quat + dampers + quaternion controller + metrics, N = 10,000",
+                 "figure": f"{ctrl_ns:.1f} ns", "budget": "(comparison)", "ok": None,
+                 "note": f"10,000 bodies x 60 s at dt 1 ms on one core: about {ctrl_ns * 6e8 / 1e9:.0f} s"})
+    return rows
+
+
+# ------------------------------------------------------------ rk4 vs DOP853
+def _rhs(body: Body):
+    J, J_inv = body.J, body.J_inv
+
+    def rhs(t, y):
+        w, q = y[:3], y[3:]
+        q1, q2, q3, q4 = q
+        x, yy, z = w
+        qdot = 0.5 * np.array([-q4 * x - q3 * yy + q2 * z, q3 * x - q4 * yy - q1 * z,
+                               -q2 * x + q1 * yy - q4 * z, q1 * x + q2 * yy + q3 * z])
+        return np.concatenate([J_inv @ (-np.cross(w, J @ w)), qdot])
+
+    return rhs
+
+
+def _angle_deg(p, q):
+    """Rotation angle between attitudes (columns), degrees: 2 atan2(|P^Q|, |P.Q|)."""
+    dot = np.abs(np.sum(p * q, axis=0))
+    cross = np.sqrt(np.maximum(np.sum(p * p, axis=0) * np.sum(q * q, axis=0) - dot * dot, 0.0))
+    return np.degrees(2.0 * np.arctan2(cross, dot))
+
+
+def _dop853(y0s, t_eval, rtol, body):
+    from scipy.integrate import solve_ivp
+
+    rhs = _rhs(body)
+    out = []
+    start = _clock()
+    for y0 in y0s:
+        sol = solve_ivp(rhs, (0.0, t_eval[-1]), y0, method="DOP853", rtol=rtol, atol=rtol * 1e-2, t_eval=t_eval)
+        out.append(sol.y[3:])
+    return _clock() - start, np.array(out)  # (bodies, 4, samples)
+
+
+def _rk4_rows(quick: bool) -> list[dict]:
+    n, dt, steps = 1000, 0.01, 1000           # 10 s of torque-free motion, a sample every step
+    check_every = 100                          # attitude error checked every second
+    subset = 8 if quick else 20                # bodies given to solve_ivp (it runs one at a time)
+    settings = Settings(integrator="rk4", dt=dt, rates=W0)
+    spec = EnsembleSpec(bodies=n, seed=1, rate_spread=0.5)
+    ens = Ensemble(settings, spec, track=False)
+    samples = [ens.q.copy()]
+    start = _clock()
+    for _ in range(steps // check_every):
+        ens.step(check_every)
+        samples.append(ens.q.copy())
+    rk4_s = _clock() - start
+    rk4_q = np.array(samples)[:, :, :subset]   # (checks, 4, subset)
+    t_eval = np.arange(0, steps + 1, check_every) * dt
+    y0s = [np.concatenate([ens.initial()["rates0"][:, j], ens.initial()["q0"][:, j]]) for j in range(subset)]
+    body = Body()
+    _, ref = _dop853(y0s, t_eval, 1e-13, body)
+    ref = ref.transpose(2, 1, 0)               # (checks, 4, subset)
+    rk4_err = max(_angle_deg(rk4_q[k], ref[k]).max() for k in range(len(t_eval)))
+    chosen = None
+    for exponent in range(3, 14):
+        rtol = 10.0 ** -exponent
+        secs, q = _dop853(y0s, t_eval, rtol, body)
+        q = q.transpose(2, 1, 0)
+        err = max(_angle_deg(q[k], ref[k]).max() for k in range(len(t_eval)))
+        if err <= rk4_err:
+            chosen = (rtol, err, secs)
+            break
+    rk4_ns = rk4_s / (n * steps) * 1e9
+    if chosen is None:
+        return [{"what": "rk4 ensemble N = 1,000 vs solve_ivp DOP853, same accuracy", "figure": f"{rk4_ns:.0f} ns",
+                 "budget": ">= 5x cheaper", "ok": False, "note": "no DOP853 tolerance down to 1e-13 matched rk4"}]
+    rtol, err, secs = chosen
+    # Per body-sample: both produce every sample of every body (DOP853 at its dense output).
+    t_fine = np.arange(steps + 1) * dt
+    secs_fine, _ = _dop853(y0s, t_fine, rtol, body)
+    ivp_ns = secs_fine / (subset * steps) * 1e9
+    ratio = ivp_ns / rk4_ns
+    return [{"what": "rk4 ensemble N = 1,000, dt 10 ms, 10 s torque-free (per body-sample)",
+             "figure": f"{rk4_ns:.0f} ns", "budget": ">= 5x cheaper than solve_ivp DOP853", "ok": ratio >= 5.0,
+             "note": f"largest attitude error {rk4_err:.1e} deg"},
+            {"what": f"solve_ivp DOP853 rtol {rtol:.0e} on each body, same samples (per body-sample)",
+             "figure": f"{ivp_ns:.0f} ns", "budget": "(the reference)", "ok": None,
+             "note": f"largest attitude error {err:.1e} deg; rk4 ensemble {ratio:.0f}x cheaper; {subset} bodies"}]
+
+
+def run(quick: bool = False) -> list[dict]:
+    return _step_rows(quick) + _rk4_rows(quick)
