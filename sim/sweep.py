@@ -39,7 +39,7 @@ COLUMNS = ("index",
            "q1_0", "q2_0", "q3_0", "q4_0", "psi0_deg", "theta0_deg", "phi0_deg",
            "wx0", "wy0", "wz0", "jxx", "jyy", "jzz", "jxy", "jxz", "jyz", "k1", "k2", "k3",
            "q1", "q2", "q3", "q4", "wx", "wy", "wz",
-           "final_error_deg", "settling_time", "peak_torque", "peak_rate", "travelled_deg",
+           "final_error_deg", "settling_time", "peak_torque", "peak_rate", "travelled_deg", "path_deg",
            "energy_drift", "faulted", "fault_t")
 
 # Ensemble.initial() keys (rows of an array) -> column names.
