@@ -7,7 +7,7 @@ QT_DEBS := libgl1 libegl1 libgl1-mesa-dri libglib2.0-0 libfontconfig1 libxkbcomm
            libdbus-1-3 xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
            libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0
 
-.PHONY: run test bench bench-ensemble soak sysdeps install install-test clean
+.PHONY: run test bench bench-ensemble soak stress sysdeps install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,12 @@ bench-ensemble: $(VENV)/.installed-test
 
 soak: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q tests/test_soak.py --soak-minutes 30
+
+# The GUI tests RUNS times beside LOAD busy processes; stops at the first crash (docs/RELIABILITY.md).
+RUNS ?= 10
+LOAD ?= 4
+stress: $(VENV)/.installed-test sysdeps
+	$(BIN)/python -m tests.stress --runs $(RUNS) --load $(LOAD)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

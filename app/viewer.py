@@ -21,6 +21,7 @@ globally, which is only valid when all GL widgets share one context group.
 """
 
 import os
+import time
 import warnings
 
 import OpenGL
@@ -370,6 +371,36 @@ class AttitudeScene(GLViewMixin, QOpenGLWindow):
         rotation = QtGui.QQuaternion.fromEulerAngles(elevation - 90.0, 0.0, -azimuth - 90.0)
         self.setCameraPosition(pos=QtGui.QVector3D(*HOME_CENTER), distance=HOME_DISTANCE, rotation=rotation)
 
+    def ensure_context(self, timeout=10.0):
+        """Make the window's GL context current, first waiting until Qt has made it.
+
+        ``QOpenGLWindow`` creates its context on its first resize or paint
+        event.  Until then ``isValid()`` is False and ``makeCurrent()``
+        silently does nothing; a framebuffer object or any GL call made then
+        crashes in the driver instead of raising (seen on a busy machine,
+        where a window container can be exposed before its embedded window
+        has had those events).  So: process events until the window is
+        valid, and check that the context really is current.
+
+        Raises
+        ------
+        RuntimeError
+            If the window gets no context within ``timeout`` seconds (for
+            example because it is not shown), or it cannot be made current.
+        """
+        if not self.isValid():
+            if not self.isVisible():
+                raise RuntimeError("the 3D view is not shown, so it has no OpenGL context to draw with")
+            deadline = time.monotonic() + timeout
+            while not self.isValid():
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the 3D view got no OpenGL context within {timeout:g} s")
+                self.requestUpdate()
+                QtCore.QCoreApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
+        self.makeCurrent()
+        if QtGui.QOpenGLContext.currentContext() is not self.context():
+            raise RuntimeError("the 3D view's OpenGL context cannot be made current")
+
     def grab_image(self):
         """Render the scene into an offscreen framebuffer and return it as a QImage.
 
@@ -377,7 +408,7 @@ class AttitudeScene(GLViewMixin, QOpenGLWindow):
         after a swap; rendering into a framebuffer object gives the current
         scene every time.
         """
-        self.makeCurrent()
+        self.ensure_context()
         width, height = self.deviceWidth(), self.deviceHeight()
         fbo = QOpenGLFramebufferObject(width, height, QOpenGLFramebufferObject.Attachment.CombinedDepthStencil)
         fbo.bind()

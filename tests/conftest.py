@@ -32,6 +32,11 @@ def gl_available() -> bool:
 
 
 def pytest_collection_modifyitems(config, items):
+    seed = config.getoption("--shuffle-seed")
+    if seed is not None:  # make stress: a different order of set-ups and tear-downs
+        import random
+
+        random.Random(seed).shuffle(items)
     if gl_available():
         return
     skip = pytest.mark.skip(reason="no OpenGL: needs a display with the xcb platform (Xvfb)")
@@ -52,6 +57,8 @@ def view(qtbot):
     widget.resize(480, 360)
     widget.show()
     qtbot.waitExposed(widget)
+    # Exposed is not enough: the embedded QOpenGLWindow makes its context on its first events.
+    qtbot.waitUntil(widget.scene.isValid, timeout=10_000)
     return widget
 
 
@@ -73,13 +80,22 @@ def main_window(qtbot):
         return win
 
     yield open_main_window
+    from PySide6.QtCore import QCoreApplication, QEvent
+
     for win in opened:
         win.close()
+        # Deleted here, at a known point, not whenever the garbage collector happens to run
+        # (possibly inside another widget's paint event in a later test).
+        win.deleteLater()
+    opened.clear()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
 
 
 def pytest_addoption(parser):
     parser.addoption("--soak-minutes", type=float, default=0.5,
                      help="wall time of the soak test in minutes (make soak: 30)")
+    parser.addoption("--shuffle-seed", type=int, default=None,
+                     help="run the tests in an order shuffled with this seed (make stress)")
 
 
 @pytest.hookimpl(tryfirst=True)

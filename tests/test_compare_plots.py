@@ -234,14 +234,19 @@ def test_window_shows_the_compare_tab_for_integrators(qtbot, compare_window):
     win.compare.refresh()
     n = win.history.count
     assert n == win.last_snapshot.step > 0
+    # Samples at t = dt .. n dt; the curves show those with t >= t_last - window (a busy
+    # machine can run past the window before the pause lands).
+    shown = min(n, round(win.compare.window_seconds / win.worker.settings.dt) + 1)
     for label in win.compare.labels:
         assert win.compare.count(label) == n
-        assert win.compare.curve_points("energy", label) == n
-        assert win.compare.curve_points("norm", label) == n
+        assert win.compare.curve_points("energy", label) == shown
+        assert win.compare.curve_points("norm", label) == shown
     assert win.compare.curve_points("error", "rk4") == 0
-    assert win.compare.curve_points("error", "full-quat raw") == n
+    assert win.compare.curve_points("error", "full-quat raw") == shown
     _, drift = win.compare.curve_data("energy", "full-quat raw")
-    assert drift[0] == 0.0 and drift[-1] < -0.5  # raw full-quat loses its energy
+    assert drift[-1] < -0.5  # raw full-quat loses its energy
+    if shown == n:
+        assert drift[0] == 0.0  # relative to the energy at t = 0
     _, drift = win.compare.curve_data("energy", "rk4")
     assert np.max(np.abs(drift)) < 1e-6
 

@@ -296,6 +296,7 @@ def test_close_stops_the_thread_within_one_second(qtbot):
     win.close()
     assert time.perf_counter() - begin < 1.0
     assert not thread.is_alive()
+    win.deleteLater()  # deleted by Qt at the next event processing, not by a later garbage collection
 
 
 @pytest.mark.gl
