@@ -40,6 +40,8 @@ SERIAL_BODY_STEPS = 100_000_000
 MAX_BODY_STEPS = 10**12
 #: Seconds to wait for a --scheduler to answer and to have a worker.
 CONNECT_TIMEOUT = 10.0
+#: Rows of the by-gains table printed (all are in --out).
+MAX_GAINS_ROWS = 20
 #: Trajectory samples kept by default (--traj-every chosen to give about this many).
 DEFAULT_SAMPLES = 500
 
@@ -234,16 +236,26 @@ def format_summary(result, spec: EnsembleSpec, scenario, elapsed: float, where: 
         f"unwinding (travelled > 180 deg): {s['unwinding']:,}",
         f"faulted: {s['faulted']:,}",
         "",
-        "worst bodies:",
-        f"{'index':>9} {'settling s':>10} {'error deg':>10} {'travelled':>10} {'peak T':>8} "
-        f"{'psi0,theta0,phi0 deg':>22}  fault",
     ]
+    if s["by_gains"]:
+        lines += [f"by gains ({len(s['by_gains']):,} combinations flown):",
+                  f"{'k1,k2,k3':>22} {'bodies':>8} {'settled':>8} {'p50 s':>8} {'max s':>8}"]
+        lines += [f"{','.join(f'{k:g}' for k in gains):>22} {n:>8,} {settled:>8,} {_fmt(p50):>8} {_fmt(top):>8}"
+                  for gains, n, settled, p50, top in s["by_gains"][:MAX_GAINS_ROWS]]
+        if len(s["by_gains"]) > MAX_GAINS_ROWS:
+            lines.append(f"{'...':>22} (see --out for the other {len(s['by_gains']) - MAX_GAINS_ROWS:,})")
+        lines.append("")
+    lines += ["worst bodies:",
+              f"{'index':>9} {'settling s':>10} {'error deg':>10} {'travelled':>10} {'peak T':>8} "
+              f"{'psi0,theta0,phi0 deg':>22} {'k1,k2,k3':>14}  fault"]
     for index in s["worst"]:
         j = by_index[index]
         angles = ",".join(f"{c[k][j]:.1f}" for k in ("psi0_deg", "theta0_deg", "phi0_deg"))
+        gains = ",".join(f"{c[k][j]:g}" for k in ("k1", "k2", "k3"))
         fault = f"t={c['fault_t'][j]:.4g} s" if c["faulted"][j] else ""
-        lines.append(f"{index:>9} {_fmt(_inf(c['settling_time'][j])):>10} {c['final_error_deg'][j]:>10.3g} "
-                     f"{c['travelled_deg'][j]:>10.1f} {c['peak_torque'][j]:>8.3g} {angles:>22}  {fault}")
+        row = (f"{index:>9} {_fmt(_inf(c['settling_time'][j])):>10} {c['final_error_deg'][j]:>10.3g} "
+               f"{c['travelled_deg'][j]:>10.1f} {c['peak_torque'][j]:>8.3g} {angles:>22} {gains:>14}  {fault}")
+        lines.append(row.rstrip())
     return "\n".join(lines)
 
 
@@ -298,7 +310,8 @@ def _progress_bar(total: int):
                 disable=not sys.stderr.isatty(), desc="sweep", leave=False)
 
 
-def cmd_sweep(args) -> int:
+def _sweep_from_args(args):
+    """(scenario, spec, Sweep) of the command line, every limit checked up front."""
     if args.workers is not None and args.scheduler is not None:
         raise cli.UsageError("--workers and --scheduler exclude each other (the cluster has its own workers)")
     scenario = cli.scenario_from_args(args)
@@ -315,16 +328,21 @@ def cmd_sweep(args) -> int:
         raise cli.UsageError("--traj-every: needs --trajectories FILE.npz")
     sweep = Sweep(scenario, spec, chunk=chunk, traj_every=traj_every)
     if sweep.body_steps > MAX_BODY_STEPS:
-        raise cli.UsageError(f"{spec.bodies:,} bodies x {steps:,} steps = {sweep.body_steps:.2g} body-steps, more than "
-                             f"{MAX_BODY_STEPS:.0e} (about {sweep.body_steps * 75e-9 / 3600:,.0f} core-hours): "
+        hours = sweep.body_steps * 75e-9 / 3600
+        raise cli.UsageError(f"{spec.bodies:,} bodies x {steps:,} steps = {sweep.body_steps:.2g} body-steps, "
+                             f"more than {MAX_BODY_STEPS:.0e} (about {hours:,.0f} core-hours): "
                              "lower --bodies or --duration, or raise --dt")
     if sweep.trajectory_bytes() > MAX_TRAJECTORY_BYTES:
-        raise cli.UsageError(f"--trajectories: {sweep.trajectory_bytes() / 2**30:.1f} GiB of samples "
-                             f"(more than {MAX_TRAJECTORY_BYTES / 2**30:g} GiB): raise --traj-every or lower --bodies")
-    grid = spec.gains_grid
-    if grid and math.prod(map(len, grid)) > spec.bodies:
-        print(f"warning: only {spec.bodies:,} of the {math.prod(map(len, grid)):,} gain combinations are flown",
-              file=sys.stderr)
+        raise cli.UsageError(f"--trajectories: {sweep.trajectory_bytes() / 2**30:.1f} GiB of samples (more than "
+                             f"{MAX_TRAJECTORY_BYTES / 2**30:g} GiB): raise --traj-every or lower --bodies")
+    return scenario, spec, sweep
+
+
+def cmd_sweep(args) -> int:
+    scenario, spec, sweep = _sweep_from_args(args)
+    combinations = math.prod(map(len, spec.gains_grid)) if spec.gains_grid else 0
+    if combinations > spec.bodies:
+        print(f"warning: only {spec.bodies:,} of the {combinations:,} gain combinations are flown", file=sys.stderr)
     warning = stability_warning(scenario.settings)
     if warning:
         print(warning, file=sys.stderr)
@@ -343,8 +361,9 @@ def cmd_sweep(args) -> int:
             except Exception as exc:  # a worker died, lost its connection or cannot import sim
                 if client is None:
                     raise
-                print(f"{cli.PROG}: error: the sweep failed {where}: {type(exc).__name__}: "
-                      f"{str(exc).splitlines()[0] if str(exc) else ''}", file=sys.stderr)
+                reason = str(exc).splitlines()[0] if str(exc) else ""
+                print(f"{cli.PROG}: error: the sweep failed {where}: {type(exc).__name__}: {reason}",
+                      file=sys.stderr)
                 return 1
         elapsed = time.perf_counter() - start
         if out is not None:

@@ -18,6 +18,7 @@ global index, and optionally every k-th sample of every body's ``Q`` and
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -38,7 +39,7 @@ COLUMNS = ("index",
            "q1_0", "q2_0", "q3_0", "q4_0", "psi0_deg", "theta0_deg", "phi0_deg",
            "wx0", "wy0", "wz0", "jxx", "jyy", "jzz", "jxy", "jxz", "jyz", "k1", "k2", "k3",
            "q1", "q2", "q3", "q4", "wx", "wy", "wz",
-           "final_error_deg", "settling_time", "peak_torque", "peak_rate", "travelled_deg",
+           "final_error_deg", "settling_time", "peak_torque", "peak_rate", "travelled_deg", "path_deg",
            "energy_drift", "faulted", "fault_t")
 
 # Ensemble.initial() keys (rows of an array) -> column names.
@@ -310,7 +311,9 @@ def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
     ``settled`` (count within ``spec.settle_deg`` at the end), ``unwinding``
     (count with ``travelled_deg > 180``), ``worst`` (global indices of the
     ``worst`` bodies: never settled first, by final error, then the longest
-    settling times).
+    settling times); with a gains grid, ``by_gains``: one tuple
+    ``(gains, bodies, settled, median settling time, max settling time)``
+    per combination flown, in grid order, over the bodies that did not fault.
     """
     c = result.columns
     faulted = c["faulted"]
@@ -326,9 +329,18 @@ def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
 
     # Worst first: faulted bodies, then never settled (largest error first), then slowest to settle.
     order = np.lexsort((-error, -settling, ok))
+    by_gains = []
+    if spec.gains_grid:
+        gains = np.array([c["k1"], c["k2"], c["k3"]])
+        for combo in itertools.product(*spec.gains_grid):
+            mine = ok & (gains == np.array(combo)[:, None]).all(axis=0)
+            if mine.any():
+                t = settling[mine]
+                by_gains.append((combo, int(mine.sum()), int(np.isfinite(t).sum()),
+                                 float(np.percentile(t, 50, method="nearest")), float(t.max())))
     return {"bodies": result.bodies, "faulted": int(faulted.sum()), "flying": int(ok.sum()),
             "percentiles": levels, "settling_time": pct(settling[ok]), "final_error_deg": pct(error[ok]),
             "travelled_deg": pct(c["travelled_deg"][ok]),
             "settled": int(np.isfinite(settling[ok]).sum()),
             "unwinding": int((c["travelled_deg"] > 180.0).sum()),
-            "worst": [int(c["index"][i]) for i in order[:worst]]}
+            "worst": [int(c["index"][i]) for i in order[:worst]], "by_gains": by_gains}
