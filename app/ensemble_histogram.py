@@ -80,8 +80,9 @@ class ErrorHistogram(pg.PlotWidget):
         scale = 10.0 ** np.linspace(EDGES[0], EDGES[-1], 256)
         self._strip = pg.ImageItem((255 * error_colors(scale)).astype(np.uint8).reshape(256, 1, 4))
         plot.addItem(self._strip)
-        self._threshold = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(FOREGROUND, style=QtCore.Qt.PenStyle.DashLine),
-                                          label="settle", labelOpts={"color": FOREGROUND, "position": 0.92})
+        dashed = pg.mkPen(FOREGROUND, style=QtCore.Qt.PenStyle.DashLine)
+        self._threshold = pg.InfiniteLine(angle=90, movable=False, pen=dashed, label="settle",
+                                          labelOpts={"color": FOREGROUND, "position": 0.92})
         plot.addItem(self._threshold)
         self._top = 0.0
         self.set_threshold(1.0)

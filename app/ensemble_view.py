@@ -168,7 +168,8 @@ class EnsembleView(QWidget):
         self.histogram.setObjectName("ensemble_histogram")
         note = QLabel("Each point is a body's nose direction, coloured by its attitude error (the histogram's "
                       "colours); large points have turned more than 180° from where they started: the long way "
-                      "round (shortest path off). ✛ aircraft, ○ command. Click a point to fly that body.", objectName="note", wordWrap=True)
+                      "round (shortest path off). ✛ aircraft, ○ command. Click a point to fly that body.",
+                      objectName="note", wordWrap=True)
         note.setContentsMargins(6, 0, 6, 2)
         split = QSplitter(Qt.Orientation.Vertical, objectName="ensemble_splitter")
         split.addWidget(self.view)
