@@ -16,6 +16,7 @@ import os
 import sys
 from dataclasses import replace
 
+from app import sweep_cli
 from app.output import OpenError, OutputError, Sink, catch_interrupts, write_csv, write_npz
 from sim import api
 from sim.control import CONTROLLERS
@@ -124,6 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     _output_flags(rep)
     rep.add_argument("--force", action="store_true",
                      help="replay even when it is estimated to take more than an hour")
+
+    sweep_cli.add_parser(sub, run)
     return parser
 
 
@@ -316,7 +319,7 @@ def main(argv=None) -> int:
         if args.subcommand is None:
             raise UsageError("a command is needed (gui, run, scenarios, replay)")
         handler = {"run": cmd_run, "gui": cmd_gui, "scenarios": cmd_scenarios,
-                   "replay": cmd_replay}[args.subcommand]
+                   "replay": cmd_replay, "sweep": sweep_cli.cmd_sweep}[args.subcommand]
         return handler(args)
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else 0
@@ -357,4 +360,5 @@ def _silence_stdout():
 
 
 if __name__ == "__main__":
+    from app.cli import main  # the module app.sweep_cli imports, not this __main__ copy of it
     sys.exit(main())

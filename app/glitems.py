@@ -1,4 +1,4 @@
-"""Lean OpenGL items for the 3-D view: a lit triangle mesh and coloured lines.
+"""Lean OpenGL items for the 3-D views: a lit triangle mesh, coloured lines and points.
 
 pyqtgraph's ``GLMeshItem`` and ``GLLinePlotItem`` look up attribute and
 uniform locations, bind and release each vertex buffer and set every
@@ -9,8 +9,10 @@ array object and cache the locations, so a frame costs each of them about
 six GL calls.  They are ``GLGraphicsItem``\\ s: transforms, parents,
 visibility, depth order and GL options work as for pyqtgraph's own items.
 
-Geometry is fixed at construction (the attitude scene only moves items);
-vertex buffers and arrays are created in the first :meth:`paint`, in the GL
+Geometry is fixed at construction (the attitude scene only moves items),
+except for :class:`PointsItem`, whose points, colours and sizes are replaced
+as a whole with :meth:`PointsItem.set_data` (the ensemble view, every frame).
+Vertex buffers and arrays are created in the first :meth:`paint`, in the GL
 context of the view that draws the item.
 """
 
@@ -24,7 +26,7 @@ from pyqtgraph.opengl import shaders
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtOpenGL import QOpenGLBuffer, QOpenGLVertexArrayObject
 
-__all__ = ["MeshItem", "LineItem", "LIT_SHADER", "LINE_SHADER"]
+__all__ = ["MeshItem", "LineItem", "PointsItem", "LIT_SHADER", "LINE_SHADER", "POINT_SHADER"]
 
 LIT_SHADER = shaders.ShaderProgram(
     "attitude_sim_lit",
@@ -95,6 +97,41 @@ LINE_SHADER = shaders.ShaderProgram(
 )
 """Unlit per-vertex colours, for lines."""
 
+POINT_SHADER = shaders.ShaderProgram(
+    "attitude_sim_points",
+    [
+        shaders.VertexShader(
+            """
+            #version 120
+            uniform mat4 u_mvp;
+            attribute vec4 a_position;
+            attribute vec4 a_color;
+            attribute float a_size;
+            varying vec4 v_color;
+            void main() {
+                v_color = a_color;
+                gl_PointSize = a_size;
+                gl_Position = u_mvp * a_position;
+            }
+            """
+        ),
+        shaders.FragmentShader(
+            """
+            #version 120
+            varying vec4 v_color;
+            void main() {
+                vec2 d = gl_PointCoord - vec2(0.5);
+                float r2 = dot(d, d);
+                if (r2 > 0.25) discard;
+                // a dark rim, so that neighbouring points of one colour stay apart
+                gl_FragColor = vec4(v_color.rgb * (r2 > 0.16 ? 0.45 : 1.0), v_color.a);
+            }
+            """
+        ),
+    ],
+)
+"""Round points of per-vertex colour and size (pixels) with a dark rim."""
+
 @functools.cache
 def _attribute(program: int, name: str) -> int:
     """Location of attribute ``name`` in ``program`` (looked up once)."""
@@ -136,7 +173,7 @@ class _ArrayItem(GLGraphicsItem):
         else:
             self._color = tuple(float(c) for c in color)
         self._vao = None
-        self._buffers = []  # held here: the array object does not keep them alive
+        self._buffers = {}  # name -> buffer, held here: the array object does not keep them alive
 
     def _build(self, program: int) -> None:
         """Upload the arrays and record their layout (once, in the drawing context)."""
@@ -154,7 +191,7 @@ class _ArrayItem(GLGraphicsItem):
             GL.glVertexAttribPointer(location, array.shape[1], GL.GL_FLOAT, False, 0, None)
             GL.glEnableVertexAttribArray(location)
             buffer.release()
-            self._buffers.append(buffer)
+            self._buffers[name] = buffer
         self._vao.release()
 
     def _set_uniforms(self, program: int) -> None:
@@ -243,3 +280,91 @@ class LineItem(_ArrayItem):
         GL.glLineWidth(self.width)
         super().paint()
         GL.glLineWidth(1.0)
+
+
+class PointsItem(_ArrayItem):
+    """Round points, each with its own colour and size, drawn in one call with :data:`POINT_SHADER`.
+
+    Parameters
+    ----------
+    pos : array_like, shape (n, 3)
+        Points in the item's coordinates.
+    color : array_like, shape (n, 4)
+        RGBA per point, in [0, 1].
+    size : float or array_like, shape (n,)
+        Diameter in pixels, one for all or one per point.
+    parentItem, glOptions
+        As for pyqtgraph's items.
+
+    :meth:`set_data` replaces the points; the buffers are written again in
+    the next :meth:`paint` (reallocated only when the number of points
+    changes).
+    """
+
+    def __init__(self, pos, color, size=5.0, parentItem=None, glOptions="opaque"):
+        arrays = self._checked(pos, color, size)
+        super().__init__({"a_position": arrays[0], "a_size": arrays[2]}, arrays[1], POINT_SHADER,
+                         GL.GL_POINTS, parentItem=parentItem, glOptions=glOptions)
+        self._dirty = False
+
+    @staticmethod
+    def _checked(pos, color, size):
+        pos = np.ascontiguousarray(pos, dtype=np.float32)
+        if pos.ndim != 2 or pos.shape[1] != 3:
+            raise ValueError(f"pos: expected shape (n, 3), got {pos.shape}")
+        n = len(pos)
+        color = np.ascontiguousarray(color, dtype=np.float32)
+        if color.shape != (n, 4):
+            raise ValueError(f"color: expected shape ({n}, 4), got {color.shape}")
+        size = np.asarray(size, dtype=np.float32)
+        if size.ndim == 0:
+            size = np.full(n, size, dtype=np.float32)
+        if size.shape != (n,):
+            raise ValueError(f"size: expected a number or shape ({n},), got {size.shape}")
+        return pos, color, np.ascontiguousarray(size.reshape(n, 1))
+
+    @property
+    def count(self) -> int:
+        """Number of points."""
+        return self._count
+
+    @property
+    def pos(self):
+        """``(n, 3)`` float32 positions as last set."""
+        return self._arrays["a_position"]
+
+    @property
+    def color(self):
+        """``(n, 4)`` float32 colours as last set."""
+        return self._arrays["a_color"]
+
+    @property
+    def size(self):
+        """``(n,)`` float32 diameters in pixels as last set."""
+        return self._arrays["a_size"][:, 0]
+
+    def set_data(self, pos, color, size=5.0) -> None:
+        """Replace the points (same shapes as for the constructor); drawn at the next paint."""
+        pos, color, size = self._checked(pos, color, size)
+        self._arrays = {"a_position": pos, "a_color": color, "a_size": size}
+        self._count = len(pos)
+        self._dirty = True
+        self.update()
+
+    def paint(self):
+        if self._vao is not None and self._dirty:
+            for name, buffer in self._buffers.items():
+                array = self._arrays[name]
+                buffer.bind()
+                buffer.allocate(array, array.nbytes)  # glBufferData: same size is cheap, any size works
+                buffer.release()
+        self._dirty = False
+        if self._count == 0:
+            return
+        GL.glEnable(GL.GL_PROGRAM_POINT_SIZE)
+        GL.glEnable(GL.GL_POINT_SPRITE)  # gl_PointCoord in a compatibility profile
+        try:
+            super().paint()
+        finally:
+            GL.glDisable(GL.GL_POINT_SPRITE)
+            GL.glDisable(GL.GL_PROGRAM_POINT_SIZE)

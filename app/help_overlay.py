@@ -38,6 +38,10 @@ smoothly.</li>
 along the SLERP path. Coloured ghosts are a scenario's comparison bodies (legend above the view);
 the <b>Compare</b> tab (Ctrl+T) plots their attitude error against the rk4 body, energy drift and
 norm drift.</li>
+<li><b>The Ensemble</b> tab (Ctrl+E) flies many bodies with the aircraft's inputs: each point on its
+sphere is one body's nose, coloured by its attitude error (the histogram below is the legend); with
+shortest path off the bodies facing away turn the long way round (large points). <b>Load worst</b>
+or a click on a point puts that body's initial state into the aircraft.</li>
 </ul>
 <p style="color:#9aa3b2">F1 or Esc closes this help.</p>
 """

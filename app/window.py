@@ -38,6 +38,7 @@ from app.compare_plots import ComparePanel
 from app.controls import ControlPanel
 from app.dialogs import FolderMemory
 from app.export import CsvExport
+from app.ensemble_view import EnsembleView
 from app.help_overlay import HelpOverlay
 from app.history import History, capacity_for
 from app.keys import KeyFlyer
@@ -150,14 +151,18 @@ def open_window(scenario, *, remember_geometry: bool = True, speed: float = 1.0)
 def grab_window(window: "MainWindow") -> QImage:
     """A picture of the whole window with the 3D view in it.
 
-    ``QWidget.grab`` does not capture the OpenGL view reliably, so the view's
-    own framebuffer is painted over it at the view's place, and the help
-    overlay, when shown, over that.
+    ``QWidget.grab`` does not capture the OpenGL views reliably, so each
+    view's own framebuffer (the 3D view's, the ensemble sphere's when shown)
+    is painted over it at the view's place, and the help overlay, when
+    shown, over that.
     """
     image = window.grab().toImage()
     frame = window.viewer.grab_image()
     painter = QPainter(image)
     painter.drawImage(QRect(window.viewer.mapTo(window, QPoint(0, 0)), window.viewer.size()), frame)
+    sphere = window.ensemble.view
+    if sphere.isVisible():
+        painter.drawImage(QRect(sphere.mapTo(window, QPoint(0, 0)), sphere.size()), sphere.scene.grab_image())
     if window.help.isVisible():
         window.help.render(painter, window.help.mapTo(window, QPoint(0, 0)))
     painter.end()
@@ -210,6 +215,8 @@ class MainWindow(QMainWindow):
         beside the plots, only while the scenario has comparison bodies.
     controls : ControlPanel
     readouts : Readouts
+    ensemble : EnsembleView
+        N bodies flying the same inputs (the "Ensemble" tab, View menu).
     """
 
     def __init__(self, scenario, *, remember_geometry: bool = True, speed: float = 1.0):
@@ -237,6 +244,7 @@ class MainWindow(QMainWindow):
         self._show_run(scenario, runner)
         self._arm_end()
         self._restore_geometry()
+        self.ensemble.prepare(scenario, runner)
         self.worker.start()
         self._timer = QTimer(self, timerType=Qt.TimerType.PreciseTimer, interval=FRAME_MS)
         self._timer.timeout.connect(self._frame)
@@ -262,6 +270,7 @@ class MainWindow(QMainWindow):
         self.plots = PlotPanel(self.history)
         self.plots.setObjectName("plots")
         self._build_compare()
+        self.ensemble = EnsembleView(self.worker, self.controls, self.reset, self.show_message, self.plot_tabs)
         self.readouts = Readouts()
         self.title = QLabel(objectName="label_title")
         self.caption = QLabel(objectName="label_caption", wordWrap=True)
@@ -382,6 +391,7 @@ class MainWindow(QMainWindow):
         self.compare_action = self._action(
             view, "Comparison plots", self._toggle_compare, "Ctrl+T", checkable=True,
             tip="The Compare tab: error, energy and norm drift of the comparison bodies")
+        view.addAction(self.ensemble.action)
         view.addSeparator()
         gimbal = self._action(view, "Gimbal rig", self.viewer.show_gimbal, checkable=True)
         ghost = self._action(view, "Command ghost", self.viewer.show_ghost, checkable=True)
@@ -609,6 +619,7 @@ class MainWindow(QMainWindow):
             self.show_message(f"Recording saved to {self._recording}", error=False)
             self._recording = None
             self._show_recording()
+        self.ensemble.prepare(scenario, runner)
         self.worker.replace_runner(runner, stop_at)
         self._show_run(scenario, runner)
         self._arm_end()
@@ -713,6 +724,7 @@ class MainWindow(QMainWindow):
         if batches:
             self._last = batches[-1].last
             self._show_bodies(batches[-1])
+            self.ensemble.show_batch(batches[-1])
         if self.plots.isVisible():  # hidden behind the Compare tab: catch up when shown
             self.plots.refresh_due(self._tick)  # a share of the plots each frame
         self.compare.refresh_due(self._tick)  # returns at once while hidden

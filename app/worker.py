@@ -89,7 +89,8 @@ def _fault_from_exception(exc: BaseException, t: float) -> Fault:
 def _current(runner: Runner) -> Batch:
     """The runner's present state as an empty batch (no step taken)."""
     return Batch(rows=np.empty((0, len(HISTORY_COLUMNS))), last=runner.sim.snapshot(),
-                 compare={label: sim.snapshot() for label, sim in runner.compare.items()})
+                 compare={label: sim.snapshot() for label, sim in runner.compare.items()},
+                 ensemble=runner.ensemble_frame())
 
 
 class SimulationWorker:

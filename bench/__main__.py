@@ -18,6 +18,7 @@ from importlib import metadata
 from pathlib import Path
 
 from bench import cli_run, ensemble, gui, step_cost
+from bench import sweep as sweep_bench
 
 REPORT = Path(__file__).resolve().parents[1] / "docs" / "PERFORMANCE.md"
 
@@ -86,7 +87,8 @@ def main(argv=None) -> int:
             print(f"rows replaced in: {REPORT}", file=sys.stderr)
         return 0
     rows = []
-    for name, module in (("step cost", step_cost), ("ensemble", ensemble), ("command line", cli_run)):
+    for name, module in (("step cost", step_cost), ("ensemble", ensemble), ("command line", cli_run),
+                         ("sweep (about 3 minutes)", sweep_bench)):
         print(f"running: {name} ...", file=sys.stderr, flush=True)
         rows += module.run(quick=args.quick)
     print("running: window (this takes about 15 minutes; --quick for 2) ...", file=sys.stderr, flush=True)

@@ -1,11 +1,17 @@
 """The simulation loop as the application runs it: inputs in, batches of samples out.
 
 A :class:`Runner` owns the main :class:`~sim.simulation.Simulation`, the
-comparison bodies of its scenario, the scenario's time-tagged events and an
-optional recorder.  Other threads only call :meth:`Runner.submit`, which puts
-an input on a thread-safe queue; the thread that owns the runner calls
+comparison bodies of its scenario, the scenario's time-tagged events, an
+optional recorder and an optional :class:`~sim.ensemble.Ensemble`.  Other
+threads only call :meth:`Runner.submit`, which puts an input on a
+thread-safe queue; the thread that owns the runner calls
 :meth:`Runner.advance`, which applies queued inputs at the next step
 boundary, steps, and returns every sample as one numpy array.  No Qt here.
+
+The ensemble (the input :data:`ENSEMBLE`) flies in lockstep with the main
+body: every shared input (:data:`ENSEMBLE_KEYS`) and scenario event reaches
+it at the same step boundary as the main body, a reset resets it, and each
+batch ends with an :class:`EnsembleFrame` of its state.
 """
 
 from __future__ import annotations
@@ -16,21 +22,75 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.ensemble import Ensemble, EnsembleSpec
 from sim.interpolation import sine_cosine_unit
 from sim.scenario import Scenario
 from sim.settings import SettingsError, validate
 from sim.simulation import HISTORY_COLUMNS, Simulation, SimulationFault, Snapshot
 
-__all__ = ["Runner", "Batch", "RESET", "MAIN", "COMPARE_COLUMNS"]
+__all__ = ["Runner", "Batch", "EnsembleFrame", "RESET", "ENSEMBLE", "ENSEMBLE_KEYS", "MAIN",
+           "COMPARE_COLUMNS"]
 
 #: The input that resets every body to the scenario's initial state.
 RESET = "reset"
+#: The input that starts an ensemble beside the main body (value: an
+#: :class:`~sim.ensemble.EnsembleSpec`, built from the main body's settings
+#: then) or removes it (value None).  Not recorded: replays have no ensemble.
+ENSEMBLE = "ensemble"
+#: Settings that reach the ensemble too: the shared inputs of
+#: :meth:`sim.ensemble.Ensemble.set`.  The others (inertia, reset angles and
+#: rates) are each body's own: the ensemble drew its bodies about the main
+#: body's values when it was built, and keeps them (so the main body can be
+#: given one ensemble body's initial state and fly beside it).
+ENSEMBLE_KEYS = frozenset({"torque", "dampers_on", "dampers", "controller", "gains", "axes", "shortest_path",
+                           "limiter_on", "limits", "command_deg", "slerp_time", "integrator",
+                           "full_quat_form", "norm", "dt"})
 #: Label of the main body in :attr:`Batch.compare_rows`.
 MAIN = "main"
 #: Columns of :attr:`Batch.compare_rows`: time, attitude error against the
 #: reference body (degrees), kinetic energy, ``|Q| - 1``.
 COMPARE_COLUMNS = ("t", "error_deg", "energy", "norm")
 _DEG = 180.0 / math.pi
+
+
+@dataclass(frozen=True)
+class EnsembleFrame:
+    """The ensemble's state after a batch: copies, safe to read in another thread.
+
+    Attributes
+    ----------
+    t : float
+        The ensemble's simulated time, s (the main body's).
+    q : ndarray, shape (4, n)
+        Attitude quaternions, scalar last (inertial -> body).
+    nose : ndarray, shape (3, n)
+        Each body's x axis in inertial (NED) axes.
+    error_deg : ndarray, shape (n,)
+        Rotation angle between each body's attitude and its command, degrees.
+    travelled_deg : ndarray, shape (n,)
+        Rotation angle from each body's start to its attitude now, unfolded
+        (degrees in [0, 360]; > 180: it takes the long way), as
+        :meth:`~sim.ensemble.Ensemble.metrics` reports it.
+    faulted : ndarray of bool, shape (n,)
+        Bodies that diverged (frozen at their last good state).
+    ensemble : Ensemble
+        The ensemble itself, for its initial conditions only
+        (:meth:`~sim.ensemble.Ensemble.initial`, :meth:`~sim.ensemble.Ensemble.body_settings`);
+        its state belongs to the runner's thread.
+    """
+
+    t: float
+    q: np.ndarray
+    nose: np.ndarray
+    error_deg: np.ndarray
+    travelled_deg: np.ndarray
+    faulted: np.ndarray
+    ensemble: Ensemble
+
+    @property
+    def n(self) -> int:
+        """Number of bodies."""
+        return len(self.error_deg)
 
 
 @dataclass
@@ -53,6 +113,8 @@ class Batch:
         Inputs that took effect in this batch.
     fault : str or None
         Set when a :class:`SimulationFault` stopped the batch early.
+    ensemble : EnsembleFrame or None
+        The ensemble after the batch, when the runner has one.
     """
 
     rows: np.ndarray
@@ -61,6 +123,7 @@ class Batch:
     compare_rows: dict = field(default_factory=dict)
     applied: list = field(default_factory=list)
     fault: str | None = None
+    ensemble: EnsembleFrame | None = None
 
 
 class Runner:
@@ -83,6 +146,8 @@ class Runner:
         self.compare = {label: Simulation(scenario.settings, **overrides)
                         for label, overrides in scenario.compare}
         self._event_index = 0
+        #: The ensemble flying beside the main body (the input :data:`ENSEMBLE`), or None.
+        self.ensemble: Ensemble | None = None
         #: The body the others' attitude errors are measured against: the
         #: first comparison body integrated by rk4, else the main body.
         self.reference = next((label for label, sim in self.compare.items()
@@ -93,9 +158,13 @@ class Runner:
         """Queue an input (thread-safe); it takes effect at the next step boundary.
 
         ``key`` is a setting name (validated here, so a bad value raises
-        SettingsError in the caller's thread) or :data:`RESET`.
+        SettingsError in the caller's thread), :data:`RESET`, or
+        :data:`ENSEMBLE` with an EnsembleSpec or None.
         """
-        if key != RESET:
+        if key == ENSEMBLE:
+            if value is not None and not isinstance(value, EnsembleSpec):
+                raise SettingsError(f"{ENSEMBLE}: expected an EnsembleSpec or None, got {value!r}")
+        elif key != RESET:
             value = validate(key, value)
         self._inbox.put((key, value))
 
@@ -104,16 +173,25 @@ class Runner:
         self._scheduled.setdefault(step, []).append((key, value))
 
     def _set_all(self, key, value):
-        """Set on the main body and on each comparison body that does not override ``key``."""
+        """Set on the main body, on each comparison body that does not override ``key``, on the ensemble."""
         self.sim.set(key, value)
         for label, overrides in self.scenario.compare:
             if key not in overrides:
                 self.compare[label].set(key, value)
+        if self.ensemble is not None and key in ENSEMBLE_KEYS:
+            self.ensemble.set(key, value)
 
     def _apply(self, key, value, applied):
+        if key == ENSEMBLE:
+            # built from the main body's settings now; its bodies start at t = 0 (send a reset to align).
+            # Without the per-step metrics (a third of the step's cost): a frame needs the state only.
+            self.ensemble = None if value is None else Ensemble(self.sim.settings, value, track=False)
+            return
         if key == RESET:
             for sim in (self.sim, *self.compare.values()):
                 sim.reset()
+            if self.ensemble is not None:
+                self.ensemble.reset()
             self._event_index = 0
         else:
             self._set_all(key, value)
@@ -166,6 +244,8 @@ class Runner:
                         sim.step()
                     except SimulationFault as exc:
                         raise SimulationFault(f"comparison body {label!r}: {exc.reason}", exc.t) from None
+                if self.ensemble is not None:
+                    self.ensemble.step()  # a diverging body is flagged there, never raises
                 self.total_steps += 1
                 self._apply_events()
                 rows[taken] = self.sim.row()
@@ -180,7 +260,16 @@ class Runner:
         return Batch(rows=rows[:taken], last=self.sim.snapshot(),
                      compare={label: sim.snapshot() for label, sim in self.compare.items()},
                      compare_rows={label: m[:taken] for label, m in metrics.items()},
-                     applied=applied, fault=fault)
+                     applied=applied, fault=fault, ensemble=self.ensemble_frame())
+
+    def ensemble_frame(self) -> EnsembleFrame | None:
+        """The ensemble's present state as copies (None without an ensemble); the owning thread only."""
+        ens = self.ensemble
+        if ens is None:
+            return None
+        metrics = ens.metrics()
+        return EnsembleFrame(t=ens.t, q=ens.q.copy(), nose=ens.nose(), error_deg=metrics["final_error_deg"],
+                             travelled_deg=metrics["travelled_deg"], faulted=metrics["faulted"], ensemble=ens)
 
     def _measure(self, bodies, metrics, i):
         """Row ``i`` of the comparison metrics: error to the reference, energy, norm."""
@@ -220,6 +309,8 @@ class Runner:
             sim.step(m)
             for other in compare:
                 other.step(m)
+            if self.ensemble is not None:
+                self.ensemble.step(m)
             k += m
             self.total_steps += m
             self._apply_events()

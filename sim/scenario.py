@@ -22,6 +22,10 @@ files")::
     label = "euler controller"
     controller = "euler"
 
+    [ensemble]                    # many bodies (sim.ensemble.EnsembleSpec fields)
+    bodies = 1000                 # for `attitude-sim sweep` and the ensemble view
+    attitudes = "random"
+
 Every error names the file, the line where it can be found, the key and what
 is wrong; nothing is half-loaded.
 """
@@ -31,9 +35,10 @@ from __future__ import annotations
 import importlib.resources
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+from sim.ensemble import EnsembleSpec
 from sim.files import FileRefused, read_regular
 from sim.settings import KEYS, Settings, SettingsError, validate
 from sim.shape import BUILTINS
@@ -42,7 +47,8 @@ __all__ = ["Scenario", "ScenarioError", "load", "loads", "builtin_dir", "builtin
            "resolve"]
 
 _SCENARIO_KEYS = {"title", "caption", "duration", "pause_at_end"}
-_TOP_KEYS = {"scenario", "settings", "events", "compare"}
+_TOP_KEYS = {"scenario", "settings", "events", "compare", "ensemble"}
+_ENSEMBLE_KEYS = tuple(f.name for f in fields(EnsembleSpec))
 MAX_DURATION = 1e7
 #: Largest scenario file and longest line accepted, bytes (the built-ins are about 2 kB).
 MAX_FILE_BYTES = 1 << 20
@@ -75,6 +81,8 @@ class Scenario:
     events: tuple = ()
     #: (label, dict of settings overrides) for bodies run beside the main one.
     compare: tuple = ()
+    #: How the bodies of an ensemble differ (the ``[ensemble]`` table), or None.
+    ensemble: EnsembleSpec | None = None
 
 
 def builtin_dir() -> Path:
@@ -184,8 +192,10 @@ class _Parser:
         settings = self.settings(self.table(data, "settings"), "settings")
         events = self.events(self.table(data, "events", list))
         compare = self.compare(self.table(data, "compare", list), settings)
+        ensemble = self.ensemble(self.table(data, "ensemble")) if "ensemble" in data else None
         return Scenario(name=self.name, title=title, caption=caption, duration=float(duration),
-                        pause_at_end=pause_at_end, settings=settings, events=events, compare=compare)
+                        pause_at_end=pause_at_end, settings=settings, events=events, compare=compare,
+                        ensemble=ensemble)
 
     def text(self, table, key, default):
         value = table.get(key, default)
@@ -244,3 +254,34 @@ class _Parser:
                 raise self.error(f"[[compare]] #{i + 1}: {exc}", "compare", i) from None
             bodies.append((label, overrides))
         return tuple(bodies)
+
+    def ensemble(self, table: dict) -> EnsembleSpec:
+        """The ``[ensemble]`` table: EnsembleSpec fields, each checked on its own so errors name the key."""
+        checked = {}
+        for key, value in table.items():
+            if key not in _ENSEMBLE_KEYS:
+                raise self.error(f"[ensemble]: unknown key {key!r} (known: {', '.join(_ENSEMBLE_KEYS)})", key)
+            if key == "gains_grid":
+                value = self.gains_grid(value)
+            try:
+                EnsembleSpec(**{key: value})
+            except (SettingsError, TypeError, ValueError) as exc:
+                raise self.error(f"[ensemble] {_named(key, exc)}", key) from None
+            checked[key] = value
+        try:
+            return EnsembleSpec(**checked)
+        except (SettingsError, TypeError, ValueError) as exc:
+            raise self.error(f"[ensemble] {exc}", "ensemble") from None
+
+    def gains_grid(self, value):
+        """``[[k1, ...], [k2, ...], [k3, ...]]`` as a tuple of three tuples."""
+        if not isinstance(value, list) or len(value) != 3 or not all(isinstance(a, list) for a in value):
+            raise self.error("[ensemble] gains_grid: expected three arrays of gains "
+                             f"[[k1, ...], [k2, ...], [k3, ...]], got {value!r}", "gains_grid")
+        return tuple(tuple(axis) for axis in value)
+
+
+def _named(key: str, exc: Exception) -> str:
+    """The error message, starting with the key it is about."""
+    message = str(exc)
+    return message if message.startswith(key) else f"{key}: {message}"

@@ -7,7 +7,7 @@ import pyqtgraph.opengl as gl
 import pytest
 
 from app.gimbal import ring_mesh
-from app.glitems import LIT_SHADER, LineItem, MeshItem
+from app.glitems import LIT_SHADER, LineItem, MeshItem, PointsItem
 from app.mesh import body_mesh
 
 
@@ -79,7 +79,39 @@ def test_lines_draw_as_pyqtgraphs_line_plot_item(stage, mode):
         assert (ours.sum(-1) != ours[0, 0].sum()).mean() > 0.001  # something was drawn
 
 
+@pytest.mark.gl
+def test_points_land_where_pyqtgraphs_scatter_points_land_in_their_colours(stage):
+    pos = np.array([[0.0, 0.0, 0.0], [5.0, -6.0, 2.0], [-4.0, -10.0, -3.0]])
+    colors = np.array([[1.0, 0.2, 0.2, 1.0], [0.2, 1.0, 0.2, 1.0], [0.3, 0.4, 1.0, 1.0]])
+    background = render_alone(stage, gl.GLGraphicsItem.GLGraphicsItem)
+    ours = render_alone(stage, lambda: PointsItem(pos, colors, size=[12.0, 12.0, 12.0]))
+    theirs = render_alone(stage, lambda: gl.GLScatterPlotItem(pos=pos, color=colors, size=12.0, pxMode=True))
+    drawn = np.abs(theirs - background).sum(-1) > 30
+    # pyqtgraph's sprites shade their colour; each drawn pixel belongs to the nearest of the three
+    nearest = np.argmin([np.abs(theirs - np.round(255 * c[:3])).sum(-1) for c in colors], axis=0)
+    for k, color in enumerate(colors):
+        ours_k = np.abs(ours - np.round(255 * color[:3])).sum(-1) < 12   # exact colour (the rim is darker)
+        theirs_k = drawn & (nearest == k)
+        assert ours_k.sum() > 20 and theirs_k.sum() > 20, k
+        centre = np.argwhere(ours_k).mean(axis=0)
+        assert np.abs(centre - np.argwhere(theirs_k).mean(axis=0)).max() <= 1.5, k
+    # set_data moves and recolours them; an empty item draws nothing
+    def moved():
+        item = PointsItem(pos, colors)
+        item.set_data(pos[:1], colors[2:3], 12.0)
+        return item
+    image = render_alone(stage, moved)
+    blue = np.abs(image - np.round(255 * colors[2, :3])).sum(-1) < 12
+    red = np.abs(image - np.round(255 * colors[0, :3])).sum(-1) < 12
+    assert blue.sum() > 20 and red.sum() == 0
+    assert np.array_equal(render_alone(stage, lambda: PointsItem(np.zeros((0, 3)), np.zeros((0, 4)))), background)
+
+
 def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError, match="size"):
+        PointsItem(np.zeros((2, 3)), np.ones((2, 4)), size=np.ones(3))
+    with pytest.raises(ValueError, match="color"):
+        PointsItem(np.zeros((2, 3)), np.ones((3, 4)))
     with pytest.raises(ValueError, match="mode"):
         LineItem(np.zeros((2, 3)), (1, 1, 1, 1), mode="points")
     with pytest.raises(ValueError, match="pos"):

@@ -41,6 +41,10 @@ class SettingField(QLineEdit):
     hint : str
         Tooltip while the value is valid (what to type, units).
     parent : QWidget, optional
+    check : callable, optional
+        ``check(key, text)`` returns the normalised value or raises
+        SettingsError; :func:`sim.settings.validate` unless given (a value
+        that is not a setting, e.g. the ensemble's number of bodies).
     """
 
     #: The new valid value (normalised by validate).
@@ -48,9 +52,10 @@ class SettingField(QLineEdit):
     #: Why the text was not accepted.
     rejected = Signal(str)
 
-    def __init__(self, key: str, hint: str, parent=None):
+    def __init__(self, key: str, hint: str, parent=None, check=validate):
         super().__init__(parent)
         self.key = key
+        self._validate = check
         self._hint = hint
         self._value = None
         self._error: str | None = None
@@ -81,7 +86,7 @@ class SettingField(QLineEdit):
 
     def _check(self, text: str):
         try:
-            value = validate(self.key, text)
+            value = self._validate(self.key, text)
         except SettingsError as exc:
             self._mark(str(exc))
             return None

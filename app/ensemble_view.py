@@ -1,0 +1,350 @@
+"""The window's Ensemble view: N bodies flying the main body's inputs, drawn at once.
+
+With the view on, the runner of the main body carries a
+:class:`~sim.ensemble.Ensemble` (the input :data:`sim.runner.ENSEMBLE`): the
+simulation thread steps it in lockstep with the aircraft, every input the
+user gives and every scenario event reaches it at the same step, and a
+reset resets it (:mod:`sim.runner`).  Each batch the thread publishes ends
+with an :class:`~sim.runner.EnsembleFrame`; this module only draws those
+frames, it computes no physics.
+
+The "Ensemble" tab beside the plots shows:
+
+* the sphere (:class:`~app.ensemble_scene.EnsembleScene`): each body's
+  nose direction, coloured by its attitude error, larger once it has
+  turned more than 180 deg from its start (``travelled_deg``: it takes the
+  long way, shortest path off);
+* a histogram of the errors (:class:`~app.ensemble_histogram.ErrorHistogram`),
+  whose coloured bars are the legend of the sphere's colours;
+* a line of statistics, the number of bodies (a checked field), a mirror of
+  the controller's shortest-path box, and "Load worst" (or a click on a
+  point), which loads that body's initial state
+  (:meth:`~sim.ensemble.Ensemble.body_settings`) into the main simulation
+  and restarts the run, so the aircraft then flies exactly that body.
+
+Turning the view on, changing the number of bodies or loading a body
+restarts the run at t = 0 (the ensemble's bodies start there).  A scenario
+with an ``[ensemble]`` section opens with the view on and its settings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QPushButton, QSplitter, QToolButton, QVBoxLayout,
+                               QWidget)
+
+from app.controls.widgets import SettingField
+from app.ensemble_colors import error_colors
+from app.ensemble_histogram import ErrorHistogram
+from app.ensemble_scene import LONG_WAY_SIZE, POINT_SIZE, EnsembleSceneView
+from sim.ensemble import EnsembleSpec
+from sim.quaternion import cayley
+from sim.runner import ENSEMBLE
+from sim.settings import SettingsError
+
+__all__ = ["EnsembleView", "MAX_BODIES", "DEFAULT_BODIES", "parse_bodies"]
+
+#: Most bodies the window flies (``attitude-sim sweep`` runs more).
+MAX_BODIES = 5000
+#: Bodies when the view is turned on without a scenario section.
+DEFAULT_BODIES = 1000
+#: Travelled angle (deg) beyond which a body took the long way.
+LONG_WAY_DEG = 180.0
+
+
+def parse_bodies(key: str, text) -> int:
+    """The number of bodies typed in the field: a whole number in 1 .. :data:`MAX_BODIES`.
+
+    Raises
+    ------
+    SettingsError
+        Naming ``key`` and saying what is wrong.
+
+    Examples
+    --------
+    >>> parse_bodies("bodies", " 2,000 ")
+    2000
+    """
+    cleaned = str(text).strip().replace(",", "").replace("_", "")
+    if not cleaned.isdigit():
+        raise SettingsError(f"{key}: expected a whole number of bodies, got {text!r}")
+    bodies = int(cleaned)
+    if not 1 <= bodies <= MAX_BODIES:
+        raise SettingsError(f"{key}: {bodies:,} is out of range: 1 to {MAX_BODIES:,} in the window "
+                            "(attitude-sim sweep runs more)")
+    EnsembleSpec(bodies=bodies)  # the engine's own check
+    return bodies
+
+
+def _spec_with(spec: EnsembleSpec | None, bodies: int) -> EnsembleSpec:
+    return EnsembleSpec(bodies=bodies) if spec is None else dataclasses.replace(spec, bodies=bodies)
+
+
+class EnsembleView(QWidget):
+    """The Ensemble tab and its menu action, bound to the window's worker.
+
+    Parameters
+    ----------
+    worker : app.worker.SimulationWorker
+        Inputs go to it; the view never touches the runner's state.
+    controls : app.controls.ControlPanel
+        The reset fields (a restart keeps them) and the shortest-path box.
+    reset : callable
+        The window's reset (the reset fields' state at t = 0, clearing a fault).
+    message : callable
+        ``message(text, error=True)``: the window's inline message.
+    tabs : QTabWidget
+        Where the view adds its tab while it is on.
+
+    Attributes
+    ----------
+    action : QAction
+        "Ensemble" (checkable, Ctrl+E) for the View menu.
+    scene : app.ensemble_scene.EnsembleScene
+    histogram : app.ensemble_histogram.ErrorHistogram
+    frame : sim.runner.EnsembleFrame or None
+        The latest state received.
+    """
+
+    def __init__(self, worker, controls, reset, message, tabs, parent=None):
+        super().__init__(parent)
+        self.setObjectName("ensemble")
+        self._worker = worker
+        self._controls = controls
+        self._reset = reset
+        self._message = message
+        self._tabs = tabs
+        self._spec = EnsembleSpec(bodies=DEFAULT_BODIES)
+        self._on = False
+        self._by_scenario = False  # on because the scenario has an [ensemble] section (not the user)
+        self.frame = None
+        self._last = None  # the aircraft's latest Snapshot (for its marks)
+        self._drawn = None  # (frame, marks) on screen
+        self.action = QAction("Ensemble", self, checkable=True, shortcut=QKeySequence("Ctrl+E"),
+                              statusTip="Fly many bodies with the aircraft's inputs (the Ensemble tab); "
+                              "restarts the run")
+        self.action.toggled.connect(self.set_on)
+        self._build()
+
+    # ---------------------------------------------------------------- layout
+    def _build(self) -> None:
+        self.bodies = SettingField("bodies", f"number of bodies, 1 to {MAX_BODIES:,}; Return restarts the run",
+                                   check=parse_bodies)
+        self.bodies.setMaximumWidth(70)
+        self.bodies.show_value(self._spec.bodies)
+        self.bodies.committed.connect(self.set_bodies)
+        self.bodies.rejected.connect(self._message)
+        self.shortest_path = QCheckBox("Shortest path", objectName="check_ensemble_shortest_path",
+                                       toolTip="The controller's shortest path (Control tab), for every body: "
+                                       "off, bodies whose error quaternion has a negative scalar unwind")
+        self.shortest_path.toggled.connect(self._controls.controller.shortest_path.setChecked)
+        self.worst = QPushButton("Load worst", objectName="button_ensemble_worst",
+                                 toolTip="Load the body with the largest attitude error into the main view "
+                                 "(its initial state; restarts the run). A click on a point loads that body.")
+        self.worst.clicked.connect(self.load_worst)
+        off = QToolButton(text="✕", objectName="button_ensemble_off", toolTip="Turn the ensemble off (Ctrl+E)",
+                          autoRaise=True)
+        off.clicked.connect(lambda: self.set_on(False))
+        head = QHBoxLayout()
+        head.setContentsMargins(6, 4, 4, 0)
+        head.addWidget(QLabel("Bodies"))
+        head.addWidget(self.bodies)
+        head.addSpacing(8)
+        head.addWidget(self.shortest_path)
+        head.addStretch(1)
+        head.addWidget(self.worst)
+        head.addWidget(off)
+        self.stats = QLabel(objectName="ensemble_stats", wordWrap=True, textFormat=Qt.TextFormat.RichText)
+        self.stats.setContentsMargins(6, 0, 6, 0)
+        self.view = EnsembleSceneView()
+        self.view.setObjectName("ensemble_scene")
+        self.scene = self.view.scene
+        self.view.picked.connect(self.load_body)
+        self.histogram = ErrorHistogram()
+        self.histogram.setObjectName("ensemble_histogram")
+        note = QLabel("Each point is a body's nose direction, coloured by its attitude error (the histogram's "
+                      "colours); large points have turned more than 180° from where they started: the long way "
+                      "round (shortest path off). ✛ aircraft, ○ command. Click a point to fly that body.",
+                      objectName="note", wordWrap=True)
+        note.setContentsMargins(6, 0, 6, 2)
+        split = QSplitter(Qt.Orientation.Vertical, objectName="ensemble_splitter")
+        split.addWidget(self.view)
+        split.addWidget(self.histogram)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setCollapsible(0, False)
+        split.setSizes([360, 220])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(3)
+        layout.addLayout(head)
+        layout.addWidget(self.stats)
+        layout.addWidget(split, 1)
+        layout.addWidget(note)
+
+    # ---------------------------------------------------------------- state
+    @property
+    def is_on(self) -> bool:
+        """Whether the ensemble flies."""
+        return self._on
+
+    @property
+    def spec(self) -> EnsembleSpec:
+        """What the ensemble is (or will be when turned on)."""
+        return self._spec
+
+    def prepare(self, scenario, runner) -> None:
+        """Give a new runner, not yet stepped, the ensemble.
+
+        Called by the window before it hands ``runner`` to the worker, so the
+        ensemble starts with the runner at t = 0.  A scenario with an
+        ``[ensemble]`` section turns the view on with its spec (at most
+        :data:`MAX_BODIES` bodies); one without turns it off again if a
+        scenario turned it on, and leaves it as it is if the user did.
+        """
+        spec = scenario.ensemble
+        if spec is not None:
+            if spec.bodies > MAX_BODIES:
+                self._message(f"Scenario {scenario.name}: the window flies {MAX_BODIES:,} of its "
+                              f"{spec.bodies:,} bodies (attitude-sim sweep runs them all)")
+                spec = dataclasses.replace(spec, bodies=MAX_BODIES)
+            self._spec = spec
+            self._on = self._by_scenario = True
+        elif self._by_scenario:
+            self._on = self._by_scenario = False
+        self.frame = self._drawn = None
+        self.bodies.show_value(self._spec.bodies)
+        self.histogram.set_threshold(self._spec.settle_deg)
+        if self._on:
+            runner.submit(ENSEMBLE, self._spec)
+        self._show_tab()
+
+    def set_on(self, on: bool) -> None:
+        """Turn the ensemble on (restarts the run at t = 0) or off (the aircraft flies on alone)."""
+        on = bool(on)
+        self._by_scenario = False
+        if on == self._on:
+            self._show_tab()
+            return
+        self._on = on
+        if on:
+            self._restart(f"Ensemble of {self._spec.bodies:,} bodies: the run restarted at t = 0")
+        else:
+            self._worker.submit(ENSEMBLE, None)
+            self.frame = self._drawn = None
+        self._show_tab()
+
+    def set_bodies(self, bodies: int) -> None:
+        """Fly ``bodies`` bodies from now on (restarts the run when on)."""
+        self._spec = _spec_with(self._spec, bodies)
+        self.bodies.show_value(bodies)
+        if self._on:
+            self._restart(f"Ensemble of {bodies:,} bodies: the run restarted at t = 0")
+
+    def _restart(self, text: str) -> None:
+        """Attach a new ensemble built from the settings in force and restart everything at t = 0."""
+        angles, rates = self._controls.body.reset_state()
+        worker = self._worker
+        worker.submit("angles_deg", angles)  # first: an ensemble of "same" attitudes takes them
+        worker.submit("rates", rates)
+        worker.submit(ENSEMBLE, self._spec)
+        self.frame = self._drawn = None
+        self._reset()
+        self._message(text, error=False)
+
+    def _show_tab(self) -> None:
+        with QSignalBlocker(self.action):
+            self.action.setChecked(self._on)
+        index = self._tabs.indexOf(self)
+        if self._on and index < 0:
+            self._tabs.addTab(self, "Ensemble")
+            self._tabs.setCurrentWidget(self)
+        elif not self._on and index >= 0:
+            self._tabs.removeTab(index)
+
+    # -------------------------------------------------------- loading a body
+    def load_worst(self) -> int | None:
+        """Load the body with the largest attitude error now (see :meth:`load_body`); returns its index."""
+        frame = self.frame
+        if frame is None or frame.n == 0:
+            self._message("No ensemble state yet")
+            return None
+        error = np.where(np.isfinite(frame.error_deg), frame.error_deg, np.inf)
+        j = int(np.argmax(error))
+        self.load_body(j)
+        return j
+
+    def load_body(self, j: int) -> None:
+        """Put body ``j``'s initial state (attitude, rates, inertia, gains) into the main simulation and restart.
+
+        From the restart on, the aircraft flies exactly what ensemble body
+        ``j`` flies (same inputs at the same steps).
+        """
+        frame = self.frame
+        if frame is None or not 0 <= j < frame.n:
+            return
+        settings = frame.ensemble.body_settings(j)
+        current = self._worker.settings
+        for key in ("inertia", "gains"):
+            if getattr(settings, key) != getattr(current, key):
+                self._worker.submit(key, getattr(settings, key))
+        self._controls.body.angles.show_value(settings.angles_deg)
+        self._controls.body.rates.show_value(settings.rates)
+        index = int(frame.ensemble.index[j])
+        error = frame.error_deg[j]
+        self.frame = self._drawn = None
+        self._reset()
+        self._message(f"Flying ensemble body {index:,} (its error was {error:.3g}°): its initial attitude, "
+                      "rates, inertia and gains; the run restarted at t = 0", error=False)
+
+    # --------------------------------------------------------------- drawing
+    def show_batch(self, batch) -> None:
+        """Take the latest batch of the worker (every display frame); draw when the tab is in view."""
+        if batch.ensemble is not None or not self._on:
+            self.frame = batch.ensemble
+        self._last = batch.last
+        with QSignalBlocker(self.shortest_path):
+            self.shortest_path.setChecked(self._worker.settings.shortest_path)
+        if self.isVisible():
+            self._draw(self._last)
+
+    def _draw(self, last) -> None:
+        frame = self.frame
+        controller = self._worker.settings.controller != "none"
+        marks = (last.q, last.qc if controller else None)
+        if frame is None or (self._drawn is not None and self._drawn[0] is frame and self._drawn[1] == marks):
+            return
+        self._drawn = (frame, marks)
+        colors = error_colors(frame.error_deg, frame.faulted)
+        long_way = frame.travelled_deg > LONG_WAY_DEG  # the turn from the start, unfolded: > 180 the long way
+        self.scene.set_bodies(frame.nose, colors, np.where(long_way, LONG_WAY_SIZE, POINT_SIZE))
+        self.scene.set_marks(cayley(marks[0]), None if marks[1] is None else cayley(marks[1]))
+        self.histogram.set_errors(frame.error_deg, frame.faulted)
+        self._show_stats(frame, int(np.count_nonzero(long_way)))
+
+    def _show_stats(self, frame, long_way: int) -> None:
+        ok = ~frame.faulted & np.isfinite(frame.error_deg)
+        error = frame.error_deg[ok]
+        settle = self._spec.settle_deg
+        parts = [f"<b>{frame.n:,} bodies</b>", f"t = {frame.t:.2f} s"]
+        if len(error):
+            median, p95 = np.percentile(error, (50, 95))
+            worst = int(np.flatnonzero(ok)[np.argmax(error)])
+            parts += [f"error median {median:.3g}°, 95 % {p95:.3g}°, max {error.max():.3g}° "
+                      f"(body {int(frame.ensemble.index[worst]):,})",
+                      f"within {settle:g}°: {int(np.count_nonzero(error <= settle)):,}"]
+        parts.append(f"long way (turned > 180°): {long_way:,}")
+        faulted = int(np.count_nonzero(frame.faulted))
+        parts.append(f'<span style="color: #ff8080">faulted: {faulted:,}</span>' if faulted else "faulted: 0")
+        self.stats.setText(" · ".join(parts))
+
+    def showEvent(self, event):  # noqa: N802 (Qt's name)
+        """Draw the latest state when the tab comes into view."""
+        super().showEvent(event)
+        self._drawn = None
+        if self._last is not None:
+            self._draw(self._last)

@@ -1,0 +1,380 @@
+"""``attitude-sim sweep``: an ensemble of bodies through a scenario, summary table and CSV.
+
+The settings flags are ``run``'s (the same argparse actions, the same
+validation through :func:`app.cli.scenario_from_args`); the ensemble flags
+override the scenario's ``[ensemble]`` table.  Small sweeps run in this
+process; larger ones on a Dask local cluster of this machine's cores, or on
+an existing cluster (``--scheduler``).  Bad input exits 2 with one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import copy
+import logging
+import math
+import os
+import sys
+import time
+from dataclasses import replace
+
+import numpy as np
+
+from app import cli
+from sim.ensemble import EnsembleSpec
+from sim.settings import SettingsError, stability_warning
+from sim.sweep import COLUMNS, MAX_TRAJECTORY_BYTES, Sweep, summary
+
+__all__ = ["add_parser", "cmd_sweep", "parse_gains_grid", "write_csv", "format_summary"]
+
+#: The scenario a sweep starts from unless --scenario says otherwise.
+DEFAULT_SCENARIO = "ensemble_controller"
+#: Most bodies accepted on the command line.
+MAX_BODIES = 10_000_000
+#: Most gain values on one axis of --gains-grid.
+MAX_GRID_AXIS = 1000
+#: Below this many body-steps (about 5-10 s on one core) a sweep runs in this process by default.
+SERIAL_BODY_STEPS = 100_000_000
+#: Most body-steps accepted (about a day on one core at the measured ~75 ns per body-step).
+MAX_BODY_STEPS = 10**12
+#: Seconds to wait for a --scheduler to answer and to have a worker.
+CONNECT_TIMEOUT = 10.0
+#: Rows of the by-gains table printed (all are in --out).
+MAX_GAINS_ROWS = 20
+#: Trajectory samples kept by default (--traj-every chosen to give about this many).
+DEFAULT_SAMPLES = 500
+
+# run's flags, besides those of cli._DIRECT, that scenario_from_args reads.
+_RUN_FLAGS = {"scenario", "dampers", "torque_until", "no_shortest_path", "duration"}
+
+_EPILOG = """\
+gains grid: three axes separated by commas, each a list of values separated by
+colons or an evenly spaced range LOW..HIGH/COUNT; body i takes the
+(i mod combinations)-th combination of the cartesian product, the third gain
+varying fastest. Examples: --gains-grid 2:6:10,10,12 (3 combinations),
+--gains-grid 2..10/5,5..15/3,12 (15 combinations).
+
+The summary table goes to stdout (to stderr when --out is -). Without
+--workers or --scheduler, sweeps of fewer than 1e8 body-steps run in this
+process, larger ones on a Dask local cluster with one worker process per core.
+"""
+
+
+def add_parser(subparsers, run: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Add the ``sweep`` subcommand; it takes ``run``'s settings flags (copies of its actions)."""
+    parser = subparsers.add_parser(
+        "sweep", help="fly many bodies through a scenario; summary table and CSV",
+        description="Fly an ensemble of bodies (random attitudes, dispersions, a gains grid) through "
+                    "a scenario and summarise settling, errors, unwinding and faults.",
+        epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    for action in run._actions:  # argparse has no public way to share an option between parsers
+        if action.dest in _RUN_FLAGS or action.dest in cli._DIRECT:
+            mine = copy.copy(action)
+            if mine.dest == "scenario":
+                mine.default = DEFAULT_SCENARIO
+                mine.help = f"built-in name or .toml file (default: {DEFAULT_SCENARIO})"
+            parser._add_action(mine)
+    group = parser.add_argument_group("ensemble (override the scenario's [ensemble] table)")
+    group.add_argument("--bodies", metavar="N", help="number of bodies (default: the scenario's, else 1000)")
+    group.add_argument("--seed", metavar="S", help="seed of the random samples (integer >= 0)")
+    group.add_argument("--attitudes", choices=("random", "grid", "same"),
+                       help="initial attitudes: uniform random on SO(3), a deterministic grid, "
+                            "or --angles for all")
+    group.add_argument("--rate-spread", metavar="RAD_S", help="dispersion of each initial rate component, rad/s")
+    group.add_argument("--inertia-spread", metavar="PCT", help="dispersion of the inertia, percent")
+    group.add_argument("--gains-grid", metavar="K1S,K2S,K3S",
+                       help="controller gains to sweep, e.g. 2:6:10,10,12 or 2..10/5,10,12 (see below)")
+    group.add_argument("--settle-deg", metavar="DEG", help="settling threshold, degrees (default 1)")
+    out = parser.add_argument_group("output and execution")
+    out.add_argument("--out", metavar="FILE.csv", help="one row per body (index, initial state, final "
+                     "state, metrics); - for stdout")
+    out.add_argument("--trajectories", metavar="FILE.npz", help="every k-th step of every body's Q and w")
+    out.add_argument("--traj-every", metavar="K", help=f"trajectory step (default: about {DEFAULT_SAMPLES} samples)")
+    out.add_argument("--workers", metavar="N", help="Dask local cluster of N worker processes; 0 = in this "
+                     "process (default: by size, one per core)")
+    out.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask cluster (tcp://host:port)")
+    out.add_argument("--chunk", metavar="N", help="bodies per chunk (default: all in one in this process, "
+                     "one or two chunks per worker on Dask)")
+    return parser
+
+
+# ------------------------------------------------------------------ parsing
+def _integer(flag: str, text: str, low: int, high: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise cli.UsageError(f"{flag}: expected an integer, got {text!r}") from None
+    if not low <= value <= high:
+        raise cli.UsageError(f"{flag}: must be an integer in [{low}, {high:,}], got {text!r}")
+    return value
+
+
+def _number(flag: str, text: str, *, low: float = 0.0, high: float = math.inf, low_open: bool = False) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise cli.UsageError(f"{flag}: expected a number, got {text!r}") from None
+    if not math.isfinite(value) or value < low or (low_open and value == low) or value > high:
+        bound = f"{'>' if low_open else '>='} {low:g}" + (f" and <= {high:g}" if math.isfinite(high) else "")
+        raise cli.UsageError(f"{flag}: must be a finite number {bound}, got {text!r}")
+    return value
+
+
+def parse_gains_grid(text: str) -> tuple:
+    """``--gains-grid`` text as three tuples of gains; UsageError naming what is wrong.
+
+    Three axes separated by commas; an axis is ``v1:v2:...`` or
+    ``LOW..HIGH/COUNT`` (COUNT evenly spaced values, both ends included).
+    """
+    flag = f"--gains-grid {text}"
+    axes = text.split(",")
+    if len(axes) != 3:
+        raise cli.UsageError(f"{flag}: expected three axes separated by commas (K1S,K2S,K3S), got {len(axes)}")
+    grid = []
+    for i, axis in enumerate(axes, start=1):
+        axis = axis.strip()
+        if ".." in axis:
+            low_high, _, count = axis.partition("/")
+            low, _, high = low_high.partition("..")
+            if not count:
+                raise cli.UsageError(f"{flag}: axis {i}: a range needs a count, LOW..HIGH/COUNT")
+            n = _integer(f"{flag}: axis {i} count", count.strip(), 1, MAX_GRID_AXIS)
+            lo = _number(f"{flag}: axis {i} low", low.strip())
+            hi = _number(f"{flag}: axis {i} high", high.strip())
+            if hi < lo:
+                raise cli.UsageError(f"{flag}: axis {i}: HIGH {hi:g} is below LOW {lo:g}")
+            values = tuple(float(v) for v in np.linspace(lo, hi, n))
+        else:
+            parts = axis.split(":")
+            if len(parts) > MAX_GRID_AXIS:
+                raise cli.UsageError(f"{flag}: axis {i}: at most {MAX_GRID_AXIS} values")
+            values = tuple(_number(f"{flag}: axis {i} value", p.strip()) for p in parts)
+        grid.append(values)
+    return tuple(grid)
+
+
+def spec_from_args(args, base: EnsembleSpec) -> EnsembleSpec:
+    """The scenario's ensemble spec (or the defaults) with the flags applied."""
+    changes = {}
+    if args.bodies is not None:
+        changes["bodies"] = _integer("--bodies", args.bodies, 1, MAX_BODIES)
+    if args.seed is not None:
+        changes["seed"] = _integer("--seed", args.seed, 0, 2**63 - 1)
+    if args.attitudes is not None:
+        changes["attitudes"] = args.attitudes
+    if args.rate_spread is not None:
+        changes["rate_spread"] = _number("--rate-spread", args.rate_spread, high=1e4)
+    if args.inertia_spread is not None:
+        changes["inertia_spread"] = _number("--inertia-spread", args.inertia_spread, high=100.0)
+    if args.gains_grid is not None:
+        changes["gains_grid"] = parse_gains_grid(args.gains_grid)
+    if args.settle_deg is not None:
+        changes["settle_deg"] = _number("--settle-deg", args.settle_deg, high=180.0, low_open=True)
+    try:
+        return replace(base, **changes)
+    except (SettingsError, ValueError) as exc:
+        message = str(exc)
+        for key in changes:  # the engine's message names the field: name the flag instead
+            if message.startswith(key):
+                flag = "--" + key.replace("_", "-")
+                raise cli.UsageError(f"{flag} {getattr(args, key)}:{message[len(key):].lstrip(':')}") from None
+        raise cli.UsageError(message) from None
+
+
+def _open_binary(flag: str, path: str):
+    try:
+        return open(path, "wb")
+    except OSError as exc:
+        raise cli.UsageError(f"{flag} {path}: cannot write ({exc.strerror})") from None
+
+
+# ------------------------------------------------------------------ output
+def write_csv(columns: dict, out) -> None:
+    """One row per body in :data:`sim.sweep.COLUMNS` order (floats exact, ``faulted`` as 0/1)."""
+    out.write(",".join(COLUMNS) + "\n")
+    cells = []
+    for name in COLUMNS:
+        values = columns[name]
+        if values.dtype == bool or values.dtype.kind in "iu":
+            cells.append([str(int(v)) for v in values])
+        else:
+            cells.append([repr(float(v)) for v in values])
+    out.writelines(",".join(row) + "\n" for row in zip(*cells))
+
+
+def _fmt(x: float, unit: str = "") -> str:
+    if math.isinf(x):
+        return "never"
+    if math.isnan(x):
+        return "-"
+    return f"{x:.3g}{unit}"
+
+
+def format_summary(result, spec: EnsembleSpec, scenario, elapsed: float, where: str) -> str:
+    """The summary table printed after a sweep (see :func:`sim.sweep.summary`)."""
+    s = summary(result, spec)
+    settings = scenario.settings
+    c = result.columns
+    by_index = {int(i): j for j, i in enumerate(c["index"])}
+    steps = round(scenario.duration / settings.dt)
+    controller = settings.controller + (" controller" if settings.controller != "none" else " (no controller)")
+    lines = [
+        f"sweep: {s['bodies']:,} bodies ({spec.attitudes} attitudes, seed {spec.seed}), scenario "
+        f"{scenario.name}, {scenario.duration:g} s at dt {settings.dt:g} s ({steps:,} steps), "
+        f"{settings.integrator}, {controller}, shortest path {'on' if settings.shortest_path else 'off'}; "
+        f"{elapsed:.1f} s {where}",
+        "",
+        f"{'':<22}" + "".join(f"{('min' if p == 0 else 'max' if p == 100 else f'p{p}'):>10}"
+                              for p in s["percentiles"]),
+        f"{'settling time (s)':<22}" + "".join(f"{_fmt(v):>10}" for v in s["settling_time"]),
+        f"{'final error (deg)':<22}" + "".join(f"{_fmt(v):>10}" for v in s["final_error_deg"]),
+        f"{'travelled (deg)':<22}" + "".join(f"{_fmt(v):>10}" for v in s["travelled_deg"]),
+        "",
+        f"settled within {spec.settle_deg:g} deg: {s['settled']:,} of {s['flying']:,}"
+        + (f" (percentiles over the {s['flying']:,} bodies that did not fault)" if s["faulted"] else ""),
+        f"unwinding (travelled > 180 deg): {s['unwinding']:,}",
+        f"faulted: {s['faulted']:,}",
+        "",
+    ]
+    if s["by_gains"]:
+        lines += [f"by gains ({len(s['by_gains']):,} combinations flown):",
+                  f"{'k1,k2,k3':>22} {'bodies':>8} {'settled':>8} {'p50 s':>8} {'max s':>8}"]
+        lines += [f"{','.join(f'{k:g}' for k in gains):>22} {n:>8,} {settled:>8,} {_fmt(p50):>8} {_fmt(top):>8}"
+                  for gains, n, settled, p50, top in s["by_gains"][:MAX_GAINS_ROWS]]
+        if len(s["by_gains"]) > MAX_GAINS_ROWS:
+            lines.append(f"{'...':>22} (see --out for the other {len(s['by_gains']) - MAX_GAINS_ROWS:,})")
+        lines.append("")
+    lines += ["worst bodies:",
+              f"{'index':>9} {'settling s':>10} {'error deg':>10} {'travelled':>10} {'peak T':>8} "
+              f"{'psi0,theta0,phi0 deg':>22} {'k1,k2,k3':>14}  fault"]
+    for index in s["worst"]:
+        j = by_index[index]
+        angles = ",".join(f"{c[k][j]:.1f}" for k in ("psi0_deg", "theta0_deg", "phi0_deg"))
+        gains = ",".join(f"{c[k][j]:g}" for k in ("k1", "k2", "k3"))
+        fault = f"t={c['fault_t'][j]:.4g} s" if c["faulted"][j] else ""
+        row = (f"{index:>9} {_fmt(_inf(c['settling_time'][j])):>10} {c['final_error_deg'][j]:>10.3g} "
+               f"{c['travelled_deg'][j]:>10.1f} {c['peak_torque'][j]:>8.3g} {angles:>22} {gains:>14}  {fault}")
+        lines.append(row.rstrip())
+    return "\n".join(lines)
+
+
+def _inf(x: float) -> float:
+    return math.inf if math.isnan(x) else x
+
+
+# ------------------------------------------------------------------ running
+@contextlib.contextmanager
+def _dask_client(args, sweep: Sweep):
+    """Yields (client or None, a description of where the sweep runs)."""
+    if args.scheduler is not None:
+        from distributed import Client
+
+        try:
+            client = Client(args.scheduler, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise cli.UsageError(f"--scheduler {args.scheduler}: cannot connect ({reason})") from None
+        with client:
+            try:
+                client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+            except TimeoutError:
+                raise cli.UsageError(f"--scheduler {args.scheduler}: the cluster has no worker") from None
+            yield client, f"on the Dask cluster at {args.scheduler} ({len(client.nthreads())} workers)"
+        return
+    workers = _workers(args, sweep)
+    if workers == 0:
+        yield None, "in this process"
+        return
+    from distributed import Client, LocalCluster
+
+    # dashboard_address=":0": the HTTP server on a free port (None still tries 8787 and warns when taken)
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+                      silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+        yield client, f"on a Dask local cluster of {workers} worker process{'es' if workers > 1 else ''}"
+
+
+def _workers(args, sweep: Sweep) -> int:
+    if args.workers is not None:
+        return _integer("--workers", args.workers, 0, 1024)
+    cores = os.cpu_count() or 1
+    if cores < 2 or sweep.body_steps < SERIAL_BODY_STEPS:
+        return 0
+    return cores
+
+
+def _progress_bar(total: int):
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=" body-steps", unit_scale=True, delay=1.5, file=sys.stderr,
+                disable=not sys.stderr.isatty(), desc="sweep", leave=False)
+
+
+def _sweep_from_args(args):
+    """(scenario, spec, Sweep) of the command line, every limit checked up front."""
+    if args.workers is not None and args.scheduler is not None:
+        raise cli.UsageError("--workers and --scheduler exclude each other (the cluster has its own workers)")
+    scenario = cli.scenario_from_args(args)
+    spec = spec_from_args(args, scenario.ensemble or EnsembleSpec())
+    chunk = None if args.chunk is None else _integer("--chunk", args.chunk, 1, MAX_BODIES)
+    steps = round(scenario.duration / scenario.settings.dt)
+    if steps < 1:
+        raise cli.UsageError(f"--duration {scenario.duration:g}: shorter than one step of {scenario.settings.dt:g} s")
+    traj_every = 0
+    if args.trajectories is not None:
+        traj_every = (math.ceil(steps / DEFAULT_SAMPLES) if args.traj_every is None
+                      else _integer("--traj-every", args.traj_every, 1, steps))
+    elif args.traj_every is not None:
+        raise cli.UsageError("--traj-every: needs --trajectories FILE.npz")
+    sweep = Sweep(scenario, spec, chunk=chunk, traj_every=traj_every)
+    if sweep.body_steps > MAX_BODY_STEPS:
+        hours = sweep.body_steps * 75e-9 / 3600
+        raise cli.UsageError(f"{spec.bodies:,} bodies x {steps:,} steps = {sweep.body_steps:.2g} body-steps, "
+                             f"more than {MAX_BODY_STEPS:.0e} (about {hours:,.0f} core-hours): "
+                             "lower --bodies or --duration, or raise --dt")
+    if sweep.trajectory_bytes() > MAX_TRAJECTORY_BYTES:
+        raise cli.UsageError(f"--trajectories: {sweep.trajectory_bytes() / 2**30:.1f} GiB of samples (more than "
+                             f"{MAX_TRAJECTORY_BYTES / 2**30:g} GiB): raise --traj-every or lower --bodies")
+    return scenario, spec, sweep
+
+
+def cmd_sweep(args) -> int:
+    scenario, spec, sweep = _sweep_from_args(args)
+    combinations = math.prod(map(len, spec.gains_grid)) if spec.gains_grid else 0
+    if combinations > spec.bodies:
+        print(f"warning: only {spec.bodies:,} of the {combinations:,} gain combinations are flown", file=sys.stderr)
+    warning = stability_warning(scenario.settings)
+    if warning:
+        print(warning, file=sys.stderr)
+    out = close = traj_file = None
+    if args.out is not None:
+        out, close = cli._open_out(args.out)
+    try:
+        if args.trajectories is not None:
+            traj_file = _open_binary("--trajectories", args.trajectories)
+        start = time.perf_counter()
+        with _dask_client(args, sweep) as (client, where), _progress_bar(sweep.body_steps) as bar:
+            try:
+                result = sweep.run(client, progress=bar.update)
+            except (SettingsError, KeyboardInterrupt):
+                raise
+            except Exception as exc:  # a worker died, lost its connection or cannot import sim
+                if client is None:
+                    raise
+                reason = str(exc).splitlines()[0] if str(exc) else ""
+                print(f"{cli.PROG}: error: the sweep failed {where}: {type(exc).__name__}: {reason}",
+                      file=sys.stderr)
+                return 1
+        elapsed = time.perf_counter() - start
+        if out is not None:
+            write_csv(result.columns, out)
+        if traj_file is not None:
+            np.savez(traj_file, t=result.t, index=result.columns["index"], q=result.q, w=result.w)
+    finally:
+        if close:
+            out.close()
+        if traj_file is not None:
+            traj_file.close()
+    table = format_summary(result, spec, scenario, elapsed, where)
+    print(table, file=sys.stderr if args.out == "-" else sys.stdout)
+    return 0
