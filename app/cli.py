@@ -139,7 +139,7 @@ def _add_body_flags(parser) -> None:
 def with_body(scenario, args):
     """The scenario with ``--body`` and ``--mass`` applied; a new body brings its own inertia."""
     changes = {key: _flag_value(key, key, getattr(args, key)) for key in ("body", "mass")
-               if getattr(args, key) is not None}
+               if getattr(args, key, None) is not None}
     if "body" in changes:  # the scenario's explicit inertia was for its own body
         inertia = getattr(args, "inertia", None)
         changes["inertia"] = None if inertia is None else _flag_value("inertia", "inertia", inertia)
@@ -148,7 +148,8 @@ def with_body(scenario, args):
     try:
         return replace(scenario, settings=scenario.settings.replace(**changes))
     except SettingsError as exc:
-        raise UsageError(f"--body {scenario.settings.body if args.body is None else args.body}: "
+        body = getattr(args, "body", None)
+        raise UsageError(f"--body {scenario.settings.body if body is None else body}: "
                          f"{str(exc).split(': ', 2)[-1]}") from None
 
 

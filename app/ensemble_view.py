@@ -289,9 +289,10 @@ class EnsembleView(QWidget):
             return
         settings = frame.ensemble.body_settings(j)
         current = self._worker.settings
-        for key in ("inertia", "gains"):
-            if getattr(settings, key) != getattr(current, key):
-                self._worker.submit(key, getattr(settings, key))
+        if settings.inertia != current.mass_properties.inertia:  # else the body keeps its own
+            self._worker.submit("inertia", settings.inertia)
+        if settings.gains != current.gains:
+            self._worker.submit("gains", settings.gains)
         self._controls.body.angles.show_value(settings.angles_deg)
         self._controls.body.rates.show_value(settings.rates)
         index = int(frame.ensemble.index[j])

@@ -338,6 +338,16 @@ def _sweep_from_args(args):
     return scenario, spec, sweep
 
 
+def _open_out(path):
+    """``--out``: stdout for ``-``, else the file opened for writing (UsageError when it cannot be)."""
+    if path == "-":
+        return sys.stdout, False
+    try:
+        return open(path, "w", encoding="utf-8", newline=""), True
+    except OSError as exc:
+        raise cli.UsageError(f"--out {path}: cannot write ({exc.strerror})") from None
+
+
 def cmd_sweep(args) -> int:
     scenario, spec, sweep = _sweep_from_args(args)
     combinations = math.prod(map(len, spec.gains_grid)) if spec.gains_grid else 0
@@ -348,7 +358,7 @@ def cmd_sweep(args) -> int:
         print(warning, file=sys.stderr)
     out = close = traj_file = None
     if args.out is not None:
-        out, close = cli._open_out(args.out)
+        out, close = _open_out(args.out)
     try:
         if args.trajectories is not None:
             traj_file = _open_binary("--trajectories", args.trajectories)
@@ -366,10 +376,15 @@ def cmd_sweep(args) -> int:
                       file=sys.stderr)
                 return 1
         elapsed = time.perf_counter() - start
-        if out is not None:
-            write_csv(result.columns, out)
-        if traj_file is not None:
-            np.savez(traj_file, t=result.t, index=result.columns["index"], q=result.q, w=result.w)
+        try:
+            if out is not None:
+                write_csv(result.columns, out)
+                out.flush()
+            if traj_file is not None:
+                np.savez(traj_file, t=result.t, index=result.columns["index"], q=result.q, w=result.w)
+        except OSError as exc:  # disk full, pipe closed: one line, exit 1
+            print(f"{cli.PROG}: error: cannot write the sweep's results: {exc.strerror or exc}", file=sys.stderr)
+            return 1
     finally:
         if close:
             out.close()

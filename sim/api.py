@@ -34,6 +34,7 @@ from sim.recording import Recorder, load_recording
 from sim.runner import Runner
 from sim.scenario import MAX_DURATION, Scenario, load
 from sim.scenario_toml import dumps as scenario_toml
+from sim.scenario_writer import save
 from sim.settings import Settings, SettingsError, validate
 from sim.simulation import COLUMNS, Simulation, SimulationFault
 
@@ -80,9 +81,7 @@ def load_scenario(name_or_path) -> Scenario:
 
 def save_scenario(scenario: Scenario, path) -> None:
     """Write ``scenario`` as a TOML file that :func:`load_scenario` reads back equal."""
-    text = scenario_toml(scenario)
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
+    save(scenario, path)  # through a temporary file: never half a scenario
 
 
 def columns(scenario: Scenario) -> tuple:

@@ -83,7 +83,7 @@ class EnsembleSpec:
         rad/s: each initial rate component is ``settings.rates[k] +
         rate_spread * N(0, 1)`` (Box-Muller from two uniforms).
     inertia_spread : float
-        Percent, 0 to 50: each component of ``settings.inertia`` (Jxx, Jyy,
+        Percent, 0 to 50: each component of the inertia in force (``settings.mass_properties``: Jxx, Jyy,
         Jzz, Jxy, Jxz, Jyz) is multiplied by ``1 + spread/100 * U(-1, 1)``;
         a draw whose tensor is not physical (not positive definite, or the
         principal moments break the triangle inequality) is drawn again
@@ -524,14 +524,15 @@ class Ensemble:
 
     def _sample_inertia(self):
         s, spec, n = self._settings, self.spec, self.n
-        nominal = np.array(s.inertia, dtype=float)
+        own = s.mass_properties.inertia  # explicit, or the body's own (sim.shape)
+        nominal = np.array(own, dtype=float)
         if spec.inertia_spread == 0.0:
             self._inertia = np.repeat(nominal[:, None], n, axis=1)
-            body = Body(s.inertia)
+            body = Body(own)
             self._jr, self._jir = body.j_rows, body.j_inv_rows
             return
         p = spec.inertia_spread / 100.0
-        body = Body(s.inertia)
+        body = Body(own)
         inertia = np.repeat(nominal[:, None], n, axis=1)
         jr = np.repeat(np.array(body.j_rows)[:, None], n, axis=1)
         jir = np.repeat(np.array(body.j_inv_rows)[:, None], n, axis=1)
@@ -595,8 +596,8 @@ class Ensemble:
         ``integrator``, ``norm`` and ``dt`` switch without touching the
         state.  ``angles_deg`` and ``rates`` move the nominal body the
         samples disperse around (taking effect at the next :meth:`reset`);
-        ``inertia`` re-draws every body's inertia about the new nominal at
-        once.  With a ``gains_grid`` the bodies keep their grid gains.
+        ``inertia``, ``body`` and ``mass`` re-draw every body's inertia about
+        the new nominal at once.  With a ``gains_grid`` the bodies keep their grid gains.
         """
         value = validate(key, value)
         self._settings = self._settings.replace(**{key: value})
@@ -610,7 +611,7 @@ class Ensemble:
             self._sample()
             self._apply_all()
         else:
-            if key == "inertia":
+            if key in ("inertia", "body", "mass"):
                 self._sample_inertia()
             self._apply_all()
 

@@ -2,13 +2,14 @@
 
 Only the scenario schema is written: strings, booleans, finite numbers,
 arrays of them, the ``[scenario]`` and ``[settings]`` tables and the
-``[[events]]`` and ``[[compare]]`` arrays of tables.  Strings are TOML basic
+``[[events]]`` and ``[[compare]]`` arrays of tables, and the ``[ensemble]`` table.  Strings are TOML basic
 strings with every control character escaped; floats are written with
 ``repr``, so loading the text gives back the same bits.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 __all__ = ["dumps"]
@@ -61,6 +62,9 @@ def dumps(scenario) -> str:
                                     "duration": scenario.duration,
                                     "pause_at_end": scenario.pause_at_end}),
              "", "[settings]", *_pairs(scenario.settings.as_dict())]
+    spec = getattr(scenario, "ensemble", None)
+    if spec is not None:
+        lines += ["", "[ensemble]", *_pairs(dataclasses.asdict(spec))]
     for event in scenario.events:
         pairs = _pairs(event.changes)
         if not pairs:

@@ -126,3 +126,23 @@ def pytest_unconfigure(config):
 
     app.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
     app.processEvents()
+
+
+@pytest.fixture(autouse=True)
+def _collect_qt_garbage(request):
+    """After a test that used Qt, free its unreachable objects now, outside any event loop.
+
+    Left to the cyclic garbage collector, a Qt object (a window, a GL window,
+    a plot item) is destroyed whenever the collector happens to run: seen
+    here inside a later test's event loop, where it crashed the process.
+    """
+    yield
+    if "qtbot" not in request.fixturenames:
+        return
+    import gc
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    gc.collect()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)

@@ -183,7 +183,7 @@ def test_same_attitudes_and_dispersions_of_rates_and_inertia():
     rates = init["rates0"] - np.array([[0.1], [0.2], [0.3]])
     for k in range(3):  # N(0, 0.5^2) per component
         assert stats.kstest(rates[k] / 0.5, "norm").pvalue > 1e-3
-    ratio = init["inertia"][:3] / np.array(settings.inertia[:3])[:, None]
+    ratio = init["inertia"][:3] / np.array(settings.mass_properties.inertia[:3])[:, None]
     assert ratio.min() >= 0.9 and ratio.max() <= 1.1 and ratio.std() > 0.05
     for j in range(0, 4000, 97):  # physical: Body accepts every tensor
         Body(tuple(init["inertia"][:, j]))

@@ -251,7 +251,7 @@ def test_loading_the_worst_body_puts_its_initial_state_into_the_main_simulation(
     settings = win.worker.settings
     assert np.allclose(settings.angles_deg, initial["angles_deg0"][:, expected], atol=1e-12)
     assert np.allclose(settings.rates, initial["rates0"][:, expected])
-    assert np.allclose(settings.inertia, initial["inertia"][:, expected])
+    assert np.allclose(settings.mass_properties.inertia, initial["inertia"][:, expected])
     assert np.max(np.abs(np.array(win.last_snapshot.q) - initial["q0"][:, expected])) <= 1e-15
     assert win.controls.body.reset_state() == (settings.angles_deg, settings.rates)
     # from the restart on the aircraft flies exactly that body

@@ -21,12 +21,14 @@ NAMES = [None, 3, "bogus", "", "HALF-QUAT", ("half-quat",)]
 FLAGS = [None, 1, 0, "true", "yes", 1.0]
 
 BAD = {
-    "inertia": [None, 1.0, (1.0, 1.0, 1.0), (1.0, 1.0, 1.0, 2.0, 0.0, 0.0),   # not positive definite
+    "inertia": [1.0, (1.0, 1.0, 1.0), (1.0, 1.0, 1.0, 2.0, 0.0, 0.0),   # not positive definite
                 (1.0, 1.0, 5.0, 0.0, 0.0, 0.0),                               # triangle inequality
                 (1e-300,) * 3 + (0.0,) * 3, (1e300,) * 3 + (0.0,) * 3,
                 (5e-324,) * 3 + (0.0,) * 3, (1e-9,) * 3 + (0.0,) * 3, (2e12,) * 3 + (0.0,) * 3,
                 (1.0, 1.0, 1.0, 1e300, 0.0, 0.0), (1.0, math.nan, 1.0, 0.0, 0.0, 0.0),
                 (1.0, 1.0, 1.0, 0.0, 0.0, math.inf)],
+    "body": [None, 3, "", "no_such_body", "AIRCRAFT", ("aircraft",), "/dev/zero", "/no/such/mesh.stl"],
+    "mass": [True, "abc", "", math.nan, math.inf, -math.inf, 1e999, 0.0, -1.0, -5e-324, 1e300],
     "integrator": NAMES,
     "full_quat_form": NAMES,
     "norm": NAMES,

@@ -18,7 +18,9 @@ __all__ = ["SettingField", "ValueSlider", "format_value"]
 
 
 def format_value(value) -> str:
-    """A setting's value as the text a field shows: ``"6, 10, 12"`` or ``"0.001"``."""
+    """A setting's value as the text a field shows: ``"6, 10, 12"`` or ``"0.001"`` (``""`` for None)."""
+    if value is None:
+        return ""
     if isinstance(value, tuple):
         return ", ".join(f"{x:g}" for x in value)
     return f"{value:g}"
