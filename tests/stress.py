@@ -36,6 +36,11 @@ GUI_TESTS = (
     "tests/test_worker.py",
     "tests/test_window.py",
     "tests/test_window_cycle.py",
+    "tests/test_window_history.py",
+    "tests/test_bodies_gui.py",
+    "tests/test_ensemble_view.py",
+    "tests/test_export.py",
+    "tests/test_dialogs.py",
 )
 
 
