@@ -179,7 +179,8 @@ def test_worker_falls_behind_openly_when_the_steps_are_too_slow(started, monkeyp
     begin = time.perf_counter()
     collect(worker, 0.5)
     caught_up = worker.sim_seconds - start_t - (time.perf_counter() - begin)
-    assert caught_up <= MAX_LAG + 0.05, "old debt is written off, not raced through"
+    # the debt was >= 0.4 s (factor < 0.6 over 1 s); 0.1 s of slack for a busy machine
+    assert caught_up <= MAX_LAG + 0.1, "old debt is written off, not raced through"
 
 
 def test_worker_replace_runner_drops_the_old_runs_batches(started):
