@@ -31,12 +31,12 @@ sample is dropped and ``stride`` doubles, so it always spans the whole run from
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 
 import numpy as np
 
+from sim.files import write_whole
 from sim.simulation import COLUMNS, HISTORY_COLUMNS
 
 __all__ = ["History", "DEFAULT_CAPACITY", "DEFAULT_ARCHIVE_CAPACITY", "MAX_CAPACITY", "capacity_for",
@@ -388,19 +388,12 @@ def write_csv(path, columns, table, progress=None, chunk: int = 4096) -> str:
     second for 20,000 samples of 24 columns.
     """
     path = os.fspath(path)
-    partial = path + ".part"
     n = table.shape[1]
-    try:
-        with open(partial, "w", encoding="utf-8", newline="") as out:
-            out.write(",".join(columns) + "\n")
-            for start in range(0, n, chunk):
-                rows = table[:, start:start + chunk].T.tolist()
-                out.writelines(",".join(map(repr, row)) + "\n" for row in rows)
-                if progress is not None:
-                    progress(min(n, start + chunk), n)
-        os.replace(partial, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.remove(partial)
-        raise
+    with write_whole(path, newline="") as out:
+        out.write(",".join(columns) + "\n")
+        for start in range(0, n, chunk):
+            rows = table[:, start:start + chunk].T.tolist()
+            out.writelines(",".join(map(repr, row)) + "\n" for row in rows)
+            if progress is not None:
+                progress(min(n, start + chunk), n)
     return path

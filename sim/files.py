@@ -1,4 +1,5 @@
-"""Reading input files defensively: regular files only, bounded size and line length.
+"""Input and output files handled defensively: regular files only, bounded size and line
+length on reading; whole files or none on writing.
 
 Scenario files and recordings are read whole.  A device (``/dev/zero``), a
 FIFO or a directory given in their place must be refused at once with the
@@ -9,10 +10,11 @@ wait for a writer, and checked with ``fstat`` on the open descriptor.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 
-__all__ = ["FileRefused", "read_regular", "kind_of"]
+__all__ = ["FileRefused", "read_regular", "kind_of", "write_whole"]
 
 
 class FileRefused(ValueError):
@@ -94,3 +96,23 @@ def read_regular(path, max_bytes: int, max_line: int, what: str) -> bytes:
                               f"(at most {max_line:,} bytes)")
         pos = nl + 1
     return data
+
+
+@contextlib.contextmanager
+def write_whole(path, newline=None):
+    """Open ``path + ".part"`` for text; on success move it over ``path``, on error remove it.
+
+    ``path`` never holds part of a file: readers see the old file or the whole
+    new one.  An OSError (or any other exception) leaves no ``.part`` behind
+    and is raised again.
+    """
+    path = os.fspath(path)
+    partial = f"{path}.part"
+    try:
+        with open(partial, "w", encoding="utf-8", newline=newline) as out:
+            yield out
+        os.replace(partial, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(partial)
+        raise

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+from sim.files import write_whole
 from sim.scenario_toml import dumps
 
 __all__ = ["save"]
@@ -34,13 +35,6 @@ def save(scenario, path) -> str:
     """
     path = os.fspath(path)
     text = dumps(scenario)
-    partial = f"{path}.part"
-    try:
-        with open(partial, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.replace(partial, path)
-    except OSError:
-        if os.path.exists(partial):
-            os.remove(partial)
-        raise
+    with write_whole(path, newline="\n") as out:
+        out.write(text)
     return path
