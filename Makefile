@@ -7,7 +7,7 @@ QT_DEBS := libgl1 libegl1 libgl1-mesa-dri libglib2.0-0 libfontconfig1 libxkbcomm
            libdbus-1-3 xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
            libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0
 
-.PHONY: run test bench bench-ensemble soak stress sysdeps install install-test clean
+.PHONY: run test bench bench-ensemble bench-memory soak stress sysdeps install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,10 @@ bench: $(VENV)/.installed-test sysdeps
 # Only the ensemble rows (about 15 s, no window); replaces them in docs/PERFORMANCE.md.
 bench-ensemble: $(VENV)/.installed-test
 	$(BIN)/python -m bench --only ensemble
+
+# Only the fresh window's RSS beside the libraries' floor (about 2 minutes); replaces those rows.
+bench-memory: $(VENV)/.installed-test sysdeps
+	xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb $(BIN)/python -m bench --only memory
 
 soak: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q tests/test_soak.py --soak-minutes 30

@@ -14,7 +14,9 @@ as ``v x y z r g b`` (r, g, b in [0, 1]).  Faces are triangles ``f i j k``
 with 1-based vertex indices; ``o name`` lines label the parts.
 
 Run ``python assets/make_aircraft.py [output.obj]``; the output depends on
-nothing but this file, so the asset is reproducible byte for byte.
+nothing but this file, so the asset is reproducible byte for byte.  Then
+run ``python assets/bake_bodies.py`` to refresh its baked copy
+(``aircraft.npz``, what the program loads; a test fails until you do).
 """
 
 import sys

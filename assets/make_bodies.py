@@ -21,6 +21,8 @@ Output: Wavefront OBJ with vertex colours (``v x y z r g b``), triangles
 each keeps its colour (the mass-properties code merges coincident vertices).
 Run ``python assets/make_bodies.py [folder]``; the output depends on nothing
 but this file (the centring uses trimesh, a dependency of the project).
+Then run ``python assets/bake_bodies.py`` to refresh the baked copies
+(``<name>.npz``, what the program loads; a test fails until you do).
 """
 
 import sys

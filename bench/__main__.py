@@ -1,10 +1,12 @@
 """Run every benchmark, print one table, and write it to docs/PERFORMANCE.md.
 
-``python -m bench [--quick] [--no-write] [--only ensemble]``.  Timings are
-medians of repeated runs; comparisons are ratios taken in the same run.
+``python -m bench [--quick] [--no-write] [--only ensemble|memory]``.  Timings
+are medians of repeated runs; comparisons are ratios taken in the same run.
 Benchmarks report; they are not tests.  ``--only ensemble`` runs just the
-ensemble rows (seconds, no window) and replaces those rows in the table of
-docs/PERFORMANCE.md, leaving the rest of the report as it was.
+ensemble rows (seconds, no window), ``--only memory`` just the fresh
+window's RSS beside the libraries' floor (2 minutes, needs a display), and
+each replaces those rows in the table of docs/PERFORMANCE.md, leaving the
+rest of the report as it was.
 """
 
 from __future__ import annotations
@@ -70,20 +72,27 @@ def _replace_rows(text: str, rows, prefixes) -> str:
     return "\n".join(kept[:at] + new + kept[at:]) + "\n"
 
 
+#: ``--only`` choices: how to run the rows, and the first words of the rows they replace.
+ONLY = {
+    "ensemble": (lambda quick: ensemble.run(quick=quick), ("ensemble", "C -O2", "rk4 ensemble", "solve_ivp DOP853")),
+    "memory": (lambda quick: gui.memory_rows(1 if quick else 3), ("RSS after 20 s",)),
+}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("--quick", action="store_true", help="shorter runs (for a smoke check)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/PERFORMANCE.md")
-    parser.add_argument("--only", choices=["ensemble"],
+    parser.add_argument("--only", choices=sorted(ONLY),
                         help="run only these rows and replace them in docs/PERFORMANCE.md")
     args = parser.parse_args(argv)
-    if args.only == "ensemble":
-        print("running: ensemble ...", file=sys.stderr, flush=True)
-        rows = ensemble.run(quick=args.quick)
+    if args.only:
+        print(f"running: {args.only} ...", file=sys.stderr, flush=True)
+        run, prefixes = ONLY[args.only]
+        rows = run(args.quick)
         print(table(rows))
         if not args.no_write:
-            REPORT.write_text(_replace_rows(REPORT.read_text(), rows, ("ensemble", "C -O2", "rk4 ensemble",
-                                                                       "solve_ivp DOP853")))
+            REPORT.write_text(_replace_rows(REPORT.read_text(), rows, prefixes))
             print(f"rows replaced in: {REPORT}", file=sys.stderr)
         return 0
     rows = []

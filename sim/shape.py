@@ -27,8 +27,15 @@ The body frame is the mesh's frame moved to the centre of mass.  A mesh
 whose inertia is given explicitly (the aircraft, or ``inertia`` beside a
 file) keeps its own origin when it encloses no volume.
 
-trimesh is imported only when a mesh is read: the default run (the aircraft,
-whose inertia is explicit) never loads it.
+Baked built-ins
+---------------
+Each built-in's OBJ has a baked copy beside it (``<name>.npz``): the arrays
+and mass properties that reading the OBJ with trimesh gives, written by
+:func:`bake` (``python assets/bake_bodies.py``; a test checks that every
+baked copy still equals its OBJ read through trimesh).  Built-ins load from
+the baked copy, so trimesh (and scipy, which trimesh imports when it is
+installed: together about 80 MB resident) is imported only when a mesh file
+of the user's is read.
 """
 
 from __future__ import annotations
@@ -44,7 +51,7 @@ import numpy as np
 
 from sim.body import HOFFMANN_INERTIA
 
-__all__ = ["Builtin", "BUILTINS", "DEFAULT_BODY", "MassProperties", "MESH_SUFFIXES", "MAX_TRIANGLES",
+__all__ = ["bake", "Builtin", "BUILTINS", "DEFAULT_BODY", "MassProperties", "MESH_SUFFIXES", "MAX_TRIANGLES",
            "Shape", "ShapeError", "components", "load", "mass_properties", "resolve"]
 
 #: File suffixes read as meshes.
@@ -227,9 +234,45 @@ def load(body: str) -> Shape:
 @functools.lru_cache(maxsize=8)
 def _load_builtin(name: str) -> Shape:
     builtin = BUILTINS[name]
+    baked = _baked(builtin)
+    if baked.is_file():
+        with baked.open("rb") as f, np.load(f, allow_pickle=False) as arrays:
+            unit = arrays["unit_inertia"]
+            problem = str(arrays["problem"])
+            return Shape(name, arrays["vertices"], arrays["faces"], arrays["colors"], arrays["centre"],
+                         unit if unit.size else None, problem or None, builtin.mass, builtin.inertia)
+    return _read_builtin(name)  # no baked copy (an OBJ being edited): read it
+
+
+def _read_builtin(name: str) -> Shape:
+    """A built-in read from its OBJ through trimesh (what :func:`bake` stores)."""
+    builtin = BUILTINS[name]
     resource = importlib.resources.files("assets").joinpath(builtin.resource)
     with importlib.resources.as_file(resource) as path:
         return _shape(name, path, builtin.mass, builtin.inertia)
+
+
+def _baked(builtin: Builtin):
+    """The baked copy of a built-in's mesh: ``<resource without suffix>.npz`` in the ``assets`` package."""
+    return importlib.resources.files("assets").joinpath(str(Path(builtin.resource).with_suffix(".npz")))
+
+
+def bake(name: str, folder: str | os.PathLike | None = None) -> Path:
+    """Write the baked copy of built-in ``name``, read from its OBJ through trimesh; returns its path.
+
+    ``folder`` defaults to the OBJ's own folder (a source checkout).  The
+    arrays are stored as :func:`load` returns them, so a baked built-in
+    loads bit for bit as if its OBJ had been read.
+    """
+    builtin = BUILTINS[name]
+    shape = _read_builtin(name)
+    with importlib.resources.as_file(_baked(builtin)) as default:
+        path = Path(folder) / default.name if folder is not None else Path(default)
+    unit = shape.unit_inertia if shape.unit_inertia is not None else np.zeros((0, 3))
+    with open(path, "wb") as f:
+        np.savez_compressed(f, vertices=shape.vertices, faces=shape.faces, colors=shape.colors,
+                            centre=shape.centre, unit_inertia=unit, problem=np.array(shape.problem or ""))
+    return path
 
 
 @functools.lru_cache(maxsize=8)

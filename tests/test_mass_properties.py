@@ -203,6 +203,42 @@ def test_builtin_meshes_are_reproduced_by_their_generator(tmp_path):
         assert (tmp_path / f"{name}.obj").read_text() == (ASSETS / "bodies" / f"{name}.obj").read_text(), name
 
 
+@pytest.mark.parametrize("name", list(BUILTINS))
+def test_baked_builtin_equals_its_obj_read_through_trimesh(name):
+    """The .npz beside each OBJ is what trimesh reads from it (stale after an OBJ edit: run assets/bake_bodies.py)."""
+    baked, read = shape.load(name), shape._read_builtin(name)
+    for field in ("vertices", "faces", "colors"):
+        a, b = getattr(baked, field), getattr(read, field)
+        assert a.dtype == b.dtype and np.array_equal(a, b), (name, field)
+    np.testing.assert_allclose(baked.centre, read.centre, rtol=0, atol=1e-12 * read.size)
+    assert baked.problem == read.problem
+    if read.unit_inertia is None:
+        assert baked.unit_inertia is None
+    else:
+        np.testing.assert_allclose(baked.unit_inertia, read.unit_inertia, rtol=1e-12,
+                                   atol=1e-15 * np.max(read.unit_inertia))
+
+
+def test_bake_writes_a_copy_that_loads_like_the_obj(tmp_path):
+    path = shape.bake("phone", tmp_path)
+    assert path == tmp_path / "phone.npz"
+    with np.load(path, allow_pickle=False) as arrays:
+        np.testing.assert_array_equal(arrays["vertices"], shape._read_builtin("phone").vertices)
+        assert str(arrays["problem"]) == ""
+
+
+def test_builtins_and_the_window_never_import_trimesh():
+    """trimesh (with scipy, ~80 MB resident) is imported only for a user's mesh file."""
+    code = ("import sys; from sim import shape; from app.mesh import body_mesh\n"
+            "for name in shape.BUILTINS: body_mesh(name); shape.mass_properties(name)\n"
+            "from sim.simulation import Simulation; Simulation(body='phone').step(10)\n"
+            "print(sorted(m for m in ('trimesh', 'scipy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).parents[1])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
 def test_t_handle_principal_axes_are_its_body_axes_in_ascending_order():
     comps = mass_properties("t_handle").inertia
     jxx, jyy, jzz = comps[:3]

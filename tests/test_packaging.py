@@ -30,7 +30,7 @@ from sim.scenario import builtin_dir, builtin_names, load
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = ROOT / "assets"
 #: What counts as package data in assets/ (pyproject.toml's package-data).
-DATA_SUFFIXES = {".obj", ".stl", ".ply", ".glb", ".toml"}
+DATA_SUFFIXES = {".obj", ".npz", ".stl", ".ply", ".glb", ".toml"}
 #: Files added to the copied tree only: new files in a new subfolder.
 PROBES = ("assets/probe_bodies/deeper/probe.stl", "assets/probe_bodies/probe.toml")
 COPY_IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__",
