@@ -19,8 +19,9 @@ HELP_HTML = f"""
 <tr><td><b>E</b></td><td>yaw right (+Tz)</td>
     <td><b>Q</b></td><td>yaw left (−Tz)</td></tr>
 </table>
-<p>Each held key adds {KEY_TORQUE:g} N m on its axis to the slider torque; letting go returns to the
-sliders. Keys typed into a text field stay in the field.</p>
+<p>Each held key adds half its slider's range on its axis to the slider torque ({KEY_TORQUE:g} N m for the
+aircraft; the ranges follow the body's inertia); letting go returns to the sliders. Keys typed into a text
+field stay in the field.</p>
 <p><b>Space</b> pause / run &nbsp; <b>N</b> single step &nbsp; <b>R</b> reset &nbsp;
 <b>F1</b> this help &nbsp; drag the 3D view to orbit, wheel to zoom, <b>Home</b> resets the camera.</p>
 <h2>What to watch</h2>

@@ -28,7 +28,7 @@ from sim.scenario import Scenario
 from sim.settings import SettingsError, validate
 from sim.simulation import HISTORY_COLUMNS, Simulation, SimulationFault, Snapshot
 
-__all__ = ["Runner", "Batch", "EnsembleFrame", "RESET", "ENSEMBLE", "ENSEMBLE_KEYS", "MAIN",
+__all__ = ["Runner", "Batch", "EnsembleFrame", "RESET", "ENSEMBLE", "ENSEMBLE_KEYS", "ENSEMBLE_BODY_KEYS", "MAIN",
            "COMPARE_COLUMNS"]
 
 #: The input that resets every body to the scenario's initial state.
@@ -38,13 +38,18 @@ RESET = "reset"
 #: then) or removes it (value None).  Not recorded: replays have no ensemble.
 ENSEMBLE = "ensemble"
 #: Settings that reach the ensemble too: the shared inputs of
-#: :meth:`sim.ensemble.Ensemble.set`.  The others (inertia, reset angles and
-#: rates) are each body's own: the ensemble drew its bodies about the main
-#: body's values when it was built, and keeps them (so the main body can be
-#: given one ensemble body's initial state and fly beside it).
+#: :meth:`sim.ensemble.Ensemble.set`.  A new body reaches it as well
+#: (:data:`ENSEMBLE_BODY_KEYS`: ``body``, ``mass``, and ``inertia`` back to
+#: None, the body's own), so the ensemble re-draws its inertia about the
+#: body now flown.  The others are each body's own: reset angles and rates,
+#: and an explicit inertia (what "Load worst" gives the main body: the
+#: ensemble drew its bodies about the main body's values when it was built,
+#: and keeps them, so the main body can fly beside one of them).
 ENSEMBLE_KEYS = frozenset({"torque", "dampers_on", "dampers", "controller", "gains", "axes", "shortest_path",
                            "limiter_on", "limits", "command_deg", "slerp_time", "integrator",
                            "full_quat_form", "norm", "dt"})
+#: A change of body: reaches the ensemble, but ``inertia`` only when it goes back to None.
+ENSEMBLE_BODY_KEYS = frozenset({"body", "mass", "inertia"})
 #: Label of the main body in :attr:`Batch.compare_rows`.
 MAIN = "main"
 #: Columns of :attr:`Batch.compare_rows`: time, attitude error against the
@@ -178,7 +183,8 @@ class Runner:
         for label, overrides in self.scenario.compare:
             if key not in overrides:
                 self.compare[label].set(key, value)
-        if self.ensemble is not None and key in ENSEMBLE_KEYS:
+        if self.ensemble is not None and (key in ENSEMBLE_KEYS or (
+                key in ENSEMBLE_BODY_KEYS and (key != "inertia" or value is None))):
             self.ensemble.set(key, value)
 
     def _apply(self, key, value, applied):

@@ -18,7 +18,7 @@ from sim.norm import NORM_MODES
 from sim.shape import BUILTINS, DEFAULT_BODY, MassProperties, ShapeError, load, mass_properties, resolve
 
 __all__ = ["Settings", "SettingsError", "validate", "MAX_DT", "MIN_DT", "stability_warning",
-           "damper_warning"]
+           "damper_warning", "INERTIA_SCALED", "axis_ratios", "carried_to"]
 
 #: Largest step accepted (s); Hoffmann's examples use 0.1.
 MAX_DT = 1.0
@@ -240,3 +240,43 @@ def damper_warning(settings: Settings) -> str | None:
         return None
     return (f"warning: the dampers are too stiff for this body at dt={settings.dt:g} s "
             f"(k dt / J = {ratio:.3g} > {DAMPER_BOUND:g}): the rates diverge; lower the dampers or dt")
+
+
+#: The per-axis inputs sized for a body's moments of inertia: the command
+#: torque (N m), rate dampers (N m s), controller gains (N m) and torque
+#: limits (N m).
+INERTIA_SCALED = ("torque", "dampers", "gains", "limits")
+
+
+def axis_ratios(before, after) -> tuple:
+    """``(J'xx / Jxx, J'yy / Jyy, J'zz / Jzz)``: how much larger body ``after`` is about each body axis.
+
+    ``before`` and ``after`` are Hoffmann's six numbers (or at least their
+    first three, the moments about the body axes).
+    """
+    return tuple(float(a) / float(b) for a, b in zip(after[:3], before[:3]))
+
+
+def carried_to(settings: Settings, inertia) -> dict:
+    """The torque, dampers, gains and limits of ``settings`` carried to a body of ``inertia``: same time constants.
+
+    About each body axis the damped, controlled motion obeys
+    ``J w' = T - k w - K e`` (Hoffmann's dampers and controllers, small
+    errors), whose natural frequency ``sqrt(K / J)``, damping ratio
+    ``k / (2 sqrt(K J))``, the angular acceleration ``T / J`` of the command
+    torque and the largest one a limit ``L`` allows, ``L / J``, are all
+    unchanged when ``T``, ``k``, ``K`` and ``L`` scale with ``J``.  So each axis is scaled by ``J'ii / Jii`` (new over present
+    moment): Hoffmann's aircraft tuning flies a 0.25 kg T-handle as it
+    flies the aircraft instead of diverging (:func:`damper_warning`), and
+    choosing the aircraft again gives the numbers back (to rounding, a few
+    units in the last place).
+
+    Returns
+    -------
+    dict
+        ``{"torque": ..., "dampers": ..., "gains": ..., "limits": ...}``, ready for
+        :meth:`Settings.replace` or one input each.
+    """
+    ratios = axis_ratios(settings.mass_properties.inertia, inertia)
+    return {key: tuple(v * r for v, r in zip(getattr(settings, key), ratios))
+            for key in INERTIA_SCALED}

@@ -144,3 +144,37 @@ def test_a_mesh_file_is_loaded_and_drawn(qtbot, main_window, tmp_path):
     assert combo.currentText() == "slab.obj"
     # A 1 x 0.5 x 0.2 m box of 1 kg: Jzz = (1 + 0.25) / 12.
     assert window.worker.settings.mass_properties.inertia[2] == pytest.approx(1.25 / 12)
+
+
+def test_choosing_a_small_body_carries_the_tuning_and_sizes_the_torque_sliders(qtbot, main_window):
+    """The default scenario's aircraft dampers on a T-handle would diverge (k dt / J = 24); chosen in
+    the Model tab, the torque, dampers, gains and limits follow its inertia and the sliders' ranges too."""
+    window = main_window("default")
+    before = window.worker.settings
+    assert before.dampers_on and before.dampers == (3.0, 4.0, 6.0)
+    torque = window.controls.torque
+    torque.sliders[0].set_value(2.0)  # fly with a roll torque: it is carried too
+    qtbot.waitUntil(lambda: window.worker.settings.torque[0] == 2.0, timeout=2000)
+    assert window.controls.body.choose("t_handle")
+    qtbot.waitUntil(lambda: window.worker.settings.body == "t_handle", timeout=2000)
+    j0, j1 = np.array(before.mass_properties.inertia[:3]), np.array(mass_properties("t_handle").inertia[:3])
+    qtbot.waitUntil(lambda: np.allclose(window.worker.settings.dampers, np.array(before.dampers) * j1 / j0,
+                                        rtol=1e-12), timeout=2000)
+    settings = window.worker.settings
+    np.testing.assert_allclose(settings.gains, np.array(before.gains) * j1 / j0, rtol=1e-12)
+    np.testing.assert_allclose(settings.limits, np.array(before.limits) * j1 / j0, rtol=1e-12)
+    assert settings.torque[0] == pytest.approx(2.0 * j1[0] / j0[0], rel=1e-12)
+    assert not child(window, "label_damper_warning").isVisible()
+    qtbot.waitUntil(lambda: torque.sliders[0].range[1] == pytest.approx(0.005), timeout=2000)
+    assert torque.sliders[0].value == pytest.approx(settings.torque[0], abs=0.00005)  # shown on the new range
+    window.keys.changed.emit((0.0, 5.0, 0.0))  # a pitch key held: half the pitch slider's range
+    qtbot.waitUntil(lambda: window.worker.settings.torque[1] == pytest.approx(0.0025), timeout=2000)
+    window.keys.changed.emit((0.0, 0.0, 0.0))
+    t0 = window.last_snapshot.t
+    qtbot.waitUntil(lambda: window.last_snapshot.t > t0 + 0.5, timeout=5000)
+    assert not window.fault_banner.isVisible()
+    assert np.all(np.isfinite(window.last_snapshot.w)) and np.max(np.abs(window.last_snapshot.w)) < 50
+    assert window.controls.body.choose("aircraft")  # and back: Hoffmann's numbers again
+    qtbot.waitUntil(lambda: window.worker.settings.body == "aircraft", timeout=2000)
+    qtbot.waitUntil(lambda: np.allclose(window.worker.settings.dampers, before.dampers, rtol=1e-12), timeout=2000)
+    qtbot.waitUntil(lambda: torque.sliders[0].range[1] == pytest.approx(10.0), timeout=2000)

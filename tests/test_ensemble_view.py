@@ -441,3 +441,21 @@ def test_recording_with_the_ensemble_on_records_the_aircraft_only_and_replays(qt
     assert win.replay(path)
     qtbot.waitUntil(lambda: win.worker.paused and view.frame is not None and view.frame.t > 0.4, timeout=10000)
     assert view.frame.n == 100 and win.worker.fault is None
+
+
+def test_a_new_body_reaches_the_ensemble_but_an_explicit_inertia_does_not():
+    """The Model tab's body change re-draws the ensemble about the new body; "Load worst" (an explicit
+    inertia for the main body) leaves the ensemble's bodies as drawn."""
+    from sim.shape import mass_properties
+
+    runner = runner_with(load("default").settings, EnsembleSpec(bodies=8, seed=3, inertia_spread=10.0))
+    drawn = runner.advance(1).ensemble.ensemble.initial()["inertia"]
+    assert np.allclose(np.median(drawn[:3], axis=1), (0.6, 1.0, 1.5), rtol=0.15)
+    for key, value in (("body", "t_handle"), ("mass", None), ("inertia", None)):  # what the Model tab sends
+        runner.submit(key, value)
+    ensemble = runner.advance(1).ensemble.ensemble
+    own = np.array(mass_properties("t_handle").inertia[:3])
+    moments = ensemble.initial()["inertia"][:3]
+    assert np.all(np.abs(moments / own[:, None] - 1.0) <= 0.10 + 1e-12)  # within the 10 % spread of its own
+    runner.submit("inertia", tuple(float(a) for a in moments[:, 0]) + (0.0, 0.0, 0.0))  # Load body 0
+    assert np.array_equal(runner.advance(1).ensemble.ensemble.initial()["inertia"][:3], moments)

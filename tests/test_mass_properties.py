@@ -10,6 +10,7 @@ through the same path as the program's.
 from __future__ import annotations
 
 import importlib.util
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -23,9 +24,9 @@ from app.cli import main
 from sim import shape
 from sim.body import HOFFMANN_INERTIA, inertia_tensor
 from sim.scenario import ScenarioError, loads
-from sim.settings import Settings, SettingsError
+from sim.settings import INERTIA_SCALED, Settings, SettingsError, carried_to, damper_warning
 from sim.shape import BUILTINS, ShapeError, mass_properties
-from sim.simulation import HISTORY_COLUMNS, Simulation
+from sim.simulation import HISTORY_COLUMNS, Simulation, SimulationFault
 
 COL = {name: i for i, name in enumerate(HISTORY_COLUMNS)}
 ASSETS = Path(__file__).parents[1] / "assets"
@@ -453,3 +454,60 @@ def test_body_changes_are_recorded_and_replayed_bit_for_bit(tmp_path):
     assert runner.sim.settings.body == mesh
     replayed, last = replay(path)
     assert np.array_equal(replayed.advance(last).rows, np.vstack(rows))
+
+
+# ------------------------------------------------------------------ carrying a tuning to another body
+
+
+def _decay_about_x(body, settings, seconds=1.0):
+    """w_x(t) / w_x(0) after ``seconds`` of a damped spin about the body x axis (a principal axis)."""
+    sim = Simulation(settings.replace(body=body, rates=(2.0, 0.0, 0.0), angles_deg=(0.0, 0.0, 0.0)))
+    sim.step(round(seconds / settings.dt))
+    return sim.snapshot().w[0] / 2.0
+
+
+def test_aircraft_dampers_diverge_on_a_t_handle_and_carried_ones_damp_as_on_the_aircraft():
+    """Rate damper about a principal axis: J w' = -k w, so w(t) = w0 exp(-k t / J) (closed form)."""
+    aircraft = Settings(dampers_on=True, integrator="rk4")  # dampers (3, 4, 6) N m s on Jxx = 0.6
+    t_handle = mass_properties("t_handle").inertia
+    assert damper_warning(aircraft.replace(body="t_handle")) is not None
+    with pytest.raises(SimulationFault):  # k dt / J = 24: the "damped" rate overflows within steps
+        _decay_about_x("t_handle", aircraft)
+    carried = aircraft.replace(**carried_to(aircraft, t_handle))
+    assert damper_warning(carried.replace(body="t_handle")) is None
+    k_over_j = aircraft.dampers[0] / HOFFMANN_INERTIA[0]  # 5 per second on the aircraft
+    assert carried.dampers[0] / t_handle[0] == pytest.approx(k_over_j, rel=1e-12)
+    assert _decay_about_x("t_handle", carried) == pytest.approx(math.exp(-k_over_j * 1.0), rel=1e-6)
+
+
+def test_carried_gains_keep_each_axis_natural_frequency_and_come_back():
+    base = Settings(dampers_on=True, controller="quaternion", limiter_on=True, torque=(1.0, -2.0, 0.5))
+    for name in ("t_handle", "phone", "satellite"):
+        inertia = mass_properties(name).inertia
+        carried = carried_to(base, inertia)
+        for key in INERTIA_SCALED:
+            for before, after, j0, j1 in zip(getattr(base, key), carried[key], HOFFMANN_INERTIA, inertia):
+                assert after / j1 == pytest.approx(before / j0, rel=1e-12), (name, key)
+        moved = base.replace(body=name, **carried)
+        back = carried_to(moved, HOFFMANN_INERTIA)
+        for key in INERTIA_SCALED:
+            np.testing.assert_allclose(back[key], getattr(base, key), rtol=1e-12, atol=0)
+
+
+def test_carried_controller_settles_the_t_handle_as_it_settles_the_aircraft():
+    """A small roll command about a principal axis: the error histories agree in time."""
+    diag = (0.6, 1.0, 1.5, 0.0, 0.0, 0.0)  # the aircraft without its product of inertia: decoupled axes
+    base = Settings(inertia=diag, dampers_on=True, controller="quaternion", command_deg=(0.0, 0.0, 10.0),
+                    slerp_time=0.0, integrator="rk4", dt=0.001)
+    t_handle = mass_properties("t_handle").inertia
+    carried = base.replace(inertia=None, body="t_handle", **carried_to(base, t_handle))
+    histories = []
+    for settings in (base, carried):
+        sim = Simulation(settings)
+        phi = []
+        for _ in range(30):  # 3 s
+            sim.step(100)
+            phi.append(sim.snapshot().angles_deg[2])
+        histories.append(np.array(phi))
+    assert histories[0][-1] == pytest.approx(10.0, abs=0.5)
+    np.testing.assert_allclose(histories[1], histories[0], atol=1e-6)

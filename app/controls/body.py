@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.controls.widgets import SettingField
-from sim.settings import SettingsError, damper_warning, validate
-from sim.shape import BUILTINS, MESH_SUFFIXES, ShapeError, load
+from sim.settings import SettingsError, carried_to, damper_warning, validate
+from sim.shape import BUILTINS, MESH_SUFFIXES, ShapeError, load, mass_properties
 
 __all__ = ["BodyGroup"]
 
@@ -31,12 +31,19 @@ class BodyGroup(QGroupBox):
 
     Choosing a body (or choosing it again) gives it its own mass and inertia;
     a typed inertia then wins until a body is chosen again.  A file that is
-    not a usable mesh is refused with a message and the body stays.
+    not a usable mesh is refused with a message and the body stays.  The
+    torque, dampers, controller gains and torque limits follow a new body's
+    moments of inertia (:func:`sim.settings.carried_to`), so the tuning that
+    flew the old body flies the new one with the same time constants.
 
     Parameters
     ----------
     submit : callable
         ``submit(key, value)`` sends a validated input to the simulation.
+    current : callable, optional
+        ``current()`` gives the settings as the user last set them (the
+        model's, with the inputs still in flight): what a new body carries
+        over.  Default: the settings this group last showed.
     parent : QWidget, optional
 
     Signals
@@ -49,9 +56,10 @@ class BodyGroup(QGroupBox):
 
     rejected = Signal(str)
 
-    def __init__(self, submit, parent=None):
+    def __init__(self, submit, current=None, parent=None):
         super().__init__("Body and reset state", parent)
         self._send = submit
+        self._current = current or (lambda: self._settings)
         self._settings = None
         self._folder = ""
         self.chooser = QComboBox(objectName="combo_body", toolTip="The body flown: its mesh and mass properties")
@@ -111,10 +119,20 @@ class BodyGroup(QGroupBox):
         own_inertia = shape.inertia is not None or shape.unit_inertia is not None
         if not own_inertia and not explicit:
             return self._refuse(f"body: {body}: {shape.problem}; type its inertia first")
+        carried = {}
+        if own_inertia:
+            try:
+                present = self._current()
+                if present is not None:
+                    carried = carried_to(present, mass_properties(body).inertia)
+            except (SettingsError, ShapeError):  # no present inertia to carry from: keep the gains
+                carried = {}
         self._send("body", body)
         self._send("mass", None)
         if own_inertia:
             self._send("inertia", None)
+        for key, value in carried.items():
+            self._send(key, value)
         return True
 
     def _refuse(self, message: str) -> bool:

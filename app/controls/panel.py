@@ -79,7 +79,7 @@ class ControlPanel(QWidget):
         self.controller = ControllerGroup(self._submit)
         self.limiter = LimiterGroup(self._submit)
         self.integrator = IntegratorGroup(self._submit)
-        self.body = BodyGroup(self._submit)
+        self.body = BodyGroup(self._submit, self.current_settings)
         self._groups = (self.torque, self.command, self.dampers, self.controller, self.limiter,
                         self.integrator, self.body)
         self.tabs = QTabWidget(objectName="tabs_controls")
@@ -122,6 +122,12 @@ class ControlPanel(QWidget):
         for group in self._groups:
             if shown is None or any(getattr(display, k) != getattr(shown, k) for k in group.KEYS):
                 group.show_settings(display)
+
+    def current_settings(self):
+        """The settings as the user last set them: the last shown, with every input sent since (None before any)."""
+        if self._shown is None:
+            return None
+        return dataclasses.replace(self._shown, **{key: sent[-1] for key, sent in self._sent.items() if sent})
 
     def _in_flight(self, settings) -> dict:
         """Settings sent but not yet in the model: key -> the value last sent."""

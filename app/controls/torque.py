@@ -2,14 +2,37 @@
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtWidgets import QCheckBox, QGroupBox, QVBoxLayout
 
 from app.controls.widgets import ValueSlider
+from sim.body import HOFFMANN_INERTIA
+from sim.settings import SettingsError, axis_ratios
 
-__all__ = ["TorqueGroup", "TORQUE_LIMIT"]
+__all__ = ["TorqueGroup", "TORQUE_LIMIT", "torque_limits"]
 
-#: Slider range, N m (either way).
+#: Slider range for Hoffmann's aircraft, N m (either way).
 TORQUE_LIMIT = 10.0
+#: Slider positions either side of zero.
+STEPS = 100
+
+
+def torque_limits(inertia) -> tuple:
+    """Slider range (N m, either way) about each body axis for a body of ``inertia``.
+
+    :data:`TORQUE_LIMIT` for Hoffmann's aircraft, scaled by the body's
+    moment about that axis over the aircraft's and rounded up to 1, 2 or 5
+    times a power of ten: a full slider gives every body about the same
+    angular acceleration (a T-handle's is about 5 mN m, a small
+    satellite's 200-500 N m).
+    """
+    limits = []
+    for ratio in axis_ratios(HOFFMANN_INERTIA, inertia):
+        x = TORQUE_LIMIT * ratio
+        decade = 10.0 ** math.floor(math.log10(x))
+        limits.append(next(float(f"{m * decade:.12g}") for m in (1, 2, 5, 10) if m * decade >= x * (1 - 1e-9)))
+    return tuple(limits)
 
 
 class TorqueGroup(QGroupBox):
@@ -17,7 +40,9 @@ class TorqueGroup(QGroupBox):
 
     The torque sent is the sliders' value plus the torque of the flying keys
     held at the moment (:meth:`set_key_torque`); releasing the keys goes
-    back to the sliders' torque.
+    back to the sliders' torque.  The sliders' ranges follow the body's
+    moments of inertia (:func:`torque_limits`), and a key gives half of its
+    axis's range (5 N m for the aircraft).
 
     Parameters
     ----------
@@ -26,16 +51,18 @@ class TorqueGroup(QGroupBox):
     parent : QWidget, optional
     """
 
-    KEYS = ("torque",)
+    KEYS = ("torque", "body", "mass", "inertia")
 
     def __init__(self, submit, parent=None):
         super().__init__("Torque (body axes)", parent)
         self._submit = submit
         self._keys = (0.0, 0.0, 0.0)
+        self._limits = (TORQUE_LIMIT,) * 3
         layout = QVBoxLayout(self)
         self.sliders = []
         for axis, what in zip("xyz", ("roll", "pitch", "yaw")):
-            slider = ValueSlider(f"t{axis}", f"T{axis}", -TORQUE_LIMIT, TORQUE_LIMIT, 0.1, "N m", zero_button=True)
+            slider = ValueSlider(f"t{axis}", f"T{axis}", -TORQUE_LIMIT, TORQUE_LIMIT, TORQUE_LIMIT / STEPS, "N m",
+                                 zero_button=True)
             slider.setToolTip(f"Torque about the body {axis} axis ({what}), N m")
             slider.moved.connect(self._send)
             slider.released.connect(lambda slider=slider: self._spring_back(slider))
@@ -49,12 +76,24 @@ class TorqueGroup(QGroupBox):
         return tuple(slider.value for slider in self.sliders)
 
     def set_key_torque(self, torque) -> None:
-        """Add the flying keys' torque (N m) to the sliders' and send the sum."""
-        self._keys = tuple(torque)
+        """Add the flying keys' torque to the sliders' and send the sum.
+
+        ``torque`` is the keys' torque for the aircraft (N m,
+        :data:`app.keys.KEY_TORQUE` per key); it is scaled like the sliders.
+        """
+        self._keys = tuple(t * limit / TORQUE_LIMIT for t, limit in zip(torque, self._limits))
         self._send()
 
     def show_settings(self, settings) -> None:
-        """Show the model's torque less the keys' share (signals blocked)."""
+        """Show the model's torque less the keys' share, on ranges sized for the body (signals blocked)."""
+        try:
+            limits = torque_limits(settings.mass_properties.inertia)
+        except SettingsError:  # a body and inertia still in flight: keep the ranges
+            limits = self._limits
+        for slider, limit, before in zip(self.sliders, limits, self._limits):
+            if limit != before:
+                slider.set_range(-limit, limit, limit / STEPS)
+        self._limits = limits
         for slider, total, key in zip(self.sliders, settings.torque, self._keys):
             slider.show_value(total - key)
 

@@ -9,6 +9,8 @@ blocked, so showing a value never sends it back.
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSlider, QToolButton, QWidget
 
@@ -140,14 +142,10 @@ class ValueSlider(QWidget):
     def __init__(self, name: str, label: str, low: float, high: float, resolution: float,
                  unit: str = "", zero_button: bool = False, parent=None):
         super().__init__(parent)
-        self._resolution = resolution
         self._unit = unit
-        self._decimals = max(0, len(f"{resolution:g}".partition(".")[2]))
         self.slider = QSlider(Qt.Orientation.Horizontal, objectName=f"slider_{name}")
-        self.slider.setRange(round(low / resolution), round(high / resolution))
-        self.slider.setPageStep(round((high - low) / resolution / 20))
         self._text = QLabel(alignment=Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self._text.setMinimumWidth(self.fontMetrics().horizontalAdvance(f"-{high:.{self._decimals}f} {unit}") + 6)
+        self._set_range(low, high, resolution)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(QLabel(label, minimumWidth=self.fontMetrics().horizontalAdvance("WW") + 4))
@@ -164,6 +162,28 @@ class ValueSlider(QWidget):
     @property
     def value(self) -> float:
         return round(self.slider.value() * self._resolution, self._decimals)
+
+    @property
+    def range(self) -> tuple:
+        """``(low, high, resolution)`` of the value."""
+        return (self.slider.minimum() * self._resolution, self.slider.maximum() * self._resolution,
+                self._resolution)
+
+    def set_range(self, low: float, high: float, resolution: float) -> None:
+        """A new range and step; the value is kept, clamped into the range (signals blocked)."""
+        value = self.value
+        with QSignalBlocker(self.slider):
+            self._set_range(low, high, resolution)
+            self.slider.setValue(round(value / resolution))
+        self._show_text()
+
+    def _set_range(self, low: float, high: float, resolution: float) -> None:
+        self._resolution = resolution
+        self._decimals = max(0, -math.floor(math.log10(resolution) + 1e-9))
+        self.slider.setRange(round(low / resolution), round(high / resolution))
+        self.slider.setPageStep(max(1, round((high - low) / resolution / 20)))
+        self._text.setMinimumWidth(self.fontMetrics().horizontalAdvance(
+            f"-{max(abs(low), abs(high)):.{self._decimals}f} {self._unit}") + 6)
 
     def set_value(self, value: float) -> None:
         """Move the slider as the user would (emits :attr:`moved` when it changes)."""
