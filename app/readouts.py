@@ -26,8 +26,11 @@ def _vector(values, decimals: int, width: int = 0) -> str:
     return "(" + ", ".join(f"{round(v, decimals) + 0.0:+{width}.{decimals}f}" for v in values) + ")"
 
 
-def readout_texts(snapshot) -> dict:
+def readout_texts(snapshot, torque_unit=(1.0, "N m")) -> dict:
     """The text of every readout for a :class:`~sim.simulation.Snapshot`.
+
+    ``torque_unit`` is ``(factor, name)`` of the torque's unit
+    (:func:`app.controls.torque.torque_unit`: mN m for a small body).
 
     Returns
     -------
@@ -40,7 +43,7 @@ def readout_texts(snapshot) -> dict:
         "norm": f"{snapshot.norm:+.2e}",
         "angles": _vector(snapshot.angles_deg, 2, 7) + " °",
         "w": _vector(snapshot.w, 3) + " rad/s",
-        "torque": _vector(snapshot.torque, 2) + " N m",
+        "torque": _vector([t * torque_unit[0] for t in snapshot.torque], 2) + " " + torque_unit[1],
         "multiplier": f"{snapshot.multiplier:.5g}",
         "four_t": f"{snapshot.four_t:.5g} J",
         "energy": f"{snapshot.energy:.5g} J",
@@ -57,6 +60,8 @@ class Readouts(QFrame):
 
     def __init__(self, parent=None):
         super().__init__(parent, objectName="readouts")
+        #: ``(factor, name)`` of the torque readout's unit; the window sets it from the torque sliders.
+        self.torque_unit = (1.0, "N m")
         layout = QGridLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         layout.setHorizontalSpacing(8)
@@ -82,7 +87,7 @@ class Readouts(QFrame):
 
     def show_snapshot(self, snapshot) -> None:
         """Show a snapshot; only labels whose text changed are touched."""
-        for name, text in readout_texts(snapshot).items():
+        for name, text in readout_texts(snapshot, self.torque_unit).items():
             label = self.values[name]
             if label.text() != text:
                 label.setText(text)

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from app.compare_plots import ComparePanel
 from app.controls import ControlPanel
+from app.controls.torque import torque_unit
 from app.dialogs import FolderMemory
 from app.export import CsvExport
 from app.ensemble_view import EnsembleView
@@ -741,6 +742,7 @@ class MainWindow(QMainWindow):
             self.readouts.show_snapshot(self._last)
             self.status["time"].setText(f"t = {self._last.t:.2f} s")
         self.controls.show_settings(worker.settings)
+        self.readouts.torque_unit = torque_unit(max(self.controls.torque.limits))
         self._show_body(worker.settings)
         self.controls.run.show_state(worker.paused, worker.speed)
         self._show_legend(worker.settings)

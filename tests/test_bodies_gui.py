@@ -178,3 +178,19 @@ def test_choosing_a_small_body_carries_the_tuning_and_sizes_the_torque_sliders(q
     qtbot.waitUntil(lambda: window.worker.settings.body == "aircraft", timeout=2000)
     qtbot.waitUntil(lambda: np.allclose(window.worker.settings.dampers, before.dampers, rtol=1e-12), timeout=2000)
     qtbot.waitUntil(lambda: torque.sliders[0].range[1] == pytest.approx(10.0), timeout=2000)
+
+
+def test_small_body_torques_read_in_millinewton_metres(qtbot, main_window):
+    window = main_window("default")
+    assert window.controls.body.choose("t_handle")
+    slider = window.controls.torque.sliders[1]
+    qtbot.waitUntil(lambda: slider.range[1] == pytest.approx(0.005), timeout=2000)
+    slider.set_value(0.0025)
+    qtbot.waitUntil(lambda: window.worker.settings.torque[1] == pytest.approx(0.0025), timeout=2000)
+    assert slider._text.text() == "+2.50 mN m"
+    # the readout is the net torque (the dampers oppose the command), in the sliders' unit
+    qtbot.waitUntil(lambda: child(window, "readout_torque").text().endswith(") mN m"), timeout=2000)
+    assert window.controls.body.choose("aircraft")
+    qtbot.waitUntil(lambda: child(window, "readout_torque").text().endswith(" N m")
+                    and "mN" not in child(window, "readout_torque").text(), timeout=2000)
+    assert slider._text.text().endswith(" N m") and "mN" not in slider._text.text()

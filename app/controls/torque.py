@@ -10,7 +10,7 @@ from app.controls.widgets import ValueSlider
 from sim.body import HOFFMANN_INERTIA
 from sim.settings import SettingsError, axis_ratios
 
-__all__ = ["TorqueGroup", "TORQUE_LIMIT", "torque_limits"]
+__all__ = ["TorqueGroup", "TORQUE_LIMIT", "torque_limits", "torque_unit"]
 
 #: Slider range for Hoffmann's aircraft, N m (either way).
 TORQUE_LIMIT = 10.0
@@ -33,6 +33,15 @@ def torque_limits(inertia) -> tuple:
         decade = 10.0 ** math.floor(math.log10(x))
         limits.append(next(float(f"{m * decade:.12g}") for m in (1, 2, 5, 10) if m * decade >= x * (1 - 1e-9)))
     return tuple(limits)
+
+
+def torque_unit(limit: float) -> tuple:
+    """``(factor, name)`` of the unit torques up to ``limit`` (N m) read best in: N m, mN m or µN m."""
+    if limit >= 1.0:
+        return 1.0, "N m"
+    if limit >= 1e-3:
+        return 1e3, "mN m"
+    return 1e6, "µN m"
 
 
 class TorqueGroup(QGroupBox):
@@ -71,6 +80,11 @@ class TorqueGroup(QGroupBox):
         self.spring_back = QCheckBox("Spring back to zero on release", objectName="check_spring_back")
         layout.addWidget(self.spring_back)
 
+    @property
+    def limits(self) -> tuple:
+        """The sliders' ranges (N m, either way) about x, y, z."""
+        return self._limits
+
     def slider_torque(self) -> tuple:
         """The sliders' torque (N m), without the keys."""
         return tuple(slider.value for slider in self.sliders)
@@ -92,7 +106,8 @@ class TorqueGroup(QGroupBox):
             limits = self._limits
         for slider, limit, before in zip(self.sliders, limits, self._limits):
             if limit != before:
-                slider.set_range(-limit, limit, limit / STEPS)
+                factor, unit = torque_unit(limit)
+                slider.set_range(-limit, limit, limit / STEPS, unit, factor)
         self._limits = limits
         for slider, total, key in zip(self.sliders, settings.torque, self._keys):
             slider.show_value(total - key)

@@ -115,6 +115,11 @@ class SettingField(QLineEdit):
         self.style().polish(self)
 
 
+def _decimals(step: float) -> int:
+    """Decimal places that show a multiple of ``step`` (0.1 -> 1, 0.05 -> 2, 5e-05 -> 5, 2 -> 0)."""
+    return max(0, -math.floor(math.log10(step) + 1e-9))
+
+
 class ValueSlider(QWidget):
     """A horizontal slider for a number, its value as text, and an optional zero button.
 
@@ -161,7 +166,7 @@ class ValueSlider(QWidget):
 
     @property
     def value(self) -> float:
-        return round(self.slider.value() * self._resolution, self._decimals)
+        return round(self.slider.value() * self._resolution, self._value_decimals)
 
     @property
     def range(self) -> tuple:
@@ -169,21 +174,30 @@ class ValueSlider(QWidget):
         return (self.slider.minimum() * self._resolution, self.slider.maximum() * self._resolution,
                 self._resolution)
 
-    def set_range(self, low: float, high: float, resolution: float) -> None:
-        """A new range and step; the value is kept, clamped into the range (signals blocked)."""
+    def set_range(self, low: float, high: float, resolution: float, unit: str | None = None,
+                  factor: float = 1.0) -> None:
+        """A new range and step; the value is kept, clamped into the range (signals blocked).
+
+        ``unit`` and ``factor`` change how the value reads (``value * factor``
+        followed by ``unit``; 1e3 and "mN m" for a value in N m), not the value.
+        """
         value = self.value
+        if unit is not None:
+            self._unit = unit
         with QSignalBlocker(self.slider):
-            self._set_range(low, high, resolution)
+            self._set_range(low, high, resolution, factor)
             self.slider.setValue(round(value / resolution))
         self._show_text()
 
-    def _set_range(self, low: float, high: float, resolution: float) -> None:
+    def _set_range(self, low: float, high: float, resolution: float, factor: float = 1.0) -> None:
         self._resolution = resolution
-        self._decimals = max(0, -math.floor(math.log10(resolution) + 1e-9))
+        self._factor = factor
+        self._value_decimals = _decimals(resolution)  # of the value
+        self._decimals = _decimals(resolution * factor)  # of the text
         self.slider.setRange(round(low / resolution), round(high / resolution))
         self.slider.setPageStep(max(1, round((high - low) / resolution / 20)))
         self._text.setMinimumWidth(self.fontMetrics().horizontalAdvance(
-            f"-{max(abs(low), abs(high)):.{self._decimals}f} {self._unit}") + 6)
+            f"-{max(abs(low), abs(high)) * factor:.{self._decimals}f} {self._unit}") + 6)
 
     def set_value(self, value: float) -> None:
         """Move the slider as the user would (emits :attr:`moved` when it changes)."""
@@ -200,4 +214,5 @@ class ValueSlider(QWidget):
         self.moved.emit(self.value)
 
     def _show_text(self) -> None:
-        self._text.setText(f"{self.value:+.{self._decimals}f} {self._unit}".rstrip())
+        shown = round(self.value * self._factor, self._decimals) + 0.0  # never -0.0
+        self._text.setText(f"{shown:+.{self._decimals}f} {self._unit}".rstrip())
