@@ -20,7 +20,7 @@ and release without dragging) emits :attr:`EnsembleScene.picked`.
 from __future__ import annotations
 
 # app.viewer first: it sets PyOpenGL's error checking before OpenGL.GL is loaded
-from app.viewer import BACKGROUND, GHOST_COLOR, HOME_ELEVATION_AZIMUTH, AttitudeScene  # isort: skip
+from app.viewer import BACKGROUND, GHOST_COLOR, HOME_ELEVATION_AZIMUTH, AttitudeScene, embed  # isort: skip
 
 import numpy as np
 import pyqtgraph.opengl as gl
@@ -269,11 +269,6 @@ class EnsembleSceneView(QtWidgets.QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.scene = EnsembleScene()
-        container = QtWidgets.QWidget.createWindowContainer(self.scene, self)
-        container.setMinimumSize(160, 140)
-        container.setFocusPolicy(QtCore.Qt.FocusPolicy.ClickFocus)
-        layout = QtWidgets.QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(container)
+        embed(self.scene, self, (160, 140))
         self.frameSwapped = self.scene.frameSwapped
         self.picked = self.scene.picked

@@ -587,6 +587,21 @@ class AttitudeScene(GLViewMixin, QOpenGLWindow):
         return rows[:, : 3 * width].reshape(height, width, 3).copy()
 
 
+def embed(window, widget, minimum_size) -> QtWidgets.QWidget:
+    """Put GL ``window`` (a ``QOpenGLWindow``) into ``widget`` as its only child; returns the container.
+
+    The container takes keyboard focus on a click (so the view's keys work
+    once it was clicked) and is at least ``minimum_size`` (width, height).
+    """
+    container = QtWidgets.QWidget.createWindowContainer(window, widget)
+    container.setMinimumSize(*minimum_size)
+    container.setFocusPolicy(QtCore.Qt.FocusPolicy.ClickFocus)
+    layout = QtWidgets.QVBoxLayout(widget)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(container)
+    return container
+
+
 class AttitudeView(QtWidgets.QWidget):
     """The attitude scene as a widget: :class:`AttitudeScene` in a window container.
 
@@ -601,12 +616,7 @@ class AttitudeView(QtWidgets.QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.scene = AttitudeScene()
-        container = QtWidgets.QWidget.createWindowContainer(self.scene, self)
-        container.setMinimumSize(200, 150)
-        container.setFocusPolicy(QtCore.Qt.FocusPolicy.ClickFocus)
-        layout = QtWidgets.QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(container)
+        embed(self.scene, self, (200, 150))
         scene = self.scene
         self.frameSwapped = scene.frameSwapped
         for name in ("set_attitude", "set_command", "show_ghost", "set_gimbal_angles", "show_gimbal",

@@ -35,7 +35,7 @@ from sim.control import CONTROLLERS
 from sim.integrators import full_quat, half_quat, qdot, rates, rk4
 from sim.interpolation import SlerpPath
 from sim.quaternion import aircraft_angles, from_aircraft_angles
-from sim.settings import Settings, SettingsError, _number, validate
+from sim.settings import Settings, SettingsError, number, validate
 from sim.simulation import NORM_FAULT
 
 __all__ = ["Ensemble", "EnsembleSpec", "ATTITUDES", "uniform_quaternions"]
@@ -142,7 +142,7 @@ def _integer(key, value, low, high):
 
 
 def _real(key, value, low, high, low_open=False):
-    x = _number(key, value, low=-math.inf, high=math.inf)  # a finite number, as every setting
+    x = number(key, value, low=-math.inf, high=math.inf)  # a finite number, as every setting
     if x < low or (low_open and x == low) or x > high:
         raise SettingsError(f"{key}: {x:g} must be {'>' if low_open else '>='} {low:g} and <= {high:g}")
     return x

@@ -18,7 +18,7 @@ from sim.norm import NORM_MODES
 from sim.shape import BUILTINS, DEFAULT_BODY, MassProperties, ShapeError, load, mass_properties, resolve
 
 __all__ = ["Settings", "SettingsError", "validate", "MAX_DT", "MIN_DT", "stability_warning",
-           "damper_warning", "INERTIA_SCALED", "axis_ratios", "carried_to"]
+           "damper_warning", "INERTIA_SCALED", "axis_ratios", "carried_to", "number"]
 
 #: Largest step accepted (s); Hoffmann's examples use 0.1.
 MAX_DT = 1.0
@@ -95,7 +95,12 @@ class Settings:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-def _number(key, value, *, low=-_MAX_MAGNITUDE, high=_MAX_MAGNITUDE, low_open=False):
+def number(key, value, *, low=-_MAX_MAGNITUDE, high=_MAX_MAGNITUDE, low_open=False) -> float:
+    """``value`` as a finite float in ``[low, high]`` (``(low, high]`` if ``low_open``); SettingsError naming ``key``.
+
+    The check behind every numeric setting, shared with the ensemble's spec
+    (:mod:`sim.ensemble`) so that both word their refusals alike.
+    """
     if isinstance(value, bool) or value is None:
         raise SettingsError(f"{key}: expected a number, got {value!r}")
     try:
@@ -121,7 +126,7 @@ def _vector(key, value, n, **limits):
             raise SettingsError(f"{key}: expected {n} numbers, got {value!r}") from None
     if len(parts) != n:
         raise SettingsError(f"{key}: expected {n} numbers, got {len(parts)} ({value!r})")
-    return tuple(_number(f"{key}[{i}]", v, **limits) for i, v in enumerate(parts))
+    return tuple(number(f"{key}[{i}]", v, **limits) for i, v in enumerate(parts))
 
 
 def _choice(key, value, options):
@@ -158,7 +163,7 @@ def _body(key, value):
 
 
 def _dt(key, value):
-    x = _number(key, value, low=0.0, low_open=True, high=MAX_DT)
+    x = number(key, value, low=0.0, low_open=True, high=MAX_DT)
     if x < MIN_DT:
         raise SettingsError(f"{key}: {x:g} s is below the smallest step {MIN_DT:g} s "
                             "(a nanosecond resolves any attitude motion; smaller steps only "
@@ -179,7 +184,7 @@ def _axes(key, value):
 _VALIDATORS = {
     "inertia": _inertia,
     "body": _body,
-    "mass": lambda k, v: None if v is None else _number(k, v, low=0.0, low_open=True),
+    "mass": lambda k, v: None if v is None else number(k, v, low=0.0, low_open=True),
     "integrator": lambda k, v: _choice(k, v, tuple(INTEGRATORS)),
     "full_quat_form": lambda k, v: _choice(k, v, FULL_QUAT_FORMS),
     "norm": lambda k, v: _choice(k, v, tuple(NORM_MODES)),
@@ -195,7 +200,7 @@ _VALIDATORS = {
     "shortest_path": _flag,
     "limiter_on": _flag,
     "limits": lambda k, v: _vector(k, v, 3, low=0.0, low_open=True),
-    "slerp_time": lambda k, v: _number(k, v, low=0.0, high=1e6),
+    "slerp_time": lambda k, v: number(k, v, low=0.0, high=1e6),
     "command_deg": lambda k, v: None if v is None else _vector(k, v, 3, low=-1e4, high=1e4),
 }
 
