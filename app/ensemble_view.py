@@ -121,6 +121,7 @@ class EnsembleView(QWidget):
         self._spec = EnsembleSpec(bodies=DEFAULT_BODIES)
         self._on = False
         self._by_scenario = False  # on because the scenario has an [ensemble] section (not the user)
+        self._following = False  # a replay starts and stops the ensemble: the view follows the model
         self.frame = None
         self._last = None  # the aircraft's latest Snapshot (for its marks)
         self._drawn = None  # (frame, marks) on screen
@@ -206,6 +207,16 @@ class EnsembleView(QWidget):
         :data:`MAX_BODIES` bodies); one without turns it off again if a
         scenario turned it on, and leaves it as it is if the user did.
         """
+        self._following = False
+        recorded = [spec for _, spec in runner.scheduled(ENSEMBLE) if spec is not None]
+        if recorded:  # a replay: its recorded inputs start (and stop) the ensemble, the view follows them
+            self._following = True
+            self._spec, self._on, self._by_scenario = recorded[0], False, True
+            self.frame = self._drawn = None
+            self.bodies.show_value(self._spec.bodies)
+            self.histogram.set_threshold(self._spec.settle_deg)
+            self._show_tab()
+            return
         spec = scenario.ensemble
         if spec is not None:
             if spec.bodies > MAX_BODIES:
@@ -226,7 +237,7 @@ class EnsembleView(QWidget):
     def set_on(self, on: bool) -> None:
         """Turn the ensemble on (restarts the run at t = 0) or off (the aircraft flies on alone)."""
         on = bool(on)
-        self._by_scenario = False
+        self._by_scenario = self._following = False
         if on == self._on:
             self._show_tab()
             return
@@ -241,6 +252,7 @@ class EnsembleView(QWidget):
     def set_bodies(self, bodies: int) -> None:
         """Fly ``bodies`` bodies from now on (restarts the run when on)."""
         self._spec = _spec_with(self._spec, bodies)
+        self._following = False
         self.bodies.show_value(bodies)
         if self._on:
             self._restart(f"Ensemble of {bodies:,} bodies: the run restarted at t = 0")
@@ -305,6 +317,12 @@ class EnsembleView(QWidget):
     # --------------------------------------------------------------- drawing
     def show_batch(self, batch) -> None:
         """Take the latest batch of the worker (every display frame); draw when the tab is in view."""
+        if self._following and (batch.ensemble is not None) != self._on:  # the replay started or stopped it
+            self._on = batch.ensemble is not None
+            if self._on:
+                self._spec = batch.ensemble.ensemble.spec
+                self.bodies.show_value(self._spec.bodies)
+            self._show_tab()
         if batch.ensemble is not None or not self._on:
             self.frame = batch.ensemble
         self._last = batch.last

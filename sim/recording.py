@@ -1,8 +1,10 @@
 """Recording and replay of runs, bit for bit.
 
 A recording is JSON Lines: the first line holds the scenario at the start
-(its settings, events and comparison bodies), every later line one input
-with the global step number before which it took effect, or an ``alive``
+(its settings, events, comparison bodies and ``[ensemble]`` table), every
+later line one input with the global step number before which it took
+effect (a setting, a reset, or an ensemble started with its
+:class:`~sim.ensemble.EnsembleSpec` fields or removed), or an ``alive``
 mark with the step reached.  Floats are written with ``repr`` precision, so
 replaying the inputs at the same steps reproduces the states exactly.  The
 file is flushed after every line and at least once a second, so killing the
@@ -11,11 +13,13 @@ process loses at most the last second.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from pathlib import Path
 
-from sim.runner import RESET, Runner
+from sim.ensemble import EnsembleSpec
+from sim.runner import ENSEMBLE, RESET, Runner
 from sim.files import FileRefused, read_regular
 from sim.scenario import MAX_DURATION, Event, Scenario
 from sim.settings import KEYS, Settings, SettingsError, validate
@@ -55,6 +59,7 @@ def _scenario_header(scenario: Scenario) -> dict:
                    for e in scenario.events],
         "compare": [{"label": label, **{k: _jsonable(v) for k, v in o.items()}}
                     for label, o in scenario.compare],
+        **({"ensemble": dataclasses.asdict(scenario.ensemble)} if scenario.ensemble is not None else {}),
     }
 
 
@@ -149,11 +154,14 @@ def load_recording(path):
         if "step" in record and "key" in record:
             key = record["key"]
             step = _step(record["step"], path, number)
-            if key != RESET and key not in KEYS:
+            if key not in (RESET, ENSEMBLE) and key not in KEYS:
                 raise RecordingError(f"{path}, line {number}: unknown input {key!r}")
             value = record.get("value")
             try:
-                value = None if key == RESET else validate(key, value)
+                if key == ENSEMBLE:
+                    value = None if value is None else _ensemble_spec(value)
+                else:
+                    value = None if key == RESET else validate(key, value)
             except SettingsError as exc:
                 raise RecordingError(f"{path}, line {number}: {exc}") from None
             inputs.append((step, key, value))
@@ -182,6 +190,7 @@ def _header_scenario(header: dict, path) -> Scenario:
         compare = tuple((_text(c["label"]), {k: validate(k, v)
                                              for k, v in c.items() if k != "label"})
                         for c in header.get("compare", []))
+        ensemble = _ensemble_spec(header["ensemble"]) if header.get("ensemble") is not None else None
         duration = _time(header.get("duration", 20.0))
         if duration <= 0:
             raise ValueError(f"duration {duration!r} must be > 0")
@@ -190,7 +199,18 @@ def _header_scenario(header: dict, path) -> Scenario:
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise RecordingError(f"{path}, line 1: bad scenario in header ({exc})") from None
     return Scenario(name=name, title=title, caption=caption, duration=duration,
-                    settings=settings, events=events, compare=compare)
+                    settings=settings, events=events, compare=compare, ensemble=ensemble)
+
+
+def _ensemble_spec(fields) -> EnsembleSpec:
+    """An EnsembleSpec from its recorded fields; SettingsError (a ValueError) naming what is wrong."""
+    if not isinstance(fields, dict):
+        raise SettingsError(f"ensemble: expected the fields of an ensemble, got {fields!r}")
+    known = {f.name for f in dataclasses.fields(EnsembleSpec)}
+    unknown = sorted(set(fields) - known)
+    if unknown:
+        raise SettingsError(f"ensemble: unknown field {unknown[0]!r} (known: {', '.join(sorted(known))})")
+    return EnsembleSpec(**fields)
 
 
 def _time(value) -> float:

@@ -16,6 +16,7 @@ batch ends with an :class:`EnsembleFrame` of its state.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import queue
 from dataclasses import dataclass, field
@@ -35,7 +36,9 @@ __all__ = ["Runner", "Batch", "EnsembleFrame", "RESET", "ENSEMBLE", "ENSEMBLE_KE
 RESET = "reset"
 #: The input that starts an ensemble beside the main body (value: an
 #: :class:`~sim.ensemble.EnsembleSpec`, built from the main body's settings
-#: then) or removes it (value None).  Not recorded: replays have no ensemble.
+#: then) or removes it (value None).  Recorded like a setting, so a replay
+#: flies the same ensemble bit for bit (it is built from the same settings
+#: at the same step).
 ENSEMBLE = "ensemble"
 #: Settings that reach the ensemble too: the shared inputs of
 #: :meth:`sim.ensemble.Ensemble.set`.  A new body reaches it as well
@@ -177,6 +180,10 @@ class Runner:
         """Apply an input just before the step that follows global step ``step`` (replay)."""
         self._scheduled.setdefault(step, []).append((key, value))
 
+    def scheduled(self, key: str) -> list:
+        """``[(step, value), ...]`` of the scheduled inputs ``key`` not yet applied, in step order."""
+        return [(step, v) for step in sorted(self._scheduled) for k, v in self._scheduled[step] if k == key]
+
     def _set_all(self, key, value):
         """Set on the main body, on each comparison body that does not override ``key``, on the ensemble."""
         self.sim.set(key, value)
@@ -192,6 +199,8 @@ class Runner:
             # built from the main body's settings now; its bodies start at t = 0 (send a reset to align).
             # Without the per-step metrics (a third of the step's cost): a frame needs the state only.
             self.ensemble = None if value is None else Ensemble(self.sim.settings, value, track=False)
+            if self.recorder is not None:
+                self.recorder.input(self.total_steps, key, None if value is None else dataclasses.asdict(value))
             return
         if key == RESET:
             for sim in (self.sim, *self.compare.values()):

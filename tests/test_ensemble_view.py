@@ -428,7 +428,7 @@ def test_diverging_bodies_are_grey_and_left_out_of_the_histogram(qtbot, main_win
 
 
 @pytest.mark.gl
-def test_recording_with_the_ensemble_on_records_the_aircraft_only_and_replays(qtbot, main_window, tmp_path):
+def test_recording_with_the_ensemble_on_replays_it_and_the_view_follows(qtbot, main_window, tmp_path):
     win = main_window("default", speed=5.0)
     view = turn_on(qtbot, win, 100)
     path = tmp_path / "run.jsonl"
@@ -437,10 +437,13 @@ def test_recording_with_the_ensemble_on_records_the_aircraft_only_and_replays(qt
     qtbot.waitUntil(lambda: view.frame is not None and view.frame.t > 0.5, timeout=5000)
     win.stop_recording()
     qtbot.waitUntil(lambda: '"end"' in path.read_text(), timeout=3000)  # the worker closes it
-    assert "ensemble" not in path.read_text()
+    assert '"key": "ensemble"' in path.read_text()
+    view.set_on(False)  # the replay turns it on again: the recording holds it
+    qtbot.waitUntil(lambda: win.worker.runner.ensemble is None, timeout=3000)
     assert win.replay(path)
     qtbot.waitUntil(lambda: win.worker.paused and view.frame is not None and view.frame.t > 0.4, timeout=10000)
-    assert view.frame.n == 100 and win.worker.fault is None
+    assert view.is_on and view.frame.n == 100 and win.worker.fault is None
+    assert win.plot_tabs.indexOf(view) >= 0
 
 
 def test_a_new_body_reaches_the_ensemble_but_an_explicit_inertia_does_not():

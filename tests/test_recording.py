@@ -13,7 +13,8 @@ import pytest
 
 from app.cli import main
 from sim.recording import Recorder, RecordingError, load_recording, replay
-from sim.runner import RESET, Runner
+from sim.ensemble import EnsembleSpec
+from sim.runner import ENSEMBLE, RESET, Runner
 from sim.scenario import load
 
 
@@ -80,6 +81,58 @@ def test_bad_input_line_names_the_line(tmp_path):
     lines.insert(3, "{}")
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(RecordingError, match=r"line 3: dt: -1 must be > 0"):
+        load_recording(path)
+
+
+def test_an_ensemble_started_and_stopped_mid_run_replays_bit_for_bit(tmp_path):
+    """The ensemble input is recorded with its spec; the replay builds it from the same settings at the
+    same step, so every body's state matches, and it is gone where it was removed."""
+    path = tmp_path / "ensemble.jsonl"
+    scenario = load("default")
+    recorder = Recorder(path, scenario)
+    runner = Runner(scenario, recorder=recorder)
+    runner.advance(120)
+    runner.submit("controller", "quaternion")
+    runner.submit("command_deg", (30.0, 20.0, -40.0))
+    runner.submit(ENSEMBLE, EnsembleSpec(bodies=40, seed=7, rate_spread=0.2, inertia_spread=5.0,
+                                         gains_grid=((4.0, 6.0), (10.0,), (12.0, 14.0))))
+    runner.advance(200)
+    runner.submit("torque", (0.5, 0.0, -0.5))
+    recorded = runner.advance(150).ensemble
+    runner.submit(ENSEMBLE, None)
+    assert runner.advance(30).ensemble is None
+    recorder.close(runner.total_steps)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [line["value"] is None for line in lines if line.get("key") == ENSEMBLE] == [False, True]
+    runner2, last = replay(path)
+    assert last == 500
+    replayed = runner2.advance(470).ensemble
+    assert replayed.ensemble.spec == recorded.ensemble.spec
+    assert replayed.t == recorded.t
+    assert np.array_equal(replayed.q, recorded.q) and np.array_equal(replayed.travelled_deg, recorded.travelled_deg)
+    assert runner2.advance(30).ensemble is None
+
+
+def test_a_scenarios_ensemble_table_is_kept_in_the_header(tmp_path):
+    path = tmp_path / "scenario.jsonl"
+    scenario = load("ensemble_controller")
+    assert scenario.ensemble is not None
+    Recorder(path, scenario).close(0)
+    assert load_recording(path)[0].ensemble == scenario.ensemble
+
+
+@pytest.mark.parametrize("value, fragment", [
+    ({"bodies": 0}, "bodies"),
+    ({"bodies": 10, "colour": "red"}, "unknown field 'colour'"),
+    ([1, 2, 3], "expected the fields of an ensemble"),
+])
+def test_a_bad_ensemble_input_names_the_line(tmp_path, value, fragment):
+    path = tmp_path / "run.jsonl"
+    _record(path)
+    lines = path.read_text().splitlines()
+    lines.insert(1, json.dumps({"step": 3, "key": "ensemble", "value": value}))
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(RecordingError, match=rf"line 2: .*{fragment}"):
         load_recording(path)
 
 
