@@ -238,6 +238,7 @@ def test_docs_examples_run(tmp_path, monkeypatch, capsys):
         exec(compile(code, f"{DOCS.name} block {i + 1}", "exec"), {"__name__": f"api_doc_{i}"})
     out = capsys.readouterr().out
     assert "['t', 'q1', 'q2', 'q3', 'q4']" in out and "201 True" in out and "2000 2001 True" in out
+    assert "True\n0.0067\n" in out  # the T-handle: the aircraft's dampers diverge, the carried ones damp
 
 
 def test_replay_with_comparison_bodies_and_a_huge_every(tmp_path):
