@@ -24,7 +24,7 @@ from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
 from sim.norm import NORM_MODES
 from sim.recording import RecordingError, load_recording
 from sim.scenario import MAX_DURATION, Event, ScenarioError, builtin_names, load
-from sim.settings import SettingsError, damper_warning, stability_warning, validate
+from sim.settings import SettingsError, carried_to, damper_warning, stability_warning, validate
 from sim.simulation import SimulationFault
 
 __all__ = ["main", "build_parser"]
@@ -137,7 +137,14 @@ def _add_body_flags(parser) -> None:
 
 
 def with_body(scenario, args):
-    """The scenario with ``--body`` and ``--mass`` applied; a new body brings its own inertia."""
+    """The scenario with ``--body`` and ``--mass`` applied; a new body brings its own inertia.
+
+    A new body with its own inertia also takes the scenario's torque,
+    dampers, gains and limits scaled to its moments of inertia
+    (:func:`sim.settings.carried_to`, as the window's Model tab does), so
+    it flies with the scenario's time constants; flags such as
+    ``--dampers`` are applied after and win.
+    """
     changes = {key: _flag_value(key, key, getattr(args, key)) for key in ("body", "mass")
                if getattr(args, key, None) is not None}
     if "body" in changes:  # the scenario's explicit inertia was for its own body
@@ -146,7 +153,14 @@ def with_body(scenario, args):
     if not changes:
         return scenario
     try:
-        return replace(scenario, settings=scenario.settings.replace(**changes))
+        settings = scenario.settings.replace(**changes)
+        if "body" in changes and changes["inertia"] is None and settings.body != scenario.settings.body:
+            carried = carried_to(scenario.settings, settings.mass_properties.inertia)
+            if any(carried[key] != getattr(settings, key) for key in carried):
+                settings = settings.replace(**carried)
+                _say(f"note: --body {args.body}: the scenario's torque, dampers, gains and limits are scaled "
+                     "to its moments of inertia (the same time constants)")
+        return replace(scenario, settings=settings)
     except SettingsError as exc:
         body = getattr(args, "body", None)
         raise UsageError(f"--body {scenario.settings.body if body is None else body}: "

@@ -23,7 +23,7 @@ import numpy as np
 
 from app import cli
 from sim.ensemble import EnsembleSpec
-from sim.settings import SettingsError, stability_warning
+from sim.settings import SettingsError, damper_warning, stability_warning
 from sim.sweep import COLUMNS, MAX_TRAJECTORY_BYTES, Sweep, summary
 
 __all__ = ["add_parser", "cmd_sweep", "parse_gains_grid", "write_csv", "format_summary"]
@@ -46,7 +46,7 @@ MAX_GAINS_ROWS = 20
 DEFAULT_SAMPLES = 500
 
 # run's flags, besides those of cli._DIRECT, that scenario_from_args reads.
-_RUN_FLAGS = {"scenario", "dampers", "torque_until", "no_shortest_path", "duration"}
+_RUN_FLAGS = {"scenario", "body", "mass", "dampers", "torque_until", "no_shortest_path", "duration"}
 
 _EPILOG = """\
 gains grid: three axes separated by commas, each a list of values separated by
@@ -353,9 +353,12 @@ def cmd_sweep(args) -> int:
     combinations = math.prod(map(len, spec.gains_grid)) if spec.gains_grid else 0
     if combinations > spec.bodies:
         print(f"warning: only {spec.bodies:,} of the {combinations:,} gain combinations are flown", file=sys.stderr)
-    warning = stability_warning(scenario.settings)
-    if warning:
-        print(warning, file=sys.stderr)
+    for warning in (stability_warning(scenario.settings), damper_warning(scenario.settings)):
+        if warning:
+            print(warning, file=sys.stderr)
+    if scenario.compare:
+        print(f"note: the scenario's comparison bodies ({', '.join(label for label, _ in scenario.compare)}) "
+              "are not swept: every body flies the main body's settings", file=sys.stderr)
     out = close = traj_file = None
     if args.out is not None:
         out, close = _open_out(args.out)

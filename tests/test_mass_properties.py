@@ -369,8 +369,15 @@ def test_mass_without_effect_warns_on_the_command_line(tmp_path, capsys):
     assert "--mass has no effect" in capsys.readouterr().err
 
 
-def test_small_body_with_aircraft_dampers_is_warned_about(tmp_path, capsys):
-    main(["run", "--body", "t_handle", "--duration", "0.01", "--out", str(tmp_path / "o.csv")])
+def test_body_flag_carries_the_scenarios_tuning_and_explicit_dampers_win(tmp_path, capsys):
+    out = tmp_path / "o.csv"
+    assert main(["run", "--body", "t_handle", "--rates", "2,0,0", "--duration", "1", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "scaled to its moments of inertia" in err and "too stiff" not in err
+    data = np.loadtxt(out, delimiter=",", skiprows=1)
+    # the default scenario's roll damper: k / J = 3 / 0.6 = 5 per second on the aircraft, and on the T-handle
+    assert data[-1, COL["wx"]] / data[0, COL["wx"]] == pytest.approx((1 - 5 * 0.001) ** 1000, rel=1e-9)
+    main(["run", "--body", "t_handle", "--dampers", "3,4,6", "--duration", "0.001", "--out", str(out)])
     assert "dampers are too stiff for this body" in capsys.readouterr().err
 
 

@@ -487,3 +487,22 @@ def test_bad_ensemble_table_names_file_line_and_key(line, fragment, lineno):
 def test_ensemble_must_be_a_table():
     with pytest.raises(ScenarioError, match=r"bad.toml, line 1: \[ensemble\] must be a table"):
         loads("ensemble = 3\n", source="bad.toml")
+
+
+def test_cli_sweeps_another_body_with_the_scenarios_time_constants(tmp_path, capsys):
+    """--body carries the tuning as in run and the window; the sweep's bodies take the phone's inertia."""
+    out = tmp_path / "phone.csv"
+    assert main(["sweep", "--body", "phone", "--bodies", "6", "--duration", "8", "--workers", "0",
+                 "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "--body phone" in err and "scaled to its moments of inertia" in err and "too stiff" not in err
+    _, c = _read_csv(out)
+    assert np.all(np.isfinite(c["settling_time"])) and not c["faulted"].any()
+    assert main(["sweep", "--body", "phone", "--dampers", "3,4,6", "--bodies", "2", "--duration", "0.01",
+                 "--workers", "0"]) in (0, 1)
+    assert "dampers are too stiff" in capsys.readouterr().err
+
+
+def test_cli_says_the_comparison_bodies_are_not_swept(capsys):
+    assert main(["sweep", "--scenario", "gimbal_lock", "--bodies", "2", "--duration", "0.01", "--workers", "0"]) == 0
+    assert "comparison bodies (euler controller) are not swept" in capsys.readouterr().err
