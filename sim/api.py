@@ -174,22 +174,32 @@ def _duration(value) -> float:
     return x
 
 
-def _measure_costs(scenario: Scenario) -> tuple:
-    """Seconds per step (every body) and per output row, measured on copies of the bodies."""
+def _measure_costs(scenario: Scenario, repeats: int = 3) -> tuple:
+    """Seconds per step (every body) and per output row, measured on copies of the bodies.
+
+    Each cost is the least of ``repeats`` short timings: a busy machine that
+    takes the core away during one of them (tens of milliseconds, longer
+    than the timing itself) would otherwise inflate the estimate many times
+    over and refuse a run that takes minutes.
+    """
     sims = [Simulation(scenario.settings)] + [Simulation(scenario.settings, **o) for _, o in scenario.compare]
     n = 256
     step_cost = row_cost = 0.0
     for sim in sims:
-        start = time.perf_counter()
-        try:
-            sim.step(n)
-        except SimulationFault:
-            pass  # a cost is still measured; the run itself reports the fault
-        step_cost += (time.perf_counter() - start) / n
-        start = time.perf_counter()
-        for _ in range(32):
-            ",".join(map(repr, sim.row()[:_WIDTH]))
-        row_cost += (time.perf_counter() - start) / 32
+        steps, rows = [], []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            try:
+                sim.step(n)
+            except SimulationFault:
+                pass  # a cost is still measured; the run itself reports the fault
+            steps.append((time.perf_counter() - start) / n)
+            start = time.perf_counter()
+            for _ in range(32):
+                ",".join(map(repr, sim.row()[:_WIDTH]))
+            rows.append((time.perf_counter() - start) / 32)
+        step_cost += min(steps)
+        row_cost += min(rows)
     return step_cost, row_cost
 
 

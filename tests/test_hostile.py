@@ -120,7 +120,8 @@ def test_broken_pipe_through_head():
 def test_ctrl_c_finishes_lines_and_names_t(tmp_path, fmt):
     out = tmp_path / f"run.{fmt}"
     proc = subprocess.Popen([*CLI, "run", "--duration", "100000", "--dt", "0.01", "--out", str(out),
-                             "--format", fmt], stderr=subprocess.PIPE, text=True)
+                             "--format", fmt, "--force"],  # never refused as too long, however busy the machine
+                            stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     # wait until rows are being computed (and, for CSV, written)
     while time.monotonic() < deadline and (not out.exists() or (fmt == "csv" and out.stat().st_size < 50_000)):
