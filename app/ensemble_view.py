@@ -205,20 +205,16 @@ class EnsembleView(QWidget):
         ensemble starts with the runner at t = 0.  A scenario with an
         ``[ensemble]`` section turns the view on with its spec (at most
         :data:`MAX_BODIES` bodies); one without turns it off again if a
-        scenario turned it on, and leaves it as it is if the user did.
+        scenario turned it on, and leaves it as it is if the user did.  A
+        replay whose recording starts an ensemble leaves that to the
+        recording and follows it (:meth:`show_batch`).
         """
-        self._following = False
         recorded = [spec for _, spec in runner.scheduled(ENSEMBLE) if spec is not None]
-        if recorded:  # a replay: its recorded inputs start (and stop) the ensemble, the view follows them
-            self._following = True
-            self._spec, self._on, self._by_scenario = recorded[0], False, True
-            self.frame = self._drawn = None
-            self.bodies.show_value(self._spec.bodies)
-            self.histogram.set_threshold(self._spec.settle_deg)
-            self._show_tab()
-            return
         spec = scenario.ensemble
-        if spec is not None:
+        self._following = bool(recorded)
+        if recorded:  # on when the recorded input starts it, not before
+            self._spec, self._on, self._by_scenario = recorded[0], False, True
+        elif spec is not None:
             if spec.bodies > MAX_BODIES:
                 self._message(f"Scenario {scenario.name}: the window flies {MAX_BODIES:,} of its "
                               f"{spec.bodies:,} bodies (attitude-sim sweep runs them all)")
@@ -228,11 +224,15 @@ class EnsembleView(QWidget):
         elif self._by_scenario:
             self._on = self._by_scenario = False
         self.frame = self._drawn = None
-        self.bodies.show_value(self._spec.bodies)
-        self.histogram.set_threshold(self._spec.settle_deg)
+        self._show_spec()
         if self._on:
             runner.submit(ENSEMBLE, self._spec)
         self._show_tab()
+
+    def _show_spec(self) -> None:
+        """Show the spec's body count and settling threshold."""
+        self.bodies.show_value(self._spec.bodies)
+        self.histogram.set_threshold(self._spec.settle_deg)
 
     def set_on(self, on: bool) -> None:
         """Turn the ensemble on (restarts the run at t = 0) or off (the aircraft flies on alone)."""
@@ -321,7 +321,7 @@ class EnsembleView(QWidget):
             self._on = batch.ensemble is not None
             if self._on:
                 self._spec = batch.ensemble.ensemble.spec
-                self.bodies.show_value(self._spec.bodies)
+                self._show_spec()
             self._show_tab()
         if batch.ensemble is not None or not self._on:
             self.frame = batch.ensemble

@@ -49,10 +49,6 @@ from sim.scenario import load
 app = application()
 window = open_window(load("default"), remember_geometry=False)
 nbytes = lambda: window.history.nbytes
-end = time.perf_counter() + float(sys.argv[1])
-while time.perf_counter() < end:
-    app.processEvents()
-    time.sleep(0.001)
 """
 
 # The libraries' floor: pyqtgraph's own smallest 3D view beside one plot, at
@@ -83,14 +79,15 @@ timer = QtCore.QTimer(interval=16)
 timer.timeout.connect(frame)
 timer.start()
 nbytes = lambda: 0
+"""
+
+# Appended to either child: argv[1] seconds of its event loop, then its resident memory, split as
+# /proc/self/status does.
+_RSS_REPORT = """
 end = time.perf_counter() + float(sys.argv[1])
 while time.perf_counter() < end:
     app.processEvents()
     time.sleep(0.001)
-"""
-
-# Appended to either child: its resident memory, split as /proc/self/status does.
-_RSS_REPORT = """
 status = dict(line.split(":", 1) for line in open("/proc/self/status"))
 llvm, current = 0, False  # resident pages of libLLVM (Mesa's llvmpipe): software OpenGL only
 for line in open("/proc/self/smaps"):

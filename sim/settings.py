@@ -270,17 +270,18 @@ def carried_to(settings: Settings, inertia) -> dict:
     errors), whose natural frequency ``sqrt(K / J)``, damping ratio
     ``k / (2 sqrt(K J))``, the angular acceleration ``T / J`` of the command
     torque and the largest one a limit ``L`` allows, ``L / J``, are all
-    unchanged when ``T``, ``k``, ``K`` and ``L`` scale with ``J``.  So each axis is scaled by ``J'ii / Jii`` (new over present
-    moment): Hoffmann's aircraft tuning flies a 0.25 kg T-handle as it
-    flies the aircraft instead of diverging (:func:`damper_warning`), and
-    choosing the aircraft again gives the numbers back (to rounding, a few
-    units in the last place).
+    unchanged when ``T``, ``k``, ``K`` and ``L`` scale with ``J``.  So each
+    axis is scaled by ``J'ii / Jii`` (new over present moment): Hoffmann's
+    aircraft tuning flies a 0.25 kg T-handle as it flies the aircraft
+    instead of diverging (:func:`damper_warning`), and choosing the
+    aircraft again gives the numbers back (to rounding, a few units in the
+    last place).
 
     Returns
     -------
     dict
-        ``{"torque": ..., "dampers": ..., "gains": ..., "limits": ...}``, ready for
-        :meth:`Settings.replace` or one input each.
+        ``{"torque": ..., "dampers": ..., "gains": ..., "limits": ...}``,
+        ready for :meth:`Settings.replace` or one input each.
     """
     ratios = axis_ratios(settings.mass_properties.inertia, inertia)
     return {key: tuple(v * r for v, r in zip(getattr(settings, key), ratios))
