@@ -1,4 +1,4 @@
-"""Independent references shared by the tests: scipy's Rotation as the oracle.
+"""Independent references shared by the tests: scipy's Rotation and solve_ivp as oracles.
 
 Hoffmann's Q (scalar last, inertial -> body coordinate transformation) is the
 conjugate of scipy's quaternion of the body's attitude (checked in
@@ -6,6 +6,7 @@ tests/test_quaternion.py against the Cayley matrix).
 """
 
 import numpy as np
+from scipy.integrate import solve_ivp
 from scipy.spatial.transform import Rotation
 
 
@@ -24,3 +25,30 @@ def unit(v):
     """``v`` scaled to unit length."""
     v = np.asarray(v, dtype=float)
     return v / np.linalg.norm(v)
+
+
+def hamilton(a, b):
+    """Hamilton product of two quaternions, scalar last, written from scratch."""
+    av, a4 = np.asarray(a[:3], dtype=float), float(a[3])
+    bv, b4 = np.asarray(b[:3], dtype=float), float(b[3])
+    return np.append(a4 * bv + b4 * av + np.cross(av, bv), a4 * b4 - av @ bv)
+
+
+def solve_attitude(t_end, w0, q0, J, torque=(0.0, 0.0, 0.0)):
+    """(w, Q) at ``t_end`` by scipy's solve_ivp (DOP853, rtol = atol = 1e-12).
+
+    Euler's equations ``J dw/dt = T - w x J w`` with a constant body torque
+    and the kinematics ``dQ/dt = -1/2 (w, 0) (x) Q`` (Q is the conjugate of
+    scipy's body -> inertial quaternion r, and dr/dt = 1/2 r (x) (w, 0)).
+    """
+    J = np.asarray(J, dtype=float)
+    j_inv = np.linalg.inv(J)
+    torque = np.asarray(torque, dtype=float)
+
+    def rhs(t, y):
+        w, q = y[:3], y[3:]
+        return np.concatenate([j_inv @ (torque - np.cross(w, J @ w)), -0.5 * hamilton(np.append(w, 0.0), q)])
+
+    sol = solve_ivp(rhs, (0.0, t_end), np.concatenate([w0, q0]), method="DOP853", rtol=1e-12, atol=1e-12)
+    assert sol.success
+    return sol.y[:3, -1], sol.y[3:, -1]

@@ -135,7 +135,8 @@ def test_stream_yields_rows_lazily():
 
 
 def test_to_dataframe():
-    pandas = pytest.importorskip("pandas")
+    import pandas  # a test dependency (pyproject.toml): never skipped
+
     result = api.run("integrators", duration=0.1)
     df = api.to_dataframe(result)
     assert isinstance(df, pandas.DataFrame) and list(df.columns) == list(result)
@@ -229,16 +230,12 @@ def test_docs_have_examples():
 
 def test_docs_examples_run(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    for i, code in enumerate(_blocks()):
-        if "to_dataframe" in code:
-            try:
-                import pandas  # noqa: F401
-            except ImportError:
-                continue            # pandas is optional; the block is covered where it is installed
+    for i, code in enumerate(_blocks()):     # every block (pandas is a test dependency)
         exec(compile(code, f"{DOCS.name} block {i + 1}", "exec"), {"__name__": f"api_doc_{i}"})
     out = capsys.readouterr().out
     assert "['t', 'q1', 'q2', 'q3', 'q4']" in out and "201 True" in out and "2000 2001 True" in out
     assert "True\n0.0067\n" in out  # the T-handle: the aircraft's dampers diverge, the carried ones damp
+    assert re.search(r"^ +t +theta_deg\n", out, re.M)  # the DataFrame block printed its table
 
 
 def test_replay_with_comparison_bodies_and_a_huge_every(tmp_path):
