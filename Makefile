@@ -54,7 +54,7 @@ run: $(VENV)/.installed sysdeps
 # After the tests: the wheel, installed into a fresh venv outside the checkout,
 # used from another folder (.ci/check_install.py; 15-30 s with pip's cache warm).
 test: $(VENV)/.installed-test sysdeps
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -ra
 	$(BIN)/python .ci/check_install.py
 
 bench: $(VENV)/.installed-test sysdeps

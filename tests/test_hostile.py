@@ -7,6 +7,7 @@ denormal / tiny / huge numbers, and step counts that cannot finish.  The
 real-process tests run the installed module with ``python -m app.cli``.
 """
 
+import contextlib
 import csv
 import io
 import json
@@ -35,6 +36,25 @@ ROW = re.compile(r"^-?[0-9][^,]*(,[^,]+){%d}$" % (len(COLUMNS) - 1))
 
 def _cli(*argv, timeout=60, **kw):
     return subprocess.run([*CLI, *argv], capture_output=True, text=True, timeout=timeout, **kw)
+
+
+def _unprivileged(*argv):
+    """``(exit code, stderr)`` of the CLI run without root's power over permissions.
+
+    In process for an ordinary user.  When the suite runs as root (as CI
+    does), the command runs in a subprocess still as root but with the
+    capabilities that bypass file permissions (CAP_DAC_OVERRIDE,
+    CAP_DAC_READ_SEARCH) dropped by setpriv (util-linux), so the file mode
+    applies to it as to any owner: the permission checks are tested, not skipped.
+    """
+    if os.geteuid() != 0:
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            code = main(list(argv))
+        return code, err.getvalue()
+    proc = subprocess.run(["setpriv", "--bounding-set=-dac_override,-dac_read_search", *CLI, *argv],
+                          capture_output=True, text=True, timeout=60)
+    return proc.returncode, proc.stderr
 
 
 def _one_line(err):
@@ -201,6 +221,9 @@ def test_out_to_a_read_only_proc_file(capsys):
     line = _one_line(capsys.readouterr().err)
     assert (code, True) in ((2, "cannot write (Permission denied)" in line),
                             (1, "cannot write /proc/version at t=0 s: Input/output error" in line))
+    # and without root's power over permissions (see _unprivileged): exit 2
+    code, err = _unprivileged("run", "--duration", "0.01", "--out", "/proc/version")
+    assert code == 2 and "cannot write (Permission denied)" in _one_line(err)
 
 
 def test_out_to_a_fifo_streams_to_its_reader(fifo):
@@ -213,14 +236,14 @@ def test_out_to_a_fifo_streams_to_its_reader(fifo):
     assert text.startswith("t,q1,") and text.count("\n") == 12
 
 
-def test_unreadable_scenario(tmp_path, capsys):
+def test_unreadable_scenario(tmp_path):
+    # a file of mode 0: its permission refuses it (never skipped as root: see _unprivileged)
     path = tmp_path / "secret.toml"
     path.write_text("[settings]\n")
     path.chmod(0)
-    if os.access(path, os.R_OK):
-        pytest.skip("running as root: permissions do not apply")
-    assert main(["run", "--scenario", str(path)]) == 2
-    assert "cannot read (Permission denied)" in _one_line(capsys.readouterr().err)
+    code, err = _unprivileged("run", "--scenario", str(path))
+    assert code == 2
+    assert "cannot read (Permission denied)" in _one_line(err)
 
 
 # ------------------------------------------------------------------ sizes
