@@ -262,7 +262,7 @@ def test_half_quat_spin_up_closed_form_of_the_recursion():
     # exactly, and each Half-Quat step multiplies Q by (1 - dt/2 (w_n, 0)),
     # a rotation about e by 2 atan(dt |w_n| / 2) times a stretch that the norm
     # controller removes, so after n steps the attitude is a coordinate
-    # rotation about e by sum_k 2 atan(dt k dt 2 / (2 I)).
+    # rotation about e by sum_k 2 atan(dt |w_k| / 2), |w_k| = 2 k dt / I.
     b = Body()
     dt, n = 0.01, 300
     for k_axis in range(3):

@@ -9,7 +9,8 @@ References, all independent of the code under test:
 * conservation of kinetic energy and of the inertial angular momentum for
   torque-free motion;
 * closed forms: spin-up about a principal axis from rest, uniform rotation of a
-  spherical body, and the exact discrete solution of Half-Quat for a sphere.
+  spherical body, and the exact discrete solutions of Half-Quat for a sphere
+  and for the spin-up (single steps: tests/test_discrete_steps.py).
 
 Attitude errors are rotation angles (scipy), so Q and -Q compare equal.
 """
