@@ -8,6 +8,7 @@ seconds.
 
 import json
 import os
+import re
 import time
 
 import numpy as np
@@ -139,6 +140,53 @@ def test_plots_receive_every_sample(qtbot, window):
     qtbot.waitUntil(lambda: window.last_snapshot.step == last.step + 5, timeout=2000)
     window.plots.refresh()
     assert window.history.count == last.step + 5 == window.plots.curve_points("norm")
+
+
+def readout_numbers(win, name):
+    """The numbers printed in readout ``name`` of the window, in order."""
+    text = child(win, f"readout_{name}").text()
+    return [float(s) for s in re.findall(r"[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?", text)]
+
+
+@pytest.mark.gl
+def test_readouts_on_screen_are_the_last_state_received(qtbot, main_window):
+    """Run the controller scenario (every readout moving), pause, and read the labels back:
+    each number equals the window's last snapshot to the rounding it is printed with."""
+    win = main_window("hoffmann_controller", speed=10.0)
+    qtbot.waitUntil(lambda: sim_time(win) > 3.0, timeout=10_000)   # on its way to (40, 30, 20) deg
+    child(win, "button_pause").click()
+    qtbot.waitUntil(lambda: win.worker.paused)
+    qtbot.wait(100)
+    last = win.last_snapshot
+    qtbot.waitUntil(lambda: abs(readout_numbers(win, "t")[0] - last.t) <= 5e-4 + 1e-9, timeout=2000)
+    assert win.last_snapshot is last
+    assert child(win, "readout_t").text().endswith(" s")
+    assert readout_numbers(win, "q") == pytest.approx(last.q, abs=5e-6 + 1e-12)
+    assert readout_numbers(win, "norm") == pytest.approx([last.norm], rel=5e-3, abs=1e-300)
+    psi, theta, phi = last.angles_deg
+    assert len({round(psi), round(theta), round(phi)}) == 3, "distinct angles, so an order is seen"
+    assert readout_numbers(win, "angles") == pytest.approx([psi, theta, phi], abs=5e-3 + 1e-9)
+    assert child(win, "readout_angles").text().endswith(" °")
+    assert readout_numbers(win, "w") == pytest.approx(last.w, abs=5e-4 + 1e-9)
+    assert child(win, "readout_w").text().endswith(" rad/s")
+    factor, unit = win.readouts.torque_unit
+    assert unit == "N m"                                # Hoffmann's aircraft: torques of N m
+    assert any(abs(c) >= 0.01 for c in last.torque), "the controller is pushing"
+    assert readout_numbers(win, "torque") == pytest.approx([factor * c for c in last.torque], abs=5e-3 + 1e-9)
+    assert child(win, "readout_torque").text().endswith(" N m")
+    energy = last.energy
+    assert readout_numbers(win, "multiplier") == pytest.approx([last.multiplier], rel=5e-5, abs=1e-300)
+    assert readout_numbers(win, "four_t") == pytest.approx([4.0 * energy], rel=5e-5)
+    assert readout_numbers(win, "energy") == pytest.approx([energy], rel=5e-5)
+    assert child(win, "readout_energy").text().endswith(" J")
+    # and the plots end at the same state
+    win.plots.refresh()
+    for plot, label, value in (("norm", "|Q| − 1", last.norm), ("multiplier", "λ", last.multiplier),
+                               ("angles", "ψ", psi), ("angles", "φ", phi), ("rates", "ωy", last.w[1]),
+                               ("torques", "τz", last.torque[2])):
+        curve = next(c for c in win.plots.plot(plot).listDataItems() if c.name() == label)
+        x, y = curve.getData()
+        assert x[-1] == last.t and y[-1] == value, (plot, label)
 
 
 @pytest.mark.gl
