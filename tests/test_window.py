@@ -150,15 +150,25 @@ def readout_numbers(win, name):
 
 @pytest.mark.gl
 def test_readouts_on_screen_are_the_last_state_received(qtbot, main_window):
-    """Run the controller scenario (every readout moving), pause, and read the labels back:
-    each number equals the window's last snapshot to the rounding it is printed with."""
-    win = main_window("hoffmann_controller", speed=10.0)
-    qtbot.waitUntil(lambda: sim_time(win) > 3.0, timeout=10_000)   # on its way to (40, 30, 20) deg
+    """The controller scenario (every readout moving), paused, reset and stepped to t = 3 s:
+    the labels read back as numbers equal the window's last snapshot to their printed rounding."""
+    win = main_window("hoffmann_controller")
     child(win, "button_pause").click()
     qtbot.waitUntil(lambda: win.worker.paused)
+    child(win, "button_reset").click()
+    qtbot.waitUntil(lambda: win.last_snapshot.t == 0.0, timeout=5000)
+    for _ in range(30):                                  # dt = 0.1 s: on its way to (40, 30, 20) deg
+        child(win, "button_step").click()
+    qtbot.waitUntil(lambda: win.last_snapshot.step == 30, timeout=5000)
     qtbot.wait(100)
     last = win.last_snapshot
-    qtbot.waitUntil(lambda: abs(readout_numbers(win, "t")[0] - last.t) <= 5e-4 + 1e-9, timeout=2000)
+    assert last.t == pytest.approx(3.0) and win.worker.paused
+
+    def shows_last():  # the readouts follow every few frames (empty before the first)
+        t = readout_numbers(win, "t")
+        return len(t) == 1 and abs(t[0] - last.t) <= 5e-4 + 1e-9
+
+    qtbot.waitUntil(shows_last, timeout=5000)
     assert win.last_snapshot is last
     assert child(win, "readout_t").text().endswith(" s")
     assert readout_numbers(win, "q") == pytest.approx(last.q, abs=5e-6 + 1e-12)
