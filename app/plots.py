@@ -332,7 +332,7 @@ class PlotPanel(QtWidgets.QWidget):
         self._wraps = {spec.name: [curve.wraps for curve in spec.curves] for spec in PLOTS}
         self._actions = {spec.name: self._make_action(spec) for spec in PLOTS}
         self._drawn = {}  # plot name -> (history count, last t) it shows
-        self._shown = dict.fromkeys(self._plots, 0)
+        self._shown = {}  # (plot name, curve index) -> history samples that curve was last given
         self._x_link = XLink(lambda: [self._plots[name] for name in self._visible()])
         for plot in self._plots.values():
             self._x_link.add(plot)
@@ -474,9 +474,9 @@ class PlotPanel(QtWidgets.QWidget):
                 plot.setXRange(right - self._window_seconds, right, padding=0)
                 x, ys = envelope(t, self._history.last(len(t), self._columns[name]), first, factor,
                                  self._wraps[name])
-                for curve, y in zip(self._curves[name], ys):
+                for index, (curve, y) in enumerate(zip(self._curves[name], ys)):
                     curve.setData(x, y)
-                self._shown[name] = len(t)
+                    self._shown[name, index] = len(t)
                 self._follow(name, ys)
 
     def refresh_due(self, frame: int) -> None:
@@ -506,16 +506,20 @@ class PlotPanel(QtWidgets.QWidget):
             plot.setYRange(*new, padding=0)
 
     def curve_points(self, name: str, curve_index: int = 0) -> int:
-        """History samples that curve ``curve_index`` of plot ``name`` shows (before decimation)."""
+        """History samples that curve ``curve_index`` of plot ``name`` shows (before decimation).
+
+        Counted per curve, when that curve is given its data; its values are
+        the curve's own ``getData()``.
+        """
         x, _ = self._curves[self._checked_name(name)][curve_index].getData()
-        return 0 if x is None or len(x) == 0 else self._shown[name]
+        return 0 if x is None or len(x) == 0 else self._shown.get((name, curve_index), 0)
 
     def clear(self) -> None:
         """Empty every curve (after a reset); call it after :meth:`History.clear`."""
         for curves in self._curves.values():
             for curve in curves:
                 curve.setData(_EMPTY, _EMPTY)  # clear() would leave the old curve on screen
-        self._shown = dict.fromkeys(self._plots, 0)
+        self._shown = {}
         self._drawn = {}
 
     def export_png(self, path) -> str:

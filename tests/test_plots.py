@@ -60,6 +60,13 @@ def test_every_plot_has_its_curves(panel, history):
         assert all(panel.curve_points(name, i) == 100 for i in range(n))
 
 
+def test_curve_points_counts_the_curve_asked_for(panel, history):
+    history.append(make_rows(0, 100))
+    panel.refresh()
+    panel.plot("rates").listDataItems()[1].setData(np.empty(0), np.empty(0))  # only ωy emptied
+    assert [panel.curve_points("rates", i) for i in range(3)] == [100, 0, 100]
+
+
 def test_multiplier_plot_draws_lambda_solid_and_four_t_dashed(panel):
     spec = next(spec for spec in PLOTS if spec.name == "multiplier")
     assert [c.column for c in spec.curves] == ["multiplier", "four_t"]

@@ -8,6 +8,7 @@ seconds.
 
 import json
 import os
+import re
 import time
 
 import numpy as np
@@ -139,6 +140,63 @@ def test_plots_receive_every_sample(qtbot, window):
     qtbot.waitUntil(lambda: window.last_snapshot.step == last.step + 5, timeout=2000)
     window.plots.refresh()
     assert window.history.count == last.step + 5 == window.plots.curve_points("norm")
+
+
+def readout_numbers(win, name):
+    """The numbers printed in readout ``name`` of the window, in order."""
+    text = child(win, f"readout_{name}").text()
+    return [float(s) for s in re.findall(r"[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?", text)]
+
+
+@pytest.mark.gl
+def test_readouts_on_screen_are_the_last_state_received(qtbot, main_window):
+    """The controller scenario (every readout moving), paused, reset and stepped to t = 3 s:
+    the labels read back as numbers equal the window's last snapshot to their printed rounding."""
+    win = main_window("hoffmann_controller")
+    child(win, "button_pause").click()
+    qtbot.waitUntil(lambda: win.worker.paused)
+    child(win, "button_reset").click()
+    qtbot.waitUntil(lambda: win.last_snapshot.t == 0.0, timeout=5000)
+    for _ in range(30):                                  # dt = 0.1 s: on its way to (40, 30, 20) deg
+        child(win, "button_step").click()
+    qtbot.waitUntil(lambda: win.last_snapshot.step == 30, timeout=5000)
+    qtbot.wait(100)
+    last = win.last_snapshot
+    assert last.t == pytest.approx(3.0) and win.worker.paused
+
+    def shows_last():  # the readouts follow every few frames (empty before the first)
+        t = readout_numbers(win, "t")
+        return len(t) == 1 and abs(t[0] - last.t) <= 5e-4 + 1e-9
+
+    qtbot.waitUntil(shows_last, timeout=5000)
+    assert win.last_snapshot is last
+    assert child(win, "readout_t").text().endswith(" s")
+    assert readout_numbers(win, "q") == pytest.approx(last.q, abs=5e-6 + 1e-12)
+    assert readout_numbers(win, "norm") == pytest.approx([last.norm], rel=5e-3, abs=1e-300)
+    psi, theta, phi = last.angles_deg
+    assert len({round(psi), round(theta), round(phi)}) == 3, "distinct angles, so an order is seen"
+    assert readout_numbers(win, "angles") == pytest.approx([psi, theta, phi], abs=5e-3 + 1e-9)
+    assert child(win, "readout_angles").text().endswith(" °")
+    assert readout_numbers(win, "w") == pytest.approx(last.w, abs=5e-4 + 1e-9)
+    assert child(win, "readout_w").text().endswith(" rad/s")
+    factor, unit = win.readouts.torque_unit
+    assert unit == "N m"                                # Hoffmann's aircraft: torques of N m
+    assert any(abs(c) >= 0.01 for c in last.torque), "the controller is pushing"
+    assert readout_numbers(win, "torque") == pytest.approx([factor * c for c in last.torque], abs=5e-3 + 1e-9)
+    assert child(win, "readout_torque").text().endswith(" N m")
+    energy = last.energy
+    assert readout_numbers(win, "multiplier") == pytest.approx([last.multiplier], rel=5e-5, abs=1e-300)
+    assert readout_numbers(win, "four_t") == pytest.approx([4.0 * energy], rel=5e-5)
+    assert readout_numbers(win, "energy") == pytest.approx([energy], rel=5e-5)
+    assert child(win, "readout_energy").text().endswith(" J")
+    # and the plots end at the same state
+    win.plots.refresh()
+    for plot, label, value in (("norm", "|Q| − 1", last.norm), ("multiplier", "λ", last.multiplier),
+                               ("angles", "ψ", psi), ("angles", "φ", phi), ("rates", "ωy", last.w[1]),
+                               ("torques", "τz", last.torque[2])):
+        curve = next(c for c in win.plots.plot(plot).listDataItems() if c.name() == label)
+        x, y = curve.getData()
+        assert x[-1] == last.t and y[-1] == value, (plot, label)
 
 
 @pytest.mark.gl

@@ -1,0 +1,168 @@
+"""The readouts: a known state gives known text, in the right order, units and rounding.
+
+Every expected string here is written by hand, not produced by the code:
+a Snapshot with a distinct value in every component, so that printing two
+of them in swapped places (psi and phi, T and 4T) changes the text.  The
+angles and the energy are also checked against an attitude and a kinetic
+energy built independently of ``sim`` (scipy's Rotation, 1/2 w^T J w by hand).
+"""
+
+import dataclasses
+import re
+
+import numpy as np
+import pytest
+from PySide6.QtWidgets import QLabel
+from scipy.spatial.transform import Rotation
+
+from app.controls.torque import torque_unit
+from app.readouts import Readouts, readout_texts
+from sim.simulation import Simulation, Snapshot
+
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
+
+#: A state where every readout component differs from the others.
+SNAPSHOT = Snapshot(
+    t=12.3456, step=12346,
+    q=(0.123456, -0.234567, 0.345678, 0.9),
+    w=(1.5, -0.25, -0.0004),
+    p=(0.0, 0.0, 0.0, 0.0),
+    angles_deg=(123.456, -45.678, -7.891),          # (psi, theta, phi)
+    norm=1.234e-9, norm_correction=-1.234e-9,
+    multiplier=12.3456789,
+    energy=0.123456789,                              # 4T = 0.493827156
+    h=(0.0, 0.0, 0.0),
+    torque=(2.0, -0.004, -3.456),
+    qc=(0.0, 0.0, 0.0, 1.0), command_deg=(0.0, 0.0, 0.0), q_dot_p=0.0,
+)
+
+#: What the readouts of SNAPSHOT say, by hand (torque in N m).
+EXPECTED = {
+    "t": "    12.346 s",                               # 10.3f: right-aligned in 10 characters
+    "q": "(+0.12346, -0.23457, +0.34568, +0.90000)",
+    "norm": "+1.23e-09",
+    "angles": "(+123.46,  -45.68,   -7.89) °",          # psi, theta, phi, 7 wide
+    "w": "(+1.500, -0.250, +0.000) rad/s",            # -0.0004 rounds to +0.000, never -0.000
+    "torque": "(+2.00, +0.00, -3.46) N m",             # -0.004 rounds to +0.00
+    "multiplier": "12.346",
+    "four_t": "0.49383 J",
+    "energy": "0.12346 J",
+}
+
+
+def numbers(text: str) -> list[float]:
+    """The numbers in a readout's text, in order."""
+    return [float(s) for s in NUMBER.findall(text)]
+
+
+def test_a_known_state_reads_as_written_by_hand():
+    assert readout_texts(SNAPSHOT) == EXPECTED
+
+
+@pytest.mark.parametrize("limit, torque, expected", [
+    (10.0, (2.0, -0.004, -3.456), "(+2.00, +0.00, -3.46) N m"),
+    (1.0, (2.0, -0.004, -3.456), "(+2.00, +0.00, -3.46) N m"),
+    (0.01, (2.1e-3, -4e-6, -3.456e-3), "(+2.10, +0.00, -3.46) mN m"),
+    (1e-3, (2.1e-3, -4e-6, -3.456e-3), "(+2.10, +0.00, -3.46) mN m"),
+    (1e-4, (2.1e-6, -4e-9, -3.456e-6), "(+2.10, +0.00, -3.46) µN m"),
+])
+def test_torque_is_shown_in_the_unit_of_the_sliders(limit, torque, expected):
+    snapshot = dataclasses.replace(SNAPSHOT, torque=torque)
+    assert readout_texts(snapshot, torque_unit(limit))["torque"] == expected
+
+
+@pytest.mark.parametrize("field, value, name, expected", [
+    ("t", 0.0, "t", "     0.000 s"),
+    ("t", 0.0004, "t", "     0.000 s"),
+    ("t", 1234567.8916, "t", "1234567.892 s"),          # wider than 10: never cut
+    ("norm", -4.5e-16, "norm", "-4.50e-16"),
+    ("norm", 0.0, "norm", "+0.00e+00"),
+    ("norm", 2.0e-3, "norm", "+2.00e-03"),
+    ("multiplier", -0.000123456789, "multiplier", "-0.00012346"),
+    ("multiplier", 123456.7, "multiplier", "1.2346e+05"),
+    ("energy", 2.0, "energy", "2 J"),
+    ("energy", 2.0, "four_t", "8 J"),
+    ("energy", 123456.7, "energy", "1.2346e+05 J"),
+    ("energy", 123456.7, "four_t", "4.9383e+05 J"),
+    ("angles_deg", (-0.004, 180.0, -179.996), "angles", "(  +0.00, +180.00, -180.00) °"),
+    ("q", (-0.000004, 0.0, -1.0, 0.000005001), "q", "(+0.00000, +0.00000, -1.00000, +0.00001)"),
+])
+def test_rounding_edges(field, value, name, expected):
+    assert readout_texts(dataclasses.replace(SNAPSHOT, **{field: value}))[name] == expected
+
+
+def test_the_widget_shows_each_text_beside_its_name(qtbot):
+    readouts = Readouts()
+    qtbot.addWidget(readouts)
+    readouts.torque_unit = torque_unit(0.01)
+    readouts.show_snapshot(dataclasses.replace(SNAPSHOT, torque=(2.1e-3, -4e-6, -3.456e-3)))
+    titles = {"t": "t", "q": "Q", "angles": "ψ θ φ", "w": "ω", "torque": "τ",
+              "norm": "|Q| − 1", "multiplier": "λ", "four_t": "4T", "energy": "T"}
+    expected = dict(EXPECTED, torque="(+2.10, +0.00, -3.46) mN m")
+    layout = readouts.layout()
+    for name, title in titles.items():
+        value = readouts.findChild(QLabel, f"readout_{name}")
+        assert value.text() == expected[name], name
+        row, col, _, _ = layout.getItemPosition(layout.indexOf(value))
+        assert layout.itemAtPosition(row, col - 1).widget().text() == title, name
+    assert readouts.gimbal_lock.isHidden()
+
+
+@pytest.mark.parametrize("theta, locked", [(-89.0, True), (87.2, True), (87.0, False), (-45.678, False)])
+def test_gimbal_lock_warning_where_cos_theta_is_below_005(qtbot, theta, locked):
+    """|cos 87.2 deg| = 0.0488 < 0.05 < 0.0523 = |cos 87 deg|."""
+    readouts = Readouts()
+    qtbot.addWidget(readouts)
+    readouts.show_snapshot(dataclasses.replace(SNAPSHOT, angles_deg=(10.0, theta, 20.0)))
+    assert readouts.gimbal_lock.isHidden() != locked
+
+
+def hoffmann_q(psi_deg, theta_deg, phi_deg):
+    """Hoffmann's Q (scalar last, inertial -> body): the conjugate of scipy's ZYX rotation (NOTES.md)."""
+    x, y, z, w = Rotation.from_euler("ZYX", [psi_deg, theta_deg, phi_deg], degrees=True).as_quat()
+    return np.array([-x, -y, -z, w])
+
+
+def test_a_simulated_attitude_reads_yaw_pitch_roll_and_its_energy():
+    """psi = 30, theta = -20, phi = 70 deg; T = 1/2 w^T J w = 7.5 J for J = diag(2, 3, 4), w = (1, -2, 0.5)."""
+    sim = Simulation(inertia=(2.0, 3.0, 4.0, 0.0, 0.0, 0.0), angles_deg=(30.0, -20.0, 70.0),
+                     rates=(1.0, -2.0, 0.5))
+    snapshot = sim.snapshot()
+    q = hoffmann_q(30.0, -20.0, 70.0)
+    assert np.allclose(snapshot.q, q, atol=1e-12) or np.allclose(snapshot.q, -q, atol=1e-12)
+    texts = readout_texts(snapshot)
+    assert texts["angles"] == "( +30.00,  -20.00,  +70.00) °"
+    assert texts["w"] == "(+1.000, -2.000, +0.500) rad/s"
+    assert texts["energy"] == "7.5 J"
+    assert texts["four_t"] == "30 J"
+    assert abs(numbers(texts["norm"])[0]) < 1e-12
+
+
+def test_the_angles_after_a_tumble_are_scipy_yaw_pitch_roll_and_t_is_half_wjw():
+    """After 1.5 s of free tumbling with products of inertia: the readout angles are scipy's
+    ZYX angles of the conjugate of the simulated Q (in that order), T and 4T match the hand formula."""
+    jxx, jyy, jzz, jxy, jxz, jyz = 2.0, 3.0, 4.0, 0.1, 0.2, 0.3
+    sim = Simulation(inertia=(jxx, jyy, jzz, jxy, jxz, jyz), angles_deg=(10.0, 20.0, 30.0),
+                     rates=(0.7, -1.1, 0.4))
+    sim.step(1500)
+    snapshot = sim.snapshot()
+    q1, q2, q3, q4 = snapshot.q
+    psi, theta, phi = Rotation.from_quat([-q1, -q2, -q3, q4]).as_euler("ZYX", degrees=True)
+    assert len({round(psi), round(theta), round(phi)}) == 3, "distinct angles, so an order is seen"
+    shown = numbers(readout_texts(snapshot)["angles"])
+    assert shown == pytest.approx([psi, theta, phi], abs=0.005 + 1e-9)
+    # Hoffmann's inertia tensor: minus signs on the products (NOTES.md)
+    j = np.array([[jxx, -jxy, -jxz], [-jxy, jyy, -jyz], [-jxz, -jyz, jzz]])
+    w = np.array(snapshot.w)
+    energy = 0.5 * w @ j @ w
+    texts = readout_texts(snapshot)
+    assert texts["energy"].endswith(" J") and texts["four_t"].endswith(" J")
+    assert numbers(texts["energy"])[0] == pytest.approx(energy, rel=5e-5)
+    assert numbers(texts["four_t"])[0] == pytest.approx(4.0 * energy, rel=5e-5)
+
+
+def test_the_norm_readout_is_the_norm_minus_one():
+    """Q scaled by 1.001: |Q| - 1 = 1.00e-03, not |Q| = 1.001."""
+    q = hoffmann_q(30.0, -20.0, 70.0) * 1.001
+    snapshot = dataclasses.replace(SNAPSHOT, q=tuple(q), norm=1.0e-3)
+    assert readout_texts(snapshot)["norm"] == "+1.00e-03"
