@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-# System libraries Qt needs on Debian 12 (see README, "Requirements").
+# System libraries Qt needs on Debian 12 (see docs/INSTALL.md).
 QT_DEBS := libgl1 libegl1 libgl1-mesa-dri libglib2.0-0 libfontconfig1 libxkbcommon0 \
            libdbus-1-3 xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
            libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0

@@ -7,7 +7,7 @@ when every check passed, 1 otherwise (each failure is printed).  Checks:
 * ``attitude-sim --version`` prints the installed distribution's version;
 * ``attitude-sim scenarios`` lists every ``assets/scenarios/*.toml`` of the checkout;
 * ``attitude-sim run --scenario hoffmann`` (with the integrator flags of each
-  row) ends at the angles of the README's table "Hoffmann's experiment";
+  row) ends at the angles of the table "Hoffmann's experiment" in docs/PHYSICS.md;
 * ``python -m app --help`` works;
 * ``attitude-sim gui --screenshot`` under ``xvfb-run`` writes a picture of the
   window at its default size that is not blank;
@@ -54,10 +54,10 @@ def run(cmd, cwd, env, timeout=300) -> subprocess.CompletedProcess:
                           timeout=timeout)
 
 
-def readme_table() -> dict[str, tuple[str, str, str]]:
-    """README's "Hoffmann's experiment" table: integrator label -> (psi, theta, phi) as printed."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("### Hoffmann's experiment", 1)[1].split("\n#", 1)[0]
+def experiment_table() -> dict[str, tuple[str, str, str]]:
+    """docs/PHYSICS.md's "Hoffmann's experiment" table: integrator label -> (psi, theta, phi) as printed."""
+    text = (ROOT / "docs" / "PHYSICS.md").read_text(encoding="utf-8")
+    section = text.split("## Hoffmann's experiment", 1)[1].split("\n#", 1)[0]
     rows = {}
     for line in section.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -152,9 +152,9 @@ def main() -> int:
         check(proc.returncode == 0 and expected <= listed, f"all {len(expected)} built-ins listed",
               f"missing {sorted(expected - listed)}; {proc.stderr.strip()[-500:]}")
 
-        step("attitude-sim run --scenario hoffmann: the README's table")
-        table = readme_table()
-        check(len(table) >= 5, "README table found", f"rows: {sorted(table)}")
+        step("attitude-sim run --scenario hoffmann: the table of docs/PHYSICS.md")
+        table = experiment_table()
+        check(len(table) >= 5, "docs/PHYSICS.md table found", f"rows: {sorted(table)}")
         for label, angles in table.items():
             flags = flags_for(label)
             if flags is None:

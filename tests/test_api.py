@@ -74,7 +74,7 @@ def test_comparison_bodies_equal_their_own_runs():
 
 
 def test_hoffmann_rk4_body_against_solve_ivp():
-    # Hoffmann's experiment (README table): the rk4 comparison body at t = 1 s
+    # Hoffmann's experiment (the table in docs/PHYSICS.md): the rk4 comparison body at t = 1 s
     # against an independent solution of Euler's equations and the kinematics.
     result = api.run("hoffmann")
     body = Body()

@@ -165,7 +165,7 @@ def test_full_quat_hoffmann_damps_far_less_than_raw(full_quat_energy):
 
 
 def test_full_quat_hoffmann_loss_is_not_a_step_size_effect():
-    # README: "The loss does not shrink with dt: it is the missing term, not
+    # docs/PHYSICS.md: "The loss does not shrink with dt: it is the missing term, not
     # the step size."  Over 5 s the 'hoffmann' loss is the same at dt = 2 ms
     # and 1 ms (~59 %), while the 'lagrange' energy error halves (first order).
     loss = {}
@@ -423,7 +423,7 @@ def experiment():
 
 
 def test_hoffmann_experiment_table(experiment):
-    # shown with pytest -s (the README records the numbers)
+    # shown with pytest -s (docs/PHYSICS.md records the numbers)
     ref_angles, _, rows = experiment
     print("\nHoffmann's experiment: T = (5, 5, 5) N m during the first dT = 0.1 s, then free; t = 1.0 s")
     print(f"{'integrator':<22}{'psi':>9}{'theta':>9}{'phi':>9}{'error':>9}   (deg)")

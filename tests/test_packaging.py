@@ -104,6 +104,22 @@ def test_sdist_holds_the_data_and_the_readme_images(built):
     assert images <= sdist_names, sorted(images - sdist_names)
 
 
+def test_sdist_holds_the_docs_pages_and_their_images(built):
+    """What the README links (docs/*.md) and what those pages show, so an unpacked sdist reads whole."""
+    sdist_names, _, _, _ = built
+    pages = {p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").glob("*.md")}
+    linked = set()
+    for page in pages | {"README.md"}:
+        text = (ROOT / page).read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s#]+)(?:#[^)\s]*)?\)", text):
+            if not re.match(r"[a-z][a-z0-9+.-]*:", target):
+                path = ((ROOT / page).parent / target).resolve()
+                if path.is_file():      # tests/test_docs.py checks that they exist
+                    linked.add(path.relative_to(ROOT).as_posix())
+    assert len(pages) >= 8 and {"docs/PHYSICS.md", "docs/screenshot.png"} <= linked
+    assert pages | linked <= sdist_names, sorted((pages | linked) - sdist_names)
+
+
 def test_wheel_metadata_carries_the_readme_as_markdown(built):
     _, _, _, wheel = built
     with zipfile.ZipFile(wheel) as archive:
