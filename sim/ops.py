@@ -1,0 +1,85 @@
+"""The operations every physics formula of :mod:`sim` is written over, in two flavours.
+
+Each formula (the integrators, the torque model, the norm modes, the
+angles, SLERP, energy and momentum) is written once, with the arithmetic
+operators and the few operations below, and takes the flavour as its
+``ops`` argument:
+
+* :data:`FLOAT`: Python floats, one body (:class:`sim.simulation.Simulation`);
+* :data:`COLUMN`: numpy rows, one value per body (:class:`sim.ensemble.Ensemble`).
+
+Arithmetic is the same in both: ``+ - * /`` on two floats and on two float64
+rows round alike, so a formula that uses only arithmetic gives bit-identical
+results on one body and on its column.  What remains different is in the
+elementary functions, never in the formulas:
+
+* ``sin``, ``cos``, ``atan2`` and two-argument ``hypot`` are libm's on floats
+  (``math``) and numpy's on rows; numpy's own (vectorised) implementations may
+  round differently in the last place (measured here: a few per cent of
+  arguments, one ulp).  That is why the Euler controller, which reads
+  aircraft angles through ``atan2``/``hypot`` and applies ``sin``, agrees
+  between the paths to about 1e-12 rather than bit for bit;
+* ``hypot`` of more than two values is ``math.hypot`` (an accurate n-ary
+  algorithm) on floats and the square root of the sum of squares, left to
+  right, on rows (numpy has no n-ary hypot; unit-size inputs cannot
+  overflow).  It is used only for Hoffmann's bivector angle, a readout.
+
+``sqrt`` is correctly rounded in both (IEEE 754), so the norm modes agree bit
+for bit.  ``select(cond, a, b)`` (``a`` where ``cond``, else ``b``) and
+``clip(x, low, high)`` (``min(max(x, low), high)``, NaN passes through) are
+exact in both.  On floats ``select`` is an ordinary conditional; both of its
+arguments are evaluated first, so a formula passes it values, not work.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["Ops", "FLOAT", "COLUMN"]
+
+
+class Ops:
+    """A flavour of the operations (see the module docstring); attributes are plain functions."""
+
+    __slots__ = ("name", "sqrt", "sin", "cos", "atan2", "hypot", "select", "clip")
+
+    def __init__(self, name, *, sqrt, sin, cos, atan2, hypot, select, clip):
+        self.name = name
+        self.sqrt, self.sin, self.cos, self.atan2 = sqrt, sin, cos, atan2
+        self.hypot, self.select, self.clip = hypot, select, clip
+
+    def __repr__(self) -> str:
+        return f"<ops {self.name}>"
+
+
+def _select_float(cond, a, b):
+    return a if cond else b
+
+
+def _clip_float(x, low, high):
+    # min(max(x, low), high) with one call; NaN fails both tests and passes through, as with min/max
+    return low if x < low else (high if x > high else x)
+
+
+def _clip_column(x, low, high):
+    return np.minimum(np.maximum(x, low), high)
+
+
+def _hypot_column(*xs):
+    if len(xs) == 2:
+        return np.hypot(xs[0], xs[1])
+    s = xs[0] * xs[0]
+    for x in xs[1:]:
+        s = s + x * x
+    return np.sqrt(s)
+
+
+#: Python floats: one body.
+FLOAT = Ops("float", sqrt=math.sqrt, sin=math.sin, cos=math.cos, atan2=math.atan2, hypot=math.hypot,
+            select=_select_float, clip=_clip_float)
+
+#: numpy rows (shape (N,), or floats broadcast against them): one value per body.
+COLUMN = Ops("column", sqrt=np.sqrt, sin=np.sin, cos=np.cos, atan2=np.arctan2, hypot=_hypot_column,
+             select=np.where, clip=_clip_column)
