@@ -28,9 +28,10 @@ def cayley_entries(q) -> tuple:
     """
     q1, q2, q3, q4 = q
     s1, s2, s3, s4 = q1 * q1, q2 * q2, q3 * q3, q4 * q4
-    return (s1 - s2 - s3 + s4, 2.0 * (q1 * q2 - q3 * q4), 2.0 * (q1 * q3 + q2 * q4),
-            2.0 * (q1 * q2 + q3 * q4), -s1 + s2 - s3 + s4, 2.0 * (-q1 * q4 + q2 * q3),
-            2.0 * (q1 * q3 - q2 * q4), 2.0 * (q1 * q4 + q2 * q3), -s1 - s2 + s3 + s4)
+    p12, p34, p13, p24, p14, p23 = q1 * q2, q3 * q4, q1 * q3, q2 * q4, q1 * q4, q2 * q3
+    return (s1 - s2 - s3 + s4, 2.0 * (p12 - p34), 2.0 * (p13 + p24),
+            2.0 * (p12 + p34), -s1 + s2 - s3 + s4, 2.0 * (p23 - p14),
+            2.0 * (p13 - p24), 2.0 * (p14 + p23), -s1 - s2 + s3 + s4)
 
 
 def aircraft_angles(q, ops=FLOAT) -> tuple:
@@ -58,12 +59,14 @@ def aircraft_angles_of(c, qq, ops=FLOAT) -> tuple:
     c11, c12, c13, c21, c22, c23, _, _, c33 = c
     horizontal = ops.hypot(c11, c12)
     theta = ops.atan2(-c13, horizontal)
-    # theta = +-90 deg exactly: only phi -+ psi is defined; report psi = 0 and
-    # phi from c21 = sin(phi -+ psi), c22 = cos(phi -+ psi) of (7.13).
+    psi = ops.atan2(c12, c11)
+    phi = ops.atan2(c23, c33)
     singular = horizontal <= SINGULAR * qq
-    psi = ops.select(singular, 0.0, ops.atan2(c12, c11))
-    phi = ops.atan2(ops.select(singular, ops.select(c13 < 0.0, c21, -c21), c23),
-                    ops.select(singular, c22, c33))
+    if ops.any(singular):
+        # theta = +-90 deg exactly: only phi -+ psi is defined; report psi = 0 and
+        # phi from c21 = sin(phi -+ psi), c22 = cos(phi -+ psi) of (7.13).
+        psi = ops.select(singular, 0.0, psi)
+        phi = ops.select(singular, ops.atan2(ops.select(c13 < 0.0, c21, -c21), c22), phi)
     return (psi, theta, phi)
 
 

@@ -153,18 +153,20 @@ class TorqueModel:
         return not self.dampers_on and self.controller == "none"
 
     def __call__(self, q, w):
-        ops = self.ops
         tx, ty, tz = self.command
         if self.dampers_on:
             dx, dy, dz = damper_torque(w, self.dampers)
             tx, ty, tz = tx + dx, ty + dy, tz + dz
-        if self.controller == "quaternion":
-            cx, cy, cz = quaternion_controller_torque(q, self.qc, self.gains, self.axes, self.shortest_path, ops)
+        controller = self.controller
+        if controller == "quaternion":
+            cx, cy, cz = quaternion_controller_torque(q, self.qc, self.gains, self.axes, self.shortest_path,
+                                                      self.ops)
             tx, ty, tz = tx + cx, ty + cy, tz + cz
-        elif self.controller == "euler":
+        elif controller == "euler":
+            ops = self.ops
             cx, cy, cz = euler_controller_torque(aircraft_angles(q, ops), self.command_angles, self.gains,
                                                  self.axes, ops)
             tx, ty, tz = tx + cx, ty + cy, tz + cz
         if self.limiter_on:
-            return limit((tx, ty, tz), self.limits, ops)
+            return limit((tx, ty, tz), self.limits, self.ops)
         return (tx, ty, tz)

@@ -29,6 +29,8 @@ for bit.  ``select(cond, a, b)`` (``a`` where ``cond``, else ``b``) and
 ``clip(x, low, high)`` (``min(max(x, low), high)``, NaN passes through) are
 exact in both.  On floats ``select`` is an ordinary conditional; both of its
 arguments are evaluated first, so a formula passes it values, not work.
+``any(cond)`` (``bool`` on floats, ``numpy.any`` on rows) lets a formula
+skip a rare branch that no body takes (the singular aircraft angles).
 """
 
 from __future__ import annotations
@@ -43,12 +45,12 @@ __all__ = ["Ops", "FLOAT", "COLUMN"]
 class Ops:
     """A flavour of the operations (see the module docstring); attributes are plain functions."""
 
-    __slots__ = ("name", "sqrt", "sin", "cos", "atan2", "hypot", "select", "clip")
+    __slots__ = ("name", "sqrt", "sin", "cos", "atan2", "hypot", "select", "clip", "any")
 
-    def __init__(self, name, *, sqrt, sin, cos, atan2, hypot, select, clip):
+    def __init__(self, name, *, sqrt, sin, cos, atan2, hypot, select, clip, any):  # noqa: A002 (the op's name)
         self.name = name
         self.sqrt, self.sin, self.cos, self.atan2 = sqrt, sin, cos, atan2
-        self.hypot, self.select, self.clip = hypot, select, clip
+        self.hypot, self.select, self.clip, self.any = hypot, select, clip, any
 
     def __repr__(self) -> str:
         return f"<ops {self.name}>"
@@ -78,8 +80,8 @@ def _hypot_column(*xs):
 
 #: Python floats: one body.
 FLOAT = Ops("float", sqrt=math.sqrt, sin=math.sin, cos=math.cos, atan2=math.atan2, hypot=math.hypot,
-            select=_select_float, clip=_clip_float)
+            select=_select_float, clip=_clip_float, any=bool)
 
 #: numpy rows (shape (N,), or floats broadcast against them): one value per body.
 COLUMN = Ops("column", sqrt=np.sqrt, sin=np.sin, cos=np.cos, atan2=np.arctan2, hypot=_hypot_column,
-             select=np.where, clip=_clip_column)
+             select=np.where, clip=_clip_column, any=np.any)
