@@ -125,7 +125,8 @@ def test_torque_model_agrees_bit_for_bit(controller, dampers_on, limiter_on):
 def _with_singular(q):
     """``q`` with a few columns at theta = +-90 deg exactly (the singular aircraft angles)."""
     q = q.copy()
-    for j, (psi, theta, phi) in enumerate([(0.3, math.pi / 2, -1.0), (-2.0, -math.pi / 2, 0.5), (0.0, math.pi / 2, 0.0)]):
+    singular = [(0.3, math.pi / 2, -1.0), (-2.0, -math.pi / 2, 0.5), (0.0, math.pi / 2, 0.0)]
+    for j, (psi, theta, phi) in enumerate(singular):
         q[:, j] = from_aircraft_angles(psi, theta, phi)
     return q
 
