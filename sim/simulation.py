@@ -183,14 +183,6 @@ class Simulation(Stepper):
         self._reset_command(self._q)
 
     @property
-    def t(self) -> float:
-        return self._t
-
-    @property
-    def steps(self) -> int:
-        return self._k
-
-    @property
     def q(self) -> tuple:
         """Attitude quaternion (scalar last), as the integrator holds it."""
         return self._q

@@ -36,6 +36,16 @@ class Stepper:
     def settings(self) -> Settings:
         return self._settings
 
+    @property
+    def t(self) -> float:
+        """Simulated time, s."""
+        return self._t
+
+    @property
+    def steps(self) -> int:
+        """Steps taken since the last reset."""
+        return self._k
+
     def set(self, key: str, value) -> None:
         """Change one setting between steps (validated; a bad value raises SettingsError).
 

@@ -1,4 +1,4 @@
-"""The vectorised ensemble (sim/ensemble.py) against the single-body Simulation and independent references."""
+"""The vectorised ensemble (sim/ensemble/) against the single-body Simulation and independent references."""
 
 import math
 

@@ -57,6 +57,12 @@ class Ensemble(Stepper):
         Keep the per-step metrics (peak torque and rate, path length,
         settling time; about a fifth of the cost of a torque-free half-quat
         step).  With False, :meth:`metrics` reports those four as nan.
+    fused : bool
+        Step half-quat (without a controller or with the quaternion
+        controller) through the fused kernels of :mod:`sim.ensemble.kernels`
+        (default).  False runs every step through the single-source
+        formulas; the results are the same bit for bit, only slower (the
+        bench compares the two).
 
     Attributes
     ----------
@@ -90,7 +96,7 @@ class Ensemble(Stepper):
     """
 
     def __init__(self, settings: Settings | None = None, spec: EnsembleSpec = EnsembleSpec(), *,
-                 start: int = 0, count: int | None = None, track: bool = True):
+                 start: int = 0, count: int | None = None, track: bool = True, fused: bool = True):
         if not isinstance(spec, EnsembleSpec):
             raise TypeError(f"spec must be an EnsembleSpec, got {type(spec).__name__}")
         start = as_integer("start", start, 0, spec.bodies - 1)
@@ -100,6 +106,7 @@ class Ensemble(Stepper):
         self.index = np.arange(start, start + count, dtype=np.int64)
         self.n = n = count
         self.track = bool(track)
+        self.fused = bool(fused)
         self._x = np.zeros((8, n))          # q (4), w (3), norm correction: the state
         self._xn = np.zeros((8, n))         # the next state (the two swap after each step)
         self._p = None                      # full-quat's P (4, n)
@@ -179,7 +186,7 @@ class Ensemble(Stepper):
         self._jiterms = kernels.inertia_terms(self._jir)
         self._g2 = 2.0 * np.array(tm.gains, dtype=float).reshape(3, -1)  # 2 K of (9.9), per body or shared
         s = self._settings
-        self._fast = s.integrator == "half-quat" and s.controller in ("none", "quaternion")
+        self._fast = self.fused and s.integrator == "half-quat" and s.controller in ("none", "quaternion")
         self._const_tt = None  # |T|^2 of a torque the same for all bodies and states, else None
         if tm.constant:
             tq = self._tq
@@ -241,14 +248,6 @@ class Ensemble(Stepper):
     def qc(self) -> np.ndarray:
         """Command quaternions (4, n) after SLERP, one column per body (read only)."""
         return np.broadcast_to(self._qc, (4, self.n))
-
-    @property
-    def t(self) -> float:
-        return self._t
-
-    @property
-    def steps(self) -> int:
-        return self._k
 
     def energy(self) -> np.ndarray:
         """Kinetic energy ``T = 1/2 w^T J w`` of each body, Hoffmann (5.1) (:func:`sim.energy.kinetic_energy`)."""
