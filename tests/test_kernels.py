@@ -102,6 +102,20 @@ def test_half_quat_into_is_half_quat_and_the_norm_mode_bit_for_bit(n, norm, torq
     assert_bits(xn[7], np.broadcast_to(correction, (n,)))
 
 
+def test_the_kernels_know_every_field_of_the_torque_model():
+    # A new torque term (a field of TorqueModel) must be taught to kernels.torque_into, or the
+    # settings that use it excluded by kernels.covers(): otherwise the fused step would leave it out.
+    assert set(TorqueModel.__slots__) == kernels.TORQUE_FIELDS
+
+
+def test_settings_outside_the_kernels_step_through_the_single_source():
+    from sim.settings import Settings
+
+    assert kernels.covers(Settings()) and kernels.covers(Settings(controller="quaternion", norm="none"))
+    for changes in ({"integrator": "rk4"}, {"integrator": "full-quat"}, {"controller": "euler"}):
+        assert not kernels.covers(Settings(**changes))
+
+
 def test_inertia_terms_skip_exactly_the_zero_entries():
     terms = kernels.inertia_terms(AIRCRAFT.j_rows)  # Hoffmann's aircraft: 5 non-zeros of 9
     assert [[k for k, _ in row] for row in terms] == [[0, 2], [1], [0, 2]]

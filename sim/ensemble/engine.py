@@ -3,9 +3,9 @@
 Quaternions are scalar last, Hoffmann's convention (see :mod:`sim`); body
 ``j`` is column ``j`` of ``q`` (4, N) and ``w`` (3, N).  The step runs the
 single-source formulas of :mod:`sim` on numpy rows (:data:`sim.ops.COLUMN`),
-or, for half-quat with no controller or the quaternion controller, the
-fused kernels of :mod:`sim.ensemble.kernels` (the same operations in the
-same order, without allocating).
+or, where :func:`sim.ensemble.kernels.covers` the settings (half-quat with
+no controller or the quaternion controller), the fused kernels (the same
+operations in the same order, without allocating).
 """
 
 from __future__ import annotations
@@ -186,7 +186,7 @@ class Ensemble(Stepper):
         self._jiterms = kernels.inertia_terms(self._jir)
         self._g2 = 2.0 * np.array(tm.gains, dtype=float).reshape(3, -1)  # 2 K of (9.9), per body or shared
         s = self._settings
-        self._fast = self.fused and s.integrator == "half-quat" and s.controller in ("none", "quaternion")
+        self._fast = self.fused and kernels.covers(s)
         self._const_tt = None  # |T|^2 of a torque the same for all bodies and states, else None
         if tm.constant:
             tq = self._tq

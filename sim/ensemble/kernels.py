@@ -27,7 +27,28 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Scratch", "inertia_terms", "matvec", "torque_into", "half_quat_into"]
+__all__ = ["Scratch", "covers", "inertia_terms", "matvec", "torque_into", "half_quat_into", "CONTROLLERS", "NORMS",
+           "TORQUE_FIELDS"]
+
+#: The controllers :func:`torque_into` implements.
+CONTROLLERS = ("none", "quaternion")
+#: The norm modes :func:`half_quat_into` implements.
+NORMS = ("hoffmann", "renormalize", "none")
+#: The fields of :class:`sim.control.TorqueModel` that :func:`torque_into` knows (tests/test_kernels.py
+#: fails when the model gains another: a new torque term goes into the kernel, or into :func:`covers`).
+TORQUE_FIELDS = frozenset({"command", "dampers_on", "dampers", "controller", "gains", "axes", "shortest_path",
+                           "limiter_on", "limits", "qc", "command_angles", "ops"})
+
+
+def covers(settings) -> bool:
+    """True when the fused kernels compute what the single-source formulas compute for ``settings``.
+
+    Half-quat with no controller or the quaternion controller, and a norm
+    mode of :data:`NORMS`; everything else (rk4, full-quat, the Euler
+    controller, a new norm mode or torque term) steps through the single
+    source.
+    """
+    return settings.integrator == "half-quat" and settings.controller in CONTROLLERS and settings.norm in NORMS
 
 
 class Scratch:
@@ -211,7 +232,9 @@ def _attitude_into(qn, q, wn, dt, sc: Scratch) -> None:
 
 
 def _norm_into(xn, norm: str, sc: Scratch) -> None:
-    """The norm mode ``norm`` on ``xn``'s ``Q``, its correction into ``xn[7]`` (:mod:`sim.norm`)."""
+    """The norm mode ``norm`` (of :data:`NORMS`) on ``xn``'s ``Q``, its correction into ``xn[7]`` (:mod:`sim.norm`)."""
+    if norm not in NORMS:
+        raise ValueError(f"the fused half-quat step has no norm mode {norm!r} (see covers())")
     if norm == "none":
         xn[7] = 0.0
         return
