@@ -118,13 +118,13 @@ class Limit:
             self.least is None or x >= self.least)
 
     def describe(self) -> str:
-        """The range in words for help texts: ``"1e-09 to 1 s"``, ``"0 to 1000 rad/s"``, ``"1 to 10,000,000"``."""
+        """The range in words for help texts: ``"1e-09 to 1 s"``, ``"above 0, at most 180 deg"``, ``"1 to 10,000,000"``."""
         unit = f" {self.unit}" if self.unit else ""
         if self.integer:
             return f"{int(self.low):,} to {int(self.high):,}{unit}"
-        low = f"{self.least:g}" if self.least is not None else (
-            f"above {self.low:g}" if self.low_open else f"{self.low:g}")
-        return f"{low} to {self.high:g}{unit}"
+        if self.low_open and self.least is None:
+            return f"above {self.low:g}, at most {self.high:g}{unit}"
+        return f"{self.lowest:g} to {self.high:g}{unit}"
 
     def number(self, value, name: str | None = None):
         """One number checked against the range; SettingsError naming ``name`` (default: the key)."""
@@ -198,7 +198,7 @@ LIMITS = {lim.key: lim for lim in (
     Limit("bodies", 1, 10_000_000, integer=True),
     Limit("seed", 0, 2**64 - 1, integer=True),
     Limit("rate_spread", 0.0, 1e3, "rad/s"),
-    Limit("inertia_spread", 0.0, 50.0, "%"),
+    Limit("inertia_spread", 0.0, 50.0, "percent"),  # not "%": argparse help texts format with %
     Limit("settle_deg", 0.0, 180.0, "deg", low_open=True),
     Limit("gains_grid_values", 1, 1000, integer=True),
     # ---- runs

@@ -100,7 +100,7 @@ def test_a_run_flag_is_refused_by_the_settings_words(capsys):
 # ------------------------------------------------------------------ the table itself
 def test_limit_words():
     lim = Limit("x", 0.0, 5.0, "m", low_open=True)
-    assert lim.describe() == "above 0 to 5 m"
+    assert lim.describe() == "above 0, at most 5 m"
     assert lim.accepts(5.0) and not lim.accepts(0.0) and not lim.accepts(5.000001) and not lim.accepts(math.nan)
     with pytest.raises(SettingsError, match=r"^x: 0 must be > 0 m$"):
         lim.check(0.0)
@@ -137,3 +137,10 @@ def test_every_limit_is_well_formed():
             assert not limit.accepts(limit.low)
         else:
             assert limit.accepts(limit.low)
+
+
+def test_sweep_help_states_the_tables_ranges(capsys):
+    assert main(["sweep", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for key in ("bodies", "seed", "rate_spread", "inertia_spread", "settle_deg"):
+        assert LIMITS[key].describe() in out, key
