@@ -33,6 +33,23 @@ exact in both.  On floats ``select`` is an ordinary conditional; both of its
 arguments are evaluated first, so a formula passes it values, not work.
 ``any(cond)`` (``bool`` on floats, ``numpy.any`` on rows) lets a formula
 skip a rare branch that no body takes (the singular aircraft angles).
+
+Where a new piece of physics goes (once, for both paths):
+
+* a torque term: a function over ``ops`` in :mod:`sim.control`, added in
+  :meth:`~sim.control.TorqueModel.__call__`, its settings read in
+  :meth:`~sim.control.TorqueModel.configure`.  The ensemble's fused torque
+  (:mod:`sim.ensemble.kernels`) knows a fixed list of the model's fields
+  (a test fails on a new one): teach it the term, or leave the settings
+  that use it out of :func:`sim.ensemble.kernels.covers`;
+* a norm mode: a function in :mod:`sim.norm` and its name in ``NORM_MODES``
+  (the fused step covers only the three of ``kernels.NORMS``; a new mode
+  steps through the single source by itself);
+* an integrator: a function with the shared signature in
+  :mod:`sim.integrators`, in ``INTEGRATORS``; arithmetic only, so it runs
+  on columns as written;
+* a number a user gives: a field of :class:`sim.settings.Settings` (or of
+  the ensemble spec) and its range in :data:`sim.limits.LIMITS`.
 """
 
 from __future__ import annotations
