@@ -5,14 +5,18 @@ they measurably pay at N = 10,000: every operation writes into a
 preallocated row (``out=``), so a step allocates nothing, and a term whose
 inertia entry is zero is skipped.  ``make bench`` measures each against the
 single-source path (``Ensemble(..., fused=False)``, the rows "single-source
-formulas (no fused kernel)" of docs/PERFORMANCE.md); when written, with the
-dampers and the quaternion controller, the fused step cost 46 ns per
-body-step against 110-118 ns through the single source (the fused torque
-alone accounts for 2.3x), and torque-free 26 ns against 38 ns with the
-metrics kept.  Each is the same sequence of
-floating-point operations as its single source, and tests/test_kernels.py
-checks it bit for bit against that source on random states, for every
-branch:
+formulas (no fused kernel)" of docs/PERFORMANCE.md).  Measured when they
+were written (process CPU time, best of 9 x 100 steps, N = 10,000): with
+the dampers and the quaternion controller, 48-50 ns per body-step fused
+against 64-67 ns through the single source once the allocator is warm, and
+185-195 ns in a fresh process, where glibc hands each freed 80 kB
+temporary back to the system and faults it in again at the next step
+(``MALLOC_TRIM_THRESHOLD_`` and ``MALLOC_MMAP_THRESHOLD_`` make that go
+away); torque-free, 21 ns against 32 ns warm and 65-69 ns fresh.
+
+Each is the same sequence of floating-point operations as its single
+source, and tests/test_kernels.py checks it bit for bit against that source
+on random states, for every branch:
 
 * :func:`torque_into`: :class:`sim.control.TorqueModel` on columns (command,
   dampers, quaternion controller with and without the shortest path, axis
