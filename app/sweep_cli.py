@@ -23,6 +23,7 @@ import numpy as np
 
 from app import cli
 from sim.ensemble import EnsembleSpec
+from sim.limits import LIMITS, as_integer
 from sim.settings import SettingsError, damper_warning, stability_warning
 from sim.sweep import COLUMNS, MAX_TRAJECTORY_BYTES, Sweep, summary
 
@@ -30,14 +31,14 @@ __all__ = ["add_parser", "cmd_sweep", "parse_gains_grid", "write_csv", "format_s
 
 #: The scenario a sweep starts from unless --scenario says otherwise.
 DEFAULT_SCENARIO = "ensemble_controller"
-#: Most bodies accepted on the command line.
-MAX_BODIES = 10_000_000
+#: Most bodies accepted (the same limit as a scenario's, sim.limits.LIMITS).
+MAX_BODIES = LIMITS["bodies"].high
 #: Most gain values on one axis of --gains-grid.
-MAX_GRID_AXIS = 1000
+MAX_GRID_AXIS = LIMITS["gains_grid_values"].high
 #: Below this many body-steps (about 5-10 s on one core) a sweep runs in this process by default.
 SERIAL_BODY_STEPS = 100_000_000
 #: Most body-steps accepted (about a day on one core at the measured ~75 ns per body-step).
-MAX_BODY_STEPS = 10**12
+MAX_BODY_STEPS = LIMITS["body_steps"].high
 #: Seconds to wait for a --scheduler to answer and to have a worker.
 CONNECT_TIMEOUT = 10.0
 #: Rows of the by-gains table printed (all are in --out).
@@ -76,16 +77,20 @@ def add_parser(subparsers, run: argparse.ArgumentParser) -> argparse.ArgumentPar
                 mine.help = f"built-in name or .toml file (default: {DEFAULT_SCENARIO})"
             parser._add_action(mine)
     group = parser.add_argument_group("ensemble (override the scenario's [ensemble] table)")
-    group.add_argument("--bodies", metavar="N", help="number of bodies (default: the scenario's, else 1000)")
-    group.add_argument("--seed", metavar="S", help="seed of the random samples (integer >= 0)")
+    group.add_argument("--bodies", metavar="N", help=f"number of bodies, {LIMITS['bodies'].describe()} "
+                       "(default: the scenario's, else 1000)")
+    group.add_argument("--seed", metavar="S", help=f"seed of the random samples, {LIMITS['seed'].describe()}")
     group.add_argument("--attitudes", choices=("random", "grid", "same"),
                        help="initial attitudes: uniform random on SO(3), a deterministic grid, "
                             "or --angles for all")
-    group.add_argument("--rate-spread", metavar="RAD_S", help="dispersion of each initial rate component, rad/s")
-    group.add_argument("--inertia-spread", metavar="PCT", help="dispersion of the inertia, percent")
+    group.add_argument("--rate-spread", metavar="RAD_S", help="dispersion of each initial rate component, "
+                       f"{LIMITS['rate_spread'].describe()}")
+    group.add_argument("--inertia-spread", metavar="PCT", help="dispersion of the inertia, "
+                       f"{LIMITS['inertia_spread'].describe()}")
     group.add_argument("--gains-grid", metavar="K1S,K2S,K3S",
                        help="controller gains to sweep, e.g. 2:6:10,10,12 or 2..10/5,10,12 (see below)")
-    group.add_argument("--settle-deg", metavar="DEG", help="settling threshold, degrees (default 1)")
+    group.add_argument("--settle-deg", metavar="DEG", help=f"settling threshold, {LIMITS['settle_deg'].describe()} "
+                       "(default 1)")
     out = parser.add_argument_group("output and execution")
     out.add_argument("--out", metavar="FILE.csv", help="one row per body (index, initial state, final "
                      "state, metrics); - for stdout")
@@ -102,23 +107,17 @@ def add_parser(subparsers, run: argparse.ArgumentParser) -> argparse.ArgumentPar
 # ------------------------------------------------------------------ parsing
 def _integer(flag: str, text: str, low: int, high: int) -> int:
     try:
-        value = int(text)
-    except ValueError:
-        raise cli.UsageError(f"{flag}: expected an integer, got {text!r}") from None
-    if not low <= value <= high:
-        raise cli.UsageError(f"{flag}: must be an integer in [{low}, {high:,}], got {text!r}")
-    return value
+        return as_integer(flag, text, low, high)
+    except SettingsError as exc:
+        raise cli.UsageError(str(exc)) from None
 
 
-def _number(flag: str, text: str, *, low: float = 0.0, high: float = math.inf, low_open: bool = False) -> float:
+def _limited(key: str, flag: str, text: str):
+    """One number checked against limit ``key`` of :data:`sim.limits.LIMITS` (the engine's); errors name ``flag``."""
     try:
-        value = float(text)
-    except ValueError:
-        raise cli.UsageError(f"{flag}: expected a number, got {text!r}") from None
-    if not math.isfinite(value) or value < low or (low_open and value == low) or value > high:
-        bound = f"{'>' if low_open else '>='} {low:g}" + (f" and <= {high:g}" if math.isfinite(high) else "")
-        raise cli.UsageError(f"{flag}: must be a finite number {bound}, got {text!r}")
-    return value
+        return LIMITS[key].number(text, flag)
+    except SettingsError as exc:
+        raise cli.UsageError(str(exc)) from None
 
 
 def parse_gains_grid(text: str) -> tuple:
@@ -140,8 +139,8 @@ def parse_gains_grid(text: str) -> tuple:
             if not count:
                 raise cli.UsageError(f"{flag}: axis {i}: a range needs a count, LOW..HIGH/COUNT")
             n = _integer(f"{flag}: axis {i} count", count.strip(), 1, MAX_GRID_AXIS)
-            lo = _number(f"{flag}: axis {i} low", low.strip())
-            hi = _number(f"{flag}: axis {i} high", high.strip())
+            lo = _limited("gains", f"{flag}: axis {i} low", low.strip())
+            hi = _limited("gains", f"{flag}: axis {i} high", high.strip())
             if hi < lo:
                 raise cli.UsageError(f"{flag}: axis {i}: HIGH {hi:g} is below LOW {lo:g}")
             values = tuple(float(v) for v in np.linspace(lo, hi, n))
@@ -149,7 +148,7 @@ def parse_gains_grid(text: str) -> tuple:
             parts = axis.split(":")
             if len(parts) > MAX_GRID_AXIS:
                 raise cli.UsageError(f"{flag}: axis {i}: at most {MAX_GRID_AXIS} values")
-            values = tuple(_number(f"{flag}: axis {i} value", p.strip()) for p in parts)
+            values = tuple(_limited("gains", f"{flag}: axis {i} value", p.strip()) for p in parts)
         grid.append(values)
     return tuple(grid)
 
@@ -157,20 +156,13 @@ def parse_gains_grid(text: str) -> tuple:
 def spec_from_args(args, base: EnsembleSpec) -> EnsembleSpec:
     """The scenario's ensemble spec (or the defaults) with the flags applied."""
     changes = {}
-    if args.bodies is not None:
-        changes["bodies"] = _integer("--bodies", args.bodies, 1, MAX_BODIES)
-    if args.seed is not None:
-        changes["seed"] = _integer("--seed", args.seed, 0, 2**63 - 1)
+    for key in ("bodies", "seed", "rate_spread", "inertia_spread", "settle_deg"):
+        if getattr(args, key) is not None:
+            changes[key] = _limited(key, "--" + key.replace("_", "-"), getattr(args, key))
     if args.attitudes is not None:
         changes["attitudes"] = args.attitudes
-    if args.rate_spread is not None:
-        changes["rate_spread"] = _number("--rate-spread", args.rate_spread, high=1e4)
-    if args.inertia_spread is not None:
-        changes["inertia_spread"] = _number("--inertia-spread", args.inertia_spread, high=100.0)
     if args.gains_grid is not None:
         changes["gains_grid"] = parse_gains_grid(args.gains_grid)
-    if args.settle_deg is not None:
-        changes["settle_deg"] = _number("--settle-deg", args.settle_deg, high=180.0, low_open=True)
     try:
         return replace(base, **changes)
     except (SettingsError, ValueError) as exc:
@@ -296,7 +288,7 @@ def _dask_client(args, sweep: Sweep):
 
 def _workers(args, sweep: Sweep) -> int:
     if args.workers is not None:
-        return _integer("--workers", args.workers, 0, 1024)
+        return _limited("workers", "--workers", args.workers)
     cores = os.cpu_count() or 1
     if cores < 2 or sweep.body_steps < SERIAL_BODY_STEPS:
         return 0

@@ -30,6 +30,7 @@ from dataclasses import replace as _replace
 
 import numpy as np
 
+from sim.limits import as_number
 from sim.recording import Recorder, load_recording
 from sim.runner import Runner
 from sim.scenario import MAX_DURATION, Scenario, load
@@ -165,11 +166,8 @@ def plan(scenario: Scenario, duration: float | None = None, every: int = 1) -> P
 
 def _duration(value) -> float:
     """A duration: a finite number > 0 (the cap is :func:`plan`'s to state)."""
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise SettingsError(f"duration: expected a number, got {value!r}") from None
-    if isinstance(value, bool) or not math.isfinite(x) or x <= 0:
+    x = as_number("duration", value)
+    if x <= 0:
         raise SettingsError(f"duration: must be a finite number > 0 s, got {value!r}")
     return x
 

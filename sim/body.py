@@ -14,18 +14,22 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.energy import body_momentum, kinetic_energy
+from sim.integrators import euler_rhs
+from sim.limits import LIMITS
+
 __all__ = ["Body", "HOFFMANN_INERTIA", "inertia_tensor", "MIN_MOMENT", "MAX_MOMENT"]
 
 #: Hoffmann's aircraft (Appendix A): Jxx, Jyy, Jzz, Jxy, Jxz, Jyz.
 HOFFMANN_INERTIA = (0.6, 1.0, 1.5, 0.0, 0.2, 0.0)
 #: Smallest principal moment accepted, kg m^2: a 1 g bead at 3 mm from the
 #: axis; below it the rates from any accepted torque (up to 1e6 N m) run away
-#: in one step.
-MIN_MOMENT = 1e-8
+#: in one step (:data:`sim.limits.LIMITS`, "inertia").
+MIN_MOMENT = LIMITS["inertia"].low
 #: Largest principal moment (and product) accepted, kg m^2: about a thousand
 #: times a supertanker's roll inertia; beyond it ``1/2 w^T J w`` and ``J w``
 #: overflow for accepted rates long before anything physical happens.
-MAX_MOMENT = 1e12
+MAX_MOMENT = LIMITS["inertia"].high
 
 
 def inertia_tensor(jxx, jyy, jzz, jxy=0.0, jxz=0.0, jyz=0.0) -> np.ndarray:
@@ -124,15 +128,24 @@ class Body:
         return np.linalg.eigh(self.J)[1]
 
     def energy(self, w) -> float:
-        """Rotational kinetic energy ``T = 1/2 w^T J w``, Hoffmann (5.1)."""
-        w = np.asarray(w, dtype=float)
-        return 0.5 * float(w @ self.J @ w)
+        """Rotational kinetic energy ``T = 1/2 w^T J w``, Hoffmann (5.1) (:func:`sim.energy.kinetic_energy`)."""
+        return float(kinetic_energy(_floats(w, 3), self.j_rows))
 
     def angular_momentum(self, w) -> np.ndarray:
-        """Angular momentum in body axes ``L = J w``, Hoffmann (4.2)."""
-        return self.J @ np.asarray(w, dtype=float)
+        """Angular momentum in body axes ``L = J w``, Hoffmann (4.2) (:func:`sim.energy.body_momentum`)."""
+        return np.array(body_momentum(_floats(w, 3), self.j_rows))
 
     def euler_rhs(self, w, torque) -> np.ndarray:
-        """Angular acceleration ``dw/dt = J^-1 (T - w x J w)``, Hoffmann (4.3), Appendix A."""
-        w = np.asarray(w, dtype=float)
-        return self.J_inv @ (np.asarray(torque, dtype=float) - np.cross(w, self.J @ w))
+        """Angular acceleration ``dw/dt = J^-1 (T - w x J w)``, Hoffmann (4.3), Appendix A.
+
+        :func:`sim.integrators.euler_rhs` on arrays.
+        """
+        return np.array(euler_rhs(_floats(w, 3), _floats(torque, 3), self.j_rows, self.j_inv_rows))
+
+
+def _floats(v, n: int) -> tuple:
+    """An array-like of ``n`` numbers as a tuple of floats."""
+    a = np.asarray(v, dtype=float)
+    if a.shape != (n,):
+        raise ValueError(f"expected {n} numbers, got shape {a.shape}")
+    return tuple(float(x) for x in a)

@@ -1,12 +1,18 @@
 """Command attitude: changes of the command angles are followed by SLERP.
 
-Quaternions are scalar last, Hoffmann's convention (see :mod:`sim`).
+Quaternions are scalar last, Hoffmann's convention (see :mod:`sim`).  One
+interpolator serves one body (a command of 4 floats) and the ensemble (one
+command for all bodies, 4 floats, or one per body, a (4, N) array).
 """
 
 from __future__ import annotations
 
-from sim.interpolation import SlerpPath
-from sim.quaternion import aircraft_angles, from_aircraft_angles
+import numpy as np
+
+from sim.angles import aircraft_angles
+from sim.interpolation import SlerpColumns, SlerpPath
+from sim.ops import COLUMN
+from sim.quaternion import from_aircraft_angles
 
 __all__ = ["CommandInterpolator"]
 
@@ -21,16 +27,28 @@ class CommandInterpolator:
 
     Parameters
     ----------
-    q0 : sequence of 4 floats
-        Initial command quaternion (the initial attitude).
+    q0 : sequence of 4 floats, or ndarray of shape (4, N)
+        Initial command quaternion (the initial attitude), or one per body.
+
+    Attributes
+    ----------
+    qc : tuple of 4 floats, or ndarray of shape (4, N)
+        The current command: one for all (a tuple), or one per body (columns).
+        A new target reached at once, or the end of a SLERP from a shared
+        command, is shared again.
+    target : tuple of 4 floats
+        The quaternion of the last command angles.
+    path : SlerpPath, SlerpColumns or None
+        The SLERP under way (None when the command stands still).
     """
 
-    __slots__ = ("qc", "target", "_path", "_t0", "_duration", "_angles", "_angles_of")
+    __slots__ = ("qc", "target", "path", "_t0", "_duration", "_angles", "_angles_of")
 
     def __init__(self, q0):
-        self.qc = tuple(float(x) for x in q0)
-        self.target = self.qc
-        self._path = None
+        q0 = np.asarray(q0, dtype=float)
+        self.qc = tuple(float(x) for x in q0) if q0.ndim == 1 else q0.copy()
+        self.target = self.qc if q0.ndim == 1 else None
+        self.path = None
         self._t0 = 0.0
         self._duration = 0.0
         self._angles_of = None  # the qc whose angles _angles holds
@@ -39,34 +57,46 @@ class CommandInterpolator:
     @property
     def moving(self) -> bool:
         """True while a SLERP is under way."""
-        return self._path is not None
+        return self.path is not None
+
+    @property
+    def shared(self) -> bool:
+        """True when every body has the same command (``qc`` is a 4-tuple of floats)."""
+        return isinstance(self.qc, tuple)
 
     def command(self, angles, t, slerp_time, shortest_path=True):
         """Start moving toward aircraft angles ``(psi, theta, phi)`` (radians) at time ``t``."""
         self.target = tuple(float(x) for x in from_aircraft_angles(*angles))
         if slerp_time <= 0.0:
             self.qc = self.target
-            self._path = None
+            self.path = None
             return
-        self._path = SlerpPath(self.qc, self.target, shortest_path)
+        if self.shared:
+            self.path = SlerpPath(self.qc, self.target, shortest_path)
+        else:
+            self.path = SlerpColumns(self.qc, self.target, shortest_path)
         self._t0 = t
         self._duration = slerp_time
 
     def update(self, t):
         """Advance to time ``t``; returns the command quaternion."""
-        if self._path is not None:
+        if self.path is not None:
             s = (t - self._t0) / self._duration
             if s >= 1.0:
-                self.qc = self._path(1.0)
-                self._path = None
+                self.qc = self.path(1.0)
+                self.path = None
             else:
-                self.qc = self._path(s)
+                self.qc = self.path(s)
         return self.qc
 
     @property
     def angles(self):
-        """Aircraft angles of the current command quaternion, radians (computed once per ``qc``)."""
+        """Aircraft angles of the current command, radians (computed once per ``qc``).
+
+        Three floats for a shared command, three rows for one per body.
+        """
         if self._angles_of is not self.qc:
-            self._angles = aircraft_angles(self.qc)
+            self._angles = aircraft_angles(self.qc) if self.shared else aircraft_angles(tuple(self.qc), COLUMN)
             self._angles_of = self.qc
         return self._angles
+

@@ -7,9 +7,15 @@ All three share one interface::
 ``q`` (4 floats, scalar last, Hoffmann's convention, see :mod:`sim`), ``w``
 (body rates, 3 floats), ``p = dQ/dt`` (4 floats, or ``None`` for integrators
 whose state is ``(Q, w)``); ``torque(q, w) -> (tx, ty, tz)`` gives the total
-body-axis torque; ``body`` is a :class:`sim.body.Body`.  Norm handling is not
-part of the step (see :mod:`sim.norm`).  Plain Python floats on purpose: for
-3- and 4-vectors numpy's per-call overhead costs more than the arithmetic.
+body-axis torque; ``body`` is a :class:`sim.body.Body` (or anything with its
+``j_rows`` and ``j_inv_rows``).  Norm handling is not part of the step (see
+:mod:`sim.norm`).  Plain Python floats on purpose: for 3- and 4-vectors
+numpy's per-call overhead costs more than the arithmetic.
+
+Arithmetic only: the same functions run on the ensemble's columns, fed
+tuples of numpy rows (one value per body; the inertia rows may be one float
+for all bodies or one row each), and give there bit for bit what they give
+on floats (the rule of :mod:`sim.ops`).
 
 Hoffmann's listings update components one after the other and reuse the new
 values (``q1`` before ``q2``; ``Tx`` before ``Ty``); here each vector is
@@ -19,7 +25,7 @@ computed at once from the old values, as the equations say.
 from __future__ import annotations
 
 __all__ = ["half_quat", "full_quat", "rk4", "INTEGRATORS", "FULL_QUAT_FORMS",
-           "euler_rhs", "qdot", "rates"]
+           "euler_rhs", "qdot", "rates", "integrator"]
 
 FULL_QUAT_FORMS = ("hoffmann", "raw", "lagrange")
 
@@ -187,3 +193,17 @@ def full_quat(q, w, p, dt, torque, body, form="hoffmann"):
 
 
 INTEGRATORS = {"half-quat": half_quat, "full-quat": full_quat, "rk4": rk4}
+
+
+def integrator(name: str, full_quat_form: str = "hoffmann"):
+    """The step function of integrator ``name`` (a key of :data:`INTEGRATORS`), with the shared signature.
+
+    For ``"full-quat"``, the step of ``full_quat_form`` (:func:`full_quat_acceleration`).
+    """
+    if name != "full-quat":
+        return INTEGRATORS[name]
+
+    def full_quat_step(q, w, p, dt, torque, body):
+        return full_quat(q, w, p, dt, torque, body, full_quat_form)
+
+    return full_quat_step

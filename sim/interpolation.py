@@ -13,8 +13,10 @@ import math
 
 import numpy as np
 
-__all__ = ["bivector", "bivector_norm", "bivector_angle", "sine_cosine", "sine_cosine_unit", "SlerpPath", "slerp",
-           "LINEAR_BELOW", "ANTIPODAL_WITHIN"]
+from sim.ops import COLUMN, FLOAT
+
+__all__ = ["bivector", "bivector_norm", "bivector_angle", "sine_cosine", "sine_cosine_unit", "SlerpPath",
+           "SlerpColumns", "slerp", "LINEAR_BELOW", "ANTIPODAL_WITHIN"]
 
 #: Below this angle between the quaternions (1 degree) SLERP is linear,
 #: Hoffmann Appendix C ("eps = pi/180").
@@ -60,15 +62,18 @@ def bivector(p, q) -> np.ndarray:
     )
 
 
-def _bivector_norm(p1, p2, p3, p4, q1, q2, q3, q4) -> float:
-    return math.hypot(p1 * q2 - p2 * q1, p1 * q3 - p3 * q1, p1 * q4 - p4 * q1,
-                      p2 * q3 - p3 * q2, p2 * q4 - p4 * q2, p3 * q4 - p4 * q3)
+def _bivector_norm(p, q, ops=FLOAT):
+    """``|P^Q|`` without rescaling, on floats or columns."""
+    p1, p2, p3, p4 = p
+    q1, q2, q3, q4 = q
+    return ops.hypot(p1 * q2 - p2 * q1, p1 * q3 - p3 * q1, p1 * q4 - p4 * q1,
+                     p2 * q3 - p3 * q2, p2 * q4 - p4 * q2, p3 * q4 - p4 * q3)
 
 
 def bivector_norm(p, q) -> float:
     """Euclidean norm ``|P^Q|`` of the bivector, Hoffmann Appendix C."""
     p, q, scale = _scaled(_as4(p), _as4(q))
-    return _bivector_norm(*p, *q) * scale
+    return _bivector_norm(p, q) * scale
 
 
 def bivector_angle(p, q) -> float:
@@ -82,9 +87,14 @@ def bivector_angle(p, q) -> float:
     return math.atan2(*sine_cosine(p, q))
 
 
-def sine_cosine_unit(p, q) -> tuple[float, float]:
-    """``(|P^Q|, P.Q)`` for two 4-tuples of floats of about unit length (no checks, no rescaling)."""
-    return _bivector_norm(*p, *q), p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3]
+def sine_cosine_unit(p, q, ops=FLOAT) -> tuple:
+    """``(|P^Q|, P.Q)`` for two quaternions of about unit length (no checks, no rescaling).
+
+    4-tuples of floats, or with ``ops`` = :data:`sim.ops.COLUMN` 4-tuples of
+    numpy rows (one pair per body; the bivector's norm is then the square root
+    of the sum of squares, see :mod:`sim.ops`).
+    """
+    return _bivector_norm(p, q, ops), p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3]
 
 
 def sine_cosine(p, q) -> tuple[float, float]:
@@ -95,7 +105,7 @@ def sine_cosine(p, q) -> tuple[float, float]:
     overflowing.
     """
     p, q, _ = _scaled(_as4(p), _as4(q))
-    return _bivector_norm(*p, *q), sum(a * b for a, b in zip(p, q))
+    return _bivector_norm(p, q), sum(a * b for a, b in zip(p, q))
 
 
 class SlerpPath:
@@ -121,15 +131,28 @@ class SlerpPath:
         Start and end quaternions (unit length), scalar last.
     shortest_path : bool
         Choose the sign of ``qe`` that gives the shorter rotation.
+
+    Attributes
+    ----------
+    qi, qe : tuple of 4 floats
+        Start and end (``qe`` with the sign chosen).
+    angle : float
+        Bivector angle between them, radians.
+    mode : str
+        ``"sine"`` (Hoffmann's formula), ``"linear"`` (below 1 degree) or
+        ``"antipodal"``.
+    perp : tuple of 4 floats or None
+        For ``"antipodal"``: the unit 4-vector orthogonal to ``qi`` the path
+        turns toward (a turn about body x).
     """
 
-    __slots__ = ("qi", "qe", "angle", "_mode", "_perp")
+    __slots__ = ("qi", "qe", "angle", "mode", "perp")
 
     def __init__(self, qi, qe, shortest_path: bool = True):
         qi = _as4(qi)
         qe = _as4(qe)
         dot = sum(a * b for a, b in zip(qi, qe))
-        angle = math.atan2(_bivector_norm(*qi, *qe), dot)
+        angle = math.atan2(_bivector_norm(qi, qe), dot)
         if shortest_path:
             d1 = sum((e - i) ** 2 for i, e in zip(qi, qe))
             d2 = sum((-e - i) ** 2 for i, e in zip(qi, qe))
@@ -137,37 +160,111 @@ class SlerpPath:
                 angle = math.pi - angle
                 qe = tuple(-x for x in qe)
         self.qi, self.qe, self.angle = qi, qe, angle
-        self._perp = None
+        self.perp = None
         if angle <= LINEAR_BELOW:
-            self._mode = "linear"
+            self.mode = "linear"
         elif angle >= math.pi - ANTIPODAL_WITHIN:
             # qe ~ -qi: every great circle is as long; go about body x.
             # The first row of V(qi) (Hoffmann 3.26) is a unit 4-vector
             # orthogonal to qi.
             q1, q2, q3, q4 = qi
-            self._perp = (-q4, q3, -q2, q1)
-            self._mode = "antipodal"
+            self.perp = (-q4, q3, -q2, q1)
+            self.mode = "antipodal"
         else:
-            self._mode = "sine"
+            self.mode = "sine"
 
     def __call__(self, t: float) -> tuple[float, float, float, float]:
         """Interpolated quaternion at ``t`` in [0, 1] (clamped)."""
-        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
-        qi, qe = self.qi, self.qe
-        if self._mode == "sine":
-            s = math.sin(self.angle)
-            a = math.sin((1.0 - t) * self.angle) / s
-            b = math.sin(t * self.angle) / s
-            r = [i * a + e * b for i, e in zip(qi, qe)]
-        elif self._mode == "linear":
-            r = [i * (1.0 - t) + e * t for i, e in zip(qi, qe)]
+        t = _clamp(t)
+        if self.mode == "sine":
+            r = _sine_blend(self.qi, self.qe, self.angle, t, FLOAT)
+        elif self.mode == "linear":
+            r = _linear_blend(self.qi, self.qe, t)
         else:
-            a, b = math.cos(math.pi * t), math.sin(math.pi * t)
-            r = [i * a + u * b for i, u in zip(qi, self._perp)]
             if t == 1.0:
-                return qe
-        n = math.sqrt(sum(x * x for x in r))
-        return (r[0] / n, r[1] / n, r[2] / n, r[3] / n)
+                return self.qe
+            r = _antipodal_blend(self.qi, self.perp, t)
+        return tuple(_unit(r, FLOAT))
+
+
+class SlerpColumns:
+    """One :class:`SlerpPath` per column, evaluated at once: the ensemble's SLERP, Hoffmann Appendix C.
+
+    The preparation runs body by body with :class:`SlerpPath` itself; the
+    evaluation uses the same formulas on numpy rows (the sine, linear and
+    antipodal blends and the renormalisation), each body taking its own
+    path's branch.
+
+    Parameters
+    ----------
+    qi : ndarray, shape (4, N)
+        Start quaternions, one column per body.
+    qe : sequence of 4 floats
+        The common end quaternion.
+    shortest_path : bool
+        As for :class:`SlerpPath`, body by body.
+    """
+
+    def __init__(self, qi: np.ndarray, qe, shortest_path: bool = True):
+        n = qi.shape[1]
+        self.qi, self.qe, self.perp = np.empty((4, n)), np.empty((4, n)), np.zeros((4, n))
+        self.angle = np.empty(n)
+        mode = []
+        for j in range(n):
+            path = SlerpPath(qi[:, j], qe, shortest_path)
+            self.qi[:, j], self.qe[:, j], self.angle[j] = path.qi, path.qe, path.angle
+            if path.perp is not None:
+                self.perp[:, j] = path.perp
+            mode.append(path.mode)
+        mode = np.array(mode)
+        self.linear, self.antipodal = mode == "linear", mode == "antipodal"
+
+    def __call__(self, t: float) -> np.ndarray:
+        """Interpolated quaternions at ``t`` in [0, 1] (clamped), shape (4, N)."""
+        t = _clamp(t)
+        qi, qe = self.qi, self.qe
+        with np.errstate(all="ignore"):  # sin(a) = 0 in the columns that take another branch
+            r = np.array(_sine_blend(qi, qe, self.angle, t, COLUMN))
+        if self.linear.any():
+            r = np.where(self.linear, _linear_blend(qi, qe, t), r)
+        if self.antipodal.any():
+            r = np.where(self.antipodal, _antipodal_blend(qi, self.perp, t), r)
+        r = np.array(_unit(r, COLUMN))
+        if t == 1.0 and self.antipodal.any():
+            r = np.where(self.antipodal, qe, r)
+        return r
+
+
+def _clamp(t: float) -> float:
+    return 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+
+
+def _sine_blend(qi, qe, angle, t, ops):
+    """Hoffmann's ``qi sin((1-t) a) / sin(a) + qe sin(t a) / sin(a)``, Appendix C."""
+    s = ops.sin(angle)
+    a = ops.sin((1.0 - t) * angle) / s
+    b = ops.sin(t * angle) / s
+    return [i * a + e * b for i, e in zip(qi, qe)]
+
+
+def _linear_blend(qi, qe, t):
+    """``qi (1 - t) + qe t``: below 1 degree, Hoffmann Appendix C."""
+    return [i * (1.0 - t) + e * t for i, e in zip(qi, qe)]
+
+
+def _antipodal_blend(qi, perp, t):
+    """Half a great circle from ``qi`` through ``perp``: ``qi cos(pi t) + perp sin(pi t)``.
+
+    ``t`` is one float for every body, so ``math`` serves both flavours.
+    """
+    a, b = math.cos(math.pi * t), math.sin(math.pi * t)
+    return [i * a + u * b for i, u in zip(qi, perp)]
+
+
+def _unit(r, ops):
+    """``r / |r|`` (the renormalisation Hoffmann's listing leaves out)."""
+    n = ops.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3])
+    return [x / n for x in r]
 
 
 def slerp(qi, qe, t: float, shortest_path: bool = True) -> np.ndarray:

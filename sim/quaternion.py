@@ -13,10 +13,8 @@ import math
 
 import numpy as np
 
+from sim.angles import SINGULAR, aircraft_angles, cayley_entries
 from sim.interpolation import sine_cosine
-
-#: Relative size below which an Euler-angle decoding is treated as exactly singular.
-_SINGULAR = 1e-12
 
 __all__ = [
     "product",
@@ -120,15 +118,7 @@ def cayley(q) -> np.ndarray:
     -------
     ndarray, shape (3, 3)
     """
-    q1, q2, q3, q4 = _quat(q)
-    s1, s2, s3, s4 = q1 * q1, q2 * q2, q3 * q3, q4 * q4
-    return np.array(
-        [
-            [s1 - s2 - s3 + s4, 2 * (q1 * q2 - q3 * q4), 2 * (q1 * q3 + q2 * q4)],
-            [2 * (q1 * q2 + q3 * q4), -s1 + s2 - s3 + s4, 2 * (-q1 * q4 + q2 * q3)],
-            [2 * (q1 * q3 - q2 * q4), 2 * (q1 * q4 + q2 * q3), -s1 - s2 + s3 + s4],
-        ]
-    )
+    return np.array(cayley_entries(tuple(float(x) for x in _quat(q)))).reshape(3, 3)
 
 
 def v_matrix(q) -> np.ndarray:
@@ -220,39 +210,10 @@ def from_aircraft_angles(psi: float, theta: float, phi: float) -> np.ndarray:
     )
 
 
-def aircraft_angles(q) -> tuple[float, float, float]:
-    """Aircraft angles ``(psi, theta, phi)`` as floats, Hoffmann (7.21).
-
-    ``psi = atan2(c12, c11)``, ``phi = atan2(c23, c33)``,
-    ``theta = atan2(-c13, sqrt(c11^2 + c12^2))`` with ``c`` the Cayley matrix
-    (2.12).  Singular (0/0) at ``theta = +-90 deg``, where only ``phi -+ psi``
-    is defined: there (``sqrt(c11^2 + c12^2)`` at rounding level) ``psi = 0``
-    is reported and ``phi`` carries the whole angle, so the angles still
-    reproduce the attitude.  Near the singularity the angles are correct but
-    jump for tiny changes of attitude (gimbal lock).  Radians; psi, phi in
-    (-pi, pi], theta in [-pi/2, pi/2].
-    """
-    q1, q2, q3, q4 = q
-    s1, s2, s3, s4 = q1 * q1, q2 * q2, q3 * q3, q4 * q4
-    c11 = s1 - s2 - s3 + s4
-    c12 = 2.0 * (q1 * q2 - q3 * q4)
-    c13 = 2.0 * (q1 * q3 + q2 * q4)
-    horizontal = math.hypot(c11, c12)
-    theta = math.atan2(-c13, horizontal)
-    if horizontal <= _SINGULAR * (s1 + s2 + s3 + s4):
-        # theta = +-90 deg exactly: only phi -+ psi is defined; report psi = 0 and
-        # phi from c21 = sin(phi -+ psi), c22 = cos(phi -+ psi) of (7.13).
-        c21 = 2.0 * (q1 * q2 + q3 * q4)
-        c22 = -s1 + s2 - s3 + s4
-        return (0.0, theta, math.atan2(c21 if c13 < 0.0 else -c21, c22))
-    return (math.atan2(c12, c11), theta,
-            math.atan2(2.0 * (-q1 * q4 + q2 * q3), -s1 - s2 + s3 + s4))
-
-
 def as_aircraft_angles(q) -> np.ndarray:
     """Aircraft angles ``(psi, theta, phi)`` from the Cayley matrix, Hoffmann (7.21).
 
-    See :func:`aircraft_angles`.
+    See :func:`sim.angles.aircraft_angles`.
 
     Returns
     -------
@@ -291,7 +252,7 @@ def as_euler_zxz(q) -> np.ndarray:
     c = cayley(q)
     sin_theta = math.hypot(c[0, 2], c[1, 2])
     theta = math.atan2(sin_theta, c[2, 2])
-    if sin_theta <= _SINGULAR * float(q @ q):
+    if sin_theta <= SINGULAR * float(q @ q):
         # theta = 0 or pi exactly: only phi +- psi is defined; report psi = 0,
         # phi from c11 = cos(phi +- psi), c12 = sin(phi +- psi) of (6.13).
         return np.array([math.atan2(c[0, 1], c[0, 0]), theta, 0.0])

@@ -40,6 +40,7 @@ from pathlib import Path
 
 from sim.ensemble import EnsembleSpec
 from sim.files import FileRefused, read_regular
+from sim.limits import LIMITS
 from sim.settings import KEYS, Settings, SettingsError, validate
 from sim.shape import BUILTINS
 
@@ -49,7 +50,8 @@ __all__ = ["Scenario", "ScenarioError", "load", "loads", "builtin_dir", "builtin
 _SCENARIO_KEYS = {"title", "caption", "duration", "pause_at_end"}
 _TOP_KEYS = {"scenario", "settings", "events", "compare", "ensemble"}
 _ENSEMBLE_KEYS = tuple(f.name for f in fields(EnsembleSpec))
-MAX_DURATION = 1e7
+#: Longest scenario, s (:data:`sim.limits.LIMITS`, "duration").
+MAX_DURATION = LIMITS["duration"].high
 #: Largest scenario file and longest line accepted, bytes (the built-ins are about 2 kB).
 MAX_FILE_BYTES = 1 << 20
 MAX_LINE_BYTES = 1 << 16
@@ -183,7 +185,8 @@ class _Parser:
         title = self.text(meta, "title", self.name)
         caption = self.text(meta, "caption", "")
         duration = meta.get("duration", 20.0)
-        if isinstance(duration, bool) or not isinstance(duration, (int, float)) or not 0 < duration <= MAX_DURATION:
+        if (isinstance(duration, bool) or not isinstance(duration, (int, float))
+                or not LIMITS["duration"].accepts(duration)):
             raise self.error(f"[scenario] duration: must be a number in (0, {MAX_DURATION:g}] s, got {duration!r}",
                              "duration")
         pause_at_end = meta.get("pause_at_end", False)

@@ -8,32 +8,24 @@ in ``_deg``, rates in rad/s, torques in N m, times in s.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields, replace
 
 from sim.body import Body
 from sim.control import CONTROLLERS, HOFFMANN_PRESET
 from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
+from sim.limits import LIMITS, SettingsError, as_number, components
 from sim.norm import NORM_MODES
 from sim.shape import BUILTINS, DEFAULT_BODY, MassProperties, ShapeError, load, mass_properties, resolve
 
 __all__ = ["Settings", "SettingsError", "validate", "MAX_DT", "MIN_DT", "stability_warning",
-           "damper_warning", "INERTIA_SCALED", "axis_ratios", "carried_to", "number"]
+           "damper_warning", "INERTIA_SCALED", "axis_ratios", "carried_to"]
 
-#: Largest step accepted (s); Hoffmann's examples use 0.1.
-MAX_DT = 1.0
-#: Smallest step accepted (s): a nanosecond, a million times finer than any
-#: attitude motion needs (the fastest accepted rate, 1e4 rad/s, turns 1e-5 rad
-#: in it).  Denormal steps (1e-320) would only make ``duration / dt`` infinite.
-MIN_DT = 1e-9
-#: Largest magnitude accepted for torques, gains, rates (absurd beyond).
-_MAX_MAGNITUDE = 1e6
+#: Largest step accepted (s); Hoffmann's examples use 0.1 (the range is :data:`sim.limits.LIMITS`' "dt").
+MAX_DT = LIMITS["dt"].high
+#: Smallest step accepted (s): a nanosecond (see :data:`sim.limits.LIMITS`).
+MIN_DT = LIMITS["dt"].least
 #: Hoffmann's stability bound for Half-Quat (Appendix A: "stable for small dT <= 0.3").
 HALF_QUAT_DT_BOUND = 0.3
-
-
-class SettingsError(ValueError):
-    """A setting has a bad value; the message names the setting, the value and why."""
 
 
 @dataclass(frozen=True)
@@ -95,40 +87,6 @@ class Settings:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-def number(key, value, *, low=-_MAX_MAGNITUDE, high=_MAX_MAGNITUDE, low_open=False) -> float:
-    """``value`` as a finite float in ``[low, high]`` (``(low, high]`` if ``low_open``); SettingsError naming ``key``.
-
-    The check behind every numeric setting, shared with the ensemble's spec
-    (:mod:`sim.ensemble`) so that both word their refusals alike.
-    """
-    if isinstance(value, bool) or value is None:
-        raise SettingsError(f"{key}: expected a number, got {value!r}")
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise SettingsError(f"{key}: expected a number, got {value!r}") from None
-    if not math.isfinite(x):
-        raise SettingsError(f"{key}: {value!r} is not a finite number")
-    if x < low or (low_open and x == low):
-        raise SettingsError(f"{key}: {x:g} must be {'>' if low_open else '>='} {low:g}")
-    if x > high:
-        raise SettingsError(f"{key}: {x:g} is too large (at most {high:g})")
-    return x
-
-
-def _vector(key, value, n, **limits):
-    if isinstance(value, str):
-        parts = [s.strip() for s in value.split(",")]
-    else:
-        try:
-            parts = list(value)
-        except TypeError:
-            raise SettingsError(f"{key}: expected {n} numbers, got {value!r}") from None
-    if len(parts) != n:
-        raise SettingsError(f"{key}: expected {n} numbers, got {len(parts)} ({value!r})")
-    return tuple(number(f"{key}[{i}]", v, **limits) for i, v in enumerate(parts))
-
-
 def _choice(key, value, options):
     if value not in options:
         raise SettingsError(f"{key}: unknown value {value!r} (choose from {', '.join(options)})")
@@ -144,7 +102,8 @@ def _flag(key, value):
 def _inertia(key, value):
     if value is None:  # the body's own
         return None
-    comps = _vector(key, value, 6, low=-math.inf, high=math.inf)  # the range is Body's to state
+    # finite numbers; the range of the tensor is Body's to state (LIMITS["inertia"], principal moments)
+    comps = tuple(as_number(f"{key}[{i}]", v) for i, v in enumerate(components(key, value, 6)))
     try:
         Body(comps)
     except ValueError as exc:
@@ -162,15 +121,6 @@ def _body(key, value):
         raise SettingsError(f"{key}: {exc}") from None
 
 
-def _dt(key, value):
-    x = number(key, value, low=0.0, low_open=True, high=MAX_DT)
-    if x < MIN_DT:
-        raise SettingsError(f"{key}: {x:g} s is below the smallest step {MIN_DT:g} s "
-                            "(a nanosecond resolves any attitude motion; smaller steps only "
-                            "make the step count astronomical)")
-    return x
-
-
 def _axes(key, value):
     try:
         parts = list(value)
@@ -181,27 +131,35 @@ def _axes(key, value):
     return tuple(_flag(f"{key}[{i}]", v) for i, v in enumerate(parts))
 
 
+def _limited(key, value):
+    return LIMITS[key].check(value, key)
+
+
+def _optional(key, value):
+    return None if value is None else LIMITS[key].check(value, key)
+
+
 _VALIDATORS = {
     "inertia": _inertia,
     "body": _body,
-    "mass": lambda k, v: None if v is None else number(k, v, low=0.0, low_open=True),
+    "mass": _optional,
     "integrator": lambda k, v: _choice(k, v, tuple(INTEGRATORS)),
     "full_quat_form": lambda k, v: _choice(k, v, FULL_QUAT_FORMS),
     "norm": lambda k, v: _choice(k, v, tuple(NORM_MODES)),
-    "dt": lambda k, v: _dt(k, v),
-    "angles_deg": lambda k, v: _vector(k, v, 3, low=-1e4, high=1e4),
-    "rates": lambda k, v: _vector(k, v, 3, low=-1e4, high=1e4),
-    "torque": lambda k, v: _vector(k, v, 3),
+    "dt": _limited,
+    "angles_deg": _limited,
+    "rates": _limited,
+    "torque": _limited,
     "dampers_on": _flag,
-    "dampers": lambda k, v: _vector(k, v, 3, low=0.0),
+    "dampers": _limited,
     "controller": lambda k, v: _choice(k, v, CONTROLLERS),
-    "gains": lambda k, v: _vector(k, v, 3, low=0.0),
+    "gains": _limited,
     "axes": _axes,
     "shortest_path": _flag,
     "limiter_on": _flag,
-    "limits": lambda k, v: _vector(k, v, 3, low=0.0, low_open=True),
-    "slerp_time": lambda k, v: number(k, v, low=0.0, high=1e6),
-    "command_deg": lambda k, v: None if v is None else _vector(k, v, 3, low=-1e4, high=1e4),
+    "limits": _limited,
+    "slerp_time": _limited,
+    "command_deg": _optional,
 }
 
 #: Setting names, in declaration order.

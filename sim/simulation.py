@@ -11,14 +11,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from sim.angles import aircraft_angles_of, cayley_entries
 from sim.body import Body
-from sim.command import CommandInterpolator
 from sim.control import TorqueModel
-from sim.integrators import INTEGRATORS, full_quat, qdot, rates
+from sim.energy import body_momentum, energy_of, inertial_momentum, kinetic_energy
+from sim.integrators import qdot, rates
 from sim.multiplier import multiplier
-from sim.norm import NORM_MODES
-from sim.quaternion import aircraft_angles, from_aircraft_angles
-from sim.settings import Settings, validate
+from sim.quaternion import from_aircraft_angles
+from sim.settings import Settings
+from sim.stepping import Stepper
 
 __all__ = ["Simulation", "Snapshot", "SimulationFault", "COLUMNS", "HISTORY_COLUMNS",
            "NORM_FAULT"]
@@ -124,7 +125,7 @@ class Snapshot:
                     self.torque, self.qc, self.norm_correction, self.q_dot_p, self.command_deg)
 
 
-class Simulation:
+class Simulation(Stepper):
     """A rigid body integrated at a fixed step, with inputs settable between steps.
 
     Parameters
@@ -146,71 +147,21 @@ class Simulation:
     def __init__(self, settings: Settings | None = None, **changes):
         self._settings = (settings or Settings()).replace(**changes)
         self._torque = TorqueModel()
-        self._apply_all()
+        self._configure()
         self.reset()
 
     # ------------------------------------------------------------------ inputs
     @property
-    def settings(self) -> Settings:
-        return self._settings
-
-    @property
     def body(self) -> Body:
         return self._body
 
-    def set(self, key: str, value) -> None:
-        """Change one setting between steps (validated; a bad value raises SettingsError).
+    def _configure(self, gains=None):
+        self._body = Body(self._settings.mass_properties.inertia)
+        super()._configure(gains)
+        self._norm_is_none = self._settings.norm == "none"
 
-        ``integrator``, ``norm`` and ``dt`` switch without touching the
-        attitude; ``command_deg`` starts a SLERP from the current command;
-        ``angles_deg`` and ``rates`` take effect at the next :meth:`reset`.
-        """
-        value = validate(key, value)
-        self._settings = self._settings.replace(**{key: value})
-        if key == "command_deg":
-            self._start_command()
-        elif key == "dt":
-            self._t0, self._k0 = self._t, self._k
-            self._dt = value
-        else:
-            self._apply_all()
-
-    def update(self, changes: dict) -> None:
-        """Set several settings; all are validated before any takes effect."""
-        checked = {k: validate(k, v) for k, v in changes.items()}
-        for key, value in checked.items():
-            self.set(key, value)
-
-    def _apply_all(self):
-        s = self._settings
-        self._body = Body(s.mass_properties.inertia)
-        tm = self._torque
-        tm.command = s.torque
-        tm.dampers_on, tm.dampers = s.dampers_on, s.dampers
-        tm.controller, tm.gains, tm.axes = s.controller, s.gains, s.axes
-        tm.shortest_path = s.shortest_path
-        tm.limiter_on, tm.limits = s.limiter_on, s.limits
-        self._dt = s.dt
-        self._norm = NORM_MODES[s.norm]
-        self._norm_is_none = s.norm == "none"
-        full = s.integrator == "full-quat"
-        if full:
-            form = s.full_quat_form
-            self._integrate = lambda q, w, p, dt, torque, body: full_quat(q, w, p, dt, torque, body, form)
-        else:
-            self._integrate = INTEGRATORS[s.integrator]
-        if getattr(self, "_full", None) is not None and full != self._full:
-            # Switching keeps the attitude and the rates: derive the other state.
-            self._p = qdot(self._q, self._w) if full else None
-        self._full = full
-
-    def _start_command(self):
-        s = self._settings
-        if s.command_deg is None:  # no new command: Qc stays where it is
-            return
-        angles = tuple(math.radians(a) for a in s.command_deg)
-        self._cmd.command(angles, self._t, s.slerp_time, s.shortest_path)
-        self._sync_command()
+    def _derive_p(self, full: bool):
+        return qdot(self._q, self._w) if full else None
 
     def _sync_command(self):
         self._torque.qc = self._cmd.qc
@@ -229,19 +180,7 @@ class Simulation:
         self._t = self._t0 = 0.0
         self._k = self._k0 = 0
         self._correction = 0.0
-        self._cmd = CommandInterpolator(self._q)
-        if s.command_deg is not None:
-            self._start_command()
-        else:
-            self._sync_command()
-
-    @property
-    def t(self) -> float:
-        return self._t
-
-    @property
-    def steps(self) -> int:
-        return self._k
+        self._reset_command(self._q)
 
     @property
     def q(self) -> tuple:
@@ -250,11 +189,7 @@ class Simulation:
 
     def energy(self) -> float:
         """Kinetic energy ``T = 1/2 w^T J w``, Hoffmann (5.1); cheaper than a snapshot."""
-        jr = self._body.j_rows
-        wx, wy, wz = self._w
-        return 0.5 * (wx * (jr[0] * wx + jr[1] * wy + jr[2] * wz)
-                      + wy * (jr[3] * wx + jr[4] * wy + jr[5] * wz)
-                      + wz * (jr[6] * wx + jr[7] * wy + jr[8] * wz))
+        return kinetic_energy(self._w, self._body.j_rows)
 
     def step(self, n: int = 1) -> None:
         """Advance ``n`` fixed steps.
@@ -284,7 +219,7 @@ class Simulation:
             self._q, self._w, self._p, self._correction = q, w, p, correction
             self._k += 1
             self._t = self._t0 + (self._k - self._k0) * dt
-            if cmd._path is not None:
+            if cmd.path is not None:
                 cmd.update(self._t)
                 self._sync_command()
 
@@ -294,20 +229,14 @@ class Simulation:
         q, w = self._q, self._w
         p = self._p if self._p is not None else qdot(q, w)
         jr = self._body.j_rows
-        wx, wy, wz = w
-        lx = jr[0] * wx + jr[1] * wy + jr[2] * wz
-        ly = jr[3] * wx + jr[4] * wy + jr[5] * wz
-        lz = jr[6] * wx + jr[7] * wy + jr[8] * wz
+        lb = body_momentum(w, jr)
+        c = cayley_entries(q)
         q1, q2, q3, q4 = q
-        s1, s2, s3, s4 = q1 * q1, q2 * q2, q3 * q3, q4 * q4
-        # H = C^T L with C the Cayley matrix, Hoffmann (2.12)
-        h = ((s1 - s2 - s3 + s4) * lx + 2 * (q1 * q2 + q3 * q4) * ly + 2 * (q1 * q3 - q2 * q4) * lz,
-             2 * (q1 * q2 - q3 * q4) * lx + (-s1 + s2 - s3 + s4) * ly + 2 * (q1 * q4 + q2 * q3) * lz,
-             2 * (q1 * q3 + q2 * q4) * lx + 2 * (-q1 * q4 + q2 * q3) * ly + (-s1 - s2 + s3 + s4) * lz)
-        psi, theta, phi = aircraft_angles(q)
+        qq = q1 * q1 + q2 * q2 + q3 * q3 + q4 * q4
+        psi, theta, phi = aircraft_angles_of(c, qq)
         cpsi, ctheta, cphi = self._cmd.angles
-        return (p, (psi * _DEG, theta * _DEG, phi * _DEG), math.sqrt(s1 + s2 + s3 + s4) - 1.0,
-                multiplier(q, p, jr), 0.5 * (wx * lx + wy * ly + wz * lz), h, self._torque(q, w),
+        return (p, (psi * _DEG, theta * _DEG, phi * _DEG), math.sqrt(qq) - 1.0,
+                multiplier(q, p, jr), energy_of(w, lb), inertial_momentum(c, lb), self._torque(q, w),
                 (cpsi * _DEG, ctheta * _DEG, cphi * _DEG), q1 * p[0] + q2 * p[1] + q3 * p[2] + q4 * p[3])
 
     def snapshot(self) -> Snapshot:

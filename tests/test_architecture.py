@@ -21,7 +21,7 @@ def _imports(path):
             yield node.module.split(".")[0]
 
 
-@pytest.mark.parametrize("path", sorted(SIM.glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(SIM.rglob("*.py")), ids=lambda p: str(p.relative_to(SIM)))
 def test_sim_module_imports_no_gui_and_no_scipy(path):
     bad = set(_imports(path)) & set(FORBIDDEN_IN_SIM)
     assert not bad, f"{path.name} imports {bad}"

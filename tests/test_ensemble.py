@@ -1,4 +1,4 @@
-"""The vectorised ensemble (sim/ensemble.py) against the single-body Simulation and independent references."""
+"""The vectorised ensemble (sim/ensemble/) against the single-body Simulation and independent references."""
 
 import math
 
@@ -317,7 +317,7 @@ def test_peak_torque_of_the_dampers_is_their_torque_at_the_start():
 
 def test_error_and_nose_against_scipy():
     ens = Ensemble(Settings(command_deg=(40.0, -30.0, 100.0), slerp_time=0.0), EnsembleSpec(bodies=200, seed=6))
-    mine, qc = _rotations(ens), ens._qc[:, 0]
+    mine, qc = _rotations(ens), ens.qc[:, 0]
     target = Rotation.from_quat([-qc[0], -qc[1], -qc[2], qc[3]])
     np.testing.assert_allclose(ens.error_deg(), np.degrees((target.inv() * mine).magnitude()), atol=1e-9)
     np.testing.assert_allclose(ens.nose(), mine.apply([1.0, 0.0, 0.0]).T, atol=1e-12)

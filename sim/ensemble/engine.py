@@ -1,0 +1,407 @@
+"""The ensemble engine: N bodies' state, inputs between steps, the step, faults.
+
+Quaternions are scalar last, Hoffmann's convention (see :mod:`sim`); body
+``j`` is column ``j`` of ``q`` (4, N) and ``w`` (3, N).  The step runs the
+single-source formulas of :mod:`sim` on numpy rows (:data:`sim.ops.COLUMN`),
+or, where :func:`sim.ensemble.kernels.covers` the settings (half-quat with
+no controller or the quaternion controller), the fused kernels (the same
+operations in the same order, without allocating).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sim.control import TorqueModel
+from sim.energy import kinetic_energy
+from sim.ensemble import kernels
+from sim.ensemble.metrics import TRACKED, Tracker, nose, outside, rotation_angle_deg
+from sim.ensemble.sampling import sample, sample_inertia
+from sim.ensemble.spec import EnsembleSpec
+from sim.integrators import qdot, rates
+from sim.limits import as_integer
+from sim.ops import COLUMN
+from sim.settings import Settings
+from sim.simulation import NORM_FAULT
+from sim.stepping import Stepper
+
+__all__ = ["Ensemble"]
+
+
+class _Rows:
+    """What the integrators read from a :class:`~sim.body.Body`: ``j_rows``, ``j_inv_rows`` (floats or rows)."""
+
+    __slots__ = ("j_rows", "j_inv_rows")
+
+    def __init__(self, j_rows, j_inv_rows):
+        self.j_rows, self.j_inv_rows = j_rows, j_inv_rows
+
+
+class Ensemble(Stepper):
+    """N rigid bodies integrated at once, the column twin of :class:`~sim.simulation.Simulation`.
+
+    Parameters
+    ----------
+    settings : Settings
+        What the bodies share (integrator, norm, dt, torque, dampers,
+        controller, limiter, command) and the nominal body the spec
+        disperses around.
+    spec : EnsembleSpec
+        How the bodies differ.
+    start, count : int
+        This object holds the bodies with global indices ``start ..
+        start+count-1`` (``count`` defaults to ``spec.bodies - start``).
+    track : bool
+        Keep the per-step metrics (peak torque and rate, path length,
+        settling time; about a fifth of the cost of a torque-free half-quat
+        step).  With False, :meth:`metrics` reports those four as nan.
+    fused : bool
+        Step half-quat (without a controller or with the quaternion
+        controller) through the fused kernels of :mod:`sim.ensemble.kernels`
+        (default).  False runs every step through the single-source
+        formulas; the results are the same bit for bit, only slower (the
+        bench compares the two).
+
+    Attributes
+    ----------
+    n : int
+        Number of bodies held.
+    index : ndarray, shape (n,)
+        Their global indices.
+    q : ndarray, shape (4, n)
+        Attitude quaternions, scalar last (inertial -> body), one column per body.
+    w : ndarray, shape (3, n)
+        Body rates, rad/s.
+    faulted : ndarray of bool, shape (n,)
+        Bodies whose state became non-finite (or whose norm ran away with
+        norm handling ``"none"``, :data:`sim.simulation.NORM_FAULT`): each is
+        frozen at its last good state while the others go on.
+    fault_t : ndarray, shape (n,)
+        Time of the last good state of a faulted body (nan while fine), as
+        :class:`~sim.simulation.SimulationFault` reports it.
+
+    ``q`` and ``w`` are views of the current state, whose buffer alternates
+    with the next state's at every step: read them after stepping, copy
+    them to keep a state.  Writing into them changes the state.
+
+    Examples
+    --------
+    >>> ens = Ensemble(Settings(dampers_on=True, controller="quaternion", command_deg=(0, 0, 0),
+    ...                         slerp_time=0.0, dt=0.01), EnsembleSpec(bodies=100, seed=1))
+    >>> ens.step(3000)
+    >>> bool(ens.error_deg().max() < 1.0)
+    True
+    """
+
+    def __init__(self, settings: Settings | None = None, spec: EnsembleSpec = EnsembleSpec(), *,
+                 start: int = 0, count: int | None = None, track: bool = True, fused: bool = True):
+        if not isinstance(spec, EnsembleSpec):
+            raise TypeError(f"spec must be an EnsembleSpec, got {type(spec).__name__}")
+        start = as_integer("start", start, 0, spec.bodies - 1)
+        count = spec.bodies - start if count is None else as_integer("count", count, 1, spec.bodies - start)
+        self._settings = settings or Settings()
+        self.spec = spec
+        self.index = np.arange(start, start + count, dtype=np.int64)
+        self.n = n = count
+        self.track = bool(track)
+        self.fused = bool(fused)
+        self._x = np.zeros((8, n))          # q (4), w (3), norm correction: the state
+        self._xn = np.zeros((8, n))         # the next state (the two swap after each step)
+        self._p = None                      # full-quat's P (4, n)
+        self.faulted = np.zeros(n, dtype=bool)
+        self.fault_t = np.full(n, np.nan)
+        self._tq = np.zeros((3, n))         # the torque of the step
+        self._scratch = kernels.Scratch(n)
+        self._tracker = Tracker(n)
+        self._torque = TorqueModel(COLUMN)
+        self._sample = sample(self._settings, spec, self.index)
+        self._inertia, self._jr, self._jir = sample_inertia(self._settings, spec, self.index)
+        self._configure()
+        self.reset()
+
+    # ------------------------------------------------------ initial samples
+    def initial(self) -> dict:
+        """Each body's initial sample.
+
+        Returns
+        -------
+        dict of ndarray
+            ``index`` (n,), ``q0`` (4, n), ``angles_deg0`` (3, n) aircraft
+            angles (psi, theta, phi), ``rates0`` (3, n), ``inertia`` (6, n)
+            (Jxx, Jyy, Jzz, Jxy, Jxz, Jyz), ``gains`` (3, n).
+        """
+        smp = self._sample
+        gains = smp.gains if smp.gains is not None else np.repeat(
+            np.array(self._settings.gains, dtype=float)[:, None], self.n, axis=1)
+        return {"index": self.index.copy(), "q0": smp.q0.copy(), "angles_deg0": smp.angles_deg.copy(),
+                "rates0": smp.w0.copy(), "inertia": self._inertia.copy(), "gains": gains.copy()}
+
+    def body_settings(self, j: int) -> Settings:
+        """Local body ``j``'s initial state as single-body :class:`Settings`.
+
+        ``Simulation(ens.body_settings(j))`` given the same inputs flies
+        exactly column ``j``.
+        """
+        j = as_integer("j", j, 0, self.n - 1)
+        smp = self._sample
+        changes = {"angles_deg": tuple(float(a) for a in smp.angles_deg[:, j]),
+                   "rates": tuple(float(a) for a in smp.w0[:, j]),
+                   "inertia": tuple(float(a) for a in self._inertia[:, j])}
+        if smp.gains is not None:
+            changes["gains"] = tuple(float(a) for a in smp.gains[:, j])
+        return self._settings.replace(**changes)
+
+    # ------------------------------------------------------------- inputs
+    def set(self, key: str, value) -> None:
+        """Change one shared setting between steps, as :meth:`Simulation.set`.
+
+        Validated the same way (a bad value raises SettingsError).
+        ``command_deg`` starts a SLERP from each body's current command;
+        ``integrator``, ``norm`` and ``dt`` switch without touching the
+        state.  ``angles_deg`` and ``rates`` move the nominal body the
+        samples disperse around (taking effect at the next :meth:`reset`);
+        ``inertia``, ``body`` and ``mass`` re-draw every body's inertia about
+        the new nominal at once.  With a ``gains_grid`` the bodies keep their grid gains.
+        """
+        super().set(key, value)
+
+    def _changed(self, key: str) -> None:
+        if key in ("angles_deg", "rates"):
+            self._sample = sample(self._settings, self.spec, self.index)
+        elif key in ("inertia", "body", "mass"):
+            self._inertia, self._jr, self._jir = sample_inertia(self._settings, self.spec, self.index)
+        self._configure()
+
+    def _new_time_base(self) -> None:
+        self._segments.append((self._k0, self._t0, self._dt))
+
+    def _configure(self, gains=None) -> None:
+        smp = self._sample
+        super()._configure(tuple(smp.gains) if smp.gains is not None else None)
+        tm = self._torque
+        self._rows = _Rows(self._jr, self._jir)
+        self._jterms = kernels.inertia_terms(self._jr)
+        self._jiterms = kernels.inertia_terms(self._jir)
+        self._g2 = 2.0 * np.array(tm.gains, dtype=float).reshape(3, -1)  # 2 K of (9.9), per body or shared
+        s = self._settings
+        self._fast = self.fused and kernels.covers(s)
+        self._const_tt = None  # |T|^2 of a torque the same for all bodies and states, else None
+        if tm.constant:
+            tq = self._tq
+            tq[:] = np.array(tm(tuple(self.q), tuple(self.w)), dtype=float).reshape(3, 1)
+            self._const_tt = float(tq[0, 0] ** 2 + tq[1, 0] ** 2 + tq[2, 0] ** 2)
+        self._zero_torque = self._const_tt is not None and not self._tq.any()
+        if hasattr(self, "_cmd"):
+            self._sync_command()
+
+    def _derive_p(self, full: bool):
+        return np.array(qdot(tuple(self.q), tuple(self.w))) if full else None
+
+    def _sync_command(self) -> None:
+        """Pass the command to the torque model (one float each when shared, one row per body otherwise)."""
+        cmd, tm = self._cmd, self._torque
+        qc = np.array(cmd.qc, dtype=float).reshape(4, -1)
+        self._qc, self._qc_neg = qc, -qc
+        c = math.cos(math.radians(self.spec.settle_deg) / 2.0)
+        self._settle_threshold = (c * c) * (qc[0] * qc[0] + qc[1] * qc[1] + qc[2] * qc[2] + qc[3] * qc[3])
+        # One command for all bodies (a float each), or one per body (a row each): the choice
+        # depends on the inputs only, never on how many bodies this chunk holds.
+        tm.qc = cmd.qc if cmd.shared else tuple(qc)
+        if tm.controller == "euler":  # its command angles (only when it is on)
+            tm.command_angles = cmd.angles
+
+    # ------------------------------------------------------------ stepping
+    def reset(self) -> None:
+        """Back to the initial samples at t = 0; each body's command starts at its attitude.
+
+        A ``command_deg`` in the settings is then a change at t = 0, as in
+        :meth:`Simulation.reset`.
+        """
+        smp = self._sample
+        self._x[0:4] = smp.q0
+        self._x[4:7] = smp.w0
+        self._x[7] = 0.0
+        self._p = self._derive_p(True) if self._full else None
+        self._t = self._t0 = 0.0
+        self._k = self._k0 = 0
+        self.faulted[:] = False
+        self.fault_t[:] = np.nan
+        self._reset_command(smp.q0)
+        self._energy0 = self.energy()
+        self._segments = [(0, 0.0, self._dt)]   # (k0, t0, dt): t of step k is t0 + (k - k0) dt
+        self._tracker.reset(smp.w0, self._const_tt, self._outside())
+        self._tracked = self.track
+
+    @property
+    def q(self) -> np.ndarray:
+        """Attitude quaternions (4, n), scalar last (inertial -> body); a view of the current state."""
+        return self._x[0:4]
+
+    @property
+    def w(self) -> np.ndarray:
+        """Body rates (3, n), rad/s; a view of the current state."""
+        return self._x[4:7]
+
+    @property
+    def qc(self) -> np.ndarray:
+        """Command quaternions (4, n) after SLERP, one column per body (read only)."""
+        return np.broadcast_to(self._qc, (4, self.n))
+
+    def energy(self) -> np.ndarray:
+        """Kinetic energy ``T = 1/2 w^T J w`` of each body, Hoffmann (5.1) (:func:`sim.energy.kinetic_energy`)."""
+        return kinetic_energy(tuple(self.w), self._jr)
+
+    def step(self, k: int = 1) -> None:
+        """Advance every body ``k`` fixed steps (a faulted body stays frozen at its last good state)."""
+        with np.errstate(all="ignore"):
+            for _ in range(k):
+                if self._fast:
+                    self._fused_step()
+                else:
+                    self._general_step()
+                self._commit()
+
+    def _fused_step(self) -> None:
+        """Half-quat through the fused kernels (:mod:`sim.ensemble.kernels`)."""
+        sc = self._scratch
+        if self._const_tt is None:
+            kernels.torque_into(self._tq, self.q, self.w, self._torque, self._g2, self._qc, self._qc_neg, sc)
+        kernels.half_quat_into(self._x, self._xn, self._tq, self._dt, self._jterms, self._jiterms,
+                               self._settings.norm, self._zero_torque, sc)
+
+    def _general_step(self) -> None:
+        """One step of :mod:`sim.integrators`, the torque model and the norm mode on tuples of rows."""
+        tm = self._torque
+        first = []
+
+        def torque(q, w):
+            t = tm(q, w)
+            if not first:
+                first.append(t)
+            return t
+
+        p = None if self._p is None else tuple(self._p)
+        q, w, p = self._integrate(tuple(self.q), tuple(self.w), p, self._dt, torque, self._rows)
+        q, correction = self._norm(q, COLUMN)
+        if p is not None:
+            w = rates(q, p)
+            self._pn = np.array(np.broadcast_arrays(*p))
+        xn = self._xn
+        for i in range(4):
+            xn[i] = q[i]
+        for i in range(3):
+            xn[4 + i] = w[i]
+        xn[7] = correction
+        t = first[0]
+        for i in range(3):
+            self._tq[i] = t[i]
+
+    def _bad(self):
+        """Bodies whose next state is a fault (as :meth:`Simulation.step` decides), or None.
+
+        A state is bad when ``q + w + correction`` is not finite, or with norm
+        handling ``none`` when ``||Q| - 1|`` exceeds :data:`NORM_FAULT`.  The
+        half-quat path checks only the correction (or the norm): its ``Q``
+        is built from every component of the new ``w``, so a non-finite ``w``
+        always reaches ``Q``.
+        """
+        xn = self._xn
+        bad = None
+        if self._settings.norm == "none":
+            qn = xn[0:4]
+            err = np.abs(np.sqrt(qn[0] * qn[0] + qn[1] * qn[1] + qn[2] * qn[2] + qn[3] * qn[3]) - 1.0)
+            if not (err <= NORM_FAULT).all():
+                bad = ~(err <= NORM_FAULT)
+            if self._fast:
+                return bad
+        elif self._fast:
+            return None if math.isfinite(float(xn[7].sum())) else ~np.isfinite(xn[7])
+        s = self._scratch.s3
+        np.add.reduce(xn, axis=0, out=s)
+        if not math.isfinite(float(s.sum())):
+            nonfinite = ~np.isfinite(s)
+            bad = nonfinite if bad is None else (bad | nonfinite)
+        return bad
+
+    def _commit(self) -> None:
+        """Accept the next state where it is good; flag and freeze the bodies where it is not."""
+        bad = self._bad()
+        if bad is not None:
+            new = bad & ~self.faulted
+            self.faulted |= new
+            self.fault_t[new] = self._t
+        ok = None
+        if self.faulted.any():
+            ok = ~self.faulted
+            np.copyto(self._xn, self._x, where=self.faulted)
+            if self._p is not None:
+                np.copyto(self._pn, self._p, where=self.faulted)
+        self._x, self._xn = self._xn, self._x
+        if self._p is not None:
+            self._p = self._pn
+        self._k += 1
+        self._t = self._t0 + (self._k - self._k0) * self._dt
+        if self._cmd.path is not None:
+            self._cmd.update(self._t)
+            self._sync_command()
+        if self.track:
+            self._tracker.track(self.w, self._tq, self._const_tt, self._dt, ok, self._k, self._outside(),
+                                self._scratch)
+        else:
+            self._tracked = False
+
+    def _outside(self) -> np.ndarray:
+        return outside(self.q, self._qc, self._settle_threshold, self._settings.norm == "none", self._scratch)
+
+    # ------------------------------------------------------------ readouts
+    def error_deg(self) -> np.ndarray:
+        """Rotation angle between each ``Q`` and its command ``Qc``, degrees in [0, 180].
+
+        Hoffmann's bivector angle (Appendix C) folded so ``Q`` and ``-Q``
+        agree: ``2 atan2(|Q^Qc|, |Q.Qc|)`` (:func:`sim.angles.rotation_angle`).
+        """
+        return rotation_angle_deg(self.q, self._qc, fold=True)
+
+    def nose(self) -> np.ndarray:
+        """Body x axis (the nose) in inertial axes, shape (3, n) (:func:`sim.ensemble.metrics.nose`)."""
+        return nose(self.q)
+
+    def metrics(self) -> dict:
+        """Per-body results of the run so far.
+
+        Returns
+        -------
+        dict of ndarray, shape (n,)
+            ``final_error_deg``: :meth:`error_deg` now.  ``settling_time``: s,
+            the first time from which on the error stayed within
+            ``spec.settle_deg`` up to now (0 if it always was; nan if it is
+            outside now).  ``peak_torque``: N m, largest ``|T|`` applied at
+            the start of a step.  ``peak_rate``: rad/s, largest ``|w|`` of the
+            states so far.  ``travelled_deg``: the rotation angle travelled
+            from the initial attitude, measured on the quaternion's own
+            continuous path without folding ``Q`` and ``-Q``: ``2 atan2(|Q0^Q|,
+            Q0.Q)`` in [0, 360] (Hoffmann's bivector angle, Appendix C).  A
+            body that comes to rest at its command turned the short way when
+            this is <= 180 and the long way round (unwinding) when > 180.
+            ``path_deg``: the length of the path, the sum of ``|w_new| dt``
+            over the steps (a body that wobbles or overshoots travels farther
+            than its net turn).
+            ``energy_drift``: ``T/T0 - 1`` (meaningful for torque-free runs;
+            nan when ``T0 = 0``).  ``faulted`` (bool) and ``fault_t`` (s, nan
+            while fine).
+        """
+        e0 = self._energy0
+        with np.errstate(all="ignore"):
+            drift = np.where(e0 != 0.0, self.energy() / np.where(e0 != 0.0, e0, 1.0) - 1.0, np.nan)
+        tracked = self._tracker.tracked(self._segments, self._k)
+        out = {"final_error_deg": self.error_deg(), "settling_time": tracked["settling_time"],
+               "peak_torque": tracked["peak_torque"], "peak_rate": tracked["peak_rate"],
+               "travelled_deg": rotation_angle_deg(self._sample.q0, self.q, fold=False),
+               "path_deg": tracked["path_deg"],
+               "energy_drift": drift, "faulted": self.faulted.copy(), "fault_t": self.fault_t.copy()}
+        if not self._tracked:
+            for key in TRACKED:
+                out[key] = np.full(self.n, np.nan)
+        return out

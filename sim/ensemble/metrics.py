@@ -1,0 +1,136 @@
+"""Per-body results of an ensemble run: error, travel, peaks, settling time, energy drift.
+
+Quaternions are scalar last, Hoffmann's convention (see :mod:`sim`).  The
+angles are Hoffmann's bivector angle (Appendix C) of :mod:`sim.angles` on
+columns; the peaks and the settling test are kept step by step by a
+:class:`Tracker`, in preallocated rows.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sim.angles import cayley_entries, rotation_angle
+from sim.ops import COLUMN
+
+__all__ = ["Tracker", "TRACKED", "rotation_angle_deg", "nose", "outside"]
+
+_DEG = 180.0 / math.pi
+#: Metrics that are only known when they are kept at every step.
+TRACKED = ("settling_time", "peak_torque", "peak_rate", "path_deg")
+
+
+def rotation_angle_deg(p, q, fold: bool = True) -> np.ndarray:
+    """:func:`sim.angles.rotation_angle` of columns, in degrees (``fold``: ``Q`` and ``-Q`` agree, [0, 180])."""
+    return rotation_angle(tuple(p), tuple(q), COLUMN, fold) * _DEG
+
+
+def nose(q) -> np.ndarray:
+    """Body x axis (the nose) in inertial axes, shape (3, n).
+
+    The first row of the Cayley matrix ``C(Q)``, Hoffmann (2.12), over
+    ``|Q|^2`` (``C`` of a non-unit ``Q`` is ``|Q|^2`` times a rotation).
+    """
+    q1, q2, q3, q4 = q
+    c11, c12, c13 = cayley_entries(q)[0:3]
+    return np.array([c11, c12, c13]) / (q1 * q1 + q2 * q2 + q3 * q3 + q4 * q4)
+
+
+class Tracker:
+    """Peak ``|w|`` and ``|T|``, the angle travelled (sum of ``|w| dt``) and the last step outside the settle band.
+
+    Parameters
+    ----------
+    n : int
+        Number of bodies.
+    """
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def reset(self, w0, const_tt, outside) -> None:
+        """Start again at step 0 from rates ``w0``.
+
+        ``const_tt``: ``|T|^2`` of a torque the same for every body and
+        state (None when it is not); ``outside``: the bodies outside the
+        settle band at the start.
+        """
+        self.peak_ww = w0[0] ** 2 + w0[1] ** 2 + w0[2] ** 2
+        self.peak_tt = np.zeros(self.n)
+        self.peak_const_tt = const_tt if const_tt is not None else 0.0
+        self.travel = np.zeros(self.n)
+        self.last_out = np.where(outside, 0, -1).astype(np.int64)
+
+    def track(self, w, tq, const_tt, dt: float, ok, k: int, outside, sc) -> None:
+        """After step ``k``: rates ``w`` (3, n) and the step's torque.
+
+        The torque is ``tq`` (3, n), or with ``const_tt`` not None the same
+        for every body, of ``|T|^2 = const_tt``.  ``ok``: bodies not faulted
+        (None: all); ``outside``: bodies outside the settle band now.
+        ``sc``: a :class:`~sim.ensemble.kernels.Scratch`.
+        """
+        s1, sq = sc.s1, sc.c3
+        np.multiply(w, w, out=sq)
+        np.add(sq[0], sq[1], out=s1)
+        s1 += sq[2]
+        np.maximum(self.peak_ww, s1, out=self.peak_ww)
+        np.sqrt(s1, out=s1)
+        s1 *= dt
+        if ok is not None:
+            s1 *= ok
+        self.travel += s1
+        if const_tt is not None:
+            self.peak_const_tt = max(self.peak_const_tt, const_tt)
+        else:
+            np.multiply(tq, tq, out=sq)
+            np.add(sq[0], sq[1], out=s1)
+            s1 += sq[2]
+            if ok is not None:
+                s1 *= ok
+            np.maximum(self.peak_tt, s1, out=self.peak_tt)
+        np.copyto(self.last_out, k, where=outside)
+
+    def settling_time(self, segments, k: int) -> np.ndarray:
+        """Time of the step after the last one outside the band (0 if none; nan if outside at step ``k``).
+
+        ``segments``: ``(k0, t0, dt)`` per time base, ``t`` of step ``k`` being ``t0 + (k - k0) dt``.
+        """
+        step = self.last_out + 1
+        t = np.zeros(self.n)
+        ends = [seg[0] for seg in segments[1:]] + [np.iinfo(np.int64).max]
+        for (k0, t0, dt), end in zip(segments, ends):
+            sel = (step > k0) & (step <= end)
+            t[sel] = t0 + (step[sel] - k0) * dt
+        t[self.last_out < 0] = 0.0
+        t[self.last_out >= k] = np.nan
+        return t
+
+    def tracked(self, segments, k: int) -> dict:
+        """The tracked metrics (see :meth:`sim.ensemble.Ensemble.metrics`)."""
+        return {"settling_time": self.settling_time(segments, k),
+                "peak_torque": np.sqrt(np.maximum(self.peak_tt, self.peak_const_tt)),
+                "peak_rate": np.sqrt(self.peak_ww), "path_deg": np.degrees(self.travel)}
+
+
+def outside(q, qc, threshold, norm_none: bool, sc) -> np.ndarray:
+    """Bodies farther than the settle angle ``a`` from the command: ``(Q.Qc)^2 < cos^2(a/2) |Q|^2 |Qc|^2``.
+
+    ``threshold`` is ``cos^2(a/2) |Qc|^2`` per body; ``|Q| = 1`` is taken
+    except with norm handling ``none`` (``norm_none``).  Returns ``sc.mask``.
+    """
+    s1, s2, prod = sc.s1, sc.s2, sc.d4
+    np.multiply(q, qc, out=prod)
+    np.add(prod[0], prod[1], out=s1)
+    s1 += prod[2]
+    s1 += prod[3]
+    s1 *= s1
+    if norm_none:
+        np.multiply(q[0], q[0], out=s2)
+        s2 += q[1] * q[1]
+        s2 += q[2] * q[2]
+        s2 += q[3] * q[3]
+        s2 *= threshold
+        threshold = s2
+    return np.less(s1, threshold, out=sc.mask)

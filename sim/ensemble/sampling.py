@@ -1,0 +1,156 @@
+"""The ensemble's initial samples: counter-based uniforms, attitudes, rates, inertia, gains.
+
+Every draw depends only on ``(seed, body index, stream)``: any split of the
+bodies into chunks gives the same bodies.  Quaternions are scalar last,
+Hoffmann's convention (see :mod:`sim`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.angles import aircraft_angles
+from sim.body import Body
+from sim.limits import LIMITS
+from sim.quaternion import from_aircraft_angles
+
+__all__ = ["Sample", "sample", "sample_inertia", "uniforms", "uniform_quaternions", "r3", "normals"]
+
+#: Random streams per body (see :func:`uniforms`): attitude 0-2, rates 3-8, inertia 16 + 6 k.
+STREAMS = 128
+#: Draws of a dispersed inertia before a body keeps the nominal one.
+INERTIA_TRIES = 16
+
+
+def _mix(z):
+    """SplitMix64's finaliser (Steele, Lea, Flood 2014) on a uint64 array."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def uniforms(seed: int, index: np.ndarray, stream: int) -> np.ndarray:
+    """Uniforms in [0, 1), one per body index, that depend only on ``(seed, index, stream)``.
+
+    A counter-based generator: the SplitMix64 finaliser of
+    ``key(seed) + golden * (index * 128 + stream + 1)``; its top 53 bits.
+    """
+    with np.errstate(over="ignore"):
+        key = _mix(np.array([seed], dtype=np.uint64))[0]
+        counter = index.astype(np.uint64) * np.uint64(STREAMS) + np.uint64(stream + 1)
+        z = _mix(key + counter * np.uint64(0x9E3779B97F4A7C15))
+    return (z >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
+
+
+def uniform_quaternions(u1, u2, u3) -> np.ndarray:
+    """Unit quaternions uniform on SO(3) from uniforms in [0, 1), Shoemake's method.
+
+    K. Shoemake, "Uniform random rotations", Graphics Gems III (1992):
+    ``(sqrt(1-u1) sin 2pi u2, sqrt(1-u1) cos 2pi u2, sqrt(u1) sin 2pi u3,
+    sqrt(u1) cos 2pi u3)``.  Evaluated with ``math`` one body at a time so a
+    body's value never depends on its position in an array.
+
+    Returns
+    -------
+    ndarray, shape (4, N)
+    """
+    out = np.empty((4, len(u1)))
+    for j, (a, b, c) in enumerate(zip(u1, u2, u3)):
+        r1, r2 = math.sqrt(1.0 - a), math.sqrt(a)
+        t1, t2 = 2.0 * math.pi * b, 2.0 * math.pi * c
+        out[:, j] = (r1 * math.sin(t1), r1 * math.cos(t1), r2 * math.sin(t2), r2 * math.cos(t2))
+    return out
+
+
+def r3(index: np.ndarray) -> tuple:
+    """Roberts' R3 sequence ``frac(1/2 + (i+1) / g^k)``, ``g^4 = g + 1``."""
+    g = 1.2207440846057596
+    n = (index + 1).astype(np.float64)
+    return tuple(np.mod(0.5 + n * (1.0 / g**k), 1.0) for k in (1, 2, 3))
+
+
+def normals(seed, index, stream) -> np.ndarray:
+    """Standard normals (Box-Muller from streams ``stream``, ``stream + 1``)."""
+    u1 = uniforms(seed, index, stream)
+    u2 = uniforms(seed, index, stream + 1)
+    return np.array([math.sqrt(-2.0 * math.log(1.0 - a)) * math.cos(2.0 * math.pi * b) for a, b in zip(u1, u2)])
+
+
+@dataclass
+class Sample:
+    """Every body's initial sample (one column per body)."""
+
+    #: Aircraft angles (psi, theta, phi), degrees, shape (3, n).
+    angles_deg: np.ndarray
+    #: Attitude quaternions, shape (4, n), exactly as :meth:`Simulation.reset` makes them.
+    q0: np.ndarray
+    #: Body rates, rad/s, shape (3, n).
+    w0: np.ndarray
+    #: Controller gains, shape (3, n), or None (the settings' gains for all).
+    gains: np.ndarray | None
+
+
+def sample(settings, spec, index: np.ndarray) -> Sample:
+    """Draw the attitudes, rates and gains of the bodies ``index`` (the inertia: :func:`sample_inertia`)."""
+    n = len(index)
+    if spec.attitudes == "same":
+        angles = np.repeat(np.array(settings.angles_deg, dtype=float)[:, None], n, axis=1)
+    else:
+        u = [uniforms(spec.seed, index, k) for k in range(3)] if spec.attitudes == "random" else r3(index)
+        qs = uniform_quaternions(*u)
+        angles = np.empty((3, n))
+        for j in range(n):
+            angles[:, j] = [math.degrees(a) for a in aircraft_angles(tuple(float(x) for x in qs[:, j]))]
+    q0 = np.empty((4, n))
+    for j in range(n):  # exactly as Simulation.reset
+        q0[:, j] = [float(x) for x in from_aircraft_angles(*(math.radians(float(a)) for a in angles[:, j]))]
+    w0 = np.repeat(np.array(settings.rates, dtype=float)[:, None], n, axis=1)
+    if spec.rate_spread > 0.0:
+        for k in range(3):
+            w0[k] = w0[k] + spec.rate_spread * normals(spec.seed, index, 3 + 2 * k)
+        rates = LIMITS["rates"]
+        np.clip(w0, rates.low, rates.high, out=w0)  # the range Settings accepts
+    gains = None
+    if spec.gains_grid is not None:
+        combos = np.array(list(itertools.product(*spec.gains_grid)), dtype=float)
+        gains = combos[index % len(combos)].T.copy()
+    return Sample(angles, q0, w0, gains)
+
+
+def sample_inertia(settings, spec, index: np.ndarray) -> tuple:
+    """Every body's inertia: ``(inertia (6, n), j_rows, j_inv_rows)``.
+
+    The rows are 9-tuples: of floats when every body has the nominal inertia,
+    else of rows (one value per body), each exactly what ``Body`` builds for
+    that body's six numbers (what ``Simulation(body_settings(j))`` flies).
+    """
+    n = len(index)
+    own = settings.mass_properties.inertia  # explicit, or the body's own (sim.shape)
+    nominal = np.array(own, dtype=float)
+    body = Body(own)
+    inertia = np.repeat(nominal[:, None], n, axis=1)
+    if spec.inertia_spread == 0.0:
+        return inertia, body.j_rows, body.j_inv_rows
+    p = spec.inertia_spread / 100.0
+    jr = np.repeat(np.array(body.j_rows)[:, None], n, axis=1)
+    jir = np.repeat(np.array(body.j_inv_rows)[:, None], n, axis=1)
+    pending = np.arange(n)
+    for attempt in range(INERTIA_TRIES):
+        if pending.size == 0:
+            break
+        u = [uniforms(spec.seed, index[pending], 16 + 6 * attempt + k) for k in range(6)]
+        still = []
+        for m, j in enumerate(pending):
+            comps = tuple(float(c * (1.0 + p * (2.0 * uk[m] - 1.0))) for c, uk in zip(nominal, u))
+            try:
+                body = Body(comps)  # what Simulation(body_settings(j)) builds, rows and all
+            except ValueError:
+                still.append(j)
+                continue
+            inertia[:, j], jr[:, j], jir[:, j] = comps, body.j_rows, body.j_inv_rows
+        pending = np.array(still, dtype=np.int64)
+    return inertia, tuple(jr), tuple(jir)
