@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
+from sim.events import EventCursor
 from sim.interpolation import sine_cosine_unit
 from sim.scenario import Scenario
 from sim.settings import SettingsError, validate
@@ -153,7 +154,8 @@ class Runner:
         self.sim = Simulation(scenario.settings)
         self.compare = {label: Simulation(scenario.settings, **overrides)
                         for label, overrides in scenario.compare}
-        self._event_index = 0
+        #: The scenario's events: each reaches every body at the first step boundary where its time is reached.
+        self._events = EventCursor(scenario.events, self._set_all)
         #: The ensemble flying beside the main body (the input :data:`ENSEMBLE`), or None.
         self.ensemble: Ensemble | None = None
         #: The body the others' attitude errors are measured against: the
@@ -207,7 +209,7 @@ class Runner:
                 sim.reset()
             if self.ensemble is not None:
                 self.ensemble.reset()
-            self._event_index = 0
+            self._events.rewind()
         else:
             self._set_all(key, value)
         applied.append((self.total_steps, key, value))
@@ -222,16 +224,7 @@ class Runner:
         if self._scheduled:
             for key, value in self._scheduled.pop(self.total_steps, ()):
                 self._apply(key, value, applied)
-        self._apply_events()
-
-    def _apply_events(self):
-        """Scenario events due at the current time (``at <= t``)."""
-        events = self.scenario.events
-        t = self.sim.t
-        while self._event_index < len(events) and events[self._event_index].at <= t + 1e-9:
-            for key, value in events[self._event_index].changes.items():
-                self._set_all(key, value)
-            self._event_index += 1
+        self._events.apply(self.sim.t)
 
     # -------------------------------------------------------------- stepping
     def advance(self, n: int) -> Batch:
@@ -262,7 +255,7 @@ class Runner:
                 if self.ensemble is not None:
                     self.ensemble.step()  # a diverging body is flagged there, never raises
                 self.total_steps += 1
-                self._apply_events()
+                self._events.apply(self.sim.t)
                 rows[taken] = self.sim.row()
                 if bodies:
                     self._measure(bodies, metrics, taken)
@@ -296,13 +289,6 @@ class Runner:
             norm = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1.0
             metrics[label][i] = (t, 2.0 * math.atan2(s, abs(c)) * _DEG, sim.energy(), norm)
 
-    def _steps_to_next_event(self) -> float:
-        events = self.scenario.events
-        if self._event_index >= len(events):
-            return math.inf
-        dt = self.sim.settings.dt
-        return max(1, math.ceil((events[self._event_index].at - self.sim.t) / dt - 1e-9))
-
     def run(self, duration: float | None = None, every: int = 1):
         """Yield snapshot rows (HISTORY_COLUMNS order) from t = 0 to ``duration``.
 
@@ -314,13 +300,13 @@ class Runner:
         duration = self.scenario.duration if duration is None else duration
         n = round(duration / self.sim.settings.dt)
         applied: list = []
-        self._apply_events()
+        self._events.apply(self.sim.t)
         yield self.sim.row()
         sim, compare = self.sim, tuple(self.compare.values())
         k = 0
         while k < n:
             self._apply_inputs(applied)
-            m = min(every - k % every, n - k, self._steps_to_next_event())
+            m = min(every - k % every, n - k, self._events.steps_to_next(sim.t, sim.settings.dt))
             sim.step(m)
             for other in compare:
                 other.step(m)
@@ -328,6 +314,6 @@ class Runner:
                 self.ensemble.step(m)
             k += m
             self.total_steps += m
-            self._apply_events()
+            self._events.apply(sim.t)
             if k % every == 0 or k == n:
                 yield sim.row()
