@@ -621,8 +621,8 @@ class MainWindow(QMainWindow):
             self._recording = None
             self._show_recording()
         self.ensemble.prepare(scenario, runner)
+        self._show_run(scenario, runner)  # before the hand-over: from then on the runner is the worker's
         self.worker.replace_runner(runner, stop_at)
-        self._show_run(scenario, runner)
         self._arm_end()
 
     def _show_run(self, scenario, runner) -> None:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
+from sim.ensemble_info import EnsembleInfo, frozen_copy
 from sim.events import EventCursor
 from sim.interpolation import sine_cosine_unit
 from sim.scenario import Scenario
@@ -62,9 +63,13 @@ COMPARE_COLUMNS = ("t", "error_deg", "energy", "norm")
 _DEG = 180.0 / math.pi
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class EnsembleFrame:
-    """The ensemble's state after a batch: copies, safe to read in another thread.
+    """The ensemble's state after a batch: read-only copies, safe to read in another thread.
+
+    Nothing in it is shared with the ensemble the simulation thread steps,
+    so a frame keeps answering as it did when it was published, whatever
+    the ensemble does afterwards (a reset, new settings, another ensemble).
 
     Attributes
     ----------
@@ -82,10 +87,12 @@ class EnsembleFrame:
         :meth:`~sim.ensemble.Ensemble.metrics` reports it.
     faulted : ndarray of bool, shape (n,)
         Bodies that diverged (frozen at their last good state).
-    ensemble : Ensemble
-        The ensemble itself, for its initial conditions only
-        (:meth:`~sim.ensemble.Ensemble.initial`, :meth:`~sim.ensemble.Ensemble.body_settings`);
-        its state belongs to the runner's thread.
+    info : EnsembleInfo
+        What the ensemble is: its spec, the bodies' global indices, initial
+        samples and settings (:meth:`EnsembleInfo.body_settings` gives body
+        ``j``'s own single-body settings).
+
+    Every array is a copy marked read-only.
     """
 
     t: float
@@ -94,7 +101,7 @@ class EnsembleFrame:
     error_deg: np.ndarray
     travelled_deg: np.ndarray
     faulted: np.ndarray
-    ensemble: Ensemble
+    info: EnsembleInfo
 
     @property
     def n(self) -> int:
@@ -158,6 +165,8 @@ class Runner:
         self._events = EventCursor(scenario.events, self._set_all)
         #: The ensemble flying beside the main body (the input :data:`ENSEMBLE`), or None.
         self.ensemble: Ensemble | None = None
+        self._ensemble_info: EnsembleInfo | None = None  # published with the last frame
+        self._info_stale = True  # the ensemble changed since: the next frame makes a new record
         #: The body the others' attitude errors are measured against: the
         #: first comparison body integrated by rk4, else the main body.
         self.reference = next((label for label, sim in self.compare.items()
@@ -195,12 +204,14 @@ class Runner:
         if self.ensemble is not None and (key in ENSEMBLE_KEYS or (
                 key in ENSEMBLE_BODY_KEYS and (key != "inertia" or value is None))):
             self.ensemble.set(key, value)
+            self._info_stale = True
 
     def _apply(self, key, value, applied):
         if key == ENSEMBLE:
             # built from the main body's settings now; its bodies start at t = 0 (send a reset to align).
             # Without the per-step metrics (a third of the step's cost): a frame needs the state only.
             self.ensemble = None if value is None else Ensemble(self.sim.settings, value, track=False)
+            self._ensemble_info, self._info_stale = None, True
             if self.recorder is not None:
                 self.recorder.input(self.total_steps, key, None if value is None else dataclasses.asdict(value))
             return
@@ -209,6 +220,7 @@ class Runner:
                 sim.reset()
             if self.ensemble is not None:
                 self.ensemble.reset()
+                self._info_stale = True
             self._events.rewind()
         else:
             self._set_all(key, value)
@@ -270,14 +282,28 @@ class Runner:
                      compare_rows={label: m[:taken] for label, m in metrics.items()},
                      applied=applied, fault=fault, ensemble=self.ensemble_frame())
 
+    @property
+    def ensemble_info(self) -> EnsembleInfo | None:
+        """The :class:`EnsembleInfo` published with the last frame (None before the first, or without an ensemble).
+
+        An immutable record: any thread may read it.  The owning thread
+        makes a new one for the next frame after every change of the
+        ensemble (a new ensemble, an input or event that reaches it, a reset).
+        """
+        return self._ensemble_info
+
     def ensemble_frame(self) -> EnsembleFrame | None:
-        """The ensemble's present state as copies (None without an ensemble); the owning thread only."""
+        """The ensemble's present state as read-only copies (None without an ensemble); the owning thread only."""
         ens = self.ensemble
         if ens is None:
             return None
+        if self._info_stale:
+            self._ensemble_info, self._info_stale = EnsembleInfo.of(ens), False
         metrics = ens.metrics()
-        return EnsembleFrame(t=ens.t, q=ens.q.copy(), nose=ens.nose(), error_deg=metrics["final_error_deg"],
-                             travelled_deg=metrics["travelled_deg"], faulted=metrics["faulted"], ensemble=ens)
+        return EnsembleFrame(t=ens.t, q=frozen_copy(ens.q), nose=frozen_copy(ens.nose()),
+                             error_deg=frozen_copy(metrics["final_error_deg"]),
+                             travelled_deg=frozen_copy(metrics["travelled_deg"]),
+                             faulted=frozen_copy(metrics["faulted"]), info=self._ensemble_info)
 
     def _measure(self, bodies, metrics, i):
         """Row ``i`` of the comparison metrics: error to the reference, energy, norm."""
