@@ -1,12 +1,16 @@
 """Run every benchmark, print one table, and write it to docs/PERFORMANCE.md.
 
-``python -m bench [--quick] [--no-write] [--only ensemble|memory]``.  Timings
-are medians of repeated runs; comparisons are ratios taken in the same run.
-Benchmarks report; they are not tests.  ``--only ensemble`` runs just the
-ensemble rows (seconds, no window), ``--only memory`` just the fresh
-window's RSS beside the libraries' floor (2 minutes, needs a display), and
-each replaces those rows in the table of docs/PERFORMANCE.md, leaving the
-rest of the report as it was.
+``python -m bench [--quick] [--no-write] [--only step|ensemble|cli|sweep|gui|memory]``.
+Timings are medians of repeated runs; comparisons are ratios taken in the
+same run.  Benchmarks report; they are not tests.  ``--only`` runs one part
+and replaces its rows in the table of docs/PERFORMANCE.md, leaving the rest
+of the report as it was: ``step`` the step costs (seconds), ``ensemble`` the
+ensemble rows (seconds, no window), ``cli`` and ``sweep`` the command line's
+(minutes), ``gui`` the window's (15 minutes, needs a display), ``memory``
+just the fresh window's RSS beside the libraries' floor (2 minutes).
+``python -m bench.compare --base REV`` runs the same parts for an older
+commit and this tree, interleaved, and tables old beside new
+(:mod:`bench.compare`).
 """
 
 from __future__ import annotations
@@ -73,10 +77,19 @@ def _replace_rows(text: str, rows, prefixes) -> str:
 
 
 #: ``--only`` choices: how to run the rows, and the first words of the rows they replace.
+#: A full run is the parts of :data:`FULL` (``gui`` holds the memory rows).
 ONLY = {
+    "step": (lambda quick: step_cost.run(quick=quick),
+             ("step cost", "solve_ivp RK45", "numpy half-quat", "window's simulation thread")),
     "ensemble": (lambda quick: ensemble.run(quick=quick), ("ensemble", "C -O2", "rk4 ensemble", "solve_ivp DOP853")),
+    "cli": (lambda quick: cli_run.run(quick=quick), ("attitude-sim run",)),
+    "sweep": (lambda quick: sweep_bench.run(quick=quick), ("sweep ",)),
+    "gui": (lambda quick: gui.run(quick=quick)[0],
+            ("GUI ", "real-time factor", "input latency", "start-up", "RSS after", "memory growth")),
     "memory": (lambda quick: gui.memory_rows(1 if quick else 3), ("RSS after 20 s",)),
 }
+#: The parts of a full run, in order (``make bench``; ``make bench-compare`` without ``--only``).
+FULL = ("step", "ensemble", "cli", "sweep", "gui")
 
 
 def main(argv=None) -> int:
@@ -96,10 +109,9 @@ def main(argv=None) -> int:
             print(f"rows replaced in: {REPORT}", file=sys.stderr)
         return 0
     rows = []
-    for name, module in (("step cost", step_cost), ("ensemble", ensemble), ("command line", cli_run),
-                         ("sweep (about 3 minutes)", sweep_bench)):
-        print(f"running: {name} ...", file=sys.stderr, flush=True)
-        rows += module.run(quick=args.quick)
+    for name in FULL[:-1]:
+        print(f"running: {name}{' (about 3 minutes)' if name == 'sweep' else ''} ...", file=sys.stderr, flush=True)
+        rows += ONLY[name][0](args.quick)
     print("running: window (this takes about 15 minutes; --quick for 2) ...", file=sys.stderr, flush=True)
     gui_rows, profile = gui.run(quick=args.quick)
     rows += gui_rows
