@@ -2,7 +2,7 @@
 
 A run's time is ``t = t0 + (k - k0) dt`` after ``k`` fixed steps (``t0``,
 ``k0``: where the last change of ``dt`` happened), computed in floating
-point: ten steps of 0.1 s end at 0.9999999999999999 s, not 1.0.  So a
+point: eleven steps of 0.03 s end at 0.32999999999999996 s, not 0.33.  So a
 time ``at`` counts as reached at the first step boundary with ``t`` within
 :data:`TIME_TOLERANCE` of it (:func:`reached`), and :func:`steps_until`
 counts the steps to get there.  The single body's runner
@@ -24,8 +24,8 @@ from typing import Callable, Iterable
 __all__ = ["TIME_TOLERANCE", "reached", "steps_until", "EventCursor"]
 
 #: Simulated times this close (s) count as the same time: ``t`` is ``k * dt``
-#: in floating point, so a step boundary meant to fall on 1.0 s may land at
-#: 0.9999999999999999 s.  The rounding error of ``t`` is far smaller (about
+#: in floating point, so a step boundary meant to fall on 0.33 s may land at
+#: 0.32999999999999996 s.  The rounding error of ``t`` is far smaller (about
 #: 1e-13 s after 10^6 steps of 1 ms: ``t`` is computed from ``k``, never
 #: summed).  Meant for steps much longer than itself: with ``dt`` near the
 #: smallest step :data:`sim.settings.MIN_DT` (also 1e-9 s, a different
@@ -38,9 +38,9 @@ def reached(t: float, at: float) -> bool:
 
     Examples
     --------
-    >>> t = sum([0.1] * 10)   # ten steps of 0.1 s
-    >>> t < 1.0, reached(t, 1.0)
-    (True, True)
+    >>> t = 11 * 0.03   # eleven steps of 0.03 s
+    >>> t < 0.33, reached(t, 0.33), reached(t, 0.34)
+    (True, True, False)
     """
     return at <= t + TIME_TOLERANCE
 
