@@ -63,10 +63,22 @@ def table(rows) -> str:
     return "\n".join(lines)
 
 
+def _figures_table(lines: list[str]) -> list[int]:
+    """Indices of the report's table of figures: the table under its ``| what | figure`` header."""
+    start = next((i for i, line in enumerate(lines) if line.startswith("| what | figure")), len(lines))
+    end = start
+    while end < len(lines) and lines[end].startswith("|"):
+        end += 1
+    return list(range(start, end))
+
+
 def _replace_rows(text: str, rows, prefixes) -> str:
-    """``text`` with the table rows whose first cell starts with one of ``prefixes`` replaced by ``rows``."""
+    """``text`` with the table rows whose first cell starts with one of ``prefixes`` replaced by ``rows``.
+
+    Only rows of the table of figures; other tables (the comparison's) stay as they are.
+    """
     lines = text.splitlines()
-    table_lines = [i for i, line in enumerate(lines) if line.startswith("| ")]
+    table_lines = _figures_table(lines)
     old = [i for i in table_lines if lines[i][2:].startswith(prefixes)]
     new = table(rows).splitlines()[2:]
     anchor = [i for i in table_lines if lines[i].startswith("| window's simulation thread")]
@@ -74,6 +86,29 @@ def _replace_rows(text: str, rows, prefixes) -> str:
     kept = [line for i, line in enumerate(lines) if i not in old]
     at -= sum(1 for i in old if i < at)
     return "\n".join(kept[:at] + new + kept[at:]) + "\n"
+
+
+#: The section of the report that ``python -m bench.compare`` writes; a full run keeps it.
+COMPARE_HEADING = "## Old beside new"
+
+
+def section(text: str, heading: str) -> str:
+    """The section of ``text`` under the line starting with ``heading``, up to the next ``## `` heading ("" if none)."""
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.startswith(heading)), None)
+    if start is None:
+        return ""
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "".join(lines[start:end])
+
+
+def with_section(text: str, heading: str, body: str) -> str:
+    """``text`` with its section under ``heading`` replaced by ``body`` (appended when it has none)."""
+    old = section(text, heading)
+    body = body.rstrip("\n") + "\n"
+    if not old:
+        return text.rstrip("\n") + "\n\n" + body
+    return text.replace(old, body + ("\n" if old.endswith("\n\n") else ""), 1)
 
 
 #: ``--only`` choices: how to run the rows, and the first words of the rows they replace.
@@ -121,11 +156,13 @@ def main(argv=None) -> int:
         stamp = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
         kind = "quick run" if args.quick else "full run"
         notes = Path(__file__).with_name("NOTES.md").read_text() if Path(__file__).with_name("NOTES.md").exists() else ""
-        REPORT.write_text(
+        compared = section(REPORT.read_text(), COMPARE_HEADING) if REPORT.exists() else ""
+        report = (
             f"# Performance\n\nMeasured {stamp} ({kind}) by `make bench` on {_machine()}; "
             f"{_versions()}; OpenGL: Mesa llvmpipe under Xvfb.\n\n{text}\n\n"
             f"## Profile of the GUI thread (cProfile, 1x, top by own time)\n\n```\n{profile.strip()}\n```\n\n"
             f"{notes}")
+        REPORT.write_text(with_section(report, COMPARE_HEADING, compared) if compared else report)
         print(f"written: {REPORT}", file=sys.stderr)
     return 0
 

@@ -29,7 +29,8 @@ minus one; "within 10 %" is ``|change| <= 10 %``, and a row outside says
 whether it got better or worse when its unit says which way is better
 (times, memory: lower; fps, "x faster": higher).  ``spread`` is each
 side's (max - min) / median over its repeats: the noise to read the change
-against.  The table goes to stdout and to docs/PERFORMANCE-compare.md.
+against.  The table goes to stdout and to the section "Old beside new" of
+docs/PERFORMANCE.md (replaced there; a full ``make bench`` keeps it).
 Exit status 1 when some row got worse by more than 10 %.
 """
 
@@ -48,10 +49,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.__main__ import FULL, ONLY, _machine, _versions
+from bench.__main__ import COMPARE_HEADING, FULL, ONLY, _machine, _versions, with_section
 
 ROOT = Path(__file__).resolve().parents[1]
-REPORT = ROOT / "docs" / "PERFORMANCE-compare.md"
+REPORT = ROOT / "docs" / "PERFORMANCE.md"
 #: Largest change of a row counted as unchanged, percent.
 LIMIT = 10.0
 _MARK = "@@bench-compare@@ "
@@ -228,11 +229,12 @@ def run(base: str, parts: list[str], quick: bool, repeats: int, bench: str) -> t
     subject = _git("log", "-1", "--format=%s", sha)
     benches = "; ".join(f"{part}: {who}" for part, who in used.items())
     report = (
-        f"# Performance: old beside new\n\n"
-        f"Measured {stamp} by `python -m bench.compare --base {base}` "
-        f"(parts {', '.join(parts)}{', quick' if quick else ''}; {repeats} run{'s' if repeats > 1 else ''} of each "
-        f"side, interleaved) "
-        f"on {_machine()}; {_versions()}.\n\n"
+        f"{COMPARE_HEADING}\n\n"
+        f"Measured {stamp} by `python -m bench.compare --base {base}` (`make bench-compare`): "
+        f"parts {', '.join(parts)}{' (quick)' if quick else ''}, {repeats} run{'s' if repeats > 1 else ''} of each "
+        f"side, old and new alternating, each a fresh process with its own tree's code, "
+        f"on {_machine()}; {_versions()}. A figure is the median of its side's runs; spread is "
+        f"(max - min) / median of them.\n\n"
         f"- old: `{base}` = {sha[:10]} ({subject})\n"
         f"- new: this tree, {head[:10]}{' with uncommitted changes' if dirty else ''}\n"
         f"- bench that measured the old side, per part: {benches}\n"
@@ -269,8 +271,8 @@ def main(argv=None) -> int:
         return 2
     print(report)
     if not args.no_write:
-        REPORT.write_text(report)
-        print(f"written: {REPORT}", file=sys.stderr)
+        REPORT.write_text(with_section(REPORT.read_text(), COMPARE_HEADING, report))
+        print(f"written: {REPORT}, section {COMPARE_HEADING[3:]!r}", file=sys.stderr)
     return 1 if worse else 0
 
 

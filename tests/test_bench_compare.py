@@ -76,9 +76,51 @@ def test_a_quick_compare_with_head_measures_both_trees_and_cleans_up():
     report, _ = compare.run("HEAD", ["step"], quick=True, repeats=1, bench="own")
     assert worktrees() == before
     lines = report.splitlines()
+    assert lines[0] == "## Old beside new"
     assert any(line.startswith("- old: `HEAD` = ") for line in lines)
     # HEAD's own bench when it has the part (a tree with the part not yet committed: this tree's)
     assert {"- bench that measured the old side, per part: step: its own",
             "- bench that measured the old side, per part: step: this tree's"} & set(lines)
     rows = [line for line in lines if line.startswith("| step cost half-quat |")]
     assert len(rows) == 1 and rows[0].count(" us/step") == 2
+
+
+REPORT = """# Performance
+
+| what | figure | budget | | note |
+|---|---|---|---|---|
+| step cost half-quat | 2.00 us/step | <= 10 us/step | pass |  |
+| window's simulation thread: step + history row | 8.00 us/step | (comparison) | — |  |
+
+## Reading the table
+
+Notes.
+
+## Old beside new
+
+| row | old | new | change | within 10 % | spread old / new |
+|---|---|---|---|---|---|
+| step cost half-quat | 2.00 us/step | 2.10 us/step | +5.0 % | yes | — / — |
+"""
+
+
+def test_only_replaces_rows_of_the_table_of_figures_not_the_comparison():
+    from bench.__main__ import _replace_rows
+
+    row = {"what": "step cost half-quat", "figure": "3.00 us/step", "budget": "<= 10 us/step", "ok": True}
+    text = _replace_rows(REPORT, [row], ("step cost",))
+    assert "| step cost half-quat | 3.00 us/step | <= 10 us/step | pass |  |" in text
+    assert "| step cost half-quat | 2.00 us/step | 2.10 us/step | +5.0 % | yes | — / — |" in text
+    assert text.count("| step cost half-quat |") == 2 and "2.00 us/step | <= 10" not in text
+
+
+def test_the_comparison_section_is_replaced_in_place_and_kept_by_a_full_run():
+    from bench.__main__ import COMPARE_HEADING, section, with_section
+
+    old = section(REPORT, COMPARE_HEADING)
+    assert old.startswith("## Old beside new\n") and old.endswith("| yes | — / — |\n")
+    new = with_section(REPORT, COMPARE_HEADING, "## Old beside new\n\nnew table\n")
+    assert new == REPORT.replace(old, "## Old beside new\n\nnew table\n")
+    fresh = "# Performance\n\n| what | figure |\n\n## Reading the table\n\nNotes.\n"
+    kept = with_section(fresh, COMPARE_HEADING, old)   # what a full `make bench` does with it
+    assert kept.endswith("Notes.\n\n" + old) and section(kept, "## Reading the table") == "## Reading the table\n\nNotes.\n\n"
