@@ -197,3 +197,23 @@ def test_steps_until_is_never_a_step_too_many(t0, dt, ahead, offset):
     count = steps_until(start, at, step)
     assert count in (first, first - 1)
     assert count == first or not reached(start + count * step, at)
+
+
+def test_the_window_pauses_at_the_end_on_the_step_the_events_use():
+    """The worker's pause at a scenario's end follows the same rule: 0.33 s is reached after 11 steps of 0.03 s."""
+    import time
+
+    from app.worker import SimulationWorker
+
+    worker = SimulationWorker(Runner(loads("[settings]\ndt = 0.03\n")), speed=10.0)
+    worker.pause_at(0.33)
+    worker.start()
+    try:
+        end = time.perf_counter() + 5.0
+        while not worker.at_end:
+            assert time.perf_counter() < end, "timed out"
+            time.sleep(0.005)
+        time.sleep(0.05)
+        assert worker.steps_taken == 11 and worker.drain()[-1].last.t == 11 * 0.03 < 0.33
+    finally:
+        assert worker.stop(2.0)
