@@ -16,12 +16,15 @@ that side's tree, started in a folder of its own, so ``sim``, ``app`` and
 bench starts; the run reports the files it imported from and the tool
 refuses a run that measured the other tree.
 
-Which bench measures the old side: its own ``bench/`` when its
-``bench.__main__.ONLY`` has the part, so each commit is measured as its
-authors measured it; else this tree's ``bench/`` with the old side's code
-(the part did not exist as such before; the header of the report names the
-bench files that differ between the two trees, so a reader sees when the
-procedure changed).
+Which bench measures the old side: by default this tree's ``bench/`` with
+the old side's code, so both sides are measured by the same procedure (a
+changed clock or workload in the bench cannot pass for a change of the
+code); when this tree's bench cannot run the old code (it imports a module
+the refactoring created), the old side's own ``bench/`` (the part in its
+``bench.__main__.ONLY``, or for a bench older than those entries the
+module its full run called, :data:`LEGACY`).  ``--bench own`` tries the
+old side's own bench first.  The report names the bench used per part and
+the bench files that differ between the two trees.
 
 Each row's figure is the median of its repeats (the run whose value is the
 middle one, printed as the bench printed it); ``change`` is new over old
@@ -57,19 +60,36 @@ REPORT = ROOT / "docs" / "PERFORMANCE.md"
 LIMIT = 10.0
 _MARK = "@@bench-compare@@ "
 
+#: How a bench whose ``ONLY`` predates a part ran it in its full run: part -> (module, function,
+#: whether it returns ``(rows, profile)``); every bench since the modules existed calls them so.
+LEGACY = {"step": ("bench.step_cost", "run", False), "cli": ("bench.cli_run", "run", False),
+          "sweep": ("bench.sweep", "run", False), "gui": ("bench.gui", "run", True)}
+
 # Run in each side's interpreter: the rows of one part, as JSON, and where the code came from.
 _DRIVER = r"""
 import importlib, json, os, sys
 part, quick = sys.argv[1], sys.argv[2] == "1"
 only = getattr(importlib.import_module("bench.__main__"), "ONLY", {})
-if part not in only:
-    print(%(mark)r + json.dumps({"parts": sorted(only)}), flush=True)
+LEGACY = %(legacy)r
+
+def legacy(name):
+    module, function, pair = LEGACY[name]
+    try:
+        run = getattr(importlib.import_module(module), function)
+    except (ImportError, AttributeError):
+        return None
+    return lambda quick: run(quick=quick)[0] if pair else run(quick=quick)
+
+run = only[part][0] if part in only else legacy(part) if part in LEGACY else None
+if run is None:
+    parts = {*only, *(name for name in LEGACY if name not in only and legacy(name) is not None)}
+    print(%(mark)r + json.dumps({"parts": sorted(parts)}), flush=True)
     sys.exit(3)
-rows = only[part][0](quick)
+rows = run(quick)
 where = {name: os.path.realpath(sys.modules[name].__file__) for name in ("bench", "sim", "app") if name in sys.modules}
 print(%(mark)r + json.dumps({"rows": [{"what": r["what"], "figure": r["figure"]} for r in rows], "where": where}),
       flush=True)
-""" % {"mark": _MARK}
+""" % {"mark": _MARK, "legacy": LEGACY}
 
 _NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _LOWER_IS_BETTER = {"us/step", "us/sample", "ns", "ms", "s", "s wall", "MB"}
@@ -190,6 +210,34 @@ def _summary(rows: list[dict]) -> str:
             f"largest: {worst['what']} ({worst['change']:+.1f} %).")
 
 
+def _timed(side: Side, part: str, quick: bool, i: int, repeats: int) -> dict:
+    start = time.perf_counter()
+    print(f"{part}: run {i + 1}/{repeats}, {side.label} ...", end=" ", file=sys.stderr, flush=True)
+    try:
+        result = side.run(part, quick)
+    except RuntimeError:
+        print("failed", file=sys.stderr, flush=True)
+        raise
+    print(f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+    return result
+
+
+def _first_run(choices: list[Side], own: Side, part: str, quick: bool, repeats: int) -> tuple[Side, dict, str]:
+    """The old side's first run with the first bench of ``choices`` that runs; (side, result, what to report)."""
+    failures = []
+    for side in choices:
+        try:
+            result = _timed(side, part, quick, 0, repeats)
+        except RuntimeError as exc:
+            if side is choices[-1]:
+                raise
+            failures.append(str(exc).splitlines()[-1])
+            continue
+        name = "its own" if side is own else "this tree's"
+        return side, result, name + (f" (this tree's failed on the old code: {failures[0]})" if failures else "")
+    raise AssertionError("no bench to try")
+
+
 def run(base: str, parts: list[str], quick: bool, repeats: int, bench: str) -> tuple[str, bool]:
     """Measure ``parts`` for ``base`` and this tree; returns the report (markdown) and whether a row got worse."""
     sha = _git("rev-parse", "--verify", f"{base}^{{commit}}")
@@ -205,16 +253,19 @@ def run(base: str, parts: list[str], quick: bool, repeats: int, bench: str) -> t
         new = Side(f"new ({head[:8]})", ROOT, ROOT, tmp / "stage-new")
         old_own = Side(f"old ({sha[:8]})", tree, tree, tmp / "stage-old")
         old_current = Side(f"old ({sha[:8]}) with this bench", tree, ROOT, tmp / "stage-old-current")
-        own_parts = old_own.run("__parts__", quick)["parts"] if bench == "own" else []
+        own_parts = old_own.run("__parts__", quick)["parts"]
         for part in parts:
-            old = old_own if part in own_parts else old_current
-            used[part] = "its own" if old is old_own else "this tree's"
+            choices = [old_current, old_own] if bench == "current" else [old_own, old_current]
+            choices = [side for side in choices if side is old_current or part in own_parts]
+            old = None
             for i in range(repeats):
-                for label, side in (("old", old), ("new", new)) if i % 2 == 0 else (("new", new), ("old", old)):
-                    start = time.perf_counter()
-                    print(f"{part}: run {i + 1}/{repeats}, {side.label} ...", end=" ", file=sys.stderr, flush=True)
-                    result = side.run(part, quick)
-                    print(f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+                for label in ("old", "new") if i % 2 == 0 else ("new", "old"):
+                    if label == "new":
+                        result = _timed(new, part, quick, i, repeats)
+                    elif old is None:  # the first old run settles which bench measures the old side
+                        old, result, used[part] = _first_run(choices, old_own, part, quick, repeats)
+                    else:
+                        result = _timed(old, part, quick, i, repeats)
                     for r in result["rows"]:
                         figures[label].setdefault(r["what"], []).append(r["figure"])
     finally:
@@ -251,8 +302,10 @@ def main(argv=None) -> int:
                              f"default the full run: {', '.join(FULL)}")
     parser.add_argument("--quick", action="store_true", help="the bench's shorter runs")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each side, interleaved (default 3)")
-    parser.add_argument("--bench", choices=("own", "current"), default="own",
-                        help="the old side's bench: its own where it has the part (default), or always this tree's")
+    parser.add_argument("--bench", choices=("current", "own"), default="current",
+                        help="the old side's bench first tried: this tree's (default: the same procedure on both "
+                             "sides; its own when this tree's cannot run the old code), or its own where it has "
+                             "the part")
     parser.add_argument("--no-write", action="store_true", help=f"print only; leave {REPORT.relative_to(ROOT)}")
     args = parser.parse_args(argv)
     parts = [p for item in args.only or [",".join(FULL)] for p in re.split(r"[,\s]+", item) if p]
