@@ -7,7 +7,7 @@ QT_DEBS := libgl1 libegl1 libgl1-mesa-dri libglib2.0-0 libfontconfig1 libxkbcomm
            libdbus-1-3 xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
            libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0
 
-.PHONY: run test bench bench-ensemble bench-memory soak stress sysdeps install install-test clean
+.PHONY: run test bench bench-ensemble bench-memory bench-compare soak stress sysdeps install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -67,6 +67,15 @@ bench-ensemble: $(VENV)/.installed-test
 # Only the fresh window's RSS beside the libraries' floor (about 2 minutes); replaces those rows.
 bench-memory: $(VENV)/.installed-test sysdeps
 	xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb $(BIN)/python -m bench --only memory
+
+# Old beside new in one run (bench/compare.py): every bench row of BASE (a commit) and of this tree,
+# interleaved; ONLY="step ensemble" runs some parts (python -m bench --only's), QUICK=1 the short runs,
+# REPEATS runs of each side (3), BENCH=own the old side's own bench first. Writes docs/PERFORMANCE.md,
+# section "Old beside new"; exit 1 when a row got worse by > 10 %.
+bench-compare: $(VENV)/.installed-test sysdeps
+	@test -n "$(BASE)" || { echo 'usage: make bench-compare BASE=<rev> [ONLY="step ensemble"] [QUICK=1] [REPEATS=3] [BENCH=own]'; exit 2; }
+	xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb $(BIN)/python -m bench.compare --base "$(BASE)" \
+	  $(if $(ONLY),--only "$(ONLY)") $(if $(QUICK),--quick) $(if $(REPEATS),--repeats $(REPEATS)) $(if $(BENCH),--bench $(BENCH))
 
 soak: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q tests/test_soak.py --soak-minutes 30

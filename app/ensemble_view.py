@@ -19,7 +19,7 @@ The "Ensemble" tab beside the plots shows:
 * a line of statistics, the number of bodies (a checked field), a mirror of
   the controller's shortest-path box, and "Load worst" (or a click on a
   point), which loads that body's initial state
-  (:meth:`~sim.ensemble.Ensemble.body_settings`) into the main simulation
+  (:meth:`~sim.ensemble_info.EnsembleInfo.body_settings`) into the main simulation
   and restarts the run, so the aircraft then flies exactly that body.
 
 Turning the view on, changing the number of bodies or loading a body
@@ -299,7 +299,7 @@ class EnsembleView(QWidget):
         frame = self.frame
         if frame is None or not 0 <= j < frame.n:
             return
-        settings = frame.ensemble.body_settings(j)
+        settings = frame.info.body_settings(j)
         current = self._worker.settings
         if settings.inertia != current.mass_properties.inertia:  # else the body keeps its own
             self._worker.submit("inertia", settings.inertia)
@@ -307,7 +307,7 @@ class EnsembleView(QWidget):
             self._worker.submit("gains", settings.gains)
         self._controls.body.angles.show_value(settings.angles_deg)
         self._controls.body.rates.show_value(settings.rates)
-        index = int(frame.ensemble.index[j])
+        index = int(frame.info.index[j])
         error = frame.error_deg[j]
         self.frame = self._drawn = None
         self._reset()
@@ -320,7 +320,7 @@ class EnsembleView(QWidget):
         if self._following and (batch.ensemble is not None) != self._on:  # the replay started or stopped it
             self._on = batch.ensemble is not None
             if self._on:
-                self._spec = batch.ensemble.ensemble.spec
+                self._spec = batch.ensemble.info.spec
                 self._show_spec()
             self._show_tab()
         if batch.ensemble is not None or not self._on:
@@ -354,7 +354,7 @@ class EnsembleView(QWidget):
             median, p95 = np.percentile(error, (50, 95))
             worst = int(np.flatnonzero(ok)[np.argmax(error)])
             parts += [f"error median {median:.3g}°, 95 % {p95:.3g}°, max {error.max():.3g}° "
-                      f"(body {int(frame.ensemble.index[worst]):,})",
+                      f"(body {int(frame.info.index[worst]):,})",
                       f"within {settle:g}°: {int(np.count_nonzero(error <= settle)):,}"]
         parts.append(f"long way (turned > 180°): {long_way:,}")
         faulted = int(np.count_nonzero(frame.faulted))

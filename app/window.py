@@ -47,6 +47,7 @@ from app.plots import PlotPanel
 from app.readouts import Readouts
 from app.viewer import AttitudeView
 from app.worker import SPEED_RANGE, SimulationWorker
+from sim.events import reached
 from sim.quaternion import cayley
 from sim.recording import Recorder, RecordingError, replay
 from sim.runner import Runner
@@ -444,7 +445,7 @@ class MainWindow(QMainWindow):
 
     def _toggle_pause_at_end(self, pause: bool) -> None:
         t = self._last.t if self._last is not None else 0.0
-        if not pause or t < self._scenario.duration:  # past the end: from the next reset on
+        if not pause or not reached(t, self._scenario.duration):  # at or past the end: from the next reset on
             self._arm_end()
 
     def open_scenario(self, name_or_path) -> bool:
@@ -621,8 +622,8 @@ class MainWindow(QMainWindow):
             self._recording = None
             self._show_recording()
         self.ensemble.prepare(scenario, runner)
+        self._show_run(scenario, runner)  # before the hand-over: from then on the runner is the worker's
         self.worker.replace_runner(runner, stop_at)
-        self._show_run(scenario, runner)
         self._arm_end()
 
     def _show_run(self, scenario, runner) -> None:

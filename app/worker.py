@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.events import TIME_TOLERANCE, reached, steps_until
 from sim.runner import RESET, Batch, Runner
 from sim.simulation import HISTORY_COLUMNS
 
@@ -48,8 +49,6 @@ MIN_TICK = 0.008
 MAX_TICK = 0.05
 #: Most wall time the loop tries to catch up, s; older debt is written off.
 MAX_LAG = 0.25
-#: Simulated times this close (s) count as reached (t is k * dt in floating point).
-_TIME_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -286,7 +285,7 @@ class SimulationWorker:
         if self._stop_at is not None and runner.total_steps >= self._stop_at:
             self._paused = True
             self._stop_at = None
-        if self._pause_at is not None and runner.sim.t >= self._pause_at - _TIME_TOLERANCE:
+        if self._pause_at is not None and reached(runner.sim.t, self._pause_at):
             self._paused = self._at_end = True
         return taken
 
@@ -295,9 +294,9 @@ class SimulationWorker:
         if self._stop_at is not None:
             limit = min(limit, self._stop_at - self._active.total_steps)
         if self._pause_at is not None:
-            left = self._pause_at - self._active.sim.t
-            if left > _TIME_TOLERANCE:  # else the run went on past it: no limit
-                limit = min(limit, math.ceil(left / dt - 1e-9))
+            t = self._active.sim.t
+            if not reached(t, self._pause_at):  # else the run went on past it: no limit
+                limit = min(limit, steps_until(t, self._pause_at, dt))
         return max(1, min(limit, MAX_CHUNK_STEPS))
 
     def _do_pause(self, paused):
@@ -360,7 +359,7 @@ class SimulationWorker:
                 debt = min(debt + (now - last) * self._speed, MAX_LAG * self._speed)
                 last = now
                 dt = self._active.sim.settings.dt
-                due = int(debt / dt + 1e-9)
+                due = int((debt + TIME_TOLERANCE) / dt)  # whole steps owed; k * dt in floating point
                 enough = 1 if self._input_waiting else max(1, int(MIN_TICK * self._speed / dt))
                 if due < enough:
                     self._wake.wait(min((enough * dt - debt) / self._speed, MAX_TICK))

@@ -1,12 +1,16 @@
 """Run every benchmark, print one table, and write it to docs/PERFORMANCE.md.
 
-``python -m bench [--quick] [--no-write] [--only ensemble|memory]``.  Timings
-are medians of repeated runs; comparisons are ratios taken in the same run.
-Benchmarks report; they are not tests.  ``--only ensemble`` runs just the
-ensemble rows (seconds, no window), ``--only memory`` just the fresh
-window's RSS beside the libraries' floor (2 minutes, needs a display), and
-each replaces those rows in the table of docs/PERFORMANCE.md, leaving the
-rest of the report as it was.
+``python -m bench [--quick] [--no-write] [--only step|ensemble|cli|sweep|gui|memory]``.
+Timings are medians of repeated runs; comparisons are ratios taken in the
+same run.  Benchmarks report; they are not tests.  ``--only`` runs one part
+and replaces its rows in the table of docs/PERFORMANCE.md, leaving the rest
+of the report as it was: ``step`` the step costs (seconds), ``ensemble`` the
+ensemble rows (seconds, no window), ``cli`` and ``sweep`` the command line's
+(minutes), ``gui`` the window's (15 minutes, needs a display), ``memory``
+just the fresh window's RSS beside the libraries' floor (2 minutes).
+``python -m bench.compare --base REV`` runs the same parts for an older
+commit and this tree, interleaved, and tables old beside new
+(:mod:`bench.compare`).
 """
 
 from __future__ import annotations
@@ -59,10 +63,22 @@ def table(rows) -> str:
     return "\n".join(lines)
 
 
+def _figures_table(lines: list[str]) -> list[int]:
+    """Indices of the report's table of figures: the table under its ``| what | figure`` header."""
+    start = next((i for i, line in enumerate(lines) if line.startswith("| what | figure")), len(lines))
+    end = start
+    while end < len(lines) and lines[end].startswith("|"):
+        end += 1
+    return list(range(start, end))
+
+
 def _replace_rows(text: str, rows, prefixes) -> str:
-    """``text`` with the table rows whose first cell starts with one of ``prefixes`` replaced by ``rows``."""
+    """``text`` with the table rows whose first cell starts with one of ``prefixes`` replaced by ``rows``.
+
+    Only rows of the table of figures; other tables (the comparison's) stay as they are.
+    """
     lines = text.splitlines()
-    table_lines = [i for i, line in enumerate(lines) if line.startswith("| ")]
+    table_lines = _figures_table(lines)
     old = [i for i in table_lines if lines[i][2:].startswith(prefixes)]
     new = table(rows).splitlines()[2:]
     anchor = [i for i in table_lines if lines[i].startswith("| window's simulation thread")]
@@ -72,11 +88,43 @@ def _replace_rows(text: str, rows, prefixes) -> str:
     return "\n".join(kept[:at] + new + kept[at:]) + "\n"
 
 
+#: The section of the report that ``python -m bench.compare`` writes; a full run keeps it.
+COMPARE_HEADING = "## Old beside new"
+
+
+def section(text: str, heading: str) -> str:
+    """The section of ``text`` under the line starting with ``heading``, up to the next ``## `` heading ("" if none)."""
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.startswith(heading)), None)
+    if start is None:
+        return ""
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "".join(lines[start:end])
+
+
+def with_section(text: str, heading: str, body: str) -> str:
+    """``text`` with its section under ``heading`` replaced by ``body`` (appended when it has none)."""
+    old = section(text, heading)
+    body = body.rstrip("\n") + "\n"
+    if not old:
+        return text.rstrip("\n") + "\n\n" + body
+    return text.replace(old, body + ("\n" if old.endswith("\n\n") else ""), 1)
+
+
 #: ``--only`` choices: how to run the rows, and the first words of the rows they replace.
+#: A full run is the parts of :data:`FULL` (``gui`` holds the memory rows).
 ONLY = {
+    "step": (lambda quick: step_cost.run(quick=quick),
+             ("step cost", "solve_ivp RK45", "numpy half-quat", "window's simulation thread")),
     "ensemble": (lambda quick: ensemble.run(quick=quick), ("ensemble", "C -O2", "rk4 ensemble", "solve_ivp DOP853")),
+    "cli": (lambda quick: cli_run.run(quick=quick), ("attitude-sim run",)),
+    "sweep": (lambda quick: sweep_bench.run(quick=quick), ("sweep ",)),
+    "gui": (lambda quick: gui.run(quick=quick)[0],
+            ("GUI ", "real-time factor", "input latency", "start-up", "RSS after", "memory growth")),
     "memory": (lambda quick: gui.memory_rows(1 if quick else 3), ("RSS after 20 s",)),
 }
+#: The parts of a full run, in order (``make bench``; ``make bench-compare`` without ``--only``).
+FULL = ("step", "ensemble", "cli", "sweep", "gui")
 
 
 def main(argv=None) -> int:
@@ -96,10 +144,9 @@ def main(argv=None) -> int:
             print(f"rows replaced in: {REPORT}", file=sys.stderr)
         return 0
     rows = []
-    for name, module in (("step cost", step_cost), ("ensemble", ensemble), ("command line", cli_run),
-                         ("sweep (about 3 minutes)", sweep_bench)):
-        print(f"running: {name} ...", file=sys.stderr, flush=True)
-        rows += module.run(quick=args.quick)
+    for name in FULL[:-1]:
+        print(f"running: {name}{' (about 3 minutes)' if name == 'sweep' else ''} ...", file=sys.stderr, flush=True)
+        rows += ONLY[name][0](args.quick)
     print("running: window (this takes about 15 minutes; --quick for 2) ...", file=sys.stderr, flush=True)
     gui_rows, profile = gui.run(quick=args.quick)
     rows += gui_rows
@@ -109,11 +156,13 @@ def main(argv=None) -> int:
         stamp = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
         kind = "quick run" if args.quick else "full run"
         notes = Path(__file__).with_name("NOTES.md").read_text() if Path(__file__).with_name("NOTES.md").exists() else ""
-        REPORT.write_text(
+        compared = section(REPORT.read_text(), COMPARE_HEADING) if REPORT.exists() else ""
+        report = (
             f"# Performance\n\nMeasured {stamp} ({kind}) by `make bench` on {_machine()}; "
             f"{_versions()}; OpenGL: Mesa llvmpipe under Xvfb.\n\n{text}\n\n"
             f"## Profile of the GUI thread (cProfile, 1x, top by own time)\n\n```\n{profile.strip()}\n```\n\n"
             f"{notes}")
+        REPORT.write_text(with_section(report, COMPARE_HEADING, compared) if compared else report)
         print(f"written: {REPORT}", file=sys.stderr)
     return 0
 

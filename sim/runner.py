@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
+from sim.ensemble_info import EnsembleInfo, frozen_copy
+from sim.events import EventCursor
 from sim.interpolation import sine_cosine_unit
 from sim.scenario import Scenario
 from sim.settings import SettingsError, validate
@@ -61,9 +63,13 @@ COMPARE_COLUMNS = ("t", "error_deg", "energy", "norm")
 _DEG = 180.0 / math.pi
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class EnsembleFrame:
-    """The ensemble's state after a batch: copies, safe to read in another thread.
+    """The ensemble's state after a batch: read-only copies, safe to read in another thread.
+
+    Nothing in it is shared with the ensemble the simulation thread steps,
+    so a frame keeps answering as it did when it was published, whatever
+    the ensemble does afterwards (a reset, new settings, another ensemble).
 
     Attributes
     ----------
@@ -81,10 +87,12 @@ class EnsembleFrame:
         :meth:`~sim.ensemble.Ensemble.metrics` reports it.
     faulted : ndarray of bool, shape (n,)
         Bodies that diverged (frozen at their last good state).
-    ensemble : Ensemble
-        The ensemble itself, for its initial conditions only
-        (:meth:`~sim.ensemble.Ensemble.initial`, :meth:`~sim.ensemble.Ensemble.body_settings`);
-        its state belongs to the runner's thread.
+    info : EnsembleInfo
+        What the ensemble is: its spec, the bodies' global indices, initial
+        samples and settings (:meth:`EnsembleInfo.body_settings` gives body
+        ``j``'s own single-body settings).
+
+    Every array is a copy marked read-only.
     """
 
     t: float
@@ -93,7 +101,7 @@ class EnsembleFrame:
     error_deg: np.ndarray
     travelled_deg: np.ndarray
     faulted: np.ndarray
-    ensemble: Ensemble
+    info: EnsembleInfo
 
     @property
     def n(self) -> int:
@@ -153,9 +161,12 @@ class Runner:
         self.sim = Simulation(scenario.settings)
         self.compare = {label: Simulation(scenario.settings, **overrides)
                         for label, overrides in scenario.compare}
-        self._event_index = 0
+        #: The scenario's events: each reaches every body at the first step boundary where its time is reached.
+        self._events = EventCursor(scenario.events, self._set_all)
         #: The ensemble flying beside the main body (the input :data:`ENSEMBLE`), or None.
         self.ensemble: Ensemble | None = None
+        self._ensemble_info: EnsembleInfo | None = None  # published with the last frame
+        self._info_stale = True  # the ensemble changed since: the next frame makes a new record
         #: The body the others' attitude errors are measured against: the
         #: first comparison body integrated by rk4, else the main body.
         self.reference = next((label for label, sim in self.compare.items()
@@ -193,12 +204,14 @@ class Runner:
         if self.ensemble is not None and (key in ENSEMBLE_KEYS or (
                 key in ENSEMBLE_BODY_KEYS and (key != "inertia" or value is None))):
             self.ensemble.set(key, value)
+            self._info_stale = True
 
     def _apply(self, key, value, applied):
         if key == ENSEMBLE:
             # built from the main body's settings now; its bodies start at t = 0 (send a reset to align).
             # Without the per-step metrics (a third of the step's cost): a frame needs the state only.
             self.ensemble = None if value is None else Ensemble(self.sim.settings, value, track=False)
+            self._ensemble_info, self._info_stale = None, True
             if self.recorder is not None:
                 self.recorder.input(self.total_steps, key, None if value is None else dataclasses.asdict(value))
             return
@@ -207,7 +220,8 @@ class Runner:
                 sim.reset()
             if self.ensemble is not None:
                 self.ensemble.reset()
-            self._event_index = 0
+                self._info_stale = True
+            self._events.rewind()
         else:
             self._set_all(key, value)
         applied.append((self.total_steps, key, value))
@@ -222,16 +236,7 @@ class Runner:
         if self._scheduled:
             for key, value in self._scheduled.pop(self.total_steps, ()):
                 self._apply(key, value, applied)
-        self._apply_events()
-
-    def _apply_events(self):
-        """Scenario events due at the current time (``at <= t``)."""
-        events = self.scenario.events
-        t = self.sim.t
-        while self._event_index < len(events) and events[self._event_index].at <= t + 1e-9:
-            for key, value in events[self._event_index].changes.items():
-                self._set_all(key, value)
-            self._event_index += 1
+        self._events.apply(self.sim.t)
 
     # -------------------------------------------------------------- stepping
     def advance(self, n: int) -> Batch:
@@ -262,7 +267,7 @@ class Runner:
                 if self.ensemble is not None:
                     self.ensemble.step()  # a diverging body is flagged there, never raises
                 self.total_steps += 1
-                self._apply_events()
+                self._events.apply(self.sim.t)
                 rows[taken] = self.sim.row()
                 if bodies:
                     self._measure(bodies, metrics, taken)
@@ -277,14 +282,28 @@ class Runner:
                      compare_rows={label: m[:taken] for label, m in metrics.items()},
                      applied=applied, fault=fault, ensemble=self.ensemble_frame())
 
+    @property
+    def ensemble_info(self) -> EnsembleInfo | None:
+        """The :class:`EnsembleInfo` published with the last frame (None before the first, or without an ensemble).
+
+        An immutable record: any thread may read it.  The owning thread
+        makes a new one for the next frame after every change of the
+        ensemble (a new ensemble, an input or event that reaches it, a reset).
+        """
+        return self._ensemble_info
+
     def ensemble_frame(self) -> EnsembleFrame | None:
-        """The ensemble's present state as copies (None without an ensemble); the owning thread only."""
+        """The ensemble's present state as read-only copies (None without an ensemble); the owning thread only."""
         ens = self.ensemble
         if ens is None:
             return None
+        if self._info_stale:
+            self._ensemble_info, self._info_stale = EnsembleInfo.of(ens), False
         metrics = ens.metrics()
-        return EnsembleFrame(t=ens.t, q=ens.q.copy(), nose=ens.nose(), error_deg=metrics["final_error_deg"],
-                             travelled_deg=metrics["travelled_deg"], faulted=metrics["faulted"], ensemble=ens)
+        return EnsembleFrame(t=ens.t, q=frozen_copy(ens.q), nose=frozen_copy(ens.nose()),
+                             error_deg=frozen_copy(metrics["final_error_deg"]),
+                             travelled_deg=frozen_copy(metrics["travelled_deg"]),
+                             faulted=frozen_copy(metrics["faulted"]), info=self._ensemble_info)
 
     def _measure(self, bodies, metrics, i):
         """Row ``i`` of the comparison metrics: error to the reference, energy, norm."""
@@ -295,13 +314,6 @@ class Runner:
             s, c = sine_cosine_unit(q, ref)
             norm = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1.0
             metrics[label][i] = (t, 2.0 * math.atan2(s, abs(c)) * _DEG, sim.energy(), norm)
-
-    def _steps_to_next_event(self) -> float:
-        events = self.scenario.events
-        if self._event_index >= len(events):
-            return math.inf
-        dt = self.sim.settings.dt
-        return max(1, math.ceil((events[self._event_index].at - self.sim.t) / dt - 1e-9))
 
     def run(self, duration: float | None = None, every: int = 1):
         """Yield snapshot rows (HISTORY_COLUMNS order) from t = 0 to ``duration``.
@@ -314,13 +326,13 @@ class Runner:
         duration = self.scenario.duration if duration is None else duration
         n = round(duration / self.sim.settings.dt)
         applied: list = []
-        self._apply_events()
+        self._events.apply(self.sim.t)
         yield self.sim.row()
         sim, compare = self.sim, tuple(self.compare.values())
         k = 0
         while k < n:
             self._apply_inputs(applied)
-            m = min(every - k % every, n - k, self._steps_to_next_event())
+            m = min(every - k % every, n - k, self._events.steps_to_next(sim.t, sim.settings.dt))
             sim.step(m)
             for other in compare:
                 other.step(m)
@@ -328,6 +340,6 @@ class Runner:
                 self.ensemble.step(m)
             k += m
             self.total_steps += m
-            self._apply_events()
+            self._events.apply(sim.t)
             if k % every == 0 or k == n:
                 yield sim.row()

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
+from sim.events import EventCursor
 from sim.scenario import Scenario
 from sim.settings import Settings
 
@@ -101,7 +102,8 @@ def run_chunk(settings: Settings, spec: EnsembleSpec, events: tuple, steps: int,
     """Fly bodies ``start .. start+count-1`` for ``steps`` steps; their columns (and trajectory).
 
     The scenario's ``events`` are applied to every body at the first step
-    boundary with ``t >= at``, exactly as :meth:`sim.runner.Runner.run`
+    boundary where ``at`` is reached, by the same
+    :class:`~sim.events.EventCursor` as :meth:`sim.runner.Runner.run`
     applies them to one body (events at ``at <= 0`` before the first step).
     ``report(body_steps)`` (optional) is called as the work goes on.
 
@@ -111,25 +113,7 @@ def run_chunk(settings: Settings, spec: EnsembleSpec, events: tuple, steps: int,
     """
     ens = Ensemble(settings, spec, start=start, count=count)
     initial = ens.initial()
-    dt = settings.dt
-    next_event = 0
-
-    def apply_events():
-        # Runner._apply_events: every event due at the current time, in order.
-        nonlocal next_event, dt
-        while next_event < len(events) and events[next_event].at <= ens.t + 1e-9:
-            for key, value in events[next_event].changes.items():
-                ens.set(key, value)
-                if key == "dt":
-                    dt = value
-            next_event += 1
-
-    def steps_to_next_event():
-        # Runner._steps_to_next_event
-        if next_event >= len(events):
-            return math.inf
-        return max(1, math.ceil((events[next_event].at - ens.t) / dt - 1e-9))
-
+    cursor = EventCursor(events, ens.set)  # as the runner's: the same events at the same steps
     samples_t, samples_q, samples_w = [], [], []
 
     def sample():
@@ -137,19 +121,19 @@ def run_chunk(settings: Settings, spec: EnsembleSpec, events: tuple, steps: int,
         samples_q.append(np.array(ens.q, copy=True))
         samples_w.append(np.array(ens.w, copy=True))
 
-    apply_events()
+    cursor.apply(ens.t)
     if traj_every:
         sample()
     report_every = max(1, _REPORT_BODY_STEPS // max(count, 1))
     k = unreported = 0
     while k < steps:
-        m = min(steps - k, steps_to_next_event(), report_every - unreported)
+        m = min(steps - k, cursor.steps_to_next(ens.t, ens.settings.dt), report_every - unreported)
         if traj_every:
             m = min(m, traj_every - k % traj_every)
         ens.step(m)
         k += m
         unreported += m
-        apply_events()
+        cursor.apply(ens.t)
         if traj_every and (k % traj_every == 0 or k == steps):
             sample()
         if unreported >= report_every or k == steps:

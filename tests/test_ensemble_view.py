@@ -2,7 +2,7 @@
 
 The model tests (no Qt) check the runner against independent references:
 single-body :class:`~sim.simulation.Simulation` runs of a body's own settings
-(``Ensemble.body_settings``) given the same inputs at the same steps, and
+(``EnsembleInfo.body_settings``) given the same inputs at the same steps, and
 scipy's Rotation for attitude errors and the angle a body must travel.  The
 window tests (marked ``gl``) check that what the view shows follows the
 ensemble: points and colours against scipy, inputs, loading the worst
@@ -84,10 +84,10 @@ def test_every_body_gets_each_input_at_the_same_step_as_the_main_body():
     runner.submit("command_deg", (30.0, 10.0, -20.0))
     frame = runner.advance(50).ensemble
     assert frame.t == pytest.approx(runner.sim.t) and frame.n == 6
-    initial = frame.ensemble.initial()
+    initial = frame.info
     for j in range(6):  # each body flown alone from its initial sample, the same inputs at the same steps
-        sim = Simulation(Settings(), angles_deg=tuple(initial["angles_deg0"][:, j]),
-                         rates=tuple(initial["rates0"][:, j]), inertia=tuple(initial["inertia"][:, j]))
+        sim = Simulation(Settings(), angles_deg=tuple(initial.angles_deg0[:, j]),
+                         rates=tuple(initial.rates0[:, j]), inertia=tuple(initial.inertia[:, j]))
         sim.step(40)
         sim.set("torque", (1.0, -2.0, 0.5))
         sim.step(30)
@@ -103,7 +103,7 @@ def test_scenario_events_reach_the_ensemble():
     frame = runner.advance(40).ensemble      # t = 4 s: the first command is in force
     command = scenario.events[0].changes["command_deg"]
     assert np.allclose(frame.error_deg, scipy_errors_deg(frame.q, command), atol=1e-6)
-    assert frame.ensemble.settings.command_deg == command
+    assert frame.info.settings.command_deg == command
 
 
 def test_reset_restarts_the_ensemble_with_the_main_body():
@@ -112,7 +112,7 @@ def test_reset_restarts_the_ensemble_with_the_main_body():
     runner.submit(RESET)
     frame = runner.advance(0).ensemble
     assert frame.t == 0.0 == runner.sim.t
-    assert np.array_equal(frame.q, frame.ensemble.initial()["q0"])
+    assert np.array_equal(frame.q, frame.info.q0)
 
 
 def test_removing_the_ensemble_leaves_the_main_body_alone():
@@ -131,14 +131,14 @@ def test_ensemble_input_accepts_only_a_spec_or_none():
 
 def test_the_bodies_own_settings_stay_theirs_when_the_main_body_gets_another_state():
     runner = runner_with(Settings(), EnsembleSpec(bodies=4, seed=9, rate_spread=0.5))
-    before = runner.advance(0).ensemble.ensemble.initial()
+    before = runner.advance(0).ensemble.info
     for key, value in (("angles_deg", (10.0, 20.0, 30.0)), ("rates", (1.0, 0.0, 0.0)),
                        ("inertia", (2.0, 3.0, 4.0, 0.0, 0.0, 0.0))):
         runner.submit(key, value)
     runner.submit(RESET)
-    after = runner.advance(0).ensemble.ensemble.initial()
+    after = runner.advance(0).ensemble.info
     for key in ("q0", "rates0", "inertia"):
-        assert np.array_equal(before[key], after[key]), key
+        assert np.array_equal(getattr(before, key), getattr(after, key)), key
     assert runner.sim.settings.rates == (1.0, 0.0, 0.0)
 
 
@@ -150,7 +150,7 @@ def test_without_shortest_path_bodies_facing_away_take_the_long_way():
     for frame in frames.values():
         assert np.all(frame.error_deg < 0.01)
         assert np.allclose(frame.error_deg, scipy_errors_deg(frame.q, (0.0, 0.0, 0.0)), atol=1e-6)
-    q0 = frames[True].ensemble.initial()["q0"]
+    q0 = frames[True].info.q0
     theta0 = scipy_errors_deg(q0, (0.0, 0.0, 0.0))
     on, off = frames[True].travelled_deg, frames[False].travelled_deg
     # Q and -Q are one attitude; without shortest path the controller drives Q to +Qc = (0, 0, 0, 1), so a
@@ -229,7 +229,7 @@ def test_view_shows_every_body_where_its_nose_points_coloured_by_its_error(qtbot
 def test_a_torque_on_the_aircraft_turns_every_body(qtbot, main_window):
     win = main_window("default")
     view = turn_on(qtbot, win, 200)
-    q0 = view.frame.ensemble.initial()["q0"]
+    q0 = view.frame.info.q0
     qtbot.waitUntil(lambda: view.frame.t > 0.2, timeout=3000)
     assert np.allclose(view.frame.q, q0, rtol=0, atol=1e-12), "at rest without torque"
     child(win, "slider_ty").setValue(50)  # 5 N m pitch
@@ -245,14 +245,14 @@ def test_loading_the_worst_body_puts_its_initial_state_into_the_main_simulation(
     pause(qtbot, win)
     frame = view.frame
     expected = int(np.argmax(scipy_errors_deg(frame.q, (40.0, 30.0, 20.0))))
-    initial = frame.ensemble.initial()
+    initial = frame.info
     child(win, "button_ensemble_worst").click()
     qtbot.waitUntil(lambda: win.last_snapshot.t == 0.0, timeout=3000)
     settings = win.worker.settings
-    assert np.allclose(settings.angles_deg, initial["angles_deg0"][:, expected], atol=1e-12)
-    assert np.allclose(settings.rates, initial["rates0"][:, expected])
-    assert np.allclose(settings.mass_properties.inertia, initial["inertia"][:, expected])
-    assert np.max(np.abs(np.array(win.last_snapshot.q) - initial["q0"][:, expected])) <= 1e-15
+    assert np.allclose(settings.angles_deg, initial.angles_deg0[:, expected], atol=1e-12)
+    assert np.allclose(settings.rates, initial.rates0[:, expected])
+    assert np.allclose(settings.mass_properties.inertia, initial.inertia[:, expected])
+    assert np.max(np.abs(np.array(win.last_snapshot.q) - initial.q0[:, expected])) <= 1e-15
     assert win.controls.body.reset_state() == (settings.angles_deg, settings.rates)
     # from the restart on the aircraft flies exactly that body
     win.controls.run.pause.setChecked(False)
@@ -267,7 +267,7 @@ def test_clicking_a_point_loads_that_body(qtbot, main_window):
     win = main_window("default")
     view = turn_on(qtbot, win, 200)
     pause(qtbot, win)
-    ensemble = view.frame.ensemble
+    info = view.frame.info
     scene = view.scene
     pixels, front = scene.project()
     inside = front & (pixels[:, 0] > 10) & (pixels[:, 1] > 10)
@@ -282,7 +282,7 @@ def test_clicking_a_point_loads_that_body(qtbot, main_window):
     qtbot.waitUntil(lambda: len(picked) == 1, timeout=2000)
     loaded = picked[0]
     assert np.hypot(*(pixels[loaded] - (target.x(), target.y()))) <= PICK_PIXELS
-    angles = tuple(ensemble.initial()["angles_deg0"][:, loaded])
+    angles = tuple(info.angles_deg0[:, loaded])
     qtbot.waitUntil(lambda: win.worker.settings.angles_deg == angles, timeout=3000)
 
 
@@ -295,7 +295,7 @@ def test_shortest_path_box_drives_the_controller_setting(qtbot, main_window):
     box.setChecked(False)
     qtbot.waitUntil(lambda: not win.worker.settings.shortest_path, timeout=2000)
     assert not child(win, "check_shortest_path").isChecked()
-    qtbot.waitUntil(lambda: not view.frame.ensemble.settings.shortest_path, timeout=2000)
+    qtbot.waitUntil(lambda: not view.frame.info.settings.shortest_path, timeout=2000)
 
 
 @pytest.mark.gl
@@ -325,7 +325,7 @@ def test_switching_scenarios_toggling_and_closing_with_the_ensemble_on(qtbot, ma
     for name in ("hoffmann_controller", "integrators", "shortest_path", "default"):
         assert win.open_scenario(name)
         qtbot.waitUntil(lambda: view.frame is not None and view.frame.n == 500
-                        and view.frame.ensemble is win.worker.runner.ensemble, timeout=5000)
+                        and view.frame.info is win.worker.runner.ensemble_info, timeout=5000)
         assert view.frame.t <= win.last_snapshot.t + 1e-9 and win.plot_tabs.indexOf(view) >= 0
     for on in (False, True, False, True):
         win.ensemble.action.trigger()
@@ -374,7 +374,7 @@ def test_a_scenario_with_an_ensemble_section_opens_the_view_with_it(qtbot, main_
     qtbot.waitUntil(lambda: view.frame is not None and view.frame.t > 6.0, timeout=10000)
     pause(qtbot, win)
     frame = view.frame
-    q0 = frame.ensemble.initial()["q0"]
+    q0 = frame.info.q0
     command = Rotation.from_euler("ZYX", (180.0, 0.0, 0.0), degrees=True).as_quat()
     command = np.array([-command[0], -command[1], -command[2], command[3]])  # Hoffmann's Q of the command
     away = command @ q0 < 0.0                # the error quaternion's scalar is negative: these unwind
@@ -452,13 +452,13 @@ def test_a_new_body_reaches_the_ensemble_but_an_explicit_inertia_does_not():
     from sim.shape import mass_properties
 
     runner = runner_with(load("default").settings, EnsembleSpec(bodies=8, seed=3, inertia_spread=10.0))
-    drawn = runner.advance(1).ensemble.ensemble.initial()["inertia"]
+    drawn = runner.advance(1).ensemble.info.inertia
     assert np.allclose(np.median(drawn[:3], axis=1), (0.6, 1.0, 1.5), rtol=0.15)
     for key, value in (("body", "t_handle"), ("mass", None), ("inertia", None)):  # what the Model tab sends
         runner.submit(key, value)
-    ensemble = runner.advance(1).ensemble.ensemble
+    info = runner.advance(1).ensemble.info
     own = np.array(mass_properties("t_handle").inertia[:3])
-    moments = ensemble.initial()["inertia"][:3]
+    moments = info.inertia[:3]
     assert np.all(np.abs(moments / own[:, None] - 1.0) <= 0.10 + 1e-12)  # within the 10 % spread of its own
     runner.submit("inertia", tuple(float(a) for a in moments[:, 0]) + (0.0, 0.0, 0.0))  # Load body 0
-    assert np.array_equal(runner.advance(1).ensemble.ensemble.initial()["inertia"][:3], moments)
+    assert np.array_equal(runner.advance(1).ensemble.info.inertia[:3], moments)

@@ -107,7 +107,7 @@ def test_an_ensemble_started_and_stopped_mid_run_replays_bit_for_bit(tmp_path):
     runner2, last = replay(path)
     assert last == 500
     replayed = runner2.advance(470).ensemble
-    assert replayed.ensemble.spec == recorded.ensemble.spec
+    assert replayed.info.spec == recorded.info.spec
     assert replayed.t == recorded.t
     assert np.array_equal(replayed.q, recorded.q) and np.array_equal(replayed.travelled_deg, recorded.travelled_deg)
     assert runner2.advance(30).ensemble is None
