@@ -19,7 +19,7 @@ The "Ensemble" tab beside the plots shows:
 * a line of statistics, the number of bodies (a checked field), a mirror of
   the controller's shortest-path box, and "Load worst" (or a click on a
   point), which loads that body's initial state
-  (:meth:`~sim.ensemble_info.EnsembleInfo.body_settings`) into the main simulation
+  (:meth:`~sim.ensemble.info.EnsembleInfo.body_settings`) into the main simulation
   and restarts the run, so the aircraft then flies exactly that body.
 
 Turning the view on, changing the number of bodies or loading a body

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
-from sim.ensemble_info import EnsembleInfo, frozen_copy
+from sim.ensemble.info import EnsembleInfo, frozen_copy
 from sim.events import EventCursor
 from sim.interpolation import sine_cosine_unit
 from sim.scenario import Scenario

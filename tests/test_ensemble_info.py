@@ -1,7 +1,7 @@
 """No live object crosses threads: an ensemble frame holds read-only copies that later changes never touch.
 
 The runner publishes each ensemble state as an :class:`~sim.runner.EnsembleFrame`
-whose :class:`~sim.ensemble_info.EnsembleInfo` records what the ensemble is
+whose :class:`~sim.ensemble.info.EnsembleInfo` records what the ensemble is
 (spec, indices, initial samples, settings).  The window reads only those.
 These tests change the ensemble after a frame was published (new settings,
 a new nominal body, a reset, another ensemble), in the runner's thread and
@@ -20,7 +20,7 @@ import pytest
 
 from app.worker import SimulationWorker
 from sim.ensemble import Ensemble, EnsembleSpec
-from sim.ensemble_info import EnsembleInfo, frozen_copy
+from sim.ensemble.info import EnsembleInfo, frozen_copy
 from sim.runner import ENSEMBLE, RESET, Runner
 from sim.scenario import Scenario, load
 from sim.settings import Settings

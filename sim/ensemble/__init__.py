@@ -25,7 +25,8 @@ Modules: :mod:`~sim.ensemble.spec` (the spec and its validation),
 :mod:`~sim.ensemble.sampling` (the counter-based draws),
 :mod:`~sim.ensemble.engine` (state, set/step, faults),
 :mod:`~sim.ensemble.kernels` (the fused half-quat step and torque),
-:mod:`~sim.ensemble.metrics` (per-body results).
+:mod:`~sim.ensemble.metrics` (per-body results),
+:mod:`~sim.ensemble.info` (an immutable record of an ensemble for another thread).
 """
 
 from sim.ensemble.engine import Ensemble

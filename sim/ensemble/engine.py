@@ -17,6 +17,7 @@ import numpy as np
 from sim.control import TorqueModel
 from sim.energy import kinetic_energy
 from sim.ensemble import kernels
+from sim.ensemble.info import EnsembleInfo
 from sim.ensemble.metrics import TRACKED, Tracker, nose, outside, rotation_angle_deg
 from sim.ensemble.sampling import sample, sample_inertia
 from sim.ensemble.spec import EnsembleSpec
@@ -145,13 +146,7 @@ class Ensemble(Stepper):
         exactly column ``j``.
         """
         j = as_integer("j", j, 0, self.n - 1)
-        smp = self._sample
-        changes = {"angles_deg": tuple(float(a) for a in smp.angles_deg[:, j]),
-                   "rates": tuple(float(a) for a in smp.w0[:, j]),
-                   "inertia": tuple(float(a) for a in self._inertia[:, j])}
-        if smp.gains is not None:
-            changes["gains"] = tuple(float(a) for a in smp.gains[:, j])
-        return self._settings.replace(**changes)
+        return EnsembleInfo.of(self).body_settings(j)
 
     # ------------------------------------------------------------- inputs
     def set(self, key: str, value) -> None:

@@ -11,9 +11,9 @@ carries one) and rebuild any body's single-body settings from it
 (:meth:`EnsembleInfo.body_settings`, what "Load worst" flies).
 
 Only the public face of :class:`~sim.ensemble.Ensemble` is read here
-(``spec``, ``settings``, :meth:`~sim.ensemble.Ensemble.initial`), and
-nothing of sim.ensemble is imported, so the engine can build its own
-``body_settings`` from this record.
+(``spec``, ``settings``, :meth:`~sim.ensemble.Ensemble.initial`), and the
+engine is not imported (only named for type checking), so the engine builds
+its own ``body_settings`` from this record: the formula is written once.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ import numpy as np
 
 from sim.settings import Settings
 
-if TYPE_CHECKING:  # for the annotation only: sim.ensemble may import this module
-    from sim.ensemble import Ensemble, EnsembleSpec
+if TYPE_CHECKING:  # for the annotation only: the engine imports this module
+    from sim.ensemble.engine import Ensemble
+    from sim.ensemble.spec import EnsembleSpec
 
 __all__ = ["EnsembleInfo", "frozen_copy"]
 
