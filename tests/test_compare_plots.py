@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from app.plots.compare import ERROR_FLOOR_DEG, MAX_CAPACITY, PLOT_NAMES, ComparePanel, body_capacity
+from app.plots.compare import ERROR_FLOOR_DEG, MAX_BODY_CAPACITY, PLOT_NAMES, ComparePanel, body_capacity
 from app.plots.style import decade_label
 from sim.runner import COMPARE_COLUMNS, MAIN
 
@@ -192,7 +192,7 @@ def test_without_comparison_bodies_nothing_is_kept(panel):
 def test_capacity_holds_the_window_and_is_bounded():
     assert body_capacity(0.01) * 0.01 >= 20.0
     assert body_capacity(1e-3) * 1e-3 >= 20.0
-    assert body_capacity(1e-6) == MAX_CAPACITY
+    assert body_capacity(1e-6) == MAX_BODY_CAPACITY
 
 
 def test_decade_labels():

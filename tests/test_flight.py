@@ -12,6 +12,7 @@ import pytest
 
 from app.flight import Flight, FlightError, Started
 from sim.quaternion import from_aircraft_angles
+from sim.recording import RecordingError, load_recording
 from sim.scenario import Scenario, load
 from sim.settings import Settings
 
@@ -45,6 +46,14 @@ def steps(flight, latest, n):
         flight.worker.step()
     wait_for(lambda: latest() is not None and latest().step == (start or 0) + n)
     return latest.last
+
+
+def recorded_steps(path):
+    """The last step a recording file holds so far (None while it cannot be read)."""
+    try:
+        return load_recording(path)[2]
+    except RecordingError:
+        return None
 
 
 @pytest.fixture
@@ -136,6 +145,7 @@ def test_a_recording_replays_to_the_state_it_ended_in(flights, tmp_path):
     recorded = steps(flight, latest, 40)
     assert flight.stop_recording() == f"Recording saved to {path}"
     assert flight.recording is None and flight.stop_recording() is None
+    wait_for(lambda: recorded_steps(path) == 40)  # the worker closes the file at its next command
 
     started = flight.replay(path)
     assert started.notices == (f"Replaying {path}: 40 steps; it pauses at the end",)

@@ -207,7 +207,7 @@ def test_builtin_meshes_are_reproduced_by_their_generator(tmp_path):
 
 @pytest.mark.parametrize("name", list(BUILTINS))
 def test_baked_builtin_equals_its_obj_read_through_trimesh(name):
-    """The .npz beside each OBJ is what trimesh reads from it (stale after an OBJ edit: run python -m tools.bake_bodies)."""
+    """The .npz beside each OBJ is what trimesh reads from it (after an OBJ edit: python -m tools.bake_bodies)."""
     baked, read = shape.load(name), shape._read_builtin(name)
     for field in ("vertices", "faces", "colors"):
         a, b = getattr(baked, field), getattr(read, field)

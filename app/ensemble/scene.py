@@ -42,12 +42,12 @@ PICK_PIXELS = 10.0
 #: Most mouse travel, pixels, between press and release that still counts as a click.
 CLICK_SLOP = 4.0
 #: Camera distance from the sphere's centre (radius 1).
-HOME_DISTANCE = 3.1
+SPHERE_DISTANCE = 3.1
 SHELL_COLOR = (0.10, 0.12, 0.17, 0.5)
-GRID_COLOR = (0.55, 0.6, 0.7, 0.25)
+SPHERE_GRID_COLOR = (0.55, 0.6, 0.7, 0.25)
 AXIS_COLOR = (0.85, 0.87, 0.9, 1.0)
 MARKER_COLOR = (1.0, 1.0, 1.0, 1.0)
-COMMAND_COLOR = (*GHOST_COLOR[:3], 1.0)
+COMMAND_RING_COLOR = (*GHOST_COLOR[:3], 1.0)
 
 
 def _circle(radius: float, segments: int, axis: int, offset: float = 0.0) -> np.ndarray:
@@ -149,11 +149,11 @@ class EnsembleScene(GLWindow):
             "glBlendFunc": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)})
         self._shell.setDepthValue(10)  # after the points: dims those behind it
         self.addItem(self._shell)
-        self.addItem(LineItem(sphere_grid(), GRID_COLOR, glOptions="translucent"))
+        self.addItem(LineItem(sphere_grid(), SPHERE_GRID_COLOR, glOptions="translucent"))
         self.addItem(LineItem(axis_stubs(), AXIS_COLOR, width=1.5, mode="lines"))
         for letter, axis in zip("NED", SCENE_FROM_NED.T):
             self.addItem(LabelItem(letter, 1.42 * axis, color=AXIS_COLOR))
-        self._command = LineItem(_circle(0.08, 32, 0, 1.0), COMMAND_COLOR, width=2.5)
+        self._command = LineItem(_circle(0.08, 32, 0, 1.0), COMMAND_RING_COLOR, width=2.5)
         self._command.setDepthValue(11)
         self._main = LineItem(_cross(), MARKER_COLOR, width=2.5)
         self._main.setDepthValue(11)
@@ -201,7 +201,7 @@ class EnsembleScene(GLWindow):
 
     def reset_view(self) -> None:
         """Look at the sphere from where the attitude view looks at the aircraft."""
-        self.look_from((0.0, 0.0, 0.0), HOME_DISTANCE, *HOME_ELEVATION_AZIMUTH)
+        self.look_from((0.0, 0.0, 0.0), SPHERE_DISTANCE, *HOME_ELEVATION_AZIMUTH)
 
     # ----------------------------------------------------------- picking
     def project(self) -> tuple[np.ndarray, np.ndarray]:

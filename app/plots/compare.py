@@ -44,7 +44,7 @@ from app.plots.style import (FOREGROUND, GRID_ALPHA, PLOT_BACKGROUND, SILVER, Lo
 from sim.runner import COMPARE_COLUMNS, MAIN
 
 __all__ = ["ComparePanel", "PLOT_NAMES", "WINDOW_SECONDS", "ERROR_FLOOR_DEG", "REST_ENERGY",
-           "MAIN_COLOR", "body_capacity"]
+           "MAIN_COLOR", "MAX_BODY_CAPACITY", "body_capacity"]
 
 #: The plots, top to bottom.
 PLOT_NAMES = ("error", "energy", "norm")
@@ -59,7 +59,7 @@ MAIN_COLOR = SILVER
 #: Name of the main body in the legend and titles.
 MAIN_NAME = "main body"
 #: Most samples kept per body (at dt = 1e-4 s the window then holds 6.5 s).
-MAX_CAPACITY = 2**16
+MAX_BODY_CAPACITY = 2**16
 _EMPTY = np.empty(0)
 #: History column drawn in each plot.
 _PLOTTED = {"error": "log_error", "energy": "energy", "norm": "norm"}
@@ -72,14 +72,14 @@ _COLUMNS = ("t", "log_error", "energy", "norm")  # energy: drift or change, see 
 
 
 def body_capacity(dt: float | None, seconds: float = WINDOW_SECONDS) -> int:
-    """Samples kept per body: :func:`app.plots.history.capacity_for`, at most :data:`MAX_CAPACITY`.
+    """Samples kept per body: :func:`app.plots.history.capacity_for`, at most :data:`MAX_BODY_CAPACITY`.
 
     Examples
     --------
     >>> body_capacity(0.01), body_capacity(1e-3), body_capacity(1e-5), body_capacity(None)
     (2264, 22064, 65536, 65536)
     """
-    return capacity_for(dt, seconds, MAX_CAPACITY)
+    return capacity_for(dt, seconds, MAX_BODY_CAPACITY)
 
 
 def _rgb(color) -> QtGui.QColor:
@@ -111,7 +111,7 @@ class ComparePanel(QtWidgets.QWidget):
         self._labels: tuple = ()
         self._colors: dict = {}
         self._reference = MAIN
-        self._capacity = MAX_CAPACITY
+        self._capacity = MAX_BODY_CAPACITY
         self._histories: dict = {}
         self._curves: dict = {name: {} for name in PLOT_NAMES}
         self._t0: dict | None = None

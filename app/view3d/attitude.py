@@ -15,10 +15,10 @@ from pyqtgraph.Qt import QtGui
 from app.view3d.gimbal import MARKER_SCALE, GimbalRig, scene_matrix
 from app.view3d.glitems import LineItem, MeshItem
 from app.view3d.glwindow import GLWindow
-from app.view3d.layout import (GHOST_COLOR, GRID_COLOR, GROUND_Z, HOME_CENTER, HOME_DISTANCE, HOME_ELEVATION_AZIMUTH,
-                               NORTH_COLOR, NORTH_MARKER_ORIGIN, PRINCIPAL_COLORS, PRINCIPAL_LENGTH, REFERENCE_SIZE,
-                               RIG_OFFSET, SCENE_BACKGROUND, as_rotation, north_marker_points,
-                               principal_axes_points, triad_item)
+from app.view3d.layout import (GHOST_COLOR, GROUND_GRID_COLOR, GROUND_Z, HOME_CENTER, HOME_DISTANCE,
+                               HOME_ELEVATION_AZIMUTH, NORTH_COLOR, NORTH_MARKER_ORIGIN, PRINCIPAL_COLORS,
+                               PRINCIPAL_LENGTH, REFERENCE_SIZE, RIG_OFFSET, SCENE_BACKGROUND, as_rotation,
+                               north_marker_points, principal_axes_points, triad_item)
 from app.view3d.mesh import body_mesh
 from sim.body import Body
 from sim.shape import DEFAULT_BODY
@@ -75,7 +75,7 @@ class AttitudeScene(GLWindow):
 
     def _add_references(self):
         """Add the inertial references: ground grid and north marker (scaled with the body)."""
-        grid = gl.GLGridItem(size=QtGui.QVector3D(72, 72, 1), color=GRID_COLOR, parentItem=self._references)
+        grid = gl.GLGridItem(size=QtGui.QVector3D(72, 72, 1), color=GROUND_GRID_COLOR, parentItem=self._references)
         grid.setSpacing(4, 4, 1)
         grid.translate(0.0, RIG_OFFSET[1] / 2, GROUND_Z)
         LineItem(north_marker_points(NORTH_MARKER_ORIGIN), NORTH_COLOR, width=3.0, mode="lines",

@@ -47,7 +47,7 @@ AXIS_COLORS = ((1.0, 0.25, 0.2, 1.0), (0.2, 0.9, 0.3, 1.0), (0.3, 0.5, 1.0, 1.0)
 NORTH_COLOR = (0.95, 0.95, 0.8, 1.0)
 NORTH_MARKER_ORIGIN = (-11.0, RIG_OFFSET[1] / 2 + 1.0, GROUND_Z + 0.02)
 """Tail of the north arrow: in front of the default camera, between grid lines."""
-GRID_COLOR = (200, 210, 230, 70)
+GROUND_GRID_COLOR = (200, 210, 230, 70)
 HOME_CENTER = (0.0, RIG_OFFSET[1] / 2, -4.0)
 """Default camera target: between aircraft and rig, a little low."""
 HOME_DISTANCE = 32.0

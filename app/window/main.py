@@ -34,6 +34,7 @@ from app.plots.history import History
 from app.plots.live import PlotPanel
 from app.plots.tabs import PlotTabs
 from app.view3d.attitude_view import AttitudeView
+from app.view3d.layout import GHOST_COLOR
 from app.window.dialogs import FileDialogs, FolderMemory
 from app.window.export import CsvExport
 from app.window.help_overlay import HelpOverlay
@@ -41,7 +42,7 @@ from app.window.keys import KeyFlyer
 from app.window.menus import build_menus
 from app.window.readouts import Readouts
 from app.window.statusbar import StatusLine
-from app.window.theme import COMMAND_COLOR, COMPARE_COLORS, cycle, swatch
+from app.window.theme import COMPARE_COLORS, cycle, swatch
 from app.worker import SPEED_RANGE
 from sim.quaternion import cayley
 from sim.settings import SettingsError, damper_warning
@@ -123,22 +124,11 @@ class MainWindow(QMainWindow):
 
     # ---------------------------------------------------------------- layout
     def _build(self, speed: float) -> None:
-        worker = self.flight.worker
-        self.controls = ControlPanel(self._submit, SPEED_RANGE)
-        self.controls.setMinimumWidth(300)
-        self.controls.rejected.connect(lambda text: self.statusBar().showMessage(text, MESSAGE_SECONDS * 1000))
-        run = self.controls.run
-        run.show_state(False, speed)
-        run.pause_toggled.connect(worker.pause)
-        run.step_clicked.connect(worker.step)
-        run.reset_clicked.connect(self.reset)
-        run.speed_changed.connect(worker.set_speed)
-        run.pause_at_end_toggled.connect(self._toggle_pause_at_end)
+        self._build_controls(speed)
         self.viewer = AttitudeView()
         self.viewer.setObjectName("viewer")
         self.viewer.frameSwapped.connect(self._count_frame)
         self.controls.body.principal_axes.toggled.connect(self.viewer.show_principal_axes)
-        self.controls.body.rejected.connect(self.show_message)
         self.plots = PlotPanel(self.history)
         self.plots.setObjectName("plots")
         self.compare = ComparePanel()
@@ -146,8 +136,41 @@ class MainWindow(QMainWindow):
         self.plot_tabs = PlotTabs(self.plots, self.compare)
         self.plot_tabs.compare_shown.connect(self._check_compare_action)
         self.feed = PlotFeed(self.history, self.plots, self.compare)
-        self.ensemble = EnsembleView(worker, self.controls, self.reset, self.show_message, self.plot_tabs)
+        self.ensemble = EnsembleView(self.flight.worker, self.controls, self.reset, self.show_message,
+                                     self.plot_tabs)
         self.readouts = Readouts()
+        centre = self._build_centre()
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="splitter")
+        for widget in (self.controls, centre, self.plot_tabs):
+            self.splitter.addWidget(widget)
+        self.splitter.setCollapsible(1, False)
+        self.splitter.setStretchFactor(1, 1)
+        body = QWidget(objectName="body")  # holds the splitter and, above it, the help
+        QVBoxLayout(body).addWidget(self.splitter)
+        body.layout().setContentsMargins(0, 0, 0, 0)
+        self.setCentralWidget(body)
+        self.help = HelpOverlay(body)
+        self.keys = KeyFlyer(self)
+        self.keys.changed.connect(self.controls.torque.set_key_torque)
+        self.status = StatusLine(self.statusBar())
+
+    def _build_controls(self, speed: float) -> None:
+        """The control column, wired to the worker (run commands) and the window (inputs, reset)."""
+        worker = self.flight.worker
+        self.controls = ControlPanel(self._submit, SPEED_RANGE)
+        self.controls.setMinimumWidth(300)
+        self.controls.rejected.connect(lambda text: self.statusBar().showMessage(text, MESSAGE_SECONDS * 1000))
+        self.controls.body.rejected.connect(self.show_message)
+        run = self.controls.run
+        run.show_state(False, speed)
+        run.pause_toggled.connect(worker.pause)
+        run.step_clicked.connect(worker.step)
+        run.reset_clicked.connect(self.reset)
+        run.speed_changed.connect(worker.set_speed)
+        run.pause_at_end_toggled.connect(self._toggle_pause_at_end)
+
+    def _build_centre(self) -> QWidget:
+        """The centre column: title and legend, caption, fault and message, the 3D view, the readouts."""
         self.title = QLabel(objectName="label_title")
         self.caption = QLabel(objectName="label_caption", wordWrap=True)
         self.legend = QLabel(objectName="label_legend", textFormat=Qt.TextFormat.RichText)
@@ -164,24 +187,11 @@ class MainWindow(QMainWindow):
         column.setContentsMargins(4, 4, 4, 0)
         column.setSpacing(3)
         column.addLayout(head)
-        column.addWidget(self.caption)
-        column.addWidget(self.fault_banner)
-        column.addWidget(self.message)
+        for widget in (self.caption, self.fault_banner, self.message):
+            column.addWidget(widget)
         column.addWidget(self.viewer, 1)
         column.addWidget(self.readouts)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="splitter")
-        for widget in (self.controls, centre, self.plot_tabs):
-            self.splitter.addWidget(widget)
-        self.splitter.setCollapsible(1, False)
-        self.splitter.setStretchFactor(1, 1)
-        body = QWidget(objectName="body")  # holds the splitter and, above it, the help
-        QVBoxLayout(body).addWidget(self.splitter)
-        body.layout().setContentsMargins(0, 0, 0, 0)
-        self.setCentralWidget(body)
-        self.help = HelpOverlay(body)
-        self.keys = KeyFlyer(self)
-        self.keys.changed.connect(self.controls.torque.set_key_torque)
-        self.status = StatusLine(self.statusBar())
+        return centre
 
     def _check_compare_action(self, shown: bool) -> None:
         self.compare_action.setEnabled(self.compare.has_bodies)
@@ -379,7 +389,7 @@ class MainWindow(QMainWindow):
             self.show_message(damper_warning(settings))
 
     def _show_legend(self, settings) -> None:
-        entries = [f"{swatch(COMMAND_COLOR)} command"] if settings.controller != "none" else []
+        entries = [f"{swatch(GHOST_COLOR)} command"] if settings.controller != "none" else []
         entries += [f"{swatch(color)} {label}"
                     for label, color in zip(self._bodies, cycle(COMPARE_COLORS, len(self._bodies)))]
         text = "&nbsp;&nbsp;".join(entries)

@@ -10,13 +10,11 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
-__all__ = ["apply_theme", "STYLE_SHEET", "COMPARE_COLORS", "COMMAND_COLOR", "swatch", "cycle"]
+__all__ = ["apply_theme", "STYLE_SHEET", "COMPARE_COLORS", "swatch", "cycle"]
 
 #: Colours of comparison bodies (RGBA, translucent), in the scenario's order.
 COMPARE_COLORS = ((1.0, 0.6, 0.15, 0.4), (0.85, 0.35, 1.0, 0.4), (1.0, 0.95, 0.25, 0.4),
                   (0.3, 1.0, 0.6, 0.4), (1.0, 0.4, 0.5, 0.4))
-#: RGB of the command ghost in the legend (the 3D view's GHOST_COLOR).
-COMMAND_COLOR = (0.55, 0.85, 1.0)
 
 STYLE_SHEET = """
 QGroupBox { font-weight: bold; border: 1px solid #3b414d; border-radius: 4px; margin-top: 9px; padding-top: 3px; }
