@@ -33,7 +33,7 @@ import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Default window size of ``attitude-sim gui`` (app.window.DEFAULT_SIZE).
+#: Default window size of ``attitude-sim gui`` (app.window.main.DEFAULT_SIZE).
 WINDOW_SIZE = (1400, 900)
 FAILURES: list[str] = []
 

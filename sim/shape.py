@@ -31,7 +31,7 @@ Baked built-ins
 ---------------
 Each built-in's OBJ has a baked copy beside it (``<name>.npz``): the arrays
 and mass properties that reading the OBJ with trimesh gives, written by
-:func:`bake` (``python assets/bake_bodies.py``; a test checks that every
+:func:`bake` (``python -m tools.bake_bodies``; a test checks that every
 baked copy still equals its OBJ read through trimesh).  Built-ins load from
 the baked copy, so trimesh (and scipy, which trimesh imports when it is
 installed: together about 80 MB resident) is imported only when a mesh file

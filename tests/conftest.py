@@ -10,14 +10,11 @@ import os
 
 import pytest
 
-# PyOpenGL's error check after every GL call: off in the application (app/viewer.py), on in the tests.
+# PyOpenGL's error check after every GL call: off in the application (app/view3d/__init__.py), on in the tests.
 os.environ.setdefault("ATTITUDE_SIM_GL_CHECKS", "1")
 
-# Imported before any QApplication exists, which app.viewer needs (shared GL contexts).
-from app.viewer import AttitudeView  # noqa: E402
-
-# PyOpenGL's error check after every GL call: off in the application (app/__init__.py), on in the tests.
-os.environ.setdefault("ATTITUDE_SIM_GL_CHECKS", "1")
+# Imported before any QApplication exists, which app.view3d.glwindow needs (shared GL contexts).
+from app.view3d.attitude_view import AttitudeView  # noqa: E402
 
 
 @pytest.hookimpl(trylast=True)
@@ -47,7 +44,7 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture
 def view(qtbot):
-    """An :class:`app.viewer.AttitudeView` of 480x360 on screen (skips without OpenGL)."""
+    """An :class:`app.view3d.attitude_view.AttitudeView` of 480x360 on screen (skips without OpenGL)."""
     from pyqtgraph.Qt import QtGui
 
     if not gl_available() or QtGui.QGuiApplication.platformName() != "xcb":

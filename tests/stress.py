@@ -34,6 +34,7 @@ GUI_TESTS = (
     "tests/test_history.py",
     "tests/test_compare_plots.py",
     "tests/test_worker.py",
+    "tests/test_flight.py",
     "tests/test_window.py",
     "tests/test_window_cycle.py",
     "tests/test_window_history.py",

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QWidget
 
-from app.viewer import REFERENCE_SIZE
+from app.view3d.layout import REFERENCE_SIZE
 from sim.shape import BUILTINS, mass_properties
 
 pytestmark = pytest.mark.gl

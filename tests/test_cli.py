@@ -187,7 +187,8 @@ def test_help_examples_run(capsys, tmp_path, monkeypatch):
     import re
     import shlex
 
-    from app.cli import EXAMPLES, RUN_EXAMPLES
+    from app.cli.entry import EXAMPLES
+    from app.cli.run import RUN_EXAMPLES
 
     monkeypatch.chdir(tmp_path)
     text = (EXAMPLES + RUN_EXAMPLES).replace("\\\n", " ")

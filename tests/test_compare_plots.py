@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from app.compare_plots import (ERROR_FLOOR_DEG, MAX_CAPACITY, PLOT_NAMES, ComparePanel, capacity_for,
-                               decade_label)
+from app.plots.compare import ERROR_FLOOR_DEG, MAX_BODY_CAPACITY, PLOT_NAMES, ComparePanel, body_capacity
+from app.plots.style import decade_label
 from sim.runner import COMPARE_COLUMNS, MAIN
 
 DT = 0.01
@@ -170,7 +170,7 @@ def test_new_bodies_replace_the_old(panel):
     panel.append(batch(0, 10))
     panel.set_bodies(("euler controller",), ((1.0, 0.6, 0.15, 0.4),), reference=MAIN, dt=1e-3)
     assert panel.labels == (MAIN, "euler controller")
-    assert panel.capacity == capacity_for(1e-3)
+    assert panel.capacity == body_capacity(1e-3)
     assert "against main body" in panel.plot("error").titleLabel.text
     assert sum(len(panel.plot(name).listDataItems()) for name in PLOT_NAMES) == 5  # no main error curve
     panel.append({MAIN: make_rows(0, 5), "euler controller": make_rows(0, 5), "rk4": make_rows(0, 5)})
@@ -190,9 +190,9 @@ def test_without_comparison_bodies_nothing_is_kept(panel):
 
 
 def test_capacity_holds_the_window_and_is_bounded():
-    assert capacity_for(0.01) * 0.01 >= 20.0
-    assert capacity_for(1e-3) * 1e-3 >= 20.0
-    assert capacity_for(1e-6) == MAX_CAPACITY
+    assert body_capacity(0.01) * 0.01 >= 20.0
+    assert body_capacity(1e-3) * 1e-3 >= 20.0
+    assert body_capacity(1e-6) == MAX_BODY_CAPACITY
 
 
 def test_decade_labels():

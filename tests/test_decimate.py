@@ -1,11 +1,11 @@
-"""Min/max decimation of plot data (app.decimate): against a plain per-run loop."""
+"""Min/max decimation of plot data (app.plots.decimate): against a plain per-run loop."""
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.decimate import envelope, factor_for
+from app.plots.decimate import envelope, factor_for
 
 
 def runs_by_loop(x, y, first_index, factor):

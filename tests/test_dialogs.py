@@ -5,8 +5,8 @@ import os
 import pytest
 from PySide6.QtCore import QSettings
 
-import app.dialogs
-from app.dialogs import SETTINGS_KEY, FolderMemory
+import app.window.dialogs
+from app.window.dialogs import SETTINGS_KEY, FolderMemory
 
 
 class FakeDialogs:
@@ -15,8 +15,8 @@ class FakeDialogs:
     def __init__(self, monkeypatch, answers):
         self.started_in = []
         self.answers = list(answers)
-        monkeypatch.setattr(app.dialogs.QFileDialog, "getSaveFileName", self._ask)
-        monkeypatch.setattr(app.dialogs.QFileDialog, "getOpenFileName", self._ask)
+        monkeypatch.setattr(app.window.dialogs.QFileDialog, "getSaveFileName", self._ask)
+        monkeypatch.setattr(app.window.dialogs.QFileDialog, "getOpenFileName", self._ask)
 
     def _ask(self, parent, title, start, kinds):
         self.started_in.append(start)
@@ -67,7 +67,7 @@ def test_window_dialogs_share_the_last_folder(main_window, tmp_path, monkeypatch
     window = main_window()
     (tmp_path / "out").mkdir()
     fake = FakeDialogs(monkeypatch, [str(tmp_path / "out" / "plots.png"), ""])
-    window._ask_export_plots()
-    window._ask_scenario()
+    window.dialogs.ask_export_plots()
+    window.dialogs.ask_scenario()
     assert fake.started_in[1] == str(tmp_path / "out")
     assert (tmp_path / "out" / "plots.png").exists()

@@ -23,7 +23,7 @@ DOCS = ROOT / "docs"
 PAGES = [README, *sorted(DOCS.glob("*.md"))]
 #: Pages linked before they exist: written in a parallel branch (issue 20,
 #: house-app). Remove an entry once its page is merged.
-PENDING = {"docs/ARCHITECTURE.md"}
+PENDING: set = set()
 #: Pages whose ```python blocks are each followed by the output they print.
 #: (docs/API.md's blocks run in tests/test_api.py, with its own checks.)
 EXAMPLE_PAGES = [README, DOCS / "ENSEMBLES.md"]

@@ -19,10 +19,10 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QWidget
 from scipy.spatial.transform import Rotation
 
-from app.ensemble_colors import error_colors
-from app.ensemble_histogram import EDGES, histogram_counts
-from app.ensemble_scene import LONG_WAY_SIZE, PICK_PIXELS, POINT_SIZE
-from app.ensemble_view import MAX_BODIES
+from app.ensemble.colors import error_colors
+from app.ensemble.histogram import EDGES, histogram_counts
+from app.ensemble.scene import LONG_WAY_SIZE, PICK_PIXELS, POINT_SIZE
+from app.ensemble.view import MAX_BODIES
 from sim.ensemble import EnsembleSpec
 from sim.runner import ENSEMBLE, RESET, Runner
 from sim.scenario import Scenario, load
@@ -172,7 +172,7 @@ def test_histogram_counts_match_numpy_histogram():
 
 
 def test_error_colours_run_from_blue_at_home_to_red_at_a_half_turn():
-    from app.ensemble_colors import FAULT_COLOR, STOPS
+    from app.ensemble.colors import FAULT_COLOR, STOPS
 
     degrees = np.array([deg for deg, _ in STOPS])
     colors = error_colors(degrees)
@@ -410,7 +410,7 @@ def test_a_scenario_with_more_bodies_than_the_window_flies_gets_the_most_it_can(
 
 @pytest.mark.gl
 def test_diverging_bodies_are_grey_and_left_out_of_the_histogram(qtbot, main_window, tmp_path):
-    from app.ensemble_colors import FAULT_COLOR
+    from app.ensemble.colors import FAULT_COLOR
 
     path = tmp_path / "diverging.toml"   # no norm handling: spinning bodies' norms run away, the aircraft rests
     path.write_text('[settings]\nnorm = "none"\ndt = 0.01\n[ensemble]\nbodies = 200\nseed = 1\nrate_spread = 1.0\n')

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QTimer
 
-from app.export import CsvExport
-from app.history import History, write_csv
+from app.window.export import CsvExport
+from app.plots.history import History, write_table_csv
 from sim.simulation import COLUMNS, HISTORY_COLUMNS
 
 
@@ -89,7 +89,7 @@ def test_write_csv_replaces_an_old_file_only_when_complete(tmp_path):
         seen.append(path.read_text())  # while writing, the old file is still whole
 
     table = np.arange(12.0).reshape(2, 6)
-    write_csv(path, ("a", "b"), table, progress=progress, chunk=2)
+    write_table_csv(path, ("a", "b"), table, progress=progress, chunk=2)
     assert seen == ["old\n"] * 3
     assert path.read_text().splitlines() == ["a,b"] + [f"{float(i)},{float(i + 6)}" for i in range(6)]
 

@@ -6,9 +6,9 @@ import numpy as np
 import pyqtgraph.opengl as gl
 import pytest
 
-from app.gimbal import ring_mesh
-from app.glitems import LIT_SHADER, LineItem, MeshItem, PointsItem
-from app.mesh import body_mesh
+from app.view3d.gimbal import ring_mesh
+from app.view3d.glitems import LIT_SHADER, LineItem, MeshItem, PointsItem
+from app.view3d.mesh import body_mesh
 
 
 @pytest.fixture

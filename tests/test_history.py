@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from app.history import MAX_CAPACITY, History, capacity_for
+from app.plots.history import MAX_CAPACITY, History, capacity_for
 from sim.simulation import COLUMNS, HISTORY_COLUMNS
 
 DT = 1e-3

@@ -30,6 +30,7 @@ from sim.simulation import HISTORY_COLUMNS, Simulation, SimulationFault
 
 COL = {name: i for i, name in enumerate(HISTORY_COLUMNS)}
 ASSETS = Path(__file__).parents[1] / "assets"
+TOOLS = Path(__file__).parents[1] / "tools"
 
 
 # ------------------------------------------------------------------ meshes
@@ -196,7 +197,7 @@ def test_meshed_builtins_are_closed_solids_centred_on_their_centre_of_mass(name)
 
 
 def test_builtin_meshes_are_reproduced_by_their_generator(tmp_path):
-    spec = importlib.util.spec_from_file_location("make_bodies", ASSETS / "make_bodies.py")
+    spec = importlib.util.spec_from_file_location("make_bodies", TOOLS / "make_bodies.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     module.main(["make_bodies.py", str(tmp_path)])
@@ -206,7 +207,7 @@ def test_builtin_meshes_are_reproduced_by_their_generator(tmp_path):
 
 @pytest.mark.parametrize("name", list(BUILTINS))
 def test_baked_builtin_equals_its_obj_read_through_trimesh(name):
-    """The .npz beside each OBJ is what trimesh reads from it (stale after an OBJ edit: run assets/bake_bodies.py)."""
+    """The .npz beside each OBJ is what trimesh reads from it (after an OBJ edit: python -m tools.bake_bodies)."""
     baked, read = shape.load(name), shape._read_builtin(name)
     for field in ("vertices", "faces", "colors"):
         a, b = getattr(baked, field), getattr(read, field)
@@ -230,7 +231,7 @@ def test_bake_writes_a_copy_that_loads_like_the_obj(tmp_path):
 
 def test_builtins_and_the_window_never_import_trimesh():
     """trimesh (with scipy, ~80 MB resident) is imported only for a user's mesh file."""
-    code = ("import sys; from sim import shape; from app.mesh import body_mesh\n"
+    code = ("import sys; from sim import shape; from app.view3d.mesh import body_mesh\n"
             "for name in shape.BUILTINS: body_mesh(name); shape.mass_properties(name)\n"
             "from sim.simulation import Simulation; Simulation(body='phone').step(10)\n"
             "print(sorted(m for m in ('trimesh', 'scipy') if m in sys.modules))")

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from app.mesh import aircraft_path
+from app.view3d.mesh import aircraft_path
 from sim.scenario import builtin_dir, builtin_names, load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -145,7 +145,7 @@ def test_installed_wheel_finds_its_data_outside_the_checkout(built, tmp_path):
         "import json\n"
         "from importlib.resources import files\n"
         "from sim.scenario import builtin_names, builtin_dir, load\n"
-        "from app.mesh import aircraft_path\n"
+        "from app.view3d.mesh import aircraft_path\n"
         "import sim, app, assets\n"
         "def walk(node, prefix):\n"
         "    for child in node.iterdir():\n"

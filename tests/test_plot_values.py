@@ -4,15 +4,15 @@ Each history column gets its own recognisable function of time (an offset
 of its index plus a small sine), and the curve of every plot is compared
 with the column a hand-written table says it shows.  Short histories are
 drawn sample for sample; long ones are min/max decimated
-(:func:`app.decimate.envelope`), where each run of samples (one pixel
+(:func:`app.plots.decimate.envelope`), where each run of samples (one pixel
 column) must show the minimum and maximum of exactly those raw samples.
 """
 
 import numpy as np
 import pytest
 
-from app.history import History
-from app.plots import PlotPanel
+from app.plots.history import History
+from app.plots.live import PlotPanel
 from sim.simulation import HISTORY_COLUMNS
 
 DT = 1e-3

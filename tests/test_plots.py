@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from pyqtgraph.Qt import QtCore, QtGui
 
-from app.history import History
-from app.plots import PLOTS, REFRESH_EVERY, PlotPanel, settle_range, tick_strings
+from app.plots.history import History
+from app.plots.live import PLOTS, REFRESH_EVERY, PlotPanel
+from app.plots.style import settle_range, tick_strings
 from sim.simulation import HISTORY_COLUMNS
 
 DT = 1e-3

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel
 from scipy.spatial.transform import Rotation
 
 from app.controls.torque import torque_unit
-from app.readouts import Readouts, readout_texts
+from app.window.readouts import Readouts, readout_texts
 from sim.simulation import Simulation, Snapshot
 
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?")

@@ -14,7 +14,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from app import sweep_cli
+from app.cli import sweep as sweep_cli
 from app.cli import main
 from sim.ensemble import EnsembleSpec
 from sim.runner import Runner

@@ -6,14 +6,15 @@ offscreen platform.  The others are pure numpy.
 """
 
 import importlib.util
+from pathlib import Path
 
 import numpy as np
 import pytest
 from pyqtgraph.Qt import QtGui
 from scipy.spatial.transform import Rotation
 
-from app.gimbal import RING_PLANES, gimbal_axes, ring_matrices, ring_mesh
-from app.mesh import aircraft_path, body_mesh
+from app.view3d.gimbal import RING_PLANES, gimbal_axes, ring_matrices, ring_mesh
+from app.view3d.mesh import aircraft_path, body_mesh
 
 S = np.diag([1.0, -1.0, -1.0])
 
@@ -89,7 +90,7 @@ def test_aircraft_is_closed_with_outward_faces(aircraft):
 
 
 def test_asset_is_reproduced_by_its_generator():
-    script = aircraft_path().with_name("make_aircraft.py")
+    script = Path(__file__).parents[1] / "tools" / "make_aircraft.py"
     spec = importlib.util.spec_from_file_location("make_aircraft", script)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -28,7 +28,7 @@ def test_every_builtin_scenario_cycles_through_the_window_while_frames_are_drawn
             if cycle % 5 == 0 or name == names[-1]:
                 qtbot.wait(20)
             if win.compare.has_bodies:  # the Compare tab comes and goes with the scenario
-                win._toggle_compare(cycle % 2 == 0)
+                win.plot_tabs.show_compare(cycle % 2 == 0)
     assert win.scenario.name == names[-1]
     assert len(frames) > CYCLES  # frames were drawn between the switches
     # The last scenario runs: its time moves on and nothing has faulted.

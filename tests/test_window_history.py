@@ -4,7 +4,7 @@ when dt gets smaller, so the plotted window is always held in full."""
 import numpy as np
 import pytest
 
-from app.history import capacity_for
+from app.plots.history import capacity_for
 
 pytestmark = pytest.mark.gl
 

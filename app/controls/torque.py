@@ -93,7 +93,7 @@ class TorqueGroup(QGroupBox):
         """Add the flying keys' torque to the sliders' and send the sum.
 
         ``torque`` is the keys' torque for the aircraft (N m,
-        :data:`app.keys.KEY_TORQUE` per key); it is scaled like the sliders.
+        :data:`app.window.keys.KEY_TORQUE` per key); it is scaled like the sliders.
         """
         self._keys = tuple(t * limit / TORQUE_LIMIT for t, limit in zip(torque, self._limits))
         self._send()

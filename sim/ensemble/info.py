@@ -12,23 +12,20 @@ carries one) and rebuild any body's single-body settings from it
 
 Only the public face of :class:`~sim.ensemble.Ensemble` is read here
 (``spec``, ``settings``, :meth:`~sim.ensemble.Ensemble.initial`), and the
-engine is not imported (only named for type checking), so the engine builds
-its own ``body_settings`` from this record: the formula is written once.
+engine is not imported, so the engine builds its own ``body_settings`` from
+this record: the formula is written once.
 """
 
 from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sim.settings import Settings
 
-if TYPE_CHECKING:  # for the annotation only: the engine imports this module
-    from sim.ensemble.engine import Ensemble
-    from sim.ensemble.spec import EnsembleSpec
+from sim.ensemble.spec import EnsembleSpec
 
 __all__ = ["EnsembleInfo", "frozen_copy"]
 
@@ -77,7 +74,7 @@ class EnsembleInfo:
     gains: np.ndarray
 
     @classmethod
-    def of(cls, ensemble: Ensemble) -> EnsembleInfo:
+    def of(cls, ensemble) -> EnsembleInfo:
         """The record of ``ensemble`` (a :class:`~sim.ensemble.Ensemble`) now; call it in the thread that owns it."""
         initial = ensemble.initial()
         return cls(spec=ensemble.spec, settings=ensemble.settings,

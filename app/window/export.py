@@ -2,7 +2,7 @@
 
 :class:`CsvExport` copies the samples the history holds when it is made (in
 the GUI thread: a few milliseconds), then formats and writes them in its own
-thread with :func:`app.history.write_csv` and reports through signals, which
+thread with :func:`app.plots.history.write_table_csv` and reports through signals, which
 Qt delivers in the GUI thread.  The file appears only when complete.
 """
 
@@ -13,14 +13,14 @@ import threading
 
 from PySide6.QtCore import QObject, Signal
 
-from app.history import write_csv
+from app.plots.history import write_table_csv
 from sim.simulation import COLUMNS
 
 __all__ = ["CsvExport"]
 
 
 class CsvExport(QObject):
-    """One CSV export of a :class:`~app.history.History`.
+    """One CSV export of a :class:`~app.plots.history.History`.
 
     Parameters
     ----------
@@ -76,7 +76,7 @@ class CsvExport(QObject):
 
     def _run(self) -> None:
         try:
-            write_csv(self.path, self.columns, self._table, progress=self.progress.emit)
+            write_table_csv(self.path, self.columns, self._table, progress=self.progress.emit)
         except OSError as exc:
             self.failed.emit(self.path, exc.strerror or str(exc))
             return

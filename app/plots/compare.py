@@ -20,10 +20,10 @@ one :class:`pyqtgraph.GraphicsLayoutWidget` with a shared time axis:
 The rows come from :attr:`sim.runner.Batch.compare_rows` (columns
 :data:`sim.runner.COMPARE_COLUMNS`); nothing here integrates anything.  What
 is plotted is derived once per row on :meth:`ComparePanel.append` (log10 of
-the error, the drift) and kept in one bounded :class:`~app.history.History`
+the error, the drift) and kept in one bounded :class:`~app.plots.history.History`
 per body, so :meth:`ComparePanel.refresh` only reduces each body's time
 window to a min/max pair per pixel column and hands it to ``setData``, as
-:class:`~app.plots.PlotPanel` does, and does nothing while the panel is hidden.
+:class:`~app.plots.live.PlotPanel` does, and does nothing while the panel is hidden.
 """
 
 from __future__ import annotations
@@ -36,14 +36,15 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
-from app.decimate import envelope, factor_for
-from app.history import History, capacity_for as history_capacity
-from app.plots import (BACKGROUND, FOREGROUND, GRID_ALPHA, REFRESH_EVERY, SILVER, PlotAxisItem, XLink, _style_axes,
-                       settle_range)
+from app.plots.decimate import envelope, factor_for
+from app.plots.history import History, capacity_for
+from app.plots.live import REFRESH_EVERY
+from app.plots.style import (FOREGROUND, GRID_ALPHA, PLOT_BACKGROUND, SILVER, LogAxisItem, PlotAxisItem, XLink,
+                             settle_range, style_axes)
 from sim.runner import COMPARE_COLUMNS, MAIN
 
 __all__ = ["ComparePanel", "PLOT_NAMES", "WINDOW_SECONDS", "ERROR_FLOOR_DEG", "REST_ENERGY",
-           "MAIN_COLOR", "capacity_for", "decade_label"]
+           "MAIN_COLOR", "MAX_BODY_CAPACITY", "body_capacity"]
 
 #: The plots, top to bottom.
 PLOT_NAMES = ("error", "energy", "norm")
@@ -58,7 +59,7 @@ MAIN_COLOR = SILVER
 #: Name of the main body in the legend and titles.
 MAIN_NAME = "main body"
 #: Most samples kept per body (at dt = 1e-4 s the window then holds 6.5 s).
-MAX_CAPACITY = 2**16
+MAX_BODY_CAPACITY = 2**16
 _EMPTY = np.empty(0)
 #: History column drawn in each plot.
 _PLOTTED = {"error": "log_error", "energy": "energy", "norm": "norm"}
@@ -70,63 +71,15 @@ _T, _ERROR, _ENERGY, _NORM = (COMPARE_COLUMNS.index(c) for c in ("t", "error_deg
 _COLUMNS = ("t", "log_error", "energy", "norm")  # energy: drift or change, see _energy_mode
 
 
-def capacity_for(dt: float | None, seconds: float = WINDOW_SECONDS) -> int:
-    """Samples per body: :func:`app.history.capacity_for`, at most :data:`MAX_CAPACITY`.
+def body_capacity(dt: float | None, seconds: float = WINDOW_SECONDS) -> int:
+    """Samples kept per body: :func:`app.plots.history.capacity_for`, at most :data:`MAX_BODY_CAPACITY`.
 
     Examples
     --------
-    >>> capacity_for(0.01), capacity_for(1e-3), capacity_for(1e-5), capacity_for(None)
+    >>> body_capacity(0.01), body_capacity(1e-3), body_capacity(1e-5), body_capacity(None)
     (2264, 22064, 65536, 65536)
     """
-    return history_capacity(dt, seconds, MAX_CAPACITY)
-
-
-def decade_label(exponent: int) -> str:
-    """Tick label of ``10**exponent``: plain for 0.01 .. 1000, ``1e-6`` style otherwise.
-
-    Examples
-    --------
-    >>> [decade_label(e) for e in (-8, -2, 0, 2, 4)]
-    ['1e-8', '0.01', '1', '100', '1e4']
-    """
-    if -2 <= exponent < 0:
-        return f"{10.0 ** exponent:.{-exponent}f}"
-    if 0 <= exponent <= 3:
-        return str(10 ** exponent)
-    return f"1e{exponent}"
-
-
-class LogAxisItem(PlotAxisItem):
-    """A left axis for data already in log10 units: decade ticks labelled ``1e-6``, ``0.01``, ``1``.
-
-    Labelled ticks every 1, 2, 3, 5 or 10 decades, whichever fits; unlabelled
-    minor ticks at the other decades, or at 2..9 within a decade when the
-    range spans few decades.
-    """
-
-    def tickValues(self, minVal, maxVal, size):  # noqa: N802,N803 (pyqtgraph's names)
-        """Decades in ``[minVal, maxVal]`` (log10 units), major and minor (pyqtgraph's hook)."""
-        if not (math.isfinite(minVal) and math.isfinite(maxVal)) or maxVal <= minVal:
-            return []
-        low, high = math.ceil(minVal - 1e-9), math.floor(maxVal + 1e-9)
-        span = maxVal - minVal
-        fits = max(2.0, size / 28.0)  # labels at least 28 px apart
-        step = next((s for s in (1, 2, 3, 5, 10) if span / s <= fits), 20)
-        major = [float(d) for d in range(low, high + 1) if d % step == 0]
-        if step > 1:
-            minor = [float(d) for d in range(low, high + 1) if d % step]
-        elif span <= 4:
-            minor = [d + math.log10(k) for d in range(math.floor(minVal), high + 1) for k in range(2, 10)
-                     if minVal <= d + math.log10(k) <= maxVal]
-        else:
-            minor = []
-        return [(float(step), major), (0.5, minor)]
-
-    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph's name)
-        """Labels of the major (whole decade) ticks; minor ticks are unlabelled."""
-        if spacing < 1:
-            return [""] * len(values)
-        return [decade_label(round(v)) if abs(v - round(v)) < 1e-6 else "" for v in values]
+    return capacity_for(dt, seconds, MAX_BODY_CAPACITY)
 
 
 def _rgb(color) -> QtGui.QColor:
@@ -158,7 +111,7 @@ class ComparePanel(QtWidgets.QWidget):
         self._labels: tuple = ()
         self._colors: dict = {}
         self._reference = MAIN
-        self._capacity = MAX_CAPACITY
+        self._capacity = MAX_BODY_CAPACITY
         self._histories: dict = {}
         self._curves: dict = {name: {} for name in PLOT_NAMES}
         self._t0: dict | None = None
@@ -167,9 +120,9 @@ class ComparePanel(QtWidgets.QWidget):
         self._shown: dict = {}  # (plot name, label) -> samples that curve shows
         self.legend = QtWidgets.QLabel(objectName="compare_legend", wordWrap=True,
                                        textFormat=QtCore.Qt.TextFormat.RichText)
-        self.legend.setStyleSheet(f"background: {BACKGROUND}; color: {FOREGROUND}; padding: 3px 6px 0 6px;")
+        self.legend.setStyleSheet(f"background: {PLOT_BACKGROUND}; color: {FOREGROUND}; padding: 3px 6px 0 6px;")
         self._graphics = pg.GraphicsLayoutWidget(parent=self)
-        self._graphics.setBackground(BACKGROUND)
+        self._graphics.setBackground(PLOT_BACKGROUND)
         self._graphics.ci.setSpacing(0)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -192,7 +145,7 @@ class ComparePanel(QtWidgets.QWidget):
         plot.hideButtons()
         plot.setMenuEnabled(False)
         plot.showGrid(x=False, y=True, alpha=GRID_ALPHA)
-        _style_axes(plot, "")
+        style_axes(plot, "")
         plot.titleLabel.setAttr("justify", "left")
         plot.layout.setRowFixedHeight(0, TITLE_HEIGHT)
         if name == "error":
@@ -242,7 +195,7 @@ class ComparePanel(QtWidgets.QWidget):
         reference : str
             Label of the body the errors are measured against (:attr:`sim.runner.Runner.reference`).
         dt : float, optional
-            The scenario's time step, s: sizes the per-body store (:func:`capacity_for`).
+            The scenario's time step, s: sizes the per-body store (:func:`body_capacity`).
         """
         labels = tuple(labels)
         colors = tuple(colors)
@@ -257,7 +210,7 @@ class ComparePanel(QtWidgets.QWidget):
         self._colors = {MAIN: _rgb(MAIN_COLOR)}
         self._colors.update({label: _rgb(color) for label, color in zip(labels, colors) if label != MAIN})
         self._reference = reference
-        self._capacity = capacity_for(dt, self.window_seconds)
+        self._capacity = body_capacity(dt, self.window_seconds)
         self._histories = {label: History(columns=_COLUMNS, capacity=self._capacity, archive_capacity=2)
                            for label in self._labels}
         # drawn in reverse, so the aircraft's curve lies on top of the ghosts'
@@ -371,7 +324,7 @@ class ComparePanel(QtWidgets.QWidget):
         """Hand each body's time window to its curves and scroll the axes.
 
         Each curve gets the minimum and maximum of every run of samples in
-        one pixel column (:func:`app.decimate.envelope`).  Does nothing
+        one pixel column (:func:`app.plots.decimate.envelope`).  Does nothing
         while the panel is hidden (not drawn, e.g. behind another tab), and
         leaves a plot alone when nothing was appended since it was drawn, so
         the plots can be zoomed and panned while the simulation is paused.
@@ -420,7 +373,7 @@ class ComparePanel(QtWidgets.QWidget):
 
     def refresh_due(self, frame: int) -> None:
         """Refresh the plot whose turn it is in display frame ``frame`` (one a frame, as
-        :meth:`app.plots.PlotPanel.refresh_due` does with its share)."""
+        :meth:`app.plots.live.PlotPanel.refresh_due` does with its share)."""
         self.refresh(PLOT_NAMES[frame % REFRESH_EVERY::REFRESH_EVERY])
 
     def _follow(self, name: str, bounds) -> None:
@@ -454,7 +407,7 @@ class ComparePanel(QtWidgets.QWidget):
         """The (t, y) last handed to a curve, or None; ``error`` y values are log10 of degrees.
 
         Every sample while the window holds at most two per pixel column,
-        else each column's minimum and maximum (:func:`app.decimate.envelope`).
+        else each column's minimum and maximum (:func:`app.plots.decimate.envelope`).
         """
         curve = self._curves[self._checked_name(plot_name)].get(label)
         if curve is None:

@@ -10,11 +10,11 @@ frames, it computes no physics.
 
 The "Ensemble" tab beside the plots shows:
 
-* the sphere (:class:`~app.ensemble_scene.EnsembleScene`): each body's
+* the sphere (:class:`~app.ensemble.scene.EnsembleScene`): each body's
   nose direction, coloured by its attitude error, larger once it has
   turned more than 180 deg from its start (``travelled_deg``: it takes the
   long way, shortest path off);
-* a histogram of the errors (:class:`~app.ensemble_histogram.ErrorHistogram`),
+* a histogram of the errors (:class:`~app.ensemble.histogram.ErrorHistogram`),
   whose coloured bars are the legend of the sphere's colours;
 * a line of statistics, the number of bodies (a checked field), a mirror of
   the controller's shortest-path box, and "Load worst" (or a click on a
@@ -38,9 +38,9 @@ from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QPushButton, QSpl
                                QWidget)
 
 from app.controls.widgets import SettingField
-from app.ensemble_colors import error_colors
-from app.ensemble_histogram import ErrorHistogram
-from app.ensemble_scene import LONG_WAY_SIZE, POINT_SIZE, EnsembleSceneView
+from app.ensemble.colors import error_colors
+from app.ensemble.histogram import ErrorHistogram
+from app.ensemble.scene import LONG_WAY_SIZE, POINT_SIZE, EnsembleSceneView
 from sim.ensemble import EnsembleSpec
 from sim.quaternion import cayley
 from sim.runner import ENSEMBLE
@@ -104,8 +104,8 @@ class EnsembleView(QWidget):
     ----------
     action : QAction
         "Ensemble" (checkable, Ctrl+E) for the View menu.
-    scene : app.ensemble_scene.EnsembleScene
-    histogram : app.ensemble_histogram.ErrorHistogram
+    scene : app.ensemble.scene.EnsembleScene
+    histogram : app.ensemble.histogram.ErrorHistogram
     frame : sim.runner.EnsembleFrame or None
         The latest state received.
     """

@@ -16,14 +16,14 @@ outer and inner pins standing on one vertical line.
 
 The pure functions (:func:`rot_x`, :func:`rot_y`, :func:`rot_z`,
 :func:`ring_matrices`, :func:`gimbal_axes`) need no OpenGL.  Scene coordinates
-follow the viewer (see :mod:`app.viewer`): ``x_scene = SCENE_FROM_NED @ x_ned``.
+follow the 3D view (see :mod:`app.view3d.layout`): ``x_scene = SCENE_FROM_NED @ x_ned``.
 """
 
 import numpy as np
 import pyqtgraph.opengl as gl
 from pyqtgraph.Qt import QtGui
 
-from app.glitems import LineItem, MeshItem
+from app.view3d.glitems import LineItem, MeshItem
 
 SCENE_FROM_NED = np.diag([1.0, -1.0, -1.0])
 """Fixed proper rotation from NED (z down) to the pyqtgraph scene (z up)."""
@@ -301,7 +301,7 @@ class GimbalRig:
 
         Returns
         -------
-        app.glitems.MeshItem
+        app.view3d.glitems.MeshItem
             The ring.
         """
         return MeshItem(ring_mesh(radius, plane), color=color, parentItem=self._root)

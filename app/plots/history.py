@@ -40,7 +40,7 @@ from sim.files import write_whole
 from sim.simulation import COLUMNS, HISTORY_COLUMNS
 
 __all__ = ["History", "DEFAULT_CAPACITY", "DEFAULT_ARCHIVE_CAPACITY", "MAX_CAPACITY", "capacity_for",
-           "write_csv"]
+           "write_table_csv"]
 
 #: Full-resolution samples kept when no capacity is given (2**15 = 32,768):
 #: 20 s at dt = 1 ms with room to spare, 15.7 MB with the 30 history columns mirrored.
@@ -326,7 +326,7 @@ class History:
         return view
 
     def to_csv(self, path, columns=COLUMNS) -> str:
-        """Write the full-resolution samples as CSV with a header line (see :func:`write_csv`).
+        """Write the full-resolution samples as CSV with a header line (see :func:`write_table_csv`).
 
         Parameters
         ----------
@@ -341,7 +341,7 @@ class History:
         str
             ``path``.
         """
-        return write_csv(path, columns, self.table(columns))
+        return write_table_csv(path, columns, self.table(columns))
 
     def table(self, columns=COLUMNS) -> np.ndarray:
         """A copy of the full-resolution samples of ``columns``, shape (len(columns), len(self)).
@@ -352,7 +352,7 @@ class History:
         return self.last(len(self), columns)
 
 
-def write_csv(path, columns, table, progress=None, chunk: int = 4096) -> str:
+def write_table_csv(path, columns, table, progress=None, chunk: int = 4096) -> str:
     """Write samples as CSV with a header line, in the format of ``attitude-sim run``.
 
     Comma separated, one sample per line, values with ``repr`` precision

@@ -1,7 +1,7 @@
 """``attitude-sim sweep``: an ensemble of bodies through a scenario, summary table and CSV.
 
-The settings flags are ``run``'s (the same argparse actions, the same
-validation through :func:`app.cli.scenario_from_args`); the ensemble flags
+The settings flags are ``run``'s (:func:`app.cli.options.add_settings_flags`,
+the same validation through :func:`app.cli.options.scenario_from_args`); the ensemble flags
 override the scenario's ``[ensemble]`` table.  Small sweeps run in this
 process; larger ones on a Dask local cluster of this machine's cores, or on
 an existing cluster (``--scheduler``).  Bad input exits 2 with one line.
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import copy
 import logging
 import math
 import os
@@ -21,13 +20,13 @@ from dataclasses import replace
 
 import numpy as np
 
-from app import cli
+from app.cli.options import PROG, UsageError, add_settings_flags, scenario_from_args
 from sim.ensemble import EnsembleSpec
 from sim.limits import LIMITS, as_integer
 from sim.settings import SettingsError, damper_warning, stability_warning
 from sim.sweep import COLUMNS, MAX_TRAJECTORY_BYTES, Sweep, summary
 
-__all__ = ["add_parser", "cmd_sweep", "parse_gains_grid", "write_csv", "format_summary"]
+__all__ = ["add_parser", "cmd_sweep", "parse_gains_grid", "write_bodies_csv", "format_summary"]
 
 #: The scenario a sweep starts from unless --scenario says otherwise.
 DEFAULT_SCENARIO = "ensemble_controller"
@@ -46,9 +45,6 @@ MAX_GAINS_ROWS = 20
 #: Trajectory samples kept by default (--traj-every chosen to give about this many).
 DEFAULT_SAMPLES = 500
 
-# run's flags, besides those of cli._DIRECT, that scenario_from_args reads.
-_RUN_FLAGS = {"scenario", "body", "mass", "dampers", "torque_until", "no_shortest_path", "duration"}
-
 _EPILOG = """\
 gains grid: three axes separated by commas, each a list of values separated by
 colons or an evenly spaced range LOW..HIGH/COUNT; body i takes the
@@ -62,20 +58,14 @@ process, larger ones on a Dask local cluster with one worker process per core.
 """
 
 
-def add_parser(subparsers, run: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Add the ``sweep`` subcommand; it takes ``run``'s settings flags (copies of its actions)."""
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Add the ``sweep`` subcommand; it takes ``run``'s settings flags."""
     parser = subparsers.add_parser(
         "sweep", help="fly many bodies through a scenario; summary table and CSV",
         description="Fly an ensemble of bodies (random attitudes, dispersions, a gains grid) through "
                     "a scenario and summarise settling, errors, unwinding and faults.",
         epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    for action in run._actions:  # argparse has no public way to share an option between parsers
-        if action.dest in _RUN_FLAGS or action.dest in cli._DIRECT:
-            mine = copy.copy(action)
-            if mine.dest == "scenario":
-                mine.default = DEFAULT_SCENARIO
-                mine.help = f"built-in name or .toml file (default: {DEFAULT_SCENARIO})"
-            parser._add_action(mine)
+    add_settings_flags(parser, DEFAULT_SCENARIO)
     group = parser.add_argument_group("ensemble (override the scenario's [ensemble] table)")
     group.add_argument("--bodies", metavar="N", help=f"number of bodies, {LIMITS['bodies'].describe()} "
                        "(default: the scenario's, else 1000)")
@@ -101,6 +91,7 @@ def add_parser(subparsers, run: argparse.ArgumentParser) -> argparse.ArgumentPar
     out.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask cluster (tcp://host:port)")
     out.add_argument("--chunk", metavar="N", help="bodies per chunk (default: all in one in this process, "
                      "one or two chunks per worker on Dask)")
+    parser.set_defaults(handler=cmd_sweep)
     return parser
 
 
@@ -109,7 +100,7 @@ def _integer(flag: str, text: str, low: int, high: int) -> int:
     try:
         return as_integer(flag, text, low, high)
     except SettingsError as exc:
-        raise cli.UsageError(str(exc)) from None
+        raise UsageError(str(exc)) from None
 
 
 def _limited(key: str, flag: str, text: str):
@@ -117,7 +108,7 @@ def _limited(key: str, flag: str, text: str):
     try:
         return LIMITS[key].number(text, flag)
     except SettingsError as exc:
-        raise cli.UsageError(str(exc)) from None
+        raise UsageError(str(exc)) from None
 
 
 def parse_gains_grid(text: str) -> tuple:
@@ -129,7 +120,7 @@ def parse_gains_grid(text: str) -> tuple:
     flag = f"--gains-grid {text}"
     axes = text.split(",")
     if len(axes) != 3:
-        raise cli.UsageError(f"{flag}: expected three axes separated by commas (K1S,K2S,K3S), got {len(axes)}")
+        raise UsageError(f"{flag}: expected three axes separated by commas (K1S,K2S,K3S), got {len(axes)}")
     grid = []
     for i, axis in enumerate(axes, start=1):
         axis = axis.strip()
@@ -137,17 +128,17 @@ def parse_gains_grid(text: str) -> tuple:
             low_high, _, count = axis.partition("/")
             low, _, high = low_high.partition("..")
             if not count:
-                raise cli.UsageError(f"{flag}: axis {i}: a range needs a count, LOW..HIGH/COUNT")
+                raise UsageError(f"{flag}: axis {i}: a range needs a count, LOW..HIGH/COUNT")
             n = _integer(f"{flag}: axis {i} count", count.strip(), 1, MAX_GRID_AXIS)
             lo = _limited("gains", f"{flag}: axis {i} low", low.strip())
             hi = _limited("gains", f"{flag}: axis {i} high", high.strip())
             if hi < lo:
-                raise cli.UsageError(f"{flag}: axis {i}: HIGH {hi:g} is below LOW {lo:g}")
+                raise UsageError(f"{flag}: axis {i}: HIGH {hi:g} is below LOW {lo:g}")
             values = tuple(float(v) for v in np.linspace(lo, hi, n))
         else:
             parts = axis.split(":")
             if len(parts) > MAX_GRID_AXIS:
-                raise cli.UsageError(f"{flag}: axis {i}: at most {MAX_GRID_AXIS} values")
+                raise UsageError(f"{flag}: axis {i}: at most {MAX_GRID_AXIS} values")
             values = tuple(_limited("gains", f"{flag}: axis {i} value", p.strip()) for p in parts)
         grid.append(values)
     return tuple(grid)
@@ -170,19 +161,19 @@ def spec_from_args(args, base: EnsembleSpec) -> EnsembleSpec:
         for key in changes:  # the engine's message names the field: name the flag instead
             if message.startswith(key):
                 flag = "--" + key.replace("_", "-")
-                raise cli.UsageError(f"{flag} {getattr(args, key)}:{message[len(key):].lstrip(':')}") from None
-        raise cli.UsageError(message) from None
+                raise UsageError(f"{flag} {getattr(args, key)}:{message[len(key):].lstrip(':')}") from None
+        raise UsageError(message) from None
 
 
 def _open_binary(flag: str, path: str):
     try:
         return open(path, "wb")
     except OSError as exc:
-        raise cli.UsageError(f"{flag} {path}: cannot write ({exc.strerror})") from None
+        raise UsageError(f"{flag} {path}: cannot write ({exc.strerror})") from None
 
 
 # ------------------------------------------------------------------ output
-def write_csv(columns: dict, out) -> None:
+def write_bodies_csv(columns: dict, out) -> None:
     """One row per body in :data:`sim.sweep.COLUMNS` order (floats exact, ``faulted`` as 0/1)."""
     out.write(",".join(COLUMNS) + "\n")
     cells = []
@@ -266,12 +257,12 @@ def _dask_client(args, sweep: Sweep):
             client = Client(args.scheduler, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError, ValueError, TypeError) as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise cli.UsageError(f"--scheduler {args.scheduler}: cannot connect ({reason})") from None
+            raise UsageError(f"--scheduler {args.scheduler}: cannot connect ({reason})") from None
         with client:
             try:
                 client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
             except TimeoutError:
-                raise cli.UsageError(f"--scheduler {args.scheduler}: the cluster has no worker") from None
+                raise UsageError(f"--scheduler {args.scheduler}: the cluster has no worker") from None
             yield client, f"on the Dask cluster at {args.scheduler} ({len(client.nthreads())} workers)"
         return
     workers = _workers(args, sweep)
@@ -305,27 +296,27 @@ def _progress_bar(total: int):
 def _sweep_from_args(args):
     """(scenario, spec, Sweep) of the command line, every limit checked up front."""
     if args.workers is not None and args.scheduler is not None:
-        raise cli.UsageError("--workers and --scheduler exclude each other (the cluster has its own workers)")
-    scenario = cli.scenario_from_args(args)
+        raise UsageError("--workers and --scheduler exclude each other (the cluster has its own workers)")
+    scenario = scenario_from_args(args)
     spec = spec_from_args(args, scenario.ensemble or EnsembleSpec())
     chunk = None if args.chunk is None else _integer("--chunk", args.chunk, 1, MAX_BODIES)
     steps = round(scenario.duration / scenario.settings.dt)
     if steps < 1:
-        raise cli.UsageError(f"--duration {scenario.duration:g}: shorter than one step of {scenario.settings.dt:g} s")
+        raise UsageError(f"--duration {scenario.duration:g}: shorter than one step of {scenario.settings.dt:g} s")
     traj_every = 0
     if args.trajectories is not None:
         traj_every = (math.ceil(steps / DEFAULT_SAMPLES) if args.traj_every is None
                       else _integer("--traj-every", args.traj_every, 1, steps))
     elif args.traj_every is not None:
-        raise cli.UsageError("--traj-every: needs --trajectories FILE.npz")
+        raise UsageError("--traj-every: needs --trajectories FILE.npz")
     sweep = Sweep(scenario, spec, chunk=chunk, traj_every=traj_every)
     if sweep.body_steps > MAX_BODY_STEPS:
         hours = sweep.body_steps * 75e-9 / 3600
-        raise cli.UsageError(f"{spec.bodies:,} bodies x {steps:,} steps = {sweep.body_steps:.2g} body-steps, "
+        raise UsageError(f"{spec.bodies:,} bodies x {steps:,} steps = {sweep.body_steps:.2g} body-steps, "
                              f"more than {MAX_BODY_STEPS:.0e} (about {hours:,.0f} core-hours): "
                              "lower --bodies or --duration, or raise --dt")
     if sweep.trajectory_bytes() > MAX_TRAJECTORY_BYTES:
-        raise cli.UsageError(f"--trajectories: {sweep.trajectory_bytes() / 2**30:.1f} GiB of samples (more than "
+        raise UsageError(f"--trajectories: {sweep.trajectory_bytes() / 2**30:.1f} GiB of samples (more than "
                              f"{MAX_TRAJECTORY_BYTES / 2**30:g} GiB): raise --traj-every or lower --bodies")
     return scenario, spec, sweep
 
@@ -337,7 +328,7 @@ def _open_out(path):
     try:
         return open(path, "w", encoding="utf-8", newline=""), True
     except OSError as exc:
-        raise cli.UsageError(f"--out {path}: cannot write ({exc.strerror})") from None
+        raise UsageError(f"--out {path}: cannot write ({exc.strerror})") from None
 
 
 def cmd_sweep(args) -> int:
@@ -367,18 +358,18 @@ def cmd_sweep(args) -> int:
                 if client is None:
                     raise
                 reason = str(exc).splitlines()[0] if str(exc) else ""
-                print(f"{cli.PROG}: error: the sweep failed {where}: {type(exc).__name__}: {reason}",
+                print(f"{PROG}: error: the sweep failed {where}: {type(exc).__name__}: {reason}",
                       file=sys.stderr)
                 return 1
         elapsed = time.perf_counter() - start
         try:
             if out is not None:
-                write_csv(result.columns, out)
+                write_bodies_csv(result.columns, out)
                 out.flush()
             if traj_file is not None:
                 np.savez(traj_file, t=result.t, index=result.columns["index"], q=result.q, w=result.w)
         except OSError as exc:  # disk full, pipe closed: one line, exit 1
-            print(f"{cli.PROG}: error: cannot write the sweep's results: {exc.strerror or exc}", file=sys.stderr)
+            print(f"{PROG}: error: cannot write the sweep's results: {exc.strerror or exc}", file=sys.stderr)
             return 1
     finally:
         if close:

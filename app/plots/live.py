@@ -3,25 +3,19 @@
 Five plots stacked in one :class:`pyqtgraph.GraphicsLayoutWidget`, sharing
 the x axis (simulated time, s): the quaternion norm error, the Lagrange
 multiplier against ``4T`` (Sherif et al. (30)), the aircraft angles with
-their commands, the body rates and the applied torques.  x, y, z (and roll
-phi, pitch theta, yaw psi) are red, green, blue everywhere, as the body axes
-of the 3D view.
+their commands, the body rates and the applied torques, in the colours of
+:mod:`app.plots.style`.
 
 Every item is created once; :meth:`PlotPanel.refresh` reduces the
-:class:`~app.history.History`'s time window to a min/max pair per pixel
-column (:func:`app.decimate.envelope`, runs aligned to the samples' global
+:class:`~app.plots.history.History`'s time window to a min/max pair per pixel
+column (:func:`app.plots.decimate.envelope`, runs aligned to the samples' global
 index so the scrolling curves do not shimmer), hands that to ``setData``
-and moves the ranges; pyqtgraph's own clipping and downsampling, which
-would redo the work on every paint, are off.  Drawing is kept cheap for
-software rendering: grid lines are opaque (blending translucent lines costs about
-five times more), and the y ranges move only when the data leave them or
-fill less than half of them (:func:`settle_range`), so the y axes are not
-laid out again on every frame.
+and moves the ranges (:func:`app.plots.style.settle_range`); pyqtgraph's own
+clipping and downsampling, which would redo the work on every paint, are off.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 from dataclasses import dataclass
@@ -30,24 +24,15 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
-from app.decimate import envelope, factor_for
-from app.history import History
+from app.plots.decimate import envelope, factor_for
+from app.plots.history import History
+from app.plots.style import (AMBER, BLUE, FOREGROUND, GREEN, GRID_ALPHA, PLOT_BACKGROUND, RED, SILVER, VIOLET,
+                             PlotAxisItem, XLink, settle_range, style_axes)
 
-__all__ = ["PlotPanel", "PlotSpec", "CurveSpec", "PLOTS", "REFRESH_EVERY", "XLink", "tick_strings", "settle_range"]
+__all__ = ["PlotPanel", "PlotSpec", "CurveSpec", "PLOTS", "REFRESH_EVERY"]
 
-BACKGROUND = "#1e1f24"
-FOREGROUND = "#c9ccd3"
-"""Axis, tick and legend text colour."""
-GRID_ALPHA = 0.18
-"""Weight of the axis colour in the (opaque) grid lines, over the background."""
-AXIS_WIDTH = 68
-"""Pixels of every left axis, so the stacked plots line up."""
 LEGEND_HEIGHT = 20
 """Pixels of the legend row above each plot."""
-
-RED, GREEN, BLUE = "#ff4033", "#33e64d", "#4d80ff"
-"""Body x / roll, y / pitch, z / yaw: the 3D view's ``AXIS_COLORS``."""
-AMBER, VIOLET, SILVER = "#f2c14e", "#c77dff", "#e3e5ea"
 
 
 @dataclass(frozen=True)
@@ -108,143 +93,6 @@ _EMPTY = np.empty(0)
 REFRESH_EVERY = 3
 
 
-def tick_strings(values, spacing: float) -> list[str]:
-    """Tick labels: fixed point for ordinary magnitudes, scientific otherwise.
-
-    Parameters
-    ----------
-    values : sequence of float
-        Tick positions.
-    spacing : float
-        Distance between neighbouring ticks (> 0).
-
-    Returns
-    -------
-    list of str
-        Fixed point with as many decimals as ``spacing`` needs when the
-        largest magnitude is in [1e-2, 1e5); otherwise ``"2.5e-15"`` style
-        with as many digits as tell neighbouring ticks apart.
-
-    Examples
-    --------
-    >>> tick_strings([0.0, 5e-15, 1e-14], 5e-15)
-    ['0', '5e-15', '1.0e-14']
-    >>> tick_strings([-0.5, 0.0, 0.5], 0.5)
-    ['-0.5', '0.0', '0.5']
-    """
-    largest = max((abs(v) for v in values), default=0.0)
-    if 1e-2 <= largest < 1e5:
-        decimals = max(0, math.ceil(-math.log10(spacing)))
-        return [f"{v:.{decimals}f}" for v in values]
-    return [_scientific(v, spacing) for v in values]
-
-
-def _scientific(value: float, spacing: float) -> str:
-    """``value`` as ``mantissa e exponent`` with the digits ``spacing`` resolves."""
-    if abs(value) < 1e-3 * spacing:
-        return "0"
-    digits = max(0, math.floor(math.log10(abs(value))) - math.floor(math.log10(spacing)))
-    mantissa, exponent = f"{value:.{digits}e}".split("e")
-    return f"{mantissa}e{int(exponent)}"
-
-
-def settle_range(current, low: float, high: float, margin: float = 0.05,
-                 min_fill: float = 0.5):
-    """A new axis range for data in ``[low, high]``, or None to keep ``current``.
-
-    The range changes only when the data leave it or the padded data span
-    less than ``min_fill`` of it, so a scrolling plot's axis holds still
-    instead of following every sample.
-
-    Parameters
-    ----------
-    current : (float, float)
-        The axis range shown now.
-    low, high : float
-        Smallest and largest value to show; non-finite values keep ``current``.
-    margin : float
-        Padding on each side, as a fraction of the data span.
-    min_fill : float
-        Fraction of the range the padded data must fill at least.
-
-    Returns
-    -------
-    (float, float) or None
-        The padded data range, or None when ``current`` still fits.
-
-    Examples
-    --------
-    >>> settle_range((0.0, 1.0), 0.2, 0.8) is None
-    True
-    >>> settle_range((0.0, 1.0), 0.0, 2.0)
-    (-0.1, 2.1)
-    """
-    if not (math.isfinite(low) and math.isfinite(high)):
-        return None
-    pad = margin * (high - low) or 0.1 * abs(high) or 1.0
-    target = (low - pad, high + pad)
-    inside = current[0] <= low and high <= current[1]
-    if low == high and low in current:  # a constant on the edge (zero torque on a 0..1 axis): centre it
-        inside = False
-    if inside and target[1] - target[0] >= min_fill * (current[1] - current[0]):
-        return None
-    return target
-
-
-def _opaque(pen: QtGui.QPen) -> QtGui.QPen:
-    """``pen`` with its translucent colour replaced by the same colour over :data:`BACKGROUND`."""
-    color = pen.color()
-    alpha = color.alphaF()
-    if alpha >= 1.0:
-        return pen
-    background = QtGui.QColor(BACKGROUND)
-    mixed = QtGui.QColor.fromRgbF(*(alpha * c + (1.0 - alpha) * b for c, b in zip(
-        (color.redF(), color.greenF(), color.blueF()),
-        (background.redF(), background.greenF(), background.blueF()))))
-    opaque = QtGui.QPen(pen)
-    opaque.setColor(mixed)
-    return opaque
-
-
-class PlotAxisItem(pg.AxisItem):
-    """An axis with :func:`tick_strings` labels, no SI prefix and opaque grid lines.
-
-    Ticks and grid lines come in two levels (major, minor) instead of three.
-    """
-
-    def __init__(self, orientation: str):
-        super().__init__(orientation)
-        self.enableAutoSIPrefix(False)
-        self.setStyle(maxTickLevel=1)
-
-    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph's name)
-        """Labels for ``values`` (pyqtgraph's hook); see :func:`tick_strings`."""
-        return tick_strings([v * scale for v in values], spacing * scale)
-
-    def generateDrawSpecs(self, p):  # noqa: N802 (pyqtgraph's name)
-        """pyqtgraph's draw specs with every tick and grid line pen made opaque."""
-        specs = super().generateDrawSpecs(p)
-        if specs is None:
-            return None
-        axis_spec, tick_specs, text_specs = specs
-        opaque = {id(pen): _opaque(pen) for pen, _, _ in tick_specs}  # one pen per tick level
-        return axis_spec, [(opaque[id(pen)], p1, p2) for pen, p1, p2 in tick_specs], text_specs
-
-
-def _style_axes(plot: pg.PlotItem, left_label: str) -> None:
-    """Colours, labels and layout of the axes of ``plot``."""
-    for side in ("left", "bottom"):
-        axis = plot.getAxis(side)
-        axis.setPen(FOREGROUND)
-        axis.setTextPen(FOREGROUND)
-        axis.setZValue(-200)  # under the ViewBox (z = -100): opaque grid lines under the curves
-    for side in ("top", "right"):  # hidden, but they follow the view: no label work on every scroll
-        plot.getAxis(side).enableAutoSIPrefix(False)
-    plot.getAxis("left").setWidth(AXIS_WIDTH)
-    plot.setLabel("left", left_label, color=FOREGROUND)
-    plot.setLabel("bottom", "t (s)", color=FOREGROUND)
-
-
 def _add_legend(plot: pg.PlotItem, entries: int) -> None:
     """Give ``plot`` a one-row legend in place of its title, above the data."""
     plot.layout.removeItem(plot.titleLabel)
@@ -257,47 +105,8 @@ def _add_legend(plot: pg.PlotItem, entries: int) -> None:
     plot.legend = legend  # PlotItem.addItem enters named curves here
 
 
-class XLink:
-    """Zooming or panning one plot moves the others along x; scrolling by the program does not.
-
-    pyqtgraph's ``setXLink`` would move (and repaint) every linked plot each
-    time one of them is scrolled; the live plots scroll one at a time
-    (:meth:`PlotPanel.refresh_due`), inside :meth:`quiet`.
-
-    Parameters
-    ----------
-    linked : callable
-        Returns the plot items that move together now (e.g. the visible ones).
-    """
-
-    def __init__(self, linked):
-        self._linked = linked
-        self._quiet = False
-
-    def add(self, plot: pg.PlotItem) -> None:
-        """Follow the x range of ``plot``."""
-        plot.getViewBox().sigXRangeChanged.connect(self._moved)
-
-    @contextlib.contextmanager
-    def quiet(self):
-        """Within this block x ranges set on one plot stay its own."""
-        quiet, self._quiet = self._quiet, True
-        try:
-            yield
-        finally:
-            self._quiet = quiet
-
-    def _moved(self, view_box, x_range) -> None:
-        if self._quiet:
-            return
-        with self.quiet():
-            for plot in self._linked():
-                if plot.getViewBox() is not view_box:
-                    plot.setXRange(*x_range, padding=0)
-
-
 class PlotPanel(QtWidgets.QWidget):
-    """Live plots of the last ``window_seconds`` of a :class:`~app.history.History`.
+    """Live plots of the last ``window_seconds`` of a :class:`~app.plots.history.History`.
 
     Parameters
     ----------
@@ -320,7 +129,7 @@ class PlotPanel(QtWidgets.QWidget):
         self._history = history
         self.window_seconds = window_seconds
         self._graphics = pg.GraphicsLayoutWidget(parent=self)
-        self._graphics.setBackground(BACKGROUND)
+        self._graphics.setBackground(PLOT_BACKGROUND)
         self._graphics.ci.setSpacing(0)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -346,7 +155,7 @@ class PlotPanel(QtWidgets.QWidget):
         plot.disableAutoRange()  # refresh() sets both ranges
         plot.hideButtons()
         plot.showGrid(x=False, y=True, alpha=GRID_ALPHA)
-        _style_axes(plot, spec.axis_label)
+        style_axes(plot, spec.axis_label)
         _add_legend(plot, len(spec.curves))
         return plot
 
@@ -445,7 +254,7 @@ class PlotPanel(QtWidgets.QWidget):
         """Hand the history's time window to the curves and scroll the x axes.
 
         Each curve gets the minimum and maximum of every run of samples that
-        falls in one pixel column (:func:`app.decimate.envelope`).  A plot
+        falls in one pixel column (:func:`app.plots.decimate.envelope`).  A plot
         is left alone when nothing was appended since it was last drawn, so
         the plots can be zoomed and panned while the simulation is paused;
         the next new sample brings them back to the live window.

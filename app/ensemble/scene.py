@@ -2,13 +2,13 @@
 
 A body's nose (its x axis) in inertial axes is a point on the unit sphere;
 an ensemble of N bodies is N points, drawn in one call
-(:class:`~app.glitems.PointsItem`), each coloured by its attitude error
-(:mod:`app.ensemble_colors`).  A controller pulls the points together at
+(:class:`~app.view3d.glitems.PointsItem`), each coloured by its attitude error
+(:mod:`app.ensemble.colors`).  A controller pulls the points together at
 the command's nose direction (a ring); with shortest path off, bodies that
 unwind take the long way round the sphere.  The aircraft's own nose is a
 white cross.  A translucent shell dims the points on the far side.
 
-Scene axes are the attitude view's (see :mod:`app.viewer`):
+Scene axes are the attitude view's (see :mod:`app.view3d.layout`):
 ``x_scene = S @ x_ned`` with ``S = diag(1, -1, -1)`` (north, west, up), and
 the default camera looks from the same direction as the attitude view's, so
 the sphere shows the nose directions as the aircraft is seen there.
@@ -19,18 +19,17 @@ and release without dragging) emits :attr:`EnsembleScene.picked`.
 
 from __future__ import annotations
 
-# app.viewer first: it sets PyOpenGL's error checking before OpenGL.GL is loaded
-from app.viewer import BACKGROUND, GHOST_COLOR, HOME_ELEVATION_AZIMUTH, AttitudeScene, embed  # isort: skip
+# app.view3d first: its package sets PyOpenGL's error checking before OpenGL.GL is loaded
+from app.view3d.glwindow import GLWindow, GLWindowView  # isort: skip
 
 import numpy as np
 import pyqtgraph.opengl as gl
 from OpenGL import GL
-from pyqtgraph.opengl.GLViewWidget import GLViewMixin
-from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
-from PySide6.QtOpenGL import QOpenGLWindow
+from pyqtgraph.Qt import QtCore, QtGui
 
-from app.gimbal import SCENE_FROM_NED, scene_matrix
-from app.glitems import LineItem, MeshItem, PointsItem
+from app.view3d.gimbal import SCENE_FROM_NED, scene_matrix
+from app.view3d.glitems import LineItem, MeshItem, PointsItem
+from app.view3d.layout import GHOST_COLOR, HOME_ELEVATION_AZIMUTH, SCENE_BACKGROUND
 
 __all__ = ["EnsembleScene", "EnsembleSceneView", "LabelItem", "POINT_SIZE", "LONG_WAY_SIZE", "PICK_PIXELS"]
 
@@ -43,12 +42,12 @@ PICK_PIXELS = 10.0
 #: Most mouse travel, pixels, between press and release that still counts as a click.
 CLICK_SLOP = 4.0
 #: Camera distance from the sphere's centre (radius 1).
-HOME_DISTANCE = 3.1
+SPHERE_DISTANCE = 3.1
 SHELL_COLOR = (0.10, 0.12, 0.17, 0.5)
-GRID_COLOR = (0.55, 0.6, 0.7, 0.25)
+SPHERE_GRID_COLOR = (0.55, 0.6, 0.7, 0.25)
 AXIS_COLOR = (0.85, 0.87, 0.9, 1.0)
 MARKER_COLOR = (1.0, 1.0, 1.0, 1.0)
-COMMAND_COLOR = (*GHOST_COLOR[:3], 1.0)
+COMMAND_RING_COLOR = (*GHOST_COLOR[:3], 1.0)
 
 
 def _circle(radius: float, segments: int, axis: int, offset: float = 0.0) -> np.ndarray:
@@ -124,12 +123,11 @@ def _cross(size: float = 0.07) -> np.ndarray:
     return np.array([[1.0, -size, 0.0], [1.0, size, 0.0], [1.0, 0.0, -size], [1.0, 0.0, size]])
 
 
-class EnsembleScene(GLViewMixin, QOpenGLWindow):
+class EnsembleScene(GLWindow):
     """The unit sphere with one point per body, the command's ring and the aircraft's cross.
 
-    A ``QOpenGLWindow`` like :class:`app.viewer.AttitudeScene` (embedded by
-    :class:`EnsembleSceneView`), so the rest of the window is not recomposited
-    through OpenGL every frame.  Drag to orbit, wheel to zoom.
+    A native GL window like the attitude scene (:class:`~app.view3d.glwindow.GLWindow`,
+    embedded by :class:`EnsembleSceneView`).  Drag to orbit, wheel to zoom.
 
     Signals
     -------
@@ -139,17 +137,8 @@ class EnsembleScene(GLViewMixin, QOpenGLWindow):
 
     picked = QtCore.Signal(int)
 
-    # The attitude scene's offscreen rendering (and its wait for a GL context) serves here too.
-    ensure_context = AttitudeScene.ensure_context
-    grab_image = AttitudeScene.grab_image
-    render_image = AttitudeScene.render_image
-
     def __init__(self):
-        super().__init__(rotationMethod="quaternion")
-        surface = QtGui.QSurfaceFormat()
-        surface.setDepthBufferSize(24)
-        self.setFormat(surface)
-        self.setBackgroundColor(BACKGROUND)
+        super().__init__(SCENE_BACKGROUND)
         self._nose_ned = np.zeros((3, 0))
         self._press = None
         self._points = PointsItem(np.zeros((0, 3)), np.zeros((0, 4)), POINT_SIZE)
@@ -160,11 +149,11 @@ class EnsembleScene(GLViewMixin, QOpenGLWindow):
             "glBlendFunc": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)})
         self._shell.setDepthValue(10)  # after the points: dims those behind it
         self.addItem(self._shell)
-        self.addItem(LineItem(sphere_grid(), GRID_COLOR, glOptions="translucent"))
+        self.addItem(LineItem(sphere_grid(), SPHERE_GRID_COLOR, glOptions="translucent"))
         self.addItem(LineItem(axis_stubs(), AXIS_COLOR, width=1.5, mode="lines"))
         for letter, axis in zip("NED", SCENE_FROM_NED.T):
             self.addItem(LabelItem(letter, 1.42 * axis, color=AXIS_COLOR))
-        self._command = LineItem(_circle(0.08, 32, 0, 1.0), COMMAND_COLOR, width=2.5)
+        self._command = LineItem(_circle(0.08, 32, 0, 1.0), COMMAND_RING_COLOR, width=2.5)
         self._command.setDepthValue(11)
         self._main = LineItem(_cross(), MARKER_COLOR, width=2.5)
         self._main.setDepthValue(11)
@@ -172,9 +161,6 @@ class EnsembleScene(GLViewMixin, QOpenGLWindow):
             item.setVisible(False)
             self.addItem(item)
         self.reset_view()
-
-    def devicePixelRatioF(self):  # noqa: N802 - what GLViewMixin calls; QWindow lacks it
-        return self.devicePixelRatio()
 
     # ----------------------------------------------------------- drawing
     @property
@@ -215,9 +201,7 @@ class EnsembleScene(GLViewMixin, QOpenGLWindow):
 
     def reset_view(self) -> None:
         """Look at the sphere from where the attitude view looks at the aircraft."""
-        elevation, azimuth = HOME_ELEVATION_AZIMUTH
-        rotation = QtGui.QQuaternion.fromEulerAngles(elevation - 90.0, 0.0, -azimuth - 90.0)
-        self.setCameraPosition(pos=QtGui.QVector3D(0.0, 0.0, 0.0), distance=HOME_DISTANCE, rotation=rotation)
+        self.look_from((0.0, 0.0, 0.0), SPHERE_DISTANCE, *HOME_ELEVATION_AZIMUTH)
 
     # ----------------------------------------------------------- picking
     def project(self) -> tuple[np.ndarray, np.ndarray]:
@@ -263,12 +247,15 @@ class EnsembleScene(GLViewMixin, QOpenGLWindow):
         super().mouseReleaseEvent(ev)
 
 
-class EnsembleSceneView(QtWidgets.QWidget):
-    """:class:`EnsembleScene` as a widget (a window container), like :class:`app.viewer.AttitudeView`."""
+class EnsembleSceneView(GLWindowView):
+    """:class:`EnsembleScene` as a widget (a window container), like :class:`~app.view3d.attitude_view.AttitudeView`.
+
+    Attributes
+    ----------
+    picked : Signal(int)
+        The scene's: the index of the point clicked.
+    """
 
     def __init__(self, parent=None):
-        super().__init__(parent)
-        self.scene = EnsembleScene()
-        embed(self.scene, self, (160, 140))
-        self.frameSwapped = self.scene.frameSwapped
+        super().__init__(EnsembleScene(), (160, 140), parent)
         self.picked = self.scene.picked

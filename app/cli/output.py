@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-__all__ = ["OutputError", "OpenError", "Sink", "write_csv", "write_npz", "catch_interrupts"]
+__all__ = ["OutputError", "OpenError", "Sink", "stream_csv", "stream_npz", "catch_interrupts"]
 
 #: Rows gathered before a write (about 200 kB of CSV); written at least every FLUSH_SECONDS.
 ROWS_PER_CHUNK = 500
@@ -157,7 +157,7 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def write_csv(rows, names, sink: Sink, interrupts=_INTERRUPTS):
+def stream_csv(rows, names, sink: Sink, interrupts=_INTERRUPTS):
     """Write a header of ``names`` and ``rows`` as CSV to ``sink``; returns ``(last_row, count)``.
 
     Raises
@@ -216,7 +216,7 @@ def write_csv(rows, names, sink: Sink, interrupts=_INTERRUPTS):
     return state["last"], state["written"]
 
 
-def write_npz(rows, names, capacity: int, sink: Sink, interrupts=_INTERRUPTS):
+def stream_npz(rows, names, capacity: int, sink: Sink, interrupts=_INTERRUPTS):
     """Gather ``rows`` into columns and write them with :func:`numpy.savez` to ``sink``.
 
     Ctrl-C while computing stops the run and writes the rows so far (exit

@@ -1,9 +1,9 @@
 """A live histogram of the ensemble's attitude errors, its bars in the errors' colours.
 
-The x axis is ``log10`` of the error in degrees from :data:`~app.ensemble_colors.LOW_DEG`
+The x axis is ``log10`` of the error in degrees from :data:`~app.ensemble.colors.LOW_DEG`
 to 180 deg, in :data:`BINS` bins of equal width (errors below the first
 edge count in the first bin); each bar has the colour of its bin's centre
-on the scale of :mod:`app.ensemble_colors`, and a strip under the bars shows
+on the scale of :mod:`app.ensemble.colors`, and a strip under the bars shows
 the whole scale, so the histogram is also the legend of the sphere's
 colours.  A dashed line marks the settling threshold.  Faulted bodies are
 not counted (the panel states their number).  pyqtgraph, no OpenGL.
@@ -17,8 +17,8 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.Qt import QtCore
 
-from app.ensemble_colors import HIGH_DEG, LOW_DEG, error_colors, log_error, tick_label
-from app.plots import BACKGROUND, FOREGROUND, GRID_ALPHA, PlotAxisItem
+from app.ensemble.colors import HIGH_DEG, LOW_DEG, error_colors, log_error, tick_label
+from app.plots.style import FOREGROUND, GRID_ALPHA, PLOT_BACKGROUND, PlotAxisItem
 
 __all__ = ["ErrorHistogram", "BINS", "EDGES", "histogram_counts"]
 
@@ -56,7 +56,7 @@ class ErrorHistogram(pg.PlotWidget):
     """
 
     def __init__(self, parent=None):
-        super().__init__(parent=parent, background=BACKGROUND,
+        super().__init__(parent=parent, background=PLOT_BACKGROUND,
                          axisItems={"left": PlotAxisItem("left"), "bottom": PlotAxisItem("bottom")})
         plot = self.getPlotItem()
         plot.hideButtons()
@@ -75,7 +75,7 @@ class ErrorHistogram(pg.PlotWidget):
         self._brushes = [pg.mkBrush(*(255 * c).astype(int)) for c in error_colors(10.0 ** centres)]
         self._counts = np.zeros(BINS, dtype=int)
         self._bars = pg.BarGraphItem(x0=EDGES[:-1], x1=EDGES[1:], height=self._counts, brushes=self._brushes,
-                                     pen=pg.mkPen(BACKGROUND))
+                                     pen=pg.mkPen(PLOT_BACKGROUND))
         plot.addItem(self._bars)
         scale = 10.0 ** np.linspace(EDGES[0], EDGES[-1], 256)
         self._strip = pg.ImageItem((255 * error_colors(scale)).astype(np.uint8).reshape(256, 1, 4))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout
 
-from app.keys import KEY_TORQUE
+from app.window.keys import KEY_TORQUE
 
 __all__ = ["HelpOverlay", "HELP_HTML"]
 

@@ -1,0 +1,99 @@
+"""The ``attitude-sim`` command: its parser and :func:`main`, which maps every failure to an exit code.
+
+``attitude-sim`` (no arguments) or ``attitude-sim gui`` opens the window;
+``run`` integrates headless and writes CSV or npz; ``scenarios`` lists the
+built-ins; ``replay`` reproduces a recording; ``sweep`` flies an ensemble.
+Bad input exits 2 with one line on stderr, never a traceback; a write error
+exits 1 and Ctrl-C 130, each with one line giving the simulated time
+reached (:mod:`app.cli.output`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from app.cli import gui, run, scenarios, sweep
+from app.cli.options import PROG, LineParser, UsageError, say
+from app.cli.output import OutputError
+from sim.recording import RecordingError
+from sim.scenario import ScenarioError
+from sim.settings import SettingsError
+from sim.simulation import SimulationFault
+
+__all__ = ["main", "build_parser", "EXAMPLES"]
+
+EXAMPLES = """examples:
+  attitude-sim                                   open the window (default scenario)
+  attitude-sim gui --scenario gimbal_lock        the window with a built-in scenario
+  attitude-sim run --scenario hoffmann           Hoffmann's experiment as CSV on stdout
+  attitude-sim run --integrator rk4 --rates 1,0.2,-0.5 --dampers 0,0,0 --duration 20 \\
+      --every 100 --out tumble.csv               a torque-free tumble, every 100th step
+  attitude-sim run --duration 3600 --format npz --out hour.npz
+  attitude-sim replay session.jsonl --out states.csv
+"""
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("attitude-sim")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``attitude-sim`` and its commands; each command's handler is ``args.handler``."""
+    parser = LineParser(prog=PROG, description="Real-time 3D rigid-body attitude simulator "
+                        "(Hoffmann's quaternion methods).", epilog=EXAMPLES,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(dest="subcommand", parser_class=LineParser, metavar="COMMAND")
+    gui.add_parser(sub)
+    run.add_run_parser(sub)
+    scenarios.add_parser(sub)
+    run.add_replay_parser(sub)
+    sweep.add_parser(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    """Run ``attitude-sim`` with ``argv`` (default: the process's); returns the exit code."""
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    try:
+        if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
+            argv = ["gui", *argv]
+        args = parser.parse_args(argv)
+        if args.subcommand is None:
+            raise UsageError("a command is needed (gui, run, scenarios, replay)")
+        return args.handler(args)
+    except SystemExit as exc:  # --help, --version
+        return exc.code if isinstance(exc.code, int) else 0
+    except (UsageError, SettingsError, ScenarioError, RecordingError) as exc:
+        say(f"{PROG}: error: {exc}")
+        return 2
+    except OutputError as exc:
+        say(f"{PROG}: {'error: ' if exc.code == 1 else ''}{exc}")
+        return exc.code
+    except SimulationFault as exc:
+        say(f"{PROG}: simulation fault: {exc}")
+        return 1
+    except BrokenPipeError:  # stdout closed while printing the scenario list
+        _silence_stdout()
+        say(f"{PROG}: error: cannot write stdout: broken pipe (the reader went away)")
+        return 1
+    except KeyboardInterrupt:
+        say(f"{PROG}: interrupted")
+        return 130
+
+
+def _silence_stdout():
+    """Point stdout at /dev/null, so the flush at exit does not fail again on the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass

@@ -1,0 +1,42 @@
+"""``attitude-sim gui``: the flags checked here, without Qt; then the window.
+
+The scenario and the body are loaded and ``--after`` is checked on the
+command line, so bad input exits 2 with one line before any window or Qt
+library is loaded.  The window itself (:func:`app.window.launch.run_gui`)
+is imported inside :func:`cmd_gui`: the only import of :mod:`app.window`
+from :mod:`app.cli`, named in the import contract "app.cli imports neither
+Qt nor the window nor view3d" (pyproject.toml), so that ``run``, ``sweep``
+and the rest of the command line never load Qt.
+"""
+
+from __future__ import annotations
+
+import math
+
+from app.cli.options import UsageError, add_body_flags, with_body
+from sim.scenario import load
+
+__all__ = ["add_parser", "cmd_gui", "MAX_AFTER"]
+
+#: Longest --after accepted, s (a screenshot, not a soak).
+MAX_AFTER = 3600.0
+
+
+def add_parser(subparsers) -> None:
+    """Add ``gui`` to ``subparsers``."""
+    gui = subparsers.add_parser("gui", help="open the window (the default)")
+    gui.add_argument("--scenario", default="default", help="built-in name or .toml file")
+    gui.add_argument("--screenshot", metavar="FILE.png", help="save a picture of the window and exit")
+    gui.add_argument("--after", type=float, default=2.0, metavar="S",
+                     help=f"seconds to run before the screenshot (default 2, at most {MAX_AFTER:g})")
+    add_body_flags(gui)
+    gui.set_defaults(handler=cmd_gui)
+
+
+def cmd_gui(args) -> int:
+    scenario = with_body(load(args.scenario), args)  # fail early, on the command line
+    if args.screenshot is not None and not (math.isfinite(args.after) and 0 <= args.after <= MAX_AFTER):
+        raise UsageError(f"--after: must be a time in [0, {MAX_AFTER:g}] s, got {args.after}")
+    from app.window.launch import run_gui  # Qt is loaded for the window only (see the module docstring)
+
+    return run_gui(scenario, screenshot=args.screenshot, after=args.after)

@@ -1,0 +1,175 @@
+"""What the commands of ``attitude-sim`` share: the settings flags, their checks, one-line errors.
+
+``run``, ``sweep`` and ``gui`` take the same flags for the simulation's
+settings (:func:`add_settings_flags`, :func:`add_body_flags`); each flag is
+validated by :func:`sim.settings.validate` and an error names the flag
+(:class:`UsageError`: one line, exit code 2).  :func:`scenario_from_args`
+turns the parsed flags into the scenario that runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from dataclasses import replace
+
+from sim.control import CONTROLLERS
+from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
+from sim.norm import NORM_MODES
+from sim.scenario import MAX_DURATION, Event, load
+from sim.settings import SettingsError, carried_to, validate
+
+__all__ = ["PROG", "UsageError", "LineParser", "SETTING_FLAGS", "add_settings_flags", "add_body_flags",
+           "add_output_flags", "scenario_from_args", "with_body", "flag_value", "positive", "say"]
+
+PROG = "attitude-sim"
+
+
+class UsageError(Exception):
+    """Bad input on the command line: one line, exit code 2."""
+
+
+class LineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (:class:`UsageError`) instead of usage and message."""
+
+    def error(self, message):
+        raise UsageError(message)
+
+
+def add_settings_flags(parser, default_scenario: str = "default") -> None:
+    """The flags that set the scenario and its settings (``run`` and ``sweep``); each overrides the scenario."""
+    parser.add_argument("--scenario", default=default_scenario,
+                        help=f"built-in name or .toml file (default: {default_scenario})")
+    parser.add_argument("--integrator", choices=tuple(INTEGRATORS), help="the integrator")
+    parser.add_argument("--full-quat-form", choices=FULL_QUAT_FORMS,
+                        help="full-quat's equation: Hoffmann's manipulated (4.15), raw, or with Sherif's term")
+    parser.add_argument("--norm", choices=tuple(NORM_MODES), help="norm handling")
+    parser.add_argument("--dt", metavar="S", help="step, s (1e-9 to 1)")
+    parser.add_argument("--duration", metavar="S", help=f"simulated time, s (default: the scenario's; "
+                        f"at most {MAX_DURATION:g}); the run takes round(duration/dt) steps")
+    parser.add_argument("--inertia", metavar="JXX,JYY,JZZ,JXY,JXZ,JYZ",
+                        help="inertia tensor components, kg m^2, Hoffmann's signs on the products")
+    add_body_flags(parser)
+    parser.add_argument("--angles", metavar="PSI,THETA,PHI", help="initial aircraft angles, degrees")
+    parser.add_argument("--rates", metavar="WX,WY,WZ", help="initial body rates, rad/s")
+    parser.add_argument("--torque", metavar="TX,TY,TZ", help="command torque, N m")
+    parser.add_argument("--torque-until", metavar="S", help="the torque acts while t < S")
+    parser.add_argument("--dampers", metavar="K1,K2,K3", help="rate damper gains (0 = off)")
+    parser.add_argument("--controller", choices=CONTROLLERS, help="attitude controller")
+    parser.add_argument("--gains", metavar="K1,K2,K3", help="attitude controller gains")
+    parser.add_argument("--command", metavar="PSI,THETA,PHI", help="command angles, degrees (a change at t = 0)")
+    parser.add_argument("--slerp-time", metavar="S", help="time of the SLERP to a new command (0 = at once)")
+    parser.add_argument("--no-shortest-path", action="store_true", help="let the controller turn the long way")
+    parser.add_argument("--limits", metavar="L1,L2,L3", help="torque limits per axis (switches the limiter on)")
+
+
+def add_body_flags(parser) -> None:
+    """``--body`` and ``--mass`` (``run``, ``sweep`` and ``gui``)."""
+    parser.add_argument("--body", metavar="NAME|FILE", help="aircraft | t_handle | phone | satellite, or a "
+                        "watertight .obj/.stl/.ply/.glb/.gltf mesh (metres); takes the body's inertia")
+    parser.add_argument("--mass", metavar="KG", help="total mass for an inertia from the mesh (default: the body's)")
+
+
+def add_output_flags(parser) -> None:
+    """``--every``, ``--format`` and ``--out`` of the commands that write rows (``run``, ``replay``)."""
+    parser.add_argument("--every", type=int, default=1, metavar="N",
+                        help="write every N-th step, and always the first and the last (default 1)")
+    parser.add_argument("--format", choices=("csv", "npz"), default=None,
+                        help="csv, or npz (numpy.savez: one array per column; smaller and faster); "
+                        "default: from the --out suffix, else csv")
+    parser.add_argument("--out", default="-", metavar="FILE",
+                        help="output file, - for stdout (default)")
+
+
+def with_body(scenario, args):
+    """The scenario with ``--body`` and ``--mass`` applied; a new body brings its own inertia.
+
+    A new body with its own inertia also takes the scenario's torque,
+    dampers, gains and limits scaled to its moments of inertia
+    (:func:`sim.settings.carried_to`, as the window's Model tab does), so
+    it flies with the scenario's time constants; flags such as
+    ``--dampers`` are applied after and win.
+    """
+    changes = {key: flag_value(key, key, getattr(args, key)) for key in ("body", "mass")
+               if getattr(args, key, None) is not None}
+    if "body" in changes:  # the scenario's explicit inertia was for its own body
+        inertia = getattr(args, "inertia", None)
+        changes["inertia"] = None if inertia is None else flag_value("inertia", "inertia", inertia)
+    if not changes:
+        return scenario
+    try:
+        settings = scenario.settings.replace(**changes)
+        if "body" in changes and changes["inertia"] is None and settings.body != scenario.settings.body:
+            carried = carried_to(scenario.settings, settings.mass_properties.inertia)
+            if any(carried[key] != getattr(settings, key) for key in carried):
+                settings = settings.replace(**carried)
+                say(f"note: --body {args.body}: the scenario's torque, dampers, gains and limits are scaled "
+                    "to its moments of inertia (the same time constants)")
+        return replace(scenario, settings=settings)
+    except SettingsError as exc:
+        body = getattr(args, "body", None)
+        raise UsageError(f"--body {scenario.settings.body if body is None else body}: "
+                         f"{str(exc).split(': ', 2)[-1]}") from None
+
+
+#: Flags that map one-to-one onto a setting: flag dest -> setting key.
+SETTING_FLAGS = {"integrator": "integrator", "full_quat_form": "full_quat_form", "norm": "norm",
+                 "dt": "dt", "inertia": "inertia", "angles": "angles_deg", "rates": "rates",
+                 "torque": "torque", "controller": "controller", "gains": "gains",
+                 "command": "command_deg", "slerp_time": "slerp_time", "limits": "limits"}
+
+
+def scenario_from_args(args):
+    """The scenario of ``run`` (and ``sweep``): the chosen scenario with the flags applied."""
+    scenario = with_body(load(args.scenario), args)
+    changes = {}
+    for flag, key in SETTING_FLAGS.items():
+        value = getattr(args, flag)
+        if value is not None:
+            changes[key] = flag_value(flag, key, value)
+    if args.dampers is not None:
+        changes["dampers"] = flag_value("dampers", "dampers", args.dampers)
+        changes["dampers_on"] = any(k > 0 for k in changes["dampers"])
+    if args.limits is not None:
+        changes["limiter_on"] = True
+    if args.no_shortest_path:
+        changes["shortest_path"] = False
+    settings = scenario.settings.replace(**changes)
+    events = scenario.events
+    if args.torque_until is not None:
+        until = flag_value("torque_until", "slerp_time", args.torque_until)  # a time >= 0
+        events = tuple(sorted(events + (Event(until, {"torque": (0.0, 0.0, 0.0)}),), key=lambda e: e.at))
+    duration = scenario.duration
+    if args.duration is not None:
+        duration = positive("--duration", args.duration)
+    return replace(scenario, settings=settings, events=events, duration=duration)
+
+
+def flag_value(flag, key, text):
+    """``text`` validated as setting ``key``; errors name the flag."""
+    try:
+        return validate(key, text)
+    except SettingsError as exc:
+        reason = str(exc).split(": ", 1)[-1]
+        raise UsageError(f"--{flag.replace('_', '-')} {text}: {reason}") from None
+
+
+def positive(name, text):
+    """``text`` as a finite number > 0; UsageError naming ``name`` otherwise."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"{name}: expected a number, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise UsageError(f"{name}: must be a finite number > 0, got {text!r}")
+    return value
+
+
+def say(text: str) -> None:
+    """One line on stderr; nothing when stderr is closed (never onto stdout, the data)."""
+    if sys.stderr is not None:
+        try:
+            print(text, file=sys.stderr)
+        except (OSError, ValueError):
+            pass

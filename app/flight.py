@@ -1,0 +1,213 @@
+"""The flight: one simulation flown in the window, without Qt.
+
+A :class:`Flight` holds the simulation thread (:class:`app.worker.SimulationWorker`)
+and what the user does to a run as a whole: open a scenario, record,
+replay, reset, pause at the scenario's end, save the scenario flown.  The
+window (:mod:`app.window`) calls it and shows what it returns; the flight
+never shows anything itself and imports no Qt (import contract in
+pyproject.toml), so it is tested without a screen (tests/test_flight.py).
+
+An action that starts a new run (:meth:`Flight.open_scenario`,
+:meth:`Flight.start_recording`, :meth:`Flight.replay`) hands the worker a
+new :class:`~sim.runner.Runner` and returns a :class:`Started`: the
+scenario and the runner now flying, and what to tell the user.  An action
+that cannot be done raises :class:`FlightError`, whose message says why;
+the run goes on unchanged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+
+from app.worker import SimulationWorker
+from sim.events import reached
+from sim.recording import Recorder, RecordingError, replay
+from sim.runner import Runner
+from sim.scenario import Scenario, ScenarioError, load
+from sim.scenario_writer import save as save_scenario_file
+from sim.settings import Settings
+
+__all__ = ["Flight", "Started", "FlightError"]
+
+
+class FlightError(Exception):
+    """An action of the flight could not be done; the message says why (the run goes on unchanged)."""
+
+
+@dataclass(frozen=True)
+class Started:
+    """A new run handed to the worker.
+
+    Attributes
+    ----------
+    scenario : Scenario
+        What flies now.
+    settings : Settings
+        The main body's settings as the run starts (frozen: read before the
+        runner was handed to the worker's thread, which owns it from then on).
+    reference : str
+        The body the comparison errors are measured against
+        (:attr:`sim.runner.Runner.reference`).
+    notices : tuple of str
+        What to tell the user, in order (none of them is an error).
+    """
+
+    scenario: Scenario
+    settings: Settings
+    reference: str
+    notices: tuple = ()
+
+    @classmethod
+    def of(cls, scenario: Scenario, runner: Runner, notices: tuple = ()) -> "Started":
+        """What the window needs of a new run; call it before the runner goes to the worker."""
+        return cls(scenario, runner.sim.settings, runner.reference, tuple(notices))
+
+
+class Flight:
+    """The simulation worker and the run-level actions of the window.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        What to fly first (from :meth:`start` on).
+    speed : float
+        Initial speed factor (:data:`app.worker.SPEED_RANGE`).
+
+    Attributes
+    ----------
+    worker : SimulationWorker
+        The simulation thread: inputs (:meth:`SimulationWorker.submit`), run
+        commands (pause, step, speed) and the batches it computed
+        (:meth:`SimulationWorker.drain`).
+    """
+
+    def __init__(self, scenario: Scenario, speed: float = 1.0):
+        self._scenario = scenario
+        self._first = Runner(scenario)
+        self.worker = SimulationWorker(self._first, speed)
+        self._recording: str | None = None
+        self._pause_at_end = bool(scenario.pause_at_end)
+        self._prepare = None
+
+    # ------------------------------------------------------------- lifecycle
+    def start(self, prepare=None) -> Started:
+        """Start flying the first scenario.
+
+        Parameters
+        ----------
+        prepare : callable, optional
+            ``prepare(scenario, runner)`` is called with every new runner
+            before the worker runs it, this first one included (the window's
+            ensemble view attaches its ensemble there, so it starts at t = 0).
+        """
+        self._prepare = prepare
+        if prepare is not None:
+            prepare(self._scenario, self._first)
+        started = Started.of(self._scenario, self._first)
+        self._arm_end()
+        self.worker.start()
+        return started
+
+    def stop(self, timeout: float = 1.0) -> bool:
+        """Stop the simulation thread, closing any recording; True when it has ended."""
+        return self.worker.stop(timeout)
+
+    # ----------------------------------------------------------------- state
+    @property
+    def scenario(self) -> Scenario:
+        """The scenario flying now (as loaded; the settings in force are the worker's)."""
+        return self._scenario
+
+    @property
+    def recording(self) -> str | None:
+        """The file being recorded to, or None."""
+        return self._recording
+
+    @property
+    def pause_at_end(self) -> bool:
+        """Whether the run pauses when it reaches the scenario's duration."""
+        return self._pause_at_end
+
+    # ------------------------------------------------------------ run control
+    def reset(self, angles_deg, rates) -> None:
+        """Back to ``angles_deg`` and ``rates`` at t = 0, clearing a fault; the end pause holds again."""
+        self.worker.reset(angles_deg, rates)
+        self._arm_end()
+
+    def set_pause_at_end(self, pause: bool, t: float) -> None:
+        """Pause (or not) at the scenario's end; ``t`` is the time shown now, s.
+
+        Past the end, switching it on takes effect from the next reset.
+        """
+        self._pause_at_end = bool(pause)
+        if not pause or not reached(t, self._scenario.duration):  # at or past the end: from the next reset on
+            self._arm_end()
+
+    def _arm_end(self) -> None:
+        self.worker.pause_at(self._scenario.duration if self._pause_at_end else None)
+
+    # --------------------------------------------------------------- new runs
+    def open_scenario(self, name_or_path) -> Started:
+        """Fly a built-in scenario or a scenario file from t = 0 (FlightError if it cannot be loaded)."""
+        try:
+            scenario = load(str(name_or_path))
+        except ScenarioError as exc:
+            raise FlightError(str(exc)) from None
+        return self._start(scenario, Runner(scenario), f"Scenario {scenario.name}: {scenario.title}")
+
+    def current_scenario(self, angles_deg, rates) -> Scenario:
+        """The scenario with the settings in force now and the given reset angles and rates."""
+        settings = self.worker.settings.replace(angles_deg=angles_deg, rates=rates)
+        return dataclasses.replace(self._scenario, settings=settings)
+
+    def save_scenario(self, path, angles_deg, rates) -> None:
+        """Write :meth:`current_scenario` as a scenario file (OSError when it cannot be written)."""
+        save_scenario_file(self.current_scenario(angles_deg, rates), path)
+
+    def start_recording(self, path, angles_deg, rates) -> Started:
+        """Restart :meth:`current_scenario` at t = 0 and record it to ``path``."""
+        scenario = self.current_scenario(angles_deg, rates)
+        try:
+            recorder = Recorder(path, scenario)
+        except OSError as exc:
+            raise FlightError(f"cannot record to {path}: {exc.strerror}") from None
+        path = os.fspath(path)
+        started = self._start(scenario, Runner(scenario, recorder=recorder),
+                              f"Recording to {path}: the run restarted at t = 0")
+        self._recording = path
+        return started
+
+    def stop_recording(self) -> str | None:
+        """Close the recording at the current step; returns what to tell the user (None: nothing recorded)."""
+        if self._recording is None:
+            return None
+        self.worker.stop_recording()
+        notice = f"Recording saved to {self._recording}"
+        self._recording = None
+        return notice
+
+    def replay(self, path) -> Started:
+        """Fly a recording; the worker pauses where the recording ended."""
+        try:
+            runner, steps = replay(path)
+        except (RecordingError, OSError) as exc:
+            raise FlightError(str(exc)) from None
+        return self._start(runner.scenario, runner, f"Replaying {path}: {steps} steps; it pauses at the end",
+                           stop_at=steps)
+
+    def _start(self, scenario, runner, notice: str, stop_at=None) -> Started:
+        """Hand a new runner to the worker (a recording in progress is closed with the old one)."""
+        notices = []
+        if self._recording is not None:  # the worker closes it with the old runner
+            notices.append(f"Recording saved to {self._recording}")
+            self._recording = None
+        if self._prepare is not None:
+            self._prepare(scenario, runner)
+        started = Started.of(scenario, runner, (*notices, notice))  # before the hand-over
+        self.worker.replace_runner(runner, stop_at)
+        self._scenario = scenario
+        self._pause_at_end = bool(scenario.pause_at_end)
+        self._arm_end()
+        return started

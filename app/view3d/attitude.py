@@ -1,0 +1,345 @@
+"""The attitude scene: the body, its command ghost, comparison bodies, references and a gimbal rig.
+
+The body is drawn from the Cayley matrix alone, so it passes pitch 90 deg
+smoothly, while the gimbal rig beside it (:mod:`app.view3d.gimbal`) turns by
+the Euler angles and shows them locking.  Coordinates, colours and the
+layout's scale: :mod:`app.view3d.layout`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph.opengl as gl
+from pyqtgraph.Qt import QtGui
+
+from app.view3d.gimbal import MARKER_SCALE, GimbalRig, scene_matrix
+from app.view3d.glitems import LineItem, MeshItem
+from app.view3d.glwindow import GLWindow
+from app.view3d.layout import (GHOST_COLOR, GROUND_GRID_COLOR, GROUND_Z, HOME_CENTER, HOME_DISTANCE,
+                               HOME_ELEVATION_AZIMUTH, NORTH_COLOR, NORTH_MARKER_ORIGIN, PRINCIPAL_COLORS,
+                               PRINCIPAL_LENGTH, REFERENCE_SIZE, RIG_OFFSET, SCENE_BACKGROUND, as_rotation,
+                               north_marker_points, principal_axes_points, triad_item)
+from app.view3d.mesh import body_mesh
+from sim.body import Body
+from sim.shape import DEFAULT_BODY
+
+__all__ = ["AttitudeScene"]
+
+
+def _meshdata(mesh):
+    """pyqtgraph MeshData of an :class:`app.view3d.mesh.BodyMesh`."""
+    return gl.MeshData(vertexes=mesh.vertices, faces=mesh.faces, vertexColors=mesh.colors)
+
+
+class AttitudeScene(GLWindow):
+    """OpenGL scene of a rigid body's attitude in NED, in a native GL window (:class:`GLWindow`).
+
+    Shows the aircraft with its body axes, a translucent command ghost, extra
+    translucent bodies for comparisons, a ground grid with a north marker and
+    a gimbal rig beside the aircraft (coordinates: :mod:`app.view3d.layout`).
+    Embedded in the window by :class:`~app.view3d.attitude_view.AttitudeView`.
+    """
+
+    def __init__(self):
+        super().__init__(SCENE_BACKGROUND)
+        self._body_mesh = body_mesh(DEFAULT_BODY)
+        self._mesh = _meshdata(self._body_mesh)
+        self._scale = self._body_mesh.size / REFERENCE_SIZE
+        self._orientations = {}
+        self._bodies = {}
+        self._colors = {}
+        self._ghost_enabled = True
+        self._has_command = False
+        self._inertia = None
+        self._principal = None
+        self._principal_visible = False
+        self._references = gl.GLGraphicsItem.GLGraphicsItem()
+        self.addItem(self._references)
+        self._add_references()
+        self._aircraft = MeshItem(self._mesh)
+        self.addItem(self._aircraft)
+        triad_item(self._aircraft, self._scale)
+        self._rig = GimbalRig(self._mesh, MARKER_SCALE * REFERENCE_SIZE / self._body_mesh.size)
+        for item in self._rig.items:
+            self.addItem(item)
+        self._ghost = self._translucent_body(GHOST_COLOR)
+        self._ghost.setVisible(False)
+        self._lay_out()
+        self.set_attitude(np.eye(3))
+        self.reset_view()
+
+    @property
+    def aircraft_item(self):
+        """app.view3d.glitems.MeshItem: the aircraft (built once, only its transform changes)."""
+        return self._aircraft
+
+    def _add_references(self):
+        """Add the inertial references: ground grid and north marker (scaled with the body)."""
+        grid = gl.GLGridItem(size=QtGui.QVector3D(72, 72, 1), color=GROUND_GRID_COLOR, parentItem=self._references)
+        grid.setSpacing(4, 4, 1)
+        grid.translate(0.0, RIG_OFFSET[1] / 2, GROUND_Z)
+        LineItem(north_marker_points(NORTH_MARKER_ORIGIN), NORTH_COLOR, width=3.0, mode="lines",
+                 parentItem=self._references)
+
+    @property
+    def body(self):
+        """app.view3d.mesh.BodyMesh: the body drawn."""
+        return self._body_mesh
+
+    @property
+    def layout_scale(self):
+        """float: the body's size over the aircraft's; the references, rig and camera scale by it."""
+        return self._scale
+
+    def set_body(self, body, inertia=None):
+        """Draw another body (and its ghosts and rig marker), or new principal axes.
+
+        Nothing happens when both are unchanged.  The layout (grid, north
+        arrow, gimbal rig, body axes) scales with the body's size, and the
+        camera keeps its direction with distance and target scaled.
+
+        Parameters
+        ----------
+        body : str
+            Built-in name or mesh file (see :mod:`sim.shape`).
+        inertia : tuple of 6 floats, optional
+            Hoffmann's ``(Jxx, Jyy, Jzz, Jxy, Jxz, Jyz)``, for the principal axes.
+
+        Raises
+        ------
+        sim.shape.ShapeError
+            If the body's mesh cannot be read; the scene is unchanged then.
+        """
+        if body != self._body_mesh.body:
+            self._replace_mesh(body_mesh(body))
+        if inertia is not None and tuple(inertia) != self._inertia:
+            self._inertia = tuple(inertia)
+            self._draw_principal_axes()
+
+    def show_principal_axes(self, visible):
+        """Show or hide the body's principal axes of inertia.
+
+        Parameters
+        ----------
+        visible : bool
+            True to show.
+        """
+        self._principal_visible = bool(visible)
+        if self._principal is not None:
+            self._principal.setVisible(self._principal_visible)
+
+    def _draw_principal_axes(self):
+        if self._principal is not None:
+            self._principal.setParentItem(None)
+            self._principal = None
+        if self._inertia is None:
+            return
+        axes = Body(self._inertia).principal_axes
+        points = principal_axes_points(axes, PRINCIPAL_LENGTH * self._body_mesh.size)
+        colors = np.repeat(np.asarray(PRINCIPAL_COLORS), 2, axis=0)
+        self._principal = LineItem(points, colors, width=2.5, mode="lines", parentItem=self._aircraft)
+        self._principal.setVisible(self._principal_visible)
+
+    def _replace_mesh(self, mesh):
+        """Rebuild every item drawing the body from ``mesh`` and scale the layout."""
+        ratio = mesh.size / self._body_mesh.size
+        self._body_mesh, self._mesh = mesh, _meshdata(mesh)
+        self._scale = mesh.size / REFERENCE_SIZE
+        aircraft = MeshItem(self._mesh)
+        self.addItem(aircraft)
+        triad_item(aircraft, self._scale)
+        self._swap(self._aircraft, aircraft)
+        self._aircraft = aircraft
+        ghost = self._translucent_body(GHOST_COLOR)
+        ghost.setVisible(self._ghost.visible())
+        self._swap(self._ghost, ghost)
+        self._ghost = ghost
+        for name, item in list(self._bodies.items()):
+            replacement = self._translucent_body(self._colors[name])
+            self._swap(item, replacement)
+            self._bodies[name] = replacement
+        self._rig.set_marker(self._mesh, MARKER_SCALE * REFERENCE_SIZE / mesh.size)
+        self._lay_out()
+        self._draw_principal_axes()
+        self.opts["distance"] *= ratio
+        self.opts["center"] = self.opts["center"] * ratio
+        self.update()
+
+    def _swap(self, old, new):
+        """Give ``new`` the attitude of ``old`` and take ``old`` out of the scene."""
+        cayley = self._orientations.pop(old, None)
+        self._orientations.pop(new, None)
+        if cayley is not None:
+            self._orient(new, cayley)
+        self.removeItem(old)
+
+    def _lay_out(self):
+        """Scale the references and the gimbal rig to the body."""
+        s = self._scale
+        self._references.resetTransform()
+        self._references.scale(s, s, s)
+        self._rig.set_offset(*(s * np.asarray(RIG_OFFSET)), scale=s)
+
+    def _translucent_body(self, color):
+        """Add a translucent copy of the aircraft in a single colour.
+
+        Parameters
+        ----------
+        color : tuple of float
+            RGBA, alpha giving the translucency.
+
+        Returns
+        -------
+        app.view3d.glitems.MeshItem
+            The new item, drawn after the opaque items.
+        """
+        item = MeshItem(self._mesh, color=color, glOptions="translucent")
+        item.setDepthValue(10)
+        self.addItem(item)
+        self._orient(item, np.eye(3))
+        return item
+
+    def _orient(self, item, cayley):
+        """Draw ``item`` (body coordinates) with the given attitude.
+
+        Parameters
+        ----------
+        item : pyqtgraph.opengl.GLGraphicsItem.GLGraphicsItem
+            Item whose vertices are in body coordinates.
+        cayley : array-like
+            Cayley matrix ``C`` (inertial to body); nothing is done when it
+            equals the previous one.
+        """
+        previous = self._orientations.get(item)
+        if previous is not None and np.array_equal(previous, cayley):
+            return
+        cayley = as_rotation(cayley)
+        self._orientations[item] = cayley
+        item.setTransform(scene_matrix(cayley.T))
+
+    def set_attitude(self, cayley):
+        """Turn the aircraft to a new attitude.
+
+        Cheap enough for every frame: only the item transform changes, and
+        nothing at all when ``C`` is unchanged.
+
+        Parameters
+        ----------
+        cayley : array-like
+            ``(3, 3)`` Cayley matrix ``C`` with ``x_body = C @ x_inertial``.
+
+        Raises
+        ------
+        ValueError
+            If ``C`` is not a finite 3x3 matrix.
+        """
+        self._orient(self._aircraft, cayley)
+
+    def set_command(self, cayley):
+        """Show the command attitude as a ghost, or hide the ghost.
+
+        Parameters
+        ----------
+        cayley : array-like or None
+            Commanded Cayley matrix, or None for no command.
+
+        Raises
+        ------
+        ValueError
+            If ``C`` is not a finite 3x3 matrix.
+        """
+        if cayley is not None:
+            self._orient(self._ghost, cayley)
+        self._has_command = cayley is not None
+        self._ghost.setVisible(self._has_command and self._ghost_enabled)
+
+    def show_ghost(self, visible):
+        """Allow or suppress the command ghost.
+
+        Parameters
+        ----------
+        visible : bool
+            False hides the ghost even while a command is set.
+        """
+        self._ghost_enabled = bool(visible)
+        self._ghost.setVisible(self._ghost_enabled and self._has_command)
+
+    def set_gimbal_angles(self, psi, theta, phi):
+        """Turn the gimbal rig.
+
+        Parameters
+        ----------
+        psi, theta, phi : float
+            Yaw, pitch and roll in radians (z-y-x sequence).
+        """
+        self._rig.set_angles(psi, theta, phi)
+
+    def show_gimbal(self, visible):
+        """Show or hide the gimbal rig.
+
+        Parameters
+        ----------
+        visible : bool
+            True to show.
+        """
+        self._rig.set_visible(visible)
+
+    def add_body(self, name, color):
+        """Add a translucent extra body, e.g. the result of another integrator.
+
+        Parameters
+        ----------
+        name : str
+            Key for :meth:`set_body_attitude` and :meth:`remove_body`.
+        color : tuple of float
+            RGBA in [0, 1]; alpha below 1 makes it translucent.
+
+        Raises
+        ------
+        ValueError
+            If a body with this name exists.
+        """
+        if name in self._bodies:
+            raise ValueError(f"body {name!r} already exists")
+        self._bodies[name] = self._translucent_body(tuple(color))
+        self._colors[name] = tuple(color)
+
+    def set_body_attitude(self, name, cayley):
+        """Turn an extra body.
+
+        Parameters
+        ----------
+        name : str
+            Name given to :meth:`add_body`.
+        cayley : array-like
+            ``(3, 3)`` Cayley matrix of the body.
+
+        Raises
+        ------
+        KeyError
+            If there is no body of this name.
+        """
+        self._orient(self._bodies[name], cayley)
+
+    def remove_body(self, name):
+        """Remove an extra body.
+
+        Parameters
+        ----------
+        name : str
+            Name given to :meth:`add_body`.
+
+        Raises
+        ------
+        KeyError
+            If there is no body of this name.
+        """
+        item = self._bodies.pop(name)
+        del self._colors[name]
+        del self._orientations[item]
+        self.removeItem(item)
+
+    def reset_view(self):
+        """Look at aircraft and rig from behind-left of the aircraft, slightly above."""
+        s = self._scale
+        self.look_from(s * np.asarray(HOME_CENTER), s * HOME_DISTANCE, *HOME_ELEVATION_AZIMUTH)

@@ -1,0 +1,107 @@
+"""The attitude scene as a widget: what the window holds and calls.
+
+:class:`AttitudeView` embeds an :class:`~app.view3d.attitude.AttitudeScene`
+(a native GL window) and offers its public calls as methods of its own, each
+documented on the scene.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+from pyqtgraph.Qt import QtGui
+
+from app.view3d.attitude import AttitudeScene
+from app.view3d.glwindow import GLWindowView
+
+__all__ = ["AttitudeView"]
+
+
+class AttitudeView(GLWindowView):
+    """The attitude scene in a window container.
+
+    Parameters
+    ----------
+    parent : PySide6.QtWidgets.QWidget, optional
+        Parent widget.
+
+    Attributes
+    ----------
+    scene : AttitudeScene
+    frameSwapped : Signal
+        A new frame of the scene is on screen.
+    """
+
+    def __init__(self, parent=None):
+        super().__init__(AttitudeScene(), (200, 150), parent)
+
+    @property
+    def aircraft_item(self):
+        """app.view3d.glitems.MeshItem: the aircraft (built once, only its transform changes)."""
+        return self.scene.aircraft_item
+
+    # ------------------------------------------------------------- attitudes
+    def set_attitude(self, cayley):
+        """Turn the body (:meth:`AttitudeScene.set_attitude`)."""
+        self.scene.set_attitude(cayley)
+
+    def set_command(self, cayley):
+        """Show the command ghost at ``cayley``, or hide it with None (:meth:`AttitudeScene.set_command`)."""
+        self.scene.set_command(cayley)
+
+    def set_gimbal_angles(self, psi, theta, phi):
+        """Turn the gimbal rig, radians (:meth:`AttitudeScene.set_gimbal_angles`)."""
+        self.scene.set_gimbal_angles(psi, theta, phi)
+
+    def add_body(self, name, color):
+        """Add a translucent comparison body (:meth:`AttitudeScene.add_body`)."""
+        self.scene.add_body(name, color)
+
+    def set_body_attitude(self, name, cayley):
+        """Turn a comparison body (:meth:`AttitudeScene.set_body_attitude`)."""
+        self.scene.set_body_attitude(name, cayley)
+
+    def remove_body(self, name):
+        """Remove a comparison body (:meth:`AttitudeScene.remove_body`)."""
+        self.scene.remove_body(name)
+
+    # ---------------------------------------------------------- what is drawn
+    def set_body(self, body, inertia=None):
+        """Draw another body or new principal axes (:meth:`AttitudeScene.set_body`)."""
+        self.scene.set_body(body, inertia)
+
+    def show_principal_axes(self, visible):
+        """Show or hide the principal axes of inertia (:meth:`AttitudeScene.show_principal_axes`)."""
+        self.scene.show_principal_axes(visible)
+
+    def show_ghost(self, visible):
+        """Allow or suppress the command ghost (:meth:`AttitudeScene.show_ghost`)."""
+        self.scene.show_ghost(visible)
+
+    def show_gimbal(self, visible):
+        """Show or hide the gimbal rig (:meth:`AttitudeScene.show_gimbal`)."""
+        self.scene.show_gimbal(visible)
+
+    def reset_view(self):
+        """Back to the home camera (:meth:`AttitudeScene.reset_view`)."""
+        self.scene.reset_view()
+
+    # --------------------------------------------------------------- pictures
+    def grab_image(self) -> QtGui.QImage:
+        """The scene rendered offscreen (:meth:`GLWindow.grab_image`)."""
+        return self.scene.grab_image()
+
+    def render_image(self) -> np.ndarray:
+        """The scene as an ``(height, width, 3)`` RGB array (:meth:`GLWindow.render_image`)."""
+        return self.scene.render_image()
+
+    def export_png(self, path) -> str:
+        """Save the scene as drawn now to a PNG file; returns ``path`` (OSError when it cannot be written)."""
+        pixels = np.ascontiguousarray(self.render_image())
+        height, width, _ = pixels.shape
+        image = QtGui.QImage(pixels.data, width, height, 3 * width, QtGui.QImage.Format.Format_RGB888)
+        path = os.fspath(path)
+        if not image.save(path, "PNG"):
+            raise OSError(f"cannot write {path}")
+        return path

@@ -1,0 +1,21 @@
+"""The desktop window: it composes the rooms of app/ around one flight.
+
+==================================  ===========================================================
+:mod:`app.window.main`              :class:`MainWindow`: layout, frame loop, actions
+:mod:`app.window.launch`            the application, :func:`open_window`, screenshots,
+                                    :func:`run_gui` (``attitude-sim gui``)
+:mod:`app.window.theme`             palette, style sheet, the colours the window hands out
+:mod:`app.window.menus`             the menu bar
+:mod:`app.window.statusbar`         the status bar: time, real-time factor, steps/s, fps
+:mod:`app.window.dialogs`           file dialogs that remember their folder
+:mod:`app.window.export`            the history to CSV in a background thread
+:mod:`app.window.keys`              flying with the keyboard
+:mod:`app.window.help_overlay`      the F1 help
+:mod:`app.window.readouts`          the numbers of the current state
+==================================  ===========================================================
+"""
+
+from app.window.launch import application, grab_window, open_window, run_gui
+from app.window.main import MainWindow
+
+__all__ = ["MainWindow", "run_gui", "application", "open_window", "grab_window"]

@@ -1,0 +1,468 @@
+"""The desktop window: controls, the 3D view and the live plots around one flight.
+
+The window composes the rooms: the control panel (:mod:`app.controls`), the
+3D view (:mod:`app.view3d`), the plots (:mod:`app.plots`) and the ensemble
+view (:mod:`app.ensemble`), around a :class:`~app.flight.Flight`, which holds
+the simulation thread and the run-level actions (open, record, replay,
+reset).  The window sends inputs and commands, and a frame timer in the GUI
+thread (:data:`FRAME_MS`) collects what the thread computed: every sample
+goes to the :class:`~app.plots.history.History` behind the plots, the last
+state turns the aircraft, its command ghost, the gimbal rig and the
+comparison bodies; the readouts, the controls (bound to the model's
+settings) and the status bar follow at :data:`SLOW_EVERY` frames.  Nothing
+here computes physics.
+
+:func:`app.window.launch.run_gui` opens it for ``attitude-sim gui``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+from PySide6.QtCore import QSettings, QSignalBlocker, Qt, QTimer
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
+
+from app.controls import ControlPanel
+from app.controls.torque import torque_unit
+from app.ensemble.view import EnsembleView
+from app.flight import Flight, FlightError
+from app.plots.compare import ComparePanel
+from app.plots.feed import PlotFeed
+from app.plots.history import History
+from app.plots.live import PlotPanel
+from app.plots.tabs import PlotTabs
+from app.view3d.attitude_view import AttitudeView
+from app.view3d.layout import GHOST_COLOR
+from app.window.dialogs import FileDialogs, FolderMemory
+from app.window.export import CsvExport
+from app.window.help_overlay import HelpOverlay
+from app.window.keys import KeyFlyer
+from app.window.menus import build_menus
+from app.window.readouts import Readouts
+from app.window.statusbar import StatusLine
+from app.window.theme import COMPARE_COLORS, cycle, swatch
+from app.worker import SPEED_RANGE
+from sim.quaternion import cayley
+from sim.settings import SettingsError, damper_warning
+
+__all__ = ["MainWindow", "DEFAULT_SIZE"]
+
+#: Frame timer interval, ms (about 60 Hz).
+FRAME_MS = 16
+#: Readouts, controls and fault banner are updated every this many frames (about 15 Hz).
+SLOW_EVERY = 4
+#: Seconds an inline message stays.
+MESSAGE_SECONDS = 12
+#: Window size when none was saved.
+DEFAULT_SIZE = (1400, 900)
+#: Initial widths of the control column, the centre and the plots.
+SPLITTER_SIZES = (345, 610, 445)
+
+
+class MainWindow(QMainWindow):
+    """The attitude simulator's window around one :class:`~app.flight.Flight`.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        What to run first.
+    remember_geometry : bool
+        Restore the size saved last time (QSettings) and save it on close.
+    speed : float
+        Initial speed factor.
+
+    Attributes
+    ----------
+    flight : Flight
+        The simulation thread and the run-level actions.
+    history : History
+        The samples since the last reset (the plots' data): at least the
+        plotted window (``plots.window_seconds``) at full resolution, sized from dt
+        (:func:`~app.plots.history.capacity_for`), older samples thinned; the window feeds
+        it (and the compare panel) through :attr:`feed`, a :class:`~app.plots.feed.PlotFeed`.
+    viewer : AttitudeView
+    plots : PlotPanel
+    compare : ComparePanel
+        The comparison bodies' error, energy and norm drift: a "Compare" tab
+        beside the plots, only while the scenario has comparison bodies.
+    controls : ControlPanel
+    readouts : Readouts
+    ensemble : EnsembleView
+        N bodies flying the same inputs (the "Ensemble" tab, View menu).
+    dialogs : FileDialogs
+        The file dialogs of the menus.
+    record_action, compare_action : QAction
+        File > Record and View > Comparison plots, checked while recording and
+        while the Compare tab is shown.
+    """
+
+    def __init__(self, scenario, *, remember_geometry: bool = True, speed: float = 1.0):
+        super().__init__()
+        self.setWindowTitle("attitude-sim")
+        self._remember = remember_geometry
+        self._bodies: tuple = ()
+        self._last = None
+        self._tick = 0
+        self._frames = 0
+        self._fault = None
+        self._at_end = False
+        self.dialogs = FileDialogs(self, FolderMemory(QSettings("attitude-sim", "attitude-sim")
+                                                      if remember_geometry else None))
+        self.csv_export = None  # the latest CsvExport
+        self.history = History()
+        self.flight = Flight(scenario, speed)
+        self._build(speed)
+        self.record_action, self.compare_action = build_menus(self)
+        self._show_run(self.flight.start(prepare=self.ensemble.prepare))
+        self._restore_geometry()
+        self._timer = QTimer(self, timerType=Qt.TimerType.PreciseTimer, interval=FRAME_MS)
+        self._timer.timeout.connect(self._frame)
+        self._timer.start()
+
+    # ---------------------------------------------------------------- layout
+    def _build(self, speed: float) -> None:
+        self._build_controls(speed)
+        self.viewer = AttitudeView()
+        self.viewer.setObjectName("viewer")
+        self.viewer.frameSwapped.connect(self._count_frame)
+        self.controls.body.principal_axes.toggled.connect(self.viewer.show_principal_axes)
+        self.plots = PlotPanel(self.history)
+        self.plots.setObjectName("plots")
+        self.compare = ComparePanel()
+        self.compare.setObjectName("compare")
+        self.plot_tabs = PlotTabs(self.plots, self.compare)
+        self.plot_tabs.compare_shown.connect(self._check_compare_action)
+        self.feed = PlotFeed(self.history, self.plots, self.compare)
+        self.ensemble = EnsembleView(self.flight.worker, self.controls, self.reset, self.show_message,
+                                     self.plot_tabs)
+        self.readouts = Readouts()
+        centre = self._build_centre()
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="splitter")
+        for widget in (self.controls, centre, self.plot_tabs):
+            self.splitter.addWidget(widget)
+        self.splitter.setCollapsible(1, False)
+        self.splitter.setStretchFactor(1, 1)
+        body = QWidget(objectName="body")  # holds the splitter and, above it, the help
+        QVBoxLayout(body).addWidget(self.splitter)
+        body.layout().setContentsMargins(0, 0, 0, 0)
+        self.setCentralWidget(body)
+        self.help = HelpOverlay(body)
+        self.keys = KeyFlyer(self)
+        self.keys.changed.connect(self.controls.torque.set_key_torque)
+        self.status = StatusLine(self.statusBar())
+
+    def _build_controls(self, speed: float) -> None:
+        """The control column, wired to the worker (run commands) and the window (inputs, reset)."""
+        worker = self.flight.worker
+        self.controls = ControlPanel(self._submit, SPEED_RANGE)
+        self.controls.setMinimumWidth(300)
+        self.controls.rejected.connect(lambda text: self.statusBar().showMessage(text, MESSAGE_SECONDS * 1000))
+        self.controls.body.rejected.connect(self.show_message)
+        run = self.controls.run
+        run.show_state(False, speed)
+        run.pause_toggled.connect(worker.pause)
+        run.step_clicked.connect(worker.step)
+        run.reset_clicked.connect(self.reset)
+        run.speed_changed.connect(worker.set_speed)
+        run.pause_at_end_toggled.connect(self._toggle_pause_at_end)
+
+    def _build_centre(self) -> QWidget:
+        """The centre column: title and legend, caption, fault and message, the 3D view, the readouts."""
+        self.title = QLabel(objectName="label_title")
+        self.caption = QLabel(objectName="label_caption", wordWrap=True)
+        self.legend = QLabel(objectName="label_legend", textFormat=Qt.TextFormat.RichText)
+        self.fault_banner = QLabel(objectName="label_fault", wordWrap=True, visible=False)
+        self.message = QLabel(objectName="label_message", wordWrap=True, visible=False)
+        self._message_timer = QTimer(self, singleShot=True, interval=MESSAGE_SECONDS * 1000)
+        self._message_timer.timeout.connect(self.message.hide)
+        head = QHBoxLayout()
+        head.addWidget(self.title)
+        head.addStretch(1)
+        head.addWidget(self.legend)
+        centre = QWidget(objectName="centre")
+        column = QVBoxLayout(centre)
+        column.setContentsMargins(4, 4, 4, 0)
+        column.setSpacing(3)
+        column.addLayout(head)
+        for widget in (self.caption, self.fault_banner, self.message):
+            column.addWidget(widget)
+        column.addWidget(self.viewer, 1)
+        column.addWidget(self.readouts)
+        return centre
+
+    def _check_compare_action(self, shown: bool) -> None:
+        self.compare_action.setEnabled(self.compare.has_bodies)
+        with QSignalBlocker(self.compare_action):
+            self.compare_action.setChecked(shown)
+
+    def _restore_geometry(self) -> None:
+        self.resize(*DEFAULT_SIZE)
+        self.splitter.resize(DEFAULT_SIZE[0], self.splitter.height())
+        self.splitter.setSizes(list(SPLITTER_SIZES))
+        if self._remember:
+            saved = QSettings("attitude-sim", "attitude-sim")
+            if saved.value("geometry") is not None:
+                self.restoreGeometry(saved.value("geometry"))
+            if saved.value("splitter") is not None:
+                self.splitter.restoreState(saved.value("splitter"))
+
+    # ----------------------------------------------------------------- state
+    @property
+    def worker(self):
+        """The flight's :class:`~app.worker.SimulationWorker`."""
+        return self.flight.worker
+
+    @property
+    def scenario(self):
+        """The scenario running now."""
+        return self.flight.scenario
+
+    @property
+    def last_snapshot(self):
+        """The latest :class:`~sim.simulation.Snapshot` shown, or None before the first."""
+        return self._last
+
+    # ------------------------------------------------------- inputs and runs
+    def _submit(self, key: str, value) -> None:
+        try:
+            self.flight.worker.submit(key, value)
+        except SettingsError as exc:
+            self.show_message(str(exc))
+
+    def reset(self) -> None:
+        """Back to the reset fields' angles and rates at t = 0 (clears a fault)."""
+        self.flight.reset(*self.controls.body.reset_state())
+
+    def _toggle_pause_at_end(self, pause: bool) -> None:
+        self.flight.set_pause_at_end(pause, self._last.t if self._last is not None else 0.0)
+
+    def open_scenario(self, name_or_path) -> bool:
+        """Run a built-in scenario or a scenario file; on error say why and keep running.
+
+        Returns
+        -------
+        bool
+            True when the scenario was loaded.
+        """
+        return self._started(lambda: self.flight.open_scenario(name_or_path))
+
+    def current_scenario(self):
+        """The scenario with the settings in force now and the reset fields' angles and rates."""
+        return self.flight.current_scenario(*self.controls.body.reset_state())
+
+    def save_scenario(self, path) -> bool:
+        """Write :meth:`current_scenario` as a scenario file (loadable with Scenario > Open)."""
+        return self._write(lambda: self.flight.save_scenario(path, *self.controls.body.reset_state()), path)
+
+    def start_recording(self, path) -> bool:
+        """Restart the run from the reset state at t = 0 and record it to ``path``.
+
+        The recording holds :meth:`current_scenario`.
+        """
+        return self._started(lambda: self.flight.start_recording(path, *self.controls.body.reset_state()))
+
+    def stop_recording(self) -> None:
+        """Close the recording at the current step."""
+        notice = self.flight.stop_recording()
+        if notice is not None:
+            self.show_message(notice, error=False)
+            self.show_recording()
+
+    def replay(self, path) -> bool:
+        """Run a recording; the simulation pauses where the recording ended."""
+        return self._started(lambda: self.flight.replay(path))
+
+    def _started(self, action) -> bool:
+        """Do a flight ``action`` that starts a new run and show the run; on error say why (False)."""
+        try:
+            started = action()
+        except FlightError as exc:
+            self.show_message(str(exc))
+            return False
+        self._show_run(started)
+        self.show_recording()
+        for notice in started.notices:
+            self.show_message(notice, error=False)
+        return True
+
+    def show_recording(self) -> None:
+        """Show whether the flight records: the status bar's mark and File > Record."""
+        self.status.show_recording(self.flight.recording)
+        with QSignalBlocker(self.record_action):
+            self.record_action.setChecked(self.flight.recording is not None)
+
+    # ---------------------------------------------------------------- output
+    def export_csv(self, path) -> CsvExport | None:
+        """Write the history as CSV (``attitude-sim run`` columns) in the background.
+
+        The samples held now are copied and written by a
+        :class:`~app.window.export.CsvExport` thread; progress and the result show
+        in the status bar.  Returns the export (:meth:`CsvExport.wait` for
+        the file), or None while the previous one is still writing.
+        """
+        if self.csv_export is not None and self.csv_export.running():
+            self.show_message(f"Still exporting to {self.csv_export.path}")
+            return None
+        export = CsvExport(self.history, path, parent=self)
+        # slots of the window (a QObject of the GUI thread): Qt queues the thread's signals to it
+        export.progress.connect(self._export_progress)
+        export.finished.connect(self._export_finished)
+        export.failed.connect(self._export_failed)
+        self.csv_export = export
+        self.statusBar().showMessage(f"Exporting history to {os.path.basename(export.path)}…")
+        export.start()
+        return export
+
+    def _export_progress(self, done: int, total: int) -> None:
+        name = os.path.basename(self.csv_export.path)
+        self.statusBar().showMessage(f"Exporting history to {name}: {100 * done // max(total, 1)} %")
+
+    def _export_finished(self, path: str, rows: int) -> None:
+        span = self.csv_export.span
+        self.show_message(f"Saved {path}: {rows:,} samples" + (f", t = {span[0]:g} to {span[1]:g} s" if span else ""),
+                          error=False)
+
+    def _export_failed(self, path: str, why: str) -> None:
+        self.show_message(f"{path}: {why}")
+
+    def export_plots(self, path) -> bool:
+        """Save the plots as a PNG."""
+        return self._write(lambda: self.plots.export_png(path), path)
+
+    def save_view(self, path) -> bool:
+        """Save the 3D view as a PNG."""
+        return self._write(lambda: self.viewer.export_png(path), path)
+
+    def _write(self, write, path) -> bool:
+        try:
+            write()
+        except OSError as exc:
+            self.show_message(f"{path}: {exc.strerror or exc}")
+            return False
+        self.show_message(f"Saved {path}", error=False)
+        return True
+
+    def show_message(self, text: str, error: bool = True) -> None:
+        """Say something in the status bar and, for an error, above the 3D view; never blocks."""
+        self.statusBar().showMessage(text, MESSAGE_SECONDS * 1000)
+        if error:
+            self.message.setText(text)
+            self.message.show()
+            self._message_timer.start()
+
+    # ------------------------------------------------------------ new runs
+    def _show_run(self, started) -> None:
+        """Show a new run (a :class:`~app.flight.Started`): its title, caption, comparison bodies and settings; no samples yet."""
+        scenario, settings = started.scenario, started.settings
+        self.setWindowTitle(f"attitude-sim: {scenario.title or scenario.name}")
+        self.feed.clear(settings.dt)
+        self._last = None
+        self._set_bodies(tuple(label for label, _ in scenario.compare))
+        self._show_body(settings)
+        self.plot_tabs.set_bodies(self._bodies, cycle(COMPARE_COLORS, len(self._bodies)), started.reference,
+                                  settings.dt)
+        self.title.setText(scenario.title or scenario.name)
+        self.caption.setText(scenario.caption)
+        self.caption.setVisible(bool(scenario.caption))
+        self.controls.show_settings(settings, fresh=True)
+        self.controls.run.show_end(scenario.duration, self.flight.pause_at_end)
+        self._show_legend(settings)
+
+    def _set_bodies(self, labels: tuple) -> None:
+        for label in self._bodies:
+            self.viewer.remove_body(label)
+        for label, color in zip(labels, cycle(COMPARE_COLORS, len(labels))):
+            self.viewer.add_body(label, color)
+        self._bodies = labels
+
+    def _show_body(self, settings) -> None:
+        """Draw the settings' body (mesh and principal axes) if it changed."""
+        changed = settings.body != self.viewer.scene.body.body
+        try:
+            self.viewer.set_body(settings.body, settings.mass_properties.inertia)
+        except ValueError as exc:  # the file changed on disk since it was chosen
+            self.show_message(str(exc))
+            return
+        if changed and damper_warning(settings):
+            self.show_message(damper_warning(settings))
+
+    def _show_legend(self, settings) -> None:
+        entries = [f"{swatch(GHOST_COLOR)} command"] if settings.controller != "none" else []
+        entries += [f"{swatch(color)} {label}"
+                    for label, color in zip(self._bodies, cycle(COMPARE_COLORS, len(self._bodies)))]
+        text = "&nbsp;&nbsp;".join(entries)
+        if text != self.legend.text():
+            self.legend.setText(text)
+
+    # ---------------------------------------------------------- frame loop
+    def _show_bodies(self, batch) -> None:
+        last = batch.last
+        settings = self.flight.worker.settings
+        self.viewer.set_attitude(cayley(last.q))
+        self.viewer.set_command(cayley(last.qc) if settings.controller != "none" else None)
+        self.viewer.set_gimbal_angles(*np.radians(last.angles_deg))
+        for label, snapshot in batch.compare.items():
+            if label in self._bodies:
+                self.viewer.set_body_attitude(label, cayley(snapshot.q))
+
+    def _frame(self) -> None:
+        """One display frame: collect the worker's batches and show them."""
+        self._tick += 1
+        worker = self.flight.worker
+        batches = worker.drain()
+        for batch in batches:
+            self.feed.take(batch, worker.settings.dt)
+        if batches:
+            self._last = batches[-1].last
+            self._show_bodies(batches[-1])
+            self.ensemble.show_batch(batches[-1])
+        if self.plots.isVisible():  # hidden behind the Compare tab: catch up when shown
+            self.plots.refresh_due(self._tick)  # a share of the plots each frame
+        self.compare.refresh_due(self._tick)  # returns at once while hidden
+        if self._tick % SLOW_EVERY == 0:
+            self._sync()
+        self.status.show_rates_due(worker, self._frames)
+
+    def _sync(self) -> None:
+        """The slower half of a frame: readouts, controls, fault banner."""
+        worker = self.flight.worker
+        if self._last is not None:
+            self.readouts.show_snapshot(self._last)
+            self.status.show_time(self._last.t)
+        self.controls.show_settings(worker.settings)
+        self.readouts.torque_unit = torque_unit(max(self.controls.torque.limits))
+        self._show_body(worker.settings)
+        self.controls.run.show_state(worker.paused, worker.speed)
+        self._show_legend(worker.settings)
+        if worker.at_end != self._at_end:
+            self._at_end = worker.at_end
+            if self._at_end:
+                self.show_message(f"End of the scenario at t = {self.flight.scenario.duration:g} s: paused. "
+                                  "Run (Space) goes on; Reset starts it again.")
+        fault = worker.fault
+        if fault != self._fault:
+            self._fault = fault
+            self.fault_banner.setVisible(fault is not None)
+            if fault is not None:
+                self.fault_banner.setText(f"Simulation stopped: {fault}. Press Reset to recover.")
+                self.statusBar().showMessage(f"fault: {fault}", MESSAGE_SECONDS * 1000)
+
+    def _count_frame(self) -> None:
+        self._frames += 1
+
+    # ---------------------------------------------------------------- close
+    def closeEvent(self, event):  # noqa: N802 (Qt's name)
+        """Stop the frame timer and the simulation thread (within 1 s), save the size."""
+        self._timer.stop()
+        self.keys.detach()
+        if self.csv_export is not None and not self.csv_export.wait(30.0):
+            print(f"attitude-sim: the CSV export to {self.csv_export.path} did not finish", file=sys.stderr)
+        if not self.flight.stop(1.0):
+            print("attitude-sim: the simulation thread did not stop within 1 s", file=sys.stderr)
+        if self._remember:
+            saved = QSettings("attitude-sim", "attitude-sim")
+            saved.setValue("geometry", self.saveGeometry())
+            saved.setValue("splitter", self.splitter.saveState())
+        super().closeEvent(event)

@@ -1,0 +1,82 @@
+"""The window's status bar: the recording, the simulated time, the real-time factor, steps and frames per second."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from PySide6.QtWidgets import QLabel, QStatusBar
+
+__all__ = ["StatusLine", "RateMeter", "STATUS_SECONDS"]
+
+#: Seconds between updates of the rates (their averaging time).
+STATUS_SECONDS = 1.0
+
+
+class RateMeter:
+    """Rates of growing counters over the wall time between calls."""
+
+    def __init__(self):
+        self._last = None
+
+    def rates(self, *counters) -> tuple | None:
+        """Per-second rates of ``counters`` since the last call (None the first time)."""
+        now = time.perf_counter()
+        last, self._last = self._last, (now, counters)
+        if last is None or now <= last[0]:
+            return None
+        return tuple((c - c0) / (now - last[0]) for c, c0 in zip(counters, last[1]))
+
+
+class StatusLine:
+    """Permanent labels in a status bar (object names ``status_recording``, ``status_time``,
+    ``status_speed``, ``status_steps``, ``status_fps``).
+
+    Parameters
+    ----------
+    bar : QStatusBar
+        The window's status bar; its temporary messages stay the window's.
+    """
+
+    def __init__(self, bar: QStatusBar):
+        self.labels = {name: QLabel(objectName=f"status_{name}") for name in ("time", "speed", "steps", "fps")}
+        self.recording = QLabel(objectName="status_recording", visible=False)
+        bar.addPermanentWidget(self.recording)
+        for label in self.labels.values():
+            bar.addPermanentWidget(label)
+        self._meter = RateMeter()
+        self._next = 0.0
+
+    def show_time(self, t: float) -> None:
+        """The simulated time, s."""
+        self.labels["time"].setText(f"t = {t:.2f} s")
+
+    def show_recording(self, path) -> None:
+        """A red mark with the file's name while recording (``path`` None: hidden)."""
+        self.recording.setText(f"● REC {os.path.basename(path)}" if path is not None else "")
+        self.recording.setVisible(path is not None)
+
+    def show_rates_due(self, worker, frames: int) -> None:
+        """Every :data:`STATUS_SECONDS`: the worker's real-time factor and steps per second, and
+        the frames drawn per second (``frames``: the 3D view's frames so far)."""
+        if time.perf_counter() < self._next:
+            return
+        self._next = time.perf_counter() + STATUS_SECONDS
+        rates = self._meter.rates(worker.sim_seconds, worker.steps_taken, frames)
+        if rates is None:
+            return
+        factor, steps, fps = rates
+        halted = worker.paused or worker.fault is not None
+        behind = not halted and factor < 0.85 * worker.speed
+        state = "paused" if halted else f"{factor:.2f}× real time"
+        if behind:
+            state += f" (behind: target {worker.speed:g}×)"
+        label = self.labels["speed"]
+        label.setText(state)
+        flag = "true" if behind else "false"  # a string: PySide6 mis-counts bool properties
+        if label.property("warning") != flag:
+            label.setProperty("warning", flag)
+            label.style().unpolish(label)
+            label.style().polish(label)
+        self.labels["steps"].setText(f"{steps:,.0f} steps/s")
+        self.labels["fps"].setText(f"{fps:.0f} fps")
