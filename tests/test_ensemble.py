@@ -360,3 +360,22 @@ def test_bad_inputs_raise_like_the_simulation():
     assert ens.settings.dampers_on is False  # nothing applied
     with pytest.raises(SettingsError, match="count"):
         Ensemble(Settings(), EnsembleSpec(bodies=3), start=2, count=2)
+
+
+def test_keep_temporaries_takes_effect_on_glibc_and_changes_no_result():
+    """sim.ensemble.heap: mallopt accepted on glibc (the machines the project runs on); results unchanged."""
+    import platform
+    import subprocess
+    import sys
+
+    from sim.ensemble.heap import keep_temporaries
+
+    if platform.libc_ver()[0] == "glibc":
+        assert keep_temporaries() is True
+    code = ("import numpy as np; from sim.settings import Settings; from sim.ensemble import Ensemble, EnsembleSpec;"
+            "e = Ensemble(Settings(integrator='rk4', dampers_on=True), EnsembleSpec(bodies=50, seed=3));"
+            "e.step(20); print(np.asarray(e.q).tobytes().hex())")
+    env_runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                               env={**__import__("os").environ, **extra}).stdout
+                for extra in ({}, {"MALLOC_MMAP_THRESHOLD_": "131072", "MALLOC_TRIM_THRESHOLD_": "131072"})]
+    assert env_runs[0] and env_runs[0] == env_runs[1]

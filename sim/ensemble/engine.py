@@ -17,6 +17,7 @@ import numpy as np
 from sim.control import TorqueModel
 from sim.energy import kinetic_energy
 from sim.ensemble import kernels
+from sim.ensemble.heap import keep_temporaries
 from sim.ensemble.info import EnsembleInfo
 from sim.ensemble.metrics import TRACKED, Tracker, nose, outside, rotation_angle_deg
 from sim.ensemble.sampling import sample, sample_inertia
@@ -102,6 +103,7 @@ class Ensemble(Stepper):
             raise TypeError(f"spec must be an EnsembleSpec, got {type(spec).__name__}")
         start = as_integer("start", start, 0, spec.bodies - 1)
         count = spec.bodies - start if count is None else as_integer("count", count, 1, spec.bodies - start)
+        keep_temporaries()  # once per process: the column step's temporaries stay in the heap (sim.ensemble.heap)
         self._settings = settings or Settings()
         self.spec = spec
         self.index = np.arange(start, start + count, dtype=np.int64)
