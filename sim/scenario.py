@@ -151,16 +151,17 @@ class _Parser:
         self.source = source
         self.name = name
 
-    def error(self, message: str, key: str | None = None, occurrence: int = 0) -> ScenarioError:
+    def error(self, message: str, key: str | None = None, occurrence: int = 0, after: int = 0) -> ScenarioError:
         where = self.source
-        line = self.find_line(key, occurrence) if key else None
+        line = self.find_line(key, occurrence, after) if key else None
         if line:
             where += f", line {line}"
         return ScenarioError(f"{where}: {message}")
 
-    def find_line(self, key: str, occurrence: int = 0) -> int | None:
+    def find_line(self, key: str, occurrence: int = 0, after: int = 0) -> int | None:
+        """Line (from 1) of the ``occurrence``-th ``key =`` or ``[key]`` after line ``after``."""
         pattern = re.compile(rf"^\s*(\[\[?\s*)?[\"']?{re.escape(key)}[\"']?\s*(=|\]\]?)")
-        hits = [i + 1 for i, line in enumerate(self.lines) if pattern.match(line)]
+        hits = [i + 1 for i, line in enumerate(self.lines) if i >= after and pattern.match(line)]
         if not hits:
             return None
         return hits[min(occurrence, len(hits) - 1)]
@@ -203,22 +204,24 @@ class _Parser:
             raise self.error(f"[scenario] {key}: expected a string, got {value!r}", key)
         return value
 
-    def check(self, section: str, key: str, value, occurrence: int = 0):
+    def check(self, section: str, key: str, value, after: int = 0):
+        """``value`` validated; an error names the line of ``key`` after line ``after`` (its table's header)."""
         if key not in KEYS:
-            raise self.error(f"[{section}]: unknown key {key!r} (known: {', '.join(KEYS)})", key, occurrence)
+            raise self.error(f"[{section}]: unknown key {key!r} (known: {', '.join(KEYS)})", key, 0, after)
         if key == "body" and isinstance(value, str) and value not in BUILTINS and self.folder is not None:
             value = str(Path(self.folder) / Path(value).expanduser())  # an absolute path stays as it is
         try:
             return validate(key, value)
         except SettingsError as exc:
-            raise self.error(f"[{section}] {exc}", key, occurrence) from None
+            raise self.error(f"[{section}] {exc}", key, 0, after) from None
 
     def settings(self, table: dict, section: str) -> Settings:
-        checked = {k: self.check(section, k, v) for k, v in table.items()}
+        header = self.find_line(section) or 0
+        checked = {k: self.check(section, k, v, header) for k, v in table.items()}
         try:
             return Settings().replace(**checked)
         except SettingsError as exc:  # a combination: a body without inertia
-            raise self.error(f"[{section}] {exc}", str(exc).split(":", 1)[0]) from None
+            raise self.error(f"[{section}] {exc}", str(exc).split(":", 1)[0], 0, header) from None
 
     def events(self, items: list) -> tuple:
         events = []
@@ -229,7 +232,8 @@ class _Parser:
             if isinstance(at, bool) or not isinstance(at, (int, float)) or not 0 <= at <= MAX_DURATION:
                 raise self.error(f"[[events]] #{i + 1}: 'at' must be a time in s >= 0, got {at!r}",
                                  "events", i)
-            changes = {k: self.check(f"events #{i + 1}", k, v) for k, v in item.items() if k != "at"}
+            header = self.find_line("events", i) or 0
+            changes = {k: self.check(f"events #{i + 1}", k, v, header) for k, v in item.items() if k != "at"}
             if not changes:
                 raise self.error(f"[[events]] #{i + 1}: no setting to change", "events", i)
             events.append(Event(float(at), changes))
@@ -247,7 +251,8 @@ class _Parser:
             if "body" in item:
                 raise self.error(f"[[compare]] #{i + 1}: body: comparison bodies fly the main body "
                                  "(drawn with its mesh); give them another inertia or mass instead", "compare", i)
-            overrides = {k: self.check(f"compare #{i + 1}", k, v) for k, v in item.items() if k != "label"}
+            header = self.find_line("compare", i) or 0
+            overrides = {k: self.check(f"compare #{i + 1}", k, v, header) for k, v in item.items() if k != "label"}
             try:
                 settings.replace(**overrides)
             except SettingsError as exc:  # a combination: e.g. inertia back to a mesh without volume
