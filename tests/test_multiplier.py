@@ -87,6 +87,9 @@ def test_multiplier_equals_four_times_energy(seed, body_name):
     q, w, p, _ = random_state(seed)
     four_t = 2.0 * w @ body.J @ w
     assert mult.multiplier(tuple(q), tuple(p), body.j_rows) == pytest.approx(four_t, rel=1e-13)
+    # the augmented system of Sherif (39) as built (no shift by default) gives the same lambda
+    a, b = mult.augmented_system(q, p, body.J, (0.3, -0.2, 0.1))
+    assert np.linalg.solve(a, b)[4] == pytest.approx(four_t, rel=1e-11)
 
 
 @pytest.mark.parametrize("body_name", list(BODIES))

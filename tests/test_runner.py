@@ -106,6 +106,16 @@ def test_compare_rows_measure_against_rk4_reference():
     assert batch.compare_rows[MAIN].shape == (200, len(COMPARE_COLUMNS))
 
 
+def test_scheduled_lists_one_inputs_pending_steps_in_order():
+    runner = Runner(load("default"))
+    runner.schedule(30, "torque", (0.0, 1.0, 0.0))
+    runner.schedule(10, "torque", (1.0, 0.0, 0.0))
+    runner.schedule(20, "dampers_on", True)
+    assert runner.scheduled("torque") == [(10, (1.0, 0.0, 0.0)), (30, (0.0, 1.0, 0.0))]
+    assert runner.scheduled("dampers_on") == [(20, True)]
+    assert runner.scheduled("rates") == []
+
+
 def test_no_compare_rows_without_comparison_bodies():
     assert Runner(load("default")).advance(5).compare_rows == {}
 

@@ -30,6 +30,8 @@ Usage (the Makefile passes its variables)::
         --part sim 'sim/*' 'tests -m "not qt and not gl" --ignore=tests/test_soak.py' \\
         --part app 'app/readouts.py app/plots.py' 'tests/test_readouts.py tests/test_plots.py'
     python tools/mutate.py --report-only --part sim 'sim/*' '' --part app '...' ''
+    python tools/mutate.py --retest ...    # the survivors again, after new tests
+    python tools/mutate.py --resume ...    # go on with the mutants not yet tested
 """
 
 from __future__ import annotations
@@ -103,12 +105,21 @@ class Part:
                     found.append(rel)
         return found
 
-    def prepare(self) -> None:
-        """A fresh copy of the checkout and mutmut's configuration for this part."""
+    def prepare(self, keep: bool = False) -> None:
+        """A fresh copy of the checkout and mutmut's configuration for this part.
+
+        With ``keep``, mutmut's results (``mutants/``) stay: mutmut goes on with the
+        mutants not yet tested and keeps the verdicts of functions that did not change.
+        """
         if not self.files():
             raise SystemExit(f"make mutate: no Python file matches {' '.join(self.globs)} (part {self.name})")
-        shutil.rmtree(self.dir, ignore_errors=True)
-        self.dir.mkdir(parents=True)
+        if keep and (self.dir / "mutants").is_dir():
+            for entry in self.dir.iterdir():
+                if entry.name != "mutants":
+                    shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+        else:
+            shutil.rmtree(self.dir, ignore_errors=True)
+        self.dir.mkdir(parents=True, exist_ok=True)
         extra = []
         for entry in sorted(ROOT.iterdir()):
             if entry.name == "setup.cfg" or any(fnmatch.fnmatch(entry.name, p) for p in SKIP):
@@ -135,10 +146,14 @@ class Part:
             "process_isolation = forkserver\n"
         )
 
-    def run(self, jobs: int) -> int:
-        """mutmut run; its own output goes to build/mutate/<part>/mutmut.log, progress is printed."""
+    def survivors(self) -> list[str]:
+        return [name for _, name, code in self.results() if status(code) in ("survived", "no tests", "other")]
+
+    def run(self, jobs: int, names=()) -> int:
+        """mutmut run (only the mutants ``names`` if given); its own output goes to
+        build/mutate/<part>/mutmut.log, progress is printed."""
         mutmut = Path(sys.executable).with_name("mutmut")
-        command = [str(mutmut), "run", "--max-children", str(jobs)]
+        command = [str(mutmut), "run", "--max-children", str(jobs), *names]
         env = dict(os.environ)
         # The mutated modules are large (every mutant of a function is in the file): their
         # bytecode must be cached, or every subprocess a test starts compiles them anew.
@@ -169,7 +184,8 @@ class Part:
         if proc.returncode != 0:
             tail = log.read_bytes().decode(errors="replace").replace("\r", "\n").splitlines()[-30:]
             print("\n".join(tail), file=sys.stderr)
-        (self.dir / "minutes").write_text(f"{minutes:.1f}\n")
+        with open(self.dir / "minutes", "a") as out:  # one line a run (--resume, --retest add theirs)
+            out.write(f"{minutes:.1f}{' (retest)' if names else ''}\n")
         return proc.returncode
 
     def results(self):
@@ -229,7 +245,7 @@ def report(parts: list[Part]) -> str:
         lines += [row(f"{path}", codes) for path, codes in sorted(by_module.items())]
         spent = part.dir / "minutes"
         if spent.exists():
-            minutes.append(f"{part.name} {spent.read_text().strip()} min")
+            minutes.append(f"{part.name} {' + '.join(spent.read_text().split(chr(10))[:-1])} min")
     text = "\n".join(head + [row("**all**", everything)] + lines)
     if minutes:
         text += "\n\nmutmut run time: " + ", ".join(minutes) + "\n"
@@ -248,14 +264,21 @@ def main(argv=None) -> int:
                         help="a part: its name, the files to mutate (globs), the pytest arguments choosing its tests")
     parser.add_argument("--jobs", type=int, default=1, help="mutants tested at once (default 1)")
     parser.add_argument("--report-only", action="store_true", help="summarise the last run's results")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the last run's results and test only the mutants not yet tested")
+    parser.add_argument("--retest", action="store_true",
+                        help="keep the last run's results and test its survivors again (after new tests)")
     args = parser.parse_args(argv)
     parts = [Part(*p) for p in args.part]
     failed = 0
     if not args.report_only:
+        names = {part.name: part.survivors() if args.retest else [] for part in parts}
         for part in parts:
-            part.prepare()
+            part.prepare(keep=args.resume or args.retest)
         for part in parts:
-            failed |= part.run(args.jobs) != 0
+            if args.retest and not names[part.name]:
+                continue
+            failed |= part.run(args.jobs, names[part.name]) != 0
     text, detail = report(parts)
     WORK.mkdir(parents=True, exist_ok=True)
     (WORK / "report.md").write_text(text + "\n")
