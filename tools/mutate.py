@@ -15,8 +15,8 @@ mutmut runs with ``process_isolation = forkserver``: the main process never
 imports pytest, Qt or a test; a server process collects the tests once and
 forks one fresh child per mutant, so no mutant inherits a QApplication, a
 thread or a Dask cluster.  Only the tests that call the mutated function
-(mutmut's stats run) are run for a mutant, fastest first, stopping at the
-first failure.
+(mutmut's stats run) are run for a mutant, fastest first
+(``tools/mutate_order.py``), stopping at the first failure.
 
 The report (printed, and written to ``build/mutate/report.md``): the share of
 mutants killed overall, per part and per module, then every survivor with its
@@ -158,6 +158,11 @@ class Part:
         # The mutated modules are large (every mutant of a function is in the file): their
         # bytecode must be cached, or every subprocess a test starts compiles them anew.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
+        # Each mutant's tests fastest first (tools/mutate_order.py): -x then stops at the first
+        # failing test without running the slow ones before it.  Through the environment, not
+        # mutmut's pytest arguments, so that it changes no cached verdict.
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "tools"), env.get("PYTHONPATH")]))
+        env["PYTEST_ADDOPTS"] = " ".join(filter(None, [env.get("PYTEST_ADDOPTS"), "-p mutate_order"]))
         # One virtual screen for the whole run; each mutant's test process connects to it
         # (the GUI-free tests of the sim part never do).
         command = ["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24"] + command
