@@ -70,6 +70,8 @@ def status(code) -> str:
         return "killed"
     if code in TIMEOUT:
         return "timeout"
+    if isinstance(code, int) and code < 0:  # the test process died of a signal (SIGSEGV, SIGABRT)
+        return "crashed"
     if code in SURVIVED:
         return "survived"
     if code in NO_TESTS:
@@ -181,8 +183,9 @@ class Part:
                     counts = Counter(status(c) for _, _, c in self.results())
                     if counts:
                         done = sum(n for s, n in counts.items() if s != "not checked")
+                        killed = counts["killed"] + counts["timeout"] + counts["crashed"]
                         print(f"  {self.name}: {done}/{sum(counts.values())} mutants done, "
-                              f"{counts['killed'] + counts['timeout']} killed, {counts['survived']} survived "
+                              f"{killed} killed, {counts['survived']} survived "
                               f"({(time.monotonic() - started) / 60:.0f} min)", flush=True)
         minutes = (time.monotonic() - started) / 60
         print(f"{self.name}: mutmut exited {proc.returncode} after {minutes:.1f} min", flush=True)
@@ -227,14 +230,14 @@ class Part:
 def row(label: str, codes: list) -> str:
     counts = Counter(status(c) for c in codes)
     total = len(codes)
-    killed = counts["killed"] + counts["timeout"]
+    killed = counts["killed"] + counts["timeout"] + counts["crashed"]
     score = f"{100.0 * killed / total:.1f} %" if total else "-"
-    return (f"| {label} | {total} | {killed} | {counts['timeout']} | {counts['survived']} | "
+    return (f"| {label} | {total} | {killed} | {counts['timeout'] + counts['crashed']} | {counts['survived']} | "
             f"{counts['no tests']} | {counts['not checked'] + counts['other']} | {score} |")
 
 
 def report(parts: list[Part]) -> str:
-    head = ["| files | mutants | killed | of which timeouts | survived | no test | not run | killed share |",
+    head = ["| files | mutants | killed | of which timeouts or crashes | survived | no test | not run | killed share |",
             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     everything, lines, survivors = [], [], []
     minutes = []
