@@ -106,6 +106,30 @@ def test_compare_rows_measure_against_rk4_reference():
     assert batch.compare_rows[MAIN].shape == (200, len(COMPARE_COLUMNS))
 
 
+def test_run_applies_an_input_queued_before_it_and_events_one_step_apart_each_at_its_step():
+    scenario = loads("""
+[settings]
+dt = 0.01
+[[events]]
+at = 0.05
+torque = [0, 0, 3]
+[[events]]
+at = 0.06
+torque = [0, 2, 0]
+""")
+    runner = Runner(scenario)
+    runner.submit("torque", (1.0, 0.0, 0.0))  # takes effect at the first step of the run
+    rows = np.array(list(runner.run(duration=0.1)))
+    assert np.allclose(rows[:, COL["t"]], np.arange(11) * 0.01, rtol=0, atol=1e-12)
+    # each row shows the torque in force after its step (an event at t is applied at t)
+    expected = [(0, 0, 0)] + [(1, 0, 0)] * 4 + [(0, 0, 3)] + [(0, 2, 0)] * 5
+    assert rows[:, [COL["tx"], COL["ty"], COL["tz"]]].tolist() == [list(map(float, e)) for e in expected]
+    # rows every 5 steps are the same states: the steps between rows stop at each event
+    runner = Runner(scenario)
+    runner.submit("torque", (1.0, 0.0, 0.0))
+    assert np.array_equal(np.array(list(runner.run(duration=0.1, every=5))), rows[::5])
+
+
 def test_scheduled_lists_one_inputs_pending_steps_in_order():
     runner = Runner(load("default"))
     runner.schedule(30, "torque", (0.0, 1.0, 0.0))
