@@ -5,7 +5,7 @@ import threading
 import numpy as np
 import pytest
 
-from sim.runner import RESET, Runner
+from sim.runner import ENSEMBLE, RESET, Runner
 from sim.scenario import load, loads
 from sim.settings import SettingsError
 from sim.simulation import HISTORY_COLUMNS
@@ -128,6 +128,24 @@ torque = [0, 2, 0]
     runner = Runner(scenario)
     runner.submit("torque", (1.0, 0.0, 0.0))
     assert np.array_equal(np.array(list(runner.run(duration=0.1, every=5))), rows[::5])
+
+
+def test_run_flies_a_submitted_ensemble_step_for_step_with_the_body():
+    from sim.ensemble import Ensemble, EnsembleSpec
+
+    scenario = loads("""
+[settings]
+dt = 0.01
+torque = [0.5, -0.2, 0.1]
+""")
+    spec = EnsembleSpec(bodies=4, seed=3, rate_spread=0.2)
+    runner = Runner(scenario)
+    runner.submit(ENSEMBLE, spec)
+    rows = list(runner.run(duration=0.3, every=7))
+    assert len(rows) == 1 + 5 and runner.total_steps == 30
+    alone = Ensemble(scenario.settings, spec)
+    alone.step(30)
+    assert runner.ensemble.t == pytest.approx(0.3) and np.array_equal(runner.ensemble.q, alone.q)
 
 
 def test_scheduled_lists_one_inputs_pending_steps_in_order():
