@@ -261,3 +261,11 @@ def test_slerp_path_reports_angle():
     qe = quat.from_axis_angle((0, 0, 1), math.radians(300.0))
     assert interp.SlerpPath(qi, qe).angle == pytest.approx(math.radians(30.0), abs=1e-14)
     assert interp.SlerpPath(qi, qe, shortest_path=False).angle == pytest.approx(math.radians(150.0), abs=1e-14)
+
+
+def test_sine_cosine_are_those_of_the_inputs_rescaled_to_a_largest_component_of_one():
+    # p = 2 (1, 0, 0, 1), q = 3 (0, 1, 0, 1): |P^Q| = |(1, 0, 1, 0, -1, 0)| = sqrt 3, P.Q = 1
+    s, c = interp.sine_cosine((2.0, 0.0, 0.0, 2.0), (0.0, 3.0, 0.0, 3.0))
+    assert s == pytest.approx(math.sqrt(3.0), rel=1e-15) and c == pytest.approx(1.0, rel=1e-15)
+    s, c = interp.sine_cosine((1e200, 0.0, 0.0, 1e200), (0.0, 1e-200, 0.0, 1e-200))
+    assert s == pytest.approx(math.sqrt(3.0), rel=1e-15) and c == pytest.approx(1.0, rel=1e-15)
