@@ -370,3 +370,15 @@ def test_grid_lines_are_their_translucent_colour_composited_over_the_background(
         np.testing.assert_allclose([pen.color().redF(), pen.color().greenF(), pen.color().blueF()], expected,
                                    atol=1.0 / 255)
     assert translucent  # the case is meaningful: pyqtgraph's grid pens are translucent
+
+
+def test_each_plot_follows_data_that_leave_its_range_with_a_five_percent_margin(panel, history):
+    """Rates far outside the first range: the axis becomes exactly their span plus 5 % either side."""
+    rows = make_rows(0, 400)
+    cols = [HISTORY_COLUMNS.index(c) for c in ("wx", "wy", "wz")]
+    rows[:, cols] = 40.0 + 10.0 * rows[:, cols]  # within [30, 50], far above any first range
+    history.append(rows)
+    panel.refresh()
+    low, high = rows[:, cols].min(), rows[:, cols].max()
+    pad = 0.05 * (high - low)
+    assert panel.plot("rates").viewRange()[1] == pytest.approx([low - pad, high + pad], rel=1e-12)
