@@ -361,8 +361,40 @@ def test_mass_must_be_a_positive_number(mass):
 def test_too_many_triangles_are_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(shape, "MAX_TRIANGLES", 11)  # a box has 12
     path = write(tmp_path / "big.obj", *box_mesh(1, 1, 1))
-    with pytest.raises(SettingsError, match="12 triangles, more than the 11"):
+    with pytest.raises(SettingsError, match="12 triangles, more than the 11 the view can draw; "
+                                            "decimate the mesh first"):
         Settings().replace(body=path)
+
+
+def test_as_many_triangles_as_the_view_draws_are_accepted(tmp_path, monkeypatch):
+    monkeypatch.setattr(shape, "MAX_TRIANGLES", 12)  # a box has 12
+    assert len(shape.load(write(tmp_path / "just.obj", *box_mesh(1, 1, 1))).faces) == 12
+
+
+def test_a_file_trimesh_cannot_read_is_refused_with_trimeshs_first_line(tmp_path):
+    path = tmp_path / "junk.glb"
+    path.write_bytes(b"glTF\x02\x00\x00\x00" + b"garbage" * 3)
+    with pytest.raises(Exception) as theirs:
+        trimesh.load(str(path), file_type="glb", force="mesh", process=False)
+    reason = str(theirs.value).strip().splitlines()[0]
+    with pytest.raises(ShapeError) as mine:
+        shape.load(str(path))
+    assert str(mine.value) == f"{path}: not a readable GLB mesh ({reason})"
+
+
+def test_a_vertex_at_infinity_is_refused_by_name(tmp_path):
+    vertices, faces = box_mesh(1, 1, 1)
+    vertices = vertices.copy()
+    vertices[3, 1] = np.inf
+    path = write_obj(tmp_path / "inf.obj", vertices, faces)
+    with pytest.raises(ShapeError) as refused:
+        shape.load(path)
+    assert str(refused.value) == f"{path}: the mesh has non-finite vertex coordinates"
+
+
+def test_a_mesh_file_with_an_upper_case_suffix_is_read_by_its_format(tmp_path):
+    loaded = shape.load(write_obj(tmp_path / "BOX.OBJ", *box_mesh(1.0, 2.0, 3.0)))
+    np.testing.assert_allclose(loaded.inertia_at(1.0)[:3], np.diag(box_inertia(1.0, 1.0, 2.0, 3.0)), rtol=1e-12)
 
 
 def test_mass_without_effect_warns_on_the_command_line(tmp_path, capsys):
