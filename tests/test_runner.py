@@ -104,6 +104,11 @@ def test_compare_rows_measure_against_rk4_reference():
     assert batch.compare_rows["full-quat raw"][-1, energy] == pytest.approx(
         runner.compare["full-quat raw"].snapshot().energy)
     assert batch.compare_rows[MAIN].shape == (200, len(COMPARE_COLUMNS))
+    dt = runner.sim.settings.dt
+    for label, rows in batch.compare_rows.items():
+        np.testing.assert_allclose(rows[:, COMPARE_COLUMNS.index("t")], np.arange(1, 201) * dt, rtol=1e-12)
+        q = runner.sim.q if label == MAIN else runner.compare[label].q
+        assert rows[-1, COMPARE_COLUMNS.index("norm")] == pytest.approx(np.linalg.norm(q) - 1.0, abs=1e-15)
 
 
 def test_run_applies_an_input_queued_before_it_and_events_one_step_apart_each_at_its_step():
