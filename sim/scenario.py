@@ -178,18 +178,21 @@ class _Parser:
             if key not in _TOP_KEYS:
                 raise self.error(f"unknown section {key!r} (known: {', '.join(sorted(_TOP_KEYS))})", key)
         meta = self.table(data, "scenario")
+        top = self.find_line("scenario") or 0  # a key of [scenario] is looked up after its header
         for key in meta:
             if key not in _SCENARIO_KEYS:
-                raise self.error(f"[scenario]: unknown key {key!r} (known: {', '.join(sorted(_SCENARIO_KEYS))})", key)
-        title = self.text(meta, "title", self.name)
-        caption = self.text(meta, "caption", "")
+                raise self.error(f"[scenario]: unknown key {key!r} (known: {', '.join(sorted(_SCENARIO_KEYS))})",
+                                 key, 0, top)
+        title = self.text(meta, "title", self.name, top)
+        caption = self.text(meta, "caption", "", top)
         duration = meta.get("duration", 20.0)
         if isinstance(duration, bool) or not isinstance(duration, (int, float)) or not 0 < duration <= MAX_DURATION:
             raise self.error(f"[scenario] duration: must be a number in (0, {MAX_DURATION:g}] s, got {duration!r}",
-                             "duration")
+                             "duration", 0, top)
         pause_at_end = meta.get("pause_at_end", False)
         if not isinstance(pause_at_end, bool):
-            raise self.error(f"[scenario] pause_at_end: must be true or false, got {pause_at_end!r}", "pause_at_end")
+            raise self.error(f"[scenario] pause_at_end: must be true or false, got {pause_at_end!r}", "pause_at_end",
+                             0, top)
         settings = self.settings(self.table(data, "settings"), "settings")
         events = self.events(self.table(data, "events", list))
         compare = self.compare(self.table(data, "compare", list), settings)
@@ -198,10 +201,10 @@ class _Parser:
                         pause_at_end=pause_at_end, settings=settings, events=events, compare=compare,
                         ensemble=ensemble)
 
-    def text(self, table, key, default):
+    def text(self, table, key, default, after=0):
         value = table.get(key, default)
         if not isinstance(value, str):
-            raise self.error(f"[scenario] {key}: expected a string, got {value!r}", key)
+            raise self.error(f"[scenario] {key}: expected a string, got {value!r}", key, 0, after)
         return value
 
     def check(self, section: str, key: str, value, after: int = 0):
@@ -263,26 +266,27 @@ class _Parser:
     def ensemble(self, table: dict) -> EnsembleSpec:
         """The ``[ensemble]`` table: EnsembleSpec fields, each checked on its own so errors name the key."""
         checked = {}
+        header = self.find_line("ensemble") or 0  # its keys are looked up after its header
         for key, value in table.items():
             if key not in _ENSEMBLE_KEYS:
-                raise self.error(f"[ensemble]: unknown key {key!r} (known: {', '.join(_ENSEMBLE_KEYS)})", key)
+                raise self.error(f"[ensemble]: unknown key {key!r} (known: {', '.join(_ENSEMBLE_KEYS)})", key, 0, header)
             if key == "gains_grid":
-                value = self.gains_grid(value)
+                value = self.gains_grid(value, header)
             try:
                 EnsembleSpec(**{key: value})
             except (SettingsError, TypeError, ValueError) as exc:
-                raise self.error(f"[ensemble] {_named(key, exc)}", key) from None
+                raise self.error(f"[ensemble] {_named(key, exc)}", key, 0, header) from None
             checked[key] = value
         try:
             return EnsembleSpec(**checked)
         except (SettingsError, TypeError, ValueError) as exc:
             raise self.error(f"[ensemble] {exc}", "ensemble") from None
 
-    def gains_grid(self, value):
+    def gains_grid(self, value, after=0):
         """``[[k1, ...], [k2, ...], [k3, ...]]`` as a tuple of three tuples."""
         if not isinstance(value, list) or len(value) != 3 or not all(isinstance(a, list) for a in value):
             raise self.error("[ensemble] gains_grid: expected three arrays of gains "
-                             f"[[k1, ...], [k2, ...], [k3, ...]], got {value!r}", "gains_grid")
+                             f"[[k1, ...], [k2, ...], [k3, ...]], got {value!r}", "gains_grid", 0, after)
         return tuple(tuple(axis) for axis in value)
 
 
