@@ -649,3 +649,23 @@ def test_bake_stores_what_trimesh_reads_from_the_obj(tmp_path, name):
             assert arrays["unit_inertia"].shape == (0, 3)
             assert str(arrays["problem"]).startswith("the mesh")
             assert arrays["centre"].tolist() == [0.0, 0.0, 0.0]
+
+
+def test_an_inside_out_box_names_its_negative_volume(tmp_path):
+    vertices, faces = box_mesh(1.0, 2.0, 3.0)
+    loaded = shape.load(write(tmp_path / "inside_out.obj", vertices, faces[:, ::-1]))
+    assert loaded.problem == ("the mesh encloses a negative volume (-6 m^3): its faces are wound inside out "
+                              "(normals pointing in)")
+
+
+@pytest.mark.parametrize("thickness, solid", [(1e-7, False), (3e-7, True)])
+def test_a_box_thinner_than_1e_12_of_its_size_cubed_bounds_no_solid(tmp_path, thickness, solid):
+    """Corners at +-5e5 m (thick enough that no corners merge): the limit is 1e-12 * (5e5)^3 =
+    1.25e5 m^3; the boxes of 1e6 x 1e6 x 1e-7 and 3e-7 m hold 1e5 and 3e5 m^3."""
+    loaded = shape.load(write_obj(tmp_path / "thin.obj", *box_mesh(1e6, 1e6, thickness)))
+    if solid:
+        assert loaded.problem is None
+        np.testing.assert_allclose(np.diag(tensor(loaded.inertia_at(1.0))),
+                                   np.diag(box_inertia(1.0, 1e6, 1e6, thickness)), rtol=1e-6)
+    else:
+        assert loaded.problem == "the mesh encloses almost no volume (1e+05 m^3: flat or degenerate)"
