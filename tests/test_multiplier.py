@@ -87,9 +87,16 @@ def test_multiplier_equals_four_times_energy(seed, body_name):
     q, w, p, _ = random_state(seed)
     four_t = 2.0 * w @ body.J @ w
     assert mult.multiplier(tuple(q), tuple(p), body.j_rows) == pytest.approx(four_t, rel=1e-13)
-    # the augmented system of Sherif (39) as built (no shift by default) gives the same lambda
+
+
+@pytest.mark.parametrize("body_name", list(BODIES))
+@pytest.mark.parametrize("seed", SEEDS)
+def test_augmented_system_as_built_gives_lambda_four_t(seed, body_name):
+    # Sherif (39) solved directly (no shift by default): lambda = 4T = 2 w.J w, whatever the torque
+    body = BODIES[body_name]
+    q, w, p, _ = random_state(seed)
     a, b = mult.augmented_system(q, p, body.J, (0.3, -0.2, 0.1))
-    assert np.linalg.solve(a, b)[4] == pytest.approx(four_t, rel=1e-11)
+    assert np.linalg.solve(a, b)[4] == pytest.approx(2.0 * w @ body.J @ w, rel=1e-11)
 
 
 @pytest.mark.parametrize("body_name", list(BODIES))

@@ -117,7 +117,7 @@ class Part:
             raise SystemExit(f"make mutate: no Python file matches {' '.join(self.globs)} (part {self.name})")
         if keep and (self.dir / "mutants").is_dir():
             for entry in self.dir.iterdir():
-                if entry.name != "mutants":
+                if entry.name not in ("mutants", "minutes"):
                     shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
         else:
             shutil.rmtree(self.dir, ignore_errors=True)
