@@ -235,13 +235,14 @@ def row(label: str, codes: list) -> str:
     counts = Counter(status(c) for c in codes)
     total = len(codes)
     killed = counts["killed"] + counts["timeout"] + counts["crashed"]
-    score = f"{100.0 * killed / total:.1f} %" if total else "-"
+    tested = total - counts["not checked"]  # a stopped run: the share of what was tested
+    score = f"{100.0 * killed / tested:.1f} %" if tested else "-"
     return (f"| {label} | {total} | {killed} | {counts['timeout'] + counts['crashed']} | {counts['survived']} | "
             f"{counts['no tests']} | {counts['not checked'] + counts['other']} | {score} |")
 
 
 def report(parts: list[Part]) -> str:
-    head = ["| files | mutants | killed | of which timeouts or crashes | survived | no test | not run | killed share |",
+    head = ["| files | mutants | killed | of which timeouts or crashes | survived | no test | not run | killed share of tested |",
             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     everything, lines, survivors = [], [], []
     minutes = []
