@@ -190,8 +190,21 @@ def test_every_builtin_scenario_is_in_the_scenarios_page():
 
 
 # ------------------------------------------------------------------ code names
+MUTANT = re.compile(r"\.x(?:_|ǁ)(.*?)(?:__mutmut_\w*)?$")
+
+
+def _demangle(dotted: str) -> str:
+    """A mutmut id names the mutated function: `sim.body.xǁBodyǁenergy__mutmut_3` -> `sim.body.Body.energy`."""
+    found = MUTANT.search(dotted)
+    if not found:
+        return dotted
+    parts = [part if part.startswith("__") else part.rstrip("_")
+             for part in found.group(1).split("ǁ") if part]
+    return ".".join([dotted[:found.start()], *parts])
+
+
 def _resolves(dotted: str) -> bool:
-    parts = dotted.split(".")
+    parts = _demangle(dotted).split(".")
     for cut in range(len(parts), 0, -1):
         try:
             obj = importlib.import_module(".".join(parts[:cut]))
