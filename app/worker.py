@@ -32,7 +32,6 @@ import numpy as np
 
 from sim.events import TIME_TOLERANCE, reached, steps_until
 from sim.runner import RESET, Batch, Runner
-from sim.simulation import HISTORY_COLUMNS
 
 __all__ = ["SimulationWorker", "Fault", "SPEED_RANGE", "CHUNK_SECONDS", "MAX_LAG"]
 
@@ -87,7 +86,7 @@ def _fault_from_exception(exc: BaseException, t: float) -> Fault:
 
 def _current(runner: Runner) -> Batch:
     """The runner's present state as an empty batch (no step taken)."""
-    return Batch(rows=np.empty((0, len(HISTORY_COLUMNS))), last=runner.sim.snapshot(),
+    return Batch(rows=np.empty((0, len(runner.columns))), last=runner.sim.snapshot(),
                  compare={label: sim.snapshot() for label, sim in runner.compare.items()},
                  ensemble=runner.ensemble_frame())
 

@@ -194,6 +194,23 @@ LIMITS = {lim.key: lim for lim in (
     # axis, whose rates run away in one step under any accepted torque; above, about a thousand
     # times a supertanker's roll inertia, where 1/2 w^T J w and J w overflow for accepted rates.
     Limit("inertia", 1e-8, 1e12, "kg m^2", size=6),
+    # ---- reaction wheels (sim.wheels): each value one number for every wheel or one per wheel
+    Limit("wheel_count", 1, 32, integer=True),
+    Limit("wheel_axis", -_MAGNITUDE, _MAGNITUDE, size=3),
+    # an axial inertia as small as the smallest body's principal moment; the craft's (locked)
+    # inertia must exceed the wheels' about their axes (sim.settings checks the combination)
+    Limit("wheel_inertia", 1e-8, 1e12, "kg m^2"),
+    Limit("wheel_torque_limit", 0.0, _MAGNITUDE, "N m", low_open=True),
+    # 1e5 rad/s is about a million rpm: far beyond any flywheel
+    Limit("wheel_speed_limit", 0.0, 1e5, "rad/s", low_open=True),
+    Limit("wheel_friction", 0.0, _MAGNITUDE, "N m s"),
+    Limit("wheel_speeds", -1e5, 1e5, "rad/s"),
+    Limit("wheel_torques", -_MAGNITUDE, _MAGNITUDE, "N m"),
+    # ---- environment (sim.environment): a circular orbit from the Karman line (100 km; lower is
+    # no orbit) to well beyond the Moon (384,400 km), where the gradient is about 1e-9 of LEO's
+    Limit("altitude_km", 100.0, 1e6, "km"),
+    Limit("disturbance", -_MAGNITUDE, _MAGNITUDE, "N m", size=3),
+    Limit("disturbance_period", 0.0, 1e7, "s"),
     # ---- ensemble spec (sim.ensemble.EnsembleSpec); its gains grid takes the values of "gains"
     Limit("bodies", 1, 10_000_000, integer=True),
     Limit("seed", 0, 2**64 - 1, integer=True),

@@ -193,7 +193,7 @@ class _Parser:
         if not isinstance(pause_at_end, bool):
             raise self.error(f"[scenario] pause_at_end: must be true or false, got {pause_at_end!r}", "pause_at_end")
         settings = self.settings(self.table(data, "settings"), "settings")
-        events = self.events(self.table(data, "events", list))
+        events = self.events(self.table(data, "events", list), settings)
         compare = self.compare(self.table(data, "compare", list), settings)
         ensemble = self.ensemble(self.table(data, "ensemble")) if "ensemble" in data else None
         return Scenario(name=self.name, title=title, caption=caption, duration=float(duration),
@@ -223,7 +223,7 @@ class _Parser:
         except SettingsError as exc:  # a combination: a body without inertia
             raise self.error(f"[{section}] {exc}", str(exc).split(":", 1)[0]) from None
 
-    def events(self, items: list) -> tuple:
+    def events(self, items: list, settings: Settings) -> tuple:
         events = []
         for i, item in enumerate(items):
             if not isinstance(item, dict):
@@ -235,6 +235,13 @@ class _Parser:
             changes = {k: self.check(f"events #{i + 1}", k, v) for k, v in item.items() if k != "at"}
             if not changes:
                 raise self.error(f"[[events]] #{i + 1}: no setting to change", "events", i)
+            try:
+                changed = settings.replace(**changes)
+            except SettingsError as exc:  # a combination: wheel speeds for another number of wheels
+                raise self.error(f"[[events]] #{i + 1}: {exc}", "events", i) from None
+            if changed.wheel_count != settings.wheel_count:
+                raise self.error(f"[[events]] #{i + 1}: wheels: a run keeps its {settings.wheel_count} wheels "
+                                 f"(its rows have a column per wheel), not {changed.wheel_count}", "events", i)
             events.append(Event(float(at), changes))
         events.sort(key=lambda e: e.at)
         return tuple(events)
