@@ -15,7 +15,8 @@ the total body-axis torque ``(tx, ty, tz)``; with wheels the external torque
 on the body followed by the motor torques, ``(tx, ty, tz, u_1, ..., u_n)``
 (:class:`sim.loads.LoadModel`).  ``body`` is a :class:`sim.body.Body`, a
 :class:`sim.loads.Gyrostat`, or anything with their ``j_rows``,
-``j_inv_rows``, ``wheels`` and (with wheels) ``j_free_inv_rows``.  Norm
+``j_inv_rows``, ``wheels`` and (with wheels) ``j_free_inv_rows`` and
+``formulas`` (:class:`sim.wheels.Formulas`).  Norm
 handling is not part of the step (see :mod:`sim.norm`).  Plain Python
 floats on purpose: for 3- and 4-vectors numpy's per-call overhead costs more
 than the arithmetic.
@@ -39,7 +40,7 @@ computed at once from the old values, as the equations say.
 
 from __future__ import annotations
 
-from sim.wheels import equivalent_torque, gyrostat_rhs
+from sim.wheels import equivalent_torque
 
 __all__ = ["half_quat", "full_quat", "rk4", "INTEGRATORS", "FULL_QUAT_FORMS",
            "euler_rhs", "rates_rhs", "qdot", "rates", "integrator"]
@@ -72,7 +73,7 @@ def rates_rhs(w, load, body):
     wheels = getattr(body, "wheels", None)
     if wheels is None:
         return euler_rhs(w, load, body.j_rows, body.j_inv_rows)
-    return gyrostat_rhs(w, load, body.j_rows, body.j_free_inv_rows, wheels)
+    return body.formulas.rhs(w, load, body.j_rows, body.j_free_inv_rows)
 
 
 def qdot(q, w):
@@ -114,15 +115,16 @@ def half_quat(q, w, p, dt, torque, body, t=None):
     Returns ``(q, w, None)``.
     """
     a = rates_rhs(w, torque(q, w) if t is None else torque(q, w, t), body)
-    x = w[0] + dt * a[0]
-    y = w[1] + dt * a[1]
-    z = w[2] + dt * a[2]
-    q1, q2, q3, q4 = q
-    h = 0.5 * dt
     if len(w) == 3:
+        x = w[0] + dt * a[0]
+        y = w[1] + dt * a[1]
+        z = w[2] + dt * a[2]
         rates_new = (x, y, z)
     else:
-        rates_new = (x, y, z, *(s + dt * d for s, d in zip(w[3:], a[3:])))
+        rates_new = tuple([s + dt * d for s, d in zip(w, a)])
+        x, y, z = rates_new[0], rates_new[1], rates_new[2]
+    q1, q2, q3, q4 = q
+    h = 0.5 * dt
     return ((q1 + h * (-q4 * x - q3 * y + q2 * z),
              q2 + h * (q3 * x - q4 * y - q1 * z),
              q3 + h * (-q2 * x + q1 * y - q4 * z),

@@ -35,9 +35,12 @@ import numpy as np
 from sim.control import TorqueModel
 from sim.environment import disturbance_torque, gravity_gradient_torque, orbit_rate
 from sim.ops import FLOAT
-from sim.wheels import WheelSet, free_inertia, wheel_motor_torques, wheel_reaction
+from sim.wheels import WheelSet, free_inertia, wheel_reaction
 
 __all__ = ["LoadModel", "Gyrostat", "gyrostat_of", "UserTorqueError"]
+
+
+_ZERO = (0.0, 0.0, 0.0)
 
 
 class UserTorqueError(TypeError):
@@ -55,13 +58,23 @@ class Gyrostat:
     wheels : sim.wheels.WheelSet or None
     j_free_inv_rows : 9-tuple or None
         ``(J - sum J_s,i a_i a_i^T)^-1`` row major (None without wheels).
+
+    Attributes
+    ----------
+    formulas : sim.wheels.Formulas or None
+        The wheels' formulas the integrators call (:func:`sim.integrators.rates_rhs`),
+        with the inertia written in when it is one set of floats.
     """
 
-    __slots__ = ("j_rows", "j_inv_rows", "wheels", "j_free_inv_rows")
+    __slots__ = ("j_rows", "j_inv_rows", "wheels", "j_free_inv_rows", "formulas")
 
     def __init__(self, j_rows, j_inv_rows, wheels=None, j_free_inv_rows=None):
         self.j_rows, self.j_inv_rows = j_rows, j_inv_rows
         self.wheels, self.j_free_inv_rows = wheels, j_free_inv_rows
+        self.formulas = None
+        if wheels is not None:
+            floats = all(isinstance(x, float) for x in (*j_rows, *j_free_inv_rows))
+            self.formulas = wheels.formulas(FLOAT, (tuple(j_rows), tuple(j_free_inv_rows)) if floats else None)
 
 
 def gyrostat_of(body, wheels: WheelSet | None):
@@ -106,14 +119,15 @@ class LoadModel:
     """
 
     __slots__ = ("torque", "ops", "wheels", "direct", "gravity_gradient", "rate", "j_rows", "disturbance",
-                 "period", "inertial", "user")
+                 "period", "inertial", "_user", "_motor_load", "_outside")
 
     def __init__(self, torque: TorqueModel, ops=FLOAT):
         self.torque, self.ops = torque, ops
-        self.wheels = self.direct = self.disturbance = self.user = None
+        self.wheels = self.direct = self.disturbance = self._user = None
         self.gravity_gradient = self.inertial = False
         self.rate = self.period = 0.0
-        self.j_rows = None
+        self.j_rows = self._motor_load = None
+        self._outside = False
 
     def configure(self, settings, j_rows) -> None:
         """Take the wheels and the environment of a :class:`~sim.settings.Settings`; ``j_rows`` the craft's ``J``."""
@@ -126,12 +140,24 @@ class LoadModel:
         self.disturbance = s.disturbance if any(x != 0.0 for x in s.disturbance) else None
         self.period = s.disturbance_period
         self.inertial = s.disturbance_axes == "inertial"
+        self._motor_load = None if self.wheels is None else self.wheels.formulas(self.ops).motor_load
+        self._outside = self.gravity_gradient or self.disturbance is not None or self._user is not None
+
+    @property
+    def user(self):
+        """``f(t, q, w) -> (tx, ty, tz)``: the user's torque function (one body only), or None."""
+        return self._user
+
+    @user.setter
+    def user(self, f) -> None:
+        self._user = f
+        self._outside = self.gravity_gradient or self.disturbance is not None or f is not None
 
     @property
     def active(self) -> bool:
         """True when there is more than the torque law: wheels or an external torque."""
         return (self.wheels is not None or self.gravity_gradient or self.disturbance is not None
-                or self.user is not None)
+                or self._user is not None)
 
     def external(self, q, w, t):
         """``T_ext`` at ``(q, w, t)``: gravity gradient + disturbance + the user's torque (None when none acts)."""
@@ -141,23 +167,19 @@ class LoadModel:
         if self.disturbance is not None:
             d = disturbance_torque(q, t, self.disturbance, self.period, self.inertial)
             total = d if total is None else (total[0] + d[0], total[1] + d[1], total[2] + d[2])
-        if self.user is not None:
-            d = _user_torque(self.user, t, q, w)
+        if self._user is not None:
+            d = _user_torque(self._user, t, q, w)
             total = d if total is None else (total[0] + d[0], total[1] + d[1], total[2] + d[2])
         return total
 
     def __call__(self, q, w, t):
         command = self.torque(q, w)
-        external = self.external(q, w, t)
-        wheels = self.wheels
-        if wheels is None:
+        external = self.external(q, w, t) if self._outside else None
+        if self._motor_load is None:
             if external is None:
                 return command
             return (command[0] + external[0], command[1] + external[1], command[2] + external[2])
-        u = wheel_motor_torques(command, w[3:], wheels, self.direct, self.ops)
-        if external is None:
-            external = (0.0, 0.0, 0.0)
-        return (external[0], external[1], external[2], *u)
+        return self._motor_load(command, w[3:], self.direct, _ZERO if external is None else external)
 
     def body_torque(self, load, w):
         """The torque on the body of a ``load`` at rates ``w``: external plus the wheels' reaction (N m).

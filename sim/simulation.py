@@ -300,11 +300,9 @@ class Simulation(Stepper):
             q, correction = norm(q)
             if p is not None:
                 w = rates(q, p) + w[3:] if wheels else rates(q, p)
-            if not math.isfinite(q[0] + q[1] + q[2] + q[3] + w[0] + w[1] + w[2] + correction):
+            if not math.isfinite(q[0] + q[1] + q[2] + q[3] + sum(w) + correction):  # the wheels' speeds too
                 raise SimulationFault("the state is no longer finite; paused at the last good state",
                                       self._t)
-            if wheels and not math.isfinite(math.fsum(w[3:])):
-                raise SimulationFault("a wheel speed is no longer finite; paused at the last good state", self._t)
             if self._norm_is_none:
                 err = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1.0
                 if abs(err) > NORM_FAULT:

@@ -29,25 +29,35 @@ motor command per wheel, then each wheel's torque limit (a clip to
 beyond ``+-W_max`` further out is cut to zero, Basilisk's rule; the speed
 overshoots the limit by at most one step's worth).
 
-Every formula below is arithmetic, comparisons and ``ops.select``/``ops.clip``
-only, written once over :mod:`sim.ops`: on floats for one body and on numpy
-rows for the ensemble, bit for bit alike.  Terms whose constant is zero
-(an orthogonal wheel's other two axis components) are left out of the sums:
-a zero product adds exactly nothing to a finite sum.
+The formulas are written once, here, over :mod:`sim.ops`: arithmetic,
+comparisons, ``ops.select`` and ``ops.clip``, so that one body (floats) and
+the ensemble's columns (numpy rows) get them bit for bit alike.  Because a
+wheel set's constants (axes, inertias, limits, the allocation) are fixed
+while it flies, and a loop over wheels in Python costs more than the
+arithmetic, each :class:`WheelSet` writes them out for its own wheels
+(:class:`Formulas`): one straight-line Python function per formula, the
+constants in place (``repr``, exact), the terms whose constant is zero left
+out (an orthogonal wheel's other two axis components: a zero product adds
+exactly nothing to a finite sum), and on floats ``ops.select`` and
+``ops.clip`` spelt as the conditional expressions they are
+(:data:`sim.ops.FLOAT`).  :func:`source` shows the text.  The public
+functions below call them.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from sim.limits import LIMITS, SettingsError
+from sim.ops import FLOAT
 
-__all__ = ["LAYOUTS", "WheelSet", "layout_axes", "wheel_set", "free_inertia", "wheel_motor_torques",
-           "gyrostat_rhs", "total_momentum", "gyrostat_energy", "wheel_reaction", "equivalent_torque",
-           "MAX_WHEELS", "PYRAMID_TILT_DEG"]
+__all__ = ["LAYOUTS", "WheelSet", "Formulas", "source", "layout_axes", "wheel_set", "free_inertia",
+           "wheel_motor_torques", "gyrostat_rhs", "total_momentum", "gyrostat_energy", "wheel_reaction",
+           "equivalent_torque", "MAX_WHEELS", "PYRAMID_TILT_DEG"]
 
 #: Wheel layouts by name (besides a list of axes).
 LAYOUTS = ("none", "orthogonal", "pyramid")
@@ -95,7 +105,9 @@ def _allocation(axes) -> tuple:
         pinv = np.linalg.inv(a.T @ a) @ a.T
     else:
         pinv = np.linalg.pinv(a)
-    return tuple(tuple(float(-x) for x in row) for row in pinv)
+    # rounding leaves ~1e-17 where the exact inverse has zeros (the pyramid's 3/4 A^T): zeros they are
+    pinv[np.abs(pinv) < 1e-14 * np.abs(pinv).max()] = 0.0
+    return tuple(tuple(float(-x) + 0.0 for x in row) for row in pinv)
 
 
 def _terms(vector) -> tuple:
@@ -135,8 +147,29 @@ class WheelSet:
         object.__setattr__(self, "_momentum_terms",
                            tuple(_terms([j * x for x in a]) for a, j in zip(self.axes, self.inertia)))
         object.__setattr__(self, "_allocation_terms", tuple(_terms(r) for r in self.allocation))
-        object.__setattr__(self, "_inverse_inertia", tuple(1.0 / j for j in self.inertia))
-        object.__setattr__(self, "_rubbing", any(c != 0.0 for c in self.friction))
+        object.__setattr__(self, "_kept", {})
+
+    @property
+    def key(self) -> tuple:
+        """What defines the wheels (equal keys: the same formulas)."""
+        return (self.axes, self.inertia, self.torque_limit, self.speed_limit, self.friction, self.allocation)
+
+    def formulas(self, ops, inertia=None) -> "Formulas":
+        """This wheel set's :class:`Formulas` in the flavour ``ops`` (written out once per wheel set, then kept).
+
+        ``inertia``: ``(jr, jfi)`` as floats, written into ``rhs`` (see :func:`source`).
+        """
+        key = ops.name if inertia is None else (ops.name, inertia)
+        f = self._kept.get(key)
+        if f is None:
+            f = self._kept[key] = _formulas(self.key, ops, inertia)
+        return f
+
+    @functools.cached_property
+    def arithmetic(self) -> "Formulas":
+        """The formulas that are arithmetic only (``rhs``, ``momentum``, ``reaction``, ``energy``): the same
+        text in both flavours, so one set serves floats and columns."""
+        return self.formulas(FLOAT)
 
     @property
     def momentum_capacity(self) -> tuple:
@@ -203,56 +236,204 @@ def free_inertia(j: np.ndarray, wheels: WheelSet) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ formulas over ops
+_W = ("wx", "wy", "wz")
+_E = ("ex", "ey", "ez")
+
+
+def _dot(terms, names) -> list:
+    """``["c * name", ...]`` of ``((k, c), ...)`` over ``names``."""
+    return [f"{c!r} * {names[k]}" for k, c in terms]
+
+
+def _joined(first: str, parts: list, op: str = " + ") -> str:
+    return op.join([first, *parts]) if first else (op.join(parts) if parts else "0.0")
+
+
+def _unpack(names, source: str) -> str:
+    return f"    {', '.join(names)}, = {source}"
+
+
+def _row(prefix: str, r: int, names, constants=None) -> str:
+    """Row ``r`` of a 3 x 3 matrix times ``names``: ``j0 * wx + j1 * wy + j2 * wz`` over the matrix's names
+    ``prefix0..8``, or over its ``constants`` (floats) with the zero entries left out."""
+    if constants is None:
+        return " + ".join(f"{prefix}{3 * r + k} * {x}" for k, x in enumerate(names))
+    return _joined("", [f"{constants[3 * r + k]!r} * {x}" for k, x in enumerate(names) if constants[3 * r + k] != 0.0])
+
+
+def _grouped(terms) -> list:
+    """``["c * x", "c * (x1 + x2 - x3)", ...]`` of ``[(c, "x"), ...]``: terms whose constants are equal or
+    opposite share one product (the pyramid's four wheels have one tilt)."""
+    groups = {}
+    for c, x in terms:
+        groups.setdefault(abs(c), []).append((c, x))
+    out = []
+    for members in groups.values():
+        c0 = members[0][0]
+        if len(members) == 1:
+            out.append(f"{c0!r} * {members[0][1]}")
+            continue
+        inner = members[0][1] + "".join((" + " if c == c0 else " - ") + x for c, x in members[1:])
+        out.append(f"{c0!r} * ({inner})")
+    return out
+
+
+def _momentum_lines(wheels, jr=None) -> list:
+    """``hx, hy, hz = J w + sum a_i J_s,i W_i`` (``J`` the names ``j0..j8``, or the constants ``jr``)."""
+    lines = []
+    for r, h in enumerate(("hx", "hy", "hz")):
+        extra = _grouped([(b, f"s{i}") for i, terms in enumerate(wheels._momentum_terms) for k, b in terms if k == r])
+        lines.append(f"    {h} = " + _joined(_row("j", r, _W, jr), extra))
+    return lines
+
+
+def _net_lines(wheels) -> list:
+    """``v_i = u_i - c_i W_i`` (only where there is friction)."""
+    return [f"    v{i} = u{i} - {c!r} * s{i}" if c != 0.0 else f"    v{i} = u{i}" for i, c in enumerate(wheels.friction)]
+
+
+def _reaction(wheels, r: int) -> list:
+    """The terms ``a_i[r] v_i`` of the wheels' reaction ``-sum a_i v_i`` on body axis ``r`` (grouped)."""
+    return _grouped([(a, f"v{i}") for i, terms in enumerate(wheels._axis_terms) for k, a in terms if k == r])
+
+
+def source(wheels, ops, inertia=None) -> str:
+    """The Python text of the :class:`Formulas` of ``wheels`` for the flavour ``ops``.
+
+    ``inertia``: ``(jr, jfi)``, floats, written into ``rhs`` as constants (its
+    arguments ``jr`` and ``jfi`` are then not read), for a body (or an ensemble
+    whose bodies share it) of that inertia.
+    """
+    jr, jfi = inertia if inertia is not None else (None, None)
+    n = wheels.n
+    s = [f"s{i}" for i in range(n)]
+    u = [f"u{i}" for i in range(n)]
+    inline = ops.name == "float"
+    out = []
+    # motor torques: u = -A+ t (+ direct), then the torque and speed limits as one clip
+    out.append("def motor_load(t, speeds, direct, ext):")
+    out.append("    tx, ty, tz = t[0], t[1], t[2]")
+    out.append(_unpack(s, "speeds"))
+    for i, terms in enumerate(wheels._allocation_terms):
+        out.append(f"    u{i} = " + _joined("", _dot(terms, ("tx", "ty", "tz"))))
+    out.append("    if direct is not None:")
+    out.extend(f"        u{i} = u{i} + direct[{i}]" for i in range(n))
+    for i, (most, fastest) in enumerate(zip(wheels.torque_limit, wheels.speed_limit)):
+        if inline:
+            out.append(f"    lo{i} = 0.0 if s{i} <= {-fastest!r} else {-most!r}")
+            out.append(f"    hi{i} = 0.0 if s{i} >= {fastest!r} else {most!r}")
+            out.append(f"    u{i} = lo{i} if u{i} < lo{i} else (hi{i} if u{i} > hi{i} else u{i})")
+        else:
+            out.append(f"    lo{i} = select(s{i} <= {-fastest!r}, 0.0, {-most!r})")
+            out.append(f"    hi{i} = select(s{i} >= {fastest!r}, 0.0, {most!r})")
+            out.append(f"    u{i} = clip(u{i}, lo{i}, hi{i})")
+    out.append(f"    return (ext[0], ext[1], ext[2], {', '.join(u)})")
+    out.append("")
+    # the gyrostat's equations
+    out.append("def rhs(w, load, jr, jfi):")
+    out.append(_unpack(_W + tuple(s), "w"))
+    out.append(_unpack(_E + tuple(u), "load"))
+    if jr is None:
+        out.append(_unpack([f"j{k}" for k in range(9)], "jr"))
+    out.extend(_net_lines(wheels))
+    out.extend(_momentum_lines(wheels, jr))
+    cross = ("wy * hz - wz * hy", "wz * hx - wx * hz", "wx * hy - wy * hx")
+    for r, (e, c) in enumerate(zip(_E, cross)):
+        out.append(f"    r{r} = " + _joined(f"{e} - ({c})", _reaction(wheels, r), " - "))
+    if jfi is None:
+        out.append(_unpack([f"f{k}" for k in range(9)], "jfi"))
+    for r, a in enumerate(("ax", "ay", "az")):
+        out.append(f"    {a} = " + _row("f", r, ("r0", "r1", "r2"), jfi))
+    ds = []
+    for i, (terms, js) in enumerate(zip(wheels._axis_terms, wheels.inertia)):
+        ds.append(_joined(f"v{i} / {js!r}", [f"{c!r} * {('ax', 'ay', 'az')[k]}" for k, c in terms], " - "))
+    out.append(f"    return (ax, ay, az, {', '.join(ds)})")
+    out.append("")
+    out.append("def momentum(w, jr):")
+    out.append(_unpack(_W + tuple(s), "w"))
+    out.append(_unpack([f"j{k}" for k in range(9)], "jr"))
+    out.extend(_momentum_lines(wheels))
+    out.append("    return (hx, hy, hz)")
+    out.append("")
+    out.append("def reaction(load, speeds):")
+    out.append(_unpack(_E + tuple(u), "load"))
+    out.append(_unpack(s, "speeds"))
+    out.extend(_net_lines(wheels))
+    for r in range(3):
+        out.append(f"    r{r} = " + _joined("", ["-" + t for t in _reaction(wheels, r)][:1], "")
+                   + "".join(" - " + t for t in _reaction(wheels, r)[1:]) if _reaction(wheels, r) else f"    r{r} = 0.0")
+    out.append("    return (r0, r1, r2)")
+    out.append("")
+    out.append("def energy(w, jr):")
+    out.append(_unpack(_W + tuple(s), "w"))
+    out.append(_unpack([f"j{k}" for k in range(9)], "jr"))
+    out.append("    e = 0.5 * (wx * (j0 * wx + j1 * wy + j2 * wz) + wy * (j3 * wx + j4 * wy + j5 * wz)"
+               " + wz * (j6 * wx + j7 * wy + j8 * wz))")
+    for i, (terms, js) in enumerate(zip(wheels._axis_terms, wheels.inertia)):
+        aw = _joined("", _dot(terms, _W))
+        out.append(f"    e = e + {js!r} * s{i} * ({aw} + 0.5 * s{i})")
+    out.append("    return e")
+    return "\n".join(out) + "\n"
+
+
+class Formulas:
+    """The formulas of one wheel set, written out for its wheels (:func:`source`) in one flavour of :mod:`sim.ops`.
+
+    Attributes (functions)
+    ----------------------
+    motor_load(t, speeds, direct, ext)
+        ``(ext..., u_1..u_n)``: the load of :func:`wheel_motor_torques`.
+    rhs(w, load, jr, jfi)
+        :func:`gyrostat_rhs`.
+    momentum(w, jr)
+        :func:`total_momentum`.
+    reaction(load, speeds)
+        :func:`wheel_reaction`.
+    energy(w, jr)
+        :func:`gyrostat_energy`.
+    """
+
+    def __init__(self, wheels, ops, inertia=None):
+        namespace = {"select": ops.select, "clip": ops.clip}
+        exec(compile(source(wheels, ops, inertia), f"<wheel formulas, {wheels.n} wheels, {ops.name}>", "exec"),
+             namespace)
+        self.motor_load = namespace["motor_load"]
+        self.rhs = namespace["rhs"]
+        self.momentum = namespace["momentum"]
+        self.reaction = namespace["reaction"]
+        self.energy = namespace["energy"]
+
+
+@functools.lru_cache(maxsize=64)
+def _formulas(key, ops, inertia=None) -> Formulas:
+    axes, js, torque_limit, speed_limit, friction, allocation = key
+    wheels = WheelSet(len(axes), axes, js, torque_limit, speed_limit, friction, allocation)
+    return Formulas(wheels, ops, inertia)
+
+
 def wheel_motor_torques(t, speeds, wheels: WheelSet, direct, ops):
     """The motor torques ``u_i`` that realise the body-torque command ``t``, after each wheel's limits.
 
     ``u_i = -(A+ t)_i + d_i`` (``d``: the direct motor commands, or None),
-    clipped to ``+-u_max,i``; then set to zero where wheel ``i`` is at or
-    beyond its speed limit and ``u_i`` would drive it further out
-    (``W_i >= W_max`` and ``u_i > 0``, or ``W_i <= -W_max`` and ``u_i < 0``).
+    then clipped to ``[lo_i, hi_i]``: ``+-u_max,i``, except that the bound on
+    the side that would drive wheel ``i`` further beyond its speed limit is
+    0 (``hi_i = 0`` where ``W_i >= W_max``, ``lo_i = 0`` where ``W_i <= -W_max``).
     """
-    out = []
-    for i, terms in enumerate(wheels._allocation_terms):
-        u = 0.0
-        for k, m in terms:
-            u = u + m * t[k]
-        if direct is not None:
-            u = u + direct[i]
-        most = wheels.torque_limit[i]
-        u = ops.clip(u, -most, most)
-        s, fastest = speeds[i], wheels.speed_limit[i]
-        out.append(ops.select(ops.select(u > 0.0, s >= fastest, s <= -fastest), 0.0, u))
-    return tuple(out)
-
-
-def _net(u, speeds, wheels: WheelSet) -> tuple:
-    """``v_i = u_i - c_i W_i``: the net axial torque on each wheel (motor and friction)."""
-    if not wheels._rubbing:
-        return tuple(u)
-    return tuple(ui - c * s if c != 0.0 else ui for ui, c, s in zip(u, wheels.friction, speeds))
+    return wheels.formulas(ops).motor_load(t, speeds, direct, (0.0, 0.0, 0.0))[3:]
 
 
 def total_momentum(w, jr, wheels: WheelSet | None):
     """``H = J w + sum a_i J_s,i W_i`` in body axes; ``w`` the rate state ``(wx, wy, wz, W_1, ..., W_n)``."""
-    wx, wy, wz = w[0], w[1], w[2]
-    h = [jr[0] * wx + jr[1] * wy + jr[2] * wz,
-         jr[3] * wx + jr[4] * wy + jr[5] * wz,
-         jr[6] * wx + jr[7] * wy + jr[8] * wz]
-    if wheels is not None:
-        for i, terms in enumerate(wheels._momentum_terms):
-            s = w[3 + i]
-            for k, b in terms:
-                h[k] = h[k] + b * s
-    return (h[0], h[1], h[2])
+    if wheels is None:
+        wx, wy, wz = w[0], w[1], w[2]
+        return (jr[0] * wx + jr[1] * wy + jr[2] * wz, jr[3] * wx + jr[4] * wy + jr[5] * wz,
+                jr[6] * wx + jr[7] * wy + jr[8] * wz)
+    return wheels.arithmetic.momentum(w, jr)
 
 
 def wheel_reaction(u, speeds, wheels: WheelSet):
-    """``-sum a_i v_i``: the torque the wheels' motors and friction put on the body."""
-    r = [0.0, 0.0, 0.0]
-    for (terms, v) in zip(wheels._axis_terms, _net(u, speeds, wheels)):
-        for k, a in terms:
-            r[k] = r[k] - a * v
-    return (r[0], r[1], r[2])
+    """``-sum a_i v_i``: the torque the wheels' motors and friction put on the body (``v_i = u_i - c_i W_i``)."""
+    return wheels.arithmetic.reaction((0.0, 0.0, 0.0, *u), speeds)
 
 
 def gyrostat_rhs(w, load, jr, jfi, wheels: WheelSet):
@@ -265,26 +446,7 @@ def gyrostat_rhs(w, load, jr, jfi, wheels: WheelSet):
     :func:`free_inertia`, each 9 entries row major.  With no wheel these are
     Euler's equations, Hoffmann (4.3).
     """
-    wx, wy, wz = w[0], w[1], w[2]
-    speeds = w[3:]
-    hx, hy, hz = total_momentum(w, jr, wheels)
-    v = _net(load[3:], speeds, wheels)
-    r = [load[0] - (wy * hz - wz * hy), load[1] - (wz * hx - wx * hz), load[2] - (wx * hy - wy * hx)]
-    for terms, vi in zip(wheels._axis_terms, v):
-        for k, a in terms:
-            r[k] = r[k] - a * vi
-    rx, ry, rz = r
-    ax = jfi[0] * rx + jfi[1] * ry + jfi[2] * rz
-    ay = jfi[3] * rx + jfi[4] * ry + jfi[5] * rz
-    az = jfi[6] * rx + jfi[7] * ry + jfi[8] * rz
-    a = (ax, ay, az)
-    out = [ax, ay, az]
-    for terms, vi, inv in zip(wheels._axis_terms, v, wheels._inverse_inertia):
-        d = vi * inv
-        for k, c in terms:
-            d = d - c * a[k]
-        out.append(d)
-    return tuple(out)
+    return wheels.arithmetic.rhs(w, load, jr, jfi)
 
 
 def equivalent_torque(w, acceleration, jr):
@@ -309,14 +471,8 @@ def gyrostat_energy(w, jr, wheels: WheelSet | None):
     Equal to ``1/2 w^T (J - sum J_s a a^T) w + sum h_i^2 / (2 J_s,i)``; with
     no wheel ``1/2 w^T J w``, Hoffmann (5.1).
     """
-    wx, wy, wz = w[0], w[1], w[2]
-    e = 0.5 * (wx * (jr[0] * wx + jr[1] * wy + jr[2] * wz) + wy * (jr[3] * wx + jr[4] * wy + jr[5] * wz)
-               + wz * (jr[6] * wx + jr[7] * wy + jr[8] * wz))
-    if wheels is not None:
-        for i, (terms, js) in enumerate(zip(wheels._axis_terms, wheels.inertia)):
-            s = w[3 + i]
-            aw = 0.0
-            for k, a in terms:
-                aw = aw + a * w[k]
-            e = e + js * s * (aw + 0.5 * s)
-    return e
+    if wheels is None:
+        wx, wy, wz = w[0], w[1], w[2]
+        return 0.5 * (wx * (jr[0] * wx + jr[1] * wy + jr[2] * wz) + wy * (jr[3] * wx + jr[4] * wy + jr[5] * wz)
+                      + wz * (jr[6] * wx + jr[7] * wy + jr[8] * wz))
+    return wheels.arithmetic.energy(w, jr)

@@ -26,7 +26,7 @@ from sim.ensemble.sampling import sample, sample_inertia
 from sim.ensemble.spec import EnsembleSpec
 from sim.integrators import qdot, rates
 from sim.limits import as_integer
-from sim.loads import LoadModel
+from sim.loads import Gyrostat, LoadModel
 from sim.ops import COLUMN
 from sim.settings import Settings
 from sim.simulation import NORM_FAULT
@@ -36,15 +36,11 @@ from sim.wheels import gyrostat_energy
 __all__ = ["Ensemble"]
 
 
-class _Rows:
-    """What the integrators read from a :class:`~sim.body.Body` or :class:`~sim.loads.Gyrostat`
-    (floats or rows): ``j_rows``, ``j_inv_rows``, ``wheels``, ``j_free_inv_rows``."""
+class _Rows(Gyrostat):
+    """What the integrators read from a :class:`~sim.body.Body` or :class:`~sim.loads.Gyrostat`, as floats
+    (an inertia shared by every body) or rows (one value per body)."""
 
-    __slots__ = ("j_rows", "j_inv_rows", "wheels", "j_free_inv_rows")
-
-    def __init__(self, j_rows, j_inv_rows, wheels=None, j_free_inv_rows=None):
-        self.j_rows, self.j_inv_rows = j_rows, j_inv_rows
-        self.wheels, self.j_free_inv_rows = wheels, j_free_inv_rows
+    __slots__ = ()
 
 
 class Ensemble(Stepper):
@@ -333,10 +329,11 @@ class Ensemble(Stepper):
         xn[7] = correction
         for i in range(nw):
             xn[8 + i] = w[3 + i]
-        load, w_first = first[0]
-        t = self._load.body_torque(load, w_first) if self._load.active else load
-        for i in range(3):
-            self._tq[i] = t[i]
+        if self.track:  # the torque of the step, for the peak-torque metric
+            load, w_first = first[0]
+            t = self._load.body_torque(load, w_first) if self._load.active else load
+            for i in range(3):
+                self._tq[i] = t[i]
 
     def _bad(self):
         """Bodies whose next state is a fault (as :meth:`Simulation.step` decides), or None.
