@@ -83,9 +83,11 @@ class Flight:
         (:meth:`SimulationWorker.drain`).
     """
 
-    def __init__(self, scenario: Scenario, speed: float = 1.0):
+    def __init__(self, scenario: Scenario, speed: float | None = None):
         self._scenario = scenario
         self._first = Runner(scenario)
+        if speed is None:
+            speed = scenario.speed if scenario.speed is not None else 1.0
         self.worker = SimulationWorker(self._first, speed)
         self._recording: str | None = None
         self._pause_at_end = bool(scenario.pause_at_end)
@@ -207,6 +209,8 @@ class Flight:
             self._prepare(scenario, runner)
         started = Started.of(scenario, runner, (*notices, notice))  # before the hand-over
         self.worker.replace_runner(runner, stop_at)
+        if scenario.speed is not None:
+            self.worker.set_speed(scenario.speed)
         self._scenario = scenario
         self._pause_at_end = bool(scenario.pause_at_end)
         self._arm_end()

@@ -220,6 +220,9 @@ LIMITS = {lim.key: lim for lim in (
     Limit("gains_grid_values", 1, 1000, integer=True),
     # ---- runs
     Limit("duration", 0.0, 1e7, "s", low_open=True),
+    # the window's speed factor (simulated seconds per wall second): a tenth of real time for a
+    # close look, up to a thousand times for an orbit (a 95 min orbit in under 6 s)
+    Limit("speed", 0.1, 1000.0, "x"),
     Limit("body_steps", 1, 10**12, integer=True),
     Limit("workers", 0, 1024, integer=True),
 )}

@@ -70,8 +70,8 @@ class MainWindow(QMainWindow):
         What to run first.
     remember_geometry : bool
         Restore the size saved last time (QSettings) and save it on close.
-    speed : float
-        Initial speed factor.
+    speed : float, optional
+        Initial speed factor (default: the scenario's, else 1).
 
     Attributes
     ----------
@@ -98,7 +98,7 @@ class MainWindow(QMainWindow):
         while the Compare tab is shown.
     """
 
-    def __init__(self, scenario, *, remember_geometry: bool = True, speed: float = 1.0):
+    def __init__(self, scenario, *, remember_geometry: bool = True, speed: float | None = None):
         super().__init__()
         self.setWindowTitle("attitude-sim")
         self._remember = remember_geometry
@@ -113,7 +113,7 @@ class MainWindow(QMainWindow):
         self.csv_export = None  # the latest CsvExport
         self.history = History()
         self.flight = Flight(scenario, speed)
-        self._build(speed)
+        self._build(self.flight.worker.speed)
         self.record_action, self.compare_action = build_menus(self)
         self._show_run(self.flight.start(prepare=self.ensemble.prepare))
         self._restore_geometry()
