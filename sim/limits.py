@@ -223,6 +223,8 @@ LIMITS = {lim.key: lim for lim in (
     # the window's speed factor (simulated seconds per wall second): a tenth of real time for a
     # close look, up to a thousand times for an orbit (a 95 min orbit in under 6 s)
     Limit("speed", 0.1, 1000.0, "x"),
+    # the window's plotted time window (s): a second for a close look at a fast spin, a week of an orbit
+    Limit("plot_seconds", 1.0, 1e6, "s"),
     Limit("body_steps", 1, 10**12, integer=True),
     Limit("workers", 0, 1024, integer=True),
 )}

@@ -198,6 +198,7 @@ class Runner:
         elif key != RESET:
             value = validate(key, value)
             self.check_wheel_count(key, value)
+            self.sim.settings.replace(**{key: value})  # a combination that cannot be (wheel speeds, one too many)
         self._inbox.put((key, value))
 
     def check_wheel_count(self, key: str, value) -> None:

@@ -9,6 +9,7 @@ files")::
     duration = 30.0               # s, default run length
     pause_at_end = true           # the window pauses at t = duration (default false)
     speed = 200.0                 # the window's speed factor to start with (default: as it was)
+    plot_seconds = 6000.0         # the window's plotted time window, s (default 20)
 
     [settings]                    # any Settings field, see sim.settings
     integrator = "half-quat"
@@ -48,7 +49,7 @@ from sim.shape import BUILTINS
 __all__ = ["Scenario", "ScenarioError", "load", "loads", "builtin_dir", "builtin_names",
            "resolve"]
 
-_SCENARIO_KEYS = {"title", "caption", "duration", "pause_at_end", "speed"}
+_SCENARIO_KEYS = {"title", "caption", "duration", "pause_at_end", "speed", "plot_seconds"}
 _TOP_KEYS = {"scenario", "settings", "events", "compare", "ensemble"}
 _ENSEMBLE_KEYS = tuple(f.name for f in fields(EnsembleSpec))
 #: Longest scenario, s (:data:`sim.limits.LIMITS`, "duration").
@@ -82,6 +83,8 @@ class Scenario:
     pause_at_end: bool = False
     #: The window's speed factor for this scenario (simulated s per wall s), or None: the speed in force.
     speed: float | None = None
+    #: The time window of the window's live plots, s, or None: 20 s.
+    plot_seconds: float | None = None
     settings: Settings = field(default_factory=Settings)
     events: tuple = ()
     #: (label, dict of settings overrides) for bodies run beside the main one.
@@ -195,19 +198,25 @@ class _Parser:
         pause_at_end = meta.get("pause_at_end", False)
         if not isinstance(pause_at_end, bool):
             raise self.error(f"[scenario] pause_at_end: must be true or false, got {pause_at_end!r}", "pause_at_end")
-        speed = meta.get("speed")
-        if speed is not None:
-            if isinstance(speed, bool) or not isinstance(speed, (int, float)) or not LIMITS["speed"].accepts(speed):
-                raise self.error(f"[scenario] speed: must be a number in [{LIMITS['speed'].low:g}, "
-                                 f"{LIMITS['speed'].high:g}] (times real time), got {speed!r}", "speed")
-            speed = float(speed)
+        speed, plot_seconds = (self.window_number(meta, key) for key in ("speed", "plot_seconds"))
         settings = self.settings(self.table(data, "settings"), "settings")
         events = self.events(self.table(data, "events", list), settings)
         compare = self.compare(self.table(data, "compare", list), settings)
         ensemble = self.ensemble(self.table(data, "ensemble")) if "ensemble" in data else None
         return Scenario(name=self.name, title=title, caption=caption, duration=float(duration),
-                        pause_at_end=pause_at_end, speed=speed, settings=settings, events=events,
-                        compare=compare, ensemble=ensemble)
+                        pause_at_end=pause_at_end, speed=speed, plot_seconds=plot_seconds, settings=settings,
+                        events=events, compare=compare, ensemble=ensemble)
+
+    def window_number(self, meta: dict, key: str):
+        """``[scenario]`` ``speed`` or ``plot_seconds``: None, or a number in its range of :data:`sim.limits.LIMITS`."""
+        value = meta.get(key)
+        if value is None:
+            return None
+        limit = LIMITS[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not limit.accepts(value):
+            raise self.error(f"[scenario] {key}: must be a number in [{limit.low:g}, {limit.high:g}] {limit.unit}, "
+                             f"got {value!r}", key)
+        return float(value)
 
     def text(self, table, key, default):
         value = table.get(key, default)

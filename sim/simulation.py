@@ -26,19 +26,22 @@ from sim.settings import Settings
 from sim.stepping import Stepper
 from sim.wheels import gyrostat_energy, total_momentum
 
-__all__ = ["Simulation", "Snapshot", "SimulationFault", "COLUMNS", "HISTORY_COLUMNS", "columns",
-           "history_columns", "NORM_FAULT"]
+__all__ = ["Simulation", "Snapshot", "SimulationFault", "COLUMNS", "HISTORY_COLUMNS", "HISTORY_EXTRA",
+           "WHEEL_EXTRA", "columns", "history_columns", "NORM_FAULT"]
 
 #: CSV columns of ``attitude-sim run`` without reaction wheels, in order (docs/CLI.md).
 COLUMNS = ("t", "q1", "q2", "q3", "q4", "wx", "wy", "wz", "psi_deg", "theta_deg", "phi_deg",
            "norm", "multiplier", "energy", "hx", "hy", "hz", "tx", "ty", "tz",
            "qc1", "qc2", "qc3", "qc4")
 #: What the live plots show besides a run's :func:`columns`: the norm correction, 4T (of the locked
-#: body, what the multiplier equals), Q.P, |H|, the aircraft angles relative to the orbit frame (without
-#: gravity gradient there is no orbit: the inertial angles), the torque law's command (what the wheels
-#: are asked for; without wheels the torque less any external torque), the command angles.
-HISTORY_EXTRA = ("norm_correction", "four_t", "q_dot_p", "h_norm", "psio_deg", "thetao_deg", "phio_deg",
-                 "tcx", "tcy", "tcz", "psic_deg", "thetac_deg", "phic_deg")
+#: body, what the multiplier equals), Q.P, the aircraft angles relative to the orbit frame (without
+#: gravity gradient there is no orbit: the inertial angles), then :data:`WHEEL_EXTRA` with wheels, then
+#: the command angles.
+HISTORY_EXTRA = ("norm_correction", "four_t", "q_dot_p", "psio_deg", "thetao_deg", "phio_deg",
+                 "psic_deg", "thetac_deg", "phic_deg")
+#: With wheels, besides: the body's share of the total momentum in inertial axes (``C^T J w``, the
+#: wheels locked) and the torque law's command, what the wheels are asked to realise (N m).
+WHEEL_EXTRA = ("hbx", "hby", "hbz", "tcx", "tcy", "tcz")
 
 
 def columns(wheels: int = 0) -> tuple:
@@ -54,8 +57,9 @@ def columns(wheels: int = 0) -> tuple:
 
 
 def history_columns(wheels: int = 0) -> tuple:
-    """:func:`columns` plus :data:`HISTORY_EXTRA`: the rows of the runner and the window's history."""
-    return columns(wheels) + HISTORY_EXTRA
+    """:func:`columns` and what the live plots show besides (:data:`HISTORY_EXTRA`, :data:`WHEEL_EXTRA`)."""
+    extra = HISTORY_EXTRA[:6] + (WHEEL_EXTRA if wheels else ()) + HISTORY_EXTRA[6:]
+    return columns(wheels) + extra
 
 
 #: The history columns of a run without wheels.
@@ -69,11 +73,11 @@ _DEG = 180.0 / math.pi
 
 def _row(t, q, w, angles_deg, norm, multiplier, energy, h, torque, qc, norm_correction, q_dot_p,
          command_deg, four_t, wheel_speeds=(), wheel_torques=(), orbit_angles_deg=None,
-         command_torque=None) -> tuple:
+         command_torque=None, body_h=None) -> tuple:
     """The values in :func:`history_columns` order (the one place that knows that order)."""
+    wheels = (*body_h, *command_torque) if wheel_speeds else ()
     return (t, *q, *w, *angles_deg, norm, multiplier, energy, *h, *torque, *qc, *wheel_speeds, *wheel_torques,
-            norm_correction, four_t, q_dot_p, math.sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]),
-            *(orbit_angles_deg or angles_deg), *(command_torque or torque), *command_deg)
+            norm_correction, four_t, q_dot_p, *(orbit_angles_deg or angles_deg), *wheels, *command_deg)
 
 
 class SimulationFault(RuntimeError):
@@ -140,6 +144,9 @@ class Snapshot:
     locked_energy : float or None
         With wheels, ``1/2 w^T J w``: the energy of the body with its wheels
         locked at its present rates (None: without wheels, the same as ``energy``).
+    body_h : tuple of 3 floats or None
+        With wheels, the body's share of ``h``: ``C^T J w``, inertial axes
+        (None: without wheels, ``h`` itself).
     """
 
     t: float
@@ -162,6 +169,7 @@ class Snapshot:
     command_torque: tuple | None = None
     orbit_angles_deg: tuple | None = None
     locked_energy: float | None = None
+    body_h: tuple | None = None
 
     @property
     def four_t(self) -> float:
@@ -177,7 +185,7 @@ class Snapshot:
         """Values in :func:`history_columns` order."""
         return _row(self.t, self.q, self.w, self.angles_deg, self.norm, self.multiplier, self.energy, self.h,
                     self.torque, self.qc, self.norm_correction, self.q_dot_p, self.command_deg, self.four_t,
-                    self.wheel_speeds, self.wheel_torques, self.orbit_angles_deg, self.command_torque)
+                    self.wheel_speeds, self.wheel_torques, self.orbit_angles_deg, self.command_torque, self.body_h)
 
 
 class Simulation(Stepper):
@@ -349,7 +357,7 @@ class Simulation(Stepper):
                 energy = gyrostat_energy(w, jr, wheels)
                 h = inertial_momentum(c, total_momentum(w, jr, wheels))
                 more = {"wheel_speeds": w[3:], "wheel_torques": tuple(forces[3:]),
-                        "command_torque": command, "locked_energy": locked}
+                        "command_torque": command, "locked_energy": locked, "body_h": inertial_momentum(c, lb)}
             if load.gravity_gradient:
                 o = aircraft_angles(to_orbit_frame(q, self._t, load.rate))
                 more["orbit_angles_deg"] = (o[0] * _DEG, o[1] * _DEG, o[2] * _DEG)
@@ -381,4 +389,4 @@ class Simulation(Stepper):
         return _row(self._t, self._q, self._w[:3], angles, norm, mult, energy, h, torque, self._cmd.qc,
                     self._correction, q_dot_p, command, 4.0 * (energy if locked is None else locked),
                     more.get("wheel_speeds", ()), more.get("wheel_torques", ()), more.get("orbit_angles_deg"),
-                    more.get("command_torque"))
+                    more.get("command_torque"), more.get("body_h"))

@@ -174,6 +174,23 @@ class History:
         self.resize(capacity)
         return True
 
+    def reshape(self, columns) -> None:
+        """Hold other columns from now on (a run with another number of wheels): every sample is forgotten.
+
+        Storage is reallocated for the new columns at the same capacities.
+        """
+        columns = tuple(columns)
+        if columns == self.columns:
+            self.clear()
+            return
+        if "t" not in columns or len(set(columns)) != len(columns):
+            raise ValueError("columns: must contain 't', names unique")
+        self.columns = columns
+        self._index = {name: i for i, name in enumerate(columns)}
+        self._ring = np.empty((len(columns), 2 * self._capacity))
+        self._archive = np.empty((len(columns), self._archive.shape[1]))
+        self.clear()
+
     def clear(self) -> None:
         """Forget every sample (after a reset); storage is kept."""
         self._count = 0
