@@ -245,7 +245,7 @@ def full_quat(q, w, p, dt, torque, body, form="hoffmann", t=None):
     rw = rates(q, p)
     if len(w) == 3:
         w = rw
-        a = full_quat_acceleration(q, p, _load(torque, q, w, t), body, form)
+        a = full_quat_acceleration(q, p, torque(q, w) if t is None else torque(q, w, t), body, form)
     else:
         w = (*rw, *w[3:])
         d = rates_rhs(w, _load(torque, q, w, t), body)

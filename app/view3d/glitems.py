@@ -276,6 +276,11 @@ class LineItem(_ArrayItem):
         self.width = float(width)
         self.mode = mode
 
+    @property
+    def colors(self):
+        """``(n, 4)`` float32 colour per point, as last set (None for one colour for all)."""
+        return self._arrays.get("a_color")
+
     def set_data(self, pos, color) -> None:
         """Replace the points and their colours (per vertex, shape (n, 4)); drawn at the next paint."""
         pos = np.ascontiguousarray(pos, dtype=np.float32)
