@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["SettingsError", "Limit", "LIMITS", "as_number", "as_integer"]
+__all__ = ["SettingsError", "Limit", "LIMITS", "as_number", "as_integer", "components", "listed"]
 
 
 class SettingsError(ValueError):
@@ -153,15 +153,19 @@ class Limit:
         return tuple(self.number(v, f"{name}[{i}]") for i, v in enumerate(components(name, value, self.size)))
 
 
+def listed(name: str, value, expected: str) -> list:
+    """The parts of ``value``, a sequence or ``"a,b,c"`` text; SettingsError saying what was ``expected`` otherwise."""
+    if isinstance(value, str):
+        return [s.strip() for s in value.split(",")]
+    try:
+        return list(value)
+    except TypeError:
+        raise SettingsError(f"{name}: expected {expected}, got {value!r}") from None
+
+
 def components(name: str, value, n: int) -> list:
     """The ``n`` components of a vector given as a sequence or as ``"a,b,c"`` text; SettingsError otherwise."""
-    if isinstance(value, str):
-        parts = [s.strip() for s in value.split(",")]
-    else:
-        try:
-            parts = list(value)
-        except TypeError:
-            raise SettingsError(f"{name}: expected {n} numbers, got {value!r}") from None
+    parts = listed(name, value, f"{n} numbers")
     if len(parts) != n:
         raise SettingsError(f"{name}: expected {n} numbers, got {len(parts)} ({value!r})")
     return parts

@@ -16,7 +16,7 @@ from sim.body import Body
 from sim.control import CONTROLLERS, HOFFMANN_PRESET
 from sim.environment import DISTURBANCE_AXES
 from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
-from sim.limits import LIMITS, SettingsError, as_number, components
+from sim.limits import LIMITS, SettingsError, as_number, components, listed
 from sim.norm import NORM_MODES
 from sim.shape import BUILTINS, DEFAULT_BODY, MassProperties, ShapeError, load, mass_properties, resolve
 from sim.wheels import LAYOUTS, WheelSet, free_inertia, wheel_set
@@ -181,13 +181,7 @@ def _optional(key, value):
 
 def _wheel_list(key, value) -> list:
     """``value`` (a sequence, or ``"a,b,..."`` text) as a list of 1 to MAX_WHEELS parts."""
-    if isinstance(value, str):
-        parts = [p.strip() for p in value.split(",")]
-    else:
-        try:
-            parts = list(value)
-        except TypeError:
-            raise SettingsError(f"{key}: expected a number or a list of numbers, got {value!r}") from None
+    parts = listed(key, value, "a number or a list of numbers")
     count = LIMITS["wheel_count"]
     if not int(count.low) <= len(parts) <= int(count.high):
         raise SettingsError(f"{key}: expected 1 to {int(count.high)} values (one per wheel), got {len(parts)}")

@@ -474,3 +474,41 @@ def test_gravity_gradient_scenario_librates_in_pitch():
     crossings = np.flatnonzero(np.diff(np.sign(pitch)) < 0)
     period = np.diff(crossings).mean() * 100.0
     assert period == pytest.approx(5078, rel=0.02)                      # 10 deg: a little longer than small-angle
+
+
+def test_the_window_s_ensemble_flies_the_wheels_and_the_events_bit_for_bit():
+    # the runner's ensemble (the Ensemble tab) gets the wheel events as the main body does
+    from sim.runner import ENSEMBLE
+    from sim.scenario import load
+
+    scenario = load("momentum_exchange")
+    runner = Runner(scenario)
+    spec = EnsembleSpec(bodies=5, seed=4, rate_spread=0.05)
+    runner.submit(ENSEMBLE, spec)
+    info = runner.advance(0).ensemble.info    # the bodies as they start
+    runner.advance(2200)                      # past the events at 10 and 20 s
+    frame = runner.ensemble_frame()
+    for j in (0, 4):
+        sim_runner = Runner(Scenario(name="one", settings=info.body_settings(j), events=scenario.events))
+        sim_runner.advance(2200)
+        assert np.array_equal(frame.q[:, j], np.array(sim_runner.sim.q))
+        assert np.array_equal(runner.ensemble.wheel_speeds[:, j], np.array(sim_runner.sim.wheel_speeds))
+
+
+def test_a_scenario_with_wheels_writes_and_reads_back_the_same(tmp_path):
+    from dataclasses import replace
+
+    from sim.scenario import load
+    from sim.scenario_writer import save
+
+    scenario = load("reaction_wheels")
+    custom = replace(scenario, settings=scenario.settings.replace(
+        wheels=((1.0, 0.0, 0.0), (0.0, 0.6, 0.8)), wheel_speeds=(1.5, -2.0), wheel_inertia=(0.002, 0.003),
+        gravity_gradient=True, altitude_km=700.0, disturbance=(1e-3, 0.0, -2e-3), disturbance_axes="inertial"),
+        events=())
+    for original in (scenario, custom):
+        path = tmp_path / "w.toml"
+        save(original, path)
+        again = load(str(path))
+        assert again.settings == original.settings and again.events == original.events
+        assert (again.speed, again.plot_seconds) == (original.speed, original.plot_seconds) == (2.0, 80.0)
