@@ -106,17 +106,7 @@ class Readouts(QFrame):
                 layout.addWidget(title, row, 2 * col)
                 layout.addWidget(value, row, 2 * col + 1)
                 self.values[name] = value
-        self.titles = {}
-        row = len(READOUTS[0])
-        for name, label in WHEEL_READOUTS:
-            title = QLabel(label, objectName="readout_name", visible=False)
-            title.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            value = QLabel(objectName=f"readout_{name}", visible=False)
-            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            layout.addWidget(title, row, 0)
-            layout.addWidget(value, row, 1, 1, 3)
-            self.values[name], self.titles[name] = value, title
-            row += 1
+        self.titles = {}  # the wheels' readouts: made with the first snapshot that has wheels
         self.angles_title = layout.itemAtPosition(2, 0).widget()
         self.orbit = QCheckBox("Angles relative to the orbit frame", objectName="check_orbit_angles",
                                toolTip="Yaw, pitch and roll against the local vertical (z to nadir, x along the "
@@ -131,7 +121,7 @@ class Readouts(QFrame):
         policy.setRetainSizeWhenHidden(True)  # the 3D view keeps its size when it shows
         self.gimbal_lock.setSizePolicy(policy)
         self.gimbal_lock.setVisible(False)
-        layout.addWidget(self.gimbal_lock, row, 0, 1, 4)
+        layout.addWidget(self.gimbal_lock, len(READOUTS[0]), 0, 1, 4)
 
     @property
     def relative_to_orbit(self) -> bool:
@@ -150,10 +140,24 @@ class Readouts(QFrame):
         self.angles_title.setText(ORBIT_LABEL if relative else READOUTS[0][2][1])
         self.orbit_toggled.emit(relative)
 
+    def _add_wheel_readouts(self) -> None:
+        """The rows of :data:`WHEEL_READOUTS`, under the gimbal-lock warning's row."""
+        layout = self.layout()
+        for row, (name, label) in enumerate(WHEEL_READOUTS, start=len(READOUTS[0]) + 1):
+            title = QLabel(label, objectName="readout_name")
+            title.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            value = QLabel(objectName=f"readout_{name}")
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            layout.addWidget(title, row, 0)
+            layout.addWidget(value, row, 1, 1, 3)
+            self.values[name], self.titles[name] = value, title
+
     def show_snapshot(self, snapshot) -> None:
         """Show a snapshot; only labels whose text changed are touched."""
         texts = readout_texts(snapshot, self.torque_unit, self.relative_to_orbit, self.speed_limits)
-        for name, _ in WHEEL_READOUTS:
+        if "wheels" in texts and not self.titles:
+            self._add_wheel_readouts()
+        for name in self.titles:
             shown = name in texts
             if self.values[name].isVisible() != shown:
                 self.values[name].setVisible(shown)
