@@ -27,7 +27,31 @@ from sim.recording import Recorder, RecordingError, replay
 from sim.runner import Runner
 from sim.scenario import Scenario, ScenarioError, load
 from sim.scenario_writer import save as save_scenario_file
-from sim.settings import Settings
+from sim.settings import Settings, SettingsError
+from sim.wheels import layout_axes
+
+#: The settings of one value per wheel (or a tuple of one per wheel).
+_PER_WHEEL = ("wheel_speeds", "wheel_torques", "wheel_inertia", "wheel_torque_limit", "wheel_speed_limit",
+              "wheel_friction")
+
+
+def _with_wheels(settings: Settings, wheels) -> Settings:
+    """``settings`` with ``wheels``; per-wheel values of another number of wheels back to their defaults."""
+    count = len(layout_axes(wheels))
+    changes = {"wheels": wheels}
+    for key in _PER_WHEEL:
+        value = getattr(settings, key)
+        if isinstance(value, tuple) and len(value) != count:
+            changes[key] = Settings.__dataclass_fields__[key].default
+    return settings.replace(**changes)
+
+
+def _fits(settings: Settings, changes: dict) -> bool:
+    """Whether ``changes`` (an event's, a comparison body's) apply to ``settings`` without changing the wheels."""
+    try:
+        return settings.replace(**changes).wheel_count == settings.wheel_count
+    except SettingsError:
+        return False
 
 __all__ = ["Flight", "Started", "FlightError"]
 
@@ -52,17 +76,21 @@ class Started:
         (:attr:`sim.runner.Runner.reference`).
     notices : tuple of str
         What to tell the user, in order (none of them is an error).
+    columns : tuple of str
+        The columns of the run's rows (:attr:`sim.runner.Runner.columns`: a
+        run with reaction wheels has a speed and a motor torque per wheel).
     """
 
     scenario: Scenario
     settings: Settings
     reference: str
     notices: tuple = ()
+    columns: tuple = ()
 
     @classmethod
     def of(cls, scenario: Scenario, runner: Runner, notices: tuple = ()) -> "Started":
         """What the window needs of a new run; call it before the runner goes to the worker."""
-        return cls(scenario, runner.sim.settings, runner.reference, tuple(notices))
+        return cls(scenario, runner.sim.settings, runner.reference, tuple(notices), runner.columns)
 
 
 class Flight:
@@ -83,9 +111,11 @@ class Flight:
         (:meth:`SimulationWorker.drain`).
     """
 
-    def __init__(self, scenario: Scenario, speed: float = 1.0):
+    def __init__(self, scenario: Scenario, speed: float | None = None):
         self._scenario = scenario
         self._first = Runner(scenario)
+        if speed is None:
+            speed = scenario.speed if scenario.speed is not None else 1.0
         self.worker = SimulationWorker(self._first, speed)
         self._recording: str | None = None
         self._pause_at_end = bool(scenario.pause_at_end)
@@ -166,6 +196,29 @@ class Flight:
         """Write :meth:`current_scenario` as a scenario file (OSError when it cannot be written)."""
         save_scenario_file(self.current_scenario(angles_deg, rates), path)
 
+    def change_wheels(self, wheels, angles_deg, rates) -> Started:
+        """Fly :meth:`current_scenario` again from t = 0 with another number of reaction ``wheels``.
+
+        A run keeps its number of wheels (its rows have a column per wheel),
+        so another number starts a new run.  The values given per wheel
+        (reset speeds, direct motor torques, per-wheel inertias or limits)
+        that no longer fit go back to their defaults, and so do the scenario's
+        events and comparison bodies that set them; a recording in progress
+        is closed.  FlightError when the wheels do not fit the body.
+        """
+        scenario = self.current_scenario(angles_deg, rates)
+        try:
+            settings = _with_wheels(scenario.settings, wheels)
+        except SettingsError as exc:
+            raise FlightError(str(exc)) from None
+        events = tuple(e for e in scenario.events if _fits(settings, e.changes))
+        compare = tuple((label, o) for label, o in scenario.compare if _fits(settings, o))
+        scenario = dataclasses.replace(scenario, settings=settings, events=events, compare=compare)
+        count = settings.wheel_count
+        return self._start(scenario, Runner(scenario),
+                           f"{count} reaction wheel{'s' if count != 1 else ''}: the run restarted at t = 0"
+                           if count else "No reaction wheels: the run restarted at t = 0")
+
     def start_recording(self, path, angles_deg, rates) -> Started:
         """Restart :meth:`current_scenario` at t = 0 and record it to ``path``."""
         scenario = self.current_scenario(angles_deg, rates)
@@ -207,6 +260,8 @@ class Flight:
             self._prepare(scenario, runner)
         started = Started.of(scenario, runner, (*notices, notice))  # before the hand-over
         self.worker.replace_runner(runner, stop_at)
+        if scenario.speed is not None:
+            self.worker.set_speed(scenario.speed)
         self._scenario = scenario
         self._pause_at_end = bool(scenario.pause_at_end)
         self._arm_end()

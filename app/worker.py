@@ -31,13 +31,14 @@ from pathlib import Path
 import numpy as np
 
 from sim.events import TIME_TOLERANCE, reached, steps_until
+from sim.limits import LIMITS
 from sim.runner import RESET, Batch, Runner
-from sim.simulation import HISTORY_COLUMNS
 
 __all__ = ["SimulationWorker", "Fault", "SPEED_RANGE", "CHUNK_SECONDS", "MAX_LAG"]
 
-#: Smallest and largest speed factor (simulated seconds per wall second).
-SPEED_RANGE = (0.1, 10.0)
+#: Smallest and largest speed factor (simulated seconds per wall second): :data:`sim.limits.LIMITS`' "speed".
+#: Beyond what the machine can step, the run falls behind openly (:data:`MAX_LAG`).
+SPEED_RANGE = (LIMITS["speed"].low, LIMITS["speed"].high)
 #: Most simulated time taken in one chunk, s.
 CHUNK_SECONDS = 0.1
 #: Most steps in one chunk, whatever ``dt`` (keeps commands prompt for tiny steps).
@@ -87,7 +88,7 @@ def _fault_from_exception(exc: BaseException, t: float) -> Fault:
 
 def _current(runner: Runner) -> Batch:
     """The runner's present state as an empty batch (no step taken)."""
-    return Batch(rows=np.empty((0, len(HISTORY_COLUMNS))), last=runner.sim.snapshot(),
+    return Batch(rows=np.empty((0, len(runner.columns))), last=runner.sim.snapshot(),
                  compare={label: sim.snapshot() for label, sim in runner.compare.items()},
                  ensemble=runner.ensemble_frame())
 

@@ -262,5 +262,36 @@ def _rk4_rows(quick: bool) -> list[dict]:
              "note": f"largest attitude error {err:.1e} deg; rk4 ensemble {ratio:.0f}x cheaper; {subset} bodies"}]
 
 
+def _wheel_rows(quick: bool) -> list[dict]:
+    """The ensemble step with four pyramid reaction wheels beside the same step without (issue 21: <= 3x).
+
+    Measured in turns on two ensembles of N = 10,000, so that a busy machine
+    weighs on both alike; the ratio is the median of the per-round ratios.
+    """
+    n = 10_000
+    steps = 50 if quick else 200
+    repeats = 3 if quick else 7
+    rows = []
+    ctrl = Settings(dt=DT, dampers_on=True, controller="quaternion", command_deg=(0.0, 0.0, 0.0), slerp_time=0.0)
+    for label, plain, track in (("torque-free", Settings(rates=W0, dt=DT), False),
+                                ("dampers + quaternion controller + metrics", ctrl, True)):
+        pair = [Ensemble(s, _spec(n), track=track) for s in (plain, plain.replace(wheels="pyramid"))]
+        times = ([], [])
+        for ens in pair:
+            ens.step(5)
+        for _ in range(repeats):
+            for ens, out in zip(pair, times):
+                start = _clock()
+                ens.step(steps)
+                out.append((_clock() - start) / steps / n * 1e9)
+        base, wheels = (statistics.median(t) for t in times)
+        ratio = statistics.median(b / a for a, b in zip(*times))
+        rows.append({"what": f"ensemble half-quat with four pyramid reaction wheels, {label}, N = 10,000",
+                     "figure": f"{wheels:.1f} ns", "budget": "<= 3x the plain ensemble step", "ok": ratio <= 3.0,
+                     "note": f"{ratio:.2f}x the same ensemble without wheels ({base:.1f} ns, "
+                             f"{'the fused kernel' if not track else 'fused kernels'}); single-source formulas"})
+    return rows
+
+
 def run(quick: bool = False) -> list[dict]:
-    return _step_rows(quick) + _rk4_rows(quick)
+    return _step_rows(quick) + _wheel_rows(quick) + _rk4_rows(quick)

@@ -96,6 +96,42 @@ def _runner_us_per_step(steps: int, repeats: int) -> float:
     return statistics.median(times)
 
 
+def _paired_us_per_step(plain: dict, more: dict, steps: int, repeats: int) -> tuple[float, float, float]:
+    """Medians of the step cost of ``plain`` settings and of ``plain`` plus ``more``, measured in turns.
+
+    Interleaved, one of each in every round, so that a busy machine weighs on
+    both alike; returns ``(plain us, more us, median of the per-round ratios)``.
+    """
+    a, b = [], []
+    for _ in range(repeats):
+        for changes, out in ((plain, a), ({**plain, **more}, b)):
+            sim = Simulation(rates=W0, dt=DT, **changes)
+            start = _clock()
+            sim.step(steps)
+            out.append((_clock() - start) / steps * 1e6)
+    return statistics.median(a), statistics.median(b), statistics.median(y / x for x, y in zip(a, b))
+
+
+def _wheel_rows(steps: int, repeats: int) -> list[dict]:
+    """The single-body step with four pyramid reaction wheels beside the same step without (issue 21: <= 2x)."""
+    rows = []
+    controller = {"controller": "quaternion", "dampers_on": True, "command_deg": (30.0, 20.0, 10.0)}
+    for label, plain in (("torque-free", {}), ("quaternion controller + dampers", controller)):
+        base, wheels, ratio = _paired_us_per_step(plain, {"wheels": "pyramid"}, steps, repeats)
+        rows.append({"what": f"step cost half-quat with four pyramid reaction wheels, {label}",
+                     "figure": f"{wheels:.2f} us/step", "budget": "<= 2x the plain step", "ok": ratio <= 2.0,
+                     "note": f"{ratio:.2f}x the same step without wheels ({base:.2f} us), measured in turns"})
+    base, wheels, ratio = _paired_us_per_step({"integrator": "rk4"}, {"wheels": "pyramid"}, steps // 4, repeats)
+    rows.append({"what": "step cost rk4 with four pyramid reaction wheels, torque-free",
+                 "figure": f"{wheels:.2f} us/step", "budget": "(comparison)", "ok": None,
+                 "note": f"{ratio:.2f}x rk4 without wheels ({base:.2f} us)"})
+    base, gg, ratio = _paired_us_per_step({"integrator": "rk4"}, {"gravity_gradient": True}, steps // 4, repeats)
+    rows.append({"what": "step cost rk4 with the gravity gradient",
+                 "figure": f"{gg:.2f} us/step", "budget": "(comparison)", "ok": None,
+                 "note": f"{ratio:.2f}x rk4 without ({base:.2f} us): 3 n^2 c x Jc at every stage"})
+    return rows
+
+
 def run(quick: bool = False) -> list[dict]:
     steps = 5_000 if quick else 50_000
     repeats = 3 if quick else 7
@@ -124,4 +160,5 @@ def run(quick: bool = False) -> list[dict]:
     rows.append({"what": "window's simulation thread: step + history row", "figure": f"{runner:.2f} us/step",
                  "budget": "(comparison)", "ok": None,
                  "note": "default scenario, Runner.advance(80): 10,000 steps/s at 10x"})
+    rows += _wheel_rows(steps // 5, repeats)
     return rows

@@ -10,11 +10,17 @@ these same functions)::
     (1.0, (11,))
 
 A result is a dict of 1-D float arrays, one per column, in order: the
-columns of the CSV (:data:`sim.simulation.COLUMNS`) for the main body, then
-for every comparison body of the scenario the same columns but ``t``, named
+columns of the CSV (:func:`sim.simulation.columns`: with reaction wheels,
+``wheel1..N`` and ``ux1..N`` after ``qc4``) for the main body, then for
+every comparison body of the scenario its columns but ``t``, named
 ``"<label>:<column>"`` (e.g. ``"rk4:q1"``).  Quaternions are scalar last,
 Hoffmann's convention (inertial -> body); angles in degrees where a name ends
-in ``_deg``.
+in ``_deg``.  ``hx, hy, hz`` is the total angular momentum (body and wheels)
+in inertial axes.
+
+A torque of your own, ``user_torque=f`` with ``f(t, q, w) -> (tx, ty, tz)``
+(N m, body axes), acts on every body of the run besides the scenario's
+torques (:func:`run`, :func:`stream`; docs/API.md has an example).
 
 Runs whose step count the machine cannot finish in reasonable time are
 refused up front (:class:`RunTooLong`, with the step count and an estimate
@@ -38,6 +44,7 @@ from sim.scenario_toml import dumps as scenario_toml
 from sim.scenario_writer import save
 from sim.settings import Settings, SettingsError, validate
 from sim.simulation import COLUMNS, Simulation, SimulationFault
+from sim.simulation import columns as body_columns
 
 __all__ = ["run", "replay", "record", "stream", "replay_stream", "columns", "to_dataframe",
            "load_scenario", "save_scenario", "scenario_toml", "as_scenario", "plan", "Plan",
@@ -86,17 +93,24 @@ def save_scenario(scenario: Scenario, path) -> None:
 
 
 def columns(scenario: Scenario) -> tuple:
-    """Column names of a result of ``scenario``: the CSV's, then ``"<label>:<column>"`` per comparison body."""
-    extra = tuple(f"{label}:{c}" for label, _ in scenario.compare for c in COLUMNS[1:])
-    return COLUMNS + extra
+    """Column names of a result of ``scenario``: the CSV's, then ``"<label>:<column>"`` per comparison body.
+
+    A body with reaction wheels has ``wheel1..N`` and ``ux1..N`` besides
+    (:func:`sim.simulation.columns`).
+    """
+    settings = scenario.settings
+    extra = tuple(f"{label}:{c}" for label, overrides in scenario.compare
+                  for c in body_columns(settings.replace(**overrides).wheel_count)[1:])
+    return body_columns(settings.wheel_count) + extra
 
 
 # ------------------------------------------------------------------ planning
 class Plan:
     """How big a run is: steps, rows, estimated seconds; :meth:`check` refuses the impossible ones."""
 
-    def __init__(self, scenario: Scenario, steps: int, every: int):
+    def __init__(self, scenario: Scenario, steps: int, every: int, user_torque=None):
         self.scenario = scenario
+        self.user_torque = user_torque
         self.steps = steps
         self.every = every
         self.rows = 1 + -(-steps // every)
@@ -107,7 +121,7 @@ class Plan:
     def seconds(self) -> float:
         """Estimated wall time: measured cost per step and per row times the counts."""
         if self._seconds is None:
-            step_cost, row_cost = _measure_costs(self.scenario)
+            step_cost, row_cost = _measure_costs(self.scenario, user_torque=self.user_torque)
             self._seconds = self.steps * step_cost + self.rows * row_cost
         return self._seconds
 
@@ -138,7 +152,7 @@ class Plan:
         return self
 
 
-def plan(scenario: Scenario, duration: float | None = None, every: int = 1) -> Plan:
+def plan(scenario: Scenario, duration: float | None = None, every: int = 1, user_torque=None) -> Plan:
     """The :class:`Plan` of running ``scenario`` for ``duration`` s (default: its own).
 
     Raises
@@ -155,13 +169,13 @@ def plan(scenario: Scenario, duration: float | None = None, every: int = 1) -> P
     dt = scenario.settings.dt
     if duration > MAX_DURATION:
         steps = duration / dt
-        step_cost, row_cost = _measure_costs(scenario)
+        step_cost, row_cost = _measure_costs(scenario, user_torque=user_torque)
         seconds = steps * step_cost + steps / every * row_cost
         raise RunTooLong(f"duration {duration:g} s is beyond {MAX_DURATION:g} s of simulated time: "
                          + (f"{steps:.3g} steps at dt={dt:g} s would take about "
                             f"{_duration_text(seconds)} here" if math.isfinite(seconds) else
                             f"more steps at dt={dt:g} s than a float can count, which would never end"))
-    return Plan(scenario, round(duration / dt), every)
+    return Plan(scenario, round(duration / dt), every, user_torque)
 
 
 def _duration(value) -> float:
@@ -172,7 +186,7 @@ def _duration(value) -> float:
     return x
 
 
-def _measure_costs(scenario: Scenario, repeats: int = 3) -> tuple:
+def _measure_costs(scenario: Scenario, repeats: int = 3, user_torque=None) -> tuple:
     """Seconds per step (every body) and per output row, measured on copies of the bodies.
 
     Each cost is the least of ``repeats`` short timings: a busy machine that
@@ -180,7 +194,8 @@ def _measure_costs(scenario: Scenario, repeats: int = 3) -> tuple:
     than the timing itself) would otherwise inflate the estimate many times
     over and refuse a run that takes minutes.
     """
-    sims = [Simulation(scenario.settings)] + [Simulation(scenario.settings, **o) for _, o in scenario.compare]
+    sims = [Simulation(scenario.settings, user_torque=user_torque)] + [
+        Simulation(scenario.settings, user_torque=user_torque, **o) for _, o in scenario.compare]
     n = 256
     step_cost = row_cost = 0.0
     for sim in sims:
@@ -194,7 +209,7 @@ def _measure_costs(scenario: Scenario, repeats: int = 3) -> tuple:
             steps.append((time.perf_counter() - start) / n)
             start = time.perf_counter()
             for _ in range(32):
-                ",".join(map(repr, sim.row()[:_WIDTH]))
+                ",".join(map(repr, sim.row()[:_WIDTH + 2 * sim.wheel_count]))
             rows.append((time.perf_counter() - start) / 32)
         step_cost += min(steps)
         row_cost += min(rows)
@@ -209,20 +224,22 @@ def _duration_text(seconds: float) -> str:
 
 
 # ------------------------------------------------------------------ running
-def stream(scenario: Scenario, duration: float | None = None, every: int = 1, progress=None):
+def stream(scenario: Scenario, duration: float | None = None, every: int = 1, progress=None, user_torque=None):
     """Yield the rows of a run (tuples in :func:`columns` order): t = 0, every ``every``-th step, the end.
 
     ``progress`` is an object with ``update(n)`` (e.g. a tqdm bar) told the
-    steps taken.  This is what the command line writes as CSV; nothing is
-    checked here (see :func:`plan`).
+    steps taken; ``user_torque`` a function ``f(t, q, w) -> (tx, ty, tz)``
+    (N m, body axes) acting on every body besides the scenario's torques.
+    This is what the command line writes as CSV; nothing is checked here
+    (see :func:`plan`).
     """
-    runner = Runner(scenario)
-    n = len(COLUMNS)
-    others = tuple(runner.compare.values())
+    runner = Runner(scenario, user_torque=user_torque)
+    n = len(runner.sim.columns())
+    others = tuple((sim, len(sim.columns())) for sim in runner.compare.values())
     done = 0
     for row in runner.run(duration, every):
         if others:
-            row = row[:n] + tuple(x for sim in others for x in sim.row()[1:n])
+            row = row[:n] + tuple(x for sim, m in others for x in sim.row()[1:m])
         else:
             row = row[:n]
         if progress is not None and runner.total_steps != done:
@@ -238,11 +255,11 @@ def replay_stream(path, every: int = 1, progress=None, steps: int | None = None)
     runner = Runner(scenario)
     for step, key, value in inputs:
         runner.schedule(step, key, value)
-    n = len(COLUMNS)
-    others = tuple(runner.compare.values())
+    n = len(runner.sim.columns())
+    others = tuple((sim, len(sim.columns())) for sim in runner.compare.values())
 
     def full(row):
-        return tuple(row[:n]) + tuple(x for sim in others for x in sim.row()[1:n])
+        return tuple(row[:n]) + tuple(x for sim, m in others for x in sim.row()[1:m])
 
     yield full(runner.sim.row())
     done = 0
@@ -277,7 +294,7 @@ def _collect(rows, plan_: Plan) -> dict:
 
 
 def run(source=None, duration: float | None = None, every: int = 1, *, force: bool = False,
-        progress: bool = False, **changes) -> dict:
+        progress: bool = False, user_torque=None, **changes) -> dict:
     """Run a scenario headless; returns a dict of numpy columns (see :func:`columns`).
 
     Parameters
@@ -295,6 +312,12 @@ def run(source=None, duration: float | None = None, every: int = 1, *, force: bo
         :data:`MAX_SECONDS` or hold more than :data:`MAX_RESULT_BYTES`.
     progress : bool
         Show a tqdm progress bar on stderr.
+    user_torque : callable, optional
+        ``f(t, q, w) -> (tx, ty, tz)``: a torque of your own (N m, body
+        axes) at time ``t`` (s), attitude ``q`` (scalar last) and body rates
+        ``w`` (rad/s), acting on every body beside the scenario's torques and
+        evaluated at every stage of the integrator.  It acts on the body
+        directly, not through reaction wheels.
     **changes
         Settings to change (validated), e.g. ``integrator="rk4"``.
 
@@ -310,9 +333,11 @@ def run(source=None, duration: float | None = None, every: int = 1, *, force: bo
     scenario = as_scenario(source)
     if changes:
         scenario = _replace(scenario, settings=scenario.settings.replace(**changes))
-    p = plan(scenario, duration, every).check(in_memory=True, force=force)
+    if user_torque is not None and not callable(user_torque):
+        raise TypeError(f"user_torque must be a function f(t, q, w) -> (tx, ty, tz), got {user_torque!r}")
+    p = plan(scenario, duration, every, user_torque).check(in_memory=True, force=force)
     with _bar(p.steps, progress) as bar:
-        return _collect(stream(scenario, duration, every, bar), p)
+        return _collect(stream(scenario, duration, every, bar, user_torque), p)
 
 
 def replay(path, every: int = 1, *, force: bool = False, progress: bool = False) -> dict:

@@ -152,7 +152,8 @@ class TorqueModel:
         """True when the torque depends on neither ``Q`` nor ``w`` (no dampers, no controller)."""
         return not self.dampers_on and self.controller == "none"
 
-    def __call__(self, q, w):
+    def __call__(self, q, w, t=None):
+        """The torque at attitude ``q`` and rates ``w`` (its first three entries); ``t`` is not used."""
         tx, ty, tz = self.command
         if self.dampers_on:
             dx, dy, dz = damper_torque(w, self.dampers)

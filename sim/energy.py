@@ -13,8 +13,8 @@ __all__ = ["body_momentum", "kinetic_energy", "energy_of", "inertial_momentum"]
 
 
 def body_momentum(w, jr) -> tuple:
-    """Angular momentum in body axes ``L = J w``, Hoffmann (4.2)."""
-    wx, wy, wz = w
+    """Angular momentum in body axes ``L = J w``, Hoffmann (4.2) (``w``: its first three entries)."""
+    wx, wy, wz = w[0], w[1], w[2]
     return (jr[0] * wx + jr[1] * wy + jr[2] * wz,
             jr[3] * wx + jr[4] * wy + jr[5] * wz,
             jr[6] * wx + jr[7] * wy + jr[8] * wz)

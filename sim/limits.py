@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["SettingsError", "Limit", "LIMITS", "as_number", "as_integer"]
+__all__ = ["SettingsError", "Limit", "LIMITS", "as_number", "as_integer", "components", "listed"]
 
 
 class SettingsError(ValueError):
@@ -153,15 +153,19 @@ class Limit:
         return tuple(self.number(v, f"{name}[{i}]") for i, v in enumerate(components(name, value, self.size)))
 
 
+def listed(name: str, value, expected: str) -> list:
+    """The parts of ``value``, a sequence or ``"a,b,c"`` text; SettingsError saying what was ``expected`` otherwise."""
+    if isinstance(value, str):
+        return [s.strip() for s in value.split(",")]
+    try:
+        return list(value)
+    except TypeError:
+        raise SettingsError(f"{name}: expected {expected}, got {value!r}") from None
+
+
 def components(name: str, value, n: int) -> list:
     """The ``n`` components of a vector given as a sequence or as ``"a,b,c"`` text; SettingsError otherwise."""
-    if isinstance(value, str):
-        parts = [s.strip() for s in value.split(",")]
-    else:
-        try:
-            parts = list(value)
-        except TypeError:
-            raise SettingsError(f"{name}: expected {n} numbers, got {value!r}") from None
+    parts = listed(name, value, f"{n} numbers")
     if len(parts) != n:
         raise SettingsError(f"{name}: expected {n} numbers, got {len(parts)} ({value!r})")
     return parts
@@ -194,6 +198,23 @@ LIMITS = {lim.key: lim for lim in (
     # axis, whose rates run away in one step under any accepted torque; above, about a thousand
     # times a supertanker's roll inertia, where 1/2 w^T J w and J w overflow for accepted rates.
     Limit("inertia", 1e-8, 1e12, "kg m^2", size=6),
+    # ---- reaction wheels (sim.wheels): each value one number for every wheel or one per wheel
+    Limit("wheel_count", 1, 32, integer=True),
+    Limit("wheel_axis", -_MAGNITUDE, _MAGNITUDE, size=3),
+    # an axial inertia as small as the smallest body's principal moment; the craft's (locked)
+    # inertia must exceed the wheels' about their axes (sim.settings checks the combination)
+    Limit("wheel_inertia", 1e-8, 1e12, "kg m^2"),
+    Limit("wheel_torque_limit", 0.0, _MAGNITUDE, "N m", low_open=True),
+    # 1e5 rad/s is about a million rpm: far beyond any flywheel
+    Limit("wheel_speed_limit", 0.0, 1e5, "rad/s", low_open=True),
+    Limit("wheel_friction", 0.0, _MAGNITUDE, "N m s"),
+    Limit("wheel_speeds", -1e5, 1e5, "rad/s"),
+    Limit("wheel_torques", -_MAGNITUDE, _MAGNITUDE, "N m"),
+    # ---- environment (sim.environment): a circular orbit from the Karman line (100 km; lower is
+    # no orbit) to well beyond the Moon (384,400 km), where the gradient is about 1e-9 of LEO's
+    Limit("altitude_km", 100.0, 1e6, "km"),
+    Limit("disturbance", -_MAGNITUDE, _MAGNITUDE, "N m", size=3),
+    Limit("disturbance_period", 0.0, 1e7, "s"),
     # ---- ensemble spec (sim.ensemble.EnsembleSpec); its gains grid takes the values of "gains"
     Limit("bodies", 1, 10_000_000, integer=True),
     Limit("seed", 0, 2**64 - 1, integer=True),
@@ -203,6 +224,11 @@ LIMITS = {lim.key: lim for lim in (
     Limit("gains_grid_values", 1, 1000, integer=True),
     # ---- runs
     Limit("duration", 0.0, 1e7, "s", low_open=True),
+    # the window's speed factor (simulated seconds per wall second): a tenth of real time for a
+    # close look, up to a thousand times for an orbit (a 95 min orbit in under 6 s)
+    Limit("speed", 0.1, 1000.0, "x"),
+    # the window's plotted time window (s): a second for a close look at a fast spin, a week of an orbit
+    Limit("plot_seconds", 1.0, 1e6, "s"),
     Limit("body_steps", 1, 10**12, integer=True),
     Limit("workers", 0, 1024, integer=True),
 )}

@@ -36,18 +36,33 @@ skip a rare branch that no body takes (the singular aircraft angles).
 
 Where a new piece of physics goes (once, for both paths):
 
-* a torque term: a function over ``ops`` in :mod:`sim.control`, added in
+* a control torque term (part of the torque command the wheels realise):
+  a function over ``ops`` in :mod:`sim.control`, added in
   :meth:`~sim.control.TorqueModel.__call__`, its settings read in
   :meth:`~sim.control.TorqueModel.configure`.  The ensemble's fused torque
   (:mod:`sim.ensemble.kernels`) knows a fixed list of the model's fields
   (a test fails on a new one): teach it the term, or leave the settings
   that use it out of :func:`sim.ensemble.kernels.covers`;
+* an external torque (environment, disturbance) or an actuator: a function
+  over ``ops`` (:mod:`sim.environment`, :mod:`sim.wheels`), added in
+  :meth:`sim.loads.LoadModel.external` or :meth:`~sim.loads.LoadModel.__call__`,
+  its settings read in :meth:`~sim.loads.LoadModel.configure`.  The load is
+  evaluated at every integrator stage with the stage's time ``t`` (the same
+  float for every body of an ensemble: take ``math`` functions of it, not
+  ``ops``'s), and the fused kernels never see it (``kernels.covers`` leaves
+  out settings with wheels or an external torque);
 * a norm mode: a function in :mod:`sim.norm` and its name in ``NORM_MODES``
   (the fused step covers only the three of ``kernels.NORMS``; a new mode
   steps through the single source by itself);
 * an integrator: a function with the shared signature in
-  :mod:`sim.integrators`, in ``INTEGRATORS``; arithmetic only, so it runs
-  on columns as written;
+  :mod:`sim.integrators` (``(q, w, p, dt, torque, body, t=None)``), in
+  ``INTEGRATORS``; arithmetic only, so it runs on columns as written.  To
+  carry reaction wheels it treats ``w`` as the whole rate state (body rates,
+  then wheel speeds), takes its derivative from
+  :func:`sim.integrators.rates_rhs` (Euler's equations, or the gyrostat's),
+  and calls ``torque(q, w, t)`` at each stage's state and time; an
+  integrator of ``(Q, P)`` feeds :func:`sim.wheels.equivalent_torque` to its
+  rigid-body equation (see :func:`sim.integrators.full_quat`);
 * a number a user gives: a field of :class:`sim.settings.Settings` (or of
   the ensemble spec) and its range in :data:`sim.limits.LIMITS`.
 """

@@ -21,6 +21,7 @@ from pathlib import Path
 from sim.ensemble import EnsembleSpec
 from sim.runner import ENSEMBLE, RESET, Runner
 from sim.files import FileRefused, read_regular
+from sim.limits import LIMITS
 from sim.scenario import MAX_DURATION, Event, Scenario
 from sim.settings import KEYS, Settings, SettingsError, validate
 
@@ -54,6 +55,7 @@ def _scenario_header(scenario: Scenario) -> dict:
         "title": scenario.title,
         "caption": scenario.caption,
         "duration": scenario.duration,
+        **{key: getattr(scenario, key) for key in ("speed", "plot_seconds") if getattr(scenario, key) is not None},
         "settings": {k: _jsonable(v) for k, v in scenario.settings.as_dict().items()},
         "events": [{"at": e.at, **{k: _jsonable(v) for k, v in e.changes.items()}}
                    for e in scenario.events],
@@ -194,11 +196,14 @@ def _header_scenario(header: dict, path) -> Scenario:
         duration = _time(header.get("duration", 20.0))
         if duration <= 0:
             raise ValueError(f"duration {duration!r} must be > 0")
+        speed, plot_seconds = (None if header.get(key) is None else LIMITS[key].check(header[key], key)
+                               for key in ("speed", "plot_seconds"))
         name, title, caption = (_text(header.get(k, d)) for k, d in
                                 (("name", "recording"), ("title", ""), ("caption", "")))
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise RecordingError(f"{path}, line 1: bad scenario in header ({exc})") from None
-    return Scenario(name=name, title=title, caption=caption, duration=duration,
+    return Scenario(name=name, title=title, caption=caption, duration=duration, speed=speed,
+                    plot_seconds=plot_seconds,
                     settings=settings, events=events, compare=compare, ensemble=ensemble)
 
 

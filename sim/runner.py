@@ -29,7 +29,8 @@ from sim.events import EventCursor
 from sim.interpolation import sine_cosine_unit
 from sim.scenario import Scenario
 from sim.settings import SettingsError, validate
-from sim.simulation import HISTORY_COLUMNS, Simulation, SimulationFault, Snapshot
+from sim.wheels import layout_axes
+from sim.simulation import Simulation, SimulationFault, Snapshot, history_columns
 
 __all__ = ["Runner", "Batch", "EnsembleFrame", "RESET", "ENSEMBLE", "ENSEMBLE_KEYS", "ENSEMBLE_BODY_KEYS", "MAIN",
            "COMPARE_COLUMNS"]
@@ -52,7 +53,12 @@ ENSEMBLE = "ensemble"
 #: and keeps them, so the main body can fly beside one of them).
 ENSEMBLE_KEYS = frozenset({"torque", "dampers_on", "dampers", "controller", "gains", "axes", "shortest_path",
                            "limiter_on", "limits", "command_deg", "slerp_time", "integrator",
-                           "full_quat_form", "norm", "dt"})
+                           "full_quat_form", "norm", "dt", "wheels", "wheel_inertia", "wheel_torque_limit",
+                           "wheel_speed_limit", "wheel_friction", "wheel_torques", "gravity_gradient",
+                           "altitude_km", "disturbance", "disturbance_axes", "disturbance_period"})
+#: Settings whose value fixes how many wheels a body has: a run keeps its number of wheels (its rows
+#: have a column per wheel), so a change to another number is refused (:meth:`Runner.submit`).
+WHEEL_COUNT_KEYS = frozenset({"wheels"})
 #: A change of body: reaches the ensemble, but ``inertia`` only when it goes back to None.
 ENSEMBLE_BODY_KEYS = frozenset({"body", "mass", "inertia"})
 #: Label of the main body in :attr:`Batch.compare_rows`.
@@ -115,8 +121,9 @@ class Batch:
 
     Attributes
     ----------
-    rows : ndarray, shape (n, len(HISTORY_COLUMNS))
-        One row per step taken (the state after the step), main body.
+    rows : ndarray, shape (n, len(history_columns(wheels)))
+        One row per step taken (the state after the step), main body
+        (:func:`sim.simulation.history_columns` of its number of wheels).
     last : Snapshot
         The main body's state after the batch.
     compare : dict
@@ -150,17 +157,22 @@ class Runner:
     scenario : Scenario
     recorder : sim.recording.Recorder, optional
         Receives every applied input with its global step number.
+    user_torque : callable, optional
+        ``f(t, q, w)``: a torque of the user's on every body (Python API only;
+        :class:`~sim.simulation.Simulation`).
     """
 
-    def __init__(self, scenario: Scenario, recorder=None):
+    def __init__(self, scenario: Scenario, recorder=None, user_torque=None):
         self.scenario = scenario
         self.recorder = recorder
         self._inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._scheduled: dict[int, list] = {}
         self.total_steps = 0
-        self.sim = Simulation(scenario.settings)
-        self.compare = {label: Simulation(scenario.settings, **overrides)
+        self.sim = Simulation(scenario.settings, user_torque=user_torque)
+        self.compare = {label: Simulation(scenario.settings, user_torque=user_torque, **overrides)
                         for label, overrides in scenario.compare}
+        #: The history columns of the main body's rows (its number of wheels is fixed for the run).
+        self.columns = history_columns(self.sim.wheel_count)
         #: The scenario's events: each reaches every body at the first step boundary where its time is reached.
         self._events = EventCursor(scenario.events, self._set_all)
         #: The ensemble flying beside the main body (the input :data:`ENSEMBLE`), or None.
@@ -185,7 +197,21 @@ class Runner:
                 raise SettingsError(f"{ENSEMBLE}: expected an EnsembleSpec or None, got {value!r}")
         elif key != RESET:
             value = validate(key, value)
+            self.check_wheel_count(key, value)
+            self.sim.settings.replace(**{key: value})  # a combination that cannot be (wheel speeds, one too many)
         self._inbox.put((key, value))
+
+    def check_wheel_count(self, key: str, value) -> None:
+        """SettingsError when ``key = value`` would change the number of wheels of a running body.
+
+        A run's rows hold a column per wheel; the window starts a new run
+        for another number of wheels (:meth:`app.flight.Flight.change_wheels`).
+        """
+        if key in WHEEL_COUNT_KEYS:
+            count = len(layout_axes(value))
+            if count != self.sim.wheel_count:
+                raise SettingsError(f"{key}: a run keeps its {self.sim.wheel_count} wheels (its rows have a "
+                                    f"column per wheel); {count} wheels need a new run")
 
     def schedule(self, step: int, key: str, value=None) -> None:
         """Apply an input just before the step that follows global step ``step`` (replay)."""
@@ -223,6 +249,7 @@ class Runner:
                 self._info_stale = True
             self._events.rewind()
         else:
+            self.check_wheel_count(key, value)
             self._set_all(key, value)
         applied.append((self.total_steps, key, value))
         if self.recorder is not None:
@@ -248,7 +275,7 @@ class Runner:
         at their last good state.
         """
         applied: list = []
-        rows = np.empty((n, len(HISTORY_COLUMNS)))
+        rows = np.empty((n, len(self.columns)))
         bodies = {MAIN: self.sim, **self.compare} if self.compare else {}
         metrics = {label: np.empty((n, len(COMPARE_COLUMNS))) for label in bodies}
         taken = 0
@@ -316,7 +343,7 @@ class Runner:
             metrics[label][i] = (t, 2.0 * math.atan2(s, abs(c)) * _DEG, sim.energy(), norm)
 
     def run(self, duration: float | None = None, every: int = 1):
-        """Yield snapshot rows (HISTORY_COLUMNS order) from t = 0 to ``duration``.
+        """Yield snapshot rows (:attr:`columns` order) from t = 0 to ``duration``.
 
         ``duration`` defaults to the scenario's.  The first row is the
         initial state; then one row every ``every`` steps, and always the

@@ -8,6 +8,8 @@ files")::
     caption = "What to watch ..."
     duration = 30.0               # s, default run length
     pause_at_end = true           # the window pauses at t = duration (default false)
+    speed = 200.0                 # the window's speed factor to start with (default: as it was)
+    plot_seconds = 6000.0         # the window's plotted time window, s (default 20)
 
     [settings]                    # any Settings field, see sim.settings
     integrator = "half-quat"
@@ -47,7 +49,7 @@ from sim.shape import BUILTINS
 __all__ = ["Scenario", "ScenarioError", "load", "loads", "builtin_dir", "builtin_names",
            "resolve"]
 
-_SCENARIO_KEYS = {"title", "caption", "duration", "pause_at_end"}
+_SCENARIO_KEYS = {"title", "caption", "duration", "pause_at_end", "speed", "plot_seconds"}
 _TOP_KEYS = {"scenario", "settings", "events", "compare", "ensemble"}
 _ENSEMBLE_KEYS = tuple(f.name for f in fields(EnsembleSpec))
 #: Longest scenario, s (:data:`sim.limits.LIMITS`, "duration").
@@ -79,6 +81,10 @@ class Scenario:
     duration: float = 20.0
     #: The window pauses when the simulated time reaches ``duration`` (the command line always stops there).
     pause_at_end: bool = False
+    #: The window's speed factor for this scenario (simulated s per wall s), or None: the speed in force.
+    speed: float | None = None
+    #: The time window of the window's live plots, s, or None: 20 s.
+    plot_seconds: float | None = None
     settings: Settings = field(default_factory=Settings)
     events: tuple = ()
     #: (label, dict of settings overrides) for bodies run beside the main one.
@@ -196,13 +202,25 @@ class _Parser:
         if not isinstance(pause_at_end, bool):
             raise self.error(f"[scenario] pause_at_end: must be true or false, got {pause_at_end!r}", "pause_at_end",
                              0, top)
+        speed, plot_seconds = (self.window_number(meta, key, top) for key in ("speed", "plot_seconds"))
         settings = self.settings(self.table(data, "settings"), "settings")
-        events = self.events(self.table(data, "events", list))
+        events = self.events(self.table(data, "events", list), settings)
         compare = self.compare(self.table(data, "compare", list), settings)
         ensemble = self.ensemble(self.table(data, "ensemble")) if "ensemble" in data else None
         return Scenario(name=self.name, title=title, caption=caption, duration=float(duration),
-                        pause_at_end=pause_at_end, settings=settings, events=events, compare=compare,
-                        ensemble=ensemble)
+                        pause_at_end=pause_at_end, speed=speed, plot_seconds=plot_seconds, settings=settings,
+                        events=events, compare=compare, ensemble=ensemble)
+
+    def window_number(self, meta: dict, key: str, after: int = 0):
+        """``[scenario]`` ``speed`` or ``plot_seconds``: None, or a number in its range of :data:`sim.limits.LIMITS`."""
+        value = meta.get(key)
+        if value is None:
+            return None
+        limit = LIMITS[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not limit.accepts(value):
+            raise self.error(f"[scenario] {key}: must be a number in [{limit.low:g}, {limit.high:g}] {limit.unit}, "
+                             f"got {value!r}", key, 0, after)
+        return float(value)
 
     def text(self, table, key, default, after=0):
         value = table.get(key, default)
@@ -229,7 +247,7 @@ class _Parser:
         except SettingsError as exc:  # a combination: a body without inertia
             raise self.error(f"[{section}] {exc}", str(exc).split(":", 1)[0], 0, header) from None
 
-    def events(self, items: list) -> tuple:
+    def events(self, items: list, settings: Settings) -> tuple:
         events = []
         for i, item in enumerate(items):
             if not isinstance(item, dict):
@@ -242,6 +260,13 @@ class _Parser:
             changes = {k: self.check(f"events #{i + 1}", k, v, header) for k, v in item.items() if k != "at"}
             if not changes:
                 raise self.error(f"[[events]] #{i + 1}: no setting to change", "events", i)
+            try:
+                changed = settings.replace(**changes)
+            except SettingsError as exc:  # a combination: wheel speeds for another number of wheels
+                raise self.error(f"[[events]] #{i + 1}: {exc}", "events", i) from None
+            if changed.wheel_count != settings.wheel_count:
+                raise self.error(f"[[events]] #{i + 1}: wheels: a run keeps its {settings.wheel_count} wheels "
+                                 f"(its rows have a column per wheel), not {changed.wheel_count}", "events", i)
             events.append(Event(float(at), changes))
         events.sort(key=lambda e: e.at)
         return tuple(events)

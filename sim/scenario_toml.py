@@ -60,7 +60,9 @@ def dumps(scenario) -> str:
     """
     lines = ["[scenario]", *_pairs({"title": scenario.title, "caption": scenario.caption,
                                     "duration": scenario.duration,
-                                    "pause_at_end": scenario.pause_at_end}),
+                                    "pause_at_end": scenario.pause_at_end,
+                                    "speed": getattr(scenario, "speed", None),
+                                    "plot_seconds": getattr(scenario, "plot_seconds", None)}),
              "", "[settings]", *_pairs(scenario.settings.as_dict())]
     spec = getattr(scenario, "ensemble", None)
     if spec is not None:

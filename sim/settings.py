@@ -8,14 +8,18 @@ in ``_deg``, rates in rad/s, torques in N m, times in s.
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass, fields, replace
 
 from sim.body import Body
 from sim.control import CONTROLLERS, HOFFMANN_PRESET
+from sim.environment import DISTURBANCE_AXES
 from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
-from sim.limits import LIMITS, SettingsError, as_number, components
+from sim.limits import LIMITS, SettingsError, as_number, components, listed
 from sim.norm import NORM_MODES
 from sim.shape import BUILTINS, DEFAULT_BODY, MassProperties, ShapeError, load, mass_properties, resolve
+from sim.wheels import LAYOUTS, WheelSet, free_inertia, wheel_set
 
 __all__ = ["Settings", "SettingsError", "validate", "MAX_DT", "MIN_DT", "stability_warning",
            "damper_warning", "INERTIA_SCALED", "axis_ratios", "carried_to"]
@@ -60,6 +64,25 @@ class Settings:
     limits: tuple = HOFFMANN_PRESET["limits"]
     slerp_time: float = 2.0
     command_deg: tuple | None = None
+    #: Reaction wheels (sim.wheels): "none", "orthogonal", "pyramid", or unit axes ((x, y, z), ...).
+    wheels: str | tuple = "none"
+    #: Each wheel's axial inertia (kg m^2), motor-torque limit (N m), speed limit (rad/s) and
+    #: viscous friction (N m s): one number for every wheel, or one per wheel.
+    wheel_inertia: float | tuple = 0.01
+    wheel_torque_limit: float | tuple = 1.0
+    wheel_speed_limit: float | tuple = 600.0
+    wheel_friction: float | tuple = 0.0
+    #: Initial wheel speeds relative to the body, rad/s, one per wheel (None: at rest); a reset state.
+    wheel_speeds: tuple | None = None
+    #: Direct motor torques, N m, one per wheel, added to the wheels' share of the torque command.
+    wheel_torques: tuple | None = None
+    #: Gravity-gradient torque of a circular orbit at altitude_km (sim.environment).
+    gravity_gradient: bool = False
+    altitude_km: float = 500.0
+    #: Disturbance torque (N m) in body or inertial axes; constant, or times sin(2 pi t / period).
+    disturbance: tuple = (0.0, 0.0, 0.0)
+    disturbance_axes: str = "body"
+    disturbance_period: float = 0.0
 
     def __post_init__(self):
         # Every field through validate(): Settings(dt=-1) fails here, at
@@ -67,6 +90,23 @@ class Settings:
         for f in fields(self):
             object.__setattr__(self, f.name, validate(f.name, getattr(self, f.name)))
         self.mass_properties  # noqa: B018 - raises SettingsError for a body without inertia
+        wheels = self.wheel_set  # raises SettingsError for lists that do not fit the wheels
+        if wheels is not None:
+            try:
+                free_inertia(Body(self.mass_properties.inertia).J, wheels)
+            except ValueError as exc:
+                raise SettingsError(f"wheel_inertia: {exc}") from None
+
+    @functools.cached_property
+    def wheel_set(self) -> WheelSet | None:
+        """The reaction wheels (:class:`sim.wheels.WheelSet`), or None without wheels."""
+        return wheel_set(self)
+
+    @property
+    def wheel_count(self) -> int:
+        """Number of reaction wheels (0 without)."""
+        wheels = self.wheel_set
+        return 0 if wheels is None else wheels.n
 
     def replace(self, **changes) -> "Settings":
         """A copy with ``changes``, validated like a new record (:meth:`__post_init__`)."""
@@ -139,6 +179,65 @@ def _optional(key, value):
     return None if value is None else LIMITS[key].check(value, key)
 
 
+def _wheel_list(key, value) -> list:
+    """``value`` (a sequence, or ``"a,b,..."`` text) as a list of 1 to MAX_WHEELS parts."""
+    parts = listed(key, value, "a number or a list of numbers")
+    count = LIMITS["wheel_count"]
+    if not int(count.low) <= len(parts) <= int(count.high):
+        raise SettingsError(f"{key}: expected 1 to {int(count.high)} values (one per wheel), got {len(parts)}")
+    return parts
+
+
+def _per_wheel(key, value):
+    """One number for every wheel, or a tuple of one per wheel (each in the range of ``key``)."""
+    if isinstance(value, str) and "," not in value or isinstance(value, (int, float)) or value is None:
+        return LIMITS[key].check(value, key)
+    values = tuple(LIMITS[key].number(v, f"{key}[{i}]") for i, v in enumerate(_wheel_list(key, value)))
+    return values[0] if len(values) == 1 else values
+
+
+def _wheel_values(key, value):
+    """None, or a tuple of one number per wheel (each in the range of ``key``)."""
+    if value is None:
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = (value,)
+    return tuple(LIMITS[key].number(v, f"{key}[{i}]") for i, v in enumerate(_wheel_list(key, value)))
+
+
+_AXES_HELP = ", ".join(LAYOUTS) + ", or axes x1,y1,z1;x2,y2,z2;..."
+
+
+def _wheels(key, value):
+    """A layout name, or a tuple of unit axes (each given axis divided by its length)."""
+    if value is None:
+        return "none"
+    if isinstance(value, str):
+        text = value.strip()
+        if text in LAYOUTS:
+            return text
+        if not any(ch.isdigit() for ch in text):
+            raise SettingsError(f"{key}: unknown value {value!r} (choose from {_AXES_HELP})")
+        value = [axis for axis in text.split(";") if axis.strip()] or [text]
+    try:
+        axes = list(value)
+    except TypeError:
+        raise SettingsError(f"{key}: expected {_AXES_HELP}, got {value!r}") from None
+    if axes and all(isinstance(a, (int, float)) for a in axes):
+        raise SettingsError(f"{key}: expected a list of axes [[x, y, z], ...], got {value!r}")
+    count = LIMITS["wheel_count"]
+    if not int(count.low) <= len(axes) <= int(count.high):
+        raise SettingsError(f"{key}: {len(axes)} axes (1 to {int(count.high)} wheels)")
+    unit = []
+    for i, axis in enumerate(axes):
+        x, y, z = LIMITS["wheel_axis"].check(axis, f"{key}[{i}]")
+        length = math.sqrt(x * x + y * y + z * z)
+        if not length > 0.0:
+            raise SettingsError(f"{key}[{i}]: axis {i + 1}, ({x:g}, {y:g}, {z:g}), has no direction")
+        unit.append((x, y, z) if length == 1.0 else (x / length, y / length, z / length))
+    return tuple(unit)
+
+
 _VALIDATORS = {
     "inertia": _inertia,
     "body": _body,
@@ -160,6 +259,18 @@ _VALIDATORS = {
     "limits": _limited,
     "slerp_time": _limited,
     "command_deg": _optional,
+    "wheels": _wheels,
+    "wheel_inertia": _per_wheel,
+    "wheel_torque_limit": _per_wheel,
+    "wheel_speed_limit": _per_wheel,
+    "wheel_friction": _per_wheel,
+    "wheel_speeds": _wheel_values,
+    "wheel_torques": _wheel_values,
+    "gravity_gradient": _flag,
+    "altitude_km": _limited,
+    "disturbance": _limited,
+    "disturbance_axes": lambda k, v: _choice(k, v, DISTURBANCE_AXES),
+    "disturbance_period": _limited,
 }
 
 #: Setting names, in declaration order.

@@ -3,9 +3,10 @@
 :class:`Stepper` is the base of :class:`sim.simulation.Simulation` (floats)
 and :class:`sim.ensemble.Ensemble` (columns): it validates a setting, keeps
 the settings record, and turns it into what a step reads (the torque model,
-the step ``dt``, the norm mode, the integrator) and the command (a SLERP
-toward the command angles, Hoffmann Appendix C).  Each subclass holds its
-own state and says, through a few hooks, what else a change means for it.
+the step ``dt``, the norm mode, the integrator, the wheels and the
+environment's torques) and the command (a SLERP toward the command angles,
+Hoffmann Appendix C).  Each subclass holds its own state and says, through
+a few hooks, what else a change means for it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import math
 
 from sim.command import CommandInterpolator
 from sim.integrators import integrator
+from sim.loads import LoadModel
 from sim.norm import NORM_MODES
 from sim.settings import Settings, validate
 
@@ -23,10 +25,14 @@ __all__ = ["Stepper"]
 class Stepper:
     """Settings, validated inputs and the step functions of a Simulation or an Ensemble.
 
-    A subclass sets ``_settings`` and ``_torque`` (a
-    :class:`~sim.control.TorqueModel` of its flavour) before calling
+    A subclass sets ``_settings``, ``_torque`` (a
+    :class:`~sim.control.TorqueModel` of its flavour) and ``_load`` (a
+    :class:`~sim.loads.LoadModel` around it) before calling
     :meth:`_configure`, holds ``_t``, ``_k``, ``_t0``, ``_k0`` and ``_p``,
     and implements :meth:`_derive_p` and :meth:`_sync_command`.
+
+    ``_step_torque`` is what the integrator calls: the load model when
+    there are wheels or an external torque, else the torque law itself.
     """
 
     _settings: Settings
@@ -87,15 +93,18 @@ class Stepper:
         raise NotImplementedError
 
     # ----------------------------------------------------------- configure
-    def _configure(self, gains=None) -> None:
-        """The torque model, ``dt``, norm mode and integrator from the settings in force.
+    def _configure(self, gains=None, j_rows=None) -> None:
+        """The torque model, loads, ``dt``, norm mode and integrator from the settings in force.
 
         ``gains`` overrides the settings' gains (the ensemble's per-body
-        rows).  Switching to or from Full-Quat keeps the attitude and the
-        rates and derives the other state.
+        rows); ``j_rows`` is the craft's inertia (for the gravity gradient).
+        Switching to or from Full-Quat keeps the attitude and the rates and
+        derives the other state.
         """
         s = self._settings
         self._torque.configure(s, gains)
+        self._load.configure(s, j_rows)
+        self._step_torque = self._load if self._load.active else self._torque
         self._dt = s.dt
         self._norm = NORM_MODES[s.norm]
         self._integrate = integrator(s.integrator, s.full_quat_form)

@@ -29,7 +29,7 @@ from sim.events import EventCursor
 from sim.scenario import Scenario
 from sim.settings import Settings
 
-__all__ = ["Sweep", "SweepResult", "COLUMNS", "run_chunk", "chunks", "summary",
+__all__ = ["Sweep", "SweepResult", "COLUMNS", "columns", "run_chunk", "chunks", "summary",
            "MAX_TRAJECTORY_BYTES"]
 
 #: Columns of a sweep, in order (README, "Ensembles / sweep"): the global
@@ -42,6 +42,14 @@ COLUMNS = ("index",
            "q1", "q2", "q3", "q4", "wx", "wy", "wz",
            "final_error_deg", "settling_time", "peak_torque", "peak_rate", "travelled_deg", "path_deg",
            "energy_drift", "faulted", "fault_t")
+
+
+
+def columns(wheels: int = 0) -> tuple:
+    """The columns of a sweep of bodies with ``wheels`` reaction wheels: :data:`COLUMNS`, then each
+    wheel's final speed relative to its body, ``wheel1..N`` (rad/s)."""
+    return COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1))
+
 
 # Ensemble.initial() keys (rows of an array) -> column names.
 _INITIAL = {"q0": COLUMNS[1:5], "angles_deg0": COLUMNS[5:8], "rates0": COLUMNS[8:11],
@@ -107,7 +115,7 @@ def run_chunk(settings: Settings, spec: EnsembleSpec, events: tuple, steps: int,
     applies them to one body (events at ``at <= 0`` before the first step).
     ``report(body_steps)`` (optional) is called as the work goes on.
 
-    Returns a dict with one array per name of :data:`COLUMNS` and, when
+    Returns a dict with one array per name of :func:`columns` and, when
     ``traj_every > 0``, ``"_t"`` (m,), ``"_q"`` (m, 4, count) and ``"_w"``
     (m, 3, count), sampled at :func:`sample_times`.
     """
@@ -149,6 +157,8 @@ def run_chunk(settings: Settings, spec: EnsembleSpec, events: tuple, steps: int,
     metrics = ens.metrics()
     for name in _METRICS:
         columns[name] = np.asarray(metrics[name], dtype=bool if name == "faulted" else float)
+    for i, speeds in enumerate(np.array(ens.wheel_speeds, dtype=float).reshape(-1, count), start=1):
+        columns[f"wheel{i}"] = speeds
     if traj_every:
         columns["_t"] = np.array(samples_t)
         columns["_q"] = np.stack(samples_q)
@@ -273,7 +283,7 @@ class _WorkerReport:
 
 def _assemble(parts: list[dict], trajectories: bool) -> SweepResult:
     parts = sorted(parts, key=lambda p: int(p["index"][0]))
-    columns = {name: np.concatenate([p[name] for p in parts]) for name in COLUMNS}
+    columns = {name: np.concatenate([p[name] for p in parts]) for name in parts[0] if not name.startswith("_")}
     if not trajectories:
         return SweepResult(columns)
     return SweepResult(columns, t=parts[0]["_t"], q=np.concatenate([p["_q"] for p in parts], axis=2),

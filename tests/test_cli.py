@@ -156,6 +156,7 @@ def test_every_flag_has_help():
 def test_named_values_are_argparse_choices():
     from app.cli import build_parser
     from sim.control import CONTROLLERS
+    from sim.environment import DISTURBANCE_AXES
     from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
     from sim.norm import NORM_MODES
 
@@ -163,7 +164,7 @@ def test_named_values_are_argparse_choices():
     choices = {a.dest: tuple(a.choices) for a in run._actions if a.choices}
     assert choices == {"integrator": tuple(INTEGRATORS), "full_quat_form": tuple(FULL_QUAT_FORMS),
                        "norm": tuple(NORM_MODES), "controller": tuple(CONTROLLERS),
-                       "format": ("csv", "npz")}
+                       "disturbance_axes": DISTURBANCE_AXES, "format": ("csv", "npz")}
 
 
 def test_version_from_package_metadata(capsys):

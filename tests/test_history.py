@@ -226,7 +226,7 @@ def test_capacity_is_bounded_below_and_above():
 
 def test_default_window_needs_a_few_megabytes_not_a_hundred():
     h = History(capacity=capacity_for(1e-3, 20.0))
-    # 30 columns, mirrored, float64: 2 * 22,064 * 30 * 8 B = 10.6 MB, plus the 3.9 MB archive
+    # 33 columns, mirrored, float64: 2 * 22,064 * 33 * 8 B = 11.6 MB, plus the 4.3 MB archive
     assert h.nbytes < 16 * 2**20
 
 

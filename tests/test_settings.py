@@ -46,6 +46,20 @@ BAD = {
     "limits": VECTORS + [(0.0, 1.0, 1.0), (-1.0, 1.0, 1.0)],
     "slerp_time": NUMBERS + [-1.0, -5e-324, 1e7],
     "command_deg": [1.0, "abc", (1.0, 2.0), (math.nan, 0.0, 0.0), (1e5, 0.0, 0.0)],
+    "wheels": [3, "bogus", "", "PYRAMID", (1.0, 0.0, 0.0), ((0.0, 0.0, 0.0),), ((1.0, 0.0),),
+               ((math.nan, 0.0, 1.0),), ((math.inf, 0.0, 0.0),), ((1e300, 0.0, 0.0),), "1,0,0;0,1",
+               "1,0,0;0,0,0", ((1.0, 0.0, 0.0),) * 33, (), "1,a,0"],
+    "wheel_inertia": NUMBERS[:-2] + [0.0, -0.01, 1e-9, 1e13, "0.1,abc", (0.1, math.nan), (0.1,) * 33],
+    "wheel_torque_limit": NUMBERS[:-2] + [0.0, -1.0, 1e7, (1.0, 0.0)],
+    "wheel_speed_limit": NUMBERS[:-2] + [0.0, -600.0, 1e6, (600.0, -1.0)],
+    "wheel_friction": NUMBERS[:-2] + [-1e-3, 1e7, (0.0, -1.0)],
+    "wheel_speeds": [True, "abc", math.nan, (0.0, math.inf), (1e6, 0.0), ("a",), (0.0,) * 33, ()],
+    "wheel_torques": [True, "abc", math.nan, (0.0, -math.inf), (1e7,), (None,), ()],
+    "gravity_gradient": FLAGS,
+    "altitude_km": NUMBERS + [-500.0, 0.0, 99.9, 1e7],
+    "disturbance": VECTORS + [(2e6, 0.0, 0.0)],
+    "disturbance_axes": NAMES + ["orbit"],
+    "disturbance_period": NUMBERS + [-1.0, 2e7],
 }
 CASES = [(key, value) for key in KEYS for value in BAD[key]]
 

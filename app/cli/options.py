@@ -15,12 +15,16 @@ import sys
 from dataclasses import replace
 
 from sim.control import CONTROLLERS
+from sim.environment import DISTURBANCE_AXES
+from sim.limits import LIMITS
 from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
 from sim.norm import NORM_MODES
 from sim.scenario import MAX_DURATION, Event, load
-from sim.settings import SettingsError, carried_to, validate
+from sim.settings import Settings, SettingsError, carried_to, validate
+from sim.wheels import layout_axes
 
 __all__ = ["PROG", "UsageError", "LineParser", "SETTING_FLAGS", "add_settings_flags", "add_body_flags",
+           "add_environment_flags",
            "add_output_flags", "scenario_from_args", "with_body", "flag_value", "positive", "say"]
 
 PROG = "attitude-sim"
@@ -62,6 +66,33 @@ def add_settings_flags(parser, default_scenario: str = "default") -> None:
     parser.add_argument("--slerp-time", metavar="S", help="time of the SLERP to a new command (0 = at once)")
     parser.add_argument("--no-shortest-path", action="store_true", help="let the controller turn the long way")
     parser.add_argument("--limits", metavar="L1,L2,L3", help="torque limits per axis (switches the limiter on)")
+    add_environment_flags(parser)
+
+
+def add_environment_flags(parser) -> None:
+    """The reaction wheels, gravity gradient and disturbance torque (``run``, ``sweep``)."""
+    wheels = parser.add_argument_group("reaction wheels (they realise the torque command; docs/PHYSICS.md)")
+    wheels.add_argument("--wheels", metavar="LAYOUT", help="none | orthogonal (3 along x, y, z) | pyramid (4, "
+                        "tilted 54.7 deg from z) | axes 'x1,y1,z1;x2,y2,z2;...' (quoted in a shell)")
+    wheels.add_argument("--wheel-inertia", metavar="KG_M2", help="each wheel's axial inertia (one value, or one "
+                        f"per wheel W1,W2,...), {LIMITS['wheel_inertia'].describe()}")
+    wheels.add_argument("--wheel-torque-limit", metavar="N_M", help="motor-torque limit per wheel, "
+                        f"{LIMITS['wheel_torque_limit'].describe()}")
+    wheels.add_argument("--wheel-speed-limit", metavar="RAD_S", help="speed limit per wheel (relative to the "
+                        f"body), {LIMITS['wheel_speed_limit'].describe()}")
+    wheels.add_argument("--wheel-friction", metavar="N_M_S", help="viscous friction per wheel, "
+                        f"{LIMITS['wheel_friction'].describe()} (default 0)")
+    wheels.add_argument("--wheel-speeds", metavar="W1,W2,...", help="initial wheel speeds relative to the body, "
+                        "rad/s, one per wheel (default: at rest)")
+    wheels.add_argument("--wheel-torques", metavar="U1,U2,...", help="direct motor torques, N m, one per wheel, "
+                        "added to the wheels' share of the torque command")
+    env = parser.add_argument_group("environment (docs/PHYSICS.md)")
+    env.add_argument("--gravity-gradient", metavar="ALTITUDE_KM", help="gravity-gradient torque of a circular "
+                     f"orbit at this altitude, {LIMITS['altitude_km'].describe()}; off to switch it off")
+    env.add_argument("--disturbance", metavar="TX,TY,TZ", help="a disturbance torque, N m")
+    env.add_argument("--disturbance-axes", choices=DISTURBANCE_AXES, help="axes of --disturbance (default body)")
+    env.add_argument("--disturbance-period", metavar="S", help="0: constant (default); else the disturbance "
+                     "is TX,TY,TZ times sin(2 pi t / S)")
 
 
 def add_body_flags(parser) -> None:
@@ -117,7 +148,15 @@ def with_body(scenario, args):
 SETTING_FLAGS = {"integrator": "integrator", "full_quat_form": "full_quat_form", "norm": "norm",
                  "dt": "dt", "inertia": "inertia", "angles": "angles_deg", "rates": "rates",
                  "torque": "torque", "controller": "controller", "gains": "gains",
-                 "command": "command_deg", "slerp_time": "slerp_time", "limits": "limits"}
+                 "command": "command_deg", "slerp_time": "slerp_time", "limits": "limits",
+                 "wheels": "wheels", "wheel_inertia": "wheel_inertia", "wheel_torque_limit": "wheel_torque_limit",
+                 "wheel_speed_limit": "wheel_speed_limit", "wheel_friction": "wheel_friction",
+                 "wheel_speeds": "wheel_speeds", "wheel_torques": "wheel_torques", "disturbance": "disturbance",
+                 "disturbance_axes": "disturbance_axes", "disturbance_period": "disturbance_period"}
+#: Settings of one value per wheel, which a new --wheels with another number of wheels sets back to
+#: their default unless given too.
+_PER_WHEEL = ("wheel_speeds", "wheel_torques", "wheel_inertia", "wheel_torque_limit", "wheel_speed_limit",
+              "wheel_friction")
 
 
 def scenario_from_args(args):
@@ -135,7 +174,27 @@ def scenario_from_args(args):
         changes["limiter_on"] = True
     if args.no_shortest_path:
         changes["shortest_path"] = False
-    settings = scenario.settings.replace(**changes)
+    if args.gravity_gradient is not None:
+        if args.gravity_gradient.strip().lower() == "off":
+            changes["gravity_gradient"] = False
+        else:
+            changes["altitude_km"] = flag_value("gravity_gradient", "altitude_km", args.gravity_gradient)
+            changes["gravity_gradient"] = True
+    if "wheels" in changes:  # the scenario's per-wheel values were for its own wheels
+        count = len(layout_axes(changes["wheels"]))
+        for key in _PER_WHEEL:
+            value = getattr(scenario.settings, key)
+            if key not in changes and isinstance(value, tuple) and len(value) != count:
+                changes[key] = Settings.__dataclass_fields__[key].default
+    try:
+        settings = scenario.settings.replace(**changes)
+    except SettingsError as exc:  # a combination: name the flag that gave it
+        message = str(exc)
+        for flag, key in SETTING_FLAGS.items():
+            if key in changes and message.startswith(key) and getattr(args, flag) is not None:
+                raise UsageError(f"--{flag.replace('_', '-')} {getattr(args, flag)}:"
+                                 f"{message[len(key):].split(':', 1)[-1]}") from None
+        raise UsageError(message) from None
     events = scenario.events
     if args.torque_until is not None:
         until = flag_value("torque_until", "slerp_time", args.torque_until)  # a time >= 0

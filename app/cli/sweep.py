@@ -24,7 +24,7 @@ from app.cli.options import PROG, UsageError, add_settings_flags, scenario_from_
 from sim.ensemble import EnsembleSpec
 from sim.limits import LIMITS, as_integer
 from sim.settings import SettingsError, damper_warning, stability_warning
-from sim.sweep import COLUMNS, MAX_TRAJECTORY_BYTES, Sweep, summary
+from sim.sweep import MAX_TRAJECTORY_BYTES, Sweep, summary
 
 __all__ = ["add_parser", "cmd_sweep", "parse_gains_grid", "write_bodies_csv", "format_summary"]
 
@@ -174,10 +174,11 @@ def _open_binary(flag: str, path: str):
 
 # ------------------------------------------------------------------ output
 def write_bodies_csv(columns: dict, out) -> None:
-    """One row per body in :data:`sim.sweep.COLUMNS` order (floats exact, ``faulted`` as 0/1)."""
-    out.write(",".join(COLUMNS) + "\n")
+    """One row per body in :func:`sim.sweep.columns` order (floats exact, ``faulted`` as 0/1)."""
+    names = tuple(columns)
+    out.write(",".join(names) + "\n")
     cells = []
-    for name in COLUMNS:
+    for name in names:
         values = columns[name]
         if values.dtype == bool or values.dtype.kind in "iu":
             cells.append([str(int(v)) for v in values])

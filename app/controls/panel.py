@@ -14,8 +14,8 @@ from __future__ import annotations
 import collections
 import dataclasses
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 from app.controls.body import BodyGroup
 from app.controls.command import CommandGroup
@@ -25,6 +25,7 @@ from app.controls.integrator import IntegratorGroup
 from app.controls.limiter import LimiterGroup
 from app.controls.run import RunGroup
 from app.controls.torque import TorqueGroup
+from app.controls.wheels import EnvironmentGroup, WheelsGroup
 from sim.settings import KEYS, validate
 
 __all__ = ["ControlPanel"]
@@ -33,14 +34,19 @@ __all__ = ["ControlPanel"]
 _IN_FLIGHT = 256
 
 
-def _tab(*groups) -> QWidget:
+def _tab(*groups, scroll: bool = False) -> QWidget:
     page = QWidget()
     layout = QVBoxLayout(page)
     layout.setContentsMargins(4, 6, 4, 4)
     for group in groups:
         layout.addWidget(group)
     layout.addStretch(1)
-    return page
+    if not scroll:
+        return page
+    area = QScrollArea(widgetResizable=True, frameShape=QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setWidget(page)
+    return area
 
 
 class ControlPanel(QWidget):
@@ -56,7 +62,7 @@ class ControlPanel(QWidget):
 
     Attributes
     ----------
-    run, torque, command, dampers, controller, limiter, integrator, body
+    run, torque, command, dampers, controller, limiter, integrator, body, wheels, environment
         The control groups.
 
     Signals
@@ -80,12 +86,14 @@ class ControlPanel(QWidget):
         self.limiter = LimiterGroup(self._submit)
         self.integrator = IntegratorGroup(self._submit)
         self.body = BodyGroup(self._submit, self.current_settings)
+        self.wheels = WheelsGroup(self._submit)
+        self.environment = EnvironmentGroup(self._submit)
         self._groups = (self.torque, self.command, self.dampers, self.controller, self.limiter,
-                        self.integrator, self.body)
+                        self.integrator, self.body, self.wheels, self.environment)
         self.tabs = QTabWidget(objectName="tabs_controls")
         self.tabs.addTab(_tab(self.torque, self.command), "Fly")
         self.tabs.addTab(_tab(self.dampers, self.controller, self.limiter), "Control")
-        self.tabs.addTab(_tab(self.integrator, self.body), "Model")
+        self.tabs.addTab(_tab(self.integrator, self.body, self.wheels, self.environment, scroll=True), "Model")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.run)
@@ -96,7 +104,8 @@ class ControlPanel(QWidget):
     def fields(self) -> list:
         """Every :class:`~app.controls.widgets.SettingField` of the panel."""
         return [self.dampers.gains, self.controller.gains, self.controller.slerp_time, self.limiter.limits,
-                self.integrator.dt, self.body.mass, self.body.inertia, self.body.angles, self.body.rates]
+                self.integrator.dt, self.body.mass, self.body.inertia, self.body.angles, self.body.rates,
+                *self.wheels.fields(), *self.environment.fields()]
 
     def _submit(self, key: str, value) -> None:
         value = validate(key, value)

@@ -20,9 +20,14 @@ __all__ = ["SettingField", "ValueSlider", "format_value"]
 
 
 def format_value(value) -> str:
-    """A setting's value as the text a field shows: ``"6, 10, 12"`` or ``"0.001"`` (``""`` for None)."""
+    """A setting's value as the text a field shows: ``"6, 10, 12"`` or ``"0.001"`` (``""`` for None).
+
+    A tuple of vectors (reaction wheel axes) reads ``"1, 0, 0; 0, 1, 0"``.
+    """
     if value is None:
         return ""
+    if isinstance(value, tuple) and value and isinstance(value[0], tuple):
+        return "; ".join(format_value(v) for v in value)
     if isinstance(value, tuple):
         return ", ".join(f"{x:g}" for x in value)
     return f"{value:g}"

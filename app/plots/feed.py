@@ -36,8 +36,13 @@ class PlotFeed:
         self._compare = compare
         self._last_t = -math.inf
 
-    def clear(self, dt: float) -> None:
-        """Forget every sample (a new run or a reset); size the history for step ``dt``."""
+    def clear(self, dt: float, columns=None) -> None:
+        """Forget every sample (a new run or a reset); size the history for step ``dt``.
+
+        ``columns``: a new run's history columns (:attr:`sim.runner.Runner.columns`), None to keep them.
+        """
+        if columns is not None:
+            self.history.reshape(columns)
         self.history.clear()
         self.history.resize(capacity_for(dt, self._plots.window_seconds))
         self._plots.clear()

@@ -18,8 +18,9 @@ frame), and a view of ``L`` samples stays intact for the next
 Sizing
 ------
 The window sizes the ring from the time step and the plotted window
-(:func:`capacity_for`): 20 s at dt = 1 ms take 22,064 samples, 10.6 MB for
-the 30 columns mirrored, where a fixed 2**18 samples took 126 MB.  When dt
+(:func:`capacity_for`): 20 s at dt = 1 ms take 22,064 samples, 11.6 MB for
+the 33 columns mirrored (a run without reaction wheels; 8 + 2 per wheel more
+with them), where a fixed 2**18 samples of 30 columns took 126 MB.  When dt
 gets smaller the window grows the ring (:meth:`History.resize`, keeping
 every sample), so the plotted window is always held in full.
 
@@ -43,14 +44,14 @@ __all__ = ["History", "DEFAULT_CAPACITY", "DEFAULT_ARCHIVE_CAPACITY", "MAX_CAPAC
            "write_table_csv"]
 
 #: Full-resolution samples kept when no capacity is given (2**15 = 32,768):
-#: 20 s at dt = 1 ms with room to spare, 15.7 MB with the 30 history columns mirrored.
+#: 20 s at dt = 1 ms with room to spare, 17.3 MB with the 33 history columns mirrored.
 DEFAULT_CAPACITY = 2**15
 
-#: Most samples :func:`capacity_for` asks for (2**18 = 262,144, 126 MB with
-#: 30 columns): a 20 s window in full down to dt = 84 us.
+#: Most samples :func:`capacity_for` asks for (2**18 = 262,144, 138 MB with
+#: 33 columns): a 20 s window in full down to dt = 84 us.
 MAX_CAPACITY = 2**18
 
-#: Rows of the thinned archive of older samples (2**14 rows, 3.9 MB with 30 columns).
+#: Rows of the thinned archive of older samples (2**14 rows, 4.3 MB with 33 columns).
 DEFAULT_ARCHIVE_CAPACITY = 2**14
 
 
@@ -173,6 +174,23 @@ class History:
             return False
         self.resize(capacity)
         return True
+
+    def reshape(self, columns) -> None:
+        """Hold other columns from now on (a run with another number of wheels): every sample is forgotten.
+
+        Storage is reallocated for the new columns at the same capacities.
+        """
+        columns = tuple(columns)
+        if columns == self.columns:
+            self.clear()
+            return
+        if "t" not in columns or len(set(columns)) != len(columns):
+            raise ValueError("columns: must contain 't', names unique")
+        self.columns = columns
+        self._index = {name: i for i, name in enumerate(columns)}
+        self._ring = np.empty((len(columns), 2 * self._capacity))
+        self._archive = np.empty((len(columns), self._archive.shape[1]))
+        self.clear()
 
     def clear(self) -> None:
         """Forget every sample (after a reset); storage is kept."""

@@ -29,7 +29,8 @@ from app.plots.history import History
 from app.plots.style import (AMBER, BLUE, FOREGROUND, GREEN, GRID_ALPHA, PLOT_BACKGROUND, RED, SILVER, VIOLET,
                              PlotAxisItem, XLink, settle_range, style_axes)
 
-__all__ = ["PlotPanel", "PlotSpec", "CurveSpec", "PLOTS", "REFRESH_EVERY"]
+__all__ = ["PlotPanel", "PlotSpec", "CurveSpec", "PLOTS", "MOMENTUM_PLOTS", "WHEEL_COLORS", "REFRESH_EVERY",
+           "wheel_curves"]
 
 LEGEND_HEIGHT = 20
 """Pixels of the legend row above each plot."""
@@ -87,6 +88,45 @@ PLOTS = (
 )
 """The plots, top to bottom."""
 
+#: The Momentum tab's plots (:class:`app.plots.tabs.PlotTabs`), for runs with reaction wheels or an
+#: external torque: the total angular momentum in inertial axes (with wheels, the body's share
+#: ``C^T J w`` dashed), the wheel speeds and motor torques with their limits drawn, and the torque on
+#: the body (with wheels, the torque law's command dashed).  The wheels' curves are given per run
+#: (:meth:`PlotPanel.set_curves`, :func:`wheel_curves`).
+MOMENTUM_PLOTS = (
+    PlotSpec("momentum", "Momentum", "H (N m s)", (
+        CurveSpec("hx", "Hx", RED),
+        CurveSpec("hy", "Hy", GREEN),
+        CurveSpec("hz", "Hz", BLUE),
+    )),
+    PlotSpec("wheel_speeds", "Wheel speeds", "Ω (rad/s)", ()),
+    PlotSpec("wheel_torques", "Motor torques", "u (N m)", ()),
+    PlotSpec("body_torques", "Torque on the body", "τ (N m)", (
+        CurveSpec("tx", "τx", RED),
+        CurveSpec("ty", "τy", GREEN),
+        CurveSpec("tz", "τz", BLUE),
+    )),
+)
+
+#: One colour per reaction wheel (cycled beyond eight), in the plots and on the body in the 3D view.
+WHEEL_COLORS = ("#f2c14e", "#c77dff", "#4dd0e1", "#ff8a65", "#aed581", "#f06292", "#90a4ae", "#fff176")
+
+
+def wheel_curves(count: int) -> dict:
+    """The Momentum tab's curves for a run with ``count`` wheels: plot name -> tuple of :class:`CurveSpec`."""
+    colors = [WHEEL_COLORS[i % len(WHEEL_COLORS)] for i in range(count)]
+    momentum = MOMENTUM_PLOTS[0].curves
+    torques = MOMENTUM_PLOTS[3].curves
+    if count:
+        momentum = momentum + tuple(CurveSpec(f"hb{c.column[1]}", f"{c.label} body", c.color, dashed=True)
+                                    for c in momentum)
+        torques = torques + tuple(CurveSpec(f"tc{c.column[1]}", f"{c.label} asked", c.color, dashed=True)
+                                  for c in torques)
+    return {"momentum": momentum,
+            "wheel_speeds": tuple(CurveSpec(f"wheel{i}", f"Ω{i}", colors[i - 1]) for i in range(1, count + 1)),
+            "wheel_torques": tuple(CurveSpec(f"ux{i}", f"u{i}", colors[i - 1]) for i in range(1, count + 1)),
+            "body_torques": torques}
+
 _EMPTY = np.empty(0)
 
 #: Display frames between two refreshes of one plot; the visible plots take turns.
@@ -98,7 +138,7 @@ def _add_legend(plot: pg.PlotItem, entries: int) -> None:
     plot.layout.removeItem(plot.titleLabel)
     plot.titleLabel.hide()
     plot.layout.setRowFixedHeight(0, LEGEND_HEIGHT)
-    legend = pg.LegendItem(colCount=entries, labelTextColor=FOREGROUND, labelTextSize="8pt",
+    legend = pg.LegendItem(colCount=max(1, entries), labelTextColor=FOREGROUND, labelTextSize="8pt",
                            horSpacing=4, frame=False)
     legend.setSizePolicy(QtWidgets.QSizePolicy.Policy.Maximum, QtWidgets.QSizePolicy.Policy.Fixed)
     plot.layout.addItem(legend, 0, 1, QtCore.Qt.AlignmentFlag.AlignLeft)
@@ -115,6 +155,9 @@ class PlotPanel(QtWidgets.QWidget):
     parent : QWidget, optional
     window_seconds : float
         Width of the scrolling time window, s (> 0).
+    plots : tuple of PlotSpec
+        The plots, top to bottom (default :data:`PLOTS`; the Momentum tab's
+        are :data:`MOMENTUM_PLOTS`).
 
     Signals
     -------
@@ -124,7 +167,7 @@ class PlotPanel(QtWidgets.QWidget):
 
     visibility_changed = QtCore.Signal(str, bool)
 
-    def __init__(self, history: History, parent=None, window_seconds: float = 20.0):
+    def __init__(self, history: History, parent=None, window_seconds: float = 20.0, plots=PLOTS):
         super().__init__(parent)
         self._history = history
         self.window_seconds = window_seconds
@@ -134,12 +177,13 @@ class PlotPanel(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._graphics)
-        self._plots = {spec.name: self._make_plot(row, spec) for row, spec in enumerate(PLOTS)}
+        self._plots = {spec.name: self._make_plot(row, spec) for row, spec in enumerate(plots)}
         self._curves = {spec.name: [self._make_curve(self._plots[spec.name], curve)
-                                    for curve in spec.curves] for spec in PLOTS}
-        self._columns = {spec.name: [curve.column for curve in spec.curves] for spec in PLOTS}
-        self._wraps = {spec.name: [curve.wraps for curve in spec.curves] for spec in PLOTS}
-        self._actions = {spec.name: self._make_action(spec) for spec in PLOTS}
+                                    for curve in spec.curves] for spec in plots}
+        self._columns = {spec.name: [curve.column for curve in spec.curves] for spec in plots}
+        self._wraps = {spec.name: [curve.wraps for curve in spec.curves] for spec in plots}
+        self._actions = {spec.name: self._make_action(spec) for spec in plots}
+        self._limits = {spec.name: [] for spec in plots}  # horizontal lines: (value, item)
         self._drawn = {}  # plot name -> (history count, last t) it shows
         self._shown = {}  # (plot name, curve index) -> history samples that curve was last given
         self._x_link = XLink(lambda: [self._plots[name] for name in self._visible()])
@@ -229,6 +273,41 @@ class PlotPanel(QtWidgets.QWidget):
         self.refresh()
         self.visibility_changed.emit(name, visible)
 
+    def set_curves(self, name: str, curves, limits=()) -> None:
+        """Draw ``curves`` (:class:`CurveSpec`) in plot ``name`` from now on, and dashed lines at ``limits``.
+
+        What a run decides: one curve per reaction wheel, the angles
+        relative to the orbit frame, the wheels' limits.  The history must
+        hold the curves' columns.  A plot without curves stays empty.
+        """
+        name = self._checked_name(name)
+        plot = self._plots[name]
+        for curve in self._curves[name]:
+            plot.removeItem(curve)
+        for _, line in self._limits[name]:
+            plot.removeItem(line)
+        curves = tuple(curves)
+        plot.legend.setColumnCount(max(1, len(curves)))
+        self._curves[name] = [self._make_curve(plot, curve) for curve in curves]
+        self._columns[name] = [curve.column for curve in curves]
+        self._wraps[name] = [curve.wraps for curve in curves]
+        pen = pg.mkPen(SILVER, style=QtCore.Qt.PenStyle.DashLine)
+        self._limits[name] = [(float(v), pg.InfiniteLine(pos=float(v), angle=0, pen=pen, movable=False))
+                              for v in limits]
+        for _, line in self._limits[name]:
+            plot.addItem(line)
+        for key in [k for k in self._shown if k[0] == name]:
+            del self._shown[key]
+        self._drawn.pop(name, None)
+
+    def columns(self, name: str) -> list:
+        """The history columns plot ``name`` draws now."""
+        return list(self._columns[self._checked_name(name)])
+
+    def limits(self, name: str) -> list:
+        """The values of the limit lines drawn in plot ``name``."""
+        return [v for v, _ in self._limits[self._checked_name(name)]]
+
     def toggle_actions(self) -> list[QtGui.QAction]:
         """Checkable actions, one per plot (top to bottom), for a menu or toolbar."""
         return list(self._actions.values())
@@ -272,6 +351,7 @@ class PlotPanel(QtWidgets.QWidget):
         due = [name for name in visible if name in wanted and self._drawn.get(name) != key]
         for name in due:
             self._drawn[name] = key
+        due = [name for name in due if self._columns[name]]  # a plot without curves (no wheels) stays empty
         if len(t) == 0 or not due:
             return
         right = max(float(t[-1]), float(t[0]) + self._window_seconds)
@@ -304,11 +384,13 @@ class PlotPanel(QtWidgets.QWidget):
         self.refresh(visible[turn::REFRESH_EVERY])
 
     def _follow(self, name: str, ys) -> None:
-        """Move the y range of plot ``name`` when its data ``ys`` no longer sit well in it."""
+        """Move the y range of plot ``name`` when its data ``ys`` (and its limit lines) no longer sit well in it."""
         finite = ys[np.isfinite(ys)]  # commands are NaN without a controller
         if not len(finite):
             return
         low, high = finite.min(), finite.max()
+        for value, _ in self._limits[name]:  # a limit line stays in sight
+            low, high = min(low, value), max(high, value)
         plot = self._plots[name]
         new = settle_range(plot.viewRange()[1], float(low), float(high))
         if new is not None:

@@ -1,8 +1,10 @@
-"""The live plots and the comparison plots as tabs beside the 3D view.
+"""The live plots, the momentum plots and the comparison plots as tabs beside the 3D view.
 
-The Compare tab is there only while the scenario has comparison bodies
-(it is shown when they arrive); with one tab the tab bar hides.  Other
-rooms may add their own tab (the ensemble view does).
+The Momentum tab is there only while the run has reaction wheels or an
+external torque (gravity gradient, a disturbance), the Compare tab only
+while the scenario has comparison bodies (each is shown when it arrives);
+with one tab the tab bar hides.  Other rooms may add their own tab (the
+ensemble view does).
 """
 
 from __future__ import annotations
@@ -30,12 +32,30 @@ class PlotTabs(QtWidgets.QTabWidget):
 
     compare_shown = QtCore.Signal(bool)
 
-    def __init__(self, plots, compare, parent=None):
+    def __init__(self, plots, compare, momentum=None, parent=None):
         super().__init__(parent, objectName="plot_tabs", documentMode=True, tabBarAutoHide=True)
         self.plots = plots
         self.compare = compare
+        #: The Momentum tab's :class:`~app.plots.live.PlotPanel` (of :data:`~app.plots.live.MOMENTUM_PLOTS`), or None.
+        self.momentum = momentum
         self.addTab(plots, "Plots")
         self.currentChanged.connect(self._say_shown)
+
+    def set_momentum(self, present: bool) -> None:
+        """Add the Momentum tab (after the Compare tab, if any) and show it, or remove it."""
+        if self.momentum is None:
+            return
+        index = self.indexOf(self.momentum)
+        if present and index < 0:
+            self.addTab(self.momentum, "Momentum")
+            self.setCurrentWidget(self.momentum)
+        elif not present and index >= 0:
+            self.removeTab(index)
+
+    def show_momentum(self, checked: bool) -> None:
+        """Show the Momentum tab (or the plots), when it is there."""
+        if self.momentum is not None and self.indexOf(self.momentum) >= 0:
+            self.setCurrentWidget(self.momentum if checked else self.plots)
 
     def set_bodies(self, labels, colors, reference: str, dt: float) -> None:
         """Give the comparison plots a scenario's bodies (:meth:`ComparePanel.set_bodies`); add their
@@ -43,7 +63,7 @@ class PlotTabs(QtWidgets.QTabWidget):
         self.compare.set_bodies(labels, colors, reference, dt=dt)
         index = self.indexOf(self.compare)
         if self.compare.has_bodies and index < 0:
-            self.addTab(self.compare, "Compare")
+            self.insertTab(1, self.compare, "Compare")
             self.setCurrentWidget(self.compare)
         elif not self.compare.has_bodies and index >= 0:
             self.removeTab(index)

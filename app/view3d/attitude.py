@@ -2,8 +2,13 @@
 
 The body is drawn from the Cayley matrix alone, so it passes pitch 90 deg
 smoothly, while the gimbal rig beside it (:mod:`app.view3d.gimbal`) turns by
-the Euler angles and shows them locking.  Coordinates, colours and the
-layout's scale: :mod:`app.view3d.layout`.
+the Euler angles and shows them locking.  A body with reaction wheels
+carries them: a ring across each spin axis, in the wheel's colour (that of
+its curves in the plots), with an arrow along the axis as long as the
+wheel is fast and pointing its way; a wheel at its speed limit turns red
+and thick.  With an orbit, its frame (x along the velocity, z to nadir) can
+be drawn through the body.  Coordinates, colours and the layout's scale:
+:mod:`app.view3d.layout`.
 """
 
 from __future__ import annotations
@@ -16,9 +21,10 @@ from app.view3d.gimbal import MARKER_SCALE, GimbalRig, scene_matrix
 from app.view3d.glitems import LineItem, MeshItem
 from app.view3d.glwindow import GLWindow
 from app.view3d.layout import (GHOST_COLOR, GROUND_GRID_COLOR, GROUND_Z, HOME_CENTER, HOME_DISTANCE,
-                               HOME_ELEVATION_AZIMUTH, NORTH_COLOR, NORTH_MARKER_ORIGIN, PRINCIPAL_COLORS,
-                               PRINCIPAL_LENGTH, REFERENCE_SIZE, RIG_OFFSET, SCENE_BACKGROUND, as_rotation,
-                               north_marker_points, principal_axes_points, triad_item)
+                               HOME_ELEVATION_AZIMUTH, NORTH_COLOR, NORTH_MARKER_ORIGIN, ORBIT_COLORS, ORBIT_LENGTH,
+                               PRINCIPAL_COLORS, PRINCIPAL_LENGTH, REFERENCE_SIZE, RIG_OFFSET, SATURATED_COLOR,
+                               SCENE_BACKGROUND, as_rotation, north_marker_points, principal_axes_points, triad_item,
+                               wheel_points)
 from app.view3d.mesh import body_mesh
 from sim.body import Body
 from sim.shape import DEFAULT_BODY
@@ -64,6 +70,13 @@ class AttitudeScene(GLWindow):
             self.addItem(item)
         self._ghost = self._translucent_body(GHOST_COLOR)
         self._ghost.setVisible(False)
+        self._wheel_axes, self._wheel_colors, self._wheel_items, self._wheel_state = (), (), [], None
+        self._orbit = LineItem(np.zeros((6, 3)), np.repeat(np.asarray(ORBIT_COLORS), 2, axis=0), width=2.0,
+                               mode="lines")
+        self._orbit.setVisible(False)
+        self._orbit_enabled = False
+        self._orbit_cayley = None
+        self.addItem(self._orbit)
         self._lay_out()
         self.set_attitude(np.eye(3))
         self.reset_view()
@@ -161,6 +174,7 @@ class AttitudeScene(GLWindow):
         self._rig.set_marker(self._mesh, MARKER_SCALE * REFERENCE_SIZE / mesh.size)
         self._lay_out()
         self._draw_principal_axes()
+        self._draw_wheels()
         self.opts["distance"] *= ratio
         self.opts["center"] = self.opts["center"] * ratio
         self.update()
@@ -174,11 +188,73 @@ class AttitudeScene(GLWindow):
         self.removeItem(old)
 
     def _lay_out(self):
-        """Scale the references and the gimbal rig to the body."""
+        """Scale the references, the orbit frame and the gimbal rig to the body."""
         s = self._scale
         self._references.resetTransform()
         self._references.scale(s, s, s)
         self._rig.set_offset(*(s * np.asarray(RIG_OFFSET)), scale=s)
+        ends = np.zeros((6, 3))
+        ends[1::2] = np.eye(3) * ORBIT_LENGTH * self._body_mesh.size
+        self._orbit.set_data(ends, np.repeat(np.asarray(ORBIT_COLORS), 2, axis=0))
+
+    # ------------------------------------------------------------- wheels
+    @property
+    def wheel_items(self) -> list:
+        """Per wheel, ``(ring, arrow)``: the :class:`LineItem` s drawn on the body."""
+        return list(self._wheel_items)
+
+    def set_wheels(self, axes, colors) -> None:
+        """Carry reaction wheels along ``axes`` (unit vectors, body axes) drawn in ``colors`` (RGBA); none: ``()``."""
+        axes, colors = tuple(tuple(a) for a in axes), tuple(tuple(c) for c in colors)
+        if (axes, colors) == (self._wheel_axes, self._wheel_colors):
+            return
+        self._wheel_axes, self._wheel_colors = axes, colors
+        self._draw_wheels()
+
+    def _draw_wheels(self):
+        for ring, arrow in self._wheel_items:
+            ring.setParentItem(None)
+            arrow.setParentItem(None)
+        self._wheel_items = []
+        for axis, color in zip(self._wheel_axes, self._wheel_colors):
+            ring, arrow = wheel_points(axis, self._body_mesh.size, 0.0)
+            self._wheel_items.append((
+                LineItem(ring, np.tile(color, (len(ring), 1)), width=2.5, mode="line_strip", parentItem=self._aircraft),
+                LineItem(arrow, np.tile(color, (len(arrow), 1)), width=2.5, mode="lines", parentItem=self._aircraft)))
+        state, self._wheel_state = self._wheel_state, None
+        if state is not None and len(state[0]) == len(self._wheel_items):
+            self.set_wheel_speeds(*state)
+
+    def set_wheel_speeds(self, fractions, saturated) -> None:
+        """Each wheel's speed as a fraction of its limit (signed), and whether it is at its limit.
+
+        The arrow along a wheel's axis grows with ``|fraction|`` and points
+        the way it spins (right hand); a saturated wheel is drawn red and thick.
+        """
+        state = (tuple(float(f) for f in fractions), tuple(bool(s) for s in saturated))
+        if state == self._wheel_state:
+            return
+        self._wheel_state = state
+        for (ring, arrow), axis, color, fraction, full in zip(self._wheel_items, self._wheel_axes,
+                                                              self._wheel_colors, *state):
+            shade = SATURATED_COLOR if full else color
+            ring_points, arrow_points = wheel_points(axis, self._body_mesh.size, fraction)
+            ring.width = arrow.width = 5.0 if full else 2.5
+            ring.set_data(ring_points, np.tile(shade, (len(ring_points), 1)))
+            arrow.set_data(arrow_points, np.tile(shade, (len(arrow_points), 1)))
+
+    # ------------------------------------------------------------- orbit
+    def set_orbit(self, cayley) -> None:
+        """The orbit frame's attitude (its Cayley matrix, inertial -> orbit), or None without an orbit."""
+        self._orbit_cayley = None if cayley is None else as_rotation(cayley)
+        if cayley is not None:
+            self._orient(self._orbit, cayley)
+        self._orbit.setVisible(self._orbit_enabled and cayley is not None)
+
+    def show_orbit(self, visible) -> None:
+        """Draw the orbit frame (when there is an orbit): x along the velocity, y, z to nadir."""
+        self._orbit_enabled = bool(visible)
+        self._orbit.setVisible(self._orbit_enabled and self._orbit_cayley is not None)
 
     def _translucent_body(self, color):
         """Add a translucent copy of the aircraft in a single colour.

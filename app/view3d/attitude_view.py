@@ -83,6 +83,22 @@ class AttitudeView(GLWindowView):
         """Show or hide the gimbal rig (:meth:`AttitudeScene.show_gimbal`)."""
         self.scene.show_gimbal(visible)
 
+    def set_wheels(self, axes, colors):
+        """Carry reaction wheels on the body (:meth:`AttitudeScene.set_wheels`)."""
+        self.scene.set_wheels(axes, colors)
+
+    def set_wheel_speeds(self, fractions, saturated):
+        """Show the wheels' speeds and which are at their limit (:meth:`AttitudeScene.set_wheel_speeds`)."""
+        self.scene.set_wheel_speeds(fractions, saturated)
+
+    def set_orbit(self, cayley):
+        """The orbit frame's attitude, or None (:meth:`AttitudeScene.set_orbit`)."""
+        self.scene.set_orbit(cayley)
+
+    def show_orbit(self, visible):
+        """Draw the orbit frame (:meth:`AttitudeScene.show_orbit`)."""
+        self.scene.show_orbit(visible)
+
     def reset_view(self):
         """Back to the home camera (:meth:`AttitudeScene.reset_view`)."""
         self.scene.reset_view()

@@ -276,7 +276,36 @@ class LineItem(_ArrayItem):
         self.width = float(width)
         self.mode = mode
 
+    @property
+    def colors(self):
+        """``(n, 4)`` float32 colour per point, as last set (None for one colour for all)."""
+        return self._arrays.get("a_color")
+
+    def set_data(self, pos, color) -> None:
+        """Replace the points and their colours (per vertex, shape (n, 4)); drawn at the next paint."""
+        pos = np.ascontiguousarray(pos, dtype=np.float32)
+        color = _colors(color, len(pos))
+        if pos.ndim != 2 or pos.shape[1] != 3 or color is None:
+            raise ValueError("set_data: expected pos (n, 3) and one colour per point (n, 4)")
+        self._arrays = {"a_position": pos, "a_color": color}
+        self._color = None
+        self._count = len(pos)
+        self.pos = pos
+        self._dirty = True
+        self.update()
+
     def paint(self):
+        if self._vao is not None and getattr(self, "_dirty", False):
+            if set(self._buffers) != set(self._arrays):  # a single colour became per vertex: record again
+                self._vao = None
+                self._buffers = {}
+            else:
+                for name, buffer in self._buffers.items():
+                    array = self._arrays[name]
+                    buffer.bind()
+                    buffer.allocate(array, array.nbytes)
+                    buffer.release()
+        self._dirty = False
         GL.glLineWidth(self.width)
         super().paint()
         GL.glLineWidth(1.0)

@@ -30,7 +30,8 @@ import numpy as np
 from app.view3d.glitems import LineItem
 
 __all__ = ["SCENE_BACKGROUND", "GHOST_COLOR", "AXIS_COLORS", "HOME_ELEVATION_AZIMUTH", "REFERENCE_SIZE",
-           "as_rotation", "triad_item", "principal_axes_points", "north_marker_points"]
+           "ORBIT_COLORS", "SATURATED_COLOR", "as_rotation", "triad_item", "principal_axes_points",
+           "north_marker_points", "wheel_points"]
 
 SCENE_BACKGROUND = (38, 44, 56)
 """Dark blue-grey background of the 3D scenes (RGB 0-255)."""
@@ -60,6 +61,14 @@ PRINCIPAL_COLORS = ((1.0, 0.62, 0.2, 1.0), (1.0, 0.35, 0.85, 1.0), (0.35, 0.9, 1
 """Colours of the principal axes of the smallest, intermediate and largest moment."""
 PRINCIPAL_LENGTH = 1.3
 """Half-length of the drawn principal axes, in units of the body's size."""
+ORBIT_COLORS = ((1.0, 0.8, 0.55, 1.0), (0.75, 1.0, 0.6, 1.0), (0.6, 0.85, 1.0, 1.0))
+"""Colours of the orbit frame's x (along the velocity), y and z (to nadir): light tints of the body axes'."""
+ORBIT_LENGTH = 1.5
+"""Length of the drawn orbit-frame axes, in units of the body's size."""
+SATURATED_COLOR = (1.0, 0.15, 0.1, 1.0)
+"""A reaction wheel at its speed limit."""
+WHEEL_OFFSET, WHEEL_RADIUS, WHEEL_ARROW = 0.8, 0.14, 0.45
+"""A wheel's ring: its centre along the spin axis and its radius; the longest spin arrow (units of the body's size)."""
 
 
 def as_rotation(matrix):
@@ -128,6 +137,41 @@ def principal_axes_points(axes, half_length):
     """
     axes = np.asarray(axes, dtype=float)
     return np.vstack([(-half_length * axes[:, i], half_length * axes[:, i]) for i in range(3)])
+
+
+def wheel_points(axis, size, fraction, segments=32):
+    """A reaction wheel in body coordinates: its ring across ``axis``, and the axle with the spin arrow.
+
+    Parameters
+    ----------
+    axis : 3 floats
+        Unit spin axis (body axes).
+    size : float
+        The body's size; the ring sits at :data:`WHEEL_OFFSET` times it along
+        the axis, of radius :data:`WHEEL_RADIUS` times it.
+    fraction : float
+        The wheel's speed over its limit: the arrow from the ring's centre
+        is ``|fraction|`` of :data:`WHEEL_ARROW` long, along ``axis`` for a
+        positive speed, against it for a negative one.
+
+    Returns
+    -------
+    ring : ndarray, shape (segments + 1, 3)
+        A closed ``'line_strip'``.
+    lines : ndarray, shape (4, 3)
+        The axle (from the centre of the body to the ring) and the arrow, ``'lines'``.
+    """
+    a = np.asarray(axis, dtype=float)
+    a = a / np.linalg.norm(a)
+    helper = np.eye(3)[np.argmin(np.abs(a))]
+    u = np.cross(a, helper)
+    u /= np.linalg.norm(u)
+    v = np.cross(a, u)
+    centre = WHEEL_OFFSET * size * a
+    angles = np.linspace(0.0, 2.0 * np.pi, segments + 1)
+    ring = centre + WHEEL_RADIUS * size * (np.outer(np.cos(angles), u) + np.outer(np.sin(angles), v))
+    tip = centre + np.sign(fraction) * min(abs(fraction), 1.0) * WHEEL_ARROW * size * a
+    return ring, np.array([np.zeros(3), centre, centre, tip])
 
 
 def north_marker_points(origin, length=7.0):

@@ -36,7 +36,7 @@ def application() -> QApplication:
     return app
 
 
-def open_window(scenario, *, remember_geometry: bool = True, speed: float = 1.0) -> MainWindow:
+def open_window(scenario, *, remember_geometry: bool = True, speed: float | None = None) -> MainWindow:
     """Create and show the main window on :func:`application`, running ``scenario``.
 
     After the window is built, every object made so far is moved out of the

@@ -31,7 +31,7 @@ from app.flight import Flight, FlightError
 from app.plots.compare import ComparePanel
 from app.plots.feed import PlotFeed
 from app.plots.history import History
-from app.plots.live import PlotPanel
+from app.plots.live import MOMENTUM_PLOTS, PLOTS, WHEEL_COLORS, CurveSpec, PlotPanel, wheel_curves
 from app.plots.tabs import PlotTabs
 from app.view3d.attitude_view import AttitudeView
 from app.view3d.layout import GHOST_COLOR
@@ -44,8 +44,11 @@ from app.window.readouts import Readouts
 from app.window.statusbar import StatusLine
 from app.window.theme import COMPARE_COLORS, cycle, swatch
 from app.worker import SPEED_RANGE
+from sim.environment import orbit_quaternion, orbit_rate
 from sim.quaternion import cayley
 from sim.settings import SettingsError, damper_warning
+from sim.simulation import columns as csv_columns
+from sim.wheels import layout_axes
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
 
@@ -57,6 +60,8 @@ SLOW_EVERY = 4
 MESSAGE_SECONDS = 12
 #: Window size when none was saved.
 DEFAULT_SIZE = (1400, 900)
+#: The live plots' time window, s, unless the scenario says otherwise (``plot_seconds``).
+PLOT_SECONDS = 20.0
 #: Initial widths of the control column, the centre and the plots.
 SPLITTER_SIZES = (345, 610, 445)
 
@@ -70,8 +75,8 @@ class MainWindow(QMainWindow):
         What to run first.
     remember_geometry : bool
         Restore the size saved last time (QSettings) and save it on close.
-    speed : float
-        Initial speed factor.
+    speed : float, optional
+        Initial speed factor (default: the scenario's, else 1).
 
     Attributes
     ----------
@@ -96,9 +101,17 @@ class MainWindow(QMainWindow):
     record_action, compare_action : QAction
         File > Record and View > Comparison plots, checked while recording and
         while the Compare tab is shown.
+    orbit_action : QAction
+        View > Orbit frame, checked while the orbit frame is drawn (on by
+        itself when a run starts with gravity gradient).
+    momentum : PlotPanel
+        The Momentum tab's plots (:data:`~app.plots.live.MOMENTUM_PLOTS`):
+        total momentum, wheel speeds and motor torques with their limits,
+        the torque on the body; there while the run has reaction wheels or
+        an external torque.
     """
 
-    def __init__(self, scenario, *, remember_geometry: bool = True, speed: float = 1.0):
+    def __init__(self, scenario, *, remember_geometry: bool = True, speed: float | None = None):
         super().__init__()
         self.setWindowTitle("attitude-sim")
         self._remember = remember_geometry
@@ -113,7 +126,7 @@ class MainWindow(QMainWindow):
         self.csv_export = None  # the latest CsvExport
         self.history = History()
         self.flight = Flight(scenario, speed)
-        self._build(speed)
+        self._build(self.flight.worker.speed)
         self.record_action, self.compare_action = build_menus(self)
         self._show_run(self.flight.start(prepare=self.ensemble.prepare))
         self._restore_geometry()
@@ -130,14 +143,18 @@ class MainWindow(QMainWindow):
         self.controls.body.principal_axes.toggled.connect(self.viewer.show_principal_axes)
         self.plots = PlotPanel(self.history)
         self.plots.setObjectName("plots")
+        self.momentum = PlotPanel(self.history, plots=MOMENTUM_PLOTS)
+        self.momentum.setObjectName("momentum")
         self.compare = ComparePanel()
         self.compare.setObjectName("compare")
-        self.plot_tabs = PlotTabs(self.plots, self.compare)
+        self.plot_tabs = PlotTabs(self.plots, self.compare, self.momentum)
         self.plot_tabs.compare_shown.connect(self._check_compare_action)
         self.feed = PlotFeed(self.history, self.plots, self.compare)
         self.ensemble = EnsembleView(self.flight.worker, self.controls, self.reset, self.show_message,
                                      self.plot_tabs)
         self.readouts = Readouts()
+        self.readouts.orbit_toggled.connect(self._show_orbit_angles)
+        self._wheels_shown = None  # what _show_wheels last drew
         centre = self._build_centre()
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="splitter")
         for widget in (self.controls, centre, self.plot_tabs):
@@ -226,6 +243,10 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------- inputs and runs
     def _submit(self, key: str, value) -> None:
+        if key == "wheels" and len(layout_axes(value)) != self.flight.worker.settings.wheel_count:
+            # another number of wheels: a new run (its rows have a column per wheel)
+            self._started(lambda: self.flight.change_wheels(value, *self.controls.body.reset_state()))
+            return
         try:
             self.flight.worker.submit(key, value)
         except SettingsError as exc:
@@ -305,7 +326,8 @@ class MainWindow(QMainWindow):
         if self.csv_export is not None and self.csv_export.running():
             self.show_message(f"Still exporting to {self.csv_export.path}")
             return None
-        export = CsvExport(self.history, path, parent=self)
+        wheels = sum(1 for name in self.history.columns if name.startswith("ux"))
+        export = CsvExport(self.history, path, columns=csv_columns(wheels), parent=self)
         # slots of the window (a QObject of the GUI thread): Qt queues the thread's signals to it
         export.progress.connect(self._export_progress)
         export.finished.connect(self._export_finished)
@@ -357,8 +379,13 @@ class MainWindow(QMainWindow):
         """Show a new run (a :class:`~app.flight.Started`): its title, caption, comparison bodies and settings; no samples yet."""
         scenario, settings = started.scenario, started.settings
         self.setWindowTitle(f"attitude-sim: {scenario.title or scenario.name}")
-        self.feed.clear(settings.dt)
+        seconds = scenario.plot_seconds or PLOT_SECONDS
+        if seconds != self.plots.window_seconds:
+            self.plots.window_seconds = self.momentum.window_seconds = seconds
+        self.feed.clear(settings.dt, started.columns or None)
         self._last = None
+        self._wheels_shown = None
+        self._show_wheels(settings, new_run=True)
         self._set_bodies(tuple(label for label, _ in scenario.compare))
         self._show_body(settings)
         self.plot_tabs.set_bodies(self._bodies, cycle(COMPARE_COLORS, len(self._bodies)), started.reference,
@@ -388,6 +415,45 @@ class MainWindow(QMainWindow):
         if changed and damper_warning(settings):
             self.show_message(damper_warning(settings))
 
+    def _show_wheels(self, settings, new_run: bool = False) -> None:
+        """The wheels on the body and in the Momentum tab, the orbit toggles; only what changed."""
+        wheels = settings.wheel_set
+        key = (None if wheels is None else wheels.key, settings.gravity_gradient)
+        if key == self._wheels_shown:
+            return
+        self._wheels_shown = key
+        count = 0 if wheels is None else wheels.n
+        curves = wheel_curves(count)
+        limits = {"wheel_speeds": () if wheels is None else sorted({v for m in wheels.speed_limit for v in (m, -m)}),
+                  "wheel_torques": () if wheels is None else sorted({v for m in wheels.torque_limit for v in (m, -m)})}
+        for name, specs in curves.items():
+            self.momentum.set_curves(name, specs, limits.get(name, ()))
+        self.momentum.set_visible("wheel_speeds", count > 0)
+        self.momentum.set_visible("wheel_torques", count > 0)
+        colors = [tuple(int(c[i:i + 2], 16) / 255.0 for i in (1, 3, 5)) + (1.0,)
+                  for c in (WHEEL_COLORS[i % len(WHEEL_COLORS)] for i in range(count))]
+        self.viewer.set_wheels(() if wheels is None else wheels.axes, colors)
+        self.readouts.speed_limits = () if wheels is None else wheels.speed_limit
+        if new_run:
+            self.plot_tabs.set_momentum(count > 0 or settings.gravity_gradient
+                                        or any(x != 0.0 for x in settings.disturbance))
+            self.readouts.allow_orbit(settings.gravity_gradient, on=settings.gravity_gradient)
+            self.orbit_action.setChecked(settings.gravity_gradient)
+            self.viewer.show_orbit(settings.gravity_gradient)
+        else:
+            self.readouts.allow_orbit(settings.gravity_gradient)
+
+    def _show_orbit_angles(self, relative: bool) -> None:
+        """The Angles plot in the orbit frame (roll, pitch, yaw against the local vertical) or in inertial axes."""
+        spec = next(p for p in PLOTS if p.name == "angles")
+        if relative:
+            curves = tuple(CurveSpec(c.column.replace("_deg", "o_deg"), f"{c.label} orbit", c.color, wraps=c.wraps)
+                           for c in spec.curves if not c.dashed)
+        else:
+            curves = spec.curves
+        self.plots.set_curves("angles", curves)
+        self.plots.refresh(["angles"])
+
     def _show_legend(self, settings) -> None:
         entries = [f"{swatch(GHOST_COLOR)} command"] if settings.controller != "none" else []
         entries += [f"{swatch(color)} {label}"
@@ -401,6 +467,12 @@ class MainWindow(QMainWindow):
         last = batch.last
         settings = self.flight.worker.settings
         self.viewer.set_attitude(cayley(last.q))
+        wheels = settings.wheel_set
+        if wheels is not None and len(last.wheel_speeds) == wheels.n:
+            self.viewer.set_wheel_speeds([s / m for s, m in zip(last.wheel_speeds, wheels.speed_limit)],
+                                         [abs(s) >= m for s, m in zip(last.wheel_speeds, wheels.speed_limit)])
+        self.viewer.set_orbit(cayley(orbit_quaternion(last.t, orbit_rate(settings.altitude_km)))
+                              if settings.gravity_gradient else None)
         self.viewer.set_command(cayley(last.qc) if settings.controller != "none" else None)
         self.viewer.set_gimbal_angles(*np.radians(last.angles_deg))
         for label, snapshot in batch.compare.items():
@@ -420,6 +492,8 @@ class MainWindow(QMainWindow):
             self.ensemble.show_batch(batches[-1])
         if self.plots.isVisible():  # hidden behind the Compare tab: catch up when shown
             self.plots.refresh_due(self._tick)  # a share of the plots each frame
+        if self.momentum.isVisible():
+            self.momentum.refresh_due(self._tick)
         self.compare.refresh_due(self._tick)  # returns at once while hidden
         if self._tick % SLOW_EVERY == 0:
             self._sync()
@@ -434,6 +508,7 @@ class MainWindow(QMainWindow):
         self.controls.show_settings(worker.settings)
         self.readouts.torque_unit = torque_unit(max(self.controls.torque.limits))
         self._show_body(worker.settings)
+        self._show_wheels(worker.settings)
         self.controls.run.show_state(worker.paused, worker.speed)
         self._show_legend(worker.settings)
         if worker.at_end != self._at_end:

@@ -70,12 +70,18 @@ def build_menus(window) -> tuple[QAction, QAction]:
     compare = _action(
         window, view, "Comparison plots", window.plot_tabs.show_compare, "Ctrl+T", checkable=True,
         tip="The Compare tab: error, energy and norm drift of the comparison bodies")
+    _action(window, view, "Momentum plots", window.plot_tabs.show_momentum, "Ctrl+M",
+            tip="The Momentum tab (with wheels or an external torque): total momentum, wheel speeds and "
+                "motor torques with their limits, the torque on the body")
     view.addAction(window.ensemble.action)
     view.addSeparator()
     gimbal = _action(window, view, "Gimbal rig", window.viewer.show_gimbal, checkable=True)
     ghost = _action(window, view, "Command ghost", window.viewer.show_ghost, checkable=True)
     for action in (gimbal, ghost):
         action.setChecked(True)
+    window.orbit_action = _action(window, view, "Orbit frame", window.viewer.show_orbit, checkable=True,
+                                   tip="The orbit frame through the body (with gravity gradient): x along the "
+                                       "velocity, z to nadir")
     _action(window, view, "Reset camera", window.viewer.reset_view, "Home")
 
     helps = bar.addMenu("&Help")

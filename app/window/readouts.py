@@ -1,14 +1,17 @@
 """Numbers of the current state: Q, |Q| - 1, the angles, rates, multiplier and energy.
 
-Also the gimbal-lock warning: near theta = +-90 deg the aircraft angles are
-singular, so the readout says they mean nothing there while the body, driven
-by the quaternion, is fine.
+With reaction wheels also their speeds (those at their speed limit marked)
+and the total angular momentum; with gravity gradient the angles can be
+read relative to the orbit frame (yaw, pitch and roll against the local
+vertical), on a toggle.  Also the gimbal-lock warning: near theta = +-90 deg
+the aircraft angles are singular, so the readout says they mean nothing
+there while the body, driven by the quaternion, is fine.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QLabel
 
 __all__ = ["Readouts", "readout_texts", "GIMBAL_LOCK_TEXT"]
 
@@ -19,6 +22,10 @@ READOUTS = (
     (("t", "t"), ("q", "Q"), ("angles", "ψ θ φ"), ("w", "ω"), ("torque", "τ")),
     (("norm", "|Q| − 1"), ("multiplier", "λ"), ("four_t", "4T"), ("energy", "T")),
 )
+#: (name, label) of the readouts shown only with reaction wheels, in rows of their own.
+WHEEL_READOUTS = (("wheels", "Ω"), ("h", "H"))
+#: The angles' label relative to the orbit frame.
+ORBIT_LABEL = "ψ θ φ orbit"
 
 
 def _vector(values, decimals: int, width: int = 0) -> str:
@@ -26,42 +33,65 @@ def _vector(values, decimals: int, width: int = 0) -> str:
     return "(" + ", ".join(f"{round(v, decimals) + 0.0:+{width}.{decimals}f}" for v in values) + ")"
 
 
-def readout_texts(snapshot, torque_unit=(1.0, "N m")) -> dict:
+def readout_texts(snapshot, torque_unit=(1.0, "N m"), orbit: bool = False, speed_limits=()) -> dict:
     """The text of every readout for a :class:`~sim.simulation.Snapshot`.
 
     ``torque_unit`` is ``(factor, name)`` of the torque's unit
     (:func:`app.controls.torque.torque_unit`: mN m for a small body).
+    ``orbit``: the angles relative to the orbit frame, when the snapshot has
+    them (gravity gradient).  ``speed_limits``: the wheels' speed limits; a
+    wheel at its limit is marked ``!`` and named at the end.
 
     Returns
     -------
     dict
-        Readout name (see :data:`READOUTS`) -> text with units.
+        Readout name (see :data:`READOUTS`; with wheels also
+        :data:`WHEEL_READOUTS`) -> text with units.
     """
-    return {
+    angles = snapshot.orbit_angles_deg if orbit and snapshot.orbit_angles_deg is not None else snapshot.angles_deg
+    texts = {
         "t": f"{snapshot.t:10.3f} s",
         "q": _vector(snapshot.q, 5),
         "norm": f"{snapshot.norm:+.2e}",
-        "angles": _vector(snapshot.angles_deg, 2, 7) + " °",
+        "angles": _vector(angles, 2, 7) + " °",
         "w": _vector(snapshot.w, 3) + " rad/s",
         "torque": _vector([t * torque_unit[0] for t in snapshot.torque], 2) + " " + torque_unit[1],
         "multiplier": f"{snapshot.multiplier:.5g}",
         "four_t": f"{snapshot.four_t:.5g} J",
         "energy": f"{snapshot.energy:.5g} J",
     }
+    if snapshot.wheel_speeds:
+        at_limit = [i for i, (s, most) in enumerate(zip(snapshot.wheel_speeds, speed_limits), start=1)
+                    if abs(s) >= most]
+        speeds = ", ".join(f"{round(s, 1) + 0.0:+.1f}" + ("!" if i in at_limit else "")
+                           for i, s in enumerate(snapshot.wheel_speeds, start=1))
+        texts["wheels"] = f"({speeds}) rad/s" + (
+            f"  at the speed limit: wheel {', '.join(map(str, at_limit))}" if at_limit else "")
+        texts["h"] = _vector(snapshot.h, 3) + " N m s (inertial)"
+    return texts
 
 
 class Readouts(QFrame):
-    """A grid of labelled numbers and the gimbal-lock warning.
+    """A grid of labelled numbers, the orbit-frame toggle and the gimbal-lock warning.
 
     Parameters
     ----------
     parent : QWidget, optional
+
+    Signals
+    -------
+    orbit_toggled(bool)
+        The angles are to be read relative to the orbit frame (True) or the inertial axes.
     """
+
+    orbit_toggled = Signal(bool)
 
     def __init__(self, parent=None):
         super().__init__(parent, objectName="readouts")
         #: ``(factor, name)`` of the torque readout's unit; the window sets it from the torque sliders.
         self.torque_unit = (1.0, "N m")
+        #: The wheels' speed limits (rad/s), to mark a wheel at its limit.
+        self.speed_limits = ()
         layout = QGridLayout(self)
         layout.setContentsMargins(8, 4, 8, 4)
         layout.setHorizontalSpacing(8)
@@ -76,6 +106,14 @@ class Readouts(QFrame):
                 layout.addWidget(title, row, 2 * col)
                 layout.addWidget(value, row, 2 * col + 1)
                 self.values[name] = value
+        self.titles = {}  # the wheels' readouts: made with the first snapshot that has wheels
+        self.angles_title = layout.itemAtPosition(2, 0).widget()
+        self.orbit = QCheckBox("Angles relative to the orbit frame", objectName="check_orbit_angles",
+                               toolTip="Yaw, pitch and roll against the local vertical (z to nadir, x along the "
+                                       "velocity), in the readouts and the Angles plot; with gravity gradient only",
+                               enabled=False)
+        self.orbit.toggled.connect(self._orbit_toggled)
+        layout.addWidget(self.orbit, len(READOUTS[1]), 2, 1, 2)
         layout.setColumnStretch(1, 3)
         layout.setColumnStretch(3, 2)
         self.gimbal_lock = QLabel(GIMBAL_LOCK_TEXT, objectName="gimbal_lock_warning")
@@ -85,9 +123,46 @@ class Readouts(QFrame):
         self.gimbal_lock.setVisible(False)
         layout.addWidget(self.gimbal_lock, len(READOUTS[0]), 0, 1, 4)
 
+    @property
+    def relative_to_orbit(self) -> bool:
+        """True while the angles are read relative to the orbit frame."""
+        return self.orbit.isEnabled() and self.orbit.isChecked()
+
+    def allow_orbit(self, available: bool, on: bool | None = None) -> None:
+        """Enable the orbit-frame toggle (an orbit exists: gravity gradient), and check it when ``on``."""
+        self.orbit.setEnabled(available)
+        if on is not None:
+            self.orbit.setChecked(on)
+        self._orbit_toggled(self.orbit.isChecked())
+
+    def _orbit_toggled(self, _checked) -> None:
+        relative = self.relative_to_orbit
+        self.angles_title.setText(ORBIT_LABEL if relative else READOUTS[0][2][1])
+        self.orbit_toggled.emit(relative)
+
+    def _add_wheel_readouts(self) -> None:
+        """The rows of :data:`WHEEL_READOUTS`, under the gimbal-lock warning's row."""
+        layout = self.layout()
+        for row, (name, label) in enumerate(WHEEL_READOUTS, start=len(READOUTS[0]) + 1):
+            title = QLabel(label, objectName="readout_name")
+            title.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            value = QLabel(objectName=f"readout_{name}")
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            layout.addWidget(title, row, 0)
+            layout.addWidget(value, row, 1, 1, 3)
+            self.values[name], self.titles[name] = value, title
+
     def show_snapshot(self, snapshot) -> None:
         """Show a snapshot; only labels whose text changed are touched."""
-        for name, text in readout_texts(snapshot, self.torque_unit).items():
+        texts = readout_texts(snapshot, self.torque_unit, self.relative_to_orbit, self.speed_limits)
+        if "wheels" in texts and not self.titles:
+            self._add_wheel_readouts()
+        for name in self.titles:
+            shown = name in texts
+            if self.values[name].isVisible() != shown:
+                self.values[name].setVisible(shown)
+                self.titles[name].setVisible(shown)
+        for name, text in texts.items():
             label = self.values[name]
             if label.text() != text:
                 label.setText(text)

@@ -1,11 +1,13 @@
 """The ensemble engine: N bodies' state, inputs between steps, the step, faults.
 
 Quaternions are scalar last, Hoffmann's convention (see :mod:`sim`); body
-``j`` is column ``j`` of ``q`` (4, N) and ``w`` (3, N).  The step runs the
+``j`` is column ``j`` of ``q`` (4, N) and ``w`` (3, N), and with reaction
+wheels of ``wheel_speeds`` (one row per wheel).  The step runs the
 single-source formulas of :mod:`sim` on numpy rows (:data:`sim.ops.COLUMN`),
 or, where :func:`sim.ensemble.kernels.covers` the settings (half-quat with
-no controller or the quaternion controller), the fused kernels (the same
-operations in the same order, without allocating).
+no controller or the quaternion controller, no wheels, no external
+torque), the fused kernels (the same operations in the same order, without
+allocating).
 """
 
 from __future__ import annotations
@@ -24,21 +26,21 @@ from sim.ensemble.sampling import sample, sample_inertia
 from sim.ensemble.spec import EnsembleSpec
 from sim.integrators import qdot, rates
 from sim.limits import as_integer
+from sim.loads import Gyrostat, LoadModel
 from sim.ops import COLUMN
 from sim.settings import Settings
 from sim.simulation import NORM_FAULT
 from sim.stepping import Stepper
+from sim.wheels import gyrostat_energy
 
 __all__ = ["Ensemble"]
 
 
-class _Rows:
-    """What the integrators read from a :class:`~sim.body.Body`: ``j_rows``, ``j_inv_rows`` (floats or rows)."""
+class _Rows(Gyrostat):
+    """What the integrators read from a :class:`~sim.body.Body` or :class:`~sim.loads.Gyrostat`, as floats
+    (an inertia shared by every body) or rows (one value per body)."""
 
-    __slots__ = ("j_rows", "j_inv_rows")
-
-    def __init__(self, j_rows, j_inv_rows):
-        self.j_rows, self.j_inv_rows = j_rows, j_inv_rows
+    __slots__ = ()
 
 
 class Ensemble(Stepper):
@@ -76,6 +78,8 @@ class Ensemble(Stepper):
         Attitude quaternions, scalar last (inertial -> body), one column per body.
     w : ndarray, shape (3, n)
         Body rates, rad/s.
+    wheel_speeds : ndarray, shape (wheels, n)
+        Each reaction wheel's speed relative to its body, rad/s (no rows without wheels).
     faulted : ndarray of bool, shape (n,)
         Bodies whose state became non-finite (or whose norm ran away with
         norm handling ``"none"``, :data:`sim.simulation.NORM_FAULT`): each is
@@ -110,8 +114,9 @@ class Ensemble(Stepper):
         self.n = n = count
         self.track = bool(track)
         self.fused = bool(fused)
-        self._x = np.zeros((8, n))          # q (4), w (3), norm correction: the state
-        self._xn = np.zeros((8, n))         # the next state (the two swap after each step)
+        rows = 8 + self._settings.wheel_count
+        self._x = np.zeros((rows, n))       # q (4), w (3), norm correction, a row per wheel: the state
+        self._xn = np.zeros((rows, n))      # the next state (the two swap after each step)
         self._p = None                      # full-quat's P (4, n)
         self.faulted = np.zeros(n, dtype=bool)
         self.fault_t = np.full(n, np.nan)
@@ -119,8 +124,9 @@ class Ensemble(Stepper):
         self._scratch = kernels.Scratch(n)
         self._tracker = Tracker(n)
         self._torque = TorqueModel(COLUMN)
+        self._load = LoadModel(self._torque, COLUMN)
         self._sample = sample(self._settings, spec, self.index)
-        self._inertia, self._jr, self._jir = sample_inertia(self._settings, spec, self.index)
+        self._inertia, self._jr, self._jir, self._jfir = sample_inertia(self._settings, spec, self.index)
         self._configure()
         self.reset()
 
@@ -160,32 +166,50 @@ class Ensemble(Stepper):
         state.  ``angles_deg`` and ``rates`` move the nominal body the
         samples disperse around (taking effect at the next :meth:`reset`);
         ``inertia``, ``body`` and ``mass`` re-draw every body's inertia about
-        the new nominal at once.  With a ``gains_grid`` the bodies keep their grid gains.
+        the new nominal at once, and so do ``wheels`` and ``wheel_inertia``
+        (a draw must leave ``J - sum J_s a a^T`` positive definite); a new
+        number of wheels starts them at ``wheel_speeds``.  With a
+        ``gains_grid`` the bodies keep their grid gains.
         """
         super().set(key, value)
 
     def _changed(self, key: str) -> None:
         if key in ("angles_deg", "rates"):
             self._sample = sample(self._settings, self.spec, self.index)
-        elif key in ("inertia", "body", "mass"):
-            self._inertia, self._jr, self._jir = sample_inertia(self._settings, self.spec, self.index)
+        elif key in ("inertia", "body", "mass", "wheels", "wheel_inertia"):
+            self._inertia, self._jr, self._jir, self._jfir = sample_inertia(self._settings, self.spec, self.index)
+        rows = 8 + self._settings.wheel_count
+        if rows != len(self._x):  # a new number of wheels: at their reset speeds
+            self._x, self._xn = self._resized(self._x, rows), np.zeros((rows, self.n))
+            self._x[8:] = self._initial_wheel_speeds()
         self._configure()
+
+    def _resized(self, x, rows):
+        out = np.zeros((rows, self.n))
+        out[:8] = x[:8]
+        return out
+
+    def _initial_wheel_speeds(self) -> np.ndarray:
+        """``wheel_speeds`` (or zeros) as a column, one row per wheel."""
+        s = self._settings
+        speeds = s.wheel_speeds if s.wheel_speeds is not None else (0.0,) * s.wheel_count
+        return np.array(speeds, dtype=float).reshape(-1, 1)
 
     def _new_time_base(self) -> None:
         self._segments.append((self._k0, self._t0, self._dt))
 
     def _configure(self, gains=None) -> None:
         smp = self._sample
-        super()._configure(tuple(smp.gains) if smp.gains is not None else None)
+        super()._configure(tuple(smp.gains) if smp.gains is not None else None, self._jr)
         tm = self._torque
-        self._rows = _Rows(self._jr, self._jir)
+        self._rows = _Rows(self._jr, self._jir, self._settings.wheel_set, self._jfir)
         self._jterms = kernels.inertia_terms(self._jr)
         self._jiterms = kernels.inertia_terms(self._jir)
         self._g2 = 2.0 * np.array(tm.gains, dtype=float).reshape(3, -1)  # 2 K of (9.9), per body or shared
         s = self._settings
         self._fast = self.fused and kernels.covers(s)
         self._const_tt = None  # |T|^2 of a torque the same for all bodies and states, else None
-        if tm.constant:
+        if tm.constant and not self._load.active:
             tq = self._tq
             tq[:] = np.array(tm(tuple(self.q), tuple(self.w)), dtype=float).reshape(3, 1)
             self._const_tt = float(tq[0, 0] ** 2 + tq[1, 0] ** 2 + tq[2, 0] ** 2)
@@ -220,6 +244,7 @@ class Ensemble(Stepper):
         self._x[0:4] = smp.q0
         self._x[4:7] = smp.w0
         self._x[7] = 0.0
+        self._x[8:] = self._initial_wheel_speeds()
         self._p = self._derive_p(True) if self._full else None
         self._t = self._t0 = 0.0
         self._k = self._k0 = 0
@@ -242,13 +267,22 @@ class Ensemble(Stepper):
         return self._x[4:7]
 
     @property
+    def wheel_speeds(self) -> np.ndarray:
+        """Reaction-wheel speeds relative to each body (wheels, n), rad/s; a view of the current state."""
+        return self._x[8:]
+
+    @property
     def qc(self) -> np.ndarray:
         """Command quaternions (4, n) after SLERP, one column per body (read only)."""
         return np.broadcast_to(self._qc, (4, self.n))
 
     def energy(self) -> np.ndarray:
-        """Kinetic energy ``T = 1/2 w^T J w`` of each body, Hoffmann (5.1) (:func:`sim.energy.kinetic_energy`)."""
-        return kinetic_energy(tuple(self.w), self._jr)
+        """Kinetic energy ``T = 1/2 w^T J w`` of each body, Hoffmann (5.1) (:func:`sim.energy.kinetic_energy`);
+        with wheels, theirs too (:func:`sim.wheels.gyrostat_energy`)."""
+        wheels = self._settings.wheel_set
+        if wheels is None:
+            return kinetic_energy(tuple(self.w), self._jr)
+        return gyrostat_energy(tuple(self._x[4:7]) + tuple(self._x[8:]), self._jr, wheels)
 
     def step(self, k: int = 1) -> None:
         """Advance every body ``k`` fixed steps (a faulted body stays frozen at its last good state)."""
@@ -269,31 +303,37 @@ class Ensemble(Stepper):
                                self._settings.norm, self._zero_torque, sc)
 
     def _general_step(self) -> None:
-        """One step of :mod:`sim.integrators`, the torque model and the norm mode on tuples of rows."""
-        tm = self._torque
+        """One step of :mod:`sim.integrators`, the torque model (or loads) and the norm mode on tuples of rows."""
+        tm = self._step_torque
         first = []
 
-        def torque(q, w):
-            t = tm(q, w)
+        def torque(q, w, t=None):
+            load = tm(q, w, t)
             if not first:
-                first.append(t)
-            return t
+                first.append((load, w))
+            return load
 
+        x, xn = self._x, self._xn
+        nw = len(x) - 8
+        w0 = tuple(x[4:7]) + tuple(x[8:]) if nw else tuple(x[4:7])
         p = None if self._p is None else tuple(self._p)
-        q, w, p = self._integrate(tuple(self.q), tuple(self.w), p, self._dt, torque, self._rows)
+        q, w, p = self._integrate(tuple(x[0:4]), w0, p, self._dt, torque, self._rows, self._t)
         q, correction = self._norm(q, COLUMN)
         if p is not None:
-            w = rates(q, p)
+            w = rates(q, p) + tuple(w[3:])
             self._pn = np.array(np.broadcast_arrays(*p))
-        xn = self._xn
         for i in range(4):
             xn[i] = q[i]
         for i in range(3):
             xn[4 + i] = w[i]
         xn[7] = correction
-        t = first[0]
-        for i in range(3):
-            self._tq[i] = t[i]
+        for i in range(nw):
+            xn[8 + i] = w[3 + i]
+        if self.track:  # the torque of the step, for the peak-torque metric
+            load, w_first = first[0]
+            t = self._load.body_torque(load, w_first) if self._load.active else load
+            for i in range(3):
+                self._tq[i] = t[i]
 
     def _bad(self):
         """Bodies whose next state is a fault (as :meth:`Simulation.step` decides), or None.

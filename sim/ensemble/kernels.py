@@ -48,11 +48,14 @@ def covers(settings) -> bool:
     """True when the fused kernels compute what the single-source formulas compute for ``settings``.
 
     Half-quat with no controller or the quaternion controller, and a norm
-    mode of :data:`NORMS`; everything else (rk4, full-quat, the Euler
-    controller, a new norm mode or torque term) steps through the single
-    source.
+    mode of :data:`NORMS`, without reaction wheels or an external torque
+    (gravity gradient, disturbance); everything else (rk4, full-quat, the
+    Euler controller, the wheels and the environment of :mod:`sim.loads`, a
+    new norm mode or torque term) steps through the single source.
     """
-    return settings.integrator == "half-quat" and settings.controller in CONTROLLERS and settings.norm in NORMS
+    return (settings.integrator == "half-quat" and settings.controller in CONTROLLERS and settings.norm in NORMS
+            and settings.wheel_count == 0 and not settings.gravity_gradient
+            and not any(x != 0.0 for x in settings.disturbance))
 
 
 class Scratch:

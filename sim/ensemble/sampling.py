@@ -16,6 +16,7 @@ import numpy as np
 from sim.angles import aircraft_angles
 from sim.body import Body
 from sim.limits import LIMITS
+from sim.loads import gyrostat_of
 from sim.quaternion import from_aircraft_angles
 
 __all__ = ["Sample", "sample", "sample_inertia", "uniforms", "uniform_quaternions", "r3", "normals"]
@@ -122,22 +123,29 @@ def sample(settings, spec, index: np.ndarray) -> Sample:
 
 
 def sample_inertia(settings, spec, index: np.ndarray) -> tuple:
-    """Every body's inertia: ``(inertia (6, n), j_rows, j_inv_rows)``.
+    """Every body's inertia: ``(inertia (6, n), j_rows, j_inv_rows, j_free_inv_rows)``.
 
     The rows are 9-tuples: of floats when every body has the nominal inertia,
-    else of rows (one value per body), each exactly what ``Body`` builds for
-    that body's six numbers (what ``Simulation(body_settings(j))`` flies).
+    else of rows (one value per body), each exactly what ``Body`` (and, with
+    reaction wheels, :func:`sim.loads.gyrostat_of`) builds for that body's six
+    numbers (what ``Simulation(body_settings(j))`` flies).  ``j_free_inv_rows``
+    is the inverse of ``J - sum J_s a a^T`` (None without wheels); with wheels
+    a draw for which it is not positive definite is drawn again, as an
+    unphysical tensor is.
     """
     n = len(index)
+    wheels = settings.wheel_set
     own = settings.mass_properties.inertia  # explicit, or the body's own (sim.shape)
     nominal = np.array(own, dtype=float)
-    body = Body(own)
+    body = gyrostat_of(Body(own), wheels)
+    free = getattr(body, "j_free_inv_rows", None)
     inertia = np.repeat(nominal[:, None], n, axis=1)
     if spec.inertia_spread == 0.0:
-        return inertia, body.j_rows, body.j_inv_rows
+        return inertia, body.j_rows, body.j_inv_rows, free
     p = spec.inertia_spread / 100.0
     jr = np.repeat(np.array(body.j_rows)[:, None], n, axis=1)
     jir = np.repeat(np.array(body.j_inv_rows)[:, None], n, axis=1)
+    jfir = None if free is None else np.repeat(np.array(free)[:, None], n, axis=1)
     pending = np.arange(n)
     for attempt in range(INERTIA_TRIES):
         if pending.size == 0:
@@ -147,10 +155,12 @@ def sample_inertia(settings, spec, index: np.ndarray) -> tuple:
         for m, j in enumerate(pending):
             comps = tuple(float(c * (1.0 + p * (2.0 * uk[m] - 1.0))) for c, uk in zip(nominal, u))
             try:
-                body = Body(comps)  # what Simulation(body_settings(j)) builds, rows and all
+                body = gyrostat_of(Body(comps), wheels)  # what Simulation(body_settings(j)) builds, rows and all
             except ValueError:
                 still.append(j)
                 continue
             inertia[:, j], jr[:, j], jir[:, j] = comps, body.j_rows, body.j_inv_rows
+            if jfir is not None:
+                jfir[:, j] = body.j_free_inv_rows
         pending = np.array(still, dtype=np.int64)
-    return inertia, tuple(jr), tuple(jir)
+    return inertia, tuple(jr), tuple(jir), None if jfir is None else tuple(jfir)
