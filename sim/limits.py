@@ -205,4 +205,6 @@ LIMITS = {lim.key: lim for lim in (
     Limit("duration", 0.0, 1e7, "s", low_open=True),
     Limit("body_steps", 1, 10**12, integer=True),
     Limit("workers", 0, 1024, integer=True),
+    # the drift lab's long runs (attitude-sim lab --steps): a hundred steps show nothing, 1e8 take a day
+    Limit("lab_steps", 100, 100_000_000, integer=True),
 )}

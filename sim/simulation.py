@@ -17,6 +17,7 @@ from sim.control import TorqueModel
 from sim.energy import body_momentum, energy_of, inertial_momentum, kinetic_energy
 from sim.integrators import qdot, rates
 from sim.multiplier import multiplier
+from sim.norm import unit
 from sim.quaternion import from_aircraft_angles
 from sim.settings import Settings
 from sim.stepping import Stepper
@@ -65,7 +66,8 @@ class Snapshot:
     step : int
         Steps taken since the last reset.
     q : tuple of 4 floats
-        Attitude quaternion, scalar last (inertial -> body).
+        Attitude quaternion, scalar last (inertial -> body), as the
+        integrator holds it.
     w : tuple of 3 floats
         Body rates, rad/s.
     p : tuple of 4 floats
@@ -91,6 +93,10 @@ class Snapshot:
         Aircraft angles of ``qc``, degrees.
     q_dot_p : float
         ``Q^T dQ/dt`` (zero for exact motion, (1.15)).
+    attitude : tuple of 4 floats
+        The quaternion the attitude is read from (the Cayley matrix, the
+        angles, the controller, the drawing): ``q`` itself, or ``q / |q|``
+        with norm handling ``elimination`` (Joshi (25), :mod:`sim.norm`).
     """
 
     t: float
@@ -108,6 +114,7 @@ class Snapshot:
     qc: tuple
     command_deg: tuple
     q_dot_p: float
+    attitude: tuple
 
     @property
     def four_t(self) -> float:
@@ -187,6 +194,12 @@ class Simulation(Stepper):
         """Attitude quaternion (scalar last), as the integrator holds it."""
         return self._q
 
+    @property
+    def attitude(self) -> tuple:
+        """The quaternion the attitude is read from: :attr:`q`, or ``q / |q|`` with norm handling
+        ``elimination`` (:func:`sim.norm.elimination`)."""
+        return unit(self._q) if self._unit else self._q
+
     def energy(self) -> float:
         """Kinetic energy ``T = 1/2 w^T J w``, Hoffmann (5.1); cheaper than a snapshot."""
         return kinetic_energy(self._w, self._body.j_rows)
@@ -206,7 +219,7 @@ class Simulation(Stepper):
             q, w, p = integrate(self._q, self._w, self._p, dt, torque, body)
             q, correction = norm(q)
             if p is not None:
-                w = rates(q, p)
+                w = self._rates(q, p)
             if not math.isfinite(q[0] + q[1] + q[2] + q[3] + w[0] + w[1] + w[2] + correction):
                 raise SimulationFault("the state is no longer finite; paused at the last good state",
                                       self._t)
@@ -225,26 +238,40 @@ class Simulation(Stepper):
 
     # ------------------------------------------------------------- snapshots
     def _derived(self) -> tuple:
-        """``(p, angles_deg, norm, multiplier, energy, h, torque, command_deg, q_dot_p)`` of the current state."""
+        """``(p, angles_deg, norm, multiplier, energy, h, torque, command_deg, q_dot_p)`` of the current state.
+
+        With norm handling ``elimination`` the Cayley matrix, the angles, the
+        momentum in inertial axes and the multiplier are those of the
+        normalised attitude ``Q/|Q|`` and its rate (Joshi (25)); the norm and
+        ``Q . P`` are the carried state's.
+        """
         q, w = self._q, self._w
         p = self._p if self._p is not None else qdot(q, w)
         jr = self._body.j_rows
         lb = body_momentum(w, jr)
-        c = cayley_entries(q)
         q1, q2, q3, q4 = q
         qq = q1 * q1 + q2 * q2 + q3 * q3 + q4 * q4
-        psi, theta, phi = aircraft_angles_of(c, qq)
+        q_dot_p = q1 * p[0] + q2 * p[1] + q3 * p[2] + q4 * p[3]
+        if self._unit:  # d(Q/|Q|)/dt = P/|Q| - Q (Q.P)/|Q|^3
+            n = math.sqrt(qq)
+            r = q_dot_p / qq
+            qa, pa, qqa = unit(q), tuple((pi - qi * r) / n for pi, qi in zip(p, q)), 1.0
+        else:
+            qa, pa, qqa = q, p, qq
+        c = cayley_entries(qa)
+        psi, theta, phi = aircraft_angles_of(c, qqa)
         cpsi, ctheta, cphi = self._cmd.angles
         return (p, (psi * _DEG, theta * _DEG, phi * _DEG), math.sqrt(qq) - 1.0,
-                multiplier(q, p, jr), energy_of(w, lb), inertial_momentum(c, lb), self._torque(q, w),
-                (cpsi * _DEG, ctheta * _DEG, cphi * _DEG), q1 * p[0] + q2 * p[1] + q3 * p[2] + q4 * p[3])
+                multiplier(qa, pa, jr), energy_of(w, lb), inertial_momentum(c, lb), self._torque(q, w),
+                (cpsi * _DEG, ctheta * _DEG, cphi * _DEG), q_dot_p)
 
     def snapshot(self) -> Snapshot:
         """An immutable record of the current state and the derived quantities."""
         p, angles, norm, mult, energy, h, torque, command, q_dot_p = self._derived()
         return Snapshot(t=self._t, step=self._k, q=self._q, w=self._w, p=p, angles_deg=angles, norm=norm,
                         norm_correction=self._correction, multiplier=mult, energy=energy, h=h,
-                        torque=torque, qc=self._cmd.qc, command_deg=command, q_dot_p=q_dot_p)
+                        torque=torque, qc=self._cmd.qc, command_deg=command, q_dot_p=q_dot_p,
+                        attitude=self.attitude)
 
     def row(self) -> tuple:
         """``snapshot().row()`` without the :class:`Snapshot`: the values in :data:`HISTORY_COLUMNS` order.

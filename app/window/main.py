@@ -400,12 +400,12 @@ class MainWindow(QMainWindow):
     def _show_bodies(self, batch) -> None:
         last = batch.last
         settings = self.flight.worker.settings
-        self.viewer.set_attitude(cayley(last.q))
+        self.viewer.set_attitude(cayley(last.attitude))
         self.viewer.set_command(cayley(last.qc) if settings.controller != "none" else None)
         self.viewer.set_gimbal_angles(*np.radians(last.angles_deg))
         for label, snapshot in batch.compare.items():
             if label in self._bodies:
-                self.viewer.set_body_attitude(label, cayley(snapshot.q))
+                self.viewer.set_body_attitude(label, cayley(snapshot.attitude))
 
     def _frame(self) -> None:
         """One display frame: collect the worker's batches and show them."""

@@ -22,8 +22,9 @@ from sim.ensemble.info import EnsembleInfo
 from sim.ensemble.metrics import TRACKED, Tracker, nose, outside, rotation_angle_deg
 from sim.ensemble.sampling import sample, sample_inertia
 from sim.ensemble.spec import EnsembleSpec
-from sim.integrators import qdot, rates
+from sim.integrators import qdot
 from sim.limits import as_integer
+from sim.norm import unit
 from sim.ops import COLUMN
 from sim.settings import Settings
 from sim.simulation import NORM_FAULT
@@ -33,12 +34,15 @@ __all__ = ["Ensemble"]
 
 
 class _Rows:
-    """What the integrators read from a :class:`~sim.body.Body`: ``j_rows``, ``j_inv_rows`` (floats or rows)."""
+    """What the integrators read from a :class:`~sim.body.Body`: ``j_rows``, ``j_inv_rows``,
+    ``moment_rows``, ``axis_rows`` (floats or rows) and ``ops`` (:data:`sim.ops.COLUMN`)."""
 
-    __slots__ = ("j_rows", "j_inv_rows")
+    __slots__ = ("j_rows", "j_inv_rows", "moment_rows", "axis_rows")
+    ops = COLUMN
 
-    def __init__(self, j_rows, j_inv_rows):
+    def __init__(self, j_rows, j_inv_rows, moment_rows, axis_rows):
         self.j_rows, self.j_inv_rows = j_rows, j_inv_rows
+        self.moment_rows, self.axis_rows = moment_rows, axis_rows
 
 
 class Ensemble(Stepper):
@@ -120,7 +124,7 @@ class Ensemble(Stepper):
         self._tracker = Tracker(n)
         self._torque = TorqueModel(COLUMN)
         self._sample = sample(self._settings, spec, self.index)
-        self._inertia, self._jr, self._jir = sample_inertia(self._settings, spec, self.index)
+        self._inertia, self._jr, self._jir, self._mr, self._ar = sample_inertia(self._settings, spec, self.index)
         self._configure()
         self.reset()
 
@@ -168,7 +172,8 @@ class Ensemble(Stepper):
         if key in ("angles_deg", "rates"):
             self._sample = sample(self._settings, self.spec, self.index)
         elif key in ("inertia", "body", "mass"):
-            self._inertia, self._jr, self._jir = sample_inertia(self._settings, self.spec, self.index)
+            self._inertia, self._jr, self._jir, self._mr, self._ar = sample_inertia(self._settings, self.spec,
+                                                                                   self.index)
         self._configure()
 
     def _new_time_base(self) -> None:
@@ -178,7 +183,7 @@ class Ensemble(Stepper):
         smp = self._sample
         super()._configure(tuple(smp.gains) if smp.gains is not None else None)
         tm = self._torque
-        self._rows = _Rows(self._jr, self._jir)
+        self._rows = _Rows(self._jr, self._jir, self._mr, self._ar)
         self._jterms = kernels.inertia_terms(self._jr)
         self._jiterms = kernels.inertia_terms(self._jir)
         self._g2 = 2.0 * np.array(tm.gains, dtype=float).reshape(3, -1)  # 2 K of (9.9), per body or shared
@@ -242,6 +247,12 @@ class Ensemble(Stepper):
         return self._x[4:7]
 
     @property
+    def attitude(self) -> np.ndarray:
+        """The quaternions the attitudes are read from (4, n): :attr:`q`, or a new array of ``q / |q|``
+        with norm handling ``elimination`` (:func:`sim.norm.elimination`)."""
+        return np.array(unit(tuple(self.q), COLUMN)) if self._unit else self.q
+
+    @property
     def qc(self) -> np.ndarray:
         """Command quaternions (4, n) after SLERP, one column per body (read only)."""
         return np.broadcast_to(self._qc, (4, self.n))
@@ -283,7 +294,7 @@ class Ensemble(Stepper):
         q, w, p = self._integrate(tuple(self.q), tuple(self.w), p, self._dt, torque, self._rows)
         q, correction = self._norm(q, COLUMN)
         if p is not None:
-            w = rates(q, p)
+            w = self._rates(q, p)
             self._pn = np.array(np.broadcast_arrays(*p))
         xn = self._xn
         for i in range(4):
@@ -350,7 +361,8 @@ class Ensemble(Stepper):
             self._tracked = False
 
     def _outside(self) -> np.ndarray:
-        return outside(self.q, self._qc, self._settle_threshold, self._settings.norm == "none", self._scratch)
+        return outside(self.q, self._qc, self._settle_threshold, self._settings.norm == "none" or self._unit,
+                       self._scratch)
 
     # ------------------------------------------------------------ readouts
     def error_deg(self) -> np.ndarray:

@@ -122,11 +122,13 @@ def sample(settings, spec, index: np.ndarray) -> Sample:
 
 
 def sample_inertia(settings, spec, index: np.ndarray) -> tuple:
-    """Every body's inertia: ``(inertia (6, n), j_rows, j_inv_rows)``.
+    """Every body's inertia: ``(inertia (6, n), j_rows, j_inv_rows, moment_rows, axis_rows)``.
 
-    The rows are 9-tuples: of floats when every body has the nominal inertia,
-    else of rows (one value per body), each exactly what ``Body`` builds for
-    that body's six numbers (what ``Simulation(body_settings(j))`` flies).
+    The rows are tuples (9, 9, 3 and 9 entries) of the attributes of
+    :class:`~sim.body.Body` of those names: of floats when every body has
+    the nominal inertia, else of rows (one value per body), each exactly
+    what ``Body`` builds for that body's six numbers (what
+    ``Simulation(body_settings(j))`` flies).
     """
     n = len(index)
     own = settings.mass_properties.inertia  # explicit, or the body's own (sim.shape)
@@ -134,10 +136,12 @@ def sample_inertia(settings, spec, index: np.ndarray) -> tuple:
     body = Body(own)
     inertia = np.repeat(nominal[:, None], n, axis=1)
     if spec.inertia_spread == 0.0:
-        return inertia, body.j_rows, body.j_inv_rows
+        return inertia, body.j_rows, body.j_inv_rows, body.moment_rows, body.axis_rows
     p = spec.inertia_spread / 100.0
     jr = np.repeat(np.array(body.j_rows)[:, None], n, axis=1)
     jir = np.repeat(np.array(body.j_inv_rows)[:, None], n, axis=1)
+    mr = np.repeat(np.array(body.moment_rows)[:, None], n, axis=1)
+    ar = np.repeat(np.array(body.axis_rows)[:, None], n, axis=1)
     pending = np.arange(n)
     for attempt in range(INERTIA_TRIES):
         if pending.size == 0:
@@ -152,5 +156,6 @@ def sample_inertia(settings, spec, index: np.ndarray) -> tuple:
                 still.append(j)
                 continue
             inertia[:, j], jr[:, j], jir[:, j] = comps, body.j_rows, body.j_inv_rows
+            mr[:, j], ar[:, j] = body.moment_rows, body.axis_rows
         pending = np.array(still, dtype=np.int64)
-    return inertia, tuple(jr), tuple(jir)
+    return inertia, tuple(jr), tuple(jir), tuple(mr), tuple(ar)
