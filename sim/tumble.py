@@ -44,7 +44,8 @@ import numpy as np
 from sim.elliptic import ellipf, ellipj, ellipk, ellippi
 from sim.quaternion import cayley
 
-__all__ = ["FreeTumble", "flip_period", "crossings", "measured_period", "attitude_error"]
+__all__ = ["FreeTumble", "flip_period", "crossings", "measured_period", "attitude_error", "PeriodWatch",
+           "torque_free"]
 
 
 def _zxz(phi: float, theta: float, psi: float) -> np.ndarray:
@@ -191,3 +192,68 @@ def attitude_error(c, c_ref) -> float:
     r = np.asarray(c, dtype=float) @ np.asarray(c_ref, dtype=float).T
     s = 0.5 * math.sqrt((r[2, 1] - r[1, 2]) ** 2 + (r[0, 2] - r[2, 0]) ** 2 + (r[1, 0] - r[0, 1]) ** 2)
     return math.atan2(s, 0.5 * (r[0, 0] + r[1, 1] + r[2, 2] - 1.0))
+
+
+def torque_free(settings) -> bool:
+    """True when ``settings`` (a :class:`~sim.settings.Settings`) apply no torque: no command torque, dampers or controller."""
+    return not any(settings.torque) and not settings.dampers_on and settings.controller == "none"
+
+
+class PeriodWatch:
+    """The period of a torque-free body's rates, as measured from its samples and in closed form.
+
+    Fed the samples of one body (:meth:`add`), it keeps the zero crossings of
+    the rate about the intermediate principal axis (``sn``-shaped for any
+    tumble: it changes sign every half period) and the last rates.  The
+    closed form :func:`flip_period` depends only on the energy and the
+    momentum, constant along a torque-free motion, so it is taken from the
+    last rates.  What the Compare tab shows for the T-handle and the phone.
+
+    Parameters
+    ----------
+    j : array_like, shape (3, 3)
+        The body's inertia tensor (body axes, Hoffmann's signs).
+    """
+
+    def __init__(self, j):
+        self.j = np.array(j, dtype=float)
+        moments, axes = np.linalg.eigh(self.j)
+        self.axis = axes[:, 1]
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every sample (a reset of the run)."""
+        self._crossings: list = []
+        self._last = None
+        self._w = None
+
+    def add(self, t, w) -> None:
+        """Samples ``t`` (n,) and rates ``w`` (n, 3), oldest first, after those already added."""
+        t = np.asarray(t, dtype=float)
+        if len(t) == 0:
+            return
+        x = np.asarray(w, dtype=float) @ self.axis
+        if self._last is not None:
+            t = np.concatenate(([self._last[0]], t))
+            x = np.concatenate(([self._last[1]], x))
+        self._crossings.extend(crossings(t, x).tolist())
+        self._last = (float(t[-1]), float(x[-1]))
+        self._w = np.asarray(w, dtype=float)[-1].copy()
+
+    @property
+    def measured(self) -> float | None:
+        """Twice the mean spacing of the crossings so far (None before three, one period)."""
+        z = self._crossings
+        if len(z) < 3:
+            return None
+        return 2.0 * (z[-1] - z[0]) / (len(z) - 1)
+
+    def closed_form(self) -> tuple | None:
+        """``(period, m)`` of the motion through the last rates, or None (no samples, a spin, a symmetric body)."""
+        if self._w is None:
+            return None
+        try:
+            tumble = FreeTumble(self.j, self._w)
+        except ValueError:
+            return None
+        return tumble.period(), tumble.m

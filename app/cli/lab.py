@@ -206,7 +206,7 @@ def _findings(result) -> list:
     if elim is not None and hoff is not None:
         out.append(f"- **elimination**: half-quat's `|Q|` grows freely ({_g(elim.worst('norm'))}) while the "
                    f"attitude error equals that under Hoffmann's norm controller "
-                   f"({_g(elim.final('error'))} and {_g(hoff.final('error'))} rad at the end): "
+                   f"({_g(elim.final('error'))} and {_g(hoff.final('error'))} rad at the end of each run): "
                    "the attitude read through `Q/|Q|` never depends on `|Q|`.")
     kane, lag = by.get(("full-quat kane", "hoffmann")), by.get(("full-quat lagrange", "hoffmann"))
     if kane is not None and lag is not None:

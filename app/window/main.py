@@ -28,7 +28,7 @@ from app.controls import ControlPanel
 from app.controls.torque import torque_unit
 from app.ensemble.view import EnsembleView
 from app.flight import Flight, FlightError
-from app.plots.compare import ComparePanel
+from app.plots.compare import ComparePanel, period_note
 from app.plots.feed import PlotFeed
 from app.plots.history import History
 from app.plots.live import PlotPanel
@@ -44,8 +44,10 @@ from app.window.readouts import Readouts
 from app.window.statusbar import StatusLine
 from app.window.theme import COMPARE_COLORS, cycle, swatch
 from app.worker import SPEED_RANGE
+from sim.body import Body
 from sim.quaternion import cayley
 from sim.settings import SettingsError, damper_warning
+from sim.tumble import PeriodWatch, torque_free
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
 
@@ -108,6 +110,7 @@ class MainWindow(QMainWindow):
         self._frames = 0
         self._fault = None
         self._at_end = False
+        self._period_inertia = None  # the inertia the period watch was made for
         self.dialogs = FileDialogs(self, FolderMemory(QSettings("attitude-sim", "attitude-sim")
                                                       if remember_geometry else None))
         self.csv_export = None  # the latest CsvExport
@@ -357,6 +360,7 @@ class MainWindow(QMainWindow):
         """Show a new run (a :class:`~app.flight.Started`): its title, caption, comparison bodies and settings; no samples yet."""
         scenario, settings = started.scenario, started.settings
         self.setWindowTitle(f"attitude-sim: {scenario.title or scenario.name}")
+        self._watch_period(settings)
         self.feed.clear(settings.dt)
         self._last = None
         self._set_bodies(tuple(label for label, _ in scenario.compare))
@@ -369,6 +373,14 @@ class MainWindow(QMainWindow):
         self.controls.show_settings(settings, fresh=True)
         self.controls.run.show_end(scenario.duration, self.flight.pause_at_end)
         self._show_legend(settings)
+
+    def _watch_period(self, settings) -> None:
+        """Measure the main body's period of the rates against its closed form (the Compare tab's note)."""
+        inertia = settings.mass_properties.inertia
+        if self.feed.period is None or self._period_inertia != inertia:
+            self.feed.period = PeriodWatch(Body(inertia).J)
+            self._period_inertia = inertia
+        self.compare.set_note(period_note(self.feed.period, torque_free(settings)))
 
     def _set_bodies(self, labels: tuple) -> None:
         for label in self._bodies:
@@ -434,6 +446,7 @@ class MainWindow(QMainWindow):
         self.controls.show_settings(worker.settings)
         self.readouts.torque_unit = torque_unit(max(self.controls.torque.limits))
         self._show_body(worker.settings)
+        self._watch_period(worker.settings)
         self.controls.run.show_state(worker.paused, worker.speed)
         self._show_legend(worker.settings)
         if worker.at_end != self._at_end:
