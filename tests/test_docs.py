@@ -168,7 +168,7 @@ def test_every_command_has_a_section_in_the_cli_page():
     assert "attitude-sim --version" in (DOCS / "CLI.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("command", ["gui", "run", "replay", "sweep"])
+@pytest.mark.parametrize("command", ["gui", "run", "replay", "sweep", "lab"])
 def test_every_flag_is_in_the_cli_page(command):
     sections = _sections(DOCS / "CLI.md")
     flags = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", _help(command))) - {"--help"}
