@@ -160,7 +160,7 @@ class TorqueModel:
 
     def __call__(self, q, w):
         tx, ty, tz = self.command
-        if self.unit:
+        if self.unit and self.controller != "none":   # only the terms that read the attitude
             q = unit(q, self.ops)
         if self.dampers_on:
             dx, dy, dz = damper_torque(w, self.dampers)
