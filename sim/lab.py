@@ -170,7 +170,7 @@ class _Reference:
 
 def _measure(sim: Simulation, h0: float, e0: float, c_ref) -> tuple:
     q = sim.q
-    lb = body_momentum(sim._w, sim.body.j_rows)
+    lb = body_momentum(sim.w, sim.body.j_rows)
     h = math.sqrt(lb[0] * lb[0] + lb[1] * lb[1] + lb[2] * lb[2])
     norm = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1.0
     error = attitude_error(cayley(unit(q)), c_ref)
@@ -188,7 +188,7 @@ def run_drift(combination: Combination, steps: int = STEPS, dt: float = DT, samp
     ref = reference if reference is not None else _Reference(dt, ks)
     sim = Simulation(combination.settings(dt))
     e0 = sim.energy()
-    lb = body_momentum(sim._w, sim.body.j_rows)
+    lb = body_momentum(sim.w, sim.body.j_rows)
     h0 = math.sqrt(lb[0] ** 2 + lb[1] ** 2 + lb[2] ** 2)
     rows = [_measure(sim, h0, e0, ref[0])]
     cpu = 0.0
@@ -253,7 +253,7 @@ def flip_periods(dt: float = 1e-3, periods: float = 2.2) -> list:
         t[0], x[0] = 0.0, sum(bi * wi for bi, wi in zip(b, settings.rates))
         for k in range(1, n + 1):
             sim.step()
-            w = sim._w
+            w = sim.w
             t[k], x[k] = sim.t, b[0] * w[0] + b[1] * w[1] + b[2] * w[2]
         out.append(Flip(label, name, tuple(settings.rates), tumble.m, closed, measured_period(t, x)))
     return out

@@ -195,6 +195,11 @@ class Simulation(Stepper):
         return self._q
 
     @property
+    def w(self) -> tuple:
+        """Body rates (rad/s, body axes), as the integrator holds them."""
+        return self._w
+
+    @property
     def attitude(self) -> tuple:
         """The quaternion the attitude is read from: :attr:`q`, or ``q / |q|`` with norm handling
         ``elimination`` (:func:`sim.norm.elimination`)."""

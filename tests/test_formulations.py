@@ -260,7 +260,7 @@ def test_splitting_keeps_momentum_and_has_no_secular_energy_drift():
     for _ in range(1000):
         sim.step(100)
         energy.append(abs(sim.energy() / e0 - 1.0))
-        momentum.append(abs(float(np.linalg.norm(body_momentum(sim._w, jr))) / h0 - 1.0))
+        momentum.append(abs(float(np.linalg.norm(body_momentum(sim.w, jr))) / h0 - 1.0))
     first, last = max(energy[:100]), max(energy[-100:])
     assert 1e-9 < last < 2.0 * first, (first, last)          # bounded: no secular drift over 1e5 steps
     assert max(momentum) < 1e-12
@@ -284,7 +284,7 @@ def test_splitting_with_torques_stays_second_order():
     for dt in (0.02, 0.01):
         sim = Simulation(integrator="splitting", dt=dt, **settings)
         sim.step(round(3.0 / dt))
-        errs.append(attitude_error(cayley(sim.q), cayley(ref.q)) + float(np.linalg.norm(np.subtract(sim._w, ref._w))))
+        errs.append(attitude_error(cayley(sim.q), cayley(ref.q)) + float(np.linalg.norm(np.subtract(sim.w, ref.w))))
     assert 3.5 < errs[0] / errs[1] < 4.5, errs
 
 
@@ -295,7 +295,7 @@ def test_splitting_turns_about_the_principal_axes_of_a_body_with_products():
     w0 = tuple(1.7 * axis)
     sim = Simulation(inertia=body.components, rates=w0, dt=0.01, integrator="splitting", norm="none")
     sim.step(1000)
-    np.testing.assert_allclose(sim._w, w0, atol=1e-12)
+    np.testing.assert_allclose(sim.w, w0, atol=1e-12)
 
 
 # ------------------------------------------------- everywhere: the columns
@@ -314,7 +314,7 @@ def test_the_ensemble_flies_each_new_choice_as_one_body_does(integrator, form, n
         sim.step(300)
         # sin, cos and sqrt are numpy's on columns and libm's on floats (sim.ops): a few ulps apart at most
         np.testing.assert_allclose(ens.q[:, j], sim.q, rtol=0, atol=1e-13)
-        np.testing.assert_allclose(ens.w[:, j], sim._w, rtol=0, atol=1e-13)
+        np.testing.assert_allclose(ens.w[:, j], sim.w, rtol=0, atol=1e-13)
     assert (ens.error_deg() < 5.0).all() and not ens.faulted.any()
 
 

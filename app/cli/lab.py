@@ -53,16 +53,12 @@ def cmd_lab(args) -> int:
     out = os.path.abspath(args.out)
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {args.out}: exists and is not a folder")
-    parent = out if os.path.isdir(out) else os.path.dirname(out)
-    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
-        if not os.path.isdir(out):
-            try:
-                os.makedirs(out)
-            except OSError as exc:
-                raise UsageError(f"--out {args.out}: cannot create the folder ({exc.strerror})") from None
-        else:
-            raise UsageError(f"--out {args.out}: the folder is not writable")
-    os.makedirs(out, exist_ok=True)
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--out {args.out}: cannot create the folder ({exc.strerror})") from None
+    if not os.access(out, os.W_OK):
+        raise UsageError(f"--out {args.out}: the folder is not writable")
     from app.plots.lab import PLOTS, write_plots  # Qt (offscreen), only now that the flags are checked
 
     combos = lab.combinations()
