@@ -276,15 +276,16 @@ def kane_acceleration(q, p, t, body):
 
     so ``B^T J B x = B^T (T - K - J L b)`` is ``x = B^-1 (J^-1 (T - K) - L b)``,
     solved here by the adjugate of ``B``; the dependent acceleration then
-    follows from the constraint.  ``J^-1 (T - K) = J^-1 (T - w x J w) - L' P``.
+    follows from the constraint.  ``L' Q'``, the first three rows of
+    ``2 V(P) P``, vanishes (``V(P) P = (0, 0, 0, |P|^2)``, Hoffmann (3.33)), so
+    ``J^-1 (T - K) = J^-1 (T - w x J w)``: Euler's equations.
 
     Arithmetic only: the dependent index is chosen per body by selections
     (:func:`_largest`), and ``Q`` is rotated so that it comes last.
     """
     ops = body.ops
     w = rates(q, p)
-    wd = euler_rhs(w, t, body.j_rows, body.j_inv_rows)                   # J^-1 (T - w x J w)
-    lp = rates(p, p)                                                      # L' P = 2 V(P) P
+    wd = euler_rhs(w, t, body.j_rows, body.j_inv_rows)                   # J^-1 (T - K)
     pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]
     s = _largest(q, ops)
     # The dependent component last: k-th independent is (d + 1 + k) mod 4.
@@ -303,9 +304,9 @@ def kane_acceleration(q, p, t, body):
     b11, b12, b13 = lx[0] - lx[3] * c1, lx[1] - lx[3] * c2, lx[2] - lx[3] * c3
     b21, b22, b23 = ly[0] - ly[3] * c1, ly[1] - ly[3] * c2, ly[2] - ly[3] * c3
     b31, b32, b33 = lz[0] - lz[3] * c1, lz[1] - lz[3] * c2, lz[2] - lz[3] * c3
-    y1 = wd[0] - lp[0] - beta * lx[3]
-    y2 = wd[1] - lp[1] - beta * ly[3]
-    y3 = wd[2] - lp[2] - beta * lz[3]
+    y1 = wd[0] - beta * lx[3]
+    y2 = wd[1] - beta * ly[3]
+    y3 = wd[2] - beta * lz[3]
     a11, a12, a13 = b22 * b33 - b23 * b32, b13 * b32 - b12 * b33, b12 * b23 - b13 * b22   # adjugate of B
     a21, a22, a23 = b23 * b31 - b21 * b33, b11 * b33 - b13 * b31, b13 * b21 - b11 * b23
     a31, a32, a33 = b21 * b32 - b22 * b31, b12 * b31 - b11 * b32, b11 * b22 - b12 * b21
