@@ -90,6 +90,7 @@ def test_flip_period_measured_matches_the_closed_form(result):
 
 
 # ------------------------------------------------------------------ the command
+@pytest.mark.qt  # the plots are drawn by pyqtgraph in a QApplication (off screen)
 def test_lab_command_writes_the_report_and_the_plots(tmp_path, capsys):
     out = tmp_path / "report"
     assert main(["lab", "--steps", "500", "--out", str(out)]) == 0
