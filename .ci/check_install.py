@@ -69,7 +69,7 @@ def experiment_table() -> dict[str, tuple[str, str, str]]:
 def flags_for(label: str) -> list[str] | None:
     """Command-line flags for a row label such as ``full-quat `raw` ``; None for the exact solution."""
     words = label.replace("`", "").split()
-    if words[0] not in ("half-quat", "full-quat", "rk4"):
+    if words[0] not in ("half-quat", "full-quat", "rk4", "rkmk4", "splitting"):
         return None
     flags = ["--integrator", words[0]]
     if len(words) > 1:

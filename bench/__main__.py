@@ -115,7 +115,7 @@ def with_section(text: str, heading: str, body: str) -> str:
 #: A full run is the parts of :data:`FULL` (``gui`` holds the memory rows).
 ONLY = {
     "step": (lambda quick: step_cost.run(quick=quick),
-             ("step cost", "solve_ivp RK45", "numpy half-quat", "window's simulation thread")),
+             ("step cost", "rkmk4 against rk4", "solve_ivp RK45", "numpy half-quat", "window's simulation thread")),
     "ensemble": (lambda quick: ensemble.run(quick=quick), ("ensemble", "C -O2", "rk4 ensemble", "solve_ivp DOP853")),
     "cli": (lambda quick: cli_run.run(quick=quick), ("attitude-sim run",)),
     "sweep": (lambda quick: sweep_bench.run(quick=quick), ("sweep ",)),

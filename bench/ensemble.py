@@ -293,5 +293,21 @@ def _wheel_rows(quick: bool) -> list[dict]:
     return rows
 
 
+def _formulation_rows(quick: bool) -> list[dict]:
+    """Issue 22's integrators and norm mode on the ensemble's columns (the single source: no fused kernel)."""
+    n = 10_000
+    steps = 20 if quick else 100
+    repeats = 3 if quick else 5
+    rows = []
+    for name, changes in (("rk4", {"integrator": "rk4"}), ("rkmk4", {"integrator": "rkmk4", "norm": "none"}),
+                          ("splitting", {"integrator": "splitting", "norm": "none"}),
+                          ("full-quat kane", {"integrator": "full-quat", "full_quat_form": "kane"}),
+                          ("half-quat elimination", {"integrator": "half-quat", "norm": "elimination"})):
+        ns, _ = _ensemble_ns(Settings(rates=W0, dt=DT, **changes), n, steps, repeats, track=False)
+        rows.append({"what": f"ensemble {name} step, N = 10,000, torque-free (per body-step)", "figure": f"{ns:.0f} ns",
+                     "budget": "(comparison)", "ok": None, "note": "single-source formulas on columns"})
+    return rows
+
+
 def run(quick: bool = False) -> list[dict]:
-    return _step_rows(quick) + _wheel_rows(quick) + _rk4_rows(quick)
+    return _step_rows(quick) + _wheel_rows(quick) + _formulation_rows(quick) + _rk4_rows(quick)

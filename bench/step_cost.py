@@ -2,7 +2,10 @@
 
 Budget (issue "Performance", row 1): half-quat <= 10 us/step, full-quat <= 25,
 rk4 <= 40; half-quat at least 3x faster than solve_ivp (RK45, rtol 1e-6)
-producing the same 1 ms samples of the same torque-free motion.
+producing the same 1 ms samples of the same torque-free motion.  The
+formulations of issue 22 beside them (rkmk4, splitting, full-quat kane, the
+norm mode elimination; the fourth-order ones held to rk4's budget), and
+rkmk4 against rk4 + renormalize at equal accuracy.
 
 Times are CPU time of this process (``time.process_time``), all rows alike.
 """
@@ -132,6 +135,57 @@ def _wheel_rows(steps: int, repeats: int) -> list[dict]:
     return rows
 
 
+#: The accuracy both fourth-order integrators are held to: the attitude error after 10 s of the lab's tumble.
+EQUAL_ACCURACY_RAD = 1e-8
+
+
+def _error_and_cost(integrator: str, norm: str, steps: int, repeats: int) -> tuple[float, float]:
+    """Attitude error (rad, against the closed form) after 10 s in ``steps`` steps, and the median CPU time (s)."""
+    from sim import lab
+    from sim.norm import unit
+    from sim.quaternion import cayley
+    from sim.tumble import FreeTumble, attitude_error
+
+    c_ref = FreeTumble(Body(lab.INERTIA).J, lab.RATES).cayley(10.0)
+    times, error = [], None
+    for _ in range(repeats):
+        sim = Simulation(inertia=lab.INERTIA, rates=lab.RATES, dt=10.0 / steps, integrator=integrator, norm=norm,
+                         dampers_on=False)
+        start = _clock()
+        sim.step(steps)
+        times.append(_clock() - start)
+        error = attitude_error(cayley(unit(sim.q)), c_ref)
+    return error, statistics.median(times)
+
+
+def _fewest_steps(integrator: str, norm: str) -> int:
+    """The fewest steps over 10 s whose attitude error is at most :data:`EQUAL_ACCURACY_RAD` (bisection)."""
+    low, high = 50, 2000                                   # errors above and below the target here
+    while high - low > 1:
+        mid = (low + high) // 2
+        if _error_and_cost(integrator, norm, mid, 1)[0] <= EQUAL_ACCURACY_RAD:
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+def _equal_accuracy_row(repeats: int) -> dict:
+    """rkmk4 (no norm handling) against rk4 + renormalize: the CPU time of each at the same attitude error."""
+    figures = {}
+    for integrator, norm in (("rkmk4", "none"), ("rk4", "renormalize")):
+        steps = _fewest_steps(integrator, norm)
+        error, secs = _error_and_cost(integrator, norm, steps, repeats)
+        figures[integrator] = (steps, error, secs)
+    (n1, e1, s1), (n2, e2, s2) = figures["rkmk4"], figures["rk4"]
+    cheaper = "rkmk4" if s1 < s2 else "rk4 + renormalize"
+    return {"what": "rkmk4 against rk4 + renormalize at equal accuracy (the lab's tumble, 10 s, attitude error "
+                    f"<= {EQUAL_ACCURACY_RAD:g} rad)",
+            "figure": f"{s1 * 1e3:.1f} ms vs {s2 * 1e3:.1f} ms", "budget": "(comparison)", "ok": None,
+            "note": f"{cheaper} is cheaper by {max(s1, s2) / min(s1, s2) - 1:.0%}: rkmk4 {n1} steps "
+                    f"(error {e1:.1e}), rk4 {n2} steps (error {e2:.1e})"}
+
+
 def run(quick: bool = False) -> list[dict]:
     steps = 5_000 if quick else 50_000
     repeats = 3 if quick else 7
@@ -147,6 +201,15 @@ def run(quick: bool = False) -> list[dict]:
         us = _median_us_per_step("full-quat", steps, repeats, full_quat_form=form)
         rows.append({"what": f"step cost full-quat {form}", "figure": f"{us:.2f} us/step",
                      "budget": "<= 25 us/step", "ok": us <= 25.0})
+    for name, extra, budget in (("full-quat kane", {"integrator": "full-quat", "full_quat_form": "kane"}, 25.0),
+                                ("rkmk4", {"integrator": "rkmk4"}, 40.0),
+                                ("splitting", {"integrator": "splitting"}, 40.0),
+                                ("half-quat elimination", {"integrator": "half-quat", "norm": "elimination"}, 10.0)):
+        extra = dict(extra)
+        us = _median_us_per_step(extra.pop("integrator"), steps, repeats, **extra)
+        rows.append({"what": f"step cost {name}", "figure": f"{us:.2f} us/step",
+                     "budget": f"<= {budget:g} us/step", "ok": us <= budget})
+    rows.append(_equal_accuracy_row(repeats))
     ivp = _solve_ivp_us_per_sample(steps, max(1, repeats // 2))
     ratio = ivp / measured["half-quat"]
     rows.append({"what": "solve_ivp RK45 rtol 1e-6, same 1 ms samples", "figure": f"{ivp:.2f} us/sample",

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
 from sim.energy import body_momentum, kinetic_energy
 from sim.integrators import euler_rhs
 from sim.limits import LIMITS
+from sim.ops import FLOAT
 
 __all__ = ["Body", "HOFFMANN_INERTIA", "inertia_tensor", "MIN_MOMENT", "MAX_MOMENT"]
 
@@ -102,6 +104,12 @@ class Body:
     #: Row-major floats of J and J^-1 for the pure-Python hot path.
     j_rows: tuple = field(init=False, repr=False, compare=False)
     j_inv_rows: tuple = field(init=False, repr=False, compare=False)
+    #: The principal moments, ascending (3 floats), and the principal axes in body
+    #: coordinates, axis ``i`` at ``axis_rows[3i:3i+3]`` (what :func:`sim.integrators.splitting` turns about).
+    moment_rows: tuple = field(init=False, repr=False, compare=False)
+    axis_rows: tuple = field(init=False, repr=False, compare=False)
+    #: The integrators run on one body's floats (:mod:`sim.ops`).
+    ops: ClassVar = FLOAT
 
     def __post_init__(self):
         comps = tuple(self.components)
@@ -116,6 +124,9 @@ class Body:
         object.__setattr__(self, "J_inv", j_inv)
         object.__setattr__(self, "j_rows", tuple(float(x) for x in j.ravel()))
         object.__setattr__(self, "j_inv_rows", tuple(float(x) for x in j_inv.ravel()))
+        moments, axes = np.linalg.eigh(j)
+        object.__setattr__(self, "moment_rows", tuple(float(x) for x in moments))
+        object.__setattr__(self, "axis_rows", tuple(float(x) for x in axes.T.ravel()))
 
     @property
     def principal_moments(self) -> np.ndarray:

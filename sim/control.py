@@ -21,6 +21,7 @@ controller, tested bit for bit against this one.
 from __future__ import annotations
 
 from sim.angles import aircraft_angles
+from sim.norm import READS_UNIT, unit
 from sim.ops import FLOAT
 
 __all__ = [
@@ -110,7 +111,10 @@ class TorqueModel:
     Sum of the command torque, the dampers and the attitude controller,
     then optionally limited, in that order as in Hoffmann's 9.9 listing.
     Attributes are read at every call; ``qc`` and ``command_angles`` follow
-    the SLERP command (:class:`sim.command.CommandInterpolator`).
+    the SLERP command (:class:`sim.command.CommandInterpolator`).  With
+    ``unit`` (the norm mode ``elimination``, Joshi) every term reads the
+    attitude as ``Q / |Q|`` (:func:`sim.norm.unit`), so the controllers'
+    error does not depend on ``|Q|``.
 
     Parameters
     ----------
@@ -120,7 +124,7 @@ class TorqueModel:
     """
 
     __slots__ = ("command", "dampers_on", "dampers", "controller", "gains", "axes",
-                 "shortest_path", "limiter_on", "limits", "qc", "command_angles", "ops")
+                 "shortest_path", "limiter_on", "limits", "qc", "command_angles", "unit", "ops")
 
     def __init__(self, ops=FLOAT):
         self.ops = ops
@@ -135,6 +139,7 @@ class TorqueModel:
         self.limits = HOFFMANN_PRESET["limits"]
         self.qc = (0.0, 0.0, 0.0, 1.0)
         self.command_angles = (0.0, 0.0, 0.0)
+        self.unit = False
 
     def configure(self, settings, gains=None) -> None:
         """Take the torque settings of a :class:`~sim.settings.Settings`; ``gains`` overrides its gains
@@ -146,6 +151,7 @@ class TorqueModel:
         self.gains = s.gains if gains is None else gains
         self.shortest_path = s.shortest_path
         self.limiter_on, self.limits = s.limiter_on, s.limits
+        self.unit = s.norm in READS_UNIT
 
     @property
     def constant(self) -> bool:
@@ -155,6 +161,8 @@ class TorqueModel:
     def __call__(self, q, w, t=None):
         """The torque at attitude ``q`` and rates ``w`` (its first three entries); ``t`` is not used."""
         tx, ty, tz = self.command
+        if self.unit and self.controller != "none":   # only the terms that read the attitude
+            q = unit(q, self.ops)
         if self.dampers_on:
             dx, dy, dz = damper_torque(w, self.dampers)
             tx, ty, tz = tx + dx, ty + dy, tz + dz

@@ -231,4 +231,6 @@ LIMITS = {lim.key: lim for lim in (
     Limit("plot_seconds", 1.0, 1e6, "s"),
     Limit("body_steps", 1, 10**12, integer=True),
     Limit("workers", 0, 1024, integer=True),
+    # the drift lab's long runs (attitude-sim lab --steps): a hundred steps show nothing, 1e8 take a day
+    Limit("lab_steps", 100, 100_000_000, integer=True),
 )}

@@ -58,6 +58,9 @@ class Gyrostat:
     wheels : sim.wheels.WheelSet or None
     j_free_inv_rows : 9-tuple or None
         ``(J - sum J_s,i a_i a_i^T)^-1`` row major (None without wheels).
+    ops : sim.ops flavour
+        What the rows are: :data:`sim.ops.FLOAT` (one body) or
+        :data:`sim.ops.COLUMN` (the ensemble's rows).
 
     Attributes
     ----------
@@ -66,10 +69,10 @@ class Gyrostat:
         with the inertia written in when it is one set of floats.
     """
 
-    __slots__ = ("j_rows", "j_inv_rows", "wheels", "j_free_inv_rows", "formulas")
+    __slots__ = ("j_rows", "j_inv_rows", "wheels", "j_free_inv_rows", "formulas", "ops")
 
-    def __init__(self, j_rows, j_inv_rows, wheels=None, j_free_inv_rows=None):
-        self.j_rows, self.j_inv_rows = j_rows, j_inv_rows
+    def __init__(self, j_rows, j_inv_rows, wheels=None, j_free_inv_rows=None, ops=FLOAT):
+        self.j_rows, self.j_inv_rows, self.ops = j_rows, j_inv_rows, ops
         self.wheels, self.j_free_inv_rows = wheels, j_free_inv_rows
         self.formulas = None
         if wheels is not None:
@@ -86,7 +89,7 @@ def gyrostat_of(body, wheels: WheelSet | None):
     if wheels is None:
         return body
     inverse = np.linalg.inv(free_inertia(body.J, wheels))
-    return Gyrostat(body.j_rows, body.j_inv_rows, wheels, tuple(float(x) for x in inverse.ravel()))
+    return Gyrostat(body.j_rows, body.j_inv_rows, wheels, tuple(float(x) for x in inverse.ravel()), body.ops)
 
 
 class LoadModel:

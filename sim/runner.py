@@ -327,18 +327,18 @@ class Runner:
         if self._info_stale:
             self._ensemble_info, self._info_stale = EnsembleInfo.of(ens), False
         metrics = ens.metrics()
-        return EnsembleFrame(t=ens.t, q=frozen_copy(ens.q), nose=frozen_copy(ens.nose()),
+        return EnsembleFrame(t=ens.t, q=frozen_copy(ens.attitude), nose=frozen_copy(ens.nose()),
                              error_deg=frozen_copy(metrics["final_error_deg"]),
                              travelled_deg=frozen_copy(metrics["travelled_deg"]),
                              faulted=frozen_copy(metrics["faulted"]), info=self._ensemble_info)
 
     def _measure(self, bodies, metrics, i):
         """Row ``i`` of the comparison metrics: error to the reference, energy, norm."""
-        ref = bodies[self.reference].q
+        ref = bodies[self.reference].attitude
         t = self.sim.t
         for label, sim in bodies.items():
             q = sim.q
-            s, c = sine_cosine_unit(q, ref)
+            s, c = sine_cosine_unit(sim.attitude, ref)
             norm = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1.0
             metrics[label][i] = (t, 2.0 * math.atan2(s, abs(c)) * _DEG, sim.energy(), norm)
 

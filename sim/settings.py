@@ -92,6 +92,9 @@ class Settings:
         self.mass_properties  # noqa: B018 - raises SettingsError for a body without inertia
         wheels = self.wheel_set  # raises SettingsError for lists that do not fit the wheels
         if wheels is not None:
+            if self.integrator == "splitting":  # its exact principal rotations are the rigid body's (sim.integrators)
+                raise SettingsError("integrator: splitting is for a body without reaction wheels "
+                                    "(choose half-quat, full-quat, rk4 or rkmk4, or wheels = none)")
             try:
                 free_inertia(Body(self.mass_properties.inertia).J, wheels)
             except ValueError as exc:

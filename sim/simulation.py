@@ -21,6 +21,7 @@ from sim.environment import to_orbit_frame
 from sim.integrators import qdot, rates
 from sim.loads import LoadModel, gyrostat_of
 from sim.multiplier import multiplier
+from sim.norm import unit
 from sim.quaternion import from_aircraft_angles
 from sim.settings import Settings
 from sim.stepping import Stepper
@@ -100,7 +101,8 @@ class Snapshot:
     step : int
         Steps taken since the last reset.
     q : tuple of 4 floats
-        Attitude quaternion, scalar last (inertial -> body).
+        Attitude quaternion, scalar last (inertial -> body), as the
+        integrator holds it.
     w : tuple of 3 floats
         Body rates, rad/s.
     p : tuple of 4 floats
@@ -147,6 +149,10 @@ class Snapshot:
     body_h : tuple of 3 floats or None
         With wheels, the body's share of ``h``: ``C^T J w``, inertial axes
         (None: without wheels, ``h`` itself).
+    attitude : tuple of 4 floats
+        The quaternion the attitude is read from (the Cayley matrix, the
+        angles, the controller, the drawing): ``q`` itself, or ``q / |q|``
+        with norm handling ``elimination`` (Joshi (25), :mod:`sim.norm`).
     """
 
     t: float
@@ -164,6 +170,7 @@ class Snapshot:
     qc: tuple
     command_deg: tuple
     q_dot_p: float
+    attitude: tuple
     wheel_speeds: tuple = ()
     wheel_torques: tuple = ()
     command_torque: tuple | None = None
@@ -279,13 +286,19 @@ class Simulation(Stepper):
 
     @property
     def w(self) -> tuple:
-        """Body rates, rad/s."""
+        """Body rates (rad/s, body axes), as the integrator holds them."""
         return self._w[:3]
 
     @property
     def wheel_speeds(self) -> tuple:
         """Each reaction wheel's speed relative to the body, rad/s (empty without wheels)."""
         return self._w[3:]
+
+    @property
+    def attitude(self) -> tuple:
+        """The quaternion the attitude is read from: :attr:`q`, or ``q / |q|`` with norm handling
+        ``elimination`` (:func:`sim.norm.elimination`)."""
+        return unit(self._q) if self._unit else self._q
 
     def energy(self) -> float:
         """Kinetic energy ``T = 1/2 w^T J w`` (plus the wheels', :func:`sim.wheels.gyrostat_energy`), Hoffmann (5.1)."""
@@ -307,7 +320,7 @@ class Simulation(Stepper):
             q, w, p = integrate(self._q, self._w, self._p, dt, torque, body, self._t)
             q, correction = norm(q)
             if p is not None:
-                w = rates(q, p) + w[3:] if wheels else rates(q, p)
+                w = self._rates(q, p) + w[3:] if wheels else self._rates(q, p)
             if not math.isfinite(q[0] + q[1] + q[2] + q[3] + sum(w) + correction):  # the wheels' speeds too
                 raise SimulationFault("the state is no longer finite; paused at the last good state",
                                       self._t)
@@ -329,16 +342,27 @@ class Simulation(Stepper):
         """``(p, angles_deg, norm, multiplier, energy, h, torque, command_deg, q_dot_p, more)`` of the current state.
 
         ``more`` is None for a body without wheels or gravity gradient, else the
-        keyword arguments of :class:`Snapshot` for them.
+        keyword arguments of :class:`Snapshot` for them.  With norm handling
+        ``elimination`` the Cayley matrix, the angles, the momentum in inertial
+        axes, the orbit angles and the multiplier are those of the normalised
+        attitude ``Q/|Q|`` and its rate (Joshi (25)); the norm and ``Q . P``
+        are the carried state's.
         """
         q, w = self._q, self._w
         p = self._p if self._p is not None else qdot(q, w)
         jr = self._rigid.j_rows
         lb = body_momentum(w, jr)
-        c = cayley_entries(q)
         q1, q2, q3, q4 = q
         qq = q1 * q1 + q2 * q2 + q3 * q3 + q4 * q4
-        psi, theta, phi = aircraft_angles_of(c, qq)
+        q_dot_p = q1 * p[0] + q2 * p[1] + q3 * p[2] + q4 * p[3]
+        if self._unit:  # d(Q/|Q|)/dt = P/|Q| - Q (Q.P)/|Q|^3
+            n = math.sqrt(qq)
+            r = q_dot_p / qq
+            qa, pa, qqa = unit(q), tuple((pi - qi * r) / n for pi, qi in zip(p, q)), 1.0
+        else:
+            qa, pa, qqa = q, p, qq
+        c = cayley_entries(qa)
+        psi, theta, phi = aircraft_angles_of(c, qqa)
         cpsi, ctheta, cphi = self._cmd.angles
         load = self._load
         more = None
@@ -359,18 +383,19 @@ class Simulation(Stepper):
                 more = {"wheel_speeds": w[3:], "wheel_torques": tuple(forces[3:]),
                         "command_torque": command, "locked_energy": locked, "body_h": inertial_momentum(c, lb)}
             if load.gravity_gradient:
-                o = aircraft_angles(to_orbit_frame(q, self._t, load.rate))
+                o = aircraft_angles(to_orbit_frame(qa, self._t, load.rate))
                 more["orbit_angles_deg"] = (o[0] * _DEG, o[1] * _DEG, o[2] * _DEG)
         return (p, (psi * _DEG, theta * _DEG, phi * _DEG), math.sqrt(qq) - 1.0,
-                multiplier(q, p, jr), energy, h, torque,
-                (cpsi * _DEG, ctheta * _DEG, cphi * _DEG), q1 * p[0] + q2 * p[1] + q3 * p[2] + q4 * p[3], more)
+                multiplier(qa, pa, jr), energy, h, torque,
+                (cpsi * _DEG, ctheta * _DEG, cphi * _DEG), q_dot_p, more)
 
     def snapshot(self) -> Snapshot:
         """An immutable record of the current state and the derived quantities."""
         p, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
         return Snapshot(t=self._t, step=self._k, q=self._q, w=self._w[:3], p=p, angles_deg=angles, norm=norm,
                         norm_correction=self._correction, multiplier=mult, energy=energy, h=h,
-                        torque=torque, qc=self._cmd.qc, command_deg=command, q_dot_p=q_dot_p, **(more or {}))
+                        torque=torque, qc=self._cmd.qc, command_deg=command, q_dot_p=q_dot_p,
+                        attitude=self.attitude, **(more or {}))
 
     def columns(self) -> tuple:
         """The CSV columns of this simulation's rows (:func:`columns` of its wheel count)."""

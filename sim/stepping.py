@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 
 from sim.command import CommandInterpolator
-from sim.integrators import integrator
+from sim.integrators import integrator, quasi_rates, rates
 from sim.loads import LoadModel
-from sim.norm import NORM_MODES
+from sim.norm import NORM_MODES, READS_UNIT
 from sim.settings import Settings, validate
 
 __all__ = ["Stepper"]
@@ -107,7 +107,10 @@ class Stepper:
         self._step_torque = self._load if self._load.active else self._torque
         self._dt = s.dt
         self._norm = NORM_MODES[s.norm]
-        self._integrate = integrator(s.integrator, s.full_quat_form)
+        #: The attitude is read as Q/|Q| (sim.norm.elimination) and full-quat's rates as Joshi's (27).
+        self._unit = s.norm in READS_UNIT
+        self._rates = quasi_rates if self._unit else rates
+        self._integrate = integrator(s.integrator, s.full_quat_form, self._rates)
         full = s.integrator == "full-quat"
         if self._full is not None and full != self._full:
             self._p = self._derive_p(full)

@@ -236,6 +236,9 @@ def test_docs_examples_run(tmp_path, monkeypatch, capsys):
     assert "['t', 'q1', 'q2', 'q3', 'q4']" in out and "201 True" in out and "2000 2001 True" in out
     assert "True\n0.0067\n" in out  # the T-handle: the aircraft's dampers diverge, the carried ones damp
     assert re.search(r"^ +t +theta_deg\n", out, re.M)  # the DataFrame block printed its table
+    assert "the rates repeat every 10.6363 s" in out     # the closed form of the torque-free tumble
+    errors = {name: float(x) for name, x in re.findall(r"^(rk4|rkmk4|splitting) ([\d.e+-]+) rad$", out, re.M)}
+    assert errors["rkmk4"] < 1e-9 and errors["rk4"] < 1e-9 and 1e-6 < errors["splitting"] < 1e-4
 
 
 def test_replay_with_comparison_bodies_and_a_huge_every(tmp_path):

@@ -123,9 +123,13 @@ def full_quat_step_by_hand(q, w, dt, J, form):
     'hoffmann' overwrites C's diagonal and fourth row and column with 0 and
     C44 with 1 (his Manipul); 'lagrange' adds Sherif's constraint force
     -(P.P) Q to Hoffmann's form.  M = 1/2 V^T(Q) J44^-1 [T; 0], T at (Q, w).
+    'kane': :func:`kane_by_hand`.
     """
     p = kinematics(q, w)
     w_seen = (2.0 * v_mat(q) @ p)[:3]
+    if form == "kane":
+        p_new = p + dt * kane_by_hand(q, p, torque(q, w_seen), J)
+        return q + dt * p_new, w_seen, p_new
     j44 = np.eye(4)
     j44[:3, :3] = J
     c = v_mat(q) @ v_mat(p).T
@@ -155,12 +159,47 @@ def test_full_quat_step(form, dt):
 
 
 def test_full_quat_forms_give_different_steps():
-    # the three forms are three different steps (the test above tells them apart)
+    # hoffmann, raw and lagrange are three different steps (the test above tells them apart);
+    # kane is lagrange's equation on the unit sphere: from a unit Q with P = dQ/dt tangent
+    # (Q.P = 0), as here, its first step is lagrange's to round-off
     J = inertia(*GENERAL)
-    steps = [full_quat_step_by_hand(Q0, W0, 0.05, J, form)[0] for form in integ.FULL_QUAT_FORMS]
+    steps = {form: full_quat_step_by_hand(Q0, W0, 0.05, J, form)[0] for form in integ.FULL_QUAT_FORMS}
+    three = ("hoffmann", "raw", "lagrange")
     for i in range(3):
         for k in range(i):
-            assert np.abs(steps[i] - steps[k]).max() > 1e-4
+            assert np.abs(steps[three[i]] - steps[three[k]]).max() > 1e-4
+    np.testing.assert_allclose(steps["kane"], steps["lagrange"], rtol=0, atol=1e-14)
+
+
+def kane_by_hand(q, p, t, J):
+    """d2Q/dt2 of Kane's equations (dissertation App. B, (B.58)-(B.59)) with the constraint embedded.
+
+    Typed from the seed with numpy: L = 2 eta E^T is the first three rows of
+    2 V(Q) (the convention map e0 = q4, (e1, e2, e3) = -(q1, q2, q3) is checked in
+    tests/test_formulations.py), K = J L' P + (L P) x J (L P) (B.34), the singular
+    mass matrix M = L^T J L and the generalized forces L^T (T - K).  The
+    dependent acceleration is that of the largest |q_d|: Q'' = T_d x + b with the
+    columns e_i - (q_i/q_d) e_d (i != d) and b = -(P.P / q_d) e_d, from
+    Q.Q'' = -P.P; the reduced system T_d^T M T_d x = T_d^T (L^T (T - K) - M b)
+    (Joshi's (48)) is solved by numpy.linalg.solve.
+    """
+    q, p = np.asarray(q, dtype=float), np.asarray(p, dtype=float)
+    L = 2.0 * v_mat(q)[:3]
+    Ld = 2.0 * v_mat(p)[:3]
+    w = L @ p
+    K = J @ (Ld @ p) + np.cross(w, J @ w)
+    M = L.T @ J @ L
+    gamma = L.T @ (np.asarray(t, dtype=float) - K)
+    d = int(np.argmax(np.abs(q)))
+    cols = [i for i in range(4) if i != d]
+    T = np.zeros((4, 3))
+    for k, i in enumerate(cols):
+        T[i, k] = 1.0
+        T[d, k] = -q[i] / q[d]
+    b = np.zeros(4)
+    b[d] = -(p @ p) / q[d]
+    x = np.linalg.solve(T.T @ M @ T, T.T @ (gamma - M @ b))
+    return T @ x + b
 
 
 # ------------------------------------------------------------------- rk4

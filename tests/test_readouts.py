@@ -34,6 +34,7 @@ SNAPSHOT = Snapshot(
     h=(0.0, 0.0, 0.0),
     torque=(2.0, -0.004, -3.456),
     qc=(0.0, 0.0, 0.0, 1.0), command_deg=(0.0, 0.0, 0.0), q_dot_p=0.0,
+    attitude=(0.123456, -0.234567, 0.345678, 0.9),
 )
 
 #: What the readouts of SNAPSHOT say, by hand (torque in N m).

@@ -29,13 +29,17 @@ class IntegratorGroup(QGroupBox):
         super().__init__("Integrator", parent)
         self.integrator = self._combo("combo_integrator", tuple(INTEGRATORS), "integrator", submit,
                                       "half-quat: Hoffmann's, Q from w; full-quat: Q and dQ/dt "
-                                      "as the state; rk4: the reference")
+                                      "as the state; rk4: the reference; rkmk4: Lie-group Runge-Kutta, "
+                                      "|Q| = 1 by construction; splitting: symplectic, exact rotations "
+                                      "about the principal axes, |h| exact")
         self.form = self._combo("combo_full_quat_form", FULL_QUAT_FORMS, "full_quat_form", submit,
                                 "Full-Quat only: hoffmann (with his manipulation), raw, "
-                                "or lagrange (Sherif's multiplier term)")
+                                "lagrange (Sherif's multiplier term), or kane (Kane's equations, "
+                                "the norm constraint embedded)")
         self.norm = self._combo("combo_norm", tuple(NORM_MODES), "norm", submit,
                                 "hoffmann: his correction; renormalize: divide by |Q|; "
-                                "none: let |Q| drift (a fault beyond 1e-3)")
+                                "none: let |Q| drift (a fault beyond 1e-3); elimination (Joshi): "
+                                "|Q| drifts freely, the attitude is read as Q/|Q|")
         self.dt = SettingField("dt", "seconds; the fixed step, 1e-9 <= dt <= 1")
         self.dt.committed.connect(lambda value: submit("dt", value))
         self.warning = QLabel(wordWrap=True, objectName="label_stability")

@@ -334,7 +334,7 @@ class EnsembleView(QWidget):
     def _draw(self, last) -> None:
         frame = self.frame
         controller = self._worker.settings.controller != "none"
-        marks = (last.q, last.qc if controller else None)
+        marks = (last.attitude, last.qc if controller else None)
         if frame is None or (self._drawn is not None and self._drawn[0] is frame and self._drawn[1] == marks):
             return
         self._drawn = (frame, marks)

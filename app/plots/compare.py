@@ -17,6 +17,10 @@ one :class:`pyqtgraph.GraphicsLayoutWidget` with a shared time axis:
 ``norm``
     Quaternion norm drift ``|Q| - 1``.
 
+Above the plots, the legend and a note (:meth:`ComparePanel.set_note`): the
+window writes there the torque-free period of the rates, measured against
+its closed form (:class:`sim.tumble.PeriodWatch`).
+
 The rows come from :attr:`sim.runner.Batch.compare_rows` (columns
 :data:`sim.runner.COMPARE_COLUMNS`); nothing here integrates anything.  What
 is plotted is derived once per row on :meth:`ComparePanel.append` (log10 of
@@ -43,7 +47,7 @@ from app.plots.style import (FOREGROUND, GRID_ALPHA, PLOT_BACKGROUND, SILVER, Lo
                              settle_range, style_axes)
 from sim.runner import COMPARE_COLUMNS, MAIN
 
-__all__ = ["ComparePanel", "PLOT_NAMES", "WINDOW_SECONDS", "ERROR_FLOOR_DEG", "REST_ENERGY",
+__all__ = ["ComparePanel", "period_note", "PLOT_NAMES", "WINDOW_SECONDS", "ERROR_FLOOR_DEG", "REST_ENERGY",
            "MAIN_COLOR", "MAX_BODY_CAPACITY", "body_capacity"]
 
 #: The plots, top to bottom.
@@ -80,6 +84,28 @@ def body_capacity(dt: float | None, seconds: float = WINDOW_SECONDS) -> int:
     (2264, 22064, 65536, 65536)
     """
     return capacity_for(dt, seconds, MAX_BODY_CAPACITY)
+
+
+def period_note(watch, torque_free: bool) -> str:
+    """The note on the rates' period of a torque-free main body (:class:`sim.tumble.PeriodWatch`), or ``""``.
+
+    The closed form ``4 K(m) / lambda`` (Landau and Lifshitz, *Mechanics*,
+    section 37) beside the period measured from the zero crossings of the
+    rate about the intermediate axis.  Nothing while a torque acts, and
+    nothing for a body that spins about a principal axis or is symmetric.
+    """
+    if watch is None or not torque_free:
+        return ""
+    closed = watch.closed_form()
+    if closed is None:
+        return ""
+    period, m = closed
+    measured = watch.measured
+    shown = (f"{measured:.6f} s ({(measured / period - 1.0):+.1e} relative)" if measured is not None
+             else "after one period")
+    return (f"Torque-free: the rates repeat every 4&nbsp;K(m)/&lambda; = <b>{period:.6f}&nbsp;s</b> "
+            f"(m&nbsp;=&nbsp;{m:.6f}, Landau &amp; Lifshitz &sect;37; the body turns over every half period) "
+            f"&nbsp;&middot;&nbsp; measured on the main body: <b>{shown}</b>")
 
 
 def _rgb(color) -> QtGui.QColor:
@@ -121,6 +147,10 @@ class ComparePanel(QtWidgets.QWidget):
         self.legend = QtWidgets.QLabel(objectName="compare_legend", wordWrap=True,
                                        textFormat=QtCore.Qt.TextFormat.RichText)
         self.legend.setStyleSheet(f"background: {PLOT_BACKGROUND}; color: {FOREGROUND}; padding: 3px 6px 0 6px;")
+        self.note = QtWidgets.QLabel(objectName="compare_note", wordWrap=True,
+                                     textFormat=QtCore.Qt.TextFormat.RichText)
+        self.note.setStyleSheet(f"background: {PLOT_BACKGROUND}; color: {FOREGROUND}; padding: 2px 6px 0 6px;")
+        self.note.hide()
         self._graphics = pg.GraphicsLayoutWidget(parent=self)
         self._graphics.setBackground(PLOT_BACKGROUND)
         self._graphics.ci.setSpacing(0)
@@ -128,6 +158,7 @@ class ComparePanel(QtWidgets.QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.legend)
+        layout.addWidget(self.note)
         layout.addWidget(self._graphics, 1)
         self._plots = {name: self._make_plot(row, name) for row, name in enumerate(PLOT_NAMES)}
         self._x_link = XLink(lambda: list(self._plots.values()))
@@ -227,6 +258,12 @@ class ComparePanel(QtWidgets.QWidget):
         self._relative = True  # until the first samples say otherwise
         self._show_titles()
         self._show_legend()
+
+    def set_note(self, text: str) -> None:
+        """Show ``text`` (rich text) above the plots; empty hides the note."""
+        if text != self.note.text():
+            self.note.setText(text)
+        self.note.setVisible(bool(text))
 
     @property
     def labels(self) -> tuple:

@@ -4,7 +4,8 @@ The window hands every :class:`~sim.runner.Batch` it collects to a
 :class:`PlotFeed`: the main body's rows go to the :class:`~app.plots.history.History`
 behind the live plots, the comparison bodies' rows to the compare panel.
 A jump back in time (a reset, inside a batch or between two) starts
-both anew.  The history is sized from the time step so that the plotted
+both anew.  With a :attr:`PlotFeed.period` (a :class:`sim.tumble.PeriodWatch`),
+the main body's rates go to it too.  The history is sized from the time step so that the plotted
 window is always held at full resolution (:func:`~app.plots.history.capacity_for`).
 """
 
@@ -15,8 +16,11 @@ import math
 import numpy as np
 
 from app.plots.history import History, capacity_for
+from sim.simulation import HISTORY_COLUMNS
 
 __all__ = ["PlotFeed"]
+
+_T, _W = HISTORY_COLUMNS.index("t"), HISTORY_COLUMNS.index("wx")
 
 
 class PlotFeed:
@@ -35,6 +39,8 @@ class PlotFeed:
         self._plots = plots
         self._compare = compare
         self._last_t = -math.inf
+        #: A :class:`sim.tumble.PeriodWatch` fed the main body's rates, or None.
+        self.period = None
 
     def clear(self, dt: float, columns=None) -> None:
         """Forget every sample (a new run or a reset); size the history for step ``dt``.
@@ -48,6 +54,8 @@ class PlotFeed:
         self._plots.clear()
         self._compare.clear()
         self._last_t = -math.inf
+        if self.period is not None:
+            self.period.reset()
 
     def take(self, batch, dt: float) -> None:
         """Append a batch's samples (``dt``: the step in force); a jump back in time starts anew."""
@@ -66,6 +74,8 @@ class PlotFeed:
             self.history.reserve(capacity_for(dt, self._plots.window_seconds))
             self.history.append(rows)
             self._last_t = rows[-1, 0]
+            if self.period is not None:
+                self.period.add(rows[:, _T], rows[:, _W:_W + 3])
         else:
             self._last_t = max(self._last_t, batch.last.t)
         if batch.compare_rows:

@@ -27,18 +27,21 @@ field stay in the field.</p>
 <h2>What to watch</h2>
 <ul>
 <li><b>|Q| − 1</b>: the norm error of the attitude quaternion. Hoffmann's correction keeps it near
-rounding; with norm handling <i>none</i> it drifts, and beyond 1e-3 the run stops with a fault.</li>
+rounding; with norm handling <i>none</i> it drifts, and beyond 1e-3 the run stops with a fault;
+with <i>elimination</i> (Joshi) it drifts freely while the attitude is read as Q/|Q|; rkmk4 and
+splitting keep it at rounding with no norm handling at all.</li>
 <li><b>λ against 4T</b>: the Lagrange multiplier of the norm constraint (Sherif), taken from the
 integrator's own state, equals four times the kinetic energy for exact motion. With full-quat
 <i>hoffmann</i> or <i>raw</i> both fall: (4.15) lacks the constraint force, and the energy drains;
-the <i>lagrange</i> form adds it back.</li>
+the <i>lagrange</i> form adds it back (<i>kane</i> embeds the constraint instead). With
+<i>elimination</i> λ is that of Q/|Q| and lies on 4T: the constraint is eliminated, not enforced.</li>
 <li><b>The gimbal rig</b> (right of the aircraft) turns by ψ, θ, φ. Near θ = ±90° two rings line up:
 the Euler angles jump and mean nothing there, while the aircraft, driven by the quaternion, turns
 smoothly.</li>
 <li><b>The blue ghost</b> is the command attitude; with a controller on, the aircraft flies to it
 along the SLERP path. Coloured ghosts are a scenario's comparison bodies (legend above the view);
 the <b>Compare</b> tab (Ctrl+T) plots their attitude error against the rk4 body, energy drift and
-norm drift.</li>
+norm drift, and for a torque-free body the period of its rates against 4&nbsp;K(m)/λ.</li>
 <li><b>The Ensemble</b> tab (Ctrl+E) flies many bodies with the aircraft's inputs: each point on its
 sphere is one body's nose, coloured by its attitude error (the histogram below is the legend); with
 shortest path off the bodies facing away turn the long way round (large points). <b>Load worst</b>

@@ -28,7 +28,7 @@ from app.controls import ControlPanel
 from app.controls.torque import torque_unit
 from app.ensemble.view import EnsembleView
 from app.flight import Flight, FlightError
-from app.plots.compare import ComparePanel
+from app.plots.compare import ComparePanel, period_note
 from app.plots.feed import PlotFeed
 from app.plots.history import History
 from app.plots.live import MOMENTUM_PLOTS, PLOTS, WHEEL_COLORS, CurveSpec, PlotPanel, wheel_curves
@@ -44,10 +44,12 @@ from app.window.readouts import Readouts
 from app.window.statusbar import StatusLine
 from app.window.theme import COMPARE_COLORS, cycle, swatch
 from app.worker import SPEED_RANGE
+from sim.body import Body
 from sim.environment import orbit_quaternion, orbit_rate
 from sim.quaternion import cayley
 from sim.settings import SettingsError, damper_warning
 from sim.simulation import columns as csv_columns
+from sim.tumble import PeriodWatch, torque_free
 from sim.wheels import layout_axes
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
@@ -121,6 +123,7 @@ class MainWindow(QMainWindow):
         self._frames = 0
         self._fault = None
         self._at_end = False
+        self._period_inertia = None  # the inertia the period watch was made for
         self.dialogs = FileDialogs(self, FolderMemory(QSettings("attitude-sim", "attitude-sim")
                                                       if remember_geometry else None))
         self.csv_export = None  # the latest CsvExport
@@ -382,6 +385,7 @@ class MainWindow(QMainWindow):
         seconds = scenario.plot_seconds or PLOT_SECONDS
         if seconds != self.plots.window_seconds:
             self.plots.window_seconds = self.momentum.window_seconds = seconds
+        self._watch_period(settings)
         self.feed.clear(settings.dt, started.columns or None)
         self._last = None
         self._wheels_shown = None
@@ -396,6 +400,14 @@ class MainWindow(QMainWindow):
         self.controls.show_settings(settings, fresh=True)
         self.controls.run.show_end(scenario.duration, self.flight.pause_at_end)
         self._show_legend(settings)
+
+    def _watch_period(self, settings) -> None:
+        """Measure the main body's period of the rates against its closed form (the Compare tab's note)."""
+        inertia = settings.mass_properties.inertia
+        if self.feed.period is None or self._period_inertia != inertia:
+            self.feed.period = PeriodWatch(Body(inertia).J)
+            self._period_inertia = inertia
+        self.compare.set_note(period_note(self.feed.period, torque_free(settings)))
 
     def _set_bodies(self, labels: tuple) -> None:
         for label in self._bodies:
@@ -466,7 +478,7 @@ class MainWindow(QMainWindow):
     def _show_bodies(self, batch) -> None:
         last = batch.last
         settings = self.flight.worker.settings
-        self.viewer.set_attitude(cayley(last.q))
+        self.viewer.set_attitude(cayley(last.attitude))
         wheels = settings.wheel_set
         if wheels is not None and len(last.wheel_speeds) == wheels.n:
             self.viewer.set_wheel_speeds([s / m for s, m in zip(last.wheel_speeds, wheels.speed_limit)],
@@ -477,7 +489,7 @@ class MainWindow(QMainWindow):
         self.viewer.set_gimbal_angles(*np.radians(last.angles_deg))
         for label, snapshot in batch.compare.items():
             if label in self._bodies:
-                self.viewer.set_body_attitude(label, cayley(snapshot.q))
+                self.viewer.set_body_attitude(label, cayley(snapshot.attitude))
 
     def _frame(self) -> None:
         """One display frame: collect the worker's batches and show them."""
@@ -509,6 +521,7 @@ class MainWindow(QMainWindow):
         self.readouts.torque_unit = torque_unit(max(self.controls.torque.limits))
         self._show_body(worker.settings)
         self._show_wheels(worker.settings)
+        self._watch_period(worker.settings)
         self.controls.run.show_state(worker.paused, worker.speed)
         self._show_legend(worker.settings)
         if worker.at_end != self._at_end:

@@ -24,9 +24,10 @@ from sim.ensemble.info import EnsembleInfo
 from sim.ensemble.metrics import TRACKED, Tracker, nose, outside, rotation_angle_deg
 from sim.ensemble.sampling import sample, sample_inertia
 from sim.ensemble.spec import EnsembleSpec
-from sim.integrators import qdot, rates
+from sim.integrators import qdot
 from sim.limits import as_integer
 from sim.loads import Gyrostat, LoadModel
+from sim.norm import unit
 from sim.ops import COLUMN
 from sim.settings import Settings
 from sim.simulation import NORM_FAULT
@@ -38,9 +39,14 @@ __all__ = ["Ensemble"]
 
 class _Rows(Gyrostat):
     """What the integrators read from a :class:`~sim.body.Body` or :class:`~sim.loads.Gyrostat`, as floats
-    (an inertia shared by every body) or rows (one value per body)."""
+    (an inertia shared by every body) or rows (one value per body): ``j_rows``, ``j_inv_rows``, the
+    wheels' ``j_free_inv_rows``, ``moment_rows``, ``axis_rows``, and ``ops`` (:data:`sim.ops.COLUMN`)."""
 
-    __slots__ = ()
+    __slots__ = ("moment_rows", "axis_rows")
+
+    def __init__(self, j_rows, j_inv_rows, wheels, j_free_inv_rows, moment_rows, axis_rows):
+        super().__init__(j_rows, j_inv_rows, wheels, j_free_inv_rows, COLUMN)
+        self.moment_rows, self.axis_rows = moment_rows, axis_rows
 
 
 class Ensemble(Stepper):
@@ -126,7 +132,8 @@ class Ensemble(Stepper):
         self._torque = TorqueModel(COLUMN)
         self._load = LoadModel(self._torque, COLUMN)
         self._sample = sample(self._settings, spec, self.index)
-        self._inertia, self._jr, self._jir, self._jfir = sample_inertia(self._settings, spec, self.index)
+        self._inertia, self._jr, self._jir, self._jfir, self._mr, self._ar = sample_inertia(
+            self._settings, spec, self.index)
         self._configure()
         self.reset()
 
@@ -177,7 +184,8 @@ class Ensemble(Stepper):
         if key in ("angles_deg", "rates"):
             self._sample = sample(self._settings, self.spec, self.index)
         elif key in ("inertia", "body", "mass", "wheels", "wheel_inertia"):
-            self._inertia, self._jr, self._jir, self._jfir = sample_inertia(self._settings, self.spec, self.index)
+            self._inertia, self._jr, self._jir, self._jfir, self._mr, self._ar = sample_inertia(
+                self._settings, self.spec, self.index)
         rows = 8 + self._settings.wheel_count
         if rows != len(self._x):  # a new number of wheels: at their reset speeds
             self._x, self._xn = self._resized(self._x, rows), np.zeros((rows, self.n))
@@ -202,7 +210,7 @@ class Ensemble(Stepper):
         smp = self._sample
         super()._configure(tuple(smp.gains) if smp.gains is not None else None, self._jr)
         tm = self._torque
-        self._rows = _Rows(self._jr, self._jir, self._settings.wheel_set, self._jfir)
+        self._rows = _Rows(self._jr, self._jir, self._settings.wheel_set, self._jfir, self._mr, self._ar)
         self._jterms = kernels.inertia_terms(self._jr)
         self._jiterms = kernels.inertia_terms(self._jir)
         self._g2 = 2.0 * np.array(tm.gains, dtype=float).reshape(3, -1)  # 2 K of (9.9), per body or shared
@@ -272,6 +280,12 @@ class Ensemble(Stepper):
         return self._x[8:]
 
     @property
+    def attitude(self) -> np.ndarray:
+        """The quaternions the attitudes are read from (4, n): :attr:`q`, or a new array of ``q / |q|``
+        with norm handling ``elimination`` (:func:`sim.norm.elimination`)."""
+        return np.array(unit(tuple(self.q), COLUMN)) if self._unit else self.q
+
+    @property
     def qc(self) -> np.ndarray:
         """Command quaternions (4, n) after SLERP, one column per body (read only)."""
         return np.broadcast_to(self._qc, (4, self.n))
@@ -320,7 +334,7 @@ class Ensemble(Stepper):
         q, w, p = self._integrate(tuple(x[0:4]), w0, p, self._dt, torque, self._rows, self._t)
         q, correction = self._norm(q, COLUMN)
         if p is not None:
-            w = rates(q, p) + tuple(w[3:])
+            w = self._rates(q, p) + tuple(w[3:])
             self._pn = np.array(np.broadcast_arrays(*p))
         for i in range(4):
             xn[i] = q[i]
@@ -390,7 +404,8 @@ class Ensemble(Stepper):
             self._tracked = False
 
     def _outside(self) -> np.ndarray:
-        return outside(self.q, self._qc, self._settle_threshold, self._settings.norm == "none", self._scratch)
+        return outside(self.q, self._qc, self._settle_threshold, self._settings.norm == "none" or self._unit,
+                       self._scratch)
 
     # ------------------------------------------------------------ readouts
     def error_deg(self) -> np.ndarray:

@@ -40,8 +40,10 @@ CONTROLLERS = ("none", "quaternion")
 NORMS = ("hoffmann", "renormalize", "none")
 #: The fields of :class:`sim.control.TorqueModel` that :func:`torque_into` knows (tests/test_kernels.py
 #: fails when the model gains another: a new torque term goes into the kernel, or into :func:`covers`).
+#: ``unit`` (the attitude read as Q/|Q|) is set only by the norm mode ``elimination``, which is not
+#: one of :data:`NORMS`, so :func:`covers` leaves it to the single source.
 TORQUE_FIELDS = frozenset({"command", "dampers_on", "dampers", "controller", "gains", "axes", "shortest_path",
-                           "limiter_on", "limits", "qc", "command_angles", "ops"})
+                           "limiter_on", "limits", "qc", "command_angles", "unit", "ops"})
 
 
 def covers(settings) -> bool:

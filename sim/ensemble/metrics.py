@@ -118,7 +118,7 @@ def outside(q, qc, threshold, norm_none: bool, sc) -> np.ndarray:
     """Bodies farther than the settle angle ``a`` from the command: ``(Q.Qc)^2 < cos^2(a/2) |Q|^2 |Qc|^2``.
 
     ``threshold`` is ``cos^2(a/2) |Qc|^2`` per body; ``|Q| = 1`` is taken
-    except with norm handling ``none`` (``norm_none``).  Returns ``sc.mask``.
+    except where ``|Q|`` drifts (``norm_none``: norm handling ``none`` or ``elimination``).  Returns ``sc.mask``.
     """
     s1, s2, prod = sc.s1, sc.s2, sc.d4
     np.multiply(q, qc, out=prod)

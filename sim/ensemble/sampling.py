@@ -123,29 +123,34 @@ def sample(settings, spec, index: np.ndarray) -> Sample:
 
 
 def sample_inertia(settings, spec, index: np.ndarray) -> tuple:
-    """Every body's inertia: ``(inertia (6, n), j_rows, j_inv_rows, j_free_inv_rows)``.
+    """Every body's inertia: ``(inertia (6, n), j_rows, j_inv_rows, j_free_inv_rows, moment_rows, axis_rows)``.
 
-    The rows are 9-tuples: of floats when every body has the nominal inertia,
-    else of rows (one value per body), each exactly what ``Body`` (and, with
-    reaction wheels, :func:`sim.loads.gyrostat_of`) builds for that body's six
-    numbers (what ``Simulation(body_settings(j))`` flies).  ``j_free_inv_rows``
-    is the inverse of ``J - sum J_s a a^T`` (None without wheels); with wheels
-    a draw for which it is not positive definite is drawn again, as an
-    unphysical tensor is.
+    The rows are tuples (9, 9, 9, 3 and 9 entries) of the attributes of
+    :class:`~sim.body.Body` (and, with reaction wheels,
+    :func:`sim.loads.gyrostat_of`) of those names: of floats when every body
+    has the nominal inertia, else of rows (one value per body), each exactly
+    what they build for that body's six numbers (what
+    ``Simulation(body_settings(j))`` flies).  ``j_free_inv_rows`` is the
+    inverse of ``J - sum J_s a a^T`` (None without wheels); with wheels a draw
+    for which it is not positive definite is drawn again, as an unphysical
+    tensor is.
     """
     n = len(index)
     wheels = settings.wheel_set
     own = settings.mass_properties.inertia  # explicit, or the body's own (sim.shape)
     nominal = np.array(own, dtype=float)
-    body = gyrostat_of(Body(own), wheels)
+    rigid = Body(own)
+    body = gyrostat_of(rigid, wheels)
     free = getattr(body, "j_free_inv_rows", None)
     inertia = np.repeat(nominal[:, None], n, axis=1)
     if spec.inertia_spread == 0.0:
-        return inertia, body.j_rows, body.j_inv_rows, free
+        return inertia, body.j_rows, body.j_inv_rows, free, rigid.moment_rows, rigid.axis_rows
     p = spec.inertia_spread / 100.0
     jr = np.repeat(np.array(body.j_rows)[:, None], n, axis=1)
     jir = np.repeat(np.array(body.j_inv_rows)[:, None], n, axis=1)
     jfir = None if free is None else np.repeat(np.array(free)[:, None], n, axis=1)
+    mr = np.repeat(np.array(rigid.moment_rows)[:, None], n, axis=1)
+    ar = np.repeat(np.array(rigid.axis_rows)[:, None], n, axis=1)
     pending = np.arange(n)
     for attempt in range(INERTIA_TRIES):
         if pending.size == 0:
@@ -155,12 +160,14 @@ def sample_inertia(settings, spec, index: np.ndarray) -> tuple:
         for m, j in enumerate(pending):
             comps = tuple(float(c * (1.0 + p * (2.0 * uk[m] - 1.0))) for c, uk in zip(nominal, u))
             try:
-                body = gyrostat_of(Body(comps), wheels)  # what Simulation(body_settings(j)) builds, rows and all
+                rigid = Body(comps)
+                body = gyrostat_of(rigid, wheels)  # what Simulation(body_settings(j)) builds, rows and all
             except ValueError:
                 still.append(j)
                 continue
             inertia[:, j], jr[:, j], jir[:, j] = comps, body.j_rows, body.j_inv_rows
+            mr[:, j], ar[:, j] = rigid.moment_rows, rigid.axis_rows
             if jfir is not None:
                 jfir[:, j] = body.j_free_inv_rows
         pending = np.array(still, dtype=np.int64)
-    return inertia, tuple(jr), tuple(jir), None if jfir is None else tuple(jfir)
+    return inertia, tuple(jr), tuple(jir), None if jfir is None else tuple(jfir), tuple(mr), tuple(ar)
