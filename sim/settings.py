@@ -15,7 +15,7 @@ from sim.control import CONTROLLERS, HOFFMANN_PRESET
 from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
 from sim.limits import LIMITS, SettingsError, as_number, components
 from sim.norm import NORM_MODES
-from sim.shape import BUILTINS, DEFAULT_BODY, MassProperties, ShapeError, load, mass_properties, resolve
+from sim.shape import BUILTINS, DEFAULT_BODY, MESH_UNITS, MassProperties, ShapeError, load, mass_properties, resolve
 
 __all__ = ["Settings", "SettingsError", "validate", "MAX_DT", "MIN_DT", "stability_warning",
            "damper_warning", "INERTIA_SCALED", "axis_ratios", "carried_to"]
@@ -43,6 +43,8 @@ class Settings:
     body: str = DEFAULT_BODY
     #: Total mass (kg) for an inertia from the mesh; None: the body's own.
     mass: float | None = None
+    #: The length unit of a mesh file's coordinates (sim.shape.MESH_UNITS: m, cm, mm, in).
+    mesh_units: str = "m"
     integrator: str = "half-quat"
     full_quat_form: str = "hoffmann"
     norm: str = "hoffmann"
@@ -79,7 +81,7 @@ class Settings:
     def mass_properties(self) -> MassProperties:
         """The mass and inertia in force: explicit ``inertia`` wins, else the body's (sim.shape)."""
         try:
-            return mass_properties(self.body, self.mass, self.inertia)
+            return mass_properties(self.body, self.mass, self.inertia, self.mesh_units)
         except ShapeError as exc:
             raise SettingsError(f"body: {exc}") from None
 
@@ -143,6 +145,7 @@ _VALIDATORS = {
     "inertia": _inertia,
     "body": _body,
     "mass": _optional,
+    "mesh_units": lambda k, v: _choice(k, v, tuple(MESH_UNITS)),
     "integrator": lambda k, v: _choice(k, v, tuple(INTEGRATORS)),
     "full_quat_form": lambda k, v: _choice(k, v, FULL_QUAT_FORMS),
     "norm": lambda k, v: _choice(k, v, tuple(NORM_MODES)),

@@ -304,7 +304,6 @@ BAD_FILES = {
     "empty.stl": (_empty, "not a STL mesh"),
     "empty.ply": (_empty, "PLY"),
     "open.stl": (_open_box, "not watertight"),
-    "inside_out.obj": (_inside_out_box, "inside out"),
     "flat.obj": (_flat, "zero volume|almost no volume"),
 }
 
@@ -428,10 +427,11 @@ def test_shape_error_is_a_value_error():
 
 
 def test_bad_body_for_the_window_exits_2_before_opening_it(tmp_path, capsys):
-    path = _inside_out_box(tmp_path / "inside_out.obj")
+    # (an inside-out mesh was the example here; issue 23 repairs those, so an open one is refused instead)
+    path = _open_box(tmp_path / "open.stl")
     assert main(["gui", "--body", path, "--screenshot", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "inside out" in err and not (tmp_path / "x.png").exists()
+    assert err.count("\n") == 1 and "not watertight" in err and not (tmp_path / "x.png").exists()
 
 
 def test_open_mesh_with_inertia_on_the_command_line(tmp_path):

@@ -159,7 +159,7 @@ class Ensemble(Stepper):
         ``integrator``, ``norm`` and ``dt`` switch without touching the
         state.  ``angles_deg`` and ``rates`` move the nominal body the
         samples disperse around (taking effect at the next :meth:`reset`);
-        ``inertia``, ``body`` and ``mass`` re-draw every body's inertia about
+        ``inertia``, ``body``, ``mass`` and ``mesh_units`` re-draw every body's inertia about
         the new nominal at once.  With a ``gains_grid`` the bodies keep their grid gains.
         """
         super().set(key, value)
@@ -167,7 +167,7 @@ class Ensemble(Stepper):
     def _changed(self, key: str) -> None:
         if key in ("angles_deg", "rates"):
             self._sample = sample(self._settings, self.spec, self.index)
-        elif key in ("inertia", "body", "mass"):
+        elif key in ("inertia", "body", "mass", "mesh_units"):
             self._inertia, self._jr, self._jir = sample_inertia(self._settings, self.spec, self.index)
         self._configure()
 
