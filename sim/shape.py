@@ -11,10 +11,10 @@ scaled to metres when it is read, so its inertia at a given mass scales
 with the square of the unit.
 
 A closed mesh wound inside out (negative volume: every normal points in,
-as some exporters write a mirrored part) or wound inconsistently is
-repaired with trimesh's normal fixing (``trimesh.repair.fix_normals``), and
-:attr:`Shape.note` says so in one line; a mesh that is still open, or
-encloses no volume after that, gives no inertia.
+as some exporters write a mirrored part) is repaired with trimesh's normal
+fixing (``trimesh.repair.fix_inversion``), and :attr:`Shape.note` says so in
+one line; a mesh that is open, wound inconsistently (neighbouring faces
+disagree on the outside) or encloses no volume gives no inertia.
 
 Inertia from a mesh
 -------------------
@@ -400,6 +400,9 @@ def _read(body: str, path: Path):
         with np.errstate(all="ignore"):
             mesh = trimesh.load(io.BytesIO(data), file_type=suffix[1:], force="mesh", process=False,
                                 resolver=resolver)
+    except IndexError as exc:  # a face that names a vertex the file does not have
+        raise ShapeError(f"{body}: not a readable {kind} mesh: a face names a vertex the file does not have "
+                         f"({str(exc)[:120]})") from None
     except ImportError:  # a reader's optional helper: the content is not what that reader expects
         raise ShapeError(f"{body}: not a readable {kind} mesh (its content is not {kind} that trimesh reads)") \
             from None
@@ -444,11 +447,10 @@ def _colors(mesh) -> np.ndarray:
 def _solid(vertices, faces):
     """``(unit inertia about the centre, centre, None, faces, note)`` or ``(None, origin, problem, faces, note)``.
 
-    A closed mesh wound inside out or inconsistently is repaired
-    (``trimesh.repair.fix_normals``); the faces returned are the file's
-    with the same repair (each face whose normal the repair turned is
-    reversed), so the view draws the outside, and ``note`` says what was
-    done.
+    A closed, consistently wound mesh whose volume is negative (wound
+    inside out) is turned outward (``trimesh.repair.fix_inversion``); the
+    faces returned are the file's reversed the same way, so the view draws
+    the outside, and ``note`` says what was done.
     """
     import trimesh  # noqa: PLC0415
 
@@ -457,19 +459,13 @@ def _solid(vertices, faces):
     note = None
     if not solid.is_watertight:
         return None, origin, "the mesh is not watertight (it has open edges), so it bounds no volume", faces, None
-    inverted = solid.is_winding_consistent and float(solid.volume) < 0.0
-    if inverted or not solid.is_winding_consistent:
-        before = np.array(solid.face_normals)
-        trimesh.repair.fix_normals(solid, multibody=True)
-        if not solid.is_winding_consistent:
-            return None, origin, ("the mesh's faces cannot be wound consistently (a non-orientable "
-                                  "surface), so its volume is undefined"), faces, None
-        if len(solid.faces) == len(faces):  # the same faces in the same order: carry the repair to the drawn mesh
-            turned = np.einsum("ij,ij->i", before, np.asarray(solid.face_normals)) < 0.0
-            faces = faces.copy()
-            faces[turned] = faces[turned][:, ::-1]
-        note = ("the mesh was wound inside out (its normals pointed in); its faces were turned outward"
-                if inverted else "the mesh's faces were wound inconsistently; they were rewound outward")
+    if not solid.is_winding_consistent:
+        return None, origin, ("the mesh's faces are not wound consistently (neighbouring faces disagree on "
+                              "which side is outside), so its volume is undefined"), faces, None
+    if float(solid.volume) < 0.0:  # closed and consistent, but every normal points in
+        trimesh.repair.fix_inversion(solid)  # trimesh's normal fixing: the faces reversed
+        faces = faces[:, ::-1].copy()        # the drawn mesh too, so the view shows the outside
+        note = "the mesh was wound inside out (its normals pointed in); its faces were turned outward"
     volume = float(solid.volume)  # density 1: mass = volume
     if not volume > 0.0:
         return None, origin, "the mesh encloses zero volume", faces, note

@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from app.cli import gui, run, scenarios, sweep
-from app.cli.options import PROG, LineParser, UsageError, say
+from app.cli.options import PROG, LineParser, UsageError, drop_notes, say
 from app.cli.output import OutputError
 from sim.files import FileRefused, OutputRefused
 from sim.limits import RunTooLong
@@ -83,6 +83,7 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     warnings.filterwarnings("ignore", category=RuntimeWarning)
     np.seterr(all="ignore")
+    drop_notes()
     try:
         parser = build_parser()
         if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):

@@ -28,7 +28,7 @@ from sim.shape import BUILTINS, MESH_UNITS
 
 __all__ = ["PROG", "UsageError", "LineParser", "SETTING_FLAGS", "add_settings_flags", "add_body_flags",
            "add_output_flags", "scenario_from_args", "with_body", "flag_value", "limited", "say",
-           "open_output", "check_outputs", "scenario_inputs", "say_body_note"]
+           "open_output", "check_outputs", "scenario_inputs", "say_body_note", "note", "flush_notes", "drop_notes"]
 
 PROG = "attitude-sim"
 
@@ -127,7 +127,7 @@ def with_body(scenario, args):
             carried = carried_to(scenario.settings, settings.mass_properties.inertia)
             if any(carried[key] != getattr(settings, key) for key in carried):
                 settings = settings.replace(**carried)
-                say(f"note: --body {args.body}: the scenario's torque, dampers, gains and limits are scaled "
+                note(f"note: --body {args.body}: the scenario's torque, dampers, gains and limits are scaled "
                     "to its moments of inertia (the same time constants)")
         return replace(scenario, settings=settings)
     except SettingsError as exc:
@@ -150,11 +150,11 @@ SETTING_FLAGS = {"integrator": "integrator", "full_quat_form": "full_quat_form",
 def say_body_note(settings) -> None:
     """The note of a mesh that was repaired to be read (wound inside out), on stderr."""
     try:
-        note = settings.mass_properties.note
+        text = settings.mass_properties.note
     except SettingsError:
         return
-    if note:
-        say(f"note: {note}")
+    if text:
+        note(f"note: {text}")
 
 
 def scenario_from_args(args):
@@ -242,6 +242,26 @@ def scenario_inputs(args, scenario) -> dict:
     if body not in BUILTINS:
         inputs["--body" if getattr(args, "body", None) else "the scenario's body mesh"] = body
     return inputs
+
+
+#: Notes and warnings held until every input is checked (:func:`note`, :func:`flush_notes`).
+_NOTES: list = []
+
+
+def note(text: str) -> None:
+    """A note or warning for stderr, said once every input has been checked (a refusal stays one line)."""
+    _NOTES.append(text)
+
+
+def flush_notes() -> None:
+    """Say the notes held so far (every check passed: the run starts)."""
+    while _NOTES:
+        say(_NOTES.pop(0))
+
+
+def drop_notes() -> None:
+    """Forget the notes held (a new command, or a refusal)."""
+    _NOTES.clear()
 
 
 def say(text: str) -> None:

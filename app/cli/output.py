@@ -25,7 +25,8 @@ import numpy as np
 
 from sim.files import Output
 
-__all__ = ["OutputError", "Output", "stream_csv", "stream_npz", "catch_interrupts", "finish", "reason"]
+__all__ = ["OutputError", "Output", "stream_csv", "stream_npz", "catch_interrupts", "deferred_interrupts", "finish",
+           "reason"]
 
 #: Rows gathered before a write (about 200 kB of CSV); written at least every FLUSH_SECONDS.
 ROWS_PER_CHUNK = 500
@@ -71,6 +72,27 @@ class catch_interrupts:
     def __exit__(self, *exc):
         if self._old is not None:
             signal.signal(signal.SIGINT, self._old)
+        return False
+
+
+class deferred_interrupts:
+    """Context manager: Ctrl-C inside it (under :class:`catch_interrupts`) is only noted, and raised at its end.
+
+    For what must not be cut in two: a chunk written, a file moved into
+    place, a Dask cluster starting (cut there, its processes are left for
+    the interpreter's exit to close, which prints their tracebacks).
+    """
+
+    def __enter__(self):
+        self._was = _INTERRUPTS.writing
+        _INTERRUPTS.writing = True
+        return _INTERRUPTS
+
+    def __exit__(self, kind, exc, tb):
+        _INTERRUPTS.writing = self._was
+        if kind is None and _INTERRUPTS.pending and not self._was:
+            _INTERRUPTS.pending = False
+            raise KeyboardInterrupt
         return False
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from app.cli.options import (UsageError, add_output_flags, add_settings_flags, check_outputs, open_output, say,
-                             scenario_from_args, scenario_inputs)
+from app.cli.options import (UsageError, add_output_flags, add_settings_flags, check_outputs, flush_notes, note,
+                             open_output, say, scenario_from_args, scenario_inputs)
 from app.cli.output import OutputError, catch_interrupts, finish, stream_csv, stream_npz
 from sim import api
 from sim.recording import load_recording
@@ -61,12 +61,13 @@ def cmd_run(args) -> int:
     scenario = scenario_from_args(args)
     for warning in (stability_warning(scenario.settings), damper_warning(scenario.settings)):
         if warning:
-            say(warning)
+            note(warning)
     if args.mass is not None and scenario.settings.mass_properties.explicit:
-        say("warning: --mass has no effect: the inertia is given explicitly")
+        note("warning: --mass has no effect: the inertia is given explicitly")
     fmt = _format(args)
     plan = _check(lambda: api.plan(scenario, None, every), fmt, args.force)
     check_outputs({"--out": args.out}, scenario_inputs(args, scenario))
+    flush_notes()  # every input checked: the notes and warnings now, the refusals were one line
     return _write(lambda bar: api.stream(scenario, None, every, bar), plan, args, fmt)
 
 
@@ -79,6 +80,7 @@ def cmd_replay(args) -> int:
     check_outputs({"--out": args.out}, {"the recording": args.recording, **scenario_inputs(None, scenario)})
     for warning in warnings:  # once the replay is accepted: a refusal stays one line
         say(warning)
+    flush_notes()
     return _write(lambda bar: api.replay_stream(args.recording, every, bar), plan, args, fmt)
 
 

@@ -19,9 +19,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from app.cli.options import (PROG, UsageError, add_settings_flags, check_outputs, open_output, say,
-                             scenario_from_args, scenario_inputs)
-from app.cli.output import OutputError, catch_interrupts, reason
+from app.cli.options import (PROG, UsageError, add_settings_flags, check_outputs, flush_notes, note, open_output,
+                             say, scenario_from_args, scenario_inputs)
+from app.cli.output import OutputError, catch_interrupts, deferred_interrupts, reason
 from sim.ensemble import EnsembleSpec
 from sim.limits import LIMITS, RunTooLong, as_integer, check_cost, check_workers, usable_cores
 from sim.settings import SettingsError, damper_warning, stability_warning
@@ -288,11 +288,13 @@ def _probe_scheduler(address: str, seconds: float) -> None:
             comm.abort()
 
     flag = f"--scheduler {address}"
+    _reachable(address, seconds, flag)
+    deadline = seconds + 5.0  # the connection's own timeout first (nothing listens: "cannot connect")
     try:
-        info = asyncio.run(asyncio.wait_for(identity(), seconds))
+        info = asyncio.run(asyncio.wait_for(identity(), deadline))
     except (asyncio.TimeoutError, TimeoutError):
-        raise UsageError(f"{flag}: no Dask scheduler answered within {seconds:g} s (something accepted the "
-                         "connection and then said nothing)") from None
+        raise UsageError(f"{flag}: no Dask scheduler answered within {deadline:g} s (something accepted the "
+                         "connection but never completed Dask's handshake)") from None
     except OSError as exc:
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise UsageError(f"{flag}: cannot connect ({text})") from None
@@ -305,6 +307,26 @@ def _probe_scheduler(address: str, seconds: float) -> None:
     kind = info.get("type") if isinstance(info, dict) else None
     if kind != "Scheduler":
         raise UsageError(f"{flag}: not a Dask scheduler (it answered as {kind or 'something else'})")
+
+
+def _reachable(address: str, seconds: float, flag: str) -> None:
+    """A plain TCP connection first: where nothing listens, say so at once (Dask retries until its timeout)."""
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme != "tcp":
+            return  # tls://, inproc://: Dask's own connection says what is wrong
+        host, port = parse_host_port(location)
+        with socket.create_connection((host, port), timeout=seconds):
+            pass
+    except (ValueError, TypeError) as exc:
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UsageError(f"{flag}: cannot connect ({text})") from None
+    except OSError as exc:
+        raise UsageError(f"{flag}: cannot connect ({exc.strerror or exc})") from None
 
 
 def _quiet_dask() -> None:
@@ -349,10 +371,19 @@ def _dask_client(args, workers: int):
     import dask
     from distributed import Client, LocalCluster
 
-    # dashboard_address=":0": the HTTP server on a free port (None still tries 8787 and warns when taken)
-    with dask.config.set({"distributed.scheduler.no-workers-timeout": f"{LOST_TIMEOUT}s"}), \
-            LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                         silence_logs=logging.CRITICAL + 1) as cluster, Client(cluster) as client:
+    # dashboard_address=":0": the HTTP server on a free port (None still tries 8787 and warns when taken).
+    # Ctrl-C while the cluster starts takes effect once it has started, so it is closed whole.
+    with dask.config.set({"distributed.scheduler.no-workers-timeout": f"{LOST_TIMEOUT}s"}), contextlib.ExitStack() as stack:
+        with deferred_interrupts():
+            try:
+                cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                           dashboard_address=":0",
+                                                           silence_logs=logging.CRITICAL + 1))
+                client = stack.enter_context(Client(cluster))
+            except Exception as exc:  # noqa: BLE001 - a worker process that died while starting, no ports left
+                text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+                raise SweepFailed(f"a Dask local cluster of {workers} worker processes could not start "
+                                  f"({type(exc).__name__}{': ' + text if text else ''})") from None
         yield client, f"a Dask local cluster of {workers} worker process{'es' if workers > 1 else ''}"
 
 
@@ -442,24 +473,25 @@ def cmd_sweep(args) -> int:
     estimate = _check_costs(args, sweep, workers)
     combinations = math.prod(map(len, spec.gains_grid)) if spec.gains_grid else 0
     if combinations > spec.bodies:
-        say(f"warning: only {spec.bodies:,} of the {combinations:,} gain combinations are flown")
+        note(f"warning: only {spec.bodies:,} of the {combinations:,} gain combinations are flown")
     for warning in (stability_warning(scenario.settings), damper_warning(scenario.settings)):
         if warning:
-            say(warning)
+            note(warning)
     if scenario.compare:
-        say(f"note: the scenario's comparison bodies ({', '.join(label for label, _ in scenario.compare)}) "
+        note(f"note: the scenario's comparison bodies ({', '.join(label for label, _ in scenario.compare)}) "
             "are not swept: every body flies the main body's settings")
     files = {flag: open_output(path, flag) for flag, path in outputs.items() if path is not None}
+    flush_notes()  # every input checked and the outputs open: the notes and warnings now
     try:
         with catch_interrupts():
             start = time.perf_counter()
-            with _dask_client(args, workers) as (client, where), _progress_bar(sweep.body_steps) as bar:
-                try:
+            try:
+                with _dask_client(args, workers) as (client, where), _progress_bar(sweep.body_steps) as bar:
                     deadline = None if client is None else 4 * max(estimate or 0.0, 30.0) + 60.0
                     result = sweep.run(client, progress=bar.update, where=where, deadline=deadline)
-                except SweepFailed as exc:
-                    say(f"{PROG}: error: the sweep failed: {exc}; nothing was written")
-                    return 1
+            except SweepFailed as exc:
+                say(f"{PROG}: error: the sweep failed: {exc}; nothing was written")
+                return 1
             elapsed = time.perf_counter() - start
             _write_results(files, result)
     except KeyboardInterrupt:
