@@ -115,7 +115,17 @@ class OutputRefused(OSError):
 
     An OSError, as any failure to write a file is, so a caller that reports
     write errors reports this one too; the command line exits 2 for it.
+    ``str()`` is the whole message (naming the output); ``strerror`` the
+    reason alone ("Is a directory"), as for an OSError.
     """
+
+    def __init__(self, message: str, reason: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.strerror = reason or message
+
+    def __str__(self) -> str:
+        return self.message
 
 
 def _existing_mode(path: str):
@@ -197,8 +207,8 @@ class Output:
             except OSError:
                 self._base = 0
 
-    def _refuse(self, reason: str):
-        raise OutputRefused(f"{self.flag} {self.path}: {reason}")
+    def _refuse(self, reason: str, short: str | None = None):
+        raise OutputRefused(f"{self.flag} {self.path}: {reason}", short)
 
     def _open_file(self) -> None:
         if "\0" in self.path:
@@ -208,26 +218,27 @@ class Output:
         target = os.path.realpath(self.path)  # write through a symbolic link
         mode = _existing_mode(target)
         if mode is not None and stat.S_ISDIR(mode):
-            self._refuse("is a directory, not a file")
+            self._refuse("is a directory, not a file", "Is a directory")
         if mode is not None and not stat.S_ISREG(mode):  # a FIFO, a device, a socket: a stream
             try:
                 self._fd = os.open(target, os.O_WRONLY)
             except OSError as exc:
-                self._refuse(f"cannot write ({exc.strerror})")
+                self._refuse(f"cannot write ({exc.strerror})", exc.strerror)
             self._close = True
             return
         if mode is not None and not os.access(target, os.W_OK):
-            self._refuse("cannot write (Permission denied)")
+            self._refuse("cannot write (Permission denied)", "Permission denied")
         partial = target + ".part" + self.suffix
         try:
             fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
         except IsADirectoryError:
-            self._refuse(f"cannot write ({partial} is a directory)")
+            self._refuse(f"cannot write ({partial} is a directory)", "Is a directory")
         except OSError as exc:
             reason = exc.strerror or str(exc)
+            short = reason
             if mode is not None:  # the file exists, but its folder refuses the temporary file
                 reason += f"; cannot make {os.path.basename(partial)} beside it"
-            self._refuse(f"cannot write ({reason})")
+            self._refuse(f"cannot write ({reason})", short)
         if mode is not None:
             try:
                 os.fchmod(fd, stat.S_IMODE(mode))

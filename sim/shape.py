@@ -460,8 +460,7 @@ def _solid(vertices, faces):
     if not solid.is_watertight:
         return None, origin, "the mesh is not watertight (it has open edges), so it bounds no volume", faces, None
     if not solid.is_winding_consistent:
-        return None, origin, ("the mesh's faces are not wound consistently (neighbouring faces disagree on "
-                              "which side is outside), so its volume is undefined"), faces, None
+        return None, origin, "the mesh's faces are not wound consistently, so its volume is undefined", faces, None
     if float(solid.volume) < 0.0:  # closed and consistent, but every normal points in
         trimesh.repair.fix_inversion(solid)  # trimesh's normal fixing: the faces reversed
         faces = faces[:, ::-1].copy()        # the drawn mesh too, so the view shows the outside

@@ -61,4 +61,4 @@ def test_assets_hold_data_only():
     python = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "assets").rglob("*.py"))
     assert python == ["assets/__init__.py"]
     assert sorted(p.name for p in (ROOT / "tools").glob("*.py")) == [
-        "__init__.py", "bake_bodies.py", "make_aircraft.py", "make_bodies.py"]
+        "__init__.py", "bake_bodies.py", "make_aircraft.py", "make_bodies.py", "mutate.py", "mutate_order.py"]

@@ -652,11 +652,12 @@ def test_bake_stores_what_trimesh_reads_from_the_obj(tmp_path, name):
             assert arrays["centre"].tolist() == [0.0, 0.0, 0.0]
 
 
-def test_an_inside_out_box_names_its_negative_volume(tmp_path):
+def test_an_inside_out_box_is_turned_outward_and_says_so(tmp_path):
+    # (issue 23: an inside-out closed mesh is repaired, where it used to be refused naming its negative volume)
     vertices, faces = box_mesh(1.0, 2.0, 3.0)
     loaded = shape.load(write(tmp_path / "inside_out.obj", vertices, faces[:, ::-1]))
-    assert loaded.problem == ("the mesh encloses a negative volume (-6 m^3): its faces are wound inside out "
-                              "(normals pointing in)")
+    assert loaded.problem is None and "wound inside out" in loaded.note and "turned outward" in loaded.note
+    np.testing.assert_allclose(np.diag(tensor(loaded.inertia_at(1.0))), np.diag(box_inertia(1.0, 1.0, 2.0, 3.0)))
 
 
 @pytest.mark.parametrize("thickness, solid", [(1e-7, False), (3e-7, True)])
