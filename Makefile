@@ -7,7 +7,7 @@ QT_DEBS := libgl1 libegl1 libgl1-mesa-dri libglib2.0-0 libfontconfig1 libxkbcomm
            libdbus-1-3 xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
            libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0
 
-.PHONY: run test bench bench-ensemble bench-memory bench-compare soak stress mutate sysdeps install install-test clean
+.PHONY: run test bench bench-ensemble bench-memory bench-compare soak stress mutate hostile sysdeps install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -107,3 +107,8 @@ mutate: $(VENV)/.installed-mutate sysdeps
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
+
+# Issue 24's hostile cases, each a real attitude-sim process (tests/hostile_cases.py; about 3 minutes):
+# per surface, how many were tried and how many held; WRITE=1 puts the table into docs/RELIABILITY.md.
+hostile: $(VENV)/.installed-test
+	$(BIN)/python -m tests.hostile_cases $(if $(WRITE),--write)

@@ -243,11 +243,13 @@ class Flight:
 
     def replay(self, path) -> Started:
         """Fly a recording; the worker pauses where the recording ended."""
+        warnings = []
         try:
-            runner, steps = replay(path)
+            runner, steps = replay(path, warn=warnings.append)
         except (RecordingError, OSError) as exc:
             raise FlightError(str(exc)) from None
-        return self._start(runner.scenario, runner, f"Replaying {path}: {steps} steps; it pauses at the end",
+        cut = " (no end mark: the recording was cut off; it replays to its last complete line)" if warnings else ""
+        return self._start(runner.scenario, runner, f"Replaying {path}: {steps} steps; it pauses at the end{cut}",
                            stop_at=steps)
 
     def _start(self, scenario, runner, notice: str, stop_at=None) -> Started:

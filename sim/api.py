@@ -24,19 +24,20 @@ torques (:func:`run`, :func:`stream`; docs/API.md has an example).
 
 Runs whose step count the machine cannot finish in reasonable time are
 refused up front (:class:`RunTooLong`, with the step count and an estimate
-measured on this machine) unless ``force=True``.
+measured on this machine) unless ``force=True``; runs whose rows would need
+more memory than the machine has available are refused, forced or not
+(:func:`sim.limits.check_cost`, the one gate of every estimate).
 """
 
 from __future__ import annotations
 
 import math
 import os
-import time
 from dataclasses import replace as _replace
 
 import numpy as np
 
-from sim.limits import as_number
+from sim.limits import LIMITS, RunTooLong, as_number, check_cost, duration_text, least_seconds
 from sim.recording import Recorder, load_recording
 from sim.runner import Runner
 from sim.scenario import MAX_DURATION, Scenario, load
@@ -50,18 +51,15 @@ __all__ = ["run", "replay", "record", "stream", "replay_stream", "columns", "to_
            "load_scenario", "save_scenario", "scenario_toml", "as_scenario", "plan", "Plan",
            "RunTooLong", "MAX_SECONDS", "MAX_RESULT_BYTES"]
 
-#: Longest run accepted without ``force``: its estimated wall time, s.
-MAX_SECONDS = 3600.0
-#: Largest result :func:`run` and :func:`replay` hold in memory without ``force``, bytes.
+#: Longest run accepted without ``force``: its estimated wall time, s (:data:`sim.limits.LIMITS`).
+MAX_SECONDS = LIMITS["run_seconds"].high
+#: Largest result :func:`run` and :func:`replay` hold in memory without ``force``, bytes; with
+#: ``force`` the limit is what the machine has available (:func:`sim.limits.check_cost`).
 MAX_RESULT_BYTES = 2 << 30
 #: Below this many steps a run is accepted without measuring the cost per step
 #: (100,000 steps take seconds even with several comparison bodies).
 _CALIBRATE_ABOVE = 100_000
 _WIDTH = len(COLUMNS)
-
-
-class RunTooLong(ValueError):
-    """A run would take too long or too much memory; the message gives the step count and an estimate."""
 
 
 # ------------------------------------------------------------------ inputs
@@ -129,26 +127,29 @@ class Plan:
         """True when the run is estimated to take more than ``seconds`` (worth a progress bar)."""
         return self.steps > _CALIBRATE_ABOVE // 10 and self.seconds > seconds
 
+    def memory(self, in_memory: bool) -> int:
+        """Bytes the run holds at once: its rows when they are kept in memory (:func:`run`, npz), else one chunk."""
+        return self.rows * self.width * 8 if in_memory else 500 * self.width * 64
+
     def check(self, *, in_memory: bool = False, force: bool = False,
               hint: str = "force=True runs it anyway") -> "Plan":
-        """Raise :class:`RunTooLong` unless ``force`` or the run fits in :data:`MAX_SECONDS`.
+        """Raise :class:`RunTooLong` unless the run fits this machine (:func:`sim.limits.check_cost`).
 
-        ``in_memory``: the rows are held in memory (:func:`run`, npz), so
-        their size counts too.  ``hint`` ends the message (how to force it).
+        Refused: more memory than the machine has available (``in_memory``:
+        the rows are held in memory, :func:`run` and npz), whatever
+        ``force`` says; more than :data:`MAX_RESULT_BYTES` of rows in memory
+        or :data:`MAX_SECONDS` of estimated wall time unless ``force``.
+        ``hint`` ends the message (how to force it).
         """
-        if force:
-            return self
-        size = self.rows * self.width * 8
-        if in_memory and size > MAX_RESULT_BYTES:
-            raise RunTooLong(
-                f"{self.rows:,} rows of {self.width} columns would need {size / 2**30:.1f} GiB "
-                f"in memory (at most {MAX_RESULT_BYTES / 2**30:g} GiB); keep only every N-th "
-                f"step; {hint}")
-        if self.steps > _CALIBRATE_ABOVE and self.seconds > MAX_SECONDS:
-            raise RunTooLong(
-                f"{self.steps:,} steps would take about {_duration_text(self.seconds)} here "
-                f"(at most {_duration_text(MAX_SECONDS)}); use a larger dt or a shorter "
-                f"duration; {hint}")
+        what = f"{self.rows:,} rows of {self.width} columns"
+        memory = self.memory(in_memory)
+        check_cost(what, memory=memory, memory_hint="keep only every N-th step (every=N, --every N) or write CSV")
+        if not force and in_memory and memory > MAX_RESULT_BYTES:
+            raise RunTooLong(f"{what} would need {memory / 2**30:.1f} GiB in memory (at most "
+                             f"{MAX_RESULT_BYTES / 2**30:g} GiB unless forced); keep only every N-th step; {hint}")
+        if not force and self.steps > _CALIBRATE_ABOVE:
+            check_cost(f"{self.steps:,} steps", seconds=self.seconds, most_seconds=MAX_SECONDS,
+                       hint=f"use a larger dt or a shorter duration; {hint}")
         return self
 
 
@@ -173,7 +174,7 @@ def plan(scenario: Scenario, duration: float | None = None, every: int = 1, user
         seconds = steps * step_cost + steps / every * row_cost
         raise RunTooLong(f"duration {duration:g} s is beyond {MAX_DURATION:g} s of simulated time: "
                          + (f"{steps:.3g} steps at dt={dt:g} s would take about "
-                            f"{_duration_text(seconds)} here" if math.isfinite(seconds) else
+                            f"{duration_text(seconds)} here" if math.isfinite(seconds) else
                             f"more steps at dt={dt:g} s than a float can count, which would never end"))
     return Plan(scenario, round(duration / dt), every, user_torque)
 
@@ -199,28 +200,19 @@ def _measure_costs(scenario: Scenario, repeats: int = 3, user_torque=None) -> tu
     n = 256
     step_cost = row_cost = 0.0
     for sim in sims:
-        steps, rows = [], []
-        for _ in range(repeats):
-            start = time.perf_counter()
+        def steps(sim=sim):
             try:
                 sim.step(n)
             except SimulationFault:
                 pass  # a cost is still measured; the run itself reports the fault
-            steps.append((time.perf_counter() - start) / n)
-            start = time.perf_counter()
+
+        def rows(sim=sim):
             for _ in range(32):
                 ",".join(map(repr, sim.row()[:_WIDTH + 2 * sim.wheel_count]))
-            rows.append((time.perf_counter() - start) / 32)
-        step_cost += min(steps)
-        row_cost += min(rows)
+
+        step_cost += least_seconds(steps, repeats) / n  # sim.limits.least_seconds: the least of the timings
+        row_cost += least_seconds(rows, repeats) / 32
     return step_cost, row_cost
-
-
-def _duration_text(seconds: float) -> str:
-    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("h", 3600), ("min", 60)):
-        if seconds >= size:
-            return f"{seconds / size:.3g} {unit}"
-    return f"{seconds:.3g} s"
 
 
 # ------------------------------------------------------------------ running
@@ -231,9 +223,13 @@ def stream(scenario: Scenario, duration: float | None = None, every: int = 1, pr
     steps taken; ``user_torque`` a function ``f(t, q, w) -> (tx, ty, tz)``
     (N m, body axes) acting on every body besides the scenario's torques.
     This is what the command line writes as CSV; nothing is checked here
-    (see :func:`plan`).
+    (see :func:`plan`).  The run is built when this is called, so a setting
+    that cannot be flown raises here, not at the first row.
     """
-    runner = Runner(scenario, user_torque=user_torque)
+    return _stream_rows(Runner(scenario, user_torque=user_torque), duration, every, progress)
+
+
+def _stream_rows(runner, duration, every, progress):
     n = len(runner.sim.columns())
     others = tuple((sim, len(sim.columns())) for sim in runner.compare.values())
     done = 0
@@ -249,12 +245,16 @@ def stream(scenario: Scenario, duration: float | None = None, every: int = 1, pr
 
 
 def replay_stream(path, every: int = 1, progress=None, steps: int | None = None):
-    """Yield the rows of a recording's replay, as :func:`stream` does for a run."""
+    """Yield the rows of a recording's replay, as :func:`stream` does for a run (built when called)."""
     scenario, inputs, last = load_recording(path)
     steps = last if steps is None else steps
     runner = Runner(scenario)
     for step, key, value in inputs:
         runner.schedule(step, key, value)
+    return _replay_rows(runner, steps, every, progress)
+
+
+def _replay_rows(runner, steps, every, progress):
     n = len(runner.sim.columns())
     others = tuple((sim, len(sim.columns())) for sim in runner.compare.values())
 
@@ -284,13 +284,13 @@ def replay_stream(path, every: int = 1, progress=None, steps: int | None = None)
 
 
 def _collect(rows, plan_: Plan) -> dict:
+    """The rows as columns: one block of memory (column after column), each column a view of it."""
     names = columns(plan_.scenario)
-    table = np.empty((plan_.rows, len(names)))
+    table = np.empty((len(names), plan_.rows))
     i = 0
     for i, row in enumerate(rows):
-        table[i] = row
-    table = table[:i + 1]
-    return {name: table[:, k].copy() for k, name in enumerate(names)}
+        table[:, i] = row
+    return {name: table[k, :i + 1] for k, name in enumerate(names)}
 
 
 def run(source=None, duration: float | None = None, every: int = 1, *, force: bool = False,
@@ -309,7 +309,8 @@ def run(source=None, duration: float | None = None, every: int = 1, *, force: bo
         are always kept.
     force : bool
         Run even when the run is estimated to take more than
-        :data:`MAX_SECONDS` or hold more than :data:`MAX_RESULT_BYTES`.
+        :data:`MAX_SECONDS` or hold more than :data:`MAX_RESULT_BYTES`
+        (never when its rows need more memory than the machine has).
     progress : bool
         Show a tqdm progress bar on stderr.
     user_torque : callable, optional

@@ -6,15 +6,24 @@ FIFO or a directory given in their place must be refused at once with the
 reason, never read for ever; an enormous file or line is refused before it
 fills memory.  The file is opened non-blocking, so opening a FIFO does not
 wait for a writer, and checked with ``fstat`` on the open descriptor.
+
+Every output goes through :class:`Output` (or :func:`write_whole` and
+:func:`whole_path`, built on it): a file is written beside its target and
+moved into place when complete, so no run that fails, is refused or is
+killed destroys a file that was there.  :func:`check_outputs` refuses an
+output that would overwrite one of the run's inputs.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import stat
+import sys
 
-__all__ = ["FileRefused", "read_regular", "kind_of", "write_whole"]
+__all__ = ["FileRefused", "OutputRefused", "Output", "read_regular", "kind_of", "write_whole", "whole_path",
+           "same_file", "check_outputs"]
 
 
 class FileRefused(ValueError):
@@ -36,7 +45,7 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def read_regular(path, max_bytes: int, max_line: int, what: str) -> bytes:
+def read_regular(path, max_bytes: int, max_line: int | None, what: str) -> bytes:
     """The bytes of ``path``, which must be a regular file of at most ``max_bytes``.
 
     Parameters
@@ -44,8 +53,9 @@ def read_regular(path, max_bytes: int, max_line: int, what: str) -> bytes:
     path : path-like
     max_bytes : int
         Largest file accepted.
-    max_line : int
-        Longest line accepted (bytes, without the newline).
+    max_line : int or None
+        Longest line accepted (bytes, without the newline); None for a
+        binary format, which has no lines.
     what : str
         What the file should be ("scenario file", "recording"), for messages.
 
@@ -87,6 +97,8 @@ def read_regular(path, max_bytes: int, max_line: int, what: str) -> bytes:
     finally:
         os.close(fd)
     data = b"".join(chunks)
+    if max_line is None:
+        return data
     pos, size = 0, len(data)
     while size - pos > max_line:  # look for a newline within max_line bytes of each line start
         nl = data.find(b"\n", pos, pos + max_line + 1)
@@ -98,21 +110,305 @@ def read_regular(path, max_bytes: int, max_line: int, what: str) -> bytes:
     return data
 
 
-@contextlib.contextmanager
-def write_whole(path, newline=None):
-    """Open ``path + ".part"`` for text; on success move it over ``path``, on error remove it.
+class OutputRefused(OSError):
+    """An output cannot be opened (a directory, a missing folder, no permission): bad input.
 
-    ``path`` never holds part of a file: readers see the old file or the whole
-    new one.  An OSError (or any other exception) leaves no ``.part`` behind
-    and is raised again.
+    An OSError, as any failure to write a file is, so a caller that reports
+    write errors reports this one too; the command line exits 2 for it.
+    ``str()`` is the whole message (naming the output); ``strerror`` the
+    reason alone ("Is a directory"), as for an OSError.
     """
-    path = os.fspath(path)
-    partial = f"{path}.part"
+
+    def __init__(self, message: str, reason: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.strerror = reason or message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _existing_mode(path: str):
     try:
-        with open(partial, "w", encoding="utf-8", newline=newline) as out:
-            yield out
-        os.replace(partial, path)
+        return os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+
+
+class Output:
+    """Where a file's bytes go: whole or not at all, or a stream written as it comes.
+
+    The one writer of every output (the rows of ``run`` and ``replay``, a
+    sweep's CSV and trajectories, npz files, exported CSV and pictures,
+    saved scenarios, videos): nothing is ever written into an existing file
+    in place.
+
+    * A regular file, or a name that does not exist yet: the bytes go to a
+      temporary file beside it, ``path + ".part"`` (same folder, so same
+      file system), with the target's permissions.  :meth:`commit` moves it
+      over ``path`` in one step (``os.replace``), so ``path`` holds the old
+      file or the whole new one, never part of one; :meth:`discard`
+      removes it.  A symbolic link is written through: its target is
+      replaced.
+    * ``-`` (stdout), an existing FIFO, character device or socket: a
+      stream, written directly (there is nothing to replace).
+
+    :meth:`write` writes all of a chunk or raises OSError; on a regular
+    file (the temporary file, or stdout redirected to a file) a failed
+    write is cut back to the end of the last complete chunk, so a chunk of
+    whole lines leaves whole lines.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The target, or ``"-"`` for stdout.
+    name : str
+        How messages name the output (a flag such as ``"--out"``).
+    suffix : str
+        Added after ``".part"`` to the temporary file's name, for writers
+        that choose a format by the name's ending (``".mp4"``).
+
+    Raises
+    ------
+    OutputRefused
+        The target is a directory, its folder is missing or not writable, it
+        is a file that may not be written, or stdout is closed.
+    """
+
+    def __init__(self, path, name: str = "output", *, suffix: str = ""):
+        self.path = "-" if path == "-" else os.fspath(path)
+        self.flag = name
+        self.suffix = suffix
+        self.name = "stdout" if self.path == "-" else self.path
+        self.partial = None           # the temporary file, when there is one
+        self.target = None            # the file it replaces (links resolved)
+        self._fd = None
+        self._text = None             # a captured text stream standing in for stdout (tests)
+        self._close = False
+        self._base = 0
+        self.complete = 0             # bytes written that end with a complete chunk
+        if self.path == "-":
+            if sys.stdout is None:
+                raise OutputRefused("stdout is closed; give --out FILE")
+            try:
+                sys.stdout.flush()
+                self._fd = sys.stdout.fileno()
+            except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+                self._text = sys.stdout        # a captured stream (tests, notebooks)
+        else:
+            self._open_file()
+        self.regular = self._fd is not None and stat.S_ISREG(os.fstat(self._fd).st_mode)
+        if self.regular and self.partial is None:  # stdout redirected to a file: cut back to where we began
+            try:
+                import fcntl
+
+                appending = fcntl.fcntl(self._fd, fcntl.F_GETFL) & os.O_APPEND
+                self._base = os.fstat(self._fd).st_size if appending else os.lseek(self._fd, 0, os.SEEK_CUR)
+            except OSError:
+                self._base = 0
+
+    def _refuse(self, reason: str, short: str | None = None):
+        raise OutputRefused(f"{self.flag} {self.path}: {reason}", short)
+
+    def _open_file(self) -> None:
+        if "\0" in self.path:
+            raise OutputRefused(f"{self.flag} {self.path!r}: not a valid file name (it holds a NUL byte)")
+        if not self.path:
+            self._refuse("cannot write (No such file or directory)")
+        target = os.path.realpath(self.path)  # write through a symbolic link
+        mode = _existing_mode(target)
+        if mode is not None and stat.S_ISDIR(mode):
+            self._refuse("is a directory, not a file", "Is a directory")
+        if mode is not None and not stat.S_ISREG(mode):  # a FIFO, a device, a socket: a stream
+            try:
+                self._fd = os.open(target, os.O_WRONLY)
+            except OSError as exc:
+                self._refuse(f"cannot write ({exc.strerror})", exc.strerror)
+            self._close = True
+            return
+        if mode is not None and not os.access(target, os.W_OK):
+            self._refuse("cannot write (Permission denied)", "Permission denied")
+        partial = target + ".part" + self.suffix
+        try:
+            fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+        except IsADirectoryError:
+            self._refuse(f"cannot write ({partial} is a directory)", "Is a directory")
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            short = reason
+            if mode is not None:  # the file exists, but its folder refuses the temporary file
+                reason += f"; cannot make {os.path.basename(partial)} beside it"
+            self._refuse(f"cannot write ({reason})", short)
+        if mode is not None:
+            try:
+                os.fchmod(fd, stat.S_IMODE(mode))
+            except OSError:
+                pass
+        self._fd, self._close, self.partial, self.target = fd, True, partial, target
+
+    # ------------------------------------------------------------------ writing
+    def write(self, data: bytes) -> None:
+        """Write all of ``data``; on an error a regular file is cut back to :attr:`complete` and OSError raised."""
+        if self._text is not None:
+            self._text.write(data.decode("utf-8"))
+            self._text.flush()
+            self.complete += len(data)
+            return
+        view = memoryview(data)
+        written = 0
+        try:
+            while written < len(view):
+                written += os.write(self._fd, view[written:])
+        except OSError:
+            if self.regular:
+                try:
+                    os.ftruncate(self._fd, self._base + self.complete)
+                except OSError:
+                    pass
+            raise
+        self.complete += len(data)
+
+    def file(self, binary: bool = True, newline=None):
+        """A Python file object writing to this output (for writers that want one: ``numpy.savez``, ``csv``).
+
+        Closing it leaves the output open; call :meth:`commit` after.
+        """
+        if self._text is not None:
+            if binary:
+                raise OutputRefused(f"{self.flag}: binary output to a text stream")
+            return self._text
+        if binary:
+            return open(self._fd, "wb", closefd=False)
+        return open(self._fd, "w", encoding="utf-8", newline=newline, closefd=False)
+
+    # ------------------------------------------------------------------ ending
+    def commit(self) -> None:
+        """The output is complete: move the temporary file over the target (OSError when that fails)."""
+        if self.partial is not None and self._fd is not None:
+            try:
+                os.fsync(self._fd)
+            except OSError as exc:
+                if exc.errno not in (22, 95):  # EINVAL, EOPNOTSUPP: a file system without fsync
+                    self.discard()
+                    raise
+        self._close_fd()
+        if self.partial is not None:
+            try:
+                os.replace(self.partial, self.target)
+            except OSError:
+                self.discard()
+                raise
+            self.partial = None
+
+    def discard(self) -> bool:
+        """The output failed: remove the temporary file (the target is as it was); True if one was removed."""
+        self._close_fd()
+        if self.partial is None:
+            return False
+        try:
+            os.remove(self.partial)
+        except OSError:
+            return False
+        finally:
+            self.partial = None
+        return True
+
+    def keep_partial(self) -> str | None:
+        """Close, leaving the temporary file (whole chunks) beside the target untouched; its name, or None."""
+        self._close_fd()
+        partial, self.partial = self.partial, None
+        return partial
+
+    def _close_fd(self) -> None:
+        if self._close and self._fd is not None:
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass
+        self._fd = None
+
+    def close(self) -> None:
+        """Discard an output that was neither committed nor kept (never raises)."""
+        self.discard()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+        return False
+
+
+@contextlib.contextmanager
+def write_whole(path, newline=None, *, binary: bool = False, name: str = "output"):
+    """A file object for ``path`` that is moved into place only when the block ends without an error.
+
+    ``path`` never holds part of a file: readers see the old file or the
+    whole new one (:class:`Output`).  An error (an OSError, Ctrl-C, anything)
+    leaves no temporary file behind and is raised again.  Text (UTF-8) unless
+    ``binary``.
+    """
+    with Output(path, name) as out:
+        with out.file(binary=binary, newline=newline) as f:
+            yield f
+
+
+@contextlib.contextmanager
+def whole_path(path, suffix: str = "", name: str = "output"):
+    """A temporary path beside ``path`` for a library that writes by name (a video encoder).
+
+    Yields the temporary name (``path + ".part" + suffix``); when the block
+    ends without an error the file is moved over ``path``, else removed.
+    """
+    out = Output(path, name, suffix=suffix)
+    target = getattr(out, "target", None)
+    partial = out.keep_partial()  # the library opens the temporary file by name itself
+    if partial is None:  # a stream (a FIFO, a device): the library writes to it by name
+        yield out.path
+        return
+    try:
+        yield partial
+        os.replace(partial, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.remove(partial)
         raise
+
+
+def same_file(a, b) -> bool:
+    """True when paths ``a`` and ``b`` name one existing file (links and relative names resolved)."""
+    try:
+        x, y = os.stat(a), os.stat(b)
+    except (OSError, ValueError, TypeError):
+        return False
+    return (x.st_dev, x.st_ino) == (y.st_dev, y.st_ino)
+
+
+def check_outputs(outputs: dict, inputs: dict) -> None:
+    """Refuse an output that is one of the run's inputs, or two outputs that are one file.
+
+    Parameters
+    ----------
+    outputs : dict
+        How each output is named in messages (``"--out"``) -> its path (``"-"`` and None skipped).
+    inputs : dict
+        How each input is named (``"--scenario"``, ``"the body's mesh"``) -> its path (None skipped).
+
+    Raises
+    ------
+    OutputRefused
+        Naming the output and the input it would overwrite.
+    """
+    named = [(flag, path) for flag, path in outputs.items() if path not in (None, "-")]
+    for flag, path in named:
+        for what, source in inputs.items():
+            if source is not None and same_file(path, source):
+                raise OutputRefused(f"{flag} {path}: is the run's input ({what}); writing it would destroy "
+                                    "the input: choose another name")
+    for i, (flag, path) in enumerate(named):
+        for other, second in named[i + 1:]:
+            if os.path.realpath(path) == os.path.realpath(second) or same_file(path, second):
+                raise OutputRefused(f"{flag} {path} and {other} {second}: the same file; give each its own name")

@@ -15,22 +15,38 @@ value and the range::
     sim.limits.SettingsError: --rate-spread: 5000 is too large (at most 1000 rad/s)
 
 Besides the fields, the table holds what a run may cost (bodies, values
-per axis of a gains grid, body-steps, Dask workers): the same kind of
-entry, so a future cost limit is one more line here.
+per axis of a gains grid, body-steps, Dask workers, comparison bodies, the
+sizes of the files read and of a sweep's trajectories, the wall time a run
+may take without ``--force``): the same kind of entry, so a future cost
+limit is one more line here.
+
+What the machine has is read here too (:func:`available_memory`,
+:func:`usable_cores`), and :func:`check_cost` is the one gate every
+estimate goes through (a run, a replay, a sweep, the API): a run estimated
+to take longer than ``run_seconds`` is refused unless forced; one that needs
+more memory than the machine has available is refused, forced or not.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["SettingsError", "Limit", "LIMITS", "as_number", "as_integer", "components", "listed"]
+__all__ = ["SettingsError", "RunTooLong", "Limit", "LIMITS", "as_number", "as_integer", "components", "listed",
+           "available_memory", "usable_cores", "check_cost", "check_workers", "least_seconds", "duration_text",
+           "size_text"]
 
 
 class SettingsError(ValueError):
     """A setting has a bad value; the message names the setting, the value and why."""
+
+
+class RunTooLong(ValueError):
+    """A run would take too long or need more memory than the machine has; the message gives the figures."""
 
 
 def as_number(name: str, value) -> float:
@@ -233,4 +249,158 @@ LIMITS = {lim.key: lim for lim in (
     Limit("workers", 0, 1024, integer=True),
     # the drift lab's long runs (attitude-sim lab --steps): a hundred steps show nothing, 1e8 take a day
     Limit("lab_steps", 100, 100_000_000, integer=True),
+    # Comparison bodies of a scenario: each is a column group of the CSV and a curve in every
+    # plot; beyond a few dozen neither can be read, and each multiplies the run's cost.
+    Limit("compare_bodies", 0, 64, integer=True),
+    # Estimated wall time a run, replay or sweep may take unless forced (--force, force=True).
+    Limit("run_seconds", 0.0, 3600.0, "s"),
+    # ---- files read whole (bytes), refused by their size before they are read
+    # (a scenario is about 2 kB; a recording line about 60 bytes, its header a scenario;
+    # a mesh of the most triangles the view draws is at most about 130 MB as ASCII STL)
+    Limit("scenario_bytes", 0, 1 << 20, "bytes", integer=True),
+    Limit("scenario_line_bytes", 0, 1 << 16, "bytes", integer=True),
+    Limit("recording_bytes", 0, 256 << 20, "bytes", integer=True),
+    Limit("recording_line_bytes", 0, 4 << 20, "bytes", integer=True),
+    Limit("mesh_bytes", 0, 256 << 20, "bytes", integer=True),
+    Limit("mesh_triangles", 1, 500_000, integer=True),
+    # ---- what a sweep keeps: every k-th sample of every body's Q and w
+    Limit("trajectory_bytes", 0, 4 << 30, "bytes", integer=True),
 )}
+
+#: Share of the available memory a run may plan to use (the rest: the libraries, the OS, other programs).
+MEMORY_SHARE = 0.8
+
+
+def _meminfo() -> dict:
+    info = {}
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                key, _, rest = line.partition(":")
+                parts = rest.split()
+                if parts and parts[0].isdigit():
+                    info[key] = int(parts[0]) * (1024 if parts[1:] == ["kB"] else 1)
+    except (OSError, ValueError, IndexError):
+        pass
+    return info
+
+
+def _cgroup_room() -> float:
+    """Bytes left under this process's cgroup (v2) memory limit; inf without one."""
+    try:
+        with open("/proc/self/cgroup", encoding="ascii") as f:
+            path = next((line.split(":", 2)[2].strip() for line in f if line.startswith("0::")), None)
+        if path is None:
+            return math.inf
+        folder = os.path.join("/sys/fs/cgroup", path.lstrip("/"))
+        with open(os.path.join(folder, "memory.max"), encoding="ascii") as f:
+            limit = f.read().strip()
+        if limit == "max":
+            return math.inf
+        with open(os.path.join(folder, "memory.current"), encoding="ascii") as f:
+            return max(0.0, float(limit) - float(f.read().strip()))
+    except (OSError, ValueError, IndexError, StopIteration):
+        return math.inf
+
+
+def available_memory() -> int:
+    """Bytes the machine can give a new allocation now, without swapping.
+
+    ``MemAvailable`` of ``/proc/meminfo`` (the kernel's estimate, page cache
+    that can be dropped included), else the free pages of
+    ``os.sysconf``; lower when a cgroup memory limit leaves less.
+    """
+    info = _meminfo()
+    room = info.get("MemAvailable")
+    if room is None:
+        try:
+            room = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, ValueError, AttributeError):
+            room = 1 << 30
+    return int(min(room, _cgroup_room()))
+
+
+def usable_cores() -> int:
+    """Cores this process may run on (its CPU affinity), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def size_text(size: float) -> str:
+    """Bytes in words: ``"1.5 GiB"``, ``"300 MiB"``, ``"12 kiB"``."""
+    for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("kiB", 2**10)):
+        if size >= scale:
+            return f"{size / scale:.3g} {unit}"
+    return f"{size:.0f} bytes"
+
+
+def duration_text(seconds: float) -> str:
+    """Seconds in words: ``"3.2 h"``, ``"12 min"``, ``"2.5 days"``."""
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.3g} {unit}"
+    return f"{seconds:.3g} s"
+
+
+def least_seconds(work, repeats: int = 3) -> float:
+    """The least wall time of ``repeats`` calls of ``work()``, s.
+
+    The least, not the mean: a busy machine that takes the core away during
+    one timing would otherwise inflate an estimate many times over.
+    """
+    best = math.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def check_cost(what: str, *, seconds: float | None = None, memory: float | None = None,
+               force: bool = False, hint: str = "", memory_hint: str = "", most_seconds: float | None = None) -> None:
+    """The one gate of every estimate: raise :class:`RunTooLong` with the figure, or return.
+
+    Parameters
+    ----------
+    what : str
+        What is estimated, the start of the message ("10,000,000 steps",
+        "a sweep of 1,000,000 bodies x 10,000 steps").
+    seconds : float, optional
+        Estimated wall time; refused beyond ``LIMITS["run_seconds"]`` unless ``force``.
+    memory : float, optional
+        Estimated bytes held at once; refused beyond :data:`MEMORY_SHARE` of
+        :func:`available_memory`, whatever ``force`` says (a need the
+        machine cannot meet ends in the kernel's OOM killer or swapping,
+        not in a result).
+    hint, memory_hint : str
+        What to do instead (ends the time and the memory message).
+    most_seconds : float, optional
+        The time limit (default ``LIMITS["run_seconds"].high``).
+    """
+    if memory is not None:
+        room = MEMORY_SHARE * available_memory()
+        if memory > room:
+            raise RunTooLong(f"{what} would need {size_text(memory)} in memory, more than this machine can "
+                             f"give ({size_text(room / MEMORY_SHARE)} available)"
+                             + (f"; {memory_hint}" if memory_hint else ""))
+    most = LIMITS["run_seconds"].high if most_seconds is None else most_seconds
+    if seconds is not None and not force and seconds > most:
+        raise RunTooLong(f"{what} would take about {duration_text(seconds)} here (at most "
+                         f"{duration_text(most)})" + (f"; {hint}" if hint else ""))
+
+
+def check_workers(value, name: str = "workers") -> int:
+    """A number of Dask worker processes for this machine: the table's range, and at most its cores.
+
+    Each worker is a process of its own (about 100 MB with numpy and the
+    simulation loaded) running one chunk at a time; more workers than
+    cores only share the cores and multiply the memory.
+    """
+    workers = LIMITS["workers"].number(value, name)
+    cores = usable_cores()
+    if workers > cores:
+        raise SettingsError(f"{name}: {workers:,} worker processes on a machine with {cores} "
+                            f"core{'s' if cores > 1 else ''}: at most {cores} (one per core)")
+    return workers

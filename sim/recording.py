@@ -28,11 +28,12 @@ from sim.settings import KEYS, Settings, SettingsError, validate
 __all__ = ["Recorder", "load_recording", "replay", "RecordingError", "FORMAT"]
 
 FORMAT = "attitude-sim recording"
+#: The version of the format written; a reader reads every version up to its own.
 VERSION = 1
 #: Largest recording and longest line accepted, bytes (an input line is about
-#: 60 bytes; the header holds a scenario, itself at most 1 MiB).
-MAX_FILE_BYTES = 256 << 20
-MAX_LINE_BYTES = 4 << 20
+#: 60 bytes; the header holds a scenario, itself at most 1 MiB): :data:`sim.limits.LIMITS`.
+MAX_FILE_BYTES = LIMITS["recording_bytes"].high
+MAX_LINE_BYTES = LIMITS["recording_line_bytes"].high
 #: Largest step number accepted (10^12 steps: about two months of computing).
 MAX_STEP = 10 ** 12
 
@@ -118,12 +119,19 @@ class Recorder:
                 pass
 
 
-def load_recording(path):
+def load_recording(path, warn=None):
     """Read a recording: returns ``(scenario, inputs, last_step)``.
 
     ``inputs`` is a list of ``(step, key, value)``; ``last_step`` the last
     step the recording reached (from ``end`` or ``alive`` marks or inputs).
     A truncated last line (the process was killed while writing) is ignored.
+    The header's ``version`` must be one this reader knows (1 to
+    :data:`VERSION`).
+
+    ``warn(text)``, when given, is told in one line when the recording has
+    no ``end`` mark: it was cut off (the recording program was killed, or
+    the disk filled up) and replays only to its last complete input or
+    ``alive`` mark.
     """
     if not path:
         raise RecordingError("no recording given (an empty name)")
@@ -142,8 +150,15 @@ def load_recording(path):
         raise RecordingError(f"{path}, line 1: not a recording header") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise RecordingError(f"{path}, line 1: not an attitude-sim recording")
+    version = header.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= VERSION:
+        if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
+            raise RecordingError(f"{path}, line 1: a recording of format version {version}, newer than this "
+                                 f"attitude-sim reads (up to {VERSION}); replay it with a newer attitude-sim")
+        raise RecordingError(f"{path}, line 1: the header's version {version!r} is not a format version "
+                             f"(an integer from 1 to {VERSION})")
     scenario = _header_scenario(header, path)
-    inputs, last = [], 0
+    inputs, last, ended = [], 0, False
     for number, line in enumerate(lines[1:], start=2):
         try:
             record = json.loads(line)
@@ -170,8 +185,12 @@ def load_recording(path):
             last = max(last, step)
         elif "alive" in record or "end" in record:
             last = max(last, _step(record.get("end", record.get("alive")), path, number))
+            ended = ended or "end" in record
         else:
             raise RecordingError(f"{path}, line {number}: unknown record")
+    if not ended and warn is not None:
+        warn(f"warning: {path} has no end mark: the recording was cut off (the program recording it was "
+             f"killed, or the disk filled up); it replays to its last complete line, step {last:,}")
     return scenario, inputs, last
 
 
@@ -231,13 +250,14 @@ def _text(value) -> str:
     return value
 
 
-def replay(path, steps: int | None = None):
+def replay(path, steps: int | None = None, warn=None):
     """A Runner that replays a recording; yields nothing itself.
 
     Returns ``(runner, steps)``: advance ``runner`` by ``steps`` (default: the
     last step the recording reached) to reproduce the recorded run.
+    ``warn`` as for :func:`load_recording` (a recording without its end mark).
     """
-    scenario, inputs, last = load_recording(path)
+    scenario, inputs, last = load_recording(path, warn)
     runner = Runner(scenario)
     for step, key, value in inputs:
         runner.schedule(step, key, value)

@@ -45,7 +45,7 @@ RESET = "reset"
 ENSEMBLE = "ensemble"
 #: Settings that reach the ensemble too: the shared inputs of
 #: :meth:`sim.ensemble.Ensemble.set`.  A new body reaches it as well
-#: (:data:`ENSEMBLE_BODY_KEYS`: ``body``, ``mass``, and ``inertia`` back to
+#: (:data:`ENSEMBLE_BODY_KEYS`: ``body``, ``mass``, ``mesh_units``, and ``inertia`` back to
 #: None, the body's own), so the ensemble re-draws its inertia about the
 #: body now flown.  The others are each body's own: reset angles and rates,
 #: and an explicit inertia (what "Load worst" gives the main body: the
@@ -60,7 +60,7 @@ ENSEMBLE_KEYS = frozenset({"torque", "dampers_on", "dampers", "controller", "gai
 #: have a column per wheel), so a change to another number is refused (:meth:`Runner.submit`).
 WHEEL_COUNT_KEYS = frozenset({"wheels"})
 #: A change of body: reaches the ensemble, but ``inertia`` only when it goes back to None.
-ENSEMBLE_BODY_KEYS = frozenset({"body", "mass", "inertia"})
+ENSEMBLE_BODY_KEYS = frozenset({"body", "mass", "mesh_units", "inertia"})
 #: Label of the main body in :attr:`Batch.compare_rows`.
 MAIN = "main"
 #: Columns of :attr:`Batch.compare_rows`: time, attitude error against the

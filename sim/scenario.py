@@ -54,9 +54,11 @@ _TOP_KEYS = {"scenario", "settings", "events", "compare", "ensemble"}
 _ENSEMBLE_KEYS = tuple(f.name for f in fields(EnsembleSpec))
 #: Longest scenario, s (:data:`sim.limits.LIMITS`, "duration").
 MAX_DURATION = LIMITS["duration"].high
-#: Largest scenario file and longest line accepted, bytes (the built-ins are about 2 kB).
-MAX_FILE_BYTES = 1 << 20
-MAX_LINE_BYTES = 1 << 16
+#: Largest scenario file and longest line accepted, bytes (the built-ins are about 2 kB): :data:`sim.limits.LIMITS`.
+MAX_FILE_BYTES = LIMITS["scenario_bytes"].high
+MAX_LINE_BYTES = LIMITS["scenario_line_bytes"].high
+#: Most comparison bodies of a scenario (:data:`sim.limits.LIMITS`).
+MAX_COMPARE = LIMITS["compare_bodies"].high
 
 
 class ScenarioError(ValueError):
@@ -91,6 +93,20 @@ class Scenario:
     compare: tuple = ()
     #: How the bodies of an ensemble differ (the ``[ensemble]`` table), or None.
     ensemble: EnsembleSpec | None = None
+
+    def __post_init__(self):
+        # Comparison bodies: each label names a column group of the output, so each must be
+        # unique; their number multiplies the run's cost (LIMITS["compare_bodies"]).
+        labels = [label for label, _ in self.compare]
+        if len(labels) > MAX_COMPARE:
+            raise SettingsError(f"compare: {len(labels):,} comparison bodies, more than {MAX_COMPARE} "
+                                "(each multiplies the run's cost and adds a column group)")
+        seen = set()
+        for label in labels:
+            if label in seen:
+                raise SettingsError(f"compare: two comparison bodies are labelled {label!r}; "
+                                    "each needs its own label (it names its columns)")
+            seen.add(label)
 
 
 def builtin_dir() -> Path:
@@ -149,7 +165,13 @@ def loads(text, source: str = "<string>", name: str = "scenario", folder=None) -
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{source}: TOML syntax error: {exc}") from None
-    return _Parser(text, source, name, folder).parse(data)
+    except RecursionError:  # arrays or inline tables nested thousands deep
+        raise ScenarioError(f"{source}: nested too deeply (arrays or tables inside each other "
+                            "thousands of levels deep), not a scenario") from None
+    try:
+        return _Parser(text, source, name, folder).parse(data)
+    except RecursionError:
+        raise ScenarioError(f"{source}: nested too deeply, not a scenario") from None
 
 
 class _Parser:
@@ -273,12 +295,20 @@ class _Parser:
 
     def compare(self, items: list, settings: Settings) -> tuple:
         bodies = []
+        if len(items) > MAX_COMPARE:
+            raise self.error(f"[[compare]]: {len(items):,} comparison bodies, more than {MAX_COMPARE} "
+                             "(each multiplies the run's cost and adds a column group)", "compare", MAX_COMPARE)
+        labels = {}
         for i, item in enumerate(items):
             if not isinstance(item, dict):
                 raise self.error(f"[[compare]] #{i + 1}: must be a table", "compare", i)
             label = item.get("label", f"body {i + 1}")
             if not isinstance(label, str):
                 raise self.error(f"[[compare]] #{i + 1}: label must be a string", "compare", i)
+            if label in labels:
+                raise self.error(f"[[compare]] #{i + 1}: label {label!r} is taken by #{labels[label] + 1}; each "
+                                 "comparison body needs its own label (it names its columns)", "compare", i)
+            labels[label] = i
             if "body" in item:
                 raise self.error(f"[[compare]] #{i + 1}: body: comparison bodies fly the main body "
                                  "(drawn with its mesh); give them another inertia or mass instead", "compare", i)

@@ -18,7 +18,7 @@ from sim.environment import DISTURBANCE_AXES
 from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
 from sim.limits import LIMITS, SettingsError, as_number, components, listed
 from sim.norm import NORM_MODES
-from sim.shape import BUILTINS, DEFAULT_BODY, MassProperties, ShapeError, load, mass_properties, resolve
+from sim.shape import BUILTINS, DEFAULT_BODY, MESH_UNITS, MassProperties, ShapeError, load, mass_properties, resolve
 from sim.wheels import LAYOUTS, WheelSet, free_inertia, wheel_set
 
 __all__ = ["Settings", "SettingsError", "validate", "MAX_DT", "MIN_DT", "stability_warning",
@@ -47,6 +47,8 @@ class Settings:
     body: str = DEFAULT_BODY
     #: Total mass (kg) for an inertia from the mesh; None: the body's own.
     mass: float | None = None
+    #: The length unit of a mesh file's coordinates (sim.shape.MESH_UNITS: m, cm, mm, in).
+    mesh_units: str = "m"
     integrator: str = "half-quat"
     full_quat_form: str = "hoffmann"
     norm: str = "hoffmann"
@@ -122,7 +124,7 @@ class Settings:
     def mass_properties(self) -> MassProperties:
         """The mass and inertia in force: explicit ``inertia`` wins, else the body's (sim.shape)."""
         try:
-            return mass_properties(self.body, self.mass, self.inertia)
+            return mass_properties(self.body, self.mass, self.inertia, self.mesh_units)
         except ShapeError as exc:
             raise SettingsError(f"body: {exc}") from None
 
@@ -245,6 +247,7 @@ _VALIDATORS = {
     "inertia": _inertia,
     "body": _body,
     "mass": _optional,
+    "mesh_units": lambda k, v: _choice(k, v, tuple(MESH_UNITS)),
     "integrator": lambda k, v: _choice(k, v, tuple(INTEGRATORS)),
     "full_quat_form": lambda k, v: _choice(k, v, FULL_QUAT_FORMS),
     "norm": lambda k, v: _choice(k, v, tuple(NORM_MODES)),

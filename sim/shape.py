@@ -5,7 +5,16 @@ A body is a triangle mesh (what the view draws) plus its mass properties
 inertia is his tensor (Appendix A) and whose mesh is only a picture, and
 three bodies whose inertia comes from their mesh: a T-handle, a phone and a
 small satellite.  Any OBJ, STL, PLY or glTF file is a body too.  Lengths in
-mesh files are metres.
+mesh files are metres unless another unit is named (:data:`MESH_UNITS`:
+millimetres, centimetres, inches, as CAD tools export them); the mesh is
+scaled to metres when it is read, so its inertia at a given mass scales
+with the square of the unit.
+
+A closed mesh wound inside out (negative volume: every normal points in,
+as some exporters write a mirrored part) is repaired with trimesh's normal
+fixing (``trimesh.repair.fix_inversion``), and :attr:`Shape.note` says so in
+one line; a mesh that is open, wound inconsistently (neighbouring faces
+disagree on the outside) or encloses no volume gives no inertia.
 
 Inertia from a mesh
 -------------------
@@ -42,22 +51,31 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import io
 import math
 import os
+import stat as stat_module
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from sim.body import HOFFMANN_INERTIA
+from sim.body import HOFFMANN_INERTIA, inertia_tensor
+from sim.files import FileRefused, kind_of, read_regular
+from sim.limits import LIMITS
 
-__all__ = ["bake", "Builtin", "BUILTINS", "DEFAULT_BODY", "MassProperties", "MESH_SUFFIXES", "MAX_TRIANGLES",
-           "Shape", "ShapeError", "components", "load", "mass_properties", "resolve"]
+__all__ = ["bake", "Builtin", "BUILTINS", "DEFAULT_BODY", "MassProperties", "MESH_SUFFIXES", "MESH_UNITS",
+           "MAX_TRIANGLES", "MAX_MESH_BYTES", "Shape", "ShapeError", "components", "load", "mass_properties",
+           "resolve"]
 
 #: File suffixes read as meshes.
 MESH_SUFFIXES = (".obj", ".stl", ".ply", ".glb", ".gltf")
-#: Largest mesh accepted (triangles): more would not be drawn at an interactive rate.
-MAX_TRIANGLES = 500_000
+#: Length units of a mesh file's coordinates, in metres.
+MESH_UNITS = {"m": 1.0, "cm": 0.01, "mm": 0.001, "in": 0.0254}
+#: Largest mesh accepted (triangles): more would not be drawn at an interactive rate (:data:`sim.limits.LIMITS`).
+MAX_TRIANGLES = LIMITS["mesh_triangles"].high
+#: Largest mesh file read, bytes: refused by its size, before it is read (:data:`sim.limits.LIMITS`).
+MAX_MESH_BYTES = LIMITS["mesh_bytes"].high
 #: Mass given to a mesh file when no ``mass`` is set (kg).
 DEFAULT_FILE_MASS = 1.0
 
@@ -110,10 +128,19 @@ def resolve(body: str) -> str:
     if body in BUILTINS:
         return body
     path = Path(body).expanduser()
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except (OSError, ValueError) as exc:  # a name too long, a NUL byte, no permission on a folder
+        reason = getattr(exc, "strerror", None) or "not a valid file name"
+        raise ShapeError(f"{body!r}: cannot read ({reason})") from None
+    if info is not None and not stat_module.S_ISREG(info.st_mode):
+        raise ShapeError(f"{body}: is {kind_of(info.st_mode)}, not a mesh file (a regular file)")
     if path.suffix.lower() not in MESH_SUFFIXES:
         raise ShapeError(f"{body!r} is neither a built-in body ({', '.join(BUILTINS)}) "
                          f"nor a mesh file ({', '.join(MESH_SUFFIXES)})")
-    if not path.is_file():
+    if info is None:
         raise ShapeError(f"{body}: no such file")
     return str(path.resolve())
 
@@ -142,6 +169,12 @@ class Shape:
         The body's own mass (kg); None for a body with explicit inertia.
     inertia : tuple or None
         The built-in's explicit inertia (Hoffmann's six numbers).
+    note : str or None
+        What was repaired to read the mesh (its faces turned outward), in
+        one line naming the file; None when it was read as it is.
+    units : str
+        The length unit of the file (a key of :data:`MESH_UNITS`); the
+        vertices are in metres.
     """
 
     body: str
@@ -153,6 +186,8 @@ class Shape:
     problem: str | None
     mass: float | None
     inertia: tuple | None
+    note: str | None = None
+    units: str = "m"
 
     @property
     def size(self) -> float:
@@ -160,12 +195,24 @@ class Shape:
         return float(np.max(np.linalg.norm(self.vertices - self.centre, axis=1)))
 
     def inertia_at(self, mass: float) -> tuple:
-        """Hoffmann's six numbers about the centre of mass for a total ``mass`` (kg)."""
+        """Hoffmann's six numbers about the centre of mass for a total ``mass`` (kg).
+
+        Checked as an explicit inertia is (:func:`sim.body.inertia_tensor`:
+        the principal moments in the range of ``LIMITS["inertia"]``), so a
+        mesh and a mass never give a body the simulation refuses later.
+        """
         if self.unit_inertia is None:
             raise ShapeError(f"{self.body}: {self.problem}; give the inertia explicitly")
-        j = mass * self.unit_inertia
-        noise = 1e-12 * np.max(np.diag(j))  # rounding in the volume integrals of a symmetric mesh
-        return components(np.where(np.abs(j) > noise, j, 0.0))
+        with np.errstate(all="ignore"):
+            j = mass * self.unit_inertia
+            noise = 1e-12 * np.max(np.diag(j))  # rounding in the volume integrals of a symmetric mesh
+            comps = components(np.where(np.abs(j) > noise, j, 0.0))
+        try:
+            inertia_tensor(*comps)
+        except ValueError as exc:
+            units = "" if self.units == "m" else f", read in {self.units}"
+            raise ShapeError(f"{self.body}: the inertia from the mesh at {mass:g} kg{units}: {exc}") from None
+        return comps
 
 
 @dataclass(frozen=True)
@@ -173,16 +220,18 @@ class MassProperties:
     """The mass properties in force: ``inertia`` (Hoffmann's six numbers) and where they come from.
 
     ``explicit`` is True when the inertia was given (a setting, or the
-    aircraft's tensor) rather than computed from the mesh at ``mass``.
+    aircraft's tensor) rather than computed from the mesh at ``mass``;
+    ``note`` says what was repaired to read the mesh (:attr:`Shape.note`).
     """
 
     mass: float | None
     inertia: tuple
     explicit: bool
+    note: str | None = None
 
 
 def mass_properties(body: str = DEFAULT_BODY, mass: float | None = None,
-                    inertia: tuple | None = None) -> MassProperties:
+                    inertia: tuple | None = None, units: str = "m") -> MassProperties:
     """The mass properties of a body: explicit ``inertia`` wins, then the built-in's, then the mesh's.
 
     Parameters
@@ -194,41 +243,52 @@ def mass_properties(body: str = DEFAULT_BODY, mass: float | None = None,
         own (a file: 1 kg).
     inertia : tuple of 6 floats, optional
         Explicit ``(Jxx, Jyy, Jzz, Jxy, Jxz, Jyz)``, Hoffmann's signs.
+    units : str
+        The length unit of a mesh file (:data:`MESH_UNITS`).
 
     Raises
     ------
     ShapeError
-        When the inertia must come from a mesh that bounds no solid, or the
-        file cannot be read as a mesh.
+        When the inertia must come from a mesh that bounds no solid, the
+        file cannot be read as a mesh, or the mesh at ``mass`` gives an
+        inertia out of range.
     """
     if inertia is not None:
         return MassProperties(mass, tuple(inertia), True)
     builtin = BUILTINS.get(body)
     if builtin is not None and builtin.inertia is not None:  # no mesh needed
         return MassProperties(builtin.mass if mass is None else mass, builtin.inertia, True)
-    shape = load(body)
+    shape = load(body, units)
     mass = shape.mass if mass is None else mass
-    return MassProperties(mass, shape.inertia_at(mass), False)
+    return MassProperties(mass, shape.inertia_at(mass), False, shape.note)
 
 
-def load(body: str) -> Shape:
+def load(body: str, units: str = "m") -> Shape:
     """Read a body's mesh (a built-in name or a file) and its geometry's mass properties.
 
     Files are read again when they change on disk; otherwise the result is
-    cached.
+    cached.  ``units`` is the length unit of a file's coordinates
+    (:data:`MESH_UNITS`; the built-ins are in metres).
 
     Raises
     ------
     ShapeError
-        Not a built-in and not a readable mesh file, no triangles, or more
-        than :data:`MAX_TRIANGLES`.
+        Not a built-in and not a readable mesh file (a device, FIFO or
+        directory, more than :data:`MAX_MESH_BYTES`, not a mesh, faces that
+        name missing vertices), no triangles, or more than
+        :data:`MAX_TRIANGLES`.
     """
+    if units not in MESH_UNITS:
+        raise ShapeError(f"mesh units: unknown unit {units!r} (choose from {', '.join(MESH_UNITS)})")
     body = resolve(body)
     builtin = BUILTINS.get(body)
     if builtin is not None:
         return _load_builtin(body)
-    stat = os.stat(body)
-    return _load_file(body, stat.st_mtime_ns, stat.st_size)
+    try:
+        info = os.stat(body)
+    except OSError as exc:
+        raise ShapeError(f"{body}: cannot read ({exc.strerror})") from None
+    return _load_file(body, info.st_mtime_ns, info.st_size, units)
 
 
 @functools.lru_cache(maxsize=8)
@@ -276,37 +336,95 @@ def bake(name: str, folder: str | os.PathLike | None = None) -> Path:
 
 
 @functools.lru_cache(maxsize=8)
-def _load_file(path: str, _mtime_ns: int, _size: int) -> Shape:
-    return _shape(path, Path(path), DEFAULT_FILE_MASS, None)
+def _load_file(path: str, _mtime_ns: int, _size: int, units: str = "m") -> Shape:
+    return _shape(path, Path(path), DEFAULT_FILE_MASS, None, units, _read_file(path, _mtime_ns, _size))
 
 
-def _shape(body: str, path: Path, mass, inertia) -> Shape:
-    vertices, faces, colors = _read(body, path)
-    unit_inertia, centre, problem = _solid(vertices, faces)
+@functools.lru_cache(maxsize=4)
+def _read_file(path: str, _mtime_ns: int, _size: int):
+    return _read(path, Path(path))
+
+
+def _shape(body: str, path: Path, mass, inertia, units: str = "m", read=None) -> Shape:
+    vertices, faces, colors = _read(body, path) if read is None else read
+    vertices = vertices * MESH_UNITS[units] if units != "m" else vertices
+    try:
+        with np.errstate(all="ignore"):
+            unit_inertia, centre, problem, faces, note = _solid(vertices, faces)
+    except Exception as exc:  # noqa: BLE001 - the mesh library on a mesh it cannot handle: bad data
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ShapeError(f"{body}: the mesh's geometry cannot be evaluated ({reason})") from None
     if unit_inertia is None and inertia is not None:
         centre = np.zeros(3)
-    return Shape(body, vertices, faces, colors, centre, unit_inertia, problem, mass, inertia)
+    if note is not None:
+        note = f"{body}: {note}"
+    return Shape(body, vertices, faces, colors, centre, unit_inertia, problem, mass, inertia, note, units)
+
+
+def _binary_stl_problem(data: bytes) -> str | None:
+    """Why ``data`` is neither ASCII STL nor a whole binary STL, or None when it may be one of them."""
+    if data[:5].lower() == b"solid" and b"facet" in data[:4096].lower():
+        return None  # ASCII (or a binary file whose header starts with "solid": its size says which)
+    if len(data) < 84:
+        return f"{len(data)} bytes is shorter than a binary STL's 84-byte header"
+    count = int.from_bytes(data[80:84], "little")
+    if 84 + 50 * count != len(data):
+        return (f"its header announces {count:,} triangles, {84 + 50 * count:,} bytes, but the file has "
+                f"{len(data):,}: neither a whole binary STL nor ASCII STL")
+    return None
 
 
 def _read(body: str, path: Path):
-    """Vertices, triangles and RGBA colours of a mesh file, as in the file."""
+    """Vertices, triangles and RGBA colours of a mesh file, as in the file.
+
+    The file is read whole through :func:`sim.files.read_regular` (a regular
+    file of at most :data:`MAX_MESH_BYTES`, refused by its size before it is
+    read), then parsed by trimesh from memory.
+    """
+    suffix = path.suffix.lower()
+    kind = suffix[1:].upper()
+    try:
+        data = read_regular(path, MAX_MESH_BYTES, None, "mesh file")
+    except FileRefused as exc:
+        raise ShapeError(str(exc)) from None
+    if not data.strip():
+        raise ShapeError(f"{body}: an empty file, not a {kind} mesh")
+    if suffix == ".stl":
+        problem = _binary_stl_problem(data)
+        if problem is not None:
+            raise ShapeError(f"{body}: not a readable STL mesh ({problem})")
     import trimesh  # noqa: PLC0415 - slow to import; only when a mesh is read
 
-    suffix = path.suffix.lower()
     try:
-        mesh = trimesh.load(str(path), file_type=suffix[1:], force="mesh", process=False)
-    except Exception as exc:  # noqa: BLE001 - every reader fails in its own way
+        resolver = trimesh.resolvers.FilePathResolver(str(path))
+        with np.errstate(all="ignore"):
+            mesh = trimesh.load(io.BytesIO(data), file_type=suffix[1:], force="mesh", process=False,
+                                resolver=resolver)
+    except IndexError as exc:  # a face that names a vertex the file does not have
+        raise ShapeError(f"{body}: not a readable {kind} mesh: a face names a vertex the file does not have "
+                         f"({str(exc)[:120]})") from None
+    except ImportError:  # a reader's optional helper: the content is not what that reader expects
+        raise ShapeError(f"{body}: not a readable {kind} mesh (its content is not {kind} that trimesh reads)") \
+            from None
+    except (Exception, RecursionError) as exc:  # noqa: BLE001 - every reader fails in its own way
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ShapeError(f"{body}: not a readable {suffix[1:].upper()} mesh ({reason})") from None
+        raise ShapeError(f"{body}: not a readable {kind} mesh ({reason[:200]})") from None
     if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
-        raise ShapeError(f"{body}: not a {suffix[1:].upper()} mesh (no triangles found)")
+        raise ShapeError(f"{body}: not a {kind} mesh (no triangles found)")
     if len(mesh.faces) > MAX_TRIANGLES:
         raise ShapeError(f"{body}: {len(mesh.faces):,} triangles, more than the {MAX_TRIANGLES:,} "
                          "the view can draw; decimate the mesh first")
     vertices = np.array(mesh.vertices, dtype=float)
+    faces = np.array(mesh.faces)
+    if vertices.ndim != 2 or vertices.shape[1:] != (3,) or faces.ndim != 2 or faces.shape[1:] != (3,):
+        raise ShapeError(f"{body}: not a triangle mesh (vertices {vertices.shape}, faces {faces.shape})")
     if not np.all(np.isfinite(vertices)):
         raise ShapeError(f"{body}: the mesh has non-finite vertex coordinates")
-    return vertices, np.array(mesh.faces, dtype=np.int64), _colors(mesh)
+    if faces.dtype.kind not in "iu" or faces.min() < 0 or faces.max() >= len(vertices):
+        bad = int(faces.max()) if faces.size and faces.max() >= len(vertices) else int(faces.min())
+        raise ShapeError(f"{body}: a face names vertex {bad}, but the mesh has {len(vertices):,} vertices "
+                         f"(0 to {len(vertices) - 1:,})")
+    return vertices, faces.astype(np.int64), _colors(mesh)
 
 
 def _colors(mesh) -> np.ndarray:
@@ -327,26 +445,33 @@ def _colors(mesh) -> np.ndarray:
 
 
 def _solid(vertices, faces):
-    """``(unit inertia about the centre, centre, None)`` or ``(None, origin, problem)``."""
+    """``(unit inertia about the centre, centre, None, faces, note)`` or ``(None, origin, problem, faces, note)``.
+
+    A closed, consistently wound mesh whose volume is negative (wound
+    inside out) is turned outward (``trimesh.repair.fix_inversion``); the
+    faces returned are the file's reversed the same way, so the view draws
+    the outside, and ``note`` says what was done.
+    """
     import trimesh  # noqa: PLC0415
 
     solid = trimesh.Trimesh(vertices, faces, process=True)  # merges coincident vertices
     origin = np.zeros(3)
+    note = None
     if not solid.is_watertight:
-        return None, origin, "the mesh is not watertight (it has open edges), so it bounds no volume"
+        return None, origin, "the mesh is not watertight (it has open edges), so it bounds no volume", faces, None
     if not solid.is_winding_consistent:
-        return None, origin, "the mesh's faces are not wound consistently, so its volume is undefined"
-    with np.errstate(invalid="ignore", divide="ignore"):  # trimesh divides by a zero volume too
-        volume = float(solid.volume)  # density 1: mass = volume
+        return None, origin, "the mesh's faces are not wound consistently, so its volume is undefined", faces, None
+    if float(solid.volume) < 0.0:  # closed and consistent, but every normal points in
+        trimesh.repair.fix_inversion(solid)  # trimesh's normal fixing: the faces reversed
+        faces = faces[:, ::-1].copy()        # the drawn mesh too, so the view shows the outside
+        note = "the mesh was wound inside out (its normals pointed in); its faces were turned outward"
+    volume = float(solid.volume)  # density 1: mass = volume
     if not volume > 0.0:
-        if volume < 0.0:
-            return None, origin, (f"the mesh encloses a negative volume ({volume:.6g} m^3): its faces "
-                                  "are wound inside out (normals pointing in)")
-        return None, origin, "the mesh encloses zero volume"
+        return None, origin, "the mesh encloses zero volume", faces, note
     scale = np.max(np.abs(vertices))
     if volume < 1e-12 * scale ** 3:
-        return None, origin, f"the mesh encloses almost no volume ({volume:.3g} m^3: flat or degenerate)"
+        return None, origin, f"the mesh encloses almost no volume ({volume:.3g} m^3: flat or degenerate)", faces, note
     unit = np.asarray(solid.moment_inertia, dtype=float) / volume  # about the centre of mass
     if not np.all(np.isfinite(unit)) or math.isclose(np.trace(unit), 0.0):
-        return None, origin, "the mesh's inertia is not finite"
-    return unit, np.asarray(solid.center_mass, dtype=float), None
+        return None, origin, "the mesh's inertia is not finite", faces, note
+    return unit, np.asarray(solid.center_mass, dtype=float), None, faces, note

@@ -18,18 +18,20 @@ global index, and optionally every k-th sample of every body's ``Q`` and
 
 from __future__ import annotations
 
-import itertools
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
+from sim.ensemble.sampling import combination
 from sim.events import EventCursor
+from sim.limits import LIMITS, least_seconds
 from sim.scenario import Scenario
 from sim.settings import Settings
 
-__all__ = ["Sweep", "SweepResult", "COLUMNS", "columns", "run_chunk", "chunks", "summary",
+__all__ = ["Sweep", "SweepResult", "SweepFailed", "COLUMNS", "columns", "run_chunk", "chunks", "summary",
            "MAX_TRAJECTORY_BYTES"]
 
 #: Columns of a sweep, in order (README, "Ensembles / sweep"): the global
@@ -56,8 +58,22 @@ _INITIAL = {"q0": COLUMNS[1:5], "angles_deg0": COLUMNS[5:8], "rates0": COLUMNS[8
             "inertia": COLUMNS[11:17], "gains": COLUMNS[17:20]}
 _METRICS = COLUMNS[27:]
 
-#: A trajectory file larger than this is refused up front (bytes).
-MAX_TRAJECTORY_BYTES = 4 * 2**30
+#: A trajectory file larger than this is refused up front (bytes; :data:`sim.limits.LIMITS`).
+MAX_TRAJECTORY_BYTES = LIMITS["trajectory_bytes"].high
+#: Bytes an ensemble holds per body while it flies: state, initial samples, metrics and numpy's
+#: temporaries (measured: 1.0-1.1 kB per body with dispersed inertia and the controller on).
+BYTES_PER_BODY = 1536
+#: Bytes of one Dask worker process with numpy and the simulation loaded (measured: 90-130 MB).
+WORKER_BYTES = 160 << 20
+#: Seconds a cluster may go without any worker before the sweep ends (a local worker killed is
+#: back within about 2 s: its nanny restarts it and Dask runs the chunk again).
+LOST_SECONDS = 10.0
+#: Seconds between the checks of a running Dask sweep (results, workers, the deadline).
+POLL_SECONDS = 1.0
+
+
+class SweepFailed(RuntimeError):
+    """A sweep on Dask ended without its results: the message names the cluster and what went wrong."""
 
 #: Body-steps between progress reports of one chunk (about 0.1-0.2 s of work).
 _REPORT_BODY_STEPS = 2_000_000
@@ -119,6 +135,11 @@ def run_chunk(settings: Settings, spec: EnsembleSpec, events: tuple, steps: int,
     ``traj_every > 0``, ``"_t"`` (m,), ``"_q"`` (m, 4, count) and ``"_w"``
     (m, 3, count), sampled at :func:`sample_times`.
     """
+    with np.errstate(all="ignore"):  # a body that runs away is a fault in the metrics, not a warning
+        return _run_chunk(settings, spec, events, steps, start, count, traj_every, report)
+
+
+def _run_chunk(settings, spec, events, steps, start, count, traj_every, report) -> dict:
     ens = Ensemble(settings, spec, start=start, count=count)
     initial = ens.initial()
     cursor = EventCursor(events, ens.set)  # as the runner's: the same events at the same steps
@@ -218,20 +239,67 @@ class Sweep:
             return 0
         return len(sample_times(self.steps, self.traj_every)) * 7 * 8 * self.spec.bodies
 
-    def _chunks(self, workers: int) -> list[tuple[int, int]]:
+    def chunk_size(self, workers: int) -> int:
+        """Bodies per chunk on ``workers`` workers (0 or 1: in this process)."""
+        workers = max(1, workers)
         size = self.chunk
         if size is None:
             # Two chunks per worker balance a loaded cluster; one per worker when two would
             # make the columns too short to amortise numpy's per-call cost (see MIN_CHUNK).
             parts = workers if workers <= 1 or self.spec.bodies < 2 * workers * self.MIN_CHUNK else 2 * workers
             size = min(self.MAX_CHUNK, max(1, math.ceil(self.spec.bodies / parts)))
-        return chunks(self.spec.bodies, size)
+            if self.traj_every:  # a chunk's samples travel back whole: keep them to about 256 MiB
+                per_body = self.trajectory_bytes() / self.spec.bodies
+                size = max(1, min(size, int((256 << 20) / per_body)))
+        return min(size, self.spec.bodies)
+
+    def _chunks(self, workers: int) -> list[tuple[int, int]]:
+        return chunks(self.spec.bodies, self.chunk_size(workers))
+
+    # ------------------------------------------------------------------ costs
+    def memory(self, workers: int = 0, local: bool = True) -> int:
+        """Bytes the sweep holds at once on this machine, estimated before it runs.
+
+        The results (one float per body and column, twice while the chunks
+        are assembled), the trajectories (likewise), the chunks flown at
+        once (in this process, or one per worker when the workers run on
+        this machine, ``local``) and the worker processes themselves.
+        """
+        bodies = self.spec.bodies
+        result = 2 * (len(columns(self.scenario.settings.wheel_count)) * 8 * bodies + self.trajectory_bytes())
+        chunk = self.chunk_size(workers)
+        flying = chunk * BYTES_PER_BODY + self.trajectory_bytes() * chunk // bodies
+        if workers == 0:
+            return result + flying
+        return result + (workers * (WORKER_BYTES + 2 * flying) if local else 0)
+
+    def costs(self) -> tuple:
+        """``(seconds per body set up, seconds per body-step)``, measured on a few bodies of this sweep.
+
+        Each the least of three timings (:func:`sim.limits.least_seconds`),
+        on the sweep's own settings and spec, so the controller, the
+        integrator and the dispersions in force are what is timed.
+        """
+        count = min(self.spec.bodies, 400)
+        made = []
+        setup = least_seconds(lambda: made.append(Ensemble(self.scenario.settings, self.spec, start=0,
+                                                           count=count))) / count
+        ens, n = made[-1], 8
+        with np.errstate(all="ignore"):
+            step = least_seconds(lambda: ens.step(n)) / (n * count)
+        return setup, step
+
+    def seconds(self, workers: int = 0) -> float:
+        """Estimated wall time: bodies set up and body-steps flown, at the measured costs, over the workers."""
+        setup, step = self.costs()
+        return (self.spec.bodies * setup + self.body_steps * step) / max(1, workers)
 
     def _args(self):
         s = self.scenario
         return s.settings, self.spec, s.events, self.steps
 
-    def run(self, client=None, progress=None) -> SweepResult:
+    def run(self, client=None, progress=None, *, where: str = "the Dask cluster",
+            deadline: float | None = None) -> SweepResult:
         """Run every chunk and assemble the columns in index order.
 
         Parameters
@@ -240,18 +308,28 @@ class Sweep:
             Run the chunks on this Dask cluster's workers; in this process if None.
         progress : callable, optional
             ``progress(body_steps)`` as the work goes on (sums to :attr:`body_steps`).
+        where : str
+            How messages name the cluster ("the Dask cluster at tcp://...").
+        deadline : float, optional
+            Seconds the results may take on Dask (default: no limit).
+
+        Raises
+        ------
+        SweepFailed
+            On Dask: the cluster lost every worker for :data:`LOST_SECONDS`,
+            the scheduler stopped answering, a chunk failed (a worker died
+            running it more often than Dask retries), or the deadline passed.
+            Dask runs the chunks of a lost worker again on the others.
         """
         if client is None:
             parts = [run_chunk(*self._args(), start, count, self.traj_every, progress)
                      for start, count in self._chunks(1)]
         else:
-            parts = self._run_dask(client, progress)
+            parts = self._run_dask(client, progress, where, deadline)
         return _assemble(parts, bool(self.traj_every))
 
-    def _run_dask(self, client, progress) -> list[dict]:
-        from distributed import as_completed
-
-        workers = max(1, sum(client.nthreads().values()))
+    def _run_dask(self, client, progress, where, deadline) -> list[dict]:
+        workers = max(1, sum(_ask(client.nthreads, where).values()))
         report = topic = None
         if progress is not None:
             import uuid
@@ -262,11 +340,75 @@ class Sweep:
         futures = [client.submit(run_chunk, *self._args(), start, count, self.traj_every, report, pure=False)
                    for start, count in self._chunks(workers)]
         try:
-            parts = [future.result() for future in as_completed(futures)]
+            return _gather(client, futures, where, deadline)
         finally:
             if topic is not None:
-                client.unsubscribe_topic(topic)
-        return parts
+                try:
+                    client.unsubscribe_topic(topic)
+                except Exception:  # noqa: BLE001 - the cluster is gone: nothing to unsubscribe from
+                    pass
+
+
+def _ask(call, where, seconds: float = 10.0):
+    """A call to the scheduler with a deadline; SweepFailed when it does not answer."""
+    try:
+        return call(callback_timeout=seconds)
+    except (TimeoutError, OSError) as exc:
+        raise SweepFailed(f"the scheduler of {where} stopped answering ({_why(exc)})") from None
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _gather(client, futures, where, deadline) -> list[dict]:
+    """The chunks' results as they complete, each check bounded in time (see :meth:`Sweep.run`)."""
+    from distributed import wait
+
+    total = len(futures)
+    pending, parts = set(futures), []
+    end = None if deadline is None else time.monotonic() + deadline
+    lonely_since = None
+    try:
+        while pending:
+            try:
+                done, pending = wait(pending, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                done = set()
+            for future in done:
+                if future.status == "error":
+                    raise SweepFailed(f"a chunk failed on {where} ({_why(future.exception(timeout=10))}); "
+                                      f"{len(parts)} of {total} chunks were done")
+                if future.status == "cancelled":
+                    raise SweepFailed(f"the chunks were cancelled on {where} (the scheduler lost this client); "
+                                      f"{len(parts)} of {total} chunks were done")
+                parts.append(future.result(timeout=60))
+            if not pending:
+                break
+            if not done:
+                if not _ask(client.nthreads, where):
+                    lonely_since = lonely_since or time.monotonic()
+                    if time.monotonic() - lonely_since > LOST_SECONDS:
+                        raise SweepFailed(f"{where} has had no worker for {LOST_SECONDS:g} s (its "
+                                          f"workers died or left); {len(parts)} of {total} chunks were done")
+                else:
+                    lonely_since = None
+            if end is not None and time.monotonic() > end:
+                raise SweepFailed(f"no result from {where} within {deadline:,.0f} s, several times the estimate; "
+                                  f"{len(parts)} of {total} chunks were done")
+    except SweepFailed:
+        try:
+            client.cancel(list(pending))
+        except Exception:  # noqa: BLE001 - the cluster may be gone too
+            pass
+        raise
+    except Exception as exc:  # noqa: BLE001 - the scheduler died, the connection broke, the futures were lost
+        why = ("the scheduler went away and the chunks with it" if "Cancelled" in type(exc).__name__
+               else _why(exc))
+        raise SweepFailed(f"the connection to {where} was lost ({why}); {len(parts)} of {total} chunks "
+                          "were done") from None
+    return parts
 
 
 class _WorkerReport:
@@ -288,6 +430,33 @@ def _assemble(parts: list[dict], trajectories: bool) -> SweepResult:
         return SweepResult(columns)
     return SweepResult(columns, t=parts[0]["_t"], q=np.concatenate([p["_q"] for p in parts], axis=2),
                        w=np.concatenate([p["_w"] for p in parts], axis=2))
+
+
+def _by_gains(grid, index, settling) -> list:
+    """One row per combination flown, in grid order: ``(gains, bodies, settled, median, max)``.
+
+    Body ``i`` flew combination ``i mod C``; the bodies are grouped by that
+    number (sorted), never by walking all C combinations (up to 10^9).  The
+    median is numpy's ``percentile(method="nearest")`` of each group: the
+    sorted group's element at ``(n - 1) / 2``, rounded half to even.
+    """
+    if not len(index):
+        return []
+    total = len(grid[0]) * len(grid[1]) * len(grid[2])
+    number = np.asarray(index, dtype=np.int64) % total
+    order = np.lexsort((settling, number))
+    number, t = number[order], settling[order]
+    starts = np.flatnonzero(np.r_[True, number[1:] != number[:-1]])
+    ends = np.r_[starts[1:], len(number)]
+    counts = ends - starts
+    settled = np.add.reduceat(np.isfinite(t).astype(np.int64), starts)
+    median = t[starts + np.around((counts - 1) * 0.5).astype(np.int64)]
+    top = t[ends - 1]
+    positions = combination(grid, number[starts])
+    axes = [np.asarray(axis, dtype=float) for axis in grid]
+    gains = zip(*(axis[k] for axis, k in zip(axes, positions)))
+    return [(tuple(float(g) for g in combo), int(n), int(s), float(m), float(x))
+            for combo, n, s, m, x in zip(gains, counts, settled, median, top)]
 
 
 def _never_as_inf(settling: np.ndarray) -> np.ndarray:
@@ -323,15 +492,7 @@ def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
 
     # Worst first: faulted bodies, then never settled (largest error first), then slowest to settle.
     order = np.lexsort((-error, -settling, ok))
-    by_gains = []
-    if spec.gains_grid:
-        gains = np.array([c["k1"], c["k2"], c["k3"]])
-        for combo in itertools.product(*spec.gains_grid):
-            mine = ok & (gains == np.array(combo)[:, None]).all(axis=0)
-            if mine.any():
-                t = settling[mine]
-                by_gains.append((combo, int(mine.sum()), int(np.isfinite(t).sum()),
-                                 float(np.percentile(t, 50, method="nearest")), float(t.max())))
+    by_gains = _by_gains(spec.gains_grid, c["index"][ok], settling[ok]) if spec.gains_grid else []
     return {"bodies": result.bodies, "faulted": int(faulted.sum()), "flying": int(ok.sum()),
             "percentiles": levels, "settling_time": pct(settling[ok]), "final_error_deg": pct(error[ok]),
             "travelled_deg": pct(c["travelled_deg"][ok]),

@@ -118,12 +118,12 @@ def test_model_tab_chooses_a_body_and_its_mass(qtbot, main_window):
 
 
 def test_bad_mesh_file_gives_a_message_and_the_body_stays(qtbot, main_window, tmp_path):
+    # (an inside-out box was the bad mesh here; issue 23 turns those outward, so an open box is refused instead)
     window = main_window("tennis_racket")
-    bad = tmp_path / "inside_out.obj"
-    bad.write_text("\n".join(line if not line.startswith("f") else "f " + " ".join(line.split()[1:][::-1])
-                             for line in BOX_OBJ.splitlines()) + "\n")
+    bad = tmp_path / "open.obj"
+    bad.write_text("\n".join(BOX_OBJ.splitlines()[:-1]) + "\n")  # the last face missing: open
     assert not window.controls.body.choose(str(bad))
-    assert window.message.isVisible() and "inside out" in window.message.text()
+    assert window.message.isVisible() and "not watertight" in window.message.text()
     assert "keeping phone" in window.message.text()
     text = tmp_path / "notes.stl"
     text.write_text("not a mesh at all\n")
@@ -194,3 +194,27 @@ def test_small_body_torques_read_in_millinewton_metres(qtbot, main_window):
     qtbot.waitUntil(lambda: child(window, "readout_torque").text().endswith(" N m")
                     and "mN" not in child(window, "readout_torque").text(), timeout=2000)
     assert slider._text.text().endswith(" N m") and "mN" not in slider._text.text()
+
+
+def test_an_inside_out_mesh_in_millimetres_is_repaired_and_scaled_in_the_window(qtbot, main_window, tmp_path):
+    # issue 23: an exported part wound inside out, its coordinates in millimetres
+    window = main_window("tennis_racket")
+    path = tmp_path / "part_mm.obj"
+    lines = [line if not line.startswith("f") else "f " + " ".join(line.split()[1:][::-1])
+             for line in BOX_OBJ.splitlines()]
+    lines = [" ".join(["v", *(f"{1000 * float(x):g}" for x in line.split()[1:])]) if line.startswith("v") else line
+             for line in lines]
+    path.write_text("\n".join(lines) + "\n")
+    body = window.controls.body
+    assert body.choose(str(path))                        # in metres: a 1,000 m box, accepted and drawn
+    qtbot.waitUntil(lambda: window.viewer.scene.body.body == str(path), timeout=2000)
+    qtbot.waitUntil(lambda: "turned outward" in body.source.text(), timeout=2000)
+    units = child(window, "combo_mesh_units")
+    assert units.isEnabled()
+    assert body.set_units("mm")                          # what choosing "mm" in the chooser does
+    qtbot.waitUntil(lambda: window.worker.settings.mesh_units == "mm", timeout=2000)
+    # a 1 x 0.5 x 0.2 m box of 1 kg once read in millimetres: Jzz = (1 + 0.25) / 12
+    qtbot.waitUntil(lambda: abs(window.worker.settings.mass_properties.inertia[2] - 1.25 / 12) < 1e-12,
+                    timeout=2000)
+    qtbot.waitUntil(lambda: window.viewer.scene.body.units == "mm", timeout=2000)
+    assert window.viewer.scene.body.size < 1.0           # drawn in metres too

@@ -159,12 +159,14 @@ def test_named_values_are_argparse_choices():
     from sim.environment import DISTURBANCE_AXES
     from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
     from sim.norm import NORM_MODES
+    from sim.shape import MESH_UNITS
 
     run = _subparsers(build_parser())["run"]
     choices = {a.dest: tuple(a.choices) for a in run._actions if a.choices}
     assert choices == {"integrator": tuple(INTEGRATORS), "full_quat_form": tuple(FULL_QUAT_FORMS),
                        "norm": tuple(NORM_MODES), "controller": tuple(CONTROLLERS),
-                       "disturbance_axes": DISTURBANCE_AXES, "format": ("csv", "npz")}
+                       "disturbance_axes": DISTURBANCE_AXES, "format": ("csv", "npz"),
+                       "mesh_units": tuple(MESH_UNITS)}
 
 
 def test_version_from_package_metadata(capsys):

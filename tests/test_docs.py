@@ -28,8 +28,6 @@ PENDING: set = set()
 #: (docs/API.md's blocks run in tests/test_api.py, with its own checks.)
 EXAMPLE_PAGES = [README, DOCS / "ENSEMBLES.md"]
 
-#: A mutant's name in mutmut's report (``sim.x.x_func__mutmut_3``, ``sim.x.xǁClassǁmethod``): no code name.
-MUTANT = re.compile(r"\.x(?:_|ǁ)|mutmut")
 FENCE = re.compile(r"^```.*?^```[ \t]*$", re.S | re.M)
 LINK = re.compile(r"!?\[([^\]]*)\]\(([^)\s]+)\)")
 
@@ -226,6 +224,5 @@ def test_code_names_in_the_pages_still_import(page):
     """`sim.x.y`, `app.x.y`, `bench.x.y` in a page's inline code are real modules and attributes."""
     text = FENCE.sub("", page.read_text(encoding="utf-8"))
     names = set(re.findall(r"`((?:sim|app|bench)(?:\.[A-Za-z_]\w*)+)[^`]*`", text))
-    names = {name for name in names if not MUTANT.search(name)}
     stale = sorted(name for name in names if not _resolves(name))
     assert not stale, f"{_rel(page)} names code that does not import: {stale}"

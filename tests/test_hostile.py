@@ -98,7 +98,8 @@ def test_disk_full_npz_one_line_exit_1():
 
 def test_file_size_limit_cuts_back_to_whole_rows(tmp_path):
     # RLIMIT_FSIZE makes the kernel write part of a chunk, then refuse (EFBIG):
-    # the file must be cut back to its last complete line.
+    # the file must be cut back to its last complete line.  (Issue 24: the rows go to
+    # cut.csv.part, and cut.csv, the target, is left as it was: here, absent.)
     out = tmp_path / "cut.csv"
 
     def limit():
@@ -108,6 +109,8 @@ def test_file_size_limit_cuts_back_to_whole_rows(tmp_path):
     assert proc.returncode == 1
     line = _one_line(proc.stderr)
     assert "File too large" in line
+    assert not out.exists() and f"in {out}.part; {out} was not touched" in line
+    out = tmp_path / "cut.csv.part"
     times = _check_whole_rows(out)
     assert len(times) > 100
     assert _stated_t(line) == pytest.approx(times[-1], rel=1e-9), "the message names the last complete row"
@@ -219,8 +222,9 @@ def test_out_to_a_read_only_proc_file(capsys):
     # as a user: cannot open (exit 2); as root the open succeeds and the write fails (exit 1)
     code = main(["run", "--duration", "0.01", "--out", "/proc/version"])
     line = _one_line(capsys.readouterr().err)
+    # as root: /proc refuses the file written beside the target (issue 24: never written in place)
     assert (code, True) in ((2, "cannot write (Permission denied)" in line),
-                            (1, "cannot write /proc/version at t=0 s: Input/output error" in line))
+                            (2, "cannot make version.part beside it" in line))
     # and without root's power over permissions (see _unprivileged): exit 2
     code, err = _unprivileged("run", "--duration", "0.01", "--out", "/proc/version")
     assert code == 2 and "cannot write (Permission denied)" in _one_line(err)
@@ -296,7 +300,7 @@ def test_recording_line_too_long(tmp_path):
     (["--duration", "1e300", "--dt", "1e-9"], "more steps at dt=1e-09 s than a float can count"),
     (["--duration", "1e9", "--dt", "1e-6"], "1e+15 steps at dt=1e-06 s would take about"),
     (["--duration", "1e300", "--force"], "beyond 1e+07 s of simulated time"),
-    (["--duration", "-0"], "must be a finite number > 0"),
+    (["--duration", "-0"], "--duration: -0 must be > 0 s"),  # the table's words (sim.limits)
     (["--inertia", "1e-300,1e-300,1e-300,0,0,0"], "outside the physical range"),
     (["--inertia", "1e300,1e300,1e300,0,0,0"], "beyond the physical range"),
     (["--inertia", "5e-324,5e-324,5e-324,0,0,0"], "outside the physical range"),

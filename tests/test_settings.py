@@ -29,6 +29,7 @@ BAD = {
                 (1.0, 1.0, 1.0, 0.0, 0.0, math.inf)],
     "body": [None, 3, "", "no_such_body", "AIRCRAFT", ("aircraft",), "/dev/zero", "/no/such/mesh.stl"],
     "mass": [True, "abc", "", math.nan, math.inf, -math.inf, 1e999, 0.0, -1.0, -5e-324, 1e300],
+    "mesh_units": NAMES + ["MM", "km", "metres", 0.001],
     "integrator": NAMES,
     "full_quat_form": NAMES,
     "norm": NAMES,

@@ -15,6 +15,31 @@ loads the window, from inside :func:`app.cli.gui.cmd_gui`.
 ============================  ==========================================================
 """
 
-from app.cli.entry import build_parser, main
+import os
+import signal
+import threading
+
+
+def _interrupted_while_starting(signum, frame):  # pragma: no cover - runs in a subprocess under test
+    """Ctrl-C while the libraries load: one line and exit 130, not a traceback from inside an import."""
+    try:
+        os.write(2, b"attitude-sim: interrupted\n")
+    except OSError:
+        pass
+    os._exit(130)
+
+
+# Installed before the heavy imports (numpy, the simulation: about 0.15 s), restored after them;
+# from then on main() turns Ctrl-C into its one line.
+# A process started with Ctrl-C ignored (in the background of a script) keeps ignoring it.
+_early = (threading.current_thread() is threading.main_thread()
+          and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+if _early:
+    signal.signal(signal.SIGINT, _interrupted_while_starting)
+
+from app.cli.entry import build_parser, main  # noqa: E402
+
+if _early:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 __all__ = ["main", "build_parser"]

@@ -14,13 +14,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
+
+import numpy as np
 
 from app.cli import gui, lab, run, scenarios, sweep
-from app.cli.options import PROG, LineParser, UsageError, say
+from app.cli.options import PROG, LineParser, UsageError, drop_notes, say
 from app.cli.output import OutputError
+from sim.files import FileRefused, OutputRefused
+from sim.limits import RunTooLong
 from sim.recording import RecordingError
 from sim.scenario import ScenarioError
 from sim.settings import SettingsError
+from sim.shape import ShapeError
 from sim.simulation import SimulationFault
 
 __all__ = ["main", "build_parser", "EXAMPLES"]
@@ -62,11 +68,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Set (to anything) to see the traceback of an unexpected error instead of its one line.
+TRACEBACK_ENV = "ATTITUDE_SIM_TRACEBACK"
+
+
 def main(argv=None) -> int:
-    """Run ``attitude-sim`` with ``argv`` (default: the process's); returns the exit code."""
+    """Run ``attitude-sim`` with ``argv`` (default: the process's); returns the exit code.
+
+    Every failure ends in one line on stderr and an exit code, never a
+    traceback: bad input (2), a write error or a numerical fault (1),
+    Ctrl-C (130).  What a library raises on bad data is caught here too; an
+    error nobody foresaw is named in one line (exit 1), its traceback shown
+    only with ``ATTITUDE_SIM_TRACEBACK=1``.  numpy's RuntimeWarnings (an
+    overflow in a body that runs away, which the run reports as a fault)
+    never reach stderr.
+    """
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser()
+    warnings.filterwarnings("ignore", category=RuntimeWarning)
+    np.seterr(all="ignore")
+    drop_notes()
     try:
+        parser = build_parser()
         if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
             argv = ["gui", *argv]
         args = parser.parse_args(argv)
@@ -75,7 +97,8 @@ def main(argv=None) -> int:
         return args.handler(args)
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else 0
-    except (UsageError, SettingsError, ScenarioError, RecordingError) as exc:
+    except (UsageError, SettingsError, ScenarioError, RecordingError, ShapeError, FileRefused, OutputRefused,
+            RunTooLong) as exc:
         say(f"{PROG}: error: {exc}")
         return 2
     except OutputError as exc:
@@ -91,6 +114,19 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         say(f"{PROG}: interrupted")
         return 130
+    except MemoryError:
+        say(f"{PROG}: error: out of memory (the machine could not give what the run asked for)")
+        return 1
+    except RecursionError:
+        say(f"{PROG}: error: the input is nested too deeply to be read")
+        return 2
+    except Exception as exc:  # noqa: BLE001 - the last net: one line, never a traceback
+        if os.environ.get(TRACEBACK_ENV):
+            raise
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        say(f"{PROG}: internal error: {type(exc).__name__}{': ' + text if text else ''} "
+            f"({TRACEBACK_ENV}=1 shows where)")
+        return 1
 
 
 def _silence_stdout():

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import math
 
-from app.cli.options import UsageError, add_body_flags, with_body
+from app.cli.options import (UsageError, add_body_flags, check_outputs, flush_notes, say_body_note, scenario_inputs,
+                             with_body)
 from sim.scenario import load
 
 __all__ = ["add_parser", "cmd_gui", "MAX_AFTER"]
@@ -35,8 +36,11 @@ def add_parser(subparsers) -> None:
 
 def cmd_gui(args) -> int:
     scenario = with_body(load(args.scenario), args)  # fail early, on the command line
+    say_body_note(scenario.settings)
     if args.screenshot is not None and not (math.isfinite(args.after) and 0 <= args.after <= MAX_AFTER):
         raise UsageError(f"--after: must be a time in [0, {MAX_AFTER:g}] s, got {args.after}")
+    check_outputs({"--screenshot": args.screenshot}, scenario_inputs(args, scenario))
+    flush_notes()
     from app.window.launch import run_gui  # Qt is loaded for the window only (see the module docstring)
 
     return run_gui(scenario, screenshot=args.screenshot, after=args.after)

@@ -10,22 +10,28 @@ turns the parsed flags into the scenario that runs.
 from __future__ import annotations
 
 import argparse
-import math
+import os
+import re
 import sys
 from dataclasses import replace
 
 from sim.control import CONTROLLERS
 from sim.environment import DISTURBANCE_AXES
-from sim.limits import LIMITS
+from sim.files import Output, OutputRefused
+from sim.files import check_outputs as check_files
 from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
+from sim.limits import LIMITS, as_number
 from sim.norm import NORM_MODES
-from sim.scenario import MAX_DURATION, Event, load
+from sim.scenario import Event, load
+from sim.scenario import resolve as resolve_scenario
 from sim.settings import Settings, SettingsError, carried_to, validate
+from sim.shape import BUILTINS, MESH_UNITS
 from sim.wheels import layout_axes
 
 __all__ = ["PROG", "UsageError", "LineParser", "SETTING_FLAGS", "add_settings_flags", "add_body_flags",
-           "add_environment_flags",
-           "add_output_flags", "scenario_from_args", "with_body", "flag_value", "positive", "say"]
+           "add_environment_flags", "add_output_flags", "scenario_from_args", "with_body", "flag_value",
+           "limited", "say", "open_output", "check_outputs", "scenario_inputs", "say_body_note",
+           "note", "flush_notes", "drop_notes"]
 
 PROG = "attitude-sim"
 
@@ -35,7 +41,21 @@ class UsageError(Exception):
 
 
 class LineParser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (:class:`UsageError`) instead of usage and message."""
+    """An argument parser whose errors are one line (:class:`UsageError`) instead of usage and message.
+
+    A value that starts with a minus sign followed by a digit, a point or
+    ``inf``/``nan`` is a value, not a flag: ``--angles -90,0,0``,
+    ``--rates -1e-3,0,0`` and ``--gains-grid -1:2,3,4`` read as written
+    (argparse alone takes only a single negative number, ``-90``, for a
+    value).  No flag of attitude-sim starts with ``-`` and a digit.
+    """
+
+    #: What a value may start with (argparse's own matcher is this attribute).
+    NEGATIVE = re.compile(r"^-(\d|\.\d|inf|nan)", re.IGNORECASE)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = self.NEGATIVE
 
     def error(self, message):
         raise UsageError(message)
@@ -49,9 +69,9 @@ def add_settings_flags(parser, default_scenario: str = "default") -> None:
     parser.add_argument("--full-quat-form", choices=FULL_QUAT_FORMS,
                         help="full-quat's equation: Hoffmann's manipulated (4.15), raw, or with Sherif's term")
     parser.add_argument("--norm", choices=tuple(NORM_MODES), help="norm handling")
-    parser.add_argument("--dt", metavar="S", help="step, s (1e-9 to 1)")
-    parser.add_argument("--duration", metavar="S", help=f"simulated time, s (default: the scenario's; "
-                        f"at most {MAX_DURATION:g}); the run takes round(duration/dt) steps")
+    parser.add_argument("--dt", metavar="S", help=f"step, {LIMITS['dt'].describe()}")
+    parser.add_argument("--duration", metavar="S", help=f"simulated time, {LIMITS['duration'].describe()} "
+                        "(default: the scenario's); the run takes round(duration/dt) steps")
     parser.add_argument("--inertia", metavar="JXX,JYY,JZZ,JXY,JXZ,JYZ",
                         help="inertia tensor components, kg m^2, Hoffmann's signs on the products")
     add_body_flags(parser)
@@ -96,10 +116,12 @@ def add_environment_flags(parser) -> None:
 
 
 def add_body_flags(parser) -> None:
-    """``--body`` and ``--mass`` (``run``, ``sweep`` and ``gui``)."""
+    """``--body``, ``--mass`` and ``--mesh-units`` (``run``, ``sweep`` and ``gui``)."""
     parser.add_argument("--body", metavar="NAME|FILE", help="aircraft | t_handle | phone | satellite, or a "
-                        "watertight .obj/.stl/.ply/.glb/.gltf mesh (metres); takes the body's inertia")
+                        "closed .obj/.stl/.ply/.glb/.gltf mesh; takes the body's inertia")
     parser.add_argument("--mass", metavar="KG", help="total mass for an inertia from the mesh (default: the body's)")
+    parser.add_argument("--mesh-units", choices=tuple(MESH_UNITS), help="the length unit of a mesh file's "
+                        "coordinates (default m)")
 
 
 def add_output_flags(parser) -> None:
@@ -122,7 +144,7 @@ def with_body(scenario, args):
     it flies with the scenario's time constants; flags such as
     ``--dampers`` are applied after and win.
     """
-    changes = {key: flag_value(key, key, getattr(args, key)) for key in ("body", "mass")
+    changes = {key: flag_value(key, key, getattr(args, key)) for key in ("mesh_units", "body", "mass")
                if getattr(args, key, None) is not None}
     if "body" in changes:  # the scenario's explicit inertia was for its own body
         inertia = getattr(args, "inertia", None)
@@ -135,13 +157,17 @@ def with_body(scenario, args):
             carried = carried_to(scenario.settings, settings.mass_properties.inertia)
             if any(carried[key] != getattr(settings, key) for key in carried):
                 settings = settings.replace(**carried)
-                say(f"note: --body {args.body}: the scenario's torque, dampers, gains and limits are scaled "
+                note(f"note: --body {args.body}: the scenario's torque, dampers, gains and limits are scaled "
                     "to its moments of inertia (the same time constants)")
         return replace(scenario, settings=settings)
     except SettingsError as exc:
         body = getattr(args, "body", None)
-        raise UsageError(f"--body {scenario.settings.body if body is None else body}: "
-                         f"{str(exc).split(': ', 2)[-1]}") from None
+        flags = " ".join(f"--{key.replace('_', '-')} {getattr(args, key)}" for key in ("body", "mass", "mesh_units")
+                         if getattr(args, key, None) is not None)
+        message = str(exc)
+        for prefix in ("body: ", "mass: ", "mesh_units: ", f"{changes.get('body', body)}: "):
+            message = message[len(prefix):] if message.startswith(prefix) else message
+        raise UsageError(f"{flags or '--body ' + scenario.settings.body}: {message}") from None
 
 
 #: Flags that map one-to-one onto a setting: flag dest -> setting key.
@@ -159,9 +185,20 @@ _PER_WHEEL = ("wheel_speeds", "wheel_torques", "wheel_inertia", "wheel_torque_li
               "wheel_friction")
 
 
+def say_body_note(settings) -> None:
+    """The note of a mesh that was repaired to be read (wound inside out), on stderr."""
+    try:
+        text = settings.mass_properties.note
+    except SettingsError:
+        return
+    if text:
+        note(f"note: {text}")
+
+
 def scenario_from_args(args):
     """The scenario of ``run`` (and ``sweep``): the chosen scenario with the flags applied."""
     scenario = with_body(load(args.scenario), args)
+    say_body_note(scenario.settings)
     changes = {}
     for flag, key in SETTING_FLAGS.items():
         value = getattr(args, flag)
@@ -201,7 +238,7 @@ def scenario_from_args(args):
         events = tuple(sorted(events + (Event(until, {"torque": (0.0, 0.0, 0.0)}),), key=lambda e: e.at))
     duration = scenario.duration
     if args.duration is not None:
-        duration = positive("--duration", args.duration)
+        duration = _duration(args.duration)
     return replace(scenario, settings=settings, events=events, duration=duration)
 
 
@@ -214,15 +251,75 @@ def flag_value(flag, key, text):
         raise UsageError(f"--{flag.replace('_', '-')} {text}: {reason}") from None
 
 
-def positive(name, text):
-    """``text`` as a finite number > 0; UsageError naming ``name`` otherwise."""
+def _duration(text):
+    """``--duration``: the table's range (:data:`sim.limits.LIMITS`); beyond its top the run's plan refuses it
+    with the step count and the time it would take (:func:`sim.api.plan`)."""
     try:
-        value = float(text)
-    except ValueError:
-        raise UsageError(f"{name}: expected a number, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise UsageError(f"{name}: must be a finite number > 0, got {text!r}")
-    return value
+        x = as_number("--duration", text)
+        return x if x > LIMITS["duration"].high else LIMITS["duration"].number(x, "--duration")
+    except SettingsError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def limited(key, flag, text):
+    """``text`` checked against ``LIMITS[key]`` (:mod:`sim.limits`, the one table); UsageError naming ``flag``."""
+    try:
+        return LIMITS[key].check(text, flag)
+    except SettingsError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def open_output(path, flag):
+    """:class:`sim.files.Output` for ``path`` (``-``: stdout); UsageError when it cannot be opened."""
+    try:
+        return Output(path, flag)
+    except OutputRefused as exc:
+        raise UsageError(str(exc)) from None
+
+
+def check_outputs(outputs: dict, inputs: dict) -> None:
+    """Refuse an output that is one of the inputs, or two outputs that are one file (UsageError)."""
+    try:
+        check_files(outputs, inputs)
+    except OutputRefused as exc:
+        raise UsageError(str(exc)) from None
+
+
+def scenario_inputs(args, scenario) -> dict:
+    """The files a run reads, by how to name them: the scenario file, the body's mesh (``--body``)."""
+    inputs = {}
+    name = getattr(args, "scenario", None)
+    if name:
+        try:
+            path = resolve_scenario(name)
+        except Exception:  # noqa: BLE001 - not a file: nothing to protect
+            path = None
+        if path is not None and os.path.exists(path):
+            inputs["--scenario"] = str(path)
+    body = scenario.settings.body
+    if body not in BUILTINS:
+        inputs["--body" if getattr(args, "body", None) else "the scenario's body mesh"] = body
+    return inputs
+
+
+#: Notes and warnings held until every input is checked (:func:`note`, :func:`flush_notes`).
+_NOTES: list = []
+
+
+def note(text: str) -> None:
+    """A note or warning for stderr, said once every input has been checked (a refusal stays one line)."""
+    _NOTES.append(text)
+
+
+def flush_notes() -> None:
+    """Say the notes held so far (every check passed: the run starts)."""
+    while _NOTES:
+        say(_NOTES.pop(0))
+
+
+def drop_notes() -> None:
+    """Forget the notes held (a new command, or a refusal)."""
+    _NOTES.clear()
 
 
 def say(text: str) -> None:

@@ -1,46 +1,45 @@
 """Writing the rows of ``attitude-sim run`` and ``replay``: CSV or npz, whole lines, honest errors.
 
-Rows are formatted into whole lines and written in chunks straight to the
-file descriptor.  When a write fails (disk full, a closed pipe, an I/O
-error, a file size limit) the run stops with :class:`OutputError`: one line
-saying what happened and at which simulated time, exit code 1; a regular
-file is cut back to its last complete line, so every row in it is whole.
-Ctrl-C is the same mechanism with exit code 130: the rows computed so far
-are written, the file ends with a complete line, and the message gives the
-time reached.  While a chunk is being written, Ctrl-C only sets a flag
-(the write finishes first).
+The output is a :class:`sim.files.Output`: a file is written beside its
+target (``FILE.part``) and moved over it when the run ends (:func:`finish`
+says when), stdout and FIFOs are streams.  Rows are formatted into whole
+lines and written in chunks.  When a write fails (disk full, a closed pipe,
+an I/O error, a file size limit) the run stops with :class:`OutputError`:
+one line saying what happened and at which simulated time, exit code 1; the
+temporary file (or stdout redirected to a file) is cut back to its last
+complete line, and the target is left as it was.  Ctrl-C is the same
+mechanism with exit code 130: the rows computed so far are written, whole,
+and moved into place, and the message gives the time reached.  While a
+chunk is being written, Ctrl-C only sets a flag (the write finishes first).
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import os
 import signal
-import stat
-import sys
 import threading
 import time
 
 import numpy as np
 
-__all__ = ["OutputError", "OpenError", "Sink", "stream_csv", "stream_npz", "catch_interrupts"]
+from sim.files import Output
+
+__all__ = ["OutputError", "Output", "stream_csv", "stream_npz", "catch_interrupts", "deferred_interrupts", "finish",
+           "reason"]
 
 #: Rows gathered before a write (about 200 kB of CSV); written at least every FLUSH_SECONDS.
 ROWS_PER_CHUNK = 500
 FLUSH_SECONDS = 0.25
 
 
-class OpenError(ValueError):
-    """The output cannot be opened (bad input: exit code 2)."""
-
-
 class OutputError(Exception):
-    """Writing stopped: a write error (exit code 1) or Ctrl-C (exit code 130)."""
+    """Writing stopped: a write error (exit code 1) or Ctrl-C (exit code 130); ``rows``: how many were written."""
 
-    def __init__(self, message: str, code: int):
+    def __init__(self, message: str, code: int, rows: int = 0):
         super().__init__(message)
         self.code = code
+        self.rows = rows
 
 
 class _Interrupts:
@@ -76,88 +75,35 @@ class catch_interrupts:
         return False
 
 
-class Sink:
-    """An output: a path (``-`` for stdout) opened for writing whole chunks.
+class deferred_interrupts:
+    """Context manager: Ctrl-C inside it (under :class:`catch_interrupts`) is only noted, and raised at its end.
 
-    A regular file, a device (``/dev/null``, ``/dev/full``) or a FIFO is
-    accepted; a directory or an unwritable path raises :class:`OpenError`.
+    For what must not be cut in two: a chunk written, a file moved into
+    place, a Dask cluster starting (cut there, its processes are left for
+    the interpreter's exit to close, which prints their tracebacks).
     """
 
-    def __init__(self, path: str):
-        self.path = path
-        self.name = "stdout" if path == "-" else path
-        self._text = None
-        self._fd = None
-        self._close = False
-        if path == "-":
-            if sys.stdout is None:
-                raise OpenError("stdout is closed; give --out FILE")
-            try:
-                sys.stdout.flush()
-                self._fd = sys.stdout.fileno()
-            except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
-                self._text = sys.stdout        # a captured stream (tests, notebooks)
-        else:
-            try:
-                self._fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-            except IsADirectoryError:
-                raise OpenError(f"--out {path}: is a directory, not a file") from None
-            except OSError as exc:
-                raise OpenError(f"--out {path}: cannot write ({exc.strerror})") from None
-            except ValueError:  # a NUL byte in the name
-                raise OpenError(f"--out {path!r}: not a valid file name (it holds a NUL byte)") from None
-            self._close = True
-        self.regular = self._fd is not None and stat.S_ISREG(os.fstat(self._fd).st_mode)
-        #: Bytes written that end with a complete line.
-        self.complete = 0
+    def __enter__(self):
+        self._was = _INTERRUPTS.writing
+        _INTERRUPTS.writing = True
+        return _INTERRUPTS
 
-    def write(self, data: bytes) -> None:
-        """Write all of ``data``; on an error a regular file is cut back to :attr:`complete`."""
-        if self._text is not None:
-            self._text.write(data.decode("utf-8"))
-            self._text.flush()
-            self.complete += len(data)
-            return
-        view = memoryview(data)
-        written = 0
-        try:
-            while written < len(view):
-                written += os.write(self._fd, view[written:])
-        except OSError:
-            if self.regular:
-                try:
-                    os.ftruncate(self._fd, self.complete)
-                except OSError:
-                    pass
-            raise
-        self.complete += len(data)
-
-    def remove_partial(self) -> bool:
-        """Delete a regular output file (a partial npz is useless); True if it was removed."""
-        if self.regular and self._close:
-            try:
-                os.unlink(self.path)
-                return True
-            except OSError:
-                return False
+    def __exit__(self, kind, exc, tb):
+        _INTERRUPTS.writing = self._was
+        if kind is None and _INTERRUPTS.pending and not self._was:
+            _INTERRUPTS.pending = False
+            raise KeyboardInterrupt
         return False
 
-    def close(self) -> None:
-        if self._close and self._fd is not None:
-            try:
-                os.close(self._fd)
-            except OSError:
-                pass
-            self._fd = None
 
-
-def _reason(exc: OSError) -> str:
+def reason(exc: OSError) -> str:
+    """Why a write failed, in words."""
     if isinstance(exc, BrokenPipeError):
         return "broken pipe (the reader went away)"
     return exc.strerror or str(exc)
 
 
-def stream_csv(rows, names, sink: Sink, interrupts=_INTERRUPTS):
+def stream_csv(rows, names, sink: Output, interrupts=_INTERRUPTS):
     """Write a header of ``names`` and ``rows`` as CSV to ``sink``; returns ``(last_row, count)``.
 
     Raises
@@ -202,7 +148,7 @@ def stream_csv(rows, names, sink: Sink, interrupts=_INTERRUPTS):
             last = state["last"]
             t = f"t={last[0]:.9g} s" if last is not None else "t=0 s (no row yet)"
             raise OutputError(f"interrupted at {t}; {state['written']} rows written to "
-                              f"{sink.name}, each complete", 130) from None
+                              f"{sink.name}, each complete", 130, state["written"]) from None
         except Exception:  # a numerical fault: the rows before it are written, then it is reported
             flush()
             raise
@@ -212,16 +158,36 @@ def stream_csv(rows, names, sink: Sink, interrupts=_INTERRUPTS):
         last = state["last"]
         upto = (f"the {state['written']} rows up to t={last[0]:.9g} s are complete"
                 if last is not None else "no row was written")
-        raise OutputError(f"cannot write {sink.name} at t={t:.9g} s: {_reason(exc)}; {upto}", 1) from None
+        if sink.partial is not None:  # a file: the target stays as it was
+            if state["written"]:
+                upto += f" in {sink.keep_partial()}; {sink.name} was not touched"
+            else:
+                sink.discard()
+        raise OutputError(f"cannot write {sink.name} at t={t:.9g} s: {reason(exc)}; {upto}", 1) from None
     return state["last"], state["written"]
 
 
-def stream_npz(rows, names, capacity: int, sink: Sink, interrupts=_INTERRUPTS):
+def finish(sink: Output) -> None:
+    """Move a run's rows into place: it ended with whole rows (complete, Ctrl-C, a numerical fault).
+
+    Raises OutputError (exit code 1) when the file cannot be moved.
+    """
+    _INTERRUPTS.writing = True  # a Ctrl-C now must not cut the move in two
+    try:
+        sink.commit()
+    except OSError as exc:
+        raise OutputError(f"cannot write {sink.name}: {reason(exc)}", 1) from None
+    finally:
+        _INTERRUPTS.writing = False
+
+
+def stream_npz(rows, names, capacity: int, sink: Output, interrupts=_INTERRUPTS):
     """Gather ``rows`` into columns and write them with :func:`numpy.savez` to ``sink``.
 
     Ctrl-C while computing stops the run and writes the rows so far (exit
-    code 130).  On a write error a regular file is removed (a cut zip file
-    is useless) and :class:`OutputError` says so.  Returns ``(last_row, count)``.
+    code 130).  On a write error the temporary file is removed (a cut zip
+    file is useless), the target is left as it was and :class:`OutputError`
+    says so.  Returns ``(last_row, count)``.
     """
     table = np.empty((capacity, len(names)))
     count = 0
@@ -236,23 +202,22 @@ def stream_npz(rows, names, capacity: int, sink: Sink, interrupts=_INTERRUPTS):
     except Exception as exc:  # a numerical fault: the rows before it are written, then it is reported
         fault = exc
     table = table[:count]
-    buffer = io.BytesIO()
-    np.savez(buffer, **{name: table[:, k] for k, name in enumerate(names)})
     last = tuple(table[-1]) if count else None
     t = f"t={last[0]:.9g} s" if last is not None else "t=0 s (no row yet)"
     try:
         interrupts.writing = True
         try:
-            sink.write(buffer.getvalue())
+            with sink.file(binary=True) as f:  # the columns straight from the table: no copy in memory
+                np.savez(f, **{name: table[:, k] for k, name in enumerate(names)})
         finally:
             interrupts.writing = False
     except OSError as exc:
-        removed = " (the partial file was removed)" if sink.remove_partial() else ""
-        raise OutputError(f"cannot write {sink.name} after the run reached {t}: "
-                          f"{_reason(exc)}{removed}", 1) from None
+        kept = "" if sink.partial is None else f"; {sink.name} is as it was"
+        sink.discard()
+        raise OutputError(f"cannot write {sink.name} after the run reached {t}: {reason(exc)}{kept}", 1) from None
     if fault is not None:
         raise fault
     if interrupted or interrupts.pending:
         raise OutputError(f"interrupted at {t}; the {count} rows so far were written to "
-                          f"{sink.name}", 130)
+                          f"{sink.name}", 130, count)
     return last, count

@@ -11,11 +11,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from app.cli.options import UsageError, add_output_flags, add_settings_flags, say, scenario_from_args
-from app.cli.output import OpenError, Sink, catch_interrupts, stream_csv, stream_npz
+from app.cli.options import (UsageError, add_output_flags, add_settings_flags, check_outputs, flush_notes, note,
+                             open_output, say, scenario_from_args, scenario_inputs)
+from app.cli.output import OutputError, catch_interrupts, finish, stream_csv, stream_npz
 from sim import api
 from sim.recording import load_recording
 from sim.settings import damper_warning, stability_warning
+from sim.simulation import SimulationFault
 
 __all__ = ["add_run_parser", "add_replay_parser", "cmd_run", "cmd_replay", "RUN_EXAMPLES"]
 
@@ -59,19 +61,26 @@ def cmd_run(args) -> int:
     scenario = scenario_from_args(args)
     for warning in (stability_warning(scenario.settings), damper_warning(scenario.settings)):
         if warning:
-            say(warning)
+            note(warning)
     if args.mass is not None and scenario.settings.mass_properties.explicit:
-        say("warning: --mass has no effect: the inertia is given explicitly")
+        note("warning: --mass has no effect: the inertia is given explicitly")
     fmt = _format(args)
     plan = _check(lambda: api.plan(scenario, None, every), fmt, args.force)
+    check_outputs({"--out": args.out}, scenario_inputs(args, scenario))
+    flush_notes()  # every input checked: the notes and warnings now, the refusals were one line
     return _write(lambda bar: api.stream(scenario, None, every, bar), plan, args, fmt)
 
 
 def cmd_replay(args) -> int:
     every = _every(args)
-    scenario, _, last = load_recording(args.recording)
+    warnings = []
+    scenario, _, last = load_recording(args.recording, warn=warnings.append)
     fmt = _format(args)
     plan = _check(lambda: api.Plan(scenario, last, every), fmt, args.force)
+    check_outputs({"--out": args.out}, {"the recording": args.recording, **scenario_inputs(None, scenario)})
+    for warning in warnings:  # once the replay is accepted: a refusal stays one line
+        say(warning)
+    flush_notes()
     return _write(lambda bar: api.replay_stream(args.recording, every, bar), plan, args, fmt)
 
 
@@ -96,27 +105,40 @@ def _check(make_plan, fmt, force):
 
 
 def _write(rows, plan, args, fmt) -> int:
-    """Write ``rows`` to ``--out`` as ``fmt``; a progress bar on a terminal for long runs."""
-    if fmt == "npz" and args.out == "-" and sys.stdout.isatty():
+    """Write ``rows`` to ``--out`` as ``fmt``; a progress bar on a terminal for long runs.
+
+    Everything was checked before: the output is opened last.  A file is
+    written beside its target and moved into place when the run ends with
+    whole rows: complete, stopped by Ctrl-C (with at least one row), or
+    stopped by a numerical fault.  A write error leaves the target as it
+    was (a CSV's complete rows stay in ``FILE.part``); so does a kill.
+    """
+    if fmt == "npz" and args.out == "-" and sys.stdout is not None and sys.stdout.isatty():
         raise UsageError("--format npz: binary output to a terminal; give --out FILE.npz")
     names = api.columns(plan.scenario)
     bar = sink = None
     try:
         with catch_interrupts():  # before the file exists: Ctrl-C from then on ends cleanly
-            try:
-                sink = Sink(args.out)
-            except OpenError as exc:
-                raise UsageError(str(exc)) from None
             if sys.stderr is not None and sys.stderr.isatty() and plan.is_long():
                 from tqdm import tqdm
 
                 bar = tqdm(total=plan.steps, unit="step", unit_scale=True, mininterval=0.5,
                            leave=False, file=sys.stderr)
-            rows = rows(bar)
-            if fmt == "npz":
-                last, _ = stream_npz(rows, names, plan.rows, sink)
-            else:
-                last, _ = stream_csv(rows, names, sink)
+            rows = rows(bar)  # the run is built (and every input checked) before the output opens
+            sink = open_output(args.out, "--out")
+            try:
+                if fmt == "npz":
+                    last, _ = stream_npz(rows, names, plan.rows, sink)
+                else:
+                    last, _ = stream_csv(rows, names, sink)
+            except SimulationFault:
+                finish(sink)
+                raise
+            except OutputError as exc:
+                if exc.code == 130 and exc.rows:
+                    finish(sink)
+                raise
+            finish(sink)
     finally:
         if bar is not None:
             bar.close()

@@ -13,18 +13,19 @@ import argparse
 import contextlib
 import logging
 import math
-import os
 import sys
 import time
 from dataclasses import replace
 
 import numpy as np
 
-from app.cli.options import PROG, UsageError, add_settings_flags, scenario_from_args
+from app.cli.options import (PROG, UsageError, add_settings_flags, check_outputs, flush_notes, note, open_output,
+                             say, scenario_from_args, scenario_inputs)
+from app.cli.output import OutputError, catch_interrupts, deferred_interrupts, reason
 from sim.ensemble import EnsembleSpec
-from sim.limits import LIMITS, as_integer
+from sim.limits import LIMITS, RunTooLong, as_integer, check_cost, check_workers, usable_cores
 from sim.settings import SettingsError, damper_warning, stability_warning
-from sim.sweep import MAX_TRAJECTORY_BYTES, Sweep, summary
+from sim.sweep import MAX_TRAJECTORY_BYTES, Sweep, SweepFailed, summary
 
 __all__ = ["add_parser", "cmd_sweep", "parse_gains_grid", "write_bodies_csv", "format_summary"]
 
@@ -38,8 +39,12 @@ MAX_GRID_AXIS = LIMITS["gains_grid_values"].high
 SERIAL_BODY_STEPS = 100_000_000
 #: Most body-steps accepted (about a day on one core at the measured ~75 ns per body-step).
 MAX_BODY_STEPS = LIMITS["body_steps"].high
-#: Seconds to wait for a --scheduler to answer and to have a worker.
+#: Seconds to wait for a --scheduler to answer (connection and Dask's handshake) and to have a worker.
 CONNECT_TIMEOUT = 10.0
+#: Below this rough upper bound of a sweep's wall time its costs are not measured (s).
+_MEASURE_ABOVE = 60.0
+#: Rows of the CSV formatted and written at a time (whole lines: see sim.files.Output).
+CSV_ROWS = 2000
 #: Rows of the by-gains table printed (all are in --out).
 MAX_GAINS_ROWS = 20
 #: Trajectory samples kept by default (--traj-every chosen to give about this many).
@@ -55,6 +60,11 @@ varying fastest. Examples: --gains-grid 2:6:10,10,12 (3 combinations),
 The summary table goes to stdout (to stderr when --out is -). Without
 --workers or --scheduler, sweeps of fewer than 1e8 body-steps run in this
 process, larger ones on a Dask local cluster with one worker process per core.
+A sweep estimated to take more than an hour is refused with the estimate
+(--force runs it); one that needs more memory than the machine has is
+refused, forced or not. --out and --trajectories are written beside their
+names and moved into place when the sweep is complete: a sweep that fails
+or is stopped leaves the files that were there as they were.
 """
 
 
@@ -91,6 +101,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     out.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask cluster (tcp://host:port)")
     out.add_argument("--chunk", metavar="N", help="bodies per chunk (default: all in one in this process, "
                      "one or two chunks per worker on Dask)")
+    out.add_argument("--force", action="store_true",
+                     help="run even when the sweep is estimated to take more than an hour (never beyond the "
+                          "machine's memory)")
     parser.set_defaults(handler=cmd_sweep)
     return parser
 
@@ -165,26 +178,32 @@ def spec_from_args(args, base: EnsembleSpec) -> EnsembleSpec:
         raise UsageError(message) from None
 
 
-def _open_binary(flag: str, path: str):
-    try:
-        return open(path, "wb")
-    except OSError as exc:
-        raise UsageError(f"{flag} {path}: cannot write ({exc.strerror})") from None
-
-
 # ------------------------------------------------------------------ output
-def write_bodies_csv(columns: dict, out) -> None:
-    """One row per body in :func:`sim.sweep.columns` order (floats exact, ``faulted`` as 0/1)."""
+def csv_chunks(columns: dict, rows: int = CSV_ROWS):
+    """The sweep's CSV as chunks of whole lines (bytes): the header, then ``rows`` bodies at a time.
+
+    One row per body in :func:`sim.sweep.columns` order, the order of
+    ``columns`` (floats exact, ``faulted`` as 0/1).  Formatted a chunk at a
+    time, so ten million bodies never sit in memory as text.
+    """
     names = tuple(columns)
-    out.write(",".join(names) + "\n")
-    cells = []
-    for name in names:
-        values = columns[name]
-        if values.dtype == bool or values.dtype.kind in "iu":
-            cells.append([str(int(v)) for v in values])
-        else:
-            cells.append([repr(float(v)) for v in values])
-    out.writelines(",".join(row) + "\n" for row in zip(*cells))
+    yield (",".join(names) + "\n").encode()
+    count = len(columns[names[0]])
+    for start in range(0, count, rows):
+        cells = []
+        for name in names:
+            values = columns[name][start:start + rows]
+            if values.dtype == bool or values.dtype.kind in "iu":
+                cells.append([str(int(v)) for v in values])
+            else:
+                cells.append([repr(float(v)) for v in values])
+        yield "".join(",".join(row) + "\n" for row in zip(*cells)).encode()
+
+
+def write_bodies_csv(columns: dict, out) -> None:
+    """One row per body in :func:`sim.sweep.columns` order, to a text stream ``out`` (see :func:`csv_chunks`)."""
+    for chunk in csv_chunks(columns):
+        out.write(chunk.decode())
 
 
 def _fmt(x: float, unit: str = "") -> str:
@@ -248,40 +267,138 @@ def _inf(x: float) -> float:
 
 
 # ------------------------------------------------------------------ running
+def _probe_scheduler(address: str, seconds: float) -> None:
+    """Refuse an address where no Dask scheduler answers, within ``seconds`` (the handshake included).
+
+    ``distributed.Client`` waits for ever for a server that accepts the
+    connection and never answers its handshake, and reads a server that
+    answers something else as the length of a frame (an allocation of
+    exabytes).  This probe speaks Dask's protocol once, with a deadline on
+    the whole exchange, and asks the server what it is.
+    """
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def identity():
+        comm = await connect(address, timeout=seconds)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    flag = f"--scheduler {address}"
+    _reachable(address, seconds, flag)
+    deadline = seconds + 5.0  # the connection's own timeout first (nothing listens: "cannot connect")
+    try:
+        info = asyncio.run(asyncio.wait_for(identity(), deadline))
+    except (asyncio.TimeoutError, TimeoutError):
+        raise UsageError(f"{flag}: no Dask scheduler answered within {deadline:g} s (something accepted the "
+                         "connection but never completed Dask's handshake)") from None
+    except OSError as exc:
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UsageError(f"{flag}: cannot connect ({text})") from None
+    except (ValueError, TypeError) as exc:  # not an address Dask understands
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UsageError(f"{flag}: cannot connect ({text})") from None
+    except Exception as exc:  # noqa: BLE001 - garbage read as Dask's frames: MemoryError, unpacking errors
+        raise UsageError(f"{flag}: not a Dask scheduler (what answered does not speak Dask's protocol: "
+                         f"{type(exc).__name__})") from None
+    kind = info.get("type") if isinstance(info, dict) else None
+    if kind != "Scheduler":
+        raise UsageError(f"{flag}: not a Dask scheduler (it answered as {kind or 'something else'})")
+
+
+def _reachable(address: str, seconds: float, flag: str) -> None:
+    """A plain TCP connection first: where nothing listens, say so at once (Dask retries until its timeout)."""
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme != "tcp":
+            return  # tls://, inproc://: Dask's own connection says what is wrong
+        host, port = parse_host_port(location)
+        with socket.create_connection((host, port), timeout=seconds):
+            pass
+    except (ValueError, TypeError) as exc:
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UsageError(f"{flag}: cannot connect ({text})") from None
+    except OSError as exc:
+        raise UsageError(f"{flag}: cannot connect ({exc.strerror or exc})") from None
+
+
+def _quiet_dask() -> None:
+    """Dask's own log lines (connection errors, a lost worker) never reach stderr: the sweep says it in one.
+
+    distributed gives several of its loggers their own level when it is
+    imported, so each is silenced, not only the parent.
+    """
+    import distributed  # noqa: F401 - its logging set-up first, then silence it
+
+    for name in list(logging.root.manager.loggerDict):
+        if name.split(".")[0] in ("distributed", "tornado", "asyncio", "bokeh"):
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    for name in ("distributed", "tornado", "asyncio", "bokeh"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
 @contextlib.contextmanager
-def _dask_client(args, sweep: Sweep):
+def _dask_client(args, workers: int):
     """Yields (client or None, a description of where the sweep runs)."""
     if args.scheduler is not None:
+        _quiet_dask()
+        _probe_scheduler(args.scheduler, CONNECT_TIMEOUT)
         from distributed import Client
 
         try:
             client = Client(args.scheduler, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError, ValueError, TypeError) as exc:
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise UsageError(f"--scheduler {args.scheduler}: cannot connect ({reason})") from None
+        except Exception as exc:  # noqa: BLE001 - it answered the probe, then failed: say so in one line
+            text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise UsageError(f"--scheduler {args.scheduler}: cannot connect ({text})") from None
         with client:
             try:
                 client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
             except TimeoutError:
                 raise UsageError(f"--scheduler {args.scheduler}: the cluster has no worker") from None
-            yield client, f"on the Dask cluster at {args.scheduler} ({len(client.nthreads())} workers)"
+            yield client, f"the Dask cluster at {args.scheduler}"
         return
-    workers = _workers(args, sweep)
     if workers == 0:
-        yield None, "in this process"
+        yield None, "this process"
         return
+    _quiet_dask()
+    import dask
     from distributed import Client, LocalCluster
 
-    # dashboard_address=":0": the HTTP server on a free port (None still tries 8787 and warns when taken)
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                      silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
-        yield client, f"on a Dask local cluster of {workers} worker process{'es' if workers > 1 else ''}"
+    # dashboard_address=":0": the HTTP server on a free port (None still tries 8787 and warns when taken).
+    # Ctrl-C while the cluster starts takes effect once it has started, so it is closed whole.
+    with dask.config.set({"distributed.scheduler.no-workers-timeout": f"{LOST_TIMEOUT}s"}), contextlib.ExitStack() as stack:
+        with deferred_interrupts():
+            try:
+                cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                           dashboard_address=":0",
+                                                           silence_logs=logging.CRITICAL + 1))
+                client = stack.enter_context(Client(cluster))
+            except Exception as exc:  # noqa: BLE001 - a worker process that died while starting, no ports left
+                text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+                raise SweepFailed(f"a Dask local cluster of {workers} worker processes could not start "
+                                  f"({type(exc).__name__}{': ' + text if text else ''})") from None
+        yield client, f"a Dask local cluster of {workers} worker process{'es' if workers > 1 else ''}"
+
+
+#: A local cluster's tasks fail after this many seconds without a worker (the nannies restart a killed one in 1-2 s).
+LOST_TIMEOUT = 30
 
 
 def _workers(args, sweep: Sweep) -> int:
     if args.workers is not None:
-        return _limited("workers", "--workers", args.workers)
-    cores = os.cpu_count() or 1
+        try:
+            return check_workers(args.workers, "--workers")
+        except SettingsError as exc:
+            raise UsageError(str(exc)) from None
+    cores = usable_cores()
     if cores < 2 or sweep.body_steps < SERIAL_BODY_STEPS:
         return 0
     return cores
@@ -291,7 +408,7 @@ def _progress_bar(total: int):
     from tqdm import tqdm
 
     return tqdm(total=total, unit=" body-steps", unit_scale=True, delay=1.5, file=sys.stderr,
-                disable=not sys.stderr.isatty(), desc="sweep", leave=False)
+                disable=sys.stderr is None or not sys.stderr.isatty(), desc="sweep", leave=False)
 
 
 def _sweep_from_args(args):
@@ -301,6 +418,10 @@ def _sweep_from_args(args):
     scenario = scenario_from_args(args)
     spec = spec_from_args(args, scenario.ensemble or EnsembleSpec())
     chunk = None if args.chunk is None else _integer("--chunk", args.chunk, 1, MAX_BODIES)
+    try:
+        LIMITS["duration"].number(scenario.duration, "--duration")
+    except SettingsError as exc:
+        raise UsageError(str(exc)) from None
     steps = round(scenario.duration / scenario.settings.dt)
     if steps < 1:
         raise UsageError(f"--duration {scenario.duration:g}: shorter than one step of {scenario.settings.dt:g} s")
@@ -322,61 +443,89 @@ def _sweep_from_args(args):
     return scenario, spec, sweep
 
 
-def _open_out(path):
-    """``--out``: stdout for ``-``, else the file opened for writing (UsageError when it cannot be)."""
-    if path == "-":
-        return sys.stdout, False
+def _check_costs(args, sweep: Sweep, workers: int):
+    """Memory and time estimated before anything runs (:func:`sim.limits.check_cost`); returns the seconds (or None)."""
+    what = f"a sweep of {sweep.spec.bodies:,} bodies x {sweep.steps:,} steps"
+    local = args.scheduler is None
     try:
-        return open(path, "w", encoding="utf-8", newline=""), True
-    except OSError as exc:
-        raise UsageError(f"--out {path}: cannot write ({exc.strerror})") from None
+        check_cost(what, memory=sweep.memory(workers, local),
+                   memory_hint="lower --bodies" + (", raise --traj-every" if sweep.traj_every else "")
+                   + (" or --workers" if workers > 1 else ""))
+        # a rough upper bound first (setup 0.5 ms per body, 2 us per body-step): measure only when it matters
+        rough = (sweep.spec.bodies * 5e-4 + sweep.body_steps * 2e-6) / max(1, workers)
+        if rough < _MEASURE_ABOVE:
+            return rough
+        seconds = sweep.seconds(workers)
+        check_cost(what, seconds=seconds, force=args.force,
+                   hint="lower --bodies or --duration, or raise --dt; --force runs it anyway")
+        return seconds
+    except RunTooLong as exc:
+        raise UsageError(str(exc)) from None
 
 
 def cmd_sweep(args) -> int:
+    if args.out != "-" and sys.stdout is None:  # `sweep >&-`: the summary would vanish, and exit 0
+        raise UsageError("stdout is closed: the summary table has nowhere to go (give stdout, or --out - to "
+                         "put the CSV there and the summary on stderr)")
     scenario, spec, sweep = _sweep_from_args(args)
+    outputs = {"--out": args.out, "--trajectories": args.trajectories}
+    check_outputs(outputs, scenario_inputs(args, scenario))
+    workers = _workers(args, sweep)
+    estimate = _check_costs(args, sweep, workers)
     combinations = math.prod(map(len, spec.gains_grid)) if spec.gains_grid else 0
     if combinations > spec.bodies:
-        print(f"warning: only {spec.bodies:,} of the {combinations:,} gain combinations are flown", file=sys.stderr)
+        note(f"warning: only {spec.bodies:,} of the {combinations:,} gain combinations are flown")
     for warning in (stability_warning(scenario.settings), damper_warning(scenario.settings)):
         if warning:
-            print(warning, file=sys.stderr)
+            note(warning)
     if scenario.compare:
-        print(f"note: the scenario's comparison bodies ({', '.join(label for label, _ in scenario.compare)}) "
-              "are not swept: every body flies the main body's settings", file=sys.stderr)
-    out = close = traj_file = None
-    if args.out is not None:
-        out, close = _open_out(args.out)
+        note(f"note: the scenario's comparison bodies ({', '.join(label for label, _ in scenario.compare)}) "
+            "are not swept: every body flies the main body's settings")
+    files = {flag: open_output(path, flag) for flag, path in outputs.items() if path is not None}
+    flush_notes()  # every input checked and the outputs open: the notes and warnings now
     try:
-        if args.trajectories is not None:
-            traj_file = _open_binary("--trajectories", args.trajectories)
-        start = time.perf_counter()
-        with _dask_client(args, sweep) as (client, where), _progress_bar(sweep.body_steps) as bar:
+        with catch_interrupts():
+            start = time.perf_counter()
             try:
-                result = sweep.run(client, progress=bar.update)
-            except (SettingsError, KeyboardInterrupt):
-                raise
-            except Exception as exc:  # a worker died, lost its connection or cannot import sim
-                if client is None:
-                    raise
-                reason = str(exc).splitlines()[0] if str(exc) else ""
-                print(f"{PROG}: error: the sweep failed {where}: {type(exc).__name__}: {reason}",
-                      file=sys.stderr)
+                with _dask_client(args, workers) as (client, where), _progress_bar(sweep.body_steps) as bar:
+                    deadline = None if client is None else 4 * max(estimate or 0.0, 30.0) + 60.0
+                    result = sweep.run(client, progress=bar.update, where=where, deadline=deadline)
+            except SweepFailed as exc:
+                say(f"{PROG}: error: the sweep failed: {exc}; nothing was written")
                 return 1
-        elapsed = time.perf_counter() - start
-        try:
-            if out is not None:
-                write_bodies_csv(result.columns, out)
-                out.flush()
-            if traj_file is not None:
-                np.savez(traj_file, t=result.t, index=result.columns["index"], q=result.q, w=result.w)
-        except OSError as exc:  # disk full, pipe closed: one line, exit 1
-            print(f"{PROG}: error: cannot write the sweep's results: {exc.strerror or exc}", file=sys.stderr)
-            return 1
+            elapsed = time.perf_counter() - start
+            _write_results(files, result)
+    except KeyboardInterrupt:
+        say(f"{PROG}: interrupted; nothing was written" + ("" if not files else " (the files named are as they were)"))
+        return 130
     finally:
-        if close:
-            out.close()
-        if traj_file is not None:
-            traj_file.close()
-    table = format_summary(result, spec, scenario, elapsed, where)
-    print(table, file=sys.stderr if args.out == "-" else sys.stdout)
+        for out in files.values():
+            out.close()  # a file not moved into place is removed: the target stays as it was
+    table = format_summary(result, spec, scenario, elapsed, "in " + where if client is None else "on " + where)
+    try:
+        print(table, file=sys.stderr if args.out == "-" else sys.stdout)
+    except (OSError, ValueError, AttributeError):  # a closed stdout: the files are written, say so in one line
+        say(f"{PROG}: the sweep's summary could not be printed (stdout closed); its files are written")
+        return 1
     return 0
+
+
+def _write_results(files: dict, result) -> None:
+    """Write the CSV and the trajectories; move both into place only when both are complete."""
+    try:
+        out = files.get("--out")
+        if out is not None:
+            for chunk in csv_chunks(result.columns):
+                out.write(chunk)  # whole lines: a write cut short is cut back to the last complete one
+        traj = files.get("--trajectories")
+        if traj is not None:
+            with traj.file(binary=True) as f:
+                np.savez(f, t=result.t, index=result.columns["index"], q=result.q, w=result.w)
+        for output in files.values():
+            output.commit()
+    except OSError as exc:  # disk full, pipe closed, a file size limit: one line, exit 1
+        names = ", ".join(output.name for output in files.values() if output.partial is not None)
+        for output in files.values():
+            output.discard()
+        raise OutputError(f"cannot write the sweep's results: {reason(exc)}"
+                          + (f"; {names} left as they were" if names else ""), 1) from None

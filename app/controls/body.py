@@ -18,12 +18,24 @@ from PySide6.QtWidgets import (
 )
 
 from app.controls.widgets import SettingField
+from sim.limits import LIMITS
 from sim.settings import SettingsError, carried_to, damper_warning, validate
-from sim.shape import BUILTINS, MESH_SUFFIXES, ShapeError, load, mass_properties
+from sim.shape import BUILTINS, MESH_SUFFIXES, MESH_UNITS, ShapeError, load, mass_properties
 
 __all__ = ["BodyGroup"]
 
 _MESH_FILTER = f"Meshes ({' '.join('*' + s for s in MESH_SUFFIXES)});;All files (*)"
+
+
+def _valid(carried: dict) -> dict:
+    """The carried values the settings accept; one beyond its range (a body a million times heavier) stays as it was."""
+    valid = {}
+    for key, value in carried.items():
+        try:
+            valid[key] = validate(key, value)
+        except SettingsError:
+            pass
+    return valid
 
 
 class BodyGroup(QGroupBox):
@@ -52,7 +64,7 @@ class BodyGroup(QGroupBox):
         A body or mesh file was refused: why.
     """
 
-    KEYS = ("body", "mass", "inertia", "angles_deg", "rates", "dampers_on", "dampers", "dt")
+    KEYS = ("body", "mass", "mesh_units", "inertia", "angles_deg", "rates", "dampers_on", "dampers", "dt")
 
     rejected = Signal(str)
 
@@ -67,18 +79,28 @@ class BodyGroup(QGroupBox):
             self.chooser.addItem(builtin.title, builtin.name)
         self.chooser.activated.connect(lambda index: self.choose(self.chooser.itemData(index)))
         self.load_button = QPushButton("Load mesh…", objectName="button_load_mesh",
-                                       toolTip="A watertight OBJ, STL, PLY or glTF file in metres; its inertia "
-                                               "is computed at uniform density for the mass")
+                                       toolTip="A closed OBJ, STL, PLY or glTF file, in the units chosen beside "
+                                               "it; its inertia is computed at uniform density for the mass (a "
+                                               "mesh wound inside out is turned outward)")
         self.load_button.clicked.connect(self._ask_mesh)
+        self.units = QComboBox(objectName="combo_mesh_units",
+                               toolTip="The length unit of a mesh file's coordinates (CAD tools often write "
+                                       "millimetres); the built-in bodies are in metres")
+        self.units.addItems(tuple(MESH_UNITS))
+        self.units.activated.connect(lambda index: self.set_units(self.units.itemText(index)))
         chooser = QWidget()
         row = QHBoxLayout(chooser)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.chooser, 1)
         row.addWidget(self.load_button)
-        self.mass = SettingField("mass", "kg; the inertia is computed from the mesh at this mass")
+        row.addWidget(self.units)
+        mass = LIMITS["mass"]
+        self.mass = SettingField("mass", f"the inertia is computed from the mesh at this mass, {mass.describe()}")
         self.mass.committed.connect(lambda value: submit("mass", value))
-        self.inertia = SettingField("inertia", "Jxx, Jyy, Jzz, Jxy, Jxz, Jyz; kg m², principal moments 1e-8 to 1e12; "
-                                    "typed values win over the mesh's until a body is chosen again")
+        inertia = LIMITS["inertia"]
+        self.inertia = SettingField("inertia", f"Jxx, Jyy, Jzz, Jxy, Jxz, Jyz; kg m², principal moments "
+                                    f"{inertia.low:g} to {inertia.high:g}; typed values win over the mesh's "
+                                    "until a body is chosen again")
         self.inertia.committed.connect(lambda value: submit("inertia", value))
         self.source = QLabel(objectName="note", wordWrap=True)
         self.principal_axes = QCheckBox("Show principal axes", objectName="check_principal_axes",
@@ -111,9 +133,10 @@ class BodyGroup(QGroupBox):
             True when the body was sent.
         """
         explicit = self._settings is not None and self._settings.inertia is not None
+        units = self._settings.mesh_units if self._settings is not None else "m"
         try:
             body = validate("body", body)
-            shape = load(body)
+            shape = load(body, units)
         except (SettingsError, ShapeError) as exc:
             return self._refuse(str(exc))
         own_inertia = shape.inertia is not None or shape.unit_inertia is not None
@@ -124,13 +147,42 @@ class BodyGroup(QGroupBox):
             try:
                 present = self._current()
                 if present is not None:
-                    carried = carried_to(present, mass_properties(body).inertia)
+                    carried = _valid(carried_to(present, mass_properties(body, units=units).inertia))
             except (SettingsError, ShapeError):  # no present inertia to carry from: keep the gains
                 carried = {}
         self._send("body", body)
         self._send("mass", None)
         if own_inertia:
             self._send("inertia", None)
+        for key, value in carried.items():
+            self._send(key, value)
+        return True
+
+    def set_units(self, units: str) -> bool:
+        """Read the body's mesh file in ``units`` (m, cm, mm, in): a new size, so a new inertia.
+
+        As choosing a body does, the torque, dampers, gains and limits follow
+        the new moments of inertia.  A unit that gives an inertia out of
+        range is refused with :attr:`rejected`, and the unit stays.
+
+        Returns
+        -------
+        bool
+            True when the unit was sent.
+        """
+        settings = self._current() or self._settings
+        if settings is None or units == settings.mesh_units:
+            return False
+        try:
+            new = settings.replace(mesh_units=units)
+            carried = {} if settings.inertia is not None else _valid(carried_to(settings, new.mass_properties.inertia))
+        except SettingsError as exc:
+            if self._settings is not None:
+                with QSignalBlocker(self.units):
+                    self.units.setCurrentText(self._settings.mesh_units)
+            self.rejected.emit(f"{exc} (keeping {settings.mesh_units})")
+            return False
+        self._send("mesh_units", units)
         for key, value in carried.items():
             self._send(key, value)
         return True
@@ -169,10 +221,14 @@ class BodyGroup(QGroupBox):
             self.inertia.show_value(props.inertia)
             self.source.setText("Inertia typed in (the mass is not used)" if settings.inertia is not None
                                 else "Inertia: Hoffmann's tensor" if props.explicit
-                                else "Inertia from the mesh at uniform density")
+                                else "Inertia from the mesh at uniform density"
+                                + ("; its faces were turned outward" if props.note else ""))
             warning = damper_warning(settings)
             self.warning.setText(warning or "")
             self.warning.setVisible(warning is not None)
+        with QSignalBlocker(self.units):
+            self.units.setCurrentText(settings.mesh_units)
+        self.units.setEnabled(settings.body not in BUILTINS)
         self.angles.show_value(settings.angles_deg)
         self.rates.show_value(settings.rates)
 

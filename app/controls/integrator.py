@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel
 
 from app.controls.widgets import SettingField
 from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
+from sim.limits import LIMITS
 from sim.norm import NORM_MODES
 from sim.settings import stability_warning
 
@@ -40,7 +41,7 @@ class IntegratorGroup(QGroupBox):
                                 "hoffmann: his correction; renormalize: divide by |Q|; "
                                 "none: let |Q| drift (a fault beyond 1e-3); elimination (Joshi): "
                                 "|Q| drifts freely, the attitude is read as Q/|Q|")
-        self.dt = SettingField("dt", "seconds; the fixed step, 1e-9 <= dt <= 1")
+        self.dt = SettingField("dt", f"the fixed step, {LIMITS['dt'].describe()}")
         self.dt.committed.connect(lambda value: submit("dt", value))
         self.warning = QLabel(wordWrap=True, objectName="label_stability")
         self.warning.setProperty("warning", "true")

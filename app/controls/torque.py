@@ -60,7 +60,7 @@ class TorqueGroup(QGroupBox):
     parent : QWidget, optional
     """
 
-    KEYS = ("torque", "body", "mass", "inertia")
+    KEYS = ("torque", "body", "mass", "mesh_units", "inertia")
 
     def __init__(self, submit, parent=None):
         super().__init__("Torque (body axes)", parent)

@@ -45,6 +45,7 @@ from app.plots.history import History, capacity_for
 from app.plots.live import REFRESH_EVERY
 from app.plots.style import (FOREGROUND, GRID_ALPHA, PLOT_BACKGROUND, SILVER, LogAxisItem, PlotAxisItem, XLink,
                              settle_range, style_axes)
+from sim.files import whole_path
 from sim.runner import COMPARE_COLUMNS, MAIN
 
 __all__ = ["ComparePanel", "period_note", "PLOT_NAMES", "WINDOW_SECONDS", "ERROR_FLOOR_DEG", "REST_ENERGY",
@@ -455,6 +456,7 @@ class ComparePanel(QtWidgets.QWidget):
     def export_png(self, path) -> str:
         """Save the comparison plots as they are drawn now to a PNG file (raises OSError)."""
         path = os.fspath(path)
-        if not self.grab().save(path, "PNG"):
-            raise OSError(f"cannot write {path}")
+        with whole_path(path, ".png") as partial:  # moved into place when complete (sim.files)
+            if not self.grab().save(partial, "PNG"):
+                raise OSError(f"cannot write {path}")
         return path

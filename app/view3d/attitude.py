@@ -104,7 +104,7 @@ class AttitudeScene(GLWindow):
         """float: the body's size over the aircraft's; the references, rig and camera scale by it."""
         return self._scale
 
-    def set_body(self, body, inertia=None):
+    def set_body(self, body, inertia=None, units="m"):
         """Draw another body (and its ghosts and rig marker), or new principal axes.
 
         Nothing happens when both are unchanged.  The layout (grid, north
@@ -117,14 +117,16 @@ class AttitudeScene(GLWindow):
             Built-in name or mesh file (see :mod:`sim.shape`).
         inertia : tuple of 6 floats, optional
             Hoffmann's ``(Jxx, Jyy, Jzz, Jxy, Jxz, Jyz)``, for the principal axes.
+        units : str
+            The length unit of a mesh file's coordinates (:data:`sim.shape.MESH_UNITS`).
 
         Raises
         ------
         sim.shape.ShapeError
             If the body's mesh cannot be read; the scene is unchanged then.
         """
-        if body != self._body_mesh.body:
-            self._replace_mesh(body_mesh(body))
+        if (body, units) != (self._body_mesh.body, self._body_mesh.units):
+            self._replace_mesh(body_mesh(body, units))
         if inertia is not None and tuple(inertia) != self._inertia:
             self._inertia = tuple(inertia)
             self._draw_principal_axes()

@@ -14,6 +14,7 @@ from pyqtgraph.Qt import QtGui
 
 from app.view3d.attitude import AttitudeScene
 from app.view3d.glwindow import GLWindowView
+from sim.files import whole_path
 
 __all__ = ["AttitudeView"]
 
@@ -67,9 +68,9 @@ class AttitudeView(GLWindowView):
         self.scene.remove_body(name)
 
     # ---------------------------------------------------------- what is drawn
-    def set_body(self, body, inertia=None):
+    def set_body(self, body, inertia=None, units="m"):
         """Draw another body or new principal axes (:meth:`AttitudeScene.set_body`)."""
-        self.scene.set_body(body, inertia)
+        self.scene.set_body(body, inertia, units)
 
     def show_principal_axes(self, visible):
         """Show or hide the principal axes of inertia (:meth:`AttitudeScene.show_principal_axes`)."""
@@ -118,6 +119,7 @@ class AttitudeView(GLWindowView):
         height, width, _ = pixels.shape
         image = QtGui.QImage(pixels.data, width, height, 3 * width, QtGui.QImage.Format.Format_RGB888)
         path = os.fspath(path)
-        if not image.save(path, "PNG"):
-            raise OSError(f"cannot write {path}")
+        with whole_path(path, ".png") as partial:  # moved into place when complete (sim.files)
+            if not image.save(partial, "PNG"):
+                raise OSError(f"cannot write {path}")
         return path

@@ -48,10 +48,11 @@ class BodyMesh:
     faces: np.ndarray
     colors: np.ndarray
     size: float
+    units: str = "m"
 
 
-def body_mesh(body: str) -> BodyMesh:
-    """The mesh of a built-in body or mesh file, moved to the body origin.
+def body_mesh(body: str, units: str = "m") -> BodyMesh:
+    """The mesh of a built-in body or mesh file (its coordinates in ``units``), in metres, moved to the body origin.
 
     Raises
     ------
@@ -59,7 +60,7 @@ def body_mesh(body: str) -> BodyMesh:
         The body is unknown or its file is not a usable mesh (the message
         says why).
     """
-    shape = load(body)
+    shape = load(body, units)
     vertices = (shape.vertices - shape.centre).astype(np.float32)
     return BodyMesh(shape.body, vertices, shape.faces.astype(np.int32), shape.colors.astype(np.float32),
-                    max(shape.size, 1e-9))
+                    max(shape.size, 1e-9), units)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.window.main import MainWindow
 from app.window.theme import apply_theme
+from sim.files import write_whole
 from sim.scenario import load
 
 __all__ = ["run_gui", "application", "open_window", "grab_window", "save_png"]
@@ -81,7 +82,7 @@ def save_png(image: QImage, path) -> None:
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     if not image.save(buffer, "PNG"):
         raise OSError(f"the picture could not be encoded as PNG ({image.width()}x{image.height()})")
-    with open(path, "wb") as f:
+    with write_whole(path, binary=True) as f:  # moved into place when complete (sim.files)
         f.write(data.data())
 
 

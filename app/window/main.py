@@ -418,14 +418,17 @@ class MainWindow(QMainWindow):
 
     def _show_body(self, settings) -> None:
         """Draw the settings' body (mesh and principal axes) if it changed."""
-        changed = settings.body != self.viewer.scene.body.body
+        shown = self.viewer.scene.body
+        changed = (settings.body, settings.mesh_units) != (shown.body, shown.units)
         try:
-            self.viewer.set_body(settings.body, settings.mass_properties.inertia)
+            self.viewer.set_body(settings.body, settings.mass_properties.inertia, settings.mesh_units)
         except ValueError as exc:  # the file changed on disk since it was chosen
             self.show_message(str(exc))
             return
         if changed and damper_warning(settings):
             self.show_message(damper_warning(settings))
+        elif changed and settings.mass_properties.note:  # a mesh turned outward to be read
+            self.show_message(f"Note: {settings.mass_properties.note}", error=False)
 
     def _show_wheels(self, settings, new_run: bool = False) -> None:
         """The wheels on the body and in the Momentum tab, the orbit toggles; only what changed."""

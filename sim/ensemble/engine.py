@@ -172,18 +172,18 @@ class Ensemble(Stepper):
         ``integrator``, ``norm`` and ``dt`` switch without touching the
         state.  ``angles_deg`` and ``rates`` move the nominal body the
         samples disperse around (taking effect at the next :meth:`reset`);
-        ``inertia``, ``body`` and ``mass`` re-draw every body's inertia about
-        the new nominal at once, and so do ``wheels`` and ``wheel_inertia``
-        (a draw must leave ``J - sum J_s a a^T`` positive definite); a new
-        number of wheels starts them at ``wheel_speeds``.  With a
-        ``gains_grid`` the bodies keep their grid gains.
+        ``inertia``, ``body``, ``mass`` and ``mesh_units`` re-draw every body's
+        inertia about the new nominal at once, and so do ``wheels`` and
+        ``wheel_inertia`` (a draw must leave ``J - sum J_s a a^T`` positive
+        definite); a new number of wheels starts them at ``wheel_speeds``.
+        With a ``gains_grid`` the bodies keep their grid gains.
         """
         super().set(key, value)
 
     def _changed(self, key: str) -> None:
         if key in ("angles_deg", "rates"):
             self._sample = sample(self._settings, self.spec, self.index)
-        elif key in ("inertia", "body", "mass", "wheels", "wheel_inertia"):
+        elif key in ("inertia", "body", "mass", "mesh_units", "wheels", "wheel_inertia"):
             self._inertia, self._jr, self._jir, self._jfir, self._mr, self._ar = sample_inertia(
                 self._settings, self.spec, self.index)
         rows = 8 + self._settings.wheel_count

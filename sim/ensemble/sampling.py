@@ -19,7 +19,8 @@ from sim.limits import LIMITS
 from sim.loads import gyrostat_of
 from sim.quaternion import from_aircraft_angles
 
-__all__ = ["Sample", "sample", "sample_inertia", "uniforms", "uniform_quaternions", "r3", "normals"]
+__all__ = ["Sample", "sample", "sample_inertia", "uniforms", "uniform_quaternions", "r3", "normals", "grid_gains",
+           "combination"]
 
 #: Random streams per body (see :func:`uniforms`): attitude 0-2, rates 3-8, inertia 16 + 6 k.
 STREAMS = 128
@@ -117,9 +118,27 @@ def sample(settings, spec, index: np.ndarray) -> Sample:
         np.clip(w0, rates.low, rates.high, out=w0)  # the range Settings accepts
     gains = None
     if spec.gains_grid is not None:
-        combos = np.array(list(itertools.product(*spec.gains_grid)), dtype=float)
-        gains = combos[index % len(combos)].T.copy()
+        gains = grid_gains(spec.gains_grid, index)
     return Sample(angles, q0, w0, gains)
+
+
+def combination(grid, number: np.ndarray) -> tuple:
+    """The axis positions ``(i1, i2, i3)`` of combination ``number`` of the cartesian product of ``grid``.
+
+    ``itertools.product`` order (the third axis varies fastest), computed
+    arithmetically: the product of three axes of up to 1,000 values has up
+    to 10^9 combinations and is never built.
+    """
+    n2, n3 = len(grid[1]), len(grid[2])
+    number = np.asarray(number, dtype=np.int64)
+    return number // (n2 * n3), (number // n3) % n2, number % n3
+
+
+def grid_gains(grid, index: np.ndarray) -> np.ndarray:
+    """Gains of the bodies ``index``: body i flies combination ``i mod C`` of the grid (C combinations); (3, n)."""
+    total = len(grid[0]) * len(grid[1]) * len(grid[2])
+    positions = combination(grid, np.asarray(index, dtype=np.int64) % total)
+    return np.array([np.asarray(axis, dtype=float)[k] for axis, k in zip(grid, positions)])
 
 
 def sample_inertia(settings, spec, index: np.ndarray) -> tuple:

@@ -1,0 +1,29 @@
+"""Issue 24's hostile cases (and issue 23's exported meshes), each a real process: tests/hostile_cases.py.
+
+One test per case, grouped by issue 24's classes (1 no file destroyed, 2
+every cost estimated first, 3 Dask failures that end, 4 no traceback, 5 no
+silently wrong output, 6 friction; M: meshes inside out and in other units).
+``make hostile`` runs the same table two at a time and prints the counts of
+docs/RELIABILITY.md.
+"""
+
+import pytest
+
+from hostile_cases import CASES, run_case
+
+CLASSES = {"1": "no file destroyed", "2": "costs first", "3": "Dask ends", "4": "no traceback",
+           "5": "no silent wrong output", "6": "friction", "M": "meshes as exported"}
+
+
+def test_every_class_has_several_cases_and_every_surface_is_tried():
+    by_class = {k: [c for c in CASES if c.klass == k] for k in CLASSES}
+    assert all(len(cases) >= 5 for cases in by_class.values()), {k: len(v) for k, v in by_class.items()}
+    assert {c.surface for c in CASES} >= {"run", "sweep", "sweep on Dask", "scenario files", "meshes", "replay",
+                                          "I/O and signals"}
+    assert len({c.id for c in CASES}) == len(CASES), "each case has its own name"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.klass} {c.id}" for c in CASES])
+def test_hostile_case_holds(case):
+    problem = run_case(case)
+    assert problem is None, f"{case.id}: {problem}"
