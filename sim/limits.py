@@ -205,4 +205,10 @@ LIMITS = {lim.key: lim for lim in (
     Limit("duration", 0.0, 1e7, "s", low_open=True),
     Limit("body_steps", 1, 10**12, integer=True),
     Limit("workers", 0, 1024, integer=True),
+    # ---- the window: what it flies live (the Ensemble tab's body count; sweeps run up to "bodies").
+    # 10,000 bodies at dt 1 ms with dampers and the quaternion controller cost the simulation
+    # thread about half of one core (about 45 ns per body-step, SLERP of the command included);
+    # beside it the window draws both 3D views at >= 30 frames per second on the 2-core
+    # software-OpenGL reference machine (docs/PERFORMANCE.md). More would fall behind real time.
+    Limit("window_bodies", 1, 10_000, integer=True),
 )}
