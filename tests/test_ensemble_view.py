@@ -462,3 +462,43 @@ def test_a_new_body_reaches_the_ensemble_but_an_explicit_inertia_does_not():
     assert np.all(np.abs(moments / own[:, None] - 1.0) <= 0.10 + 1e-12)  # within the 10 % spread of its own
     runner.submit("inertia", tuple(float(a) for a in moments[:, 0]) + (0.0, 0.0, 0.0))  # Load body 0
     assert np.array_equal(runner.advance(1).ensemble.info.inertia[:3], moments)
+
+
+@pytest.mark.gl
+def test_aircraft_stand_on_their_nose_points_turned_as_the_attitude_view_turns_that_body(qtbot, main_window):
+    from app.ensemble.view import MAX_AIRCRAFT, aircraft_indices
+
+    win = main_window("default")
+    view = turn_on(qtbot, win, 2500)            # more than MAX_AIRCRAFT: every third body is drawn
+    box = child(win, "check_ensemble_aircraft")
+    assert not box.isChecked() and view.scene.aircraft_item is None, "points only, until asked"
+    box.setChecked(True)
+    qtbot.waitUntil(lambda: view.scene.aircraft_item is not None and view.scene.aircraft_item.instances > 0,
+                    timeout=3000)
+    pause(qtbot, win)
+    frame, item = view.frame, view.scene.aircraft_item
+    index = aircraft_indices(frame.n)
+    assert item.instances == len(index) <= MAX_AIRCRAFT and np.array_equal(index, np.arange(0, 2500, 3))
+    offsets, axes, tints = (np.asarray(a, dtype=float) for a in item.placements)
+    scale = np.linalg.norm(axes[0][:, 0])
+    # each copy: the body's own rotation (scipy, body -> NED) in scene axes, times one scale
+    rotations = SCENE_FROM_NED @ scipy_bodies(frame.q[:, index]).as_matrix()
+    assert np.allclose(axes / scale, rotations, atol=1e-5)
+    # on the sphere, just outside its nose point, nose outwards
+    nose = (SCENE_FROM_NED @ scipy_nose(frame.q[:, index])).T
+    radius = np.linalg.norm(offsets, axis=1)
+    assert np.allclose(offsets / radius[:, None], nose, atol=1e-5) and np.all((radius > 1.0) & (radius < 1.2))
+    assert np.allclose(tints, view.scene.points_item.color[index]), "each aircraft in its point's colour"
+    # the single-body view draws the same body the same way: fly body 3 (drawn) alone and compare at t = 0
+    view.load_body(3)
+    qtbot.waitUntil(lambda: win.last_snapshot.t == 0.0 and view.frame is not None and view.frame.t == 0.0,
+                    timeout=3000)
+    qtbot.waitUntil(lambda: np.allclose(view.scene.aircraft_item.placements[1][1] / scale,
+                                        _rotation(win.viewer.scene.aircraft_item), atol=1e-5), timeout=3000)
+    box.setChecked(False)
+    assert view.scene.aircraft_item is None
+
+
+def _rotation(item):
+    """The 3x3 rotation of a pyqtgraph item's transform."""
+    return np.array(item.transform().data(), dtype=float).reshape(4, 4).T[:3, :3]

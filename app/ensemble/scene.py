@@ -232,13 +232,14 @@ class EnsembleScene(GLWindow):
             self.addItem(item)
             self._aircraft = (item, mesh)
 
-    def set_aircraft(self, body_to_ned, size: float) -> None:
+    def set_aircraft(self, body_to_ned, size: float, colors=None) -> None:
         """Place the aircraft: one per matrix of ``body_to_ned`` (shape (m, 3, 3), ``C^T`` of each body).
 
         Each stands on the sphere at its nose point, nose outwards, turned as
         the attitude view turns the aircraft (``S C^T``, ``S`` =
         ``SCENE_FROM_NED``), and ``size`` sphere radii from its centre to
-        its farthest vertex.
+        its farthest vertex.  ``colors`` (m, 4): each one's colour (its
+        point's), given to the mesh's grey parts; None: the mesh's own.
         """
         if self._aircraft is None:
             return
@@ -246,7 +247,7 @@ class EnsembleScene(GLWindow):
         turn = SCENE_FROM_NED @ np.asarray(body_to_ned, dtype=float)  # (m, 3, 3): body axes in scene axes
         tail = max(-float(mesh.vertices[:, 0].min()), 0.0) / mesh.size  # the tail's distance behind the centre
         offsets = turn[:, :, 0] * (1.0 + size * tail)  # the tail on the sphere, at the nose point
-        item.set_instances(offsets, turn * (size / mesh.size))
+        item.set_instances(offsets, turn * (size / mesh.size), colors)
 
     def set_marks(self, main_cayley, command_cayley) -> None:
         """Mark the aircraft's nose (a cross) and its command's (a ring); None hides a mark.

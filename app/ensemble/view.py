@@ -415,7 +415,7 @@ class EnsembleView(QWidget):
         self.scene.set_bodies(frame.nose, colors, sizes)
         self.scene.set_marks(cayley(marks[0]), None if marks[1] is None else cayley(marks[1]))
         if self.aircraft.isChecked():
-            self._place_aircraft(frame)
+            self._place_aircraft(frame)  # after the colours: each aircraft takes its point's
         if time.perf_counter() >= self._slow_due:
             self._show_slow()
         elif not self._slow_timer.isActive():
@@ -432,7 +432,7 @@ class EnsembleView(QWidget):
                 return
             self._aircraft_body = body
         index = aircraft_indices(frame.n)
-        self.scene.set_aircraft(body_to_ned(frame.q[:, index]), aircraft_size(len(index)))
+        self.scene.set_aircraft(body_to_ned(frame.q[:, index]), aircraft_size(len(index)), self._buffers[0][index])
 
     def _show_slow(self) -> None:
         """The histogram and the statistics of the latest frame drawn (at most every :data:`SLOW_SECONDS`)."""

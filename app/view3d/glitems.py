@@ -150,12 +150,16 @@ INSTANCED_SHADER = shaders.ShaderProgram(
             attribute vec3 a_axis_x;
             attribute vec3 a_axis_y;
             attribute vec3 a_axis_z;
+            attribute vec4 a_tint;
             varying vec4 v_color;
             varying vec3 v_normal;
             void main() {
                 mat3 turn = mat3(a_axis_x, a_axis_y, a_axis_z);
                 v_normal = normalize(u_normal * (turn * a_normal));
-                v_color = a_color;
+                // the tint replaces the mesh's greys (weight: 1 - chroma), keeps its colours (lights, marks)
+                float high = max(a_color.r, max(a_color.g, a_color.b));
+                float low = min(a_color.r, min(a_color.g, a_color.b));
+                v_color = vec4(mix(a_color.rgb, a_tint.rgb * high, a_tint.a * (1.0 - (high - low))), a_color.a);
                 gl_Position = u_mvp * vec4(a_offset + turn * a_position, 1.0);
             }
             """
@@ -163,7 +167,9 @@ INSTANCED_SHADER = shaders.ShaderProgram(
         LIT_SHADER.shaders[1],
     ],
 )
-""":data:`LIT_SHADER`'s lighting for copies of one mesh, each placed by its per-instance offset and axes."""
+""":data:`LIT_SHADER`'s lighting for copies of one mesh, each placed by its per-instance offset and axes and
+tinted by its per-instance colour: the mesh's grey parts take the tint (scaled by their brightness), its
+coloured parts stay as they are (weight ``1 - chroma``), and a tint of alpha 0 leaves the mesh's colours."""
 
 
 @functools.cache
@@ -409,13 +415,14 @@ class PointsItem(_ArrayItem):
 
 
 class InstancedMeshItem(MeshItem):
-    """Copies of one flat-shaded mesh, each placed and turned by its own matrix, drawn in one call.
+    """Copies of one flat-shaded mesh, each placed, turned and tinted by its own data, drawn in one call.
 
     Each copy ``i`` draws the mesh's vertex ``p`` (item coordinates) at
     ``offsets[i] + axes[i] @ p``: ``axes[i]`` is a 3x3 matrix whose columns
     are the images of the mesh's x, y and z axes (a rotation times a scale).
+    Its grey parts take the colour ``tints[i]`` (see :data:`INSTANCED_SHADER`).
     The per-copy data are instanced vertex attributes
-    (``glVertexAttribDivisor``), so a frame uploads 48 bytes per copy and
+    (``glVertexAttribDivisor``), so a frame uploads 64 bytes per copy and
     makes one ``glDrawArraysInstanced`` call, whatever the number of copies.
 
     Parameters
@@ -426,10 +433,14 @@ class InstancedMeshItem(MeshItem):
         As for pyqtgraph's items.
     """
 
+    #: Per-copy attributes and their sizes, in the order of a row of the instance buffer.
+    _PER_COPY = (("a_offset", 3), ("a_axis_x", 3), ("a_axis_y", 3), ("a_axis_z", 3), ("a_tint", 4))
+    _WIDTH = sum(size for _, size in _PER_COPY)
+
     def __init__(self, meshdata, parentItem=None, glOptions="opaque"):
         super().__init__(meshdata, parentItem=parentItem, glOptions=glOptions)
         self._shader = INSTANCED_SHADER
-        self._instances = np.zeros((0, 12), dtype=np.float32)
+        self._instances = np.zeros((0, self._WIDTH), dtype=np.float32)
         self._instance_buffer = None
         self._instances_dirty = True
 
@@ -439,21 +450,27 @@ class InstancedMeshItem(MeshItem):
         return len(self._instances)
 
     @property
-    def placements(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(offsets, axes)`` as last set: float32 arrays of shapes (m, 3) and (m, 3, 3)."""
+    def placements(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(offsets, axes, tints)`` as last set: float32 arrays of shapes (m, 3), (m, 3, 3) and (m, 4)."""
         data = self._instances
-        return data[:, :3], data[:, 3:].reshape(-1, 3, 3).transpose(0, 2, 1)
+        return data[:, :3], data[:, 3:12].reshape(-1, 3, 3).transpose(0, 2, 1), data[:, 12:]
 
-    def set_instances(self, offsets, axes) -> None:
-        """Place the copies: ``offsets`` (m, 3) and ``axes`` (m, 3, 3), columns the images of x, y, z."""
+    def set_instances(self, offsets, axes, tints=None) -> None:
+        """Place the copies: ``offsets`` (m, 3), ``axes`` (m, 3, 3) (columns: the images of x, y, z),
+        ``tints`` (m, 4) RGBA or None (the mesh's own colours)."""
         offsets = np.asarray(offsets, dtype=np.float32)
         axes = np.asarray(axes, dtype=np.float32)
         m = len(offsets)
         if offsets.shape != (m, 3) or axes.shape != (m, 3, 3):
             raise ValueError(f"expected offsets (m, 3) and axes (m, 3, 3), got {offsets.shape} and {axes.shape}")
-        data = np.empty((m, 12), dtype=np.float32)
+        data = np.zeros((m, self._WIDTH), dtype=np.float32)
         data[:, :3] = offsets
-        data[:, 3:] = axes.transpose(0, 2, 1).reshape(m, 9)  # column by column: x, y, z axes
+        data[:, 3:12] = axes.transpose(0, 2, 1).reshape(m, 9)  # column by column: x, y, z axes
+        if tints is not None:
+            tints = np.asarray(tints, dtype=np.float32)
+            if tints.shape != (m, 4):
+                raise ValueError(f"tints: expected shape ({m}, 4), got {tints.shape}")
+            data[:, 12:] = tints
         self._instances = data
         self._instances_dirty = True
         self.update()
@@ -464,12 +481,13 @@ class InstancedMeshItem(MeshItem):
         buffer = QOpenGLBuffer(QOpenGLBuffer.Type.VertexBuffer)
         buffer.create()
         buffer.bind()
-        stride = 12 * 4
-        for k, name in enumerate(("a_offset", "a_axis_x", "a_axis_y", "a_axis_z")):
+        stride, start = 4 * self._WIDTH, 0
+        for name, size in self._PER_COPY:
             location = _attribute(program, name)
-            GL.glVertexAttribPointer(location, 3, GL.GL_FLOAT, False, stride, ctypes.c_void_p(12 * k))
+            GL.glVertexAttribPointer(location, size, GL.GL_FLOAT, False, stride, ctypes.c_void_p(4 * start))
             GL.glEnableVertexAttribArray(location)
             GL.glVertexAttribDivisor(location, 1)
+            start += size
         buffer.release()
         self._vao.release()
         self._instance_buffer = buffer
