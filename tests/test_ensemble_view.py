@@ -502,3 +502,38 @@ def test_aircraft_stand_on_their_nose_points_turned_as_the_attitude_view_turns_t
 def _rotation(item):
     """The 3x3 rotation of a pyqtgraph item's transform."""
     return np.array(item.transform().data(), dtype=float).reshape(4, 4).T[:3, :3]
+
+
+def test_speed_words_say_when_the_simulation_cannot_keep_up():
+    from app.window.statusbar import KEEP_UP, speed_state
+
+    assert speed_state(1.0, 1.0, False) == ("1.00× real time", False)
+    assert speed_state(0.62, 1.0, False) == ("cannot keep up: ×0.62", True)
+    assert speed_state(KEEP_UP * 10.0, 10.0, False) == ("9.00× real time", False)
+    assert speed_state(6.2, 10.0, False) == ("cannot keep up: ×6.20 of 10×", True)
+    assert speed_state(0.0, 1.0, True) == ("paused", False)
+
+
+@pytest.mark.gl
+def test_the_status_bar_says_when_the_simulation_thread_cannot_keep_up(qtbot, main_window, monkeypatch):
+    import time
+
+    win = main_window("default")
+    label = child(win, "status_speed")
+    qtbot.waitUntil(lambda: "real time" in label.text(), timeout=4000)
+    assert label.property("warning") == "false"
+    runner = win.worker.runner
+    real = runner.advance
+
+    def slow(n):  # as if each step of a large ensemble took 2.5 ms of wall time: at most 0.4x
+        time.sleep(0.0025 * n)
+        return real(n)
+
+    monkeypatch.setattr(runner, "advance", slow)
+    qtbot.waitUntil(lambda: label.text().startswith("cannot keep up: ×"), timeout=5000)
+    factor = float(label.text().split("×")[1])
+    assert 0.1 < factor < 0.5 and label.property("warning") == "true"
+    assert "cannot take its steps" in label.toolTip()
+    monkeypatch.setattr(runner, "advance", real)
+    qtbot.waitUntil(lambda: label.text().endswith("× real time"), timeout=5000)
+    assert label.property("warning") == "false"
