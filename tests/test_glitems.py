@@ -176,3 +176,24 @@ def test_bad_arguments_are_refused():
         InstancedMeshItem(aircraft_mesh()).set_instances(np.zeros((2, 3)), np.zeros((3, 3, 3)))
     with pytest.raises(ValueError, match="tints"):
         InstancedMeshItem(aircraft_mesh()).set_instances(np.zeros((2, 3)), np.zeros((2, 3, 3)), np.zeros((2, 3)))
+
+
+@pytest.mark.parametrize("body", ["aircraft", "satellite", "phone", "t_handle"])
+def test_a_decimated_mesh_keeps_its_shape_winding_and_colours(body):
+    from app.view3d.mesh import decimated
+
+    mesh = body_mesh(body)
+    coarse = decimated(mesh, 64)
+    assert 20 <= len(coarse.faces) <= 64 < len(mesh.faces) and coarse.size == mesh.size
+    extent = np.ptp(mesh.vertices, axis=0).max()
+    # the box shrinks by at most a grid cell (a vertex moves to its cell's mean); the grid has <= 48 cells
+    assert np.abs(coarse.vertices.min(0) - mesh.vertices.min(0)).max() <= extent / 8
+    assert np.abs(coarse.vertices.max(0) - mesh.vertices.max(0)).max() <= extent / 8
+
+    def volume(m):  # signed: positive when the triangles are wound counter-clockwise seen from outside
+        t = m.vertices[m.faces].astype(float)
+        return np.einsum("ij,ij->i", t[:, 0], np.cross(t[:, 1], t[:, 2])).sum() / 6.0
+
+    assert volume(coarse) > 0.3 * volume(mesh) > 0.0, "the winding is kept: back faces can be culled"
+    assert {tuple(c) for c in coarse.colors.round(4)} <= {tuple(c) for c in mesh.colors.round(4)}
+    assert decimated(mesh, 10_000) is mesh

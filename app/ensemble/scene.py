@@ -37,6 +37,7 @@ from pyqtgraph.Qt import QtCore, QtGui
 from app.view3d.gimbal import SCENE_FROM_NED, scene_matrix
 from app.view3d.glitems import InstancedMeshItem, LineItem, MeshItem, PointsItem
 from app.view3d.layout import GHOST_COLOR, HOME_ELEVATION_AZIMUTH, SCENE_BACKGROUND
+from app.view3d.mesh import decimated
 
 __all__ = ["EnsembleScene", "EnsembleSceneView", "LabelItem", "POINT_SIZE", "LONG_WAY_SIZE", "PICK_PIXELS",
            "aircraft_size"]
@@ -56,6 +57,8 @@ SPHERE_GRID_COLOR = (0.55, 0.6, 0.7, 0.25)
 AXIS_COLOR = (0.85, 0.87, 0.9, 1.0)
 MARKER_COLOR = (1.0, 1.0, 1.0, 1.0)
 COMMAND_RING_COLOR = (*GHOST_COLOR[:3], 1.0)
+#: Most triangles of the mesh each aircraft is drawn with (heavier meshes are decimated: a thousand copies).
+AIRCRAFT_TRIANGLES = 64
 #: Largest and smallest drawn aircraft: the distance from its centre to its farthest vertex, in sphere radii.
 AIRCRAFT_SIZE = (0.16, 0.035)
 
@@ -220,6 +223,8 @@ class EnsembleScene(GLWindow):
     def show_aircraft(self, mesh) -> None:
         """Draw the bodies as copies of ``mesh`` (an :class:`app.view3d.mesh.BodyMesh`), or not (None).
 
+        A mesh of more than :data:`AIRCRAFT_TRIANGLES` triangles is drawn
+        decimated (:func:`app.view3d.mesh.decimated`), back faces culled.
         Nothing is drawn until :meth:`set_aircraft` places them.
         """
         if self._aircraft is not None:
@@ -228,7 +233,10 @@ class EnsembleScene(GLWindow):
             self.removeItem(self._aircraft[0])
             self._aircraft = None
         if mesh is not None:
-            item = InstancedMeshItem(gl.MeshData(vertexes=mesh.vertices, faces=mesh.faces, vertexColors=mesh.colors))
+            coarse = decimated(mesh, AIRCRAFT_TRIANGLES)
+            item = InstancedMeshItem(gl.MeshData(vertexes=coarse.vertices, faces=coarse.faces,
+                                                 vertexColors=coarse.colors),
+                                     glOptions={GL.GL_DEPTH_TEST: True, GL.GL_BLEND: False, GL.GL_CULL_FACE: True})
             self.addItem(item)
             self._aircraft = (item, mesh)
 
