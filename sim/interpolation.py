@@ -30,6 +30,8 @@ ANTIPODAL_WITHIN = 1e-6
 
 def _as4(q) -> tuple:
     """A 4-tuple of floats, or ValueError."""
+    if type(q) is tuple and len(q) == 4 and all(type(x) is float for x in q):
+        return q  # already one (the ensemble's SLERP prepares ten thousand)
     a = np.asarray(q, dtype=float)
     if a.shape != (4,):
         raise ValueError(f"a quaternion has shape (4,), got {a.shape}")
@@ -211,16 +213,16 @@ class SlerpColumns:
 
     def __init__(self, qi: np.ndarray, qe, shortest_path: bool = True):
         n = qi.shape[1]
-        self.qi, self.qe, self.perp = np.empty((4, n)), np.empty((4, n)), np.zeros((4, n))
-        self.angle = np.empty(n)
-        mode = []
-        for j in range(n):
-            path = SlerpPath(qi[:, j], qe, shortest_path)
-            self.qi[:, j], self.qe[:, j], self.angle[j] = path.qi, path.qe, path.angle
+        qe = _as4(qe)
+        paths = [SlerpPath(tuple(q), qe, shortest_path) for q in np.asarray(qi, dtype=float).T.tolist()]
+        self.qi = np.array([p.qi for p in paths]).T.reshape(4, n)
+        self.qe = np.array([p.qe for p in paths]).T.reshape(4, n)
+        self.angle = np.array([p.angle for p in paths])
+        self.perp = np.zeros((4, n))
+        for j, path in enumerate(paths):
             if path.perp is not None:
                 self.perp[:, j] = path.perp
-            mode.append(path.mode)
-        mode = np.array(mode)
+        mode = np.array([p.mode for p in paths])
         self.linear, self.antipodal = mode == "linear", mode == "antipodal"
         self._linear_at, self._antipodal_at = np.flatnonzero(self.linear), np.flatnonzero(self.antipodal)
         self._sine = np.sin(self.angle)  # sin(a) of every evaluation, computed once
