@@ -204,6 +204,7 @@ def pause(qtbot, win):
     win.controls.run.pause.setChecked(True)
     qtbot.waitUntil(lambda: win.worker.paused, timeout=2000)
     qtbot.wait(120)  # the last batch reaches the view
+    qtbot.waitUntil(lambda: win.ensemble.settled, timeout=2000)  # and its histogram and statistics
 
 
 @pytest.mark.gl
@@ -537,3 +538,21 @@ def test_the_status_bar_says_when_the_simulation_thread_cannot_keep_up(qtbot, ma
     monkeypatch.setattr(runner, "advance", real)
     qtbot.waitUntil(lambda: label.text().endswith("× real time"), timeout=5000)
     assert label.property("warning") == "false"
+
+
+@pytest.mark.gl
+def test_a_hidden_tab_derives_nothing_and_a_shown_one_draws_the_latest_frame(qtbot, main_window):
+    win = main_window("default")
+    view = turn_on(qtbot, win, 300)
+    win.plot_tabs.setCurrentIndex(win.plot_tabs.indexOf(win.plots))  # the plots in view, the sphere hidden
+    qtbot.waitUntil(lambda: not view.isVisible(), timeout=2000)
+    t = view.frame.t
+    qtbot.waitUntil(lambda: view.frame.t > t + 0.2, timeout=3000)
+    derived = {"nose", "error_deg", "travelled_deg"}
+    assert not derived & set(vars(view.frame)), "no nose directions or angles computed for a hidden tab"
+    win.plot_tabs.setCurrentWidget(view)
+    pause(qtbot, win)
+    frame = view.frame
+    assert derived <= set(vars(frame))
+    assert np.allclose(view.scene.points_item.pos, (SCENE_FROM_NED @ scipy_nose(frame.q)).T, atol=1e-6)
+    assert f"t = {frame.t:.2f} s" in view.stats.text()

@@ -387,6 +387,11 @@ class EnsembleView(QWidget):
         if self.isVisible():
             self._draw(self._last)
 
+    @property
+    def settled(self) -> bool:
+        """True when the histogram and the statistics show the latest frame drawn (none is waiting)."""
+        return not self._slow_timer.isActive()
+
     def show_aircraft(self, on: bool) -> None:
         """Draw the bodies as small aircraft beside their points (at most :data:`MAX_AIRCRAFT`), or only points."""
         with QSignalBlocker(self.aircraft):
