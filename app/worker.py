@@ -12,7 +12,11 @@ Pacing: simulated time follows wall time times the speed factor.  The loop
 owes the simulation the wall time elapsed since the last chunk (times the
 speed) and pays it in chunks of at most :data:`CHUNK_SECONDS` of simulated
 time, gathering at least :data:`MIN_TICK` of wall time per chunk, except
-that a new input wakes it to take the next step as soon as it is due.  When the machine cannot keep up, the debt is capped at
+that a new input wakes it to take the next step as soon as it is due.  A
+chunk also takes at most about :data:`CHUNK_WALL` of wall time (the steps'
+measured cost decides how many), so the window gets a new state every
+display frame even when a step is slow (10,000 ensemble bodies on a busy
+machine), rather than one every tenth of a second.  When the machine cannot keep up, the debt is capped at
 :data:`MAX_LAG` seconds of wall time, so the run falls behind openly: the
 measured real-time factor (:attr:`SimulationWorker.sim_seconds` over wall
 time) shows it, rather than the loop drifting ever further behind.
@@ -34,7 +38,7 @@ from sim.events import TIME_TOLERANCE, reached, steps_until
 from sim.limits import LIMITS
 from sim.runner import RESET, Batch, Runner
 
-__all__ = ["SimulationWorker", "Fault", "SPEED_RANGE", "CHUNK_SECONDS", "MAX_LAG"]
+__all__ = ["SimulationWorker", "Fault", "SPEED_RANGE", "CHUNK_SECONDS", "CHUNK_WALL", "MAX_LAG"]
 
 #: Smallest and largest speed factor (simulated seconds per wall second): :data:`sim.limits.LIMITS`' "speed".
 #: Beyond what the machine can step, the run falls behind openly (:data:`MAX_LAG`).
@@ -43,6 +47,8 @@ SPEED_RANGE = (LIMITS["speed"].low, LIMITS["speed"].high)
 CHUNK_SECONDS = 0.1
 #: Most steps in one chunk, whatever ``dt`` (keeps commands prompt for tiny steps).
 MAX_CHUNK_STEPS = 2000
+#: Most wall time one chunk should take, s (under a display frame): steps of a measured cost per chunk.
+CHUNK_WALL = 0.012
 #: Least wall time between chunks, s (half a display frame): a chunk waits until
 #: this much simulated time is due, so batches hold many steps, not one each.
 MIN_TICK = 0.008
@@ -130,6 +136,7 @@ class SimulationWorker:
         self._settings = runner.sim.settings
         self.steps_taken = 0
         self.sim_seconds = 0.0
+        self._step_wall = 0.0  # wall time of one step, s (a running mean over the last chunks)
         self._thread = threading.Thread(target=self._loop, name="attitude-sim worker", daemon=True)
 
     # ------------------------------------------------------------- lifecycle
@@ -271,6 +278,7 @@ class SimulationWorker:
         """Take up to ``n`` steps, publish them and handle a fault; returns the steps taken."""
         runner = self._active
         dt = runner.sim.settings.dt
+        start = time.perf_counter()
         try:
             batch = runner.advance(n)
         except Exception as exc:  # noqa: BLE001 - any failure is shown in the window, never lost
@@ -278,6 +286,9 @@ class SimulationWorker:
             self._publish(runner, _current(runner))
             return 0
         taken = len(batch.rows)
+        if taken:
+            each = (time.perf_counter() - start) / taken
+            self._step_wall = each if self._step_wall == 0.0 else self._step_wall + 0.3 * (each - self._step_wall)
         self.steps_taken += taken
         self.sim_seconds += taken * dt
         self._publish(runner, batch)
@@ -292,6 +303,8 @@ class SimulationWorker:
 
     def _chunk_limit(self, dt: float) -> int:
         limit = max(1, int(CHUNK_SECONDS / dt))
+        if self._step_wall > 0.0:
+            limit = min(limit, max(1, int(CHUNK_WALL / self._step_wall)))
         if self._stop_at is not None:
             limit = min(limit, self._stop_at - self._active.total_steps)
         if self._pause_at is not None:

@@ -1,6 +1,6 @@
 """Run every benchmark, print one table, and write it to docs/PERFORMANCE.md.
 
-``python -m bench [--quick] [--no-write] [--only step|ensemble|cli|sweep|gui|memory]``.
+``python -m bench [--quick] [--no-write] [--only step|ensemble|cli|sweep|gui|memory|live]``.
 Timings are medians of repeated runs; comparisons are ratios taken in the
 same run.  Benchmarks report; they are not tests.  ``--only`` runs one part
 and replaces its rows in the table of docs/PERFORMANCE.md, leaving the rest
@@ -122,6 +122,8 @@ ONLY = {
     "gui": (lambda quick: gui.run(quick=quick)[0],
             ("GUI ", "real-time factor", "input latency", "start-up", "RSS after", "memory growth")),
     "memory": (lambda quick: gui.memory_rows(1 if quick else 3), ("RSS after 20 s",)),
+    "live": (lambda quick: gui.ensemble_rows(quick), ("GUI with a 1,000-body", "GUI with a 10,000-body",
+                                                      "GUI with 10,000 bodies")),
 }
 #: The parts of a full run, in order (``make bench``; ``make bench-compare`` without ``--only``).
 FULL = ("step", "ensemble", "cli", "sweep", "gui")

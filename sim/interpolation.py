@@ -30,6 +30,8 @@ ANTIPODAL_WITHIN = 1e-6
 
 def _as4(q) -> tuple:
     """A 4-tuple of floats, or ValueError."""
+    if type(q) is tuple and len(q) == 4 and all(type(x) is float for x in q):
+        return q  # already one (the ensemble's SLERP prepares ten thousand)
     a = np.asarray(q, dtype=float)
     if a.shape != (4,):
         raise ValueError(f"a quaternion has shape (4,), got {a.shape}")
@@ -146,7 +148,7 @@ class SlerpPath:
         turns toward (a turn about body x).
     """
 
-    __slots__ = ("qi", "qe", "angle", "mode", "perp")
+    __slots__ = ("qi", "qe", "angle", "mode", "perp", "_sine")
 
     def __init__(self, qi, qe, shortest_path: bool = True):
         qi = _as4(qi)
@@ -160,6 +162,7 @@ class SlerpPath:
                 angle = math.pi - angle
                 qe = tuple(-x for x in qe)
         self.qi, self.qe, self.angle = qi, qe, angle
+        self._sine = math.sin(angle)  # sin(a) of every evaluation, computed once
         self.perp = None
         if angle <= LINEAR_BELOW:
             self.mode = "linear"
@@ -177,7 +180,7 @@ class SlerpPath:
         """Interpolated quaternion at ``t`` in [0, 1] (clamped)."""
         t = _clamp(t)
         if self.mode == "sine":
-            r = _sine_blend(self.qi, self.qe, self.angle, t, FLOAT)
+            r = _sine_blend(self.qi, self.qe, self.angle, t, FLOAT, self._sine)
         elif self.mode == "linear":
             r = _linear_blend(self.qi, self.qe, t)
         else:
@@ -190,10 +193,13 @@ class SlerpPath:
 class SlerpColumns:
     """One :class:`SlerpPath` per column, evaluated at once: the ensemble's SLERP, Hoffmann Appendix C.
 
-    The preparation runs body by body with :class:`SlerpPath` itself; the
-    evaluation uses the same formulas on numpy rows (the sine, linear and
-    antipodal blends and the renormalisation), each body taking its own
-    path's branch.
+    The preparation runs body by body with :class:`SlerpPath` itself.  The
+    evaluation, every step of the ensemble while the command moves, is the
+    same formulas (the sine, linear and antipodal blends and the
+    renormalisation, each body taking its own path's branch) with the same
+    operations in the same order, written into buffers kept from step to
+    step (:meth:`formulas` evaluates the single-source functions instead;
+    the two agree bit for bit, tested), with ``sin(a)`` computed once.
 
     Parameters
     ----------
@@ -207,24 +213,64 @@ class SlerpColumns:
 
     def __init__(self, qi: np.ndarray, qe, shortest_path: bool = True):
         n = qi.shape[1]
-        self.qi, self.qe, self.perp = np.empty((4, n)), np.empty((4, n)), np.zeros((4, n))
-        self.angle = np.empty(n)
-        mode = []
-        for j in range(n):
-            path = SlerpPath(qi[:, j], qe, shortest_path)
-            self.qi[:, j], self.qe[:, j], self.angle[j] = path.qi, path.qe, path.angle
+        qe = _as4(qe)
+        paths = [SlerpPath(tuple(q), qe, shortest_path) for q in np.asarray(qi, dtype=float).T.tolist()]
+        self.qi = np.array([p.qi for p in paths]).T.reshape(4, n)
+        self.qe = np.array([p.qe for p in paths]).T.reshape(4, n)
+        self.angle = np.array([p.angle for p in paths])
+        self.perp = np.zeros((4, n))
+        for j, path in enumerate(paths):
             if path.perp is not None:
                 self.perp[:, j] = path.perp
-            mode.append(path.mode)
-        mode = np.array(mode)
+        mode = np.array([p.mode for p in paths])
         self.linear, self.antipodal = mode == "linear", mode == "antipodal"
+        self._linear_at, self._antipodal_at = np.flatnonzero(self.linear), np.flatnonzero(self.antipodal)
+        self._sine = np.sin(self.angle)  # sin(a) of every evaluation, computed once
+        self._a, self._b, self._n = np.empty(n), np.empty(n), np.empty(n)
+        self._r, self._e = np.empty((4, n)), np.empty((4, n))
 
     def __call__(self, t: float) -> np.ndarray:
-        """Interpolated quaternions at ``t`` in [0, 1] (clamped), shape (4, N)."""
+        """Interpolated quaternions at ``t`` in [0, 1] (clamped), shape (4, N): a new array."""
+        t = _clamp(t)
+        qi, qe, a, b, r, e, n = self.qi, self.qe, self._a, self._b, self._r, self._e, self._n
+        with np.errstate(all="ignore"):  # sin(a) = 0 in the columns that take another branch
+            # _sine_blend: qi sin((1-t) a) / sin(a) + qe sin(t a) / sin(a)
+            np.multiply(self.angle, 1.0 - t, out=a)
+            np.sin(a, out=a)
+            a /= self._sine
+            np.multiply(self.angle, t, out=b)
+            np.sin(b, out=b)
+            b /= self._sine
+            np.multiply(qi, a, out=r)
+            np.multiply(qe, b, out=e)
+            r += e
+        k = self._linear_at
+        if len(k):  # _linear_blend
+            r[:, k] = qi[:, k] * (1.0 - t) + qe[:, k] * t
+        k = self._antipodal_at
+        if len(k):  # _antipodal_blend
+            c, s = math.cos(math.pi * t), math.sin(math.pi * t)
+            r[:, k] = qi[:, k] * c + self.perp[:, k] * s
+        # _unit: r / sqrt(r1^2 + r2^2 + r3^2 + r4^2)
+        np.multiply(r[0], r[0], out=n)
+        np.multiply(r[1], r[1], out=a)
+        n += a
+        np.multiply(r[2], r[2], out=a)
+        n += a
+        np.multiply(r[3], r[3], out=a)
+        n += a
+        np.sqrt(n, out=n)
+        out = np.divide(r, n)
+        if t == 1.0 and len(k):
+            out[:, k] = qe[:, k]
+        return out
+
+    def formulas(self, t: float) -> np.ndarray:
+        """:meth:`__call__` through the single-source functions on numpy rows (the reference it is tested against)."""
         t = _clamp(t)
         qi, qe = self.qi, self.qe
-        with np.errstate(all="ignore"):  # sin(a) = 0 in the columns that take another branch
-            r = np.array(_sine_blend(qi, qe, self.angle, t, COLUMN))
+        with np.errstate(all="ignore"):
+            r = np.array(_sine_blend(qi, qe, self.angle, t, COLUMN, COLUMN.sin(self.angle)))
         if self.linear.any():
             r = np.where(self.linear, _linear_blend(qi, qe, t), r)
         if self.antipodal.any():
@@ -239,9 +285,8 @@ def _clamp(t: float) -> float:
     return 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
 
 
-def _sine_blend(qi, qe, angle, t, ops):
-    """Hoffmann's ``qi sin((1-t) a) / sin(a) + qe sin(t a) / sin(a)``, Appendix C."""
-    s = ops.sin(angle)
+def _sine_blend(qi, qe, angle, t, ops, s):
+    """Hoffmann's ``qi sin((1-t) a) / sin(a) + qe sin(t a) / sin(a)``, Appendix C; ``s`` is ``sin(a)``."""
     a = ops.sin((1.0 - t) * angle) / s
     b = ops.sin(t * angle) / s
     return [i * a + e * b for i, e in zip(qi, qe)]

@@ -265,6 +265,12 @@ LIMITS = {lim.key: lim for lim in (
     Limit("mesh_triangles", 1, 500_000, integer=True),
     # ---- what a sweep keeps: every k-th sample of every body's Q and w
     Limit("trajectory_bytes", 0, 4 << 30, "bytes", integer=True),
+    # ---- the window: what it flies live (the Ensemble tab's body count; sweeps run up to "bodies").
+    # 10,000 bodies at dt 1 ms with dampers and the quaternion controller cost the simulation
+    # thread about half of one core (about 45 ns per body-step, SLERP of the command included);
+    # beside it the window draws both 3D views at >= 30 frames per second on the 2-core
+    # software-OpenGL reference machine (docs/PERFORMANCE.md). More would fall behind real time.
+    Limit("window_bodies", 1, 10_000, integer=True),
 )}
 
 #: Share of the available memory a run may plan to use (the rest: the libraries, the OS, other programs).

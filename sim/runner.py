@@ -17,6 +17,7 @@ batch ends with an :class:`EnsembleFrame` of its state.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import queue
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
 from sim.ensemble.info import EnsembleInfo, frozen_copy
+from sim.ensemble.metrics import nose, rotation_angle_deg
 from sim.events import EventCursor
 from sim.interpolation import sine_cosine_unit
 from sim.scenario import Scenario
@@ -77,20 +79,24 @@ class EnsembleFrame:
     so a frame keeps answering as it did when it was published, whatever
     the ensemble does afterwards (a reset, new settings, another ensemble).
 
+    The runner publishes one with every batch (about a hundred a second in
+    the window) and the window draws the latest at most once per display
+    frame, so a frame holds only the state (``q``, the command ``qc``, the
+    faults): what is drawn from it (:attr:`nose`, :attr:`error_deg`,
+    :attr:`travelled_deg`) is computed the first time it is read, in the
+    reader's thread, with the ensemble's own formulas
+    (:mod:`sim.ensemble.metrics`: the same values as
+    :meth:`~sim.ensemble.Ensemble.metrics` gives), and kept.
+
     Attributes
     ----------
     t : float
         The ensemble's simulated time, s (the main body's).
     q : ndarray, shape (4, n)
         Attitude quaternions, scalar last (inertial -> body).
-    nose : ndarray, shape (3, n)
-        Each body's x axis in inertial (NED) axes.
-    error_deg : ndarray, shape (n,)
-        Rotation angle between each body's attitude and its command, degrees.
-    travelled_deg : ndarray, shape (n,)
-        Rotation angle from each body's start to its attitude now, unfolded
-        (degrees in [0, 360]; > 180: it takes the long way), as
-        :meth:`~sim.ensemble.Ensemble.metrics` reports it.
+    qc : ndarray, shape (4, 1) or (4, n)
+        The command quaternion after SLERP: one column when every body has
+        the same command, else one per body.
     faulted : ndarray of bool, shape (n,)
         Bodies that diverged (frozen at their last good state).
     info : EnsembleInfo
@@ -98,21 +104,43 @@ class EnsembleFrame:
         samples and settings (:meth:`EnsembleInfo.body_settings` gives body
         ``j``'s own single-body settings).
 
-    Every array is a copy marked read-only.
+    Every array, those computed on demand included, is read-only.
     """
 
     t: float
     q: np.ndarray
-    nose: np.ndarray
-    error_deg: np.ndarray
-    travelled_deg: np.ndarray
+    qc: np.ndarray
     faulted: np.ndarray
     info: EnsembleInfo
 
     @property
     def n(self) -> int:
         """Number of bodies."""
-        return len(self.error_deg)
+        return self.q.shape[1]
+
+    @functools.cached_property
+    def nose(self) -> np.ndarray:
+        """Each body's x axis in inertial (NED) axes, shape (3, n) (:func:`sim.ensemble.metrics.nose`)."""
+        return _read_only(nose(self.q))
+
+    @functools.cached_property
+    def error_deg(self) -> np.ndarray:
+        """Rotation angle between each body's attitude and its command, degrees in [0, 180], shape (n,)."""
+        return _read_only(rotation_angle_deg(self.q, self.qc, fold=True))
+
+    @functools.cached_property
+    def travelled_deg(self) -> np.ndarray:
+        """Rotation angle from each body's start to its attitude now, unfolded, shape (n,).
+
+        Degrees in [0, 360]; > 180: it takes the long way (the
+        ``travelled_deg`` of :meth:`~sim.ensemble.Ensemble.metrics`).
+        """
+        return _read_only(rotation_angle_deg(self.info.q0, self.q, fold=False))
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)
+    return array
 
 
 @dataclass
@@ -320,17 +348,21 @@ class Runner:
         return self._ensemble_info
 
     def ensemble_frame(self) -> EnsembleFrame | None:
-        """The ensemble's present state as read-only copies (None without an ensemble); the owning thread only."""
+        """The ensemble's present state as read-only copies (None without an ensemble); the owning thread only.
+
+        Copies of the state only (about 10 us at 10,000 bodies): the
+        frame's derived arrays are computed when read (:class:`EnsembleFrame`).
+        """
         ens = self.ensemble
         if ens is None:
             return None
         if self._info_stale:
             self._ensemble_info, self._info_stale = EnsembleInfo.of(ens), False
-        metrics = ens.metrics()
-        return EnsembleFrame(t=ens.t, q=frozen_copy(ens.attitude), nose=frozen_copy(ens.nose()),
-                             error_deg=frozen_copy(metrics["final_error_deg"]),
-                             travelled_deg=frozen_copy(metrics["travelled_deg"]),
-                             faulted=frozen_copy(metrics["faulted"]), info=self._ensemble_info)
+        qc = ens.qc
+        if qc.strides[1] == 0:  # one command for every body (a broadcast view): keep its one column
+            qc = qc[:, :1]
+        return EnsembleFrame(t=ens.t, q=frozen_copy(ens.attitude), qc=frozen_copy(qc), faulted=frozen_copy(ens.faulted),
+                             info=self._ensemble_info)
 
     def _measure(self, bodies, metrics, i):
         """Row ``i`` of the comparison metrics: error to the reference, energy, norm."""

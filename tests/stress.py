@@ -40,6 +40,7 @@ GUI_TESTS = (
     "tests/test_window_history.py",
     "tests/test_bodies_gui.py",
     "tests/test_ensemble_view.py",
+    "tests/test_keys.py",
     "tests/test_export.py",
     "tests/test_dialogs.py",
     "tests/test_period.py",

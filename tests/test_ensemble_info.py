@@ -160,3 +160,40 @@ def test_frames_taken_from_the_worker_thread_keep_their_answers():
     finally:
         assert worker.stop(2.0)
     assert_answers_as_before(frame, before)
+
+
+def test_derived_arrays_read_after_the_ensemble_changed_answer_as_at_publication():
+    """A frame computes its nose directions and angles when first read: from its own copies, never the live ensemble.
+
+    Two runners fly the same inputs; one frame is read at once, its twin only after its ensemble was changed,
+    reset and stepped on. Both answer the same, and as the ensemble reported when the frame was published.
+    """
+    frames, reported = [], None
+    for late in (False, True):
+        runner = Runner(Scenario(name="test", settings=CONTROLLED.replace(slerp_time=0.5)))
+        runner.submit(ENSEMBLE, SPEC)
+        runner.advance(30)
+        runner.submit("command_deg", (-60.0, 20.0, 10.0))  # a SLERP from each body's own command: one per body
+        frame = runner.advance(20).ensemble
+        assert frame.qc.shape == (4, SPEC.bodies)
+        if not late:
+            metrics = runner.ensemble.metrics()
+            reported = {"nose": runner.ensemble.nose(), "error_deg": metrics["final_error_deg"],
+                        "travelled_deg": metrics["travelled_deg"], "faulted": metrics["faulted"]}
+            frames.append({name: np.array(getattr(frame, name)) for name in reported})
+        else:
+            change_everything(runner)
+            runner.advance(40)
+            frames.append({name: np.array(getattr(frame, name)) for name in reported})
+    for name, value in reported.items():
+        assert np.array_equal(frames[0][name], value), name   # the ensemble's own formulas, bit for bit
+        assert np.array_equal(frames[1][name], value), name
+
+
+def test_a_shared_command_is_published_as_one_column():
+    runner = Runner(Scenario(name="test", settings=CONTROLLED))
+    runner.submit(ENSEMBLE, SPEC)
+    frame = runner.advance(3).ensemble
+    assert frame.qc.shape == (4, 1) and frame.n == SPEC.bodies
+    assert np.allclose(np.degrees(2 * np.arccos(np.clip(np.abs(frame.qc.T @ frame.q)[0], 0, 1))),
+                       frame.error_deg, atol=1e-6)

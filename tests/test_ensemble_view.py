@@ -204,6 +204,7 @@ def pause(qtbot, win):
     win.controls.run.pause.setChecked(True)
     qtbot.waitUntil(lambda: win.worker.paused, timeout=2000)
     qtbot.wait(120)  # the last batch reaches the view
+    qtbot.waitUntil(lambda: win.ensemble.settled, timeout=2000)  # and its histogram and statistics
 
 
 @pytest.mark.gl
@@ -462,3 +463,96 @@ def test_a_new_body_reaches_the_ensemble_but_an_explicit_inertia_does_not():
     assert np.all(np.abs(moments / own[:, None] - 1.0) <= 0.10 + 1e-12)  # within the 10 % spread of its own
     runner.submit("inertia", tuple(float(a) for a in moments[:, 0]) + (0.0, 0.0, 0.0))  # Load body 0
     assert np.array_equal(runner.advance(1).ensemble.info.inertia[:3], moments)
+
+
+@pytest.mark.gl
+def test_aircraft_stand_on_their_nose_points_turned_as_the_attitude_view_turns_that_body(qtbot, main_window):
+    from app.ensemble.view import MAX_AIRCRAFT, aircraft_indices
+
+    win = main_window("default")
+    view = turn_on(qtbot, win, 2500)            # more than MAX_AIRCRAFT: every third body is drawn
+    box = child(win, "check_ensemble_aircraft")
+    assert not box.isChecked() and view.scene.aircraft_item is None, "points only, until asked"
+    box.setChecked(True)
+    qtbot.waitUntil(lambda: view.scene.aircraft_item is not None and view.scene.aircraft_item.instances > 0,
+                    timeout=3000)
+    pause(qtbot, win)
+    frame, item = view.frame, view.scene.aircraft_item
+    index = aircraft_indices(frame.n)
+    assert item.instances == len(index) <= MAX_AIRCRAFT and np.array_equal(index, np.arange(0, 2500, 3))
+    offsets, axes, tints = (np.asarray(a, dtype=float) for a in item.placements)
+    scale = np.linalg.norm(axes[0][:, 0])
+    # each copy: the body's own rotation (scipy, body -> NED) in scene axes, times one scale
+    rotations = SCENE_FROM_NED @ scipy_bodies(frame.q[:, index]).as_matrix()
+    assert np.allclose(axes / scale, rotations, atol=1e-5)
+    # on the sphere, just outside its nose point, nose outwards
+    nose = (SCENE_FROM_NED @ scipy_nose(frame.q[:, index])).T
+    radius = np.linalg.norm(offsets, axis=1)
+    assert np.allclose(offsets / radius[:, None], nose, atol=1e-5) and np.all((radius > 1.0) & (radius < 1.2))
+    assert np.allclose(tints, view.scene.points_item.color[index]), "each aircraft in its point's colour"
+    # the single-body view draws the same body the same way: fly body 3 (drawn) alone and compare at t = 0
+    view.load_body(3)
+    qtbot.waitUntil(lambda: win.last_snapshot.t == 0.0 and view.frame is not None and view.frame.t == 0.0,
+                    timeout=3000)
+    qtbot.waitUntil(lambda: np.allclose(view.scene.aircraft_item.placements[1][1] / scale,
+                                        _rotation(win.viewer.scene.aircraft_item), atol=1e-5), timeout=3000)
+    box.setChecked(False)
+    assert view.scene.aircraft_item is None
+
+
+def _rotation(item):
+    """The 3x3 rotation of a pyqtgraph item's transform."""
+    return np.array(item.transform().data(), dtype=float).reshape(4, 4).T[:3, :3]
+
+
+def test_speed_words_say_when_the_simulation_cannot_keep_up():
+    from app.window.statusbar import KEEP_UP, speed_state
+
+    assert speed_state(1.0, 1.0, False) == ("1.00× real time", False)
+    assert speed_state(0.62, 1.0, False) == ("cannot keep up: ×0.62", True)
+    assert speed_state(KEEP_UP * 10.0, 10.0, False) == ("9.00× real time", False)
+    assert speed_state(6.2, 10.0, False) == ("cannot keep up: ×6.20 of 10×", True)
+    assert speed_state(0.0, 1.0, True) == ("paused", False)
+
+
+@pytest.mark.gl
+def test_the_status_bar_says_when_the_simulation_thread_cannot_keep_up(qtbot, main_window, monkeypatch):
+    import time
+
+    win = main_window("default")
+    label = child(win, "status_speed")
+    qtbot.waitUntil(lambda: "real time" in label.text(), timeout=4000)
+    assert label.property("warning") == "false"
+    runner = win.worker.runner
+    real = runner.advance
+
+    def slow(n):  # as if each step of a large ensemble took 2.5 ms of wall time: at most 0.4x
+        time.sleep(0.0025 * n)
+        return real(n)
+
+    monkeypatch.setattr(runner, "advance", slow)
+    qtbot.waitUntil(lambda: label.text().startswith("cannot keep up: ×"), timeout=5000)
+    factor = float(label.text().split("×")[1])
+    assert 0.1 < factor < 0.5 and label.property("warning") == "true"
+    assert "cannot take its steps" in label.toolTip()
+    monkeypatch.setattr(runner, "advance", real)
+    qtbot.waitUntil(lambda: label.text().endswith("× real time"), timeout=5000)
+    assert label.property("warning") == "false"
+
+
+@pytest.mark.gl
+def test_a_hidden_tab_derives_nothing_and_a_shown_one_draws_the_latest_frame(qtbot, main_window):
+    win = main_window("default")
+    view = turn_on(qtbot, win, 300)
+    win.plot_tabs.setCurrentIndex(win.plot_tabs.indexOf(win.plots))  # the plots in view, the sphere hidden
+    qtbot.waitUntil(lambda: not view.isVisible(), timeout=2000)
+    t = view.frame.t
+    qtbot.waitUntil(lambda: view.frame.t > t + 0.2, timeout=3000)
+    derived = {"nose", "error_deg", "travelled_deg"}
+    assert not derived & set(vars(view.frame)), "no nose directions or angles computed for a hidden tab"
+    win.plot_tabs.setCurrentWidget(view)
+    pause(qtbot, win)
+    frame = view.frame
+    assert derived <= set(vars(frame))
+    assert np.allclose(view.scene.points_item.pos, (SCENE_FROM_NED @ scipy_nose(frame.q)).T, atol=1e-6)
+    assert f"t = {frame.t:.2f} s" in view.stats.text()

@@ -7,7 +7,9 @@ import pyqtgraph.opengl as gl
 import pytest
 
 from app.view3d.gimbal import ring_mesh
-from app.view3d.glitems import LIT_SHADER, LineItem, MeshItem, PointsItem
+from pyqtgraph.Qt import QtGui
+
+from app.view3d.glitems import LIT_SHADER, InstancedMeshItem, LineItem, MeshItem, PointsItem
 from app.view3d.mesh import body_mesh
 
 
@@ -107,6 +109,56 @@ def test_points_land_where_pyqtgraphs_scatter_points_land_in_their_colours(stage
     assert np.array_equal(render_alone(stage, lambda: PointsItem(np.zeros((0, 3)), np.zeros((0, 4)))), background)
 
 
+def _placements():
+    """Three copies: offsets (3, 3) and axes (3, 3, 3), rotations times scales (scipy draws the rotations)."""
+    from scipy.spatial.transform import Rotation
+
+    turns = Rotation.from_euler("ZYX", [[30, 20, -40], [-120, 60, 10], [170, -35, 80]], degrees=True).as_matrix()
+    axes = turns * np.array([1.0, 0.6, 0.8])[:, None, None]
+    return np.array([[-9.0, 0.0, 0.0], [4.0, -8.0, 2.0], [6.0, 9.0, -1.0]]), axes
+
+
+def _group(mesh, offsets, axes, tint=None):
+    """The same copies as separate MeshItems, each placed by its own item transform (the oracle)."""
+    group = gl.GLGraphicsItem.GLGraphicsItem()
+    for offset, axis in zip(offsets, axes):
+        matrix = np.eye(4)
+        matrix[:3, :3], matrix[:3, 3] = axis, offset
+        item = MeshItem(mesh, color=tint, parentItem=group)
+        item.setTransform(QtGui.QMatrix4x4(*matrix.ravel()))
+    return group
+
+
+@pytest.mark.gl
+def test_instanced_copies_draw_as_one_mesh_item_per_copy(stage):
+    mesh = aircraft_mesh()
+    offsets, axes = _placements()
+
+    def instanced(tints=None):
+        item = InstancedMeshItem(mesh)
+        item.set_instances(offsets, axes, tints)
+        return item
+
+    ours = render_alone(stage, instanced)
+    theirs = render_alone(stage, lambda: _group(mesh, offsets, axes))
+    background = render_alone(stage, gl.GLGraphicsItem.GLGraphicsItem)
+    assert (np.abs(ours - background).sum(-1) > 30).mean() > 0.01, "the copies are drawn"
+    # the same picture but for a few edge pixels: the shader places each vertex as offset + axes @ p,
+    # pyqtgraph's matrices as one product, and float32 rounds the two a little differently
+    assert (np.abs(ours - theirs).max(-1) > 2).sum() <= 20
+    placed = instanced().placements
+    assert np.allclose(placed[0], offsets) and np.allclose(placed[1], axes, atol=1e-6) and not placed[2].any()
+    # a tint of alpha 1 colours the mesh's greys red and leaves its coloured lights (red and green wing tips)
+    tinted = render_alone(stage, lambda: instanced(np.tile((1.0, 0.0, 0.0, 1.0), (3, 1))))
+    drawn = np.abs(ours - background).sum(-1) > 30
+    grey = drawn & (np.ptp(ours, axis=-1) < 20)
+    green = drawn & (ours[..., 1] > ours[..., 0] + 60)
+    assert grey.sum() > 500 and green.sum() > 10
+    red = tinted[..., 0] > tinted[..., 1:].max(-1) + 40
+    assert red[grey].mean() > 0.95 and red[green].mean() < 0.5
+    assert np.array_equal(render_alone(stage, lambda: InstancedMeshItem(mesh)), background), "no copies: nothing"
+
+
 def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="size"):
         PointsItem(np.zeros((2, 3)), np.ones((2, 4)), size=np.ones(3))
@@ -120,3 +172,28 @@ def test_bad_arguments_are_refused():
         LineItem(np.zeros((3, 3)), np.ones((2, 4)))
     with pytest.raises(ValueError, match="vertex colours"):
         MeshItem(ring_mesh(5.0, (0, 1)))
+    with pytest.raises(ValueError, match="axes"):
+        InstancedMeshItem(aircraft_mesh()).set_instances(np.zeros((2, 3)), np.zeros((3, 3, 3)))
+    with pytest.raises(ValueError, match="tints"):
+        InstancedMeshItem(aircraft_mesh()).set_instances(np.zeros((2, 3)), np.zeros((2, 3, 3)), np.zeros((2, 3)))
+
+
+@pytest.mark.parametrize("body", ["aircraft", "satellite", "phone", "t_handle"])
+def test_a_decimated_mesh_keeps_its_shape_winding_and_colours(body):
+    from app.view3d.mesh import decimated
+
+    mesh = body_mesh(body)
+    coarse = decimated(mesh, 64)
+    assert 20 <= len(coarse.faces) <= 64 < len(mesh.faces) and coarse.size == mesh.size
+    extent = np.ptp(mesh.vertices, axis=0).max()
+    # the box shrinks by at most a grid cell (a vertex moves to its cell's mean); the grid has <= 48 cells
+    assert np.abs(coarse.vertices.min(0) - mesh.vertices.min(0)).max() <= extent / 8
+    assert np.abs(coarse.vertices.max(0) - mesh.vertices.max(0)).max() <= extent / 8
+
+    def volume(m):  # signed: positive when the triangles are wound counter-clockwise seen from outside
+        t = m.vertices[m.faces].astype(float)
+        return np.einsum("ij,ij->i", t[:, 0], np.cross(t[:, 1], t[:, 2])).sum() / 6.0
+
+    assert volume(coarse) > 0.3 * volume(mesh) > 0.0, "the winding is kept: back faces can be culled"
+    assert {tuple(c) for c in coarse.colors.round(4)} <= {tuple(c) for c in mesh.colors.round(4)}
+    assert decimated(mesh, 10_000) is mesh

@@ -174,6 +174,23 @@ def test_slerp_columns_agree_with_one_path_per_body_on_every_branch():
         assert_ulps(floats, columns(t))
 
 
+@pytest.mark.parametrize("shortest_path", [True, False])
+def test_slerp_columns_evaluate_the_single_source_formulas_bit_for_bit(shortest_path):
+    """The ensemble's SLERP (buffers kept between steps, sin(a) once) is the single-source formulas' arithmetic."""
+    qe = tuple(float(x) for x in from_aircraft_angles(0.4, -0.2, 0.1))
+    qi = np.concatenate([QC, Q / np.linalg.norm(Q, axis=0)], axis=1)
+    qi[:, 1] = qe                                               # linear: no angle at all
+    qi[:, 2] = from_aircraft_angles(0.4 + math.radians(0.5), -0.2, 0.1)  # linear: below 1 degree
+    qi[:, 3] = [-x for x in qe]                                 # antipodal without the shortest path
+    columns = interpolation.SlerpColumns(qi, qe, shortest_path=shortest_path)
+    assert columns.linear.sum() >= 2 and bool(columns.antipodal.any()) != shortest_path
+    for t in (-0.5, 0.0, 1e-9, 0.25, 0.5, 0.999, 1.0, 2.0):
+        assert_bits(columns.formulas(t), columns(t))
+    first = columns(0.3)
+    columns(0.7)
+    assert np.array_equal(first, columns.formulas(0.3)), "each call returns a new array"
+
+
 # ----------------------------------------------------- energy and dynamics
 def test_energy_and_momentum_agree_bit_for_bit():
     jr = GENERAL.j_rows

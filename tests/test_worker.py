@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from app.worker import MAX_LAG, Fault, SimulationWorker
+from app.worker import CHUNK_WALL, MAX_LAG, Fault, SimulationWorker
 from sim.runner import Runner
 from sim.scenario import Scenario
 from sim.settings import Settings
@@ -181,6 +181,26 @@ def test_worker_falls_behind_openly_when_the_steps_are_too_slow(started, monkeyp
     caught_up = worker.sim_seconds - start_t - (time.perf_counter() - begin)
     # the debt was >= 0.4 s (factor < 0.6 over 1 s); 0.1 s of slack for a busy machine
     assert caught_up <= MAX_LAG + 0.1, "old debt is written off, not raced through"
+
+
+def test_slow_steps_still_reach_the_window_every_display_frame(started, monkeypatch):
+    """Behind real time (as 10,000 bodies on a busy machine), a chunk takes about CHUNK_WALL, not 0.1 s of
+    simulated time: the window gets a new state for each frame, and the run is only slower."""
+    runner = make_runner()
+    real_advance = runner.advance
+    step = 0.004  # 4 ms of wall time per 1 ms step: 0.25x at best
+
+    def slow(n):
+        time.sleep(step * n)
+        return real_advance(n)
+
+    monkeypatch.setattr(runner, "advance", slow)
+    worker = started(runner=runner, speed=1.0)
+    batches = [b for b in collect(worker, 1.0) if len(b.rows)]
+    sizes = [len(b.rows) for b in batches[2:]]  # after the first chunks: the step's cost is known
+    assert sizes and max(sizes) <= CHUNK_WALL / step + 1
+    assert len(batches) >= 20, "about one batch per 12-16 ms of wall time"
+    assert worker.sim_seconds < 0.5
 
 
 def test_worker_replace_runner_drops_the_old_runs_batches(started):

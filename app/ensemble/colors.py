@@ -42,8 +42,10 @@ def log_error(error_deg) -> np.ndarray:
     return np.log10(np.clip(error, LOW_DEG, HIGH_DEG))
 
 
-def error_colors(error_deg, faulted=None, alpha: float = 1.0) -> np.ndarray:
+def error_colors(error_deg, faulted=None, alpha: float = 1.0, out=None) -> np.ndarray:
     """RGBA (float32, shape (n, 4)) of each error on the scale; faulted or non-finite: :data:`FAULT_COLOR`.
+
+    ``out``: a float32 array of shape (n, 4) to write into (the view's, reused every frame).
 
     Examples
     --------
@@ -51,14 +53,15 @@ def error_colors(error_deg, faulted=None, alpha: float = 1.0) -> np.ndarray:
     [[0.3, 0.62, 1.0], [0.35, 0.92, 0.45], [1.0, 0.25, 0.3]]
     """
     x = log_error(error_deg)
-    colors = np.empty((x.size, 4), dtype=np.float32)
+    colors = np.empty((x.size, 4), dtype=np.float32) if out is None else out
     for channel in range(3):
         colors[:, channel] = np.interp(x, _X, _RGB[channel])
     colors[:, 3] = alpha
     bad = ~np.isfinite(x)
     if faulted is not None:
         bad |= np.asarray(faulted, dtype=bool)
-    colors[bad] = FAULT_COLOR
+    if bad.any():
+        colors[bad] = FAULT_COLOR
     return colors
 
 

@@ -8,6 +8,13 @@ the command's nose direction (a ring); with shortest path off, bodies that
 unwind take the long way round the sphere.  The aircraft's own nose is a
 white cross.  A translucent shell dims the points on the far side.
 
+Beside the points, the scene can draw the bodies themselves
+(:meth:`EnsembleScene.show_aircraft`, :meth:`EnsembleScene.set_aircraft`):
+small copies of the body's mesh, one instanced draw call
+(:class:`~app.view3d.glitems.InstancedMeshItem`), each turned by its body's
+attitude as the attitude view turns the aircraft (``S C^T``, :func:`scene_matrix`)
+and standing on the sphere at its nose point, nose outwards.
+
 Scene axes are the attitude view's (see :mod:`app.view3d.layout`):
 ``x_scene = S @ x_ned`` with ``S = diag(1, -1, -1)`` (north, west, up), and
 the default camera looks from the same direction as the attitude view's, so
@@ -28,10 +35,12 @@ from OpenGL import GL
 from pyqtgraph.Qt import QtCore, QtGui
 
 from app.view3d.gimbal import SCENE_FROM_NED, scene_matrix
-from app.view3d.glitems import LineItem, MeshItem, PointsItem
+from app.view3d.glitems import InstancedMeshItem, LineItem, MeshItem, PointsItem
 from app.view3d.layout import GHOST_COLOR, HOME_ELEVATION_AZIMUTH, SCENE_BACKGROUND
+from app.view3d.mesh import decimated
 
-__all__ = ["EnsembleScene", "EnsembleSceneView", "LabelItem", "POINT_SIZE", "LONG_WAY_SIZE", "PICK_PIXELS"]
+__all__ = ["EnsembleScene", "EnsembleSceneView", "LabelItem", "POINT_SIZE", "LONG_WAY_SIZE", "PICK_PIXELS",
+           "aircraft_size"]
 
 #: Diameter of a body's point, pixels.
 POINT_SIZE = 6.0
@@ -48,6 +57,25 @@ SPHERE_GRID_COLOR = (0.55, 0.6, 0.7, 0.25)
 AXIS_COLOR = (0.85, 0.87, 0.9, 1.0)
 MARKER_COLOR = (1.0, 1.0, 1.0, 1.0)
 COMMAND_RING_COLOR = (*GHOST_COLOR[:3], 1.0)
+#: Most triangles of the mesh each aircraft is drawn with (heavier meshes are decimated: a thousand copies).
+AIRCRAFT_TRIANGLES = 64
+#: Largest and smallest drawn aircraft: the distance from its centre to its farthest vertex, in sphere radii.
+AIRCRAFT_SIZE = (0.16, 0.035)
+
+
+def aircraft_size(count: int) -> float:
+    """How large ``count`` aircraft are drawn on the unit sphere (sphere radii, centre to farthest vertex).
+
+    About half the spacing of ``count`` points spread evenly over the sphere
+    (``sqrt(4 pi / count)``), within :data:`AIRCRAFT_SIZE`.
+
+    Examples
+    --------
+    >>> round(aircraft_size(1000), 3), aircraft_size(1), aircraft_size(10**6)
+    (0.056, 0.16, 0.035)
+    """
+    high, low = AIRCRAFT_SIZE
+    return float(min(high, max(low, 0.5 * np.sqrt(4.0 * np.pi / max(count, 1)))))
 
 
 def _circle(radius: float, segments: int, axis: int, offset: float = 0.0) -> np.ndarray:
@@ -143,6 +171,7 @@ class EnsembleScene(GLWindow):
         self._press = None
         self._points = PointsItem(np.zeros((0, 3)), np.zeros((0, 4)), POINT_SIZE)
         self.addItem(self._points)
+        self._aircraft = None  # (InstancedMeshItem, its BodyMesh) while the bodies are drawn
         shell = gl.MeshData.sphere(rows=24, cols=48, radius=0.995)
         self._shell = MeshItem(shell, color=SHELL_COLOR, glOptions={
             GL.GL_DEPTH_TEST: True, GL.GL_BLEND: True, GL.GL_CULL_FACE: True,
@@ -185,6 +214,48 @@ class EnsembleScene(GLWindow):
             raise ValueError(f"nose_ned: expected shape (3, n), got {nose_ned.shape}")
         self._nose_ned = nose_ned
         self._points.set_data((SCENE_FROM_NED @ nose_ned).T, colors, sizes)
+
+    @property
+    def aircraft_item(self) -> InstancedMeshItem | None:
+        """The bodies' aircraft while they are drawn (:meth:`show_aircraft`), else None."""
+        return None if self._aircraft is None else self._aircraft[0]
+
+    def show_aircraft(self, mesh) -> None:
+        """Draw the bodies as copies of ``mesh`` (an :class:`app.view3d.mesh.BodyMesh`), or not (None).
+
+        A mesh of more than :data:`AIRCRAFT_TRIANGLES` triangles is drawn
+        decimated (:func:`app.view3d.mesh.decimated`), back faces culled.
+        Nothing is drawn until :meth:`set_aircraft` places them.
+        """
+        if self._aircraft is not None:
+            if mesh is self._aircraft[1]:
+                return
+            self.removeItem(self._aircraft[0])
+            self._aircraft = None
+        if mesh is not None:
+            coarse = decimated(mesh, AIRCRAFT_TRIANGLES)
+            item = InstancedMeshItem(gl.MeshData(vertexes=coarse.vertices, faces=coarse.faces,
+                                                 vertexColors=coarse.colors),
+                                     glOptions={GL.GL_DEPTH_TEST: True, GL.GL_BLEND: False, GL.GL_CULL_FACE: True})
+            self.addItem(item)
+            self._aircraft = (item, mesh)
+
+    def set_aircraft(self, body_to_ned, size: float, colors=None) -> None:
+        """Place the aircraft: one per matrix of ``body_to_ned`` (shape (m, 3, 3), ``C^T`` of each body).
+
+        Each stands on the sphere at its nose point, nose outwards, turned as
+        the attitude view turns the aircraft (``S C^T``, ``S`` =
+        ``SCENE_FROM_NED``), and ``size`` sphere radii from its centre to
+        its farthest vertex.  ``colors`` (m, 4): each one's colour (its
+        point's), given to the mesh's grey parts; None: the mesh's own.
+        """
+        if self._aircraft is None:
+            return
+        item, mesh = self._aircraft
+        turn = SCENE_FROM_NED @ np.asarray(body_to_ned, dtype=float)  # (m, 3, 3): body axes in scene axes
+        tail = max(-float(mesh.vertices[:, 0].min()), 0.0) / mesh.size  # the tail's distance behind the centre
+        offsets = turn[:, :, 0] * (1.0 + size * tail)  # the tail on the sphere, at the nose point
+        item.set_instances(offsets, turn * (size / mesh.size), colors)
 
     def set_marks(self, main_cayley, command_cayley) -> None:
         """Mark the aircraft's nose (a cross) and its command's (a ring); None hides a mark.

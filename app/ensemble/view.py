@@ -16,23 +16,33 @@ The "Ensemble" tab beside the plots shows:
   long way, shortest path off);
 * a histogram of the errors (:class:`~app.ensemble.histogram.ErrorHistogram`),
   whose coloured bars are the legend of the sphere's colours;
-* a line of statistics, the number of bodies (a checked field), a mirror of
-  the controller's shortest-path box, and "Load worst" (or a click on a
-  point), which loads that body's initial state
+* a line of statistics, the number of bodies (a checked field, up to
+  :data:`MAX_BODIES`), a mirror of the controller's shortest-path box, the
+  "Aircraft" box (the bodies drawn as small copies of their mesh beside the
+  points, at most :data:`MAX_AIRCRAFT` of them), and "Load worst" (or a
+  click on a point), which loads that body's initial state
   (:meth:`~sim.ensemble.info.EnsembleInfo.body_settings`) into the main simulation
   and restarts the run, so the aircraft then flies exactly that body.
 
 Turning the view on, changing the number of bodies or loading a body
 restarts the run at t = 0 (the ensemble's bodies start there).  A scenario
 with an ``[ensemble]`` section opens with the view on and its settings.
+
+Drawing 10,000 bodies live: the view draws only the latest frame, only
+while the tab is in view, at most once per display frame; it computes
+the frame's nose directions and angles then (:class:`~sim.runner.EnsembleFrame`),
+into buffers it keeps from frame to frame.  The histogram and the line of
+statistics follow at most every :data:`SLOW_SECONDS` (the latest frame
+always reaches them).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import numpy as np
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QPushButton, QSplitter, QToolButton, QVBoxLayout,
                                QWidget)
@@ -40,16 +50,25 @@ from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QPushButton, QSpl
 from app.controls.widgets import SettingField
 from app.ensemble.colors import error_colors
 from app.ensemble.histogram import ErrorHistogram
-from app.ensemble.scene import LONG_WAY_SIZE, POINT_SIZE, EnsembleSceneView
+from app.ensemble.scene import LONG_WAY_SIZE, POINT_SIZE, EnsembleSceneView, aircraft_size
+from app.view3d.mesh import body_mesh
+from sim.angles import cayley_entries
 from sim.ensemble import EnsembleSpec
+from sim.limits import LIMITS
 from sim.quaternion import cayley
 from sim.runner import ENSEMBLE
 from sim.settings import SettingsError
+from sim.shape import ShapeError
 
-__all__ = ["EnsembleView", "MAX_BODIES", "DEFAULT_BODIES", "parse_bodies"]
+__all__ = ["EnsembleView", "MAX_BODIES", "MAX_AIRCRAFT", "DEFAULT_BODIES", "parse_bodies", "aircraft_indices",
+           "body_to_ned"]
 
-#: Most bodies the window flies (``attitude-sim sweep`` runs more).
-MAX_BODIES = 5000
+#: Most bodies the window flies (``attitude-sim sweep`` runs more): :data:`sim.limits.LIMITS`' ``window_bodies``.
+MAX_BODIES = int(LIMITS["window_bodies"].high)
+#: Most bodies drawn as aircraft (the others stay points).
+MAX_AIRCRAFT = 1000
+#: Least wall time between two updates of the histogram and the statistics, s.
+SLOW_SECONDS = 0.1
 #: Bodies when the view is turned on without a scenario section.
 DEFAULT_BODIES = 1000
 #: Travelled angle (deg) beyond which a body took the long way.
@@ -78,6 +97,30 @@ def parse_bodies(key: str, text) -> int:
                             "(attitude-sim sweep runs more)")
     EnsembleSpec(bodies=bodies)  # the engine's own check
     return bodies
+
+
+def aircraft_indices(n: int, most: int = MAX_AIRCRAFT) -> np.ndarray:
+    """The bodies drawn as aircraft among ``n``: every ``ceil(n / most)``-th, from body 0 (at most ``most``).
+
+    Examples
+    --------
+    >>> aircraft_indices(5).tolist(), len(aircraft_indices(10_000)), aircraft_indices(2500)[:3].tolist()
+    ([0, 1, 2, 3, 4], 1000, [0, 3, 6])
+    """
+    return np.arange(0, n, -(-n // most))
+
+
+def body_to_ned(q) -> np.ndarray:
+    """``C^T`` of each column of ``q`` (4, m), shape (m, 3, 3): body to inertial (NED) axes.
+
+    The Cayley matrix :func:`sim.angles.cayley_entries` (Hoffmann (2.12))
+    over ``|Q|^2``, so a quaternion a little off unit length still gives a
+    rotation (as :func:`sim.ensemble.metrics.nose` does).
+    """
+    q = np.asarray(q, dtype=float)
+    qq = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]
+    c = np.array(cayley_entries(tuple(q))).reshape(3, 3, -1) / qq  # c[row, column, body]
+    return c.transpose(2, 1, 0)  # [body, column, row]: C^T
 
 
 def _spec_with(spec: EnsembleSpec | None, bodies: int) -> EnsembleSpec:
@@ -125,6 +168,11 @@ class EnsembleView(QWidget):
         self.frame = None
         self._last = None  # the aircraft's latest Snapshot (for its marks)
         self._drawn = None  # (frame, marks) on screen
+        self._buffers = None  # (colours (n, 4), sizes (n,)) float32, reused while n stays
+        self._slow_due = 0.0  # perf_counter time from which the histogram and statistics may be updated
+        self._slow_timer = QTimer(self, singleShot=True)  # brings them the latest frame after a skipped update
+        self._slow_timer.timeout.connect(self._show_slow)
+        self._aircraft_body = None  # the body whose mesh the aircraft are drawn with
         self.action = QAction("Ensemble", self, checkable=True, shortcut=QKeySequence("Ctrl+E"),
                               statusTip="Fly many bodies with the aircraft's inputs (the Ensemble tab); "
                               "restarts the run")
@@ -143,6 +191,11 @@ class EnsembleView(QWidget):
                                        toolTip="The controller's shortest path (Control tab), for every body: "
                                        "off, bodies whose error quaternion has a negative scalar unwind")
         self.shortest_path.toggled.connect(self._controls.controller.shortest_path.setChecked)
+        self.aircraft = QCheckBox("Aircraft", objectName="check_ensemble_aircraft",
+                                  toolTip=f"Draw the bodies themselves beside their points: small copies of the "
+                                  f"body, each turned by its attitude, standing on its nose point (at most "
+                                  f"{MAX_AIRCRAFT:,}: every k-th body; the others stay points)")
+        self.aircraft.toggled.connect(self.show_aircraft)
         self.worst = QPushButton("Load worst", objectName="button_ensemble_worst",
                                  toolTip="Load the body with the largest attitude error into the main view "
                                  "(its initial state; restarts the run). A click on a point loads that body.")
@@ -156,6 +209,8 @@ class EnsembleView(QWidget):
         head.addWidget(self.bodies)
         head.addSpacing(8)
         head.addWidget(self.shortest_path)
+        head.addSpacing(8)
+        head.addWidget(self.aircraft)
         head.addStretch(1)
         head.addWidget(self.worst)
         head.addWidget(off)
@@ -169,7 +224,8 @@ class EnsembleView(QWidget):
         self.histogram.setObjectName("ensemble_histogram")
         note = QLabel("Each point is a body's nose direction, coloured by its attitude error (the histogram's "
                       "colours); large points have turned more than 180° from where they started: the long way "
-                      "round (shortest path off). ✛ aircraft, ○ command. Click a point to fly that body.",
+                      "round (shortest path off). ✛ aircraft, ○ command. Click a point to fly that body; "
+                      "Aircraft draws the bodies themselves.",
                       objectName="note", wordWrap=True)
         note.setContentsMargins(6, 0, 6, 2)
         split = QSplitter(Qt.Orientation.Vertical, objectName="ensemble_splitter")
@@ -331,6 +387,22 @@ class EnsembleView(QWidget):
         if self.isVisible():
             self._draw(self._last)
 
+    @property
+    def settled(self) -> bool:
+        """True when the histogram and the statistics show the latest frame drawn (none is waiting)."""
+        return not self._slow_timer.isActive()
+
+    def show_aircraft(self, on: bool) -> None:
+        """Draw the bodies as small aircraft beside their points (at most :data:`MAX_AIRCRAFT`), or only points."""
+        with QSignalBlocker(self.aircraft):
+            self.aircraft.setChecked(bool(on))
+        if not on:
+            self.scene.show_aircraft(None)
+            self._aircraft_body = None
+        self._drawn = None
+        if self._last is not None and self.isVisible():
+            self._draw(self._last)
+
     def _draw(self, last) -> None:
         frame = self.frame
         controller = self._worker.settings.controller != "none"
@@ -338,12 +410,44 @@ class EnsembleView(QWidget):
         if frame is None or (self._drawn is not None and self._drawn[0] is frame and self._drawn[1] == marks):
             return
         self._drawn = (frame, marks)
-        colors = error_colors(frame.error_deg, frame.faulted)
-        long_way = frame.travelled_deg > LONG_WAY_DEG  # the turn from the start, unfolded: > 180 the long way
-        self.scene.set_bodies(frame.nose, colors, np.where(long_way, LONG_WAY_SIZE, POINT_SIZE))
+        n = frame.n
+        if self._buffers is None or len(self._buffers[1]) != n:
+            self._buffers = (np.empty((n, 4), dtype=np.float32), np.empty(n, dtype=np.float32))
+        colors, sizes = self._buffers
+        error_colors(frame.error_deg, frame.faulted, out=colors)
+        sizes.fill(POINT_SIZE)
+        sizes[frame.travelled_deg > LONG_WAY_DEG] = LONG_WAY_SIZE  # the turn from the start, unfolded: the long way
+        self.scene.set_bodies(frame.nose, colors, sizes)
         self.scene.set_marks(cayley(marks[0]), None if marks[1] is None else cayley(marks[1]))
+        if self.aircraft.isChecked():
+            self._place_aircraft(frame)  # after the colours: each aircraft takes its point's
+        if time.perf_counter() >= self._slow_due:
+            self._show_slow()
+        elif not self._slow_timer.isActive():
+            self._slow_timer.start(max(1, round(1e3 * (self._slow_due - time.perf_counter()))))
+
+    def _place_aircraft(self, frame) -> None:
+        body = frame.info.settings.body
+        if body != self._aircraft_body:
+            try:
+                self.scene.show_aircraft(body_mesh(body))
+            except (ShapeError, OSError) as exc:  # the file changed on disk since it was chosen
+                self._message(f"Aircraft: {exc}")
+                self.show_aircraft(False)
+                return
+            self._aircraft_body = body
+        index = aircraft_indices(frame.n)
+        self.scene.set_aircraft(body_to_ned(frame.q[:, index]), aircraft_size(len(index)), self._buffers[0][index])
+
+    def _show_slow(self) -> None:
+        """The histogram and the statistics of the latest frame drawn (at most every :data:`SLOW_SECONDS`)."""
+        self._slow_timer.stop()
+        if self._drawn is None:
+            return
+        frame = self._drawn[0]
+        self._slow_due = time.perf_counter() + SLOW_SECONDS
         self.histogram.set_errors(frame.error_deg, frame.faulted)
-        self._show_stats(frame, int(np.count_nonzero(long_way)))
+        self._show_stats(frame, int(np.count_nonzero(frame.travelled_deg > LONG_WAY_DEG)))
 
     def _show_stats(self, frame, long_way: int) -> None:
         ok = ~frame.faulted & np.isfinite(frame.error_deg)

@@ -11,13 +11,16 @@ visibility, depth order and GL options work as for pyqtgraph's own items.
 
 Geometry is fixed at construction (the attitude scene only moves items),
 except for :class:`PointsItem`, whose points, colours and sizes are replaced
-as a whole with :meth:`PointsItem.set_data` (the ensemble view, every frame).
+as a whole with :meth:`PointsItem.set_data` (the ensemble view, every frame),
+and the placements of :class:`InstancedMeshItem`, which draws one mesh many
+times in one call (``glDrawArraysInstanced``; the ensemble's aircraft).
 Vertex buffers and arrays are created in the first :meth:`paint`, in the GL
 context of the view that draws the item.
 """
 
 from __future__ import annotations
 
+import ctypes
 import functools
 
 import numpy as np
@@ -26,7 +29,8 @@ from pyqtgraph.opengl import shaders
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from PySide6.QtOpenGL import QOpenGLBuffer, QOpenGLVertexArrayObject
 
-__all__ = ["MeshItem", "LineItem", "PointsItem", "LIT_SHADER", "LINE_SHADER", "POINT_SHADER"]
+__all__ = ["MeshItem", "InstancedMeshItem", "LineItem", "PointsItem", "LIT_SHADER", "LINE_SHADER",
+           "POINT_SHADER", "INSTANCED_SHADER"]
 
 LIT_SHADER = shaders.ShaderProgram(
     "attitude_sim_lit",
@@ -132,6 +136,42 @@ POINT_SHADER = shaders.ShaderProgram(
 )
 """Round points of per-vertex colour and size (pixels) with a dark rim."""
 
+INSTANCED_SHADER = shaders.ShaderProgram(
+    "attitude_sim_instanced",
+    [
+        shaders.VertexShader(
+            """
+            uniform mat4 u_mvp;
+            uniform mat3 u_normal;
+            attribute vec3 a_position;
+            attribute vec3 a_normal;
+            attribute vec4 a_color;
+            attribute vec3 a_offset;
+            attribute vec3 a_axis_x;
+            attribute vec3 a_axis_y;
+            attribute vec3 a_axis_z;
+            attribute vec4 a_tint;
+            varying vec4 v_color;
+            varying vec3 v_normal;
+            void main() {
+                mat3 turn = mat3(a_axis_x, a_axis_y, a_axis_z);
+                v_normal = normalize(u_normal * (turn * a_normal));
+                // the tint replaces the mesh's greys (weight: 1 - chroma), keeps its colours (lights, marks)
+                float high = max(a_color.r, max(a_color.g, a_color.b));
+                float low = min(a_color.r, min(a_color.g, a_color.b));
+                v_color = vec4(mix(a_color.rgb, a_tint.rgb * high, a_tint.a * (1.0 - (high - low))), a_color.a);
+                gl_Position = u_mvp * vec4(a_offset + turn * a_position, 1.0);
+            }
+            """
+        ),
+        LIT_SHADER.shaders[1],
+    ],
+)
+""":data:`LIT_SHADER`'s lighting for copies of one mesh, each placed by its per-instance offset and axes and
+tinted by its per-instance colour: the mesh's grey parts take the tint (scaled by their brightness), its
+coloured parts stay as they are (weight ``1 - chroma``), and a tint of alpha 0 leaves the mesh's colours."""
+
+
 @functools.cache
 def _attribute(program: int, name: str) -> int:
     """Location of attribute ``name`` in ``program`` (looked up once)."""
@@ -210,10 +250,14 @@ class _ArrayItem(GLGraphicsItem):
             if self._color is not None:  # generic attribute: not part of the array object
                 GL.glVertexAttrib4f(_attribute(program, "a_color"), *self._color)
             self._vao.bind()
-            GL.glDrawArrays(self._primitive, 0, self._count)
+            self._draw()
             self._vao.release()
         finally:
             GL.glUseProgram(0)
+
+    def _draw(self) -> None:
+        """The draw call, with the program in use and the array object bound."""
+        GL.glDrawArrays(self._primitive, 0, self._count)
 
 
 class MeshItem(_ArrayItem):
@@ -397,3 +441,96 @@ class PointsItem(_ArrayItem):
         finally:
             GL.glDisable(GL.GL_POINT_SPRITE)
             GL.glDisable(GL.GL_PROGRAM_POINT_SIZE)
+
+
+class InstancedMeshItem(MeshItem):
+    """Copies of one flat-shaded mesh, each placed, turned and tinted by its own data, drawn in one call.
+
+    Each copy ``i`` draws the mesh's vertex ``p`` (item coordinates) at
+    ``offsets[i] + axes[i] @ p``: ``axes[i]`` is a 3x3 matrix whose columns
+    are the images of the mesh's x, y and z axes (a rotation times a scale).
+    Its grey parts take the colour ``tints[i]`` (see :data:`INSTANCED_SHADER`).
+    The per-copy data are instanced vertex attributes
+    (``glVertexAttribDivisor``), so a frame uploads 64 bytes per copy and
+    makes one ``glDrawArraysInstanced`` call, whatever the number of copies.
+
+    Parameters
+    ----------
+    meshdata : pyqtgraph.opengl.MeshData
+        Triangles with vertex colours (flat shading, as :class:`MeshItem`).
+    parentItem, glOptions
+        As for pyqtgraph's items.
+    """
+
+    #: Per-copy attributes and their sizes, in the order of a row of the instance buffer.
+    _PER_COPY = (("a_offset", 3), ("a_axis_x", 3), ("a_axis_y", 3), ("a_axis_z", 3), ("a_tint", 4))
+    _WIDTH = sum(size for _, size in _PER_COPY)
+
+    def __init__(self, meshdata, parentItem=None, glOptions="opaque"):
+        super().__init__(meshdata, parentItem=parentItem, glOptions=glOptions)
+        self._shader = INSTANCED_SHADER
+        self._instances = np.zeros((0, self._WIDTH), dtype=np.float32)
+        self._instance_buffer = None
+        self._instances_dirty = True
+
+    @property
+    def instances(self) -> int:
+        """Number of copies drawn."""
+        return len(self._instances)
+
+    @property
+    def placements(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(offsets, axes, tints)`` as last set: float32 arrays of shapes (m, 3), (m, 3, 3) and (m, 4)."""
+        data = self._instances
+        return data[:, :3], data[:, 3:12].reshape(-1, 3, 3).transpose(0, 2, 1), data[:, 12:]
+
+    def set_instances(self, offsets, axes, tints=None) -> None:
+        """Place the copies: ``offsets`` (m, 3), ``axes`` (m, 3, 3) (columns: the images of x, y, z),
+        ``tints`` (m, 4) RGBA or None (the mesh's own colours)."""
+        offsets = np.asarray(offsets, dtype=np.float32)
+        axes = np.asarray(axes, dtype=np.float32)
+        m = len(offsets)
+        if offsets.shape != (m, 3) or axes.shape != (m, 3, 3):
+            raise ValueError(f"expected offsets (m, 3) and axes (m, 3, 3), got {offsets.shape} and {axes.shape}")
+        data = np.zeros((m, self._WIDTH), dtype=np.float32)
+        data[:, :3] = offsets
+        data[:, 3:12] = axes.transpose(0, 2, 1).reshape(m, 9)  # column by column: x, y, z axes
+        if tints is not None:
+            tints = np.asarray(tints, dtype=np.float32)
+            if tints.shape != (m, 4):
+                raise ValueError(f"tints: expected shape ({m}, 4), got {tints.shape}")
+            data[:, 12:] = tints
+        self._instances = data
+        self._instances_dirty = True
+        self.update()
+
+    def _build(self, program: int) -> None:
+        super()._build(program)
+        self._vao.bind()
+        buffer = QOpenGLBuffer(QOpenGLBuffer.Type.VertexBuffer)
+        buffer.create()
+        buffer.bind()
+        stride, start = 4 * self._WIDTH, 0
+        for name, size in self._PER_COPY:
+            location = _attribute(program, name)
+            GL.glVertexAttribPointer(location, size, GL.GL_FLOAT, False, stride, ctypes.c_void_p(4 * start))
+            GL.glEnableVertexAttribArray(location)
+            GL.glVertexAttribDivisor(location, 1)
+            start += size
+        buffer.release()
+        self._vao.release()
+        self._instance_buffer = buffer
+        self._instances_dirty = True
+
+    def paint(self):
+        if len(self._instances):
+            super().paint()
+
+    def _draw(self) -> None:
+        if self._instances_dirty:
+            data = self._instances
+            self._instance_buffer.bind()
+            self._instance_buffer.allocate(data, data.nbytes)
+            self._instance_buffer.release()
+            self._instances_dirty = False
+        GL.glDrawArraysInstanced(self._primitive, 0, self._count, len(self._instances))

@@ -9,6 +9,14 @@ raises the window from about 45 to about 65 frames per second.  It also
 renders offscreen pictures of itself (:meth:`GLWindow.grab_image`) after
 making sure it has a GL context (:meth:`GLWindow.ensure_context`).
 
+Keys: a native window embedded in a container takes the keyboard focus
+when it is clicked, and its key events go to it, not to any widget, so the
+window's key handling (the flying keys of :mod:`app.window.keys`) would
+never see them.  :func:`embed` therefore makes the container the window's
+key widget: every key the GL window gets is sent on to the container
+first, as if the container had the focus, and only the keys no widget
+takes reach the scene's own handling (pyqtgraph's camera keys).
+
 Importing this module before the ``QApplication`` exists enables
 ``Qt.AA_ShareOpenGLContexts``: pyqtgraph caches compiled shader programs
 globally, which is only valid when all GL windows share one context group.
@@ -55,6 +63,31 @@ class GLWindow(GLViewMixin, QOpenGLWindow):
                 stacklevel=3,
             )
         self.setBackgroundColor(background)
+        self._key_widget = None
+
+    @property
+    def key_widget(self):
+        """The widget the window's keys are sent to first (its container, set by :func:`embed`), or None."""
+        return self._key_widget
+
+    @key_widget.setter
+    def key_widget(self, widget) -> None:
+        self._key_widget = widget
+
+    def event(self, ev):  # noqa: D102 (Qt's name)
+        if ev.type() in (QtCore.QEvent.Type.KeyPress, QtCore.QEvent.Type.KeyRelease) and self._key_widget is not None:
+            ev.accept()  # QApplication hands a key on to the parent widgets while it is not accepted
+            QtWidgets.QApplication.sendEvent(self._key_widget, ev)
+            if ev.isAccepted():  # a widget (or the window's key filter) took it
+                return True
+        return super().event(ev)
+
+    def mousePressEvent(self, ev):  # noqa: N802 (Qt's name)
+        """Take the keyboard focus, as a click on a native window does on X11 (xcb activates the window on
+        every press), also for presses that do not come from the platform (QTest)."""
+        if QtGui.QGuiApplication.focusWindow() is not self:
+            self.requestActivate()
+        super().mousePressEvent(ev)
 
     def devicePixelRatioF(self):  # noqa: N802 - what GLViewMixin calls; QWindow lacks it
         return self.devicePixelRatio()
@@ -137,10 +170,14 @@ class GLWindow(GLViewMixin, QOpenGLWindow):
 def embed(window, widget, minimum_size) -> QtWidgets.QWidget:
     """Put GL ``window`` (a ``QOpenGLWindow``) into ``widget`` as its only child; returns the container.
 
-    The container takes keyboard focus on a click (so the view's keys work
-    once it was clicked) and is at least ``minimum_size`` (width, height).
+    The container takes keyboard focus on a click and is at least
+    ``minimum_size`` (width, height).  A :class:`GLWindow` sends the keys it
+    gets to the container first (:attr:`GLWindow.key_widget`), so the main
+    window's key handling works while the 3D view has the focus.
     """
     container = QtWidgets.QWidget.createWindowContainer(window, widget)
+    if isinstance(window, GLWindow):
+        window.key_widget = container
     container.setMinimumSize(*minimum_size)
     container.setFocusPolicy(QtCore.Qt.FocusPolicy.ClickFocus)
     layout = QtWidgets.QVBoxLayout(widget)

@@ -13,13 +13,16 @@ E / Q                       yaw (z)       nose right + / nose left -
 
 Each held key adds :data:`KEY_TORQUE` to the slider torque on its axis;
 letting go returns to the slider torque.  Keys typed into a text field stay
-there, and keys with Ctrl, Alt or Meta are left to shortcuts.
+there, and keys with Ctrl, Alt or Meta are left to shortcuts.  The keys fly
+whatever part of the window has the focus, the 3D views included: their GL
+windows send their keys on to a widget of the window
+(:attr:`app.view3d.glwindow.GLWindow.key_widget`), where this filter sees them.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit, QPlainTextEdit, QTextEdit
 
 __all__ = ["KeyFlyer", "KEY_TORQUE", "KEY_BINDINGS"]
 
@@ -35,6 +38,9 @@ KEY_BINDINGS = {
     Qt.Key.Key_E: (2, +1),
     Qt.Key.Key_Q: (2, -1),
 }
+
+#: Widgets whose keys are text: they never fly.
+_TEXT_ENTRY = (QLineEdit, QAbstractSpinBox, QTextEdit, QPlainTextEdit)
 
 _SHORTCUT_MODIFIERS = (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
                        | Qt.KeyboardModifier.MetaModifier)
@@ -108,6 +114,6 @@ class KeyFlyer(QObject):
         """True for a flying key, without shortcut modifiers, outside text entry, in our window."""
         if event.key() not in KEY_BINDINGS or event.modifiers() & _SHORTCUT_MODIFIERS:
             return False
-        if isinstance(watched, (QLineEdit, QAbstractSpinBox)):
+        if isinstance(watched, _TEXT_ENTRY):
             return False
         return hasattr(watched, "window") and watched.window() is self._window

@@ -7,10 +7,30 @@ import time
 
 from PySide6.QtWidgets import QLabel, QStatusBar
 
-__all__ = ["StatusLine", "RateMeter", "STATUS_SECONDS"]
+__all__ = ["StatusLine", "RateMeter", "STATUS_SECONDS", "KEEP_UP", "speed_state"]
 
 #: Seconds between updates of the rates (their averaging time).
 STATUS_SECONDS = 1.0
+#: Below this share of the speed asked for, the simulation thread cannot keep up (a second's average).
+KEEP_UP = 0.9
+
+
+def speed_state(factor: float, speed: float, halted: bool) -> tuple[str, bool]:
+    """The status bar's words for the measured real-time ``factor`` at the ``speed`` asked for, and whether
+    they are a warning (the simulation thread cannot keep up: below :data:`KEEP_UP` of ``speed``).
+
+    Examples
+    --------
+    >>> speed_state(0.999, 1.0, False), speed_state(0.62, 1.0, False)
+    (('1.00× real time', False), ('cannot keep up: ×0.62', True))
+    >>> speed_state(6.2, 10.0, False)[0], speed_state(0.0, 1.0, True)
+    ('cannot keep up: ×6.20 of 10×', ('paused', False))
+    """
+    if halted:
+        return "paused", False
+    if factor < KEEP_UP * speed:
+        return f"cannot keep up: ×{factor:.2f}" + ("" if speed == 1.0 else f" of {speed:g}×"), True
+    return f"{factor:.2f}× real time", False
 
 
 class RateMeter:
@@ -66,13 +86,12 @@ class StatusLine:
         if rates is None:
             return
         factor, steps, fps = rates
-        halted = worker.paused or worker.fault is not None
-        behind = not halted and factor < 0.85 * worker.speed
-        state = "paused" if halted else f"{factor:.2f}× real time"
-        if behind:
-            state += f" (behind: target {worker.speed:g}×)"
+        state, behind = speed_state(factor, worker.speed, worker.paused or worker.fault is not None)
         label = self.labels["speed"]
         label.setText(state)
+        label.setToolTip("The simulation thread cannot take its steps as fast as the speed asks (too many bodies, "
+                         "too small a step, or a busy machine): simulated time runs slower than wall time"
+                         if behind else "Simulated seconds per wall second, measured over the last second")
         flag = "true" if behind else "false"  # a string: PySide6 mis-counts bool properties
         if label.property("warning") != flag:
             label.setProperty("warning", flag)

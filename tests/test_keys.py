@@ -1,0 +1,100 @@
+"""Flying keys work whatever part of the window has the keyboard focus, text fields excepted (issue 23).
+
+A click or drag in a 3D view gives the keyboard focus to its native GL
+window (a ``QOpenGLWindow`` in a window container), as it does on a real
+X11 desktop.  The keys then go to that window, not to any widget; they
+must still fly the aircraft.  Keys typed into a text field edit the field.
+
+The keys are sent where the platform sends them: to the focus window
+(``QGuiApplication.focusWindow()``).  The aircraft's pitch angle is read
+from the simulation's snapshots, so a test fails if the keys do not reach
+the physics.
+"""
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QWidget
+
+from app.window.keys import KEY_TORQUE
+
+
+def activate(qtbot, win):
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is win.windowHandle(), timeout=3000)
+
+
+def drag(qtbot, scene):
+    """Press, move and release the left button in a GL window: a camera drag (no click: it moves)."""
+    start, end = QPoint(60, 60), QPoint(110, 85)
+    QTest.mousePress(scene, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    for k in range(1, 6):
+        QTest.mouseMove(scene, start + (end - start) * k / 5)
+        qtbot.wait(10)
+    QTest.mouseRelease(scene, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+
+
+def theta(win) -> float:
+    return win.last_snapshot.angles_deg[1]
+
+
+def fly(qtbot, win, key, until, timeout=4000):
+    """Hold ``key`` in the focus window until ``until()`` holds, then let go; the key torque goes back to 0."""
+    target = QGuiApplication.focusWindow()
+    QTest.keyPress(target, key)
+    try:
+        qtbot.waitUntil(until, timeout=timeout)
+    finally:
+        QTest.keyRelease(target, key)
+    qtbot.waitUntil(lambda: win.worker.settings.torque == (0.0, 0.0, 0.0), timeout=2000)
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize("view", ["attitude", "ensemble"])
+def test_keys_fly_after_a_drag_in_each_3d_view(qtbot, main_window, view):
+    win = main_window("default")  # dampers on, no controller: a held key pitches, letting go stops the turn
+    if view == "ensemble":
+        win.ensemble.set_bodies(50)
+        win.ensemble.set_on(True)
+        qtbot.waitUntil(lambda: win.ensemble.frame is not None, timeout=5000)
+        scene = win.ensemble.scene
+    else:
+        scene = win.viewer.scene
+    qtbot.waitUntil(scene.isValid, timeout=10_000)
+    activate(qtbot, win)
+    drag(qtbot, scene)
+    qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is scene, timeout=3000)  # the view took the keyboard
+    start = theta(win)
+    seen = []
+    win.keys.changed.connect(seen.append)
+    fly(qtbot, win, Qt.Key.Key_W, lambda: theta(win) > start + 15.0)  # nose up
+    assert seen[0] == (0.0, KEY_TORQUE, 0.0)
+    up = theta(win)
+    qtbot.wait(300)  # the dampers stop the turn
+    fly(qtbot, win, Qt.Key.Key_S, lambda: theta(win) < up - 15.0)  # nose down again
+    assert QGuiApplication.focusWindow() is scene, "the keys flew while the 3D view kept the focus"
+    assert win.controls.torque.sliders[1].value == 0.0, "the slider keeps its own torque"
+
+
+@pytest.mark.gl
+def test_keys_typed_in_a_text_field_edit_it_and_do_not_fly(qtbot, main_window):
+    win = main_window("default")
+    activate(qtbot, win)
+    drag(qtbot, win.viewer.scene)  # the 3D view had the keyboard; the field takes it back
+    qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is win.viewer.scene, timeout=3000)
+    field = win.findChild(QWidget, "field_rates")
+    field.setFocus()
+    field.selectAll()
+    activate(qtbot, win)
+    qtbot.waitUntil(field.hasFocus, timeout=2000)
+    seen = []
+    win.keys.changed.connect(seen.append)
+    start = theta(win)
+    for key in (Qt.Key.Key_W, Qt.Key.Key_S, Qt.Key.Key_A, Qt.Key.Key_D, Qt.Key.Key_Q, Qt.Key.Key_E):
+        QTest.keyClick(QGuiApplication.focusWindow(), key)
+    qtbot.wait(200)
+    assert field.text() == "wsadqe", "the keys went into the field"
+    assert seen == [] and win.worker.settings.torque == (0.0, 0.0, 0.0)
+    assert abs(theta(win) - start) < 1e-9, "the aircraft did not move"
+    assert field.property("invalid") == "true", "letters are no rates: the field is marked, nothing sent"
