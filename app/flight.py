@@ -74,6 +74,9 @@ class Flight:
         What to fly first (from :meth:`start` on).
     speed : float
         Initial speed factor (:data:`app.worker.SPEED_RANGE`).
+    paced : bool
+        False: the worker has no thread; its owner steps it
+        (:meth:`SimulationWorker.advance_to`), as ``attitude-sim video`` does.
 
     Attributes
     ----------
@@ -83,10 +86,10 @@ class Flight:
         (:meth:`SimulationWorker.drain`).
     """
 
-    def __init__(self, scenario: Scenario, speed: float = 1.0):
+    def __init__(self, scenario: Scenario, speed: float = 1.0, paced: bool = True):
         self._scenario = scenario
         self._first = Runner(scenario)
-        self.worker = SimulationWorker(self._first, speed)
+        self.worker = SimulationWorker(self._first, speed, paced)
         self._recording: str | None = None
         self._pause_at_end = bool(scenario.pause_at_end)
         self._prepare = None

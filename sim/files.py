@@ -14,7 +14,7 @@ import contextlib
 import os
 import stat
 
-__all__ = ["FileRefused", "read_regular", "kind_of", "write_whole"]
+__all__ = ["FileRefused", "read_regular", "kind_of", "write_whole", "PartialFile"]
 
 
 class FileRefused(ValueError):
@@ -98,21 +98,60 @@ def read_regular(path, max_bytes: int, max_line: int, what: str) -> bytes:
     return data
 
 
+class PartialFile:
+    """A file written under a temporary name beside its target, moved over the target only when complete.
+
+    ``path`` never holds part of a file: readers see the old file or the
+    whole new one, and a failed write leaves the old file as it was.  The
+    writer (this process, or another one such as an encoder) writes
+    :attr:`partial` (``path + ".part"``, in the same folder, so the move
+    is one atomic rename); :meth:`commit` moves it over :attr:`path`,
+    :meth:`discard` removes it.  As a context manager: commit on success,
+    discard on any exception (which is raised again).
+
+    Attributes
+    ----------
+    path : str
+        The target.
+    partial : str
+        The temporary file beside it.
+    """
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+        self.partial = f"{self.path}.part"
+
+    def commit(self) -> None:
+        """Move the complete :attr:`partial` over :attr:`path` (OSError when it cannot be)."""
+        os.replace(self.partial, self.path)
+
+    def discard(self) -> None:
+        """Remove :attr:`partial` if it exists; never raises."""
+        with contextlib.suppress(OSError):
+            os.remove(self.partial)
+
+    def __enter__(self) -> "PartialFile":
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is None:
+            try:
+                self.commit()
+            except BaseException:
+                self.discard()
+                raise
+        else:
+            self.discard()
+
+
 @contextlib.contextmanager
 def write_whole(path, newline=None):
     """Open ``path + ".part"`` for text; on success move it over ``path``, on error remove it.
 
     ``path`` never holds part of a file: readers see the old file or the whole
     new one.  An OSError (or any other exception) leaves no ``.part`` behind
-    and is raised again.
+    and is raised again (:class:`PartialFile`).
     """
-    path = os.fspath(path)
-    partial = f"{path}.part"
-    try:
-        with open(partial, "w", encoding="utf-8", newline=newline) as out:
+    with PartialFile(path) as part:
+        with open(part.partial, "w", encoding="utf-8", newline=newline) as out:
             yield out
-        os.replace(partial, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.remove(partial)
-        raise

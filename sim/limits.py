@@ -205,4 +205,8 @@ LIMITS = {lim.key: lim for lim in (
     Limit("duration", 0.0, 1e7, "s", low_open=True),
     Limit("body_steps", 1, 10**12, integer=True),
     Limit("workers", 0, 1024, integer=True),
+    # ---- videos (attitude-sim video; File > Record video): an hour of 4K UHD at most
+    Limit("video_seconds", 0.0, 3600.0, "s", low_open=True),
+    Limit("video_width", 16, 3840, "pixels", integer=True),
+    Limit("video_height", 16, 2160, "pixels", integer=True),
 )}

@@ -2,7 +2,8 @@
 
 ``attitude-sim`` (no arguments) or ``attitude-sim gui`` opens the window;
 ``run`` integrates headless and writes CSV or npz; ``scenarios`` lists the
-built-ins; ``replay`` reproduces a recording; ``sweep`` flies an ensemble.
+built-ins; ``replay`` reproduces a recording; ``sweep`` flies an ensemble;
+``video`` renders a scenario to an MP4 or GIF.
 Bad input exits 2 with one line on stderr, never a traceback; a write error
 exits 1 and Ctrl-C 130, each with one line giving the simulated time
 reached (:mod:`app.cli.output`).
@@ -14,7 +15,7 @@ import argparse
 import os
 import sys
 
-from app.cli import gui, run, scenarios, sweep
+from app.cli import gui, run, scenarios, sweep, video
 from app.cli.options import PROG, LineParser, UsageError, say
 from app.cli.output import OutputError
 from sim.recording import RecordingError
@@ -32,6 +33,7 @@ EXAMPLES = """examples:
       --every 100 --out tumble.csv               a torque-free tumble, every 100th step
   attitude-sim run --duration 3600 --format npz --out hour.npz
   attitude-sim replay session.jsonl --out states.csv
+  attitude-sim video --scenario gimbal_lock --out gimbal_lock.mp4
 """
 
 
@@ -56,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     scenarios.add_parser(sub)
     run.add_replay_parser(sub)
     sweep.add_parser(sub)
+    video.add_parser(sub)
     return parser
 
 
@@ -68,7 +71,7 @@ def main(argv=None) -> int:
             argv = ["gui", *argv]
         args = parser.parse_args(argv)
         if args.subcommand is None:
-            raise UsageError("a command is needed (gui, run, scenarios, replay)")
+            raise UsageError("a command is needed (gui, run, scenarios, replay, sweep, video)")
         return args.handler(args)
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else 0

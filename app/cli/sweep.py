@@ -26,7 +26,8 @@ from sim.limits import LIMITS, as_integer
 from sim.settings import SettingsError, damper_warning, stability_warning
 from sim.sweep import COLUMNS, MAX_TRAJECTORY_BYTES, Sweep, summary
 
-__all__ = ["add_parser", "cmd_sweep", "parse_gains_grid", "write_bodies_csv", "format_summary"]
+__all__ = ["add_parser", "add_ensemble_flags", "ENSEMBLE_FLAGS", "spec_from_args", "cmd_sweep", "parse_gains_grid",
+           "write_bodies_csv", "format_summary"]
 
 #: The scenario a sweep starts from unless --scenario says otherwise.
 DEFAULT_SCENARIO = "ensemble_controller"
@@ -66,6 +67,27 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "a scenario and summarise settling, errors, unwinding and faults.",
         epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_settings_flags(parser, DEFAULT_SCENARIO)
+    add_ensemble_flags(parser)
+    out = parser.add_argument_group("output and execution")
+    out.add_argument("--out", metavar="FILE.csv", help="one row per body (index, initial state, final "
+                     "state, metrics); - for stdout")
+    out.add_argument("--trajectories", metavar="FILE.npz", help="every k-th step of every body's Q and w")
+    out.add_argument("--traj-every", metavar="K", help=f"trajectory step (default: about {DEFAULT_SAMPLES} samples)")
+    out.add_argument("--workers", metavar="N", help="Dask local cluster of N worker processes; 0 = in this "
+                     "process (default: by size, one per core)")
+    out.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask cluster (tcp://host:port)")
+    out.add_argument("--chunk", metavar="N", help="bodies per chunk (default: all in one in this process, "
+                     "one or two chunks per worker on Dask)")
+    parser.set_defaults(handler=cmd_sweep)
+    return parser
+
+
+#: The flags of :func:`add_ensemble_flags` (argparse dests); :func:`spec_from_args` reads them.
+ENSEMBLE_FLAGS = ("bodies", "seed", "attitudes", "rate_spread", "inertia_spread", "gains_grid", "settle_deg")
+
+
+def add_ensemble_flags(parser) -> None:
+    """The ensemble's flags (``sweep`` and ``video``): each overrides the scenario's ``[ensemble]`` table."""
     group = parser.add_argument_group("ensemble (override the scenario's [ensemble] table)")
     group.add_argument("--bodies", metavar="N", help=f"number of bodies, {LIMITS['bodies'].describe()} "
                        "(default: the scenario's, else 1000)")
@@ -81,18 +103,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                        help="controller gains to sweep, e.g. 2:6:10,10,12 or 2..10/5,10,12 (see below)")
     group.add_argument("--settle-deg", metavar="DEG", help=f"settling threshold, {LIMITS['settle_deg'].describe()} "
                        "(default 1)")
-    out = parser.add_argument_group("output and execution")
-    out.add_argument("--out", metavar="FILE.csv", help="one row per body (index, initial state, final "
-                     "state, metrics); - for stdout")
-    out.add_argument("--trajectories", metavar="FILE.npz", help="every k-th step of every body's Q and w")
-    out.add_argument("--traj-every", metavar="K", help=f"trajectory step (default: about {DEFAULT_SAMPLES} samples)")
-    out.add_argument("--workers", metavar="N", help="Dask local cluster of N worker processes; 0 = in this "
-                     "process (default: by size, one per core)")
-    out.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask cluster (tcp://host:port)")
-    out.add_argument("--chunk", metavar="N", help="bodies per chunk (default: all in one in this process, "
-                     "one or two chunks per worker on Dask)")
-    parser.set_defaults(handler=cmd_sweep)
-    return parser
 
 
 # ------------------------------------------------------------------ parsing
