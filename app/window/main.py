@@ -419,9 +419,21 @@ class MainWindow(QMainWindow):
             if label in self._bodies:
                 self.viewer.set_body_attitude(label, cayley(snapshot.q))
 
-    def show_frame(self) -> None:
-        """Draw one frame now from what the flight computed (an unpaced window's owner calls it)."""
-        self._frame()
+    def show_frame(self, view_only: bool = False) -> None:
+        """Draw one frame now from what the flight computed (an unpaced window's owner calls it).
+
+        With ``view_only`` only the 3D view is brought up to date (the
+        bodies, the command ghost, the gimbal rig): a video of the view
+        alone, where the plots, readouts and controls are not seen.
+        """
+        if not view_only:
+            self._frame()
+            return
+        batches = self.flight.worker.drain()
+        if batches:
+            self._last = batches[-1].last
+            self._show_bodies(batches[-1])
+            self._show_body(self.flight.worker.settings)
 
     def _frame(self) -> None:
         """One display frame: collect the worker's batches and show them.

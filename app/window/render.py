@@ -145,7 +145,7 @@ def render_video(scenario, out, *, fps: int = 30, size=(1280, 720), what: str = 
                 t0 = time.perf_counter()
                 worker.advance_to(k * speed / fps)
                 t1 = time.perf_counter()
-                window.show_frame()
+                window.show_frame(view_only=what == "view")
                 t2 = time.perf_counter()
                 picture = grab.take()
                 t3 = time.perf_counter()
