@@ -492,3 +492,44 @@ def test_closing_the_window_finishes_the_video(main_window, qtbot, tmp_path):
     win.close()
     assert len(_frames(tmp_path / "c.gif")) >= 5
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.gif"]
+
+
+# ------------------------------------------------------------------ the 3D view's pictures
+def _rows_drawn(pixels) -> np.ndarray:
+    """Rows (top-down) holding something besides the background and the ground grid's thin lines."""
+    rgb = pixels[::-1, :, :3].astype(int)
+    background = rgb[0, 0]
+    busy = np.abs(rgb - background).sum(axis=2) > 120
+    return np.flatnonzero(busy.sum(axis=1) > 3)
+
+
+@pytest.mark.gl
+def test_a_wide_video_of_the_view_shows_as_much_above_and_below_as_4_to_3(view):
+    scene = view.scene
+    narrow = scene.render_rgba(400, 300)
+    wide = scene.render_rgba(800, 300, widest=4 / 3)
+    cropped = scene.render_rgba(800, 300)  # without: the horizontal field of view stays, the height shrinks
+    assert narrow.shape == (300, 400, 4) and wide.shape == (300, 800, 4)
+    rows_narrow, rows_wide, rows_cropped = _rows_drawn(narrow), _rows_drawn(wide), _rows_drawn(cropped)
+    assert abs(rows_narrow[0] - rows_wide[0]) <= 2 and abs(rows_narrow[-1] - rows_wide[-1]) <= 2
+    # the same pixels in the middle: the wide picture adds to the sides only; without, it is zoomed in
+    middle = np.abs(wide[:, 200:600, :3].astype(int) - narrow[:, :, :3].astype(int)).mean()
+    zoomed = np.abs(cropped[:, 200:600, :3].astype(int) - narrow[:, :, :3].astype(int)).mean()
+    assert middle < 3 < zoomed
+    scene.release_offscreen()
+
+
+@pytest.mark.gl
+def test_kept_frames_are_what_the_view_showed(view, qtbot):
+    scene = view.scene
+    assert scene.kept_frame() is None
+    scene.keep_frames(True)
+    with qtbot.waitSignal(view.frameSwapped, timeout=5000):
+        scene.update()
+    kept = scene.kept_frame()
+    assert kept is not None and kept.shape == (scene.deviceHeight(), scene.deviceWidth(), 4)
+    drawn = scene.render_rgba(scene.deviceWidth(), scene.deviceHeight())
+    # the same picture, but for the screen's colour depth (pytest-xvfb's screen has 16 bits: RGB 565)
+    assert np.abs(kept.astype(int) - drawn.astype(int)).mean() < 4
+    scene.keep_frames(False)
+    assert scene.kept_frame() is None

@@ -170,8 +170,12 @@ class LiveRecording(QObject):
         self.fps = int(fps)
         self.size = size = self.size_of(window, what)
         self._grab = FrameGrab(window, what, size, hide, kept=True)
-        self._encoder = VideoEncoder(path, size, self.fps, pixels=self._grab.pixels,
-                                     bottom_up=self._grab.bottom_up, drop=True, preset=LIVE_PRESET)
+        try:
+            self._encoder = VideoEncoder(path, size, self.fps, pixels=self._grab.pixels,
+                                         bottom_up=self._grab.bottom_up, drop=True, preset=LIVE_PRESET)
+        except BaseException:
+            self._grab.release()
+            raise
         self._start = time.perf_counter()
         self._next = 0
         self._finishing = None
