@@ -42,6 +42,7 @@ GUI_TESTS = (
     "tests/test_ensemble_view.py",
     "tests/test_export.py",
     "tests/test_dialogs.py",
+    "tests/test_video.py",
 )
 
 
