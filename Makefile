@@ -7,7 +7,7 @@ QT_DEBS := libgl1 libegl1 libgl1-mesa-dri libglib2.0-0 libfontconfig1 libxkbcomm
            libdbus-1-3 xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
            libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0
 
-.PHONY: run test bench bench-ensemble bench-memory bench-compare soak stress videos sysdeps install install-test clean
+.PHONY: run test bench bench-ensemble bench-memory bench-compare soak stress videos mutate sysdeps install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,10 @@ $(VENV)/.installed: $(BIN)/python pyproject.toml
 
 $(VENV)/.installed-test: $(VENV)/.installed
 	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@
+
+$(VENV)/.installed-mutate: $(VENV)/.installed-test
+	$(BIN)/python -m pip install -q -e '.[test,mutate]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -96,6 +100,21 @@ RUNS ?= 10
 LOAD ?= 4
 stress: $(VENV)/.installed-test sysdeps
 	$(BIN)/python -m tests.stress --runs $(RUNS) --load $(LOAD)
+
+# Mutation testing with mutmut (docs/RELIABILITY.md, "Mutation testing"); hours, never in CI.
+# Each part: the files to mutate (globs from the checkout; * spans folders, so a module that
+# moves into a subpackage stays in) and the pytest arguments choosing the tests run against
+# their mutants.  MUTATE_JOBS mutants are tested at once (nice 10); the report goes to
+# build/mutate/report.md, each survivor's diff to build/mutate/survivors.txt.
+MUTATE_SIM       ?= sim/*
+MUTATE_SIM_TESTS ?= tests -m "not qt and not gl" --ignore=tests/test_soak.py --ignore=tests/test_packaging.py
+MUTATE_APP       ?= app/window/readouts.py app/plots/live.py app/plots/style.py
+MUTATE_APP_TESTS ?= tests/test_readouts.py tests/test_plot_values.py tests/test_plots.py
+MUTATE_JOBS      ?= 1
+mutate: $(VENV)/.installed-mutate sysdeps
+	nice -n 10 $(BIN)/python tools/mutate.py --jobs $(MUTATE_JOBS) \
+	  --part sim '$(MUTATE_SIM)' '$(MUTATE_SIM_TESTS)' \
+	  --part app '$(MUTATE_APP)' '$(MUTATE_APP_TESTS)'
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -153,16 +153,17 @@ class _Parser:
         self.source = source
         self.name = name
 
-    def error(self, message: str, key: str | None = None, occurrence: int = 0) -> ScenarioError:
+    def error(self, message: str, key: str | None = None, occurrence: int = 0, after: int = 0) -> ScenarioError:
         where = self.source
-        line = self.find_line(key, occurrence) if key else None
+        line = self.find_line(key, occurrence, after) if key else None
         if line:
             where += f", line {line}"
         return ScenarioError(f"{where}: {message}")
 
-    def find_line(self, key: str, occurrence: int = 0) -> int | None:
+    def find_line(self, key: str, occurrence: int = 0, after: int = 0) -> int | None:
+        """Line (from 1) of the ``occurrence``-th ``key =`` or ``[key]`` after line ``after``."""
         pattern = re.compile(rf"^\s*(\[\[?\s*)?[\"']?{re.escape(key)}[\"']?\s*(=|\]\]?)")
-        hits = [i + 1 for i, line in enumerate(self.lines) if pattern.match(line)]
+        hits = [i + 1 for i, line in enumerate(self.lines) if i >= after and pattern.match(line)]
         if not hits:
             return None
         return hits[min(occurrence, len(hits) - 1)]
@@ -179,19 +180,22 @@ class _Parser:
             if key not in _TOP_KEYS:
                 raise self.error(f"unknown section {key!r} (known: {', '.join(sorted(_TOP_KEYS))})", key)
         meta = self.table(data, "scenario")
+        top = self.find_line("scenario") or 0  # a key of [scenario] is looked up after its header
         for key in meta:
             if key not in _SCENARIO_KEYS:
-                raise self.error(f"[scenario]: unknown key {key!r} (known: {', '.join(sorted(_SCENARIO_KEYS))})", key)
-        title = self.text(meta, "title", self.name)
-        caption = self.text(meta, "caption", "")
+                raise self.error(f"[scenario]: unknown key {key!r} (known: {', '.join(sorted(_SCENARIO_KEYS))})",
+                                 key, 0, top)
+        title = self.text(meta, "title", self.name, top)
+        caption = self.text(meta, "caption", "", top)
         duration = meta.get("duration", 20.0)
         if (isinstance(duration, bool) or not isinstance(duration, (int, float))
                 or not LIMITS["duration"].accepts(duration)):
             raise self.error(f"[scenario] duration: must be a number in (0, {MAX_DURATION:g}] s, got {duration!r}",
-                             "duration")
+                             "duration", 0, top)
         pause_at_end = meta.get("pause_at_end", False)
         if not isinstance(pause_at_end, bool):
-            raise self.error(f"[scenario] pause_at_end: must be true or false, got {pause_at_end!r}", "pause_at_end")
+            raise self.error(f"[scenario] pause_at_end: must be true or false, got {pause_at_end!r}", "pause_at_end",
+                             0, top)
         settings = self.settings(self.table(data, "settings"), "settings")
         events = self.events(self.table(data, "events", list))
         compare = self.compare(self.table(data, "compare", list), settings)
@@ -200,28 +204,30 @@ class _Parser:
                         pause_at_end=pause_at_end, settings=settings, events=events, compare=compare,
                         ensemble=ensemble)
 
-    def text(self, table, key, default):
+    def text(self, table, key, default, after=0):
         value = table.get(key, default)
         if not isinstance(value, str):
-            raise self.error(f"[scenario] {key}: expected a string, got {value!r}", key)
+            raise self.error(f"[scenario] {key}: expected a string, got {value!r}", key, 0, after)
         return value
 
-    def check(self, section: str, key: str, value, occurrence: int = 0):
+    def check(self, section: str, key: str, value, after: int = 0):
+        """``value`` validated; an error names the line of ``key`` after line ``after`` (its table's header)."""
         if key not in KEYS:
-            raise self.error(f"[{section}]: unknown key {key!r} (known: {', '.join(KEYS)})", key, occurrence)
+            raise self.error(f"[{section}]: unknown key {key!r} (known: {', '.join(KEYS)})", key, 0, after)
         if key == "body" and isinstance(value, str) and value not in BUILTINS and self.folder is not None:
             value = str(Path(self.folder) / Path(value).expanduser())  # an absolute path stays as it is
         try:
             return validate(key, value)
         except SettingsError as exc:
-            raise self.error(f"[{section}] {exc}", key, occurrence) from None
+            raise self.error(f"[{section}] {exc}", key, 0, after) from None
 
     def settings(self, table: dict, section: str) -> Settings:
-        checked = {k: self.check(section, k, v) for k, v in table.items()}
+        header = self.find_line(section) or 0
+        checked = {k: self.check(section, k, v, header) for k, v in table.items()}
         try:
             return Settings().replace(**checked)
         except SettingsError as exc:  # a combination: a body without inertia
-            raise self.error(f"[{section}] {exc}", str(exc).split(":", 1)[0]) from None
+            raise self.error(f"[{section}] {exc}", str(exc).split(":", 1)[0], 0, header) from None
 
     def events(self, items: list) -> tuple:
         events = []
@@ -232,7 +238,8 @@ class _Parser:
             if isinstance(at, bool) or not isinstance(at, (int, float)) or not 0 <= at <= MAX_DURATION:
                 raise self.error(f"[[events]] #{i + 1}: 'at' must be a time in s >= 0, got {at!r}",
                                  "events", i)
-            changes = {k: self.check(f"events #{i + 1}", k, v) for k, v in item.items() if k != "at"}
+            header = self.find_line("events", i) or 0
+            changes = {k: self.check(f"events #{i + 1}", k, v, header) for k, v in item.items() if k != "at"}
             if not changes:
                 raise self.error(f"[[events]] #{i + 1}: no setting to change", "events", i)
             events.append(Event(float(at), changes))
@@ -250,7 +257,8 @@ class _Parser:
             if "body" in item:
                 raise self.error(f"[[compare]] #{i + 1}: body: comparison bodies fly the main body "
                                  "(drawn with its mesh); give them another inertia or mass instead", "compare", i)
-            overrides = {k: self.check(f"compare #{i + 1}", k, v) for k, v in item.items() if k != "label"}
+            header = self.find_line("compare", i) or 0
+            overrides = {k: self.check(f"compare #{i + 1}", k, v, header) for k, v in item.items() if k != "label"}
             try:
                 settings.replace(**overrides)
             except SettingsError as exc:  # a combination: e.g. inertia back to a mesh without volume
@@ -261,26 +269,27 @@ class _Parser:
     def ensemble(self, table: dict) -> EnsembleSpec:
         """The ``[ensemble]`` table: EnsembleSpec fields, each checked on its own so errors name the key."""
         checked = {}
+        header = self.find_line("ensemble") or 0  # its keys are looked up after its header
         for key, value in table.items():
             if key not in _ENSEMBLE_KEYS:
-                raise self.error(f"[ensemble]: unknown key {key!r} (known: {', '.join(_ENSEMBLE_KEYS)})", key)
+                raise self.error(f"[ensemble]: unknown key {key!r} (known: {', '.join(_ENSEMBLE_KEYS)})", key, 0, header)
             if key == "gains_grid":
-                value = self.gains_grid(value)
+                value = self.gains_grid(value, header)
             try:
                 EnsembleSpec(**{key: value})
             except (SettingsError, TypeError, ValueError) as exc:
-                raise self.error(f"[ensemble] {_named(key, exc)}", key) from None
+                raise self.error(f"[ensemble] {_named(key, exc)}", key, 0, header) from None
             checked[key] = value
         try:
             return EnsembleSpec(**checked)
         except (SettingsError, TypeError, ValueError) as exc:
             raise self.error(f"[ensemble] {exc}", "ensemble") from None
 
-    def gains_grid(self, value):
+    def gains_grid(self, value, after=0):
         """``[[k1, ...], [k2, ...], [k3, ...]]`` as a tuple of three tuples."""
         if not isinstance(value, list) or len(value) != 3 or not all(isinstance(a, list) for a in value):
             raise self.error("[ensemble] gains_grid: expected three arrays of gains "
-                             f"[[k1, ...], [k2, ...], [k3, ...]], got {value!r}", "gains_grid")
+                             f"[[k1, ...], [k2, ...], [k3, ...]], got {value!r}", "gains_grid", 0, after)
         return tuple(tuple(axis) for axis in value)
 
 

@@ -28,6 +28,13 @@ def gl_available() -> bool:
     return bool(os.environ.get("DISPLAY")) and os.environ.get("QT_QPA_PLATFORM") == "xcb"
 
 
+def pytest_itemcollected(item):
+    """Mark every test that needs a QApplication (through pytest-qt's qtbot or qapp) as ``qt``,
+    so that the GUI-free tests can be chosen with ``-m "not qt"`` (make mutate does)."""
+    if {"qtbot", "qapp"} & set(getattr(item, "fixturenames", ())):
+        item.add_marker(pytest.mark.qt)
+
+
 def pytest_collection_modifyitems(config, items):
     seed = config.getoption("--shuffle-seed")
     if seed is not None:  # make stress: a different order of set-ups and tear-downs

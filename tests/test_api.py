@@ -247,3 +247,28 @@ def test_replay_with_comparison_bodies_and_a_huge_every(tmp_path):
     assert list(result) == list(reference) and result["t"].shape == (2,)
     for name in reference:
         assert np.array_equal(result[name], reference[name]), name
+
+
+def test_a_run_is_long_only_beyond_ten_thousand_steps_and_the_time_given():
+    plan = api.Plan(load("default"), 10_000, 1)
+    assert not plan.is_long(seconds=0.0)          # 10,000 steps are never worth a progress bar
+    plan = api.Plan(load("default"), 10_001, 1)
+    assert plan.is_long(seconds=0.0)
+    assert not plan.is_long(seconds=plan.seconds)  # more than the time given, not as much
+    assert not api.Plan(load("default"), 10, 1).is_long(seconds=0.0)
+    assert not api.Plan(load("default"), 10**6, 1).is_long(seconds=1e9)
+
+
+def test_stream_tells_its_progress_bar_every_step_once():
+    class Bar:
+        def __init__(self):
+            self.updates = []
+
+        def update(self, n):
+            self.updates.append(n)
+
+    bar = Bar()
+    rows = list(api.stream(load("default"), duration=0.5, every=7, progress=bar))
+    steps = round(0.5 / load("default").settings.dt)
+    assert len(rows) == 1 + -(-steps // 7)
+    assert sum(bar.updates) == steps and all(n > 0 for n in bar.updates)

@@ -175,6 +175,20 @@ def test_grid_attitudes_cover_so3_evenly():
     assert np.degrees(2.0 * np.arccos(np.minimum(nearest, 1.0))).max() < 15.0
 
 
+def test_grid_attitudes_are_roberts_r3_through_shoemakes_map():
+    """The grid as EnsembleSpec documents it, written out here: u_k = frac(1/2 + (i+1) / g^k) with g
+    the real root > 1 of x^4 = x + 1, and Shoemake's map of (u1, u2, u3) to Q (scalar last)."""
+    n = 64
+    ens = Ensemble(Settings(), EnsembleSpec(bodies=n, attitudes="grid"))
+    g = max(r.real for r in np.roots([1.0, 0.0, 0.0, -1.0, -1.0]) if abs(r.imag) < 1e-9)
+    i = np.arange(n)
+    u1, u2, u3 = (np.mod(0.5 + (i + 1) / g**k, 1.0) for k in (1, 2, 3))
+    q = np.array([np.sqrt(1 - u1) * np.sin(2 * np.pi * u2), np.sqrt(1 - u1) * np.cos(2 * np.pi * u2),
+                  np.sqrt(u1) * np.sin(2 * np.pi * u3), np.sqrt(u1) * np.cos(2 * np.pi * u3)])
+    # the same attitude (Q or -Q), to the rounding of the aircraft angles it is stored as
+    np.testing.assert_allclose(np.abs(np.sum(q * ens.initial()["q0"], axis=0)), 1.0, rtol=0, atol=1e-9)
+
+
 def test_same_attitudes_and_dispersions_of_rates_and_inertia():
     settings = Settings(angles_deg=(10.0, 20.0, 30.0), rates=(0.1, 0.2, 0.3))
     ens = Ensemble(settings, EnsembleSpec(bodies=4000, attitudes="same", rate_spread=0.5, inertia_spread=10.0))
@@ -320,6 +334,17 @@ def test_error_and_nose_against_scipy():
     mine, qc = _rotations(ens), ens.qc[:, 0]
     target = Rotation.from_quat([-qc[0], -qc[1], -qc[2], qc[3]])
     np.testing.assert_allclose(ens.error_deg(), np.degrees((target.inv() * mine).magnitude()), atol=1e-9)
+    np.testing.assert_allclose(ens.nose(), mine.apply([1.0, 0.0, 0.0]).T, atol=1e-12)
+
+
+def test_nose_of_a_quaternion_off_the_unit_sphere_is_still_a_unit_vector():
+    """Without norm control |Q| drifts; the nose is the x axis of the rotation Q / |Q| (scipy)."""
+    ens = Ensemble(Settings(norm="none", dt=0.02, rates=(1.0, -0.5, 0.5)), EnsembleSpec(bodies=20, seed=2, rate_spread=0.2))
+    ens.step(50)
+    norms = np.linalg.norm(ens.q, axis=0)
+    assert np.all(np.abs(norms - 1.0) > 5e-4)  # off the unit sphere (below the 1e-3 runaway limit)
+    q = ens.q / norms
+    mine = Rotation.from_quat(np.column_stack([-q[0], -q[1], -q[2], q[3]]))
     np.testing.assert_allclose(ens.nose(), mine.apply([1.0, 0.0, 0.0]).T, atol=1e-12)
 
 

@@ -261,3 +261,43 @@ def test_slerp_path_reports_angle():
     qe = quat.from_axis_angle((0, 0, 1), math.radians(300.0))
     assert interp.SlerpPath(qi, qe).angle == pytest.approx(math.radians(30.0), abs=1e-14)
     assert interp.SlerpPath(qi, qe, shortest_path=False).angle == pytest.approx(math.radians(150.0), abs=1e-14)
+
+
+def test_sine_cosine_are_those_of_the_inputs_rescaled_to_a_largest_component_of_one():
+    # p = 2 (1, 0, 0, 1), q = 3 (0, 1, 0, 1): |P^Q| = |(1, 0, 1, 0, -1, 0)| = sqrt 3, P.Q = 1
+    s, c = interp.sine_cosine((2.0, 0.0, 0.0, 2.0), (0.0, 3.0, 0.0, 3.0))
+    assert s == pytest.approx(math.sqrt(3.0), rel=1e-15) and c == pytest.approx(1.0, rel=1e-15)
+    s, c = interp.sine_cosine((1e200, 0.0, 0.0, 1e200), (0.0, 1e-200, 0.0, 1e-200))
+    assert s == pytest.approx(math.sqrt(3.0), rel=1e-15) and c == pytest.approx(1.0, rel=1e-15)
+
+
+def test_a_full_turn_without_shortest_path_goes_about_body_x_the_right_hand_way():
+    """From Q to -Q the direction is undefined; the path turns about body x by a = 2 pi t, so at
+    t = 1/4 it is Hoffmann's (2.1) quarter turn cos(a/2) - x sin(a/2), written out here."""
+    identity = (0.0, 0.0, 0.0, 1.0)
+    q = interp.slerp(identity, (0.0, 0.0, 0.0, -1.0), 0.25, shortest_path=False)
+    np.testing.assert_allclose(q, [-math.sin(math.pi / 4), 0.0, 0.0, math.cos(math.pi / 4)], atol=1e-15)
+    np.testing.assert_allclose(interp.slerp(identity, (0.0, 0.0, 0.0, -1.0), 1.0, shortest_path=False),
+                               [0.0, 0.0, 0.0, -1.0], atol=0)
+
+
+def test_a_half_turn_keeps_the_end_quaternion_the_docstring_names():
+    """qi . qe = 0 (a 180 deg turn): |-qe - qi| equals |qe - qi|, so qe is not replaced (strictly
+    shorter only) and the middle of the path is (qi + qe) / |qi + qe|."""
+    qi, qe = (0.0, 0.0, 0.0, 1.0), (1.0, 0.0, 0.0, 0.0)
+    np.testing.assert_allclose(interp.slerp(qi, qe, 0.5), [math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5)], atol=1e-15)
+
+
+def test_a_command_reaches_its_target_and_stops_moving_at_the_end_of_its_slerp_time():
+    from sim.command import CommandInterpolator
+
+    command = CommandInterpolator((0.0, 0.0, 0.0, 1.0))
+    command.command((0.0, 0.0, math.radians(90.0)), t=2.0, slerp_time=1.0)
+    assert command.moving
+    halfway = command.update(2.5)
+    assert command.moving
+    np.testing.assert_allclose(halfway, [-math.sin(math.pi / 8), 0.0, 0.0, math.cos(math.pi / 8)], atol=1e-15)
+    assert command.update(3.0) == command.target and not command.moving
+    command.command((0.0, 0.0, 0.0), t=3.0, slerp_time=1.0)
+    command.update(4.5)  # past the end: at the target, done
+    assert command.qc == command.target and not command.moving

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import subprocess
+import warnings
 import sys
 from pathlib import Path
 
@@ -361,8 +362,40 @@ def test_mass_must_be_a_positive_number(mass):
 def test_too_many_triangles_are_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(shape, "MAX_TRIANGLES", 11)  # a box has 12
     path = write(tmp_path / "big.obj", *box_mesh(1, 1, 1))
-    with pytest.raises(SettingsError, match="12 triangles, more than the 11"):
+    with pytest.raises(SettingsError, match="12 triangles, more than the 11 the view can draw; "
+                                            "decimate the mesh first"):
         Settings().replace(body=path)
+
+
+def test_as_many_triangles_as_the_view_draws_are_accepted(tmp_path, monkeypatch):
+    monkeypatch.setattr(shape, "MAX_TRIANGLES", 12)  # a box has 12
+    assert len(shape.load(write(tmp_path / "just.obj", *box_mesh(1, 1, 1))).faces) == 12
+
+
+def test_a_file_trimesh_cannot_read_is_refused_with_trimeshs_first_line(tmp_path):
+    path = tmp_path / "junk.glb"
+    path.write_bytes(b"glTF\x02\x00\x00\x00" + b"garbage" * 3)
+    with pytest.raises(Exception) as theirs:
+        trimesh.load(str(path), file_type="glb", force="mesh", process=False)
+    reason = str(theirs.value).strip().splitlines()[0]
+    with pytest.raises(ShapeError) as mine:
+        shape.load(str(path))
+    assert str(mine.value) == f"{path}: not a readable GLB mesh ({reason})"
+
+
+def test_a_vertex_at_infinity_is_refused_by_name(tmp_path):
+    vertices, faces = box_mesh(1, 1, 1)
+    vertices = vertices.copy()
+    vertices[3, 1] = np.inf
+    path = write_obj(tmp_path / "inf.obj", vertices, faces)
+    with pytest.raises(ShapeError) as refused:
+        shape.load(path)
+    assert str(refused.value) == f"{path}: the mesh has non-finite vertex coordinates"
+
+
+def test_a_mesh_file_with_an_upper_case_suffix_is_read_by_its_format(tmp_path):
+    loaded = shape.load(write_obj(tmp_path / "BOX.OBJ", *box_mesh(1.0, 2.0, 3.0)))
+    np.testing.assert_allclose(loaded.inertia_at(1.0)[:3], np.diag(box_inertia(1.0, 1.0, 2.0, 3.0)), rtol=1e-12)
 
 
 def test_mass_without_effect_warns_on_the_command_line(tmp_path, capsys):
@@ -519,3 +552,121 @@ def test_carried_controller_settles_the_t_handle_as_it_settles_the_aircraft():
         histories.append(np.array(phi))
     assert histories[0][-1] == pytest.approx(10.0, abs=0.5)
     np.testing.assert_allclose(histories[1], histories[0], atol=1e-6)
+
+
+# ------------------------------------------------- colours, baking, warnings
+
+#: A tetrahedron wound outward (corners 0, e1, e2, e3) and one vertex in no triangle.
+TETRA_VERTICES = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [5, 5, 5]], dtype=float)
+TETRA_FACES = np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
+GREY = [0.78, 0.79, 0.82, 1.0]
+
+
+def write_ply(path, vertex_rgba=None, face_rgba=None):
+    """The tetrahedron as ASCII PLY, written by hand, with per-vertex or per-face RGBA bytes."""
+    rgba = ["property uchar red", "property uchar green", "property uchar blue", "property uchar alpha"]
+    lines = ["ply", "format ascii 1.0", f"element vertex {len(TETRA_VERTICES)}",
+             "property float x", "property float y", "property float z"]
+    lines += rgba if vertex_rgba is not None else []
+    lines += [f"element face {len(TETRA_FACES)}", "property list uchar int vertex_indices"]
+    lines += rgba if face_rgba is not None else []
+    lines += ["end_header"]
+    for i, p in enumerate(TETRA_VERTICES):
+        lines.append(" ".join(map(str, p)) + ("" if vertex_rgba is None else " " + " ".join(map(str, vertex_rgba[i]))))
+    for i, t in enumerate(TETRA_FACES):
+        lines.append("3 " + " ".join(map(str, t)) + ("" if face_rgba is None else " " + " ".join(map(str, face_rgba[i]))))
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_vertex_colours_of_a_file_are_its_bytes_over_255(tmp_path):
+    rgba = np.array([[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [10, 20, 30, 40], [50, 60, 70, 80]])
+    loaded = shape.load(write_ply(tmp_path / "vertex.ply", vertex_rgba=rgba))
+    assert loaded.colors.shape == (5, 4)
+    np.testing.assert_allclose(loaded.colors, rgba / 255.0, rtol=0, atol=1e-15)
+
+
+def test_face_colours_paint_each_vertex_with_its_last_face_and_unused_vertices_grey(tmp_path):
+    rgba = np.array([[255, 0, 0, 255], [0, 255, 0, 128], [0, 0, 255, 255], [10, 20, 30, 40]])
+    loaded = shape.load(write_ply(tmp_path / "face.ply", face_rgba=rgba))
+    # vertex 0 is in faces 0, 1, 2 (last: 2); vertices 1, 2, 3 last appear in face 3; vertex 4 in none
+    expected = np.array([rgba[2], rgba[3], rgba[3], rgba[3]]) / 255.0
+    np.testing.assert_allclose(loaded.colors[:4], expected, rtol=0, atol=1e-15)
+    assert loaded.colors[4].tolist() == GREY
+
+
+def test_a_file_without_colours_is_light_grey(tmp_path):
+    loaded = shape.load(write_ply(tmp_path / "plain.ply"))
+    assert loaded.colors.tolist() == [GREY] * 5
+
+
+def test_tetrahedron_inertia_is_the_closed_form(tmp_path):
+    """Unit tetrahedron: centre (1/4, 1/4, 1/4); per kg about it, E[x^2] = 1/10 - 1/16 = 3/80 and
+    E[xy] = 1/20 - 1/16 = -1/80, so Ixx = 2 * 3/80 and Jxy = E[xy] (Hoffmann's sign) = -1/80."""
+    loaded = shape.load(write_ply(tmp_path / "tetra.ply"))
+    np.testing.assert_allclose(loaded.centre, [0.25, 0.25, 0.25], rtol=1e-14)
+    j = loaded.inertia_at(2.0)
+    np.testing.assert_allclose(j, [0.15, 0.15, 0.15, -0.025, -0.025, -0.025], rtol=1e-12)
+    assert loaded.vertices.dtype == np.float64 and loaded.faces.dtype == np.int64
+    assert loaded.mass == 1.0 and loaded.inertia is None and loaded.problem is None
+
+
+def test_a_closed_mesh_with_a_flipped_face_is_refused_for_its_winding(tmp_path):
+    vertices, faces = box_mesh(1, 1, 1)
+    faces = faces.copy()
+    faces[0] = faces[0][::-1]
+    loaded = shape.load(write(tmp_path / "flipped.obj", vertices, faces))
+    assert loaded.unit_inertia is None
+    assert loaded.problem == "the mesh's faces are not wound consistently, so its volume is undefined"
+
+
+def test_a_mesh_enclosing_exactly_zero_volume_says_so_without_a_warning(tmp_path):
+    path = _flat(tmp_path / "flat.obj")  # two triangles back to back: their volumes cancel exactly
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a RuntimeWarning would be a second line at the command line
+        loaded = shape.load(path)
+    assert loaded.problem == "the mesh encloses zero volume"
+
+
+@pytest.mark.parametrize("name", list(BUILTINS))
+def test_bake_stores_what_trimesh_reads_from_the_obj(tmp_path, name):
+    """The baked arrays against trimesh's own reading of the OBJ (not against load())."""
+    path = shape.bake(name, tmp_path)
+    assert path == tmp_path / Path(BUILTINS[name].resource).with_suffix(".npz").name
+    mesh = trimesh.load(str(ASSETS / BUILTINS[name].resource), file_type="obj", force="mesh", process=False)
+    with np.load(path, allow_pickle=False) as arrays:
+        assert set(arrays.files) == {"vertices", "faces", "colors", "centre", "unit_inertia", "problem"}
+        np.testing.assert_array_equal(arrays["vertices"], mesh.vertices)
+        np.testing.assert_array_equal(arrays["faces"], mesh.faces)
+        assert arrays["colors"].shape == (len(mesh.vertices), 4)
+        assert np.all((arrays["colors"] >= 0.0) & (arrays["colors"] <= 1.0))
+        solid = trimesh.Trimesh(mesh.vertices, mesh.faces)
+        if BUILTINS[name].inertia is None:  # a closed solid: trimesh's mass properties at density 1
+            np.testing.assert_allclose(arrays["centre"], solid.center_mass, rtol=0, atol=1e-12)
+            np.testing.assert_allclose(arrays["unit_inertia"], solid.moment_inertia / solid.volume,
+                                       rtol=1e-12, atol=1e-15 * np.max(solid.moment_inertia / solid.volume))
+            assert str(arrays["problem"]) == ""
+        else:  # the aircraft is a picture: no inertia, the reason kept, its own origin
+            assert arrays["unit_inertia"].shape == (0, 3)
+            assert str(arrays["problem"]).startswith("the mesh")
+            assert arrays["centre"].tolist() == [0.0, 0.0, 0.0]
+
+
+def test_an_inside_out_box_names_its_negative_volume(tmp_path):
+    vertices, faces = box_mesh(1.0, 2.0, 3.0)
+    loaded = shape.load(write(tmp_path / "inside_out.obj", vertices, faces[:, ::-1]))
+    assert loaded.problem == ("the mesh encloses a negative volume (-6 m^3): its faces are wound inside out "
+                              "(normals pointing in)")
+
+
+@pytest.mark.parametrize("thickness, solid", [(1e-7, False), (3e-7, True)])
+def test_a_box_thinner_than_1e_12_of_its_size_cubed_bounds_no_solid(tmp_path, thickness, solid):
+    """Corners at +-5e5 m (thick enough that no corners merge): the limit is 1e-12 * (5e5)^3 =
+    1.25e5 m^3; the boxes of 1e6 x 1e6 x 1e-7 and 3e-7 m hold 1e5 and 3e5 m^3."""
+    loaded = shape.load(write_obj(tmp_path / "thin.obj", *box_mesh(1e6, 1e6, thickness)))
+    if solid:
+        assert loaded.problem is None
+        np.testing.assert_allclose(np.diag(tensor(loaded.inertia_at(1.0))),
+                                   np.diag(box_inertia(1.0, 1e6, 1e6, thickness)), rtol=1e-6)
+    else:
+        assert loaded.problem == "the mesh encloses almost no volume (1e+05 m^3: flat or degenerate)"

@@ -91,6 +91,16 @@ def test_multiplier_equals_four_times_energy(seed, body_name):
 
 @pytest.mark.parametrize("body_name", list(BODIES))
 @pytest.mark.parametrize("seed", SEEDS)
+def test_augmented_system_as_built_gives_lambda_four_t(seed, body_name):
+    # Sherif (39) solved directly (no shift by default): lambda = 4T = 2 w.J w, whatever the torque
+    body = BODIES[body_name]
+    q, w, p, _ = random_state(seed)
+    a, b = mult.augmented_system(q, p, body.J, (0.3, -0.2, 0.1))
+    assert np.linalg.solve(a, b)[4] == pytest.approx(2.0 * w @ body.J @ w, rel=1e-11)
+
+
+@pytest.mark.parametrize("body_name", list(BODIES))
+@pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("unit", [True, False], ids=["unit", "non_unit"])
 def test_solve_augmented_agrees_with_multiplier(seed, body_name, unit):
     # For any Q (multiplier's docstring: exact for any |Q|) and any P,

@@ -236,6 +236,11 @@ def test_export_png_writes_the_panel(panel, history, tmp_path, qtbot):
     ([-0.5, 0.0, 0.5], 0.5, ["-0.5", "0.0", "0.5"]),
     ([100.0000001, 100.0000002], 1e-7, ["100.0000001", "100.0000002"]),
     ([2e5, 4e5], 2e5, ["2e5", "4e5"]),
+    ([], 0.5, []),                                          # no ticks at all
+    ([0.0, 0.01], 0.01, ["0.00", "0.01"]),                 # 1e-2 is still fixed point
+    ([0.0, 1e5], 5e4, ["0", "1.0e5"]),                      # 1e5 is not
+    ([0.0, 10.0, 20.0], 10.0, ["0", "10", "20"]),           # no decimals for a spacing of 10
+    ([0.001, 2e5], 1.0, ["1e-3", "2.00000e5"]),             # 1e-3 of the spacing is not zero yet
 ])
 def test_tick_strings(values, spacing, expected):
     assert tick_strings(values, spacing) == expected
@@ -251,10 +256,18 @@ def test_tick_strings(values, spacing, expected):
     ((0.0, 1.0), 0.0, 0.0, (-1.0, 1.0)),             # constant on the edge: centred, not hidden there
     ((0.0, 1.0), 5.0, 5.0, (4.5, 5.5)),              # constant: 10 % either side
     ((-1e-14, 1e-14), -4e-15, 6e-15, None),          # tiny norm errors behave alike
+    ((0.0, 1.0), 0.0, 1.0, None),                    # data exactly on both edges still fit
+    ((0.0, 10.0), 2.0, 4.0, (1.9, 4.1)),             # the margin is 5 % of the span, not of high + low
 ])
 def test_settle_range(current, low, high, expected):
     result = settle_range(current, low, high)
     assert result == (None if expected is None else pytest.approx(expected))
+
+
+def test_settle_range_keeps_a_range_the_data_fill_exactly_min_fill_of():
+    # pad 0.25 * 2 = 0.5: the padded data (0.5, 3.5) fill 3 of 6, exactly min_fill = 0.5
+    assert settle_range((0.0, 6.0), 1.0, 3.0, margin=0.25, min_fill=0.5) is None
+    assert settle_range((0.0, 6.5), 1.0, 3.0, margin=0.25, min_fill=0.5) == (0.5, 3.5)
 
 
 def test_y_range_holds_still_while_the_data_fit(panel, history):
@@ -327,3 +340,46 @@ def test_live_scrolling_of_one_plot_does_not_drag_the_others(panel, history):
     t_last = history.column("t")[-1]
     assert panel.plot("norm").viewRange()[0][1] == pytest.approx(t_last)
     assert panel.plot("rates").viewRange()[0][1] == pytest.approx(t_last - 0.5)
+
+
+def test_grid_lines_are_their_translucent_colour_composited_over_the_background(panel, history):
+    """Each tick and grid pen is pyqtgraph's translucent one made opaque: alpha c + (1 - alpha) bg."""
+    import pyqtgraph as pg
+
+    history.append(make_rows(0, 500))
+    panel.refresh()
+    image = QtGui.QImage(200, 200, QtGui.QImage.Format.Format_ARGB32)
+    painter = QtGui.QPainter(image)
+    mine, theirs = [], []
+    try:
+        for side in ("left", "bottom"):  # grid lines on the left, half-transparent minor ticks below
+            axis = panel.plot("rates").getAxis(side)
+            mine += axis.generateDrawSpecs(painter)[1]
+            theirs += pg.AxisItem.generateDrawSpecs(axis, painter)[1]
+    finally:
+        painter.end()
+    background = QtGui.QColor("#1e1f24")  # the plots' background (app.plots.BACKGROUND)
+    assert mine and len(mine) == len(theirs)
+    translucent = 0
+    for (pen, p1, p2), (raw, r1, r2) in zip(mine, theirs):
+        assert (p1, p2) == (r1, r2)
+        a, c = raw.color().alphaF(), raw.color()
+        translucent += 0.1 < a < 0.9
+        assert pen.color().alphaF() == 1.0
+        expected = [a * x + (1.0 - a) * b for x, b in zip((c.redF(), c.greenF(), c.blueF()),
+                                                           (background.redF(), background.greenF(), background.blueF()))]
+        np.testing.assert_allclose([pen.color().redF(), pen.color().greenF(), pen.color().blueF()], expected,
+                                   atol=1.0 / 255)
+    assert translucent  # the case is meaningful: pyqtgraph's grid pens are translucent
+
+
+def test_each_plot_follows_data_that_leave_its_range_with_a_five_percent_margin(panel, history):
+    """Rates far outside the first range: the axis becomes exactly their span plus 5 % either side."""
+    rows = make_rows(0, 400)
+    cols = [HISTORY_COLUMNS.index(c) for c in ("wx", "wy", "wz")]
+    rows[:, cols] = 40.0 + 10.0 * rows[:, cols]  # within [30, 50], far above any first range
+    history.append(rows)
+    panel.refresh()
+    low, high = rows[:, cols].min(), rows[:, cols].max()
+    pad = 0.05 * (high - low)
+    assert panel.plot("rates").viewRange()[1] == pytest.approx([low - pad, high + pad], rel=1e-12)

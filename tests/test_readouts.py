@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel
 from scipy.spatial.transform import Rotation
 
 from app.controls.torque import torque_unit
-from app.window.readouts import Readouts, readout_texts
+from app.window.readouts import GIMBAL_LOCK_TEXT, Readouts, readout_texts
 from sim.simulation import Simulation, Snapshot
 
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
@@ -106,6 +106,26 @@ def test_the_widget_shows_each_text_beside_its_name(qtbot):
         row, col, _, _ = layout.getItemPosition(layout.indexOf(value))
         assert layout.itemAtPosition(row, col - 1).widget().text() == title, name
     assert readouts.gimbal_lock.isHidden()
+
+
+def test_a_new_widget_reads_torque_in_n_m_and_keeps_the_warning_under_the_readouts(qtbot):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QWidget
+
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    readouts = Readouts(parent)
+    assert readouts.parent() is parent and readouts.objectName() == "readouts"  # the style sheet's name
+    readouts.show_snapshot(dataclasses.replace(SNAPSHOT, torque=(1.5, 0.0, -2.25)))
+    assert readouts.findChild(QLabel, "readout_torque").text() == "(+1.50, +0.00, -2.25) N m"
+    warning = readouts.findChild(QLabel, "gimbal_lock_warning")
+    assert warning is readouts.gimbal_lock and warning.text() == GIMBAL_LOCK_TEXT
+    layout = readouts.layout()
+    assert layout.getItemPosition(layout.indexOf(warning)) == (5, 0, 1, 4)  # a row of its own, full width
+    assert warning.sizePolicy().retainSizeWhenHidden()  # the 3D view keeps its size when it shows
+    names = readouts.findChildren(QLabel, "readout_name")
+    assert len(names) == 9
+    assert all(n.alignment() == Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter for n in names)
 
 
 @pytest.mark.parametrize("theta, locked", [(-89.0, True), (87.2, True), (87.0, False), (-45.678, False)])

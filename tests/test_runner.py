@@ -5,7 +5,7 @@ import threading
 import numpy as np
 import pytest
 
-from sim.runner import RESET, Runner
+from sim.runner import ENSEMBLE, RESET, Runner
 from sim.scenario import load, loads
 from sim.settings import SettingsError
 from sim.simulation import HISTORY_COLUMNS
@@ -104,6 +104,63 @@ def test_compare_rows_measure_against_rk4_reference():
     assert batch.compare_rows["full-quat raw"][-1, energy] == pytest.approx(
         runner.compare["full-quat raw"].snapshot().energy)
     assert batch.compare_rows[MAIN].shape == (200, len(COMPARE_COLUMNS))
+    dt = runner.sim.settings.dt
+    for label, rows in batch.compare_rows.items():
+        np.testing.assert_allclose(rows[:, COMPARE_COLUMNS.index("t")], np.arange(1, 201) * dt, rtol=1e-12)
+        q = runner.sim.q if label == MAIN else runner.compare[label].q
+        assert rows[-1, COMPARE_COLUMNS.index("norm")] == pytest.approx(np.linalg.norm(q) - 1.0, abs=1e-15)
+
+
+def test_run_applies_an_input_queued_before_it_and_events_one_step_apart_each_at_its_step():
+    scenario = loads("""
+[settings]
+dt = 0.01
+[[events]]
+at = 0.05
+torque = [0, 0, 3]
+[[events]]
+at = 0.06
+torque = [0, 2, 0]
+""")
+    runner = Runner(scenario)
+    runner.submit("torque", (1.0, 0.0, 0.0))  # takes effect at the first step of the run
+    rows = np.array(list(runner.run(duration=0.1)))
+    assert np.allclose(rows[:, COL["t"]], np.arange(11) * 0.01, rtol=0, atol=1e-12)
+    # each row shows the torque in force after its step (an event at t is applied at t)
+    expected = [(0, 0, 0)] + [(1, 0, 0)] * 4 + [(0, 0, 3)] + [(0, 2, 0)] * 5
+    assert rows[:, [COL["tx"], COL["ty"], COL["tz"]]].tolist() == [list(map(float, e)) for e in expected]
+    # rows every 5 steps are the same states: the steps between rows stop at each event
+    runner = Runner(scenario)
+    runner.submit("torque", (1.0, 0.0, 0.0))
+    assert np.array_equal(np.array(list(runner.run(duration=0.1, every=5))), rows[::5])
+
+
+def test_run_flies_a_submitted_ensemble_step_for_step_with_the_body():
+    from sim.ensemble import Ensemble, EnsembleSpec
+
+    scenario = loads("""
+[settings]
+dt = 0.01
+torque = [0.5, -0.2, 0.1]
+""")
+    spec = EnsembleSpec(bodies=4, seed=3, rate_spread=0.2)
+    runner = Runner(scenario)
+    runner.submit(ENSEMBLE, spec)
+    rows = list(runner.run(duration=0.3, every=7))
+    assert len(rows) == 1 + 5 and runner.total_steps == 30
+    alone = Ensemble(scenario.settings, spec)
+    alone.step(30)
+    assert runner.ensemble.t == pytest.approx(0.3) and np.array_equal(runner.ensemble.q, alone.q)
+
+
+def test_scheduled_lists_one_inputs_pending_steps_in_order():
+    runner = Runner(load("default"))
+    runner.schedule(30, "torque", (0.0, 1.0, 0.0))
+    runner.schedule(10, "torque", (1.0, 0.0, 0.0))
+    runner.schedule(20, "dampers_on", True)
+    assert runner.scheduled("torque") == [(10, (1.0, 0.0, 0.0)), (30, (0.0, 1.0, 0.0))]
+    assert runner.scheduled("dampers_on") == [(20, True)]
+    assert runner.scheduled("rates") == []
 
 
 def test_no_compare_rows_without_comparison_bodies():

@@ -382,3 +382,13 @@ def test_row_is_the_snapshot_row_while_a_slerp_command_moves(changes):
         assert sim.row() == sim.snapshot().row()
         rows.add(sim.row()[-3:])
     assert len(rows) > 5        # the command angles moved along the SLERP
+
+
+def test_energy_of_a_body_with_every_product_of_inertia_is_half_w_j_w():
+    """Hoffmann's signs: J = [[Jxx, -Jxy, -Jxz], [-Jxy, Jyy, -Jyz], [-Jxz, -Jyz, Jzz]] (README conventions)."""
+    jxx, jyy, jzz, jxy, jxz, jyz = 2.0, 3.0, 4.0, 0.3, -0.2, 0.25
+    sim = Simulation(Settings(inertia=(jxx, jyy, jzz, jxy, jxz, jyz), rates=(0.7, -1.1, 0.4)))
+    j = np.array([[jxx, -jxy, -jxz], [-jxy, jyy, -jyz], [-jxz, -jyz, jzz]])
+    w = np.array([0.7, -1.1, 0.4])
+    assert sim.energy() == pytest.approx(0.5 * w @ j @ w, rel=1e-15)
+    assert sim.snapshot().energy == pytest.approx(0.5 * w @ j @ w, rel=1e-15)

@@ -102,6 +102,8 @@ def test_sample_times_keep_first_and_last():
     assert sample_times(10, 3).tolist() == [0, 3, 6, 9, 10]
     assert sample_times(9, 3).tolist() == [0, 3, 6, 9]
     assert sample_times(5, 100).tolist() == [0, 5]
+    assert sample_times(11, 3).tolist() == [0, 3, 6, 9, 11]  # never a step past the last
+    assert sample_times(4, 1).tolist() == [0, 1, 2, 3, 4]
 
 
 @pytest.mark.parametrize("chunk", [1, 4, 13, 100])

@@ -1,0 +1,306 @@
+"""Mutation testing with mutmut: ``make mutate`` (docs/RELIABILITY.md, "Mutation testing").
+
+Each *part* is a set of files to mutate (globs relative to the checkout, ``*``
+spans folders) and the tests that may kill their mutants.  A part runs in its
+own copy of the checkout, ``build/mutate/<part>/``, with its own mutmut
+configuration (a generated ``setup.cfg``), so that
+
+* the physics (``sim``) is tested by the GUI-free tests only (``-m "not qt
+  and not gl"``, no soak): no QApplication is ever made, and a mutant costs
+  a second, not a window;
+* the plots and readouts (``app``) are tested by their own Qt tests on one
+  virtual screen (``xvfb-run``) that every mutant's test process connects to.
+
+mutmut runs with ``process_isolation = forkserver``: the main process never
+imports pytest, Qt or a test; a server process collects the tests once and
+forks one fresh child per mutant, so no mutant inherits a QApplication, a
+thread or a Dask cluster.  Only the tests that call the mutated function
+(mutmut's stats run) are run for a mutant, fastest first
+(``tools/mutate_order.py``), stopping at the first failure.
+
+The report (printed, and written to ``build/mutate/report.md``): the share of
+mutants killed overall, per part and per module, then every survivor with its
+diff (``build/mutate/survivors.txt``).  A timeout counts as killed.  The
+results stay in ``build/mutate/<part>/mutants/``; ``mutmut show NAME`` or
+``mutmut run NAME`` there looks at one mutant again.
+
+Usage (the Makefile passes its variables)::
+
+    python tools/mutate.py --jobs 1 \\
+        --part sim 'sim/*' 'tests -m "not qt and not gl" --ignore=tests/test_soak.py' \\
+        --part app 'app/readouts.py app/plots.py' 'tests/test_readouts.py tests/test_plots.py'
+    python tools/mutate.py --report-only --part sim 'sim/*' '' --part app '...' ''
+    python tools/mutate.py --retest ...    # the survivors again, after new tests
+    python tools/mutate.py --resume ...    # go on with the mutants not yet tested
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+WORK = ROOT / "build" / "mutate"
+
+#: pytest options for every run: no pytest-xvfb (the app part shares one screen from
+#: xvfb-run; the sim part needs none) and no cache writes from thousands of children.
+PYTEST_ARGS = ["-p", "no:xvfb", "-p", "no:cacheprovider"]
+
+#: What is left out of a part's copy of the checkout.
+SKIP = {".git", ".venv", "build", "out", "mutants", ".pytest_cache", ".hypothesis", "__pycache__", "*.egg-info"}
+
+#: mutmut's exit codes, grouped as reported (mutmut.stats.status_by_exit_code).
+KILLED = {1, 3}
+TIMEOUT = {24, -24, 36, 152, 255}
+SURVIVED = {0}
+NO_TESTS = {5, 33}
+
+
+def status(code) -> str:
+    if code in KILLED:
+        return "killed"
+    if code in TIMEOUT:
+        return "timeout"
+    if isinstance(code, int) and code < 0:  # the test process died of a signal (SIGSEGV, SIGABRT)
+        return "crashed"
+    if code in SURVIVED:
+        return "survived"
+    if code in NO_TESTS:
+        return "no tests"
+    if code is None:
+        return "not checked"
+    return "other"
+
+
+class Part:
+    """One mutmut run: files to mutate (globs) and the pytest arguments that choose its tests."""
+
+    def __init__(self, name: str, globs: str, tests: str):
+        self.name = name
+        self.globs = globs.split()
+        self.tests = shlex.split(tests)
+        self.dir = WORK / name
+        if not self.globs:
+            raise SystemExit(f"make mutate: part {name!r} names no files to mutate")
+
+    @property
+    def packages(self) -> list[str]:
+        """The top-level folders of the globs: copied whole into mutants/ (only the globs mutated)."""
+        return sorted({g.split("/")[0] for g in self.globs})
+
+    def files(self) -> list[str]:
+        """The Python files that the globs name, relative to the checkout."""
+        found = []
+        for package in self.packages:
+            for path in sorted((ROOT / package).rglob("*.py")) if (ROOT / package).is_dir() else [ROOT / package]:
+                rel = path.relative_to(ROOT).as_posix()
+                if "__pycache__" not in rel and any(fnmatch.fnmatch(rel, g) for g in self.globs):
+                    found.append(rel)
+        return found
+
+    def prepare(self, keep: bool = False) -> None:
+        """A fresh copy of the checkout and mutmut's configuration for this part.
+
+        With ``keep``, mutmut's results (``mutants/``) stay: mutmut goes on with the
+        mutants not yet tested and keeps the verdicts of functions that did not change.
+        """
+        if not self.files():
+            raise SystemExit(f"make mutate: no Python file matches {' '.join(self.globs)} (part {self.name})")
+        if keep and (self.dir / "mutants").is_dir():
+            for entry in self.dir.iterdir():
+                if entry.name not in ("mutants", "minutes"):
+                    shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+        else:
+            shutil.rmtree(self.dir, ignore_errors=True)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        extra = []
+        for entry in sorted(ROOT.iterdir()):
+            if entry.name == "setup.cfg" or any(fnmatch.fnmatch(entry.name, p) for p in SKIP):
+                continue
+            target = self.dir / entry.name
+            if entry.is_dir():
+                shutil.copytree(entry, target, ignore=shutil.ignore_patterns(*SKIP, "*.pyc"))
+            else:
+                shutil.copy2(entry, target)
+            if entry.name not in self.packages and entry.name not in ("tests", "pyproject.toml"):
+                extra.append(entry.name)
+
+        def lines(values):
+            return "".join(f"\n    {v}" for v in values)
+
+        (self.dir / "setup.cfg").write_text(
+            "# Written by tools/mutate.py for `make mutate`; see docs/RELIABILITY.md.\n"
+            "[mutmut]\n"
+            f"source_paths ={lines(self.packages)}\n"
+            f"only_mutate ={lines(self.globs)}\n"
+            f"also_copy ={lines(extra)}\n"
+            f"pytest_add_cli_args_test_selection ={lines(self.tests)}\n"
+            f"pytest_add_cli_args ={lines(PYTEST_ARGS)}\n"
+            "process_isolation = forkserver\n"
+        )
+
+    def survivors(self) -> list[str]:
+        return [name for _, name, code in self.results() if status(code) in ("survived", "no tests", "other")]
+
+    def run(self, jobs: int, names=()) -> int:
+        """mutmut run (only the mutants ``names`` if given); its own output goes to
+        build/mutate/<part>/mutmut.log, progress is printed."""
+        mutmut = Path(sys.executable).with_name("mutmut")
+        command = [str(mutmut), "run", "--max-children", str(jobs), *names]
+        env = dict(os.environ)
+        # The mutated modules are large (every mutant of a function is in the file): their
+        # bytecode must be cached, or every subprocess a test starts compiles them anew.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        # Each mutant's tests fastest first (tools/mutate_order.py): -x then stops at the first
+        # failing test without running the slow ones before it.  Through the environment, not
+        # mutmut's pytest arguments, so that it changes no cached verdict.
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "tools"), env.get("PYTHONPATH")]))
+        # No unraisableexception plugin: its two full garbage collections at the end of each
+        # pytest run (the mutated modules make the heap large) were half of a mutant's cost
+        # (0.8 of 1.8 s measured); it only turns exceptions in __del__ into warnings.
+        env["PYTEST_ADDOPTS"] = " ".join(filter(None, [env.get("PYTEST_ADDOPTS"),
+                                                       "-p mutate_order -p no:unraisableexception"]))
+        # One virtual screen for the whole run; each mutant's test process connects to it
+        # (the GUI-free tests of the sim part never do).
+        command = ["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24"] + command
+        env["QT_QPA_PLATFORM"] = "xcb"
+        log = self.dir / "mutmut.log"
+        print(f"{self.name}: mutating {' '.join(self.globs)} ({len(self.files())} files); "
+              f"tests: {' '.join(self.tests)}; log: {log.relative_to(ROOT)}", flush=True)
+        started = time.monotonic()
+        with open(log, "wb") as out:
+            proc = subprocess.Popen(command, cwd=self.dir, env=env, stdout=out, stderr=subprocess.STDOUT)
+            last = 0.0
+            while proc.poll() is None:
+                time.sleep(1.0)
+                if time.monotonic() - last >= 60.0:
+                    last = time.monotonic()
+                    counts = Counter(status(c) for _, _, c in self.results())
+                    if counts:
+                        done = sum(n for s, n in counts.items() if s != "not checked")
+                        killed = counts["killed"] + counts["timeout"] + counts["crashed"]
+                        print(f"  {self.name}: {done}/{sum(counts.values())} mutants done, "
+                              f"{killed} killed, {counts['survived']} survived "
+                              f"({(time.monotonic() - started) / 60:.0f} min)", flush=True)
+        minutes = (time.monotonic() - started) / 60
+        print(f"{self.name}: mutmut exited {proc.returncode} after {minutes:.1f} min", flush=True)
+        if proc.returncode != 0:
+            tail = log.read_bytes().decode(errors="replace").replace("\r", "\n").splitlines()[-30:]
+            print("\n".join(tail), file=sys.stderr)
+        with open(self.dir / "minutes", "a") as out:  # one line a run (--resume, --retest add theirs)
+            out.write(f"{minutes:.1f}{' (retest)' if names else ''}\n")
+        return proc.returncode
+
+    def results(self):
+        """``(module, mutant name, exit code)`` of every mutant, from mutmut's .meta files."""
+        found = []
+        for meta in sorted((self.dir / "mutants").rglob("*.py.meta")):
+            rel = meta.relative_to(self.dir / "mutants").as_posix()[: -len(".meta")]
+            if not any(fnmatch.fnmatch(rel, g) for g in self.globs):
+                continue
+            try:
+                codes = json.loads(meta.read_text())["exit_code_by_key"]
+            except (OSError, ValueError, KeyError):
+                continue
+            found.extend((rel, name, code) for name, code in codes.items())
+        return found
+
+    def diffs(self, names: list[tuple[str, str]]) -> list[str]:
+        from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+        out = []
+        cwd = os.getcwd()
+        os.chdir(self.dir)
+        try:
+            for path, name in names:
+                try:
+                    out.append(get_diff_for_mutant(name, path=path))
+                except Exception as error:  # a diff is a help for the reader, never a failure
+                    out.append(f"(no diff for {name}: {error})")
+        finally:
+            os.chdir(cwd)
+        return out
+
+
+def row(label: str, codes: list) -> str:
+    counts = Counter(status(c) for c in codes)
+    total = len(codes)
+    killed = counts["killed"] + counts["timeout"] + counts["crashed"]
+    tested = total - counts["not checked"]  # a stopped run: the share of what was tested
+    score = f"{100.0 * killed / tested:.1f} %" if tested else "-"
+    return (f"| {label} | {total} | {killed} | {counts['timeout'] + counts['crashed']} | {counts['survived']} | "
+            f"{counts['no tests']} | {counts['not checked'] + counts['other']} | {score} |")
+
+
+def report(parts: list[Part]) -> str:
+    head = ["| files | mutants | killed | of which timeouts or crashes | survived | no test | not run | killed share of tested |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    everything, lines, survivors = [], [], []
+    minutes = []
+    for part in parts:
+        results = part.results()
+        everything += [c for _, _, c in results]
+        by_module = defaultdict(list)
+        for path, name, code in results:
+            by_module[path].append(code)
+            if status(code) in ("survived", "no tests", "other"):
+                survivors.append((part, path, name, status(code)))
+        lines.append(row(f"**{part.name}** ({' '.join(part.globs)})", [c for _, _, c in results]))
+        lines += [row(f"{path}", codes) for path, codes in sorted(by_module.items())]
+        spent = part.dir / "minutes"
+        if spent.exists():
+            minutes.append(f"{part.name} {' + '.join(spent.read_text().split(chr(10))[:-1])} min")
+    text = "\n".join(head + [row("**all**", everything)] + lines)
+    if minutes:
+        text += "\n\nmutmut run time: " + ", ".join(minutes) + "\n"
+    detail = []
+    for part in parts:
+        mine = [(path, name) for p, path, name, _ in survivors if p is part]
+        states = {name: s for p, _, name, s in survivors if p is part}
+        for (path, name), diff in zip(mine, part.diffs(mine)):
+            detail.append(f"## {name} ({states[name]}; cd build/mutate/{part.name} && mutmut show {name})\n{diff}\n")
+    return text, "\n".join(detail)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--part", nargs=3, action="append", metavar=("NAME", "GLOBS", "TESTS"), required=True,
+                        help="a part: its name, the files to mutate (globs), the pytest arguments choosing its tests")
+    parser.add_argument("--jobs", type=int, default=1, help="mutants tested at once (default 1)")
+    parser.add_argument("--report-only", action="store_true", help="summarise the last run's results")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the last run's results and test only the mutants not yet tested")
+    parser.add_argument("--retest", action="store_true",
+                        help="keep the last run's results and test its survivors again (after new tests)")
+    args = parser.parse_args(argv)
+    parts = [Part(*p) for p in args.part]
+    failed = 0
+    if not args.report_only:
+        names = {part.name: part.survivors() if args.retest else [] for part in parts}
+        for part in parts:
+            part.prepare(keep=args.resume or args.retest)
+        for part in parts:
+            if args.retest and not names[part.name]:
+                continue
+            failed |= part.run(args.jobs, names[part.name]) != 0
+    text, detail = report(parts)
+    WORK.mkdir(parents=True, exist_ok=True)
+    (WORK / "report.md").write_text(text + "\n")
+    (WORK / "survivors.txt").write_text(detail)
+    print()
+    print(text)
+    print(f"Survivors with their diffs: {(WORK / 'survivors.txt').relative_to(ROOT)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
