@@ -7,7 +7,7 @@ QT_DEBS := libgl1 libegl1 libgl1-mesa-dri libglib2.0-0 libfontconfig1 libxkbcomm
            libdbus-1-3 xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
            libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0
 
-.PHONY: run test bench bench-ensemble bench-memory bench-compare soak stress mutate hostile sysdeps install install-test clean
+.PHONY: run test bench bench-ensemble bench-memory bench-compare soak stress videos mutate hostile sysdeps install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -80,6 +80,17 @@ bench-compare: $(VENV)/.installed-test sysdeps
 	@test -n "$(BASE)" || { echo 'usage: make bench-compare BASE=<rev> [ONLY="step ensemble"] [QUICK=1] [REPEATS=3] [BENCH=own]'; exit 2; }
 	xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb $(BIN)/python -m bench.compare --base "$(BASE)" \
 	  $(if $(ONLY),--only "$(ONLY)") $(if $(QUICK),--quick) $(if $(REPEATS),--repeats $(REPEATS)) $(if $(BENCH),--bench $(BENCH))
+
+# The built-in demos as videos of the window (docs/videos/*.mp4, 1280x720, 30 fps) and README's GIF of the
+# gimbal-lock demo's 3D view (docs/gimbal_lock.gif); about 3 minutes (docs/INSTALL.md).
+VIDEO_DEMOS ?= gimbal_lock shortest_path tennis_racket ensemble_long_way
+XVFB := xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb
+videos: $(VENV)/.installed sysdeps
+	mkdir -p docs/videos
+	for name in $(VIDEO_DEMOS); do \
+	  $(XVFB) $(BIN)/attitude-sim video --scenario $$name --out docs/videos/$$name.mp4 || exit 1; \
+	done
+	$(XVFB) $(BIN)/attitude-sim video --scenario gimbal_lock --what view --size 480x360 --speed 2 --out docs/gimbal_lock.gif
 
 soak: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q tests/test_soak.py --soak-minutes 30

@@ -102,6 +102,9 @@ class Flight:
         What to fly first (from :meth:`start` on).
     speed : float
         Initial speed factor (:data:`app.worker.SPEED_RANGE`).
+    paced : bool
+        False: the worker has no thread; its owner steps it
+        (:meth:`SimulationWorker.advance_to`), as ``attitude-sim video`` does.
 
     Attributes
     ----------
@@ -111,12 +114,12 @@ class Flight:
         (:meth:`SimulationWorker.drain`).
     """
 
-    def __init__(self, scenario: Scenario, speed: float | None = None):
+    def __init__(self, scenario: Scenario, speed: float | None = None, paced: bool = True):
         self._scenario = scenario
         self._first = Runner(scenario)
         if speed is None:
             speed = scenario.speed if scenario.speed is not None else 1.0
-        self.worker = SimulationWorker(self._first, speed)
+        self.worker = SimulationWorker(self._first, speed, paced)
         self._recording: str | None = None
         self._pause_at_end = bool(scenario.pause_at_end)
         self._prepare = None

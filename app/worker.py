@@ -20,6 +20,11 @@ machine), rather than one every tenth of a second.  When the machine cannot keep
 :data:`MAX_LAG` seconds of wall time, so the run falls behind openly: the
 measured real-time factor (:attr:`SimulationWorker.sim_seconds` over wall
 time) shows it, rather than the loop drifting ever further behind.
+
+An unpaced worker (``paced=False``: ``attitude-sim video``) has no thread
+and no clock: its owner steps it in its own thread to a simulated time
+(:meth:`SimulationWorker.advance_to`), frame by frame, and everything else
+(inputs, commands, batches) works as with the thread.
 """
 
 from __future__ import annotations
@@ -108,6 +113,8 @@ class SimulationWorker:
         Owned by the worker's thread from :meth:`start` on.
     speed : float, optional
         Simulated seconds per wall second, within :data:`SPEED_RANGE`.
+    paced : bool, optional
+        False: no thread; the owner steps the runner with :meth:`advance_to`.
 
     Attributes
     ----------
@@ -118,7 +125,8 @@ class SimulationWorker:
         wall time is the real-time factor.
     """
 
-    def __init__(self, runner: Runner, speed: float = 1.0):
+    def __init__(self, runner: Runner, speed: float = 1.0, paced: bool = True):
+        self._paced = bool(paced)
         self._runner = runner  # the latest runner asked for: inputs go there
         self._active = runner  # the runner the loop steps (worker's thread only)
         self._stop_at = None
@@ -141,15 +149,49 @@ class SimulationWorker:
 
     # ------------------------------------------------------------- lifecycle
     def start(self) -> None:
-        """Start the simulation thread."""
-        self._thread.start()
+        """Start the simulation thread (an unpaced worker has none: nothing happens)."""
+        if self._paced:
+            self._thread.start()
 
     def stop(self, timeout: float = 1.0) -> bool:
         """Stop the thread and close any recording; True when it has ended."""
         self._stopping = True
         self._wake.set()
+        if not self._paced:
+            for runner in (self._active, self._runner):
+                self._close_recording(runner)
+            return True
         self._thread.join(timeout)
         return not self._thread.is_alive()
+
+    def advance_to(self, t: float) -> int:
+        """Unpaced worker: carry out the commands and step until simulated time ``t`` is reached.
+
+        In the caller's thread, to the first step boundary at or after ``t``
+        (:func:`sim.events.steps_until`, so a change of ``dt`` on the way
+        is followed); queued inputs take effect even when no step is due.
+        Stops early while paused (the scenario's end) or at a fault.
+        Returns the steps taken.
+        """
+        if self._paced:
+            raise RuntimeError("advance_to: the worker is paced by its own thread")
+        self._run_commands()
+        if self._input_waiting:  # before the steps are counted: an input may change dt
+            self._input_waiting = False
+            self._advance(0)
+        taken = 0
+        while not self._paused and self._fault is None:
+            sim = self._active.sim
+            due = steps_until(sim.t, t, sim.settings.dt)
+            if due == 0:
+                break
+            done = self._advance(min(due, self._chunk_limit(sim.settings.dt)))
+            if done == 0:
+                break
+            taken += done
+        if taken == 0:
+            self._advance(0)  # queued inputs take effect, and the state now is published
+        return taken
 
     @property
     def thread(self) -> threading.Thread:

@@ -22,8 +22,8 @@ import os
 import stat
 import sys
 
-__all__ = ["FileRefused", "OutputRefused", "Output", "read_regular", "kind_of", "write_whole", "whole_path",
-           "same_file", "check_outputs"]
+__all__ = ["FileRefused", "OutputRefused", "Output", "PartialFile", "read_regular", "kind_of", "write_whole",
+           "whole_path", "same_file", "check_outputs"]
 
 
 class FileRefused(ValueError):
@@ -356,26 +356,74 @@ def write_whole(path, newline=None, *, binary: bool = False, name: str = "output
             yield f
 
 
+class PartialFile:
+    """A temporary file beside a target for a writer that writes by name over many calls (an encoder).
+
+    Opened as an :class:`Output` is (the same checks and refusals: a
+    directory, a missing folder, no permission), the temporary file
+    :attr:`partial` (``target + ".part" + suffix``, in the target's folder,
+    so that the move is one atomic rename) is created empty and left to the
+    writer; :meth:`commit` moves it over :attr:`path`, :meth:`discard`
+    removes it, so ``path`` never holds part of a file.  As a context
+    manager (:func:`whole_path`): commit on success, discard on any
+    exception (raised again).
+
+    With ``stream_ok``, a target that is a stream (a FIFO, a device) is
+    written directly: :attr:`partial` is None and :attr:`path` the stream.
+
+    Raises
+    ------
+    OutputRefused
+        As :class:`Output`; also, without ``stream_ok``, for a target that is
+        not a regular file (a stream or a device).
+    """
+
+    def __init__(self, path, name: str = "output", suffix: str = "", *, stream_ok: bool = False):
+        out = Output(path, name, suffix=suffix)
+        self.partial = out.keep_partial()  # the writer opens the temporary file by name itself
+        self.path = out.path if self.partial is None else out.target
+        if self.partial is None and not stream_ok:
+            out.close()
+            raise OutputRefused(f"{name} {path}: not a regular file (a stream or a device)")
+
+    def commit(self) -> None:
+        """Move the complete :attr:`partial` over :attr:`path` (OSError when it cannot be; then it is removed)."""
+        if self.partial is None:
+            return
+        try:
+            os.replace(self.partial, self.path)
+        except BaseException:
+            self.discard()
+            raise
+
+    def discard(self) -> None:
+        """Remove :attr:`partial` if it exists; never raises."""
+        if self.partial is not None:
+            with contextlib.suppress(OSError):
+                os.remove(self.partial)
+
+    def __enter__(self) -> "PartialFile":
+        return self
+
+    def __exit__(self, kind, value, traceback) -> bool:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+        return False
+
+
 @contextlib.contextmanager
 def whole_path(path, suffix: str = "", name: str = "output"):
-    """A temporary path beside ``path`` for a library that writes by name (a video encoder).
+    """A temporary path beside ``path`` for a library that writes by name (an image exporter).
 
-    Yields the temporary name (``path + ".part" + suffix``); when the block
-    ends without an error the file is moved over ``path``, else removed.
+    Yields the temporary name (``path + ".part" + suffix``, a
+    :class:`PartialFile`); when the block ends without an error the file is
+    moved over ``path``, else removed.  A stream target (a FIFO, a device)
+    is yielded as it is: the library writes to it by name.
     """
-    out = Output(path, name, suffix=suffix)
-    target = getattr(out, "target", None)
-    partial = out.keep_partial()  # the library opens the temporary file by name itself
-    if partial is None:  # a stream (a FIFO, a device): the library writes to it by name
-        yield out.path
-        return
-    try:
-        yield partial
-        os.replace(partial, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.remove(partial)
-        raise
+    with PartialFile(path, name, suffix, stream_ok=True) as part:
+        yield part.path if part.partial is None else part.partial
 
 
 def same_file(a, b) -> bool:

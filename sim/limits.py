@@ -271,6 +271,10 @@ LIMITS = {lim.key: lim for lim in (
     # beside it the window draws both 3D views at >= 30 frames per second on the 2-core
     # software-OpenGL reference machine (docs/PERFORMANCE.md). More would fall behind real time.
     Limit("window_bodies", 1, 10_000, integer=True),
+    # ---- videos (attitude-sim video; File > Record video): an hour of 4K UHD at most
+    Limit("video_seconds", 0.0, 3600.0, "s", low_open=True),
+    Limit("video_width", 16, 3840, "pixels", integer=True),
+    Limit("video_height", 16, 2160, "pixels", integer=True),
 )}
 
 #: Share of the available memory a run may plan to use (the rest: the libraries, the OS, other programs).

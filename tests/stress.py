@@ -44,6 +44,7 @@ GUI_TESTS = (
     "tests/test_export.py",
     "tests/test_dialogs.py",
     "tests/test_period.py",
+    "tests/test_video.py",
 )
 
 

@@ -3,7 +3,8 @@
 The contracts (import-linter; docs/ARCHITECTURE.md draws the map) say that
 sim imports neither app nor Qt, OpenGL or scipy; that app imports no scipy;
 that app.cli imports neither Qt nor the window nor view3d (but for the
-window's launch inside ``attitude-sim gui``); that the flight and its worker
+window's launch inside ``attitude-sim gui`` and the rendering inside
+``attitude-sim video``); that the flight, its worker and the video encoder
 import no Qt; that the window composes the rooms and none imports it; and
 that there is no import cycle.  They read every import statement, in
 functions too, and follow indirect imports.  The runtime tests below check
@@ -48,6 +49,20 @@ def test_the_gui_command_checks_its_flags_without_qt():
                          "assert app.cli.main(['gui', '--screenshot', 'x.png', '--after', '-1']) == 2\n"
                          "assert app.cli.main(['gui', '--scenario', 'no_such_scenario']) == 2\n"
                          "assert app.cli.main(['sweep', '--help']) == 0") == []
+
+
+def test_the_video_command_checks_its_flags_without_qt(tmp_path):
+    out = tmp_path / "v.mp4"
+    assert _loaded_after("import app.cli\n"
+                         f"assert app.cli.main(['video', '--size', '1279x720', '--out', {str(out)!r}]) == 2\n"
+                         f"assert app.cli.main(['video', '--out', {str(tmp_path / 'v.avi')!r}]) == 2\n"
+                         "assert app.cli.main(['video', '--help']) == 0") == []
+
+
+def test_the_video_encoder_encodes_without_qt(tmp_path):
+    assert _loaded_after("import numpy as np\nfrom app.encoder import VideoEncoder\n"
+                         f"encoder = VideoEncoder({str(tmp_path / 'v.mp4')!r}, (32, 32), 30)\n"
+                         "encoder.put(np.zeros((32, 32, 4), np.uint8))\nencoder.close()") == []
 
 
 def test_the_flight_flies_without_qt():

@@ -157,7 +157,7 @@ def _commands() -> list[str]:
     """The subcommands ``attitude-sim --help`` lists."""
     usage = _help()
     listed = re.findall(r"^    ([a-z]+)\b", usage, re.M)
-    assert {"gui", "run", "replay", "scenarios", "sweep"} <= set(listed), usage
+    assert {"gui", "run", "replay", "scenarios", "sweep", "video"} <= set(listed), usage
     return listed
 
 
@@ -168,12 +168,14 @@ def test_every_command_has_a_section_in_the_cli_page():
     assert "attitude-sim --version" in (DOCS / "CLI.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("command", ["gui", "run", "replay", "sweep", "lab"])
+@pytest.mark.parametrize("command", ["gui", "run", "replay", "sweep", "video", "lab"])
 def test_every_flag_is_in_the_cli_page(command):
     sections = _sections(DOCS / "CLI.md")
     flags = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", _help(command))) - {"--help"}
-    # sweep takes run's flags; the page says so and documents them once, under run
-    text = sections[command] + (sections["run"] if command == "sweep" else "")
+    # sweep takes run's flags, video run's and sweep's ensemble flags; the page says so and documents
+    # them once, under run and sweep
+    text = sections[command] + "".join(sections[other] for other in {"sweep": ["run"], "video": ["run", "sweep"]}
+                                       .get(command, []))
     missing = sorted(flag for flag in flags if not re.search(re.escape(flag) + r"(?![\w-])", text))
     assert not missing, f"docs/CLI.md, section {command}: not documented: {missing}"
 

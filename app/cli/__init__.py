@@ -1,7 +1,8 @@
-"""The command line, ``attitude-sim``: run, replay, scenarios, sweep, and the flags of gui.
+"""The command line, ``attitude-sim``: run, replay, scenarios, sweep, and the flags of gui and video.
 
 No Qt here (import contract in pyproject.toml): only ``attitude-sim gui``
-loads the window, from inside :func:`app.cli.gui.cmd_gui`.
+and ``attitude-sim video`` load the window, from inside
+:func:`app.cli.gui.cmd_gui` and :func:`app.cli.video.cmd_video`.
 
 ============================  ==========================================================
 :mod:`app.cli.entry`          the parser of every command and :func:`main` (exit codes)
@@ -12,6 +13,7 @@ loads the window, from inside :func:`app.cli.gui.cmd_gui`.
 :mod:`app.cli.scenarios`      ``scenarios``
 :mod:`app.cli.sweep`          ``sweep``: an ensemble on Dask, its summary and CSV
 :mod:`app.cli.gui`            ``gui``: flags checked without Qt, then the window
+:mod:`app.cli.video`          ``video``: flags checked without Qt, then the rendering
 ============================  ==========================================================
 """
 

@@ -4,6 +4,7 @@
 ``run`` integrates headless and writes CSV or npz; ``scenarios`` lists the
 built-ins; ``replay`` reproduces a recording; ``sweep`` flies an ensemble;
 ``lab`` measures every integrator's long-run drift.
+``video`` renders a scenario to an MP4 or GIF.
 Bad input exits 2 with one line on stderr, never a traceback; a write error
 exits 1 and Ctrl-C 130, each with one line giving the simulated time
 reached (:mod:`app.cli.output`).
@@ -18,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from app.cli import gui, lab, run, scenarios, sweep
+from app.cli import gui, lab, run, scenarios, sweep, video
 from app.cli.options import PROG, LineParser, UsageError, drop_notes, say
 from app.cli.output import OutputError
 from sim.files import FileRefused, OutputRefused
@@ -40,6 +41,7 @@ EXAMPLES = """examples:
   attitude-sim run --duration 3600 --format npz --out hour.npz
   attitude-sim replay session.jsonl --out states.csv
   attitude-sim lab --steps 100000 --out lab     the drift lab, shorter: LAB.md and plots in lab/
+  attitude-sim video --scenario gimbal_lock --out gimbal_lock.mp4
 """
 
 
@@ -65,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_replay_parser(sub)
     sweep.add_parser(sub)
     lab.add_parser(sub)
+    video.add_parser(sub)
     return parser
 
 
@@ -93,7 +96,7 @@ def main(argv=None) -> int:
             argv = ["gui", *argv]
         args = parser.parse_args(argv)
         if args.subcommand is None:
-            raise UsageError("a command is needed (gui, run, scenarios, replay, sweep, lab)")
+            raise UsageError("a command is needed (gui, run, scenarios, replay, sweep, video, lab)")
         return args.handler(args)
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else 0

@@ -27,7 +27,8 @@ from sim.limits import LIMITS, RunTooLong, as_integer, check_cost, check_workers
 from sim.settings import SettingsError, damper_warning, stability_warning
 from sim.sweep import MAX_TRAJECTORY_BYTES, Sweep, SweepFailed, summary
 
-__all__ = ["add_parser", "cmd_sweep", "parse_gains_grid", "write_bodies_csv", "format_summary"]
+__all__ = ["add_parser", "add_ensemble_flags", "ENSEMBLE_FLAGS", "spec_from_args", "cmd_sweep", "parse_gains_grid",
+           "write_bodies_csv", "format_summary"]
 
 #: The scenario a sweep starts from unless --scenario says otherwise.
 DEFAULT_SCENARIO = "ensemble_controller"
@@ -76,21 +77,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "a scenario and summarise settling, errors, unwinding and faults.",
         epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_settings_flags(parser, DEFAULT_SCENARIO)
-    group = parser.add_argument_group("ensemble (override the scenario's [ensemble] table)")
-    group.add_argument("--bodies", metavar="N", help=f"number of bodies, {LIMITS['bodies'].describe()} "
-                       "(default: the scenario's, else 1000)")
-    group.add_argument("--seed", metavar="S", help=f"seed of the random samples, {LIMITS['seed'].describe()}")
-    group.add_argument("--attitudes", choices=("random", "grid", "same"),
-                       help="initial attitudes: uniform random on SO(3), a deterministic grid, "
-                            "or --angles for all")
-    group.add_argument("--rate-spread", metavar="RAD_S", help="dispersion of each initial rate component, "
-                       f"{LIMITS['rate_spread'].describe()}")
-    group.add_argument("--inertia-spread", metavar="PCT", help="dispersion of the inertia, "
-                       f"{LIMITS['inertia_spread'].describe()}")
-    group.add_argument("--gains-grid", metavar="K1S,K2S,K3S",
-                       help="controller gains to sweep, e.g. 2:6:10,10,12 or 2..10/5,10,12 (see below)")
-    group.add_argument("--settle-deg", metavar="DEG", help=f"settling threshold, {LIMITS['settle_deg'].describe()} "
-                       "(default 1)")
+    add_ensemble_flags(parser)
     out = parser.add_argument_group("output and execution")
     out.add_argument("--out", metavar="FILE.csv", help="one row per body (index, initial state, final "
                      "state, metrics); - for stdout")
@@ -106,6 +93,29 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                           "machine's memory)")
     parser.set_defaults(handler=cmd_sweep)
     return parser
+
+
+#: The flags of :func:`add_ensemble_flags` (argparse dests); :func:`spec_from_args` reads them.
+ENSEMBLE_FLAGS = ("bodies", "seed", "attitudes", "rate_spread", "inertia_spread", "gains_grid", "settle_deg")
+
+
+def add_ensemble_flags(parser) -> None:
+    """The ensemble's flags (``sweep`` and ``video``): each overrides the scenario's ``[ensemble]`` table."""
+    group = parser.add_argument_group("ensemble (override the scenario's [ensemble] table)")
+    group.add_argument("--bodies", metavar="N", help=f"number of bodies, {LIMITS['bodies'].describe()} "
+                       "(default: the scenario's, else 1000)")
+    group.add_argument("--seed", metavar="S", help=f"seed of the random samples, {LIMITS['seed'].describe()}")
+    group.add_argument("--attitudes", choices=("random", "grid", "same"),
+                       help="initial attitudes: uniform random on SO(3), a deterministic grid, "
+                            "or --angles for all")
+    group.add_argument("--rate-spread", metavar="RAD_S", help="dispersion of each initial rate component, "
+                       f"{LIMITS['rate_spread'].describe()}")
+    group.add_argument("--inertia-spread", metavar="PCT", help="dispersion of the inertia, "
+                       f"{LIMITS['inertia_spread'].describe()}")
+    group.add_argument("--gains-grid", metavar="K1S,K2S,K3S",
+                       help="controller gains to sweep, e.g. 2:6:10,10,12 or 2..10/5,10,12 (see below)")
+    group.add_argument("--settle-deg", metavar="DEG", help=f"settling threshold, {LIMITS['settle_deg'].describe()} "
+                       "(default 1)")
 
 
 # ------------------------------------------------------------------ parsing

@@ -24,6 +24,7 @@ globally, which is only valid when all GL windows share one context group.
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
 
@@ -63,6 +64,9 @@ class GLWindow(GLViewMixin, QOpenGLWindow):
                 stacklevel=3,
             )
         self.setBackgroundColor(background)
+        self._offscreen = None  # the framebuffer render_rgba draws into, kept between frames
+        self._keep = False  # keep_frames: read each frame shown back (a live recording)
+        self._kept = None
         self._key_widget = None
 
     @property
@@ -165,6 +169,87 @@ class GLWindow(GLViewMixin, QOpenGLWindow):
         rows = np.frombuffer(image.constBits(), dtype=np.uint8, count=image.sizeInBytes())
         rows = rows.reshape(height, image.bytesPerLine())
         return rows[:, : 3 * width].reshape(height, width, 3).copy()
+
+
+    def paintGL(self):  # noqa: N802 - Qt's name
+        """Draw the scene on screen; while :meth:`keep_frames` is on, read the frame back before it is shown."""
+        super().paintGL()
+        if self._keep:
+            width, height = self.deviceWidth(), self.deviceHeight()
+            pixels = np.empty((height, width, 4), dtype=np.uint8)
+            GL.glPixelStorei(GL.GL_PACK_ALIGNMENT, 4)
+            GL.glReadPixels(0, 0, width, height, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, pixels)
+            self._kept = pixels
+
+    def keep_frames(self, keep: bool) -> None:
+        """Keep (or stop keeping) a copy of each frame drawn on screen: :meth:`kept_frame`.
+
+        A live recording takes its pictures of the view from there instead
+        of drawing the scene a second time (the readback costs about
+        0.2 ms at 1280x720, a render 10-15 ms with software OpenGL).
+        """
+        self._keep = bool(keep)
+        self._kept = None
+
+    def kept_frame(self) -> np.ndarray | None:
+        """The last frame drawn on screen while :meth:`keep_frames` is on, as :meth:`render_rgba` returns
+        one (RGBA rows bottom-up, device pixels), or None before the first."""
+        return self._kept
+
+    def render_rgba(self, width: int, height: int, widest: float | None = None) -> np.ndarray:
+        """Render the scene at ``width`` x ``height`` pixels, whatever the window's size: a video's frame.
+
+        The framebuffer is kept for the next call of the same size (no
+        allocation per frame) and read back in OpenGL's own RGBA order,
+        the cheapest readback here (0.14 ms at 1280x720, against about
+        1 ms for ``QOpenGLFramebufferObject.toImage``).
+
+        Parameters
+        ----------
+        width, height : int
+            Pixels.
+        widest : float, optional
+            The camera's field of view is horizontal, so a wider picture
+            shows less above and below.  A picture wider than ``widest``
+            (width / height) keeps the height of view of that aspect ratio
+            and shows more across instead.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(height, width, 4)`` uint8 RGBA, rows from the bottom up
+            (OpenGL's order); a new array each call.
+        """
+        self.ensure_context()
+        fbo = self._offscreen
+        if fbo is None or (fbo.width(), fbo.height()) != (width, height):
+            fbo = QOpenGLFramebufferObject(width, height, QOpenGLFramebufferObject.Attachment.CombinedDepthStencil)
+            self._offscreen = fbo
+        pixels = np.empty((height, width, 4), dtype=np.uint8)
+        fov = self.opts["fov"]
+        if widest is not None and width / height > widest:  # tan(fov/2) grows with the width, height kept
+            half = math.atan(math.tan(math.radians(fov) / 2) * width / height / widest)
+            self.opts["fov"] = math.degrees(2 * half)
+        fbo.bind()
+        try:
+            GL.glViewport(0, 0, width, height)
+            region = (0, 0, width, height)
+            self.paint(region=region, viewport=region)
+            GL.glPixelStorei(GL.GL_PACK_ALIGNMENT, 4)
+            GL.glReadPixels(0, 0, width, height, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, pixels)
+        finally:
+            self.opts["fov"] = fov
+            fbo.release()
+            self.doneCurrent()
+        return pixels
+
+    def release_offscreen(self) -> None:
+        """Free the framebuffer of :meth:`render_rgba` (in the window's context, while it has one)."""
+        if self._offscreen is not None and self.isValid():
+            self.makeCurrent()
+            self._offscreen = None
+            self.doneCurrent()
+        self._offscreen = None
 
 
 def embed(window, widget, minimum_size) -> QtWidgets.QWidget:

@@ -10,16 +10,15 @@ import gc
 import os
 import sys
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QTimer
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.window.main import MainWindow
+from app.window.pictures import grab_window, save_png
 from app.window.theme import apply_theme
-from sim.files import write_whole
 from sim.scenario import load
 
-__all__ = ["run_gui", "application", "open_window", "grab_window", "save_png"]
+__all__ = ["run_gui", "application", "open_window", "display_problem"]
 
 
 def application() -> QApplication:
@@ -54,39 +53,8 @@ def open_window(scenario, *, remember_geometry: bool = True, speed: float | None
     return window
 
 
-def grab_window(window: MainWindow) -> QImage:
-    """A picture of the whole window with the 3D view in it.
-
-    ``QWidget.grab`` does not capture the OpenGL views reliably, so each
-    view's own framebuffer (the 3D view's, the ensemble sphere's when shown)
-    is painted over it at the view's place, and the help overlay, when
-    shown, over that.
-    """
-    image = window.grab().toImage()
-    frame = window.viewer.grab_image()
-    painter = QPainter(image)
-    painter.drawImage(QRect(window.viewer.mapTo(window, QPoint(0, 0)), window.viewer.size()), frame)
-    sphere = window.ensemble.view
-    if sphere.isVisible():
-        painter.drawImage(QRect(sphere.mapTo(window, QPoint(0, 0)), sphere.size()), sphere.scene.grab_image())
-    if window.help.isVisible():
-        window.help.render(painter, window.help.mapTo(window, QPoint(0, 0)))
-    painter.end()
-    return image
-
-
-def save_png(image: QImage, path) -> None:
-    """Write ``image`` to ``path`` as PNG; a write error raises OSError with the reason."""
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
-        raise OSError(f"the picture could not be encoded as PNG ({image.width()}x{image.height()})")
-    with write_whole(path, binary=True) as f:  # moved into place when complete (sim.files)
-        f.write(data.data())
-
-
-def _no_display_reason() -> str | None:
+def display_problem() -> str | None:
+    """Why the window cannot draw its 3D view here (no display, or a Qt platform without OpenGL), or None."""
     platform = os.environ.get("QT_QPA_PLATFORM", "")
     if platform.startswith(("offscreen", "minimal")):
         return f"QT_QPA_PLATFORM={platform} has no OpenGL for the 3D view"
@@ -115,7 +83,7 @@ def run_gui(scenario="default", screenshot=None, after: float = 2.0) -> int:
         Exit code: 0, 1 when the screenshot could not be written, 2 without
         a display (with one line saying to use ``xvfb-run -a``).
     """
-    reason = _no_display_reason()
+    reason = display_problem()
     if reason is not None:
         print(f"attitude-sim: {reason}; run the window on a virtual screen: "
               "xvfb-run -a attitude-sim gui --screenshot out.png", file=sys.stderr)

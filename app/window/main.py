@@ -43,6 +43,7 @@ from app.window.menus import build_menus
 from app.window.readouts import Readouts
 from app.window.statusbar import StatusLine
 from app.window.theme import COMPARE_COLORS, cycle, swatch
+from app.window.video_ui import VideoControl
 from app.worker import SPEED_RANGE
 from sim.body import Body
 from sim.environment import orbit_quaternion, orbit_rate
@@ -79,6 +80,12 @@ class MainWindow(QMainWindow):
         Restore the size saved last time (QSettings) and save it on close.
     speed : float, optional
         Initial speed factor (default: the scenario's, else 1).
+    paced : bool
+        True: the simulation thread keeps wall time and a frame timer draws.
+        False (``attitude-sim video``): no thread and no timer; the owner
+        steps the flight (:meth:`app.worker.SimulationWorker.advance_to`)
+        and calls :meth:`show_frame` for each frame, which brings every
+        plot, readout and control up to date.
 
     Attributes
     ----------
@@ -111,10 +118,14 @@ class MainWindow(QMainWindow):
         total momentum, wheel speeds and motor torques with their limits,
         the torque on the body; there while the run has reaction wheels or
         an external torque.
+    video : VideoControl
+        File > Record video: a video of the window or the 3D view as it flies.
     """
 
-    def __init__(self, scenario, *, remember_geometry: bool = True, speed: float | None = None):
+    def __init__(self, scenario, *, remember_geometry: bool = True, speed: float | None = None,
+                 paced: bool = True):
         super().__init__()
+        self._paced = paced
         self.setWindowTitle("attitude-sim")
         self._remember = remember_geometry
         self._bodies: tuple = ()
@@ -128,14 +139,15 @@ class MainWindow(QMainWindow):
                                                       if remember_geometry else None))
         self.csv_export = None  # the latest CsvExport
         self.history = History()
-        self.flight = Flight(scenario, speed)
+        self.flight = Flight(scenario, speed, paced)
         self._build(self.flight.worker.speed)
         self.record_action, self.compare_action = build_menus(self)
         self._show_run(self.flight.start(prepare=self.ensemble.prepare))
         self._restore_geometry()
         self._timer = QTimer(self, timerType=Qt.TimerType.PreciseTimer, interval=FRAME_MS)
         self._timer.timeout.connect(self._frame)
-        self._timer.start()
+        if paced:
+            self._timer.start()
 
     # ---------------------------------------------------------------- layout
     def _build(self, speed: float) -> None:
@@ -172,6 +184,7 @@ class MainWindow(QMainWindow):
         self.keys = KeyFlyer(self)
         self.keys.changed.connect(self.controls.torque.set_key_torque)
         self.status = StatusLine(self.statusBar())
+        self.video = VideoControl(self, self.statusBar())
 
     def _build_controls(self, speed: float) -> None:
         """The control column, wired to the worker (run commands) and the window (inputs, reset)."""
@@ -494,8 +507,28 @@ class MainWindow(QMainWindow):
             if label in self._bodies:
                 self.viewer.set_body_attitude(label, cayley(snapshot.attitude))
 
+    def show_frame(self, view_only: bool = False) -> None:
+        """Draw one frame now from what the flight computed (an unpaced window's owner calls it).
+
+        With ``view_only`` only the 3D view is brought up to date (the
+        bodies, the command ghost, the gimbal rig): a video of the view
+        alone, where the plots, readouts and controls are not seen.
+        """
+        if not view_only:
+            self._frame()
+            return
+        batches = self.flight.worker.drain()
+        if batches:
+            self._last = batches[-1].last
+            self._show_bodies(batches[-1])
+            self._show_body(self.flight.worker.settings)
+
     def _frame(self) -> None:
-        """One display frame: collect the worker's batches and show them."""
+        """One display frame: collect the worker's batches and show them.
+
+        Paced, the plots take turns and the readouts follow every
+        :data:`SLOW_EVERY` frames; unpaced, every frame is complete.
+        """
         self._tick += 1
         worker = self.flight.worker
         batches = worker.drain()
@@ -505,6 +538,12 @@ class MainWindow(QMainWindow):
             self._last = batches[-1].last
             self._show_bodies(batches[-1])
             self.ensemble.show_batch(batches[-1])
+        if not self._paced:  # every plot (none while hidden), the readouts and controls
+            if self.plots.isVisible():
+                self.plots.refresh()
+            self.compare.refresh()
+            self._sync()
+            return
         if self.plots.isVisible():  # hidden behind the Compare tab: catch up when shown
             self.plots.refresh_due(self._tick)  # a share of the plots each frame
         if self.momentum.isVisible():
@@ -548,6 +587,7 @@ class MainWindow(QMainWindow):
         """Stop the frame timer and the simulation thread (within 1 s), save the size."""
         self._timer.stop()
         self.keys.detach()
+        self.video.close()
         if self.csv_export is not None and not self.csv_export.wait(30.0):
             print(f"attitude-sim: the CSV export to {self.csv_export.path} did not finish", file=sys.stderr)
         if not self.flight.stop(1.0):

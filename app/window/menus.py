@@ -7,6 +7,7 @@ the plots, the ensemble view, the help).
 
 from __future__ import annotations
 
+from PySide6.QtCore import QSignalBlocker
 from PySide6.QtGui import QAction, QKeySequence
 
 from sim.scenario import builtin_names
@@ -23,6 +24,11 @@ def _action(window, menu, text, slot, shortcut=None, tip=None, checkable=False) 
     action.triggered.connect(slot)
     menu.addAction(action)
     return action
+
+
+def _check_quietly(action: QAction, checked: bool) -> None:
+    with QSignalBlocker(action):
+        action.setChecked(checked)
 
 
 def build_menus(window) -> tuple[QAction, QAction]:
@@ -50,6 +56,9 @@ def build_menus(window) -> tuple[QAction, QAction]:
                 "a whole run: Record, then attitude-sim replay --out")
     _action(window, files, "Export plots &PNG…", dialogs.ask_export_plots, tip="The plots as drawn now")
     _action(window, files, "Save 3D &view PNG…", dialogs.ask_save_view, tip="The 3D view as drawn now")
+    video = _action(window, files, "Record vi&deo…", window.video.ask, "Ctrl+Shift+R", checkable=True,
+                    tip="An MP4 or GIF of the window or the 3D view as you fly, until Stop")
+    window.video.changed.connect(lambda on: _check_quietly(video, on))
     files.addSeparator()
     _action(window, files, "&Quit", window.close, "Ctrl+Q")
 

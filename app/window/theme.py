@@ -34,6 +34,7 @@ QFrame#readouts { background: #1c1f25; border-top: 1px solid #323844; }
 QFrame#help_overlay { background: rgba(14, 16, 21, 235); }
 QFrame#help_overlay QLabel { font-size: 10.5pt; }
 QLabel#status_recording { color: #ff6b6b; font-weight: bold; }
+QLabel#status_video { color: #ff6b6b; font-weight: bold; }
 """
 
 

@@ -1,0 +1,500 @@
+"""Video files from frames: H.264 MP4 or an optimised GIF, encoded by ffmpeg in its own process; no Qt.
+
+A :class:`VideoEncoder` takes frames (raw RGBA or BGRA pixels, as a GL
+framebuffer or a ``QImage`` holds them) from the thread that draws them and
+hands them to a writer thread, which pipes them to an ffmpeg process: the
+drawing thread never waits for the encoding, and the encoding runs on the
+other core.  The ffmpeg is the one imageio-ffmpeg bundles
+(:func:`imageio_ffmpeg.get_ffmpeg_exe`; the environment variable
+``IMAGEIO_FFMPEG_EXE`` names another).  The file's format follows its suffix
+(:data:`FORMATS`):
+
+* ``.mp4``: H.264 (libx264, preset :data:`X264_PRESET`), yuv420p with the
+  BT.709 matrix and ``+faststart``, which every browser plays; the size
+  must be even (4:2:0 chroma);
+* ``.gif``: an optimised GIF, in two passes so that memory stays bounded:
+  the frames go to a lossless intermediate beside the target, then
+  ffmpeg's ``palettegen`` picks the 256 colours of the whole video and
+  ``paletteuse`` writes the GIF with an ordered dither and only the changed
+  rectangle of each frame.
+
+Whole files or none: ffmpeg writes ``FILE.part`` (and the GIF's
+intermediates ``FILE.part.mkv``, ``FILE.part.png``) beside the target, and
+only a complete video is moved over it (:class:`sim.files.PartialFile`), so
+a failure (a full disk, Ctrl-C, an encoder error) leaves an existing file
+as it was and no partial file behind.
+
+Two ways to feed it.  A command that renders a video (``attitude-sim
+video``) puts every frame and waits when the encoder is behind
+(``drop=False``): every frame is in the file.  A live recording
+(File > Record video in the window) must never wait (``drop=True``): a
+frame that finds the queue full is dropped and counted, and the video keeps
+its timeline by showing the previous frame once more in its slot.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import stat
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+
+from sim.files import OutputRefused, PartialFile, kind_of
+from sim.limits import LIMITS, SettingsError
+
+__all__ = ["VideoEncoder", "EncoderError", "Encoded", "FORMATS", "FPS_CHOICES", "WHATS", "video_format", "check_size",
+           "check_fps", "check_target", "check_output", "parse_size", "ffmpeg_exe", "X264_PRESET", "LIVE_PRESET",
+           "QUEUE_FRAMES"]
+
+#: Video formats by file suffix.
+FORMATS = {".mp4": "mp4", ".gif": "gif"}
+#: What a video shows: the whole window, or only its 3D view.
+WHATS = ("window", "view")
+#: Frame rates offered.  A GIF takes 30 only: its frame delays are hundredths of a
+#: second, and browsers play delays under 2/100 s as 1/10 s.
+FPS_CHOICES = (30, 60)
+GIF_FPS = (30,)
+#: libx264 preset.  Measured here on 90 frames of the 3D view at 1280x720 (2 cores):
+#: medium 31 fps, fast 48, veryfast 64, superfast 95 frames/s; veryfast's file was as
+#: small as medium's (synthetic pictures), superfast's 2.6 times larger.
+X264_PRESET = "veryfast"
+#: libx264 preset of a live recording (File > Record video), which must keep up with the wall clock on
+#: the cores the window and the simulation leave: superfast took half of veryfast's time above.
+LIVE_PRESET = "superfast"
+#: libx264 constant rate factor (18-23 is visually lossless to good; lower is larger).
+X264_CRF = 20
+#: Frames waiting for the encoder at most (each is width x height x 4 bytes).
+QUEUE_FRAMES = 8
+#: GIF: the 128 colours of the whole video (measured on the gimbal-lock demo at 480x360: 13 % smaller
+#: than 256, no visible change; 64 tinted the north marker), an ordered dither (small, steady between
+#: frames, no crawling noise) and only the changed rectangle of each frame.
+GIF_PALETTE = "palettegen=stats_mode=diff:max_colors=128"
+GIF_USE = "paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle"
+#: Most seconds to wait for ffmpeg to finish after the last frame.
+FINISH_TIMEOUT = 600.0
+
+
+class EncoderError(Exception):
+    """The video cannot be written; the message is one line saying why (the target is left as it was)."""
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """A video written.
+
+    Attributes
+    ----------
+    path : str
+    frames : int
+        Frames in the file (repeats included).
+    dropped : int
+        Frames given while the encoder was behind, left out (``drop=True`` only).
+    repeated : int
+        Slots of the timeline that show the previous frame again: the dropped
+        frames and the slots no frame was given for.
+    seconds : float
+        Length of the video, s.
+    bytes : int
+        Size of the file.
+    """
+
+    path: str
+    frames: int
+    dropped: int
+    repeated: int
+    seconds: float
+    bytes: int
+
+
+def ffmpeg_exe() -> str:
+    """The ffmpeg program (imageio-ffmpeg's); EncoderError when there is none."""
+    try:
+        import imageio_ffmpeg
+    except ImportError:  # pragma: no cover - a dependency of the package
+        raise EncoderError("video needs the Python package imageio-ffmpeg (pip install imageio-ffmpeg)") from None
+    try:
+        return imageio_ffmpeg.get_ffmpeg_exe()
+    except RuntimeError as exc:
+        raise EncoderError(f"no ffmpeg to encode the video: {exc}") from None
+
+
+def video_format(path) -> str:
+    """``"mp4"`` or ``"gif"`` from the suffix of ``path``; EncoderError otherwise."""
+    suffix = os.path.splitext(os.fspath(path))[1].lower()
+    if suffix not in FORMATS:
+        raise EncoderError(f"a video is written as .mp4 (H.264) or .gif, from the file's suffix "
+                           f"(got {suffix or 'none'!r})")
+    return FORMATS[suffix]
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1280x720"`` as ``(1280, 720)``, each checked against :data:`sim.limits.LIMITS` (SettingsError)."""
+    parts = str(text).lower().replace(" ", "").split("x")
+    if len(parts) != 2:
+        raise SettingsError(f"expected WIDTHxHEIGHT in pixels, e.g. 1280x720, got {text!r}")
+    width = LIMITS["video_width"].number(parts[0], "width")
+    height = LIMITS["video_height"].number(parts[1], "height")
+    return width, height
+
+
+def check_size(size, fmt: str) -> None:
+    """EncoderError when ``size`` cannot be encoded as ``fmt`` (H.264's 4:2:0 needs even sizes)."""
+    width, height = size
+    if fmt == "mp4" and (width % 2 or height % 2):
+        raise EncoderError(f"an MP4 (H.264, yuv420p) needs an even width and height, "
+                           f"e.g. {width + width % 2}x{height + height % 2}")
+
+
+def check_fps(fps: int, fmt: str) -> None:
+    """EncoderError when ``fmt`` does not take ``fps`` frames per second (:data:`FPS_CHOICES`, a GIF 30)."""
+    allowed = GIF_FPS if fmt == "gif" else FPS_CHOICES
+    if fps not in allowed:
+        raise EncoderError(f"a{'n' if fmt == 'mp4' else ''} {fmt.upper()} takes {' or '.join(map(str, allowed))} "
+                           "frames per second" + (" (GIF frame delays are hundredths of a second, and browsers "
+                                                  "slow shorter ones down)" if fmt == "gif" else ""))
+
+
+def check_target(path) -> None:
+    """EncoderError unless a video can be written to ``path``; nothing is changed.
+
+    The folder must exist and be writable (the partial file is created and
+    removed again), and the target must be a regular file or nothing (never
+    a directory or a device).
+    """
+    name = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(name))
+    if not os.path.isdir(folder):
+        raise EncoderError(f"no such folder {folder}")
+    try:
+        info = os.stat(name)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise EncoderError(f"cannot write ({exc.strerror})") from None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        raise EncoderError(f"is {kind_of(info.st_mode)}, not a video file")
+    try:
+        part = PartialFile(name, "the video")  # the partial file is created beside it ...
+    except OutputRefused as exc:
+        raise EncoderError(f"cannot write ({exc.strerror})") from None
+    part.discard()  # ... and removed again: nothing is changed
+
+
+def check_output(path, size, fps: int) -> str:
+    """Check before any work that a video of ``size`` at ``fps`` can be written to ``path``; returns its format.
+
+    :func:`video_format`, :func:`check_size`, :func:`check_fps`,
+    :func:`check_target`; EncoderError with one line naming the path otherwise.
+    """
+    try:
+        fmt = video_format(path)
+        check_size(size, fmt)
+        check_fps(fps, fmt)
+        check_target(path)
+    except EncoderError as exc:
+        raise EncoderError(f"{os.fspath(path)}: {exc}") from None
+    return fmt
+
+
+class VideoEncoder:
+    """Frames in, a video file out: ffmpeg in its own process fed by a writer thread.
+
+    Parameters
+    ----------
+    path : path-like
+        The video; its suffix picks the format (:data:`FORMATS`).
+    size : (int, int)
+        Width and height of the video, pixels.
+    fps : int
+        Frames per second (:data:`FPS_CHOICES`; a GIF takes 30).
+    frame_size : (int, int), optional
+        Width and height of the frames given, when they differ from
+        ``size`` (ffmpeg scales them, averaging pixels).
+    pixels : {"rgba", "bgra"}
+        Byte order of the frames' pixels: ``"rgba"`` as ``glReadPixels``
+        gives ``GL_RGBA``, ``"bgra"`` as a ``QImage`` of ``Format_RGB32``
+        holds them on a little-endian machine.
+    bottom_up : bool
+        The frames' rows run from the bottom up (OpenGL's order).
+    drop : bool
+        Never wait: :meth:`put` drops a frame when :data:`QUEUE_FRAMES`
+        frames are waiting already (a live recording).  Otherwise
+        :meth:`put` waits for room (every frame is encoded).
+    preset : str
+        libx264's speed preset (MP4): :data:`X264_PRESET`, or
+        :data:`LIVE_PRESET` for a live recording, which must keep up.
+
+    Raises
+    ------
+    EncoderError
+        When the file cannot be written or ffmpeg cannot be started.
+    """
+
+    def __init__(self, path, size, fps: int, *, frame_size=None, pixels: str = "rgba",
+                 bottom_up: bool = False, drop: bool = False, preset: str = X264_PRESET):
+        self.path = os.fspath(path)
+        self.format = check_output(self.path, size, fps)
+        if pixels not in ("rgba", "bgra"):
+            raise ValueError(f"pixels: 'rgba' or 'bgra', got {pixels!r}")
+        self.size = (int(size[0]), int(size[1]))
+        self.frame_size = self.size if frame_size is None else (int(frame_size[0]), int(frame_size[1]))
+        self.fps = int(fps)
+        self._frame_bytes = 4 * self.frame_size[0] * self.frame_size[1]
+        self._drop = bool(drop)
+        try:
+            self._part = PartialFile(self.path, "the video")
+        except OutputRefused as exc:
+            raise EncoderError(f"{self.path}: cannot write ({exc.strerror})") from None
+        self._stage = f"{self._part.partial}.mkv" if self.format == "gif" else self._part.partial
+        self._palette = f"{self._part.partial}.png"
+        self._queue: queue.Queue = queue.Queue(maxsize=QUEUE_FRAMES)
+        self._error: str | None = None
+        self._closed = False
+        self._given = 0  # slots given to put (the next slot by default)
+        self.frames = 0  # frames written to ffmpeg (the writer thread's)
+        self.dropped = 0
+        self.repeated = 0
+        #: Seconds the writer thread spent waiting for ffmpeg to take frames (the encoder's share of the work).
+        self.write_seconds = 0.0
+        self._stderr = tempfile.TemporaryFile()
+        filters = (["vflip"] if bottom_up else []) + (
+            [f"scale={self.size[0]}:{self.size[1]}:flags=area"] if self.frame_size != self.size else [])
+        command = [ffmpeg_exe(), "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
+                   "-f", "rawvideo", "-pix_fmt", pixels, "-s", f"{self.frame_size[0]}x{self.frame_size[1]}",
+                   "-r", str(self.fps), "-i", "pipe:0", "-an"]
+        if self.format == "mp4":
+            filters.append("scale=out_color_matrix=bt709:out_range=tv")
+            command += ["-vf", ",".join(filters), "-c:v", "libx264", "-preset", preset, "-crf", str(X264_CRF),
+                        "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_primaries", "bt709",
+                        "-color_trc", "bt709", "-color_range", "tv", "-movflags", "+faststart",
+                        "-f", "mp4", self._stage]
+        else:  # lossless RGB intermediate; the palette passes run in close()
+            command += (["-vf", ",".join(filters)] if filters else []) + [
+                "-c:v", "libx264rgb", "-qp", "0", "-preset", "ultrafast", "-f", "matroska", self._stage]
+        try:
+            self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                             stderr=self._stderr, start_new_session=True)
+        except OSError as exc:
+            self._stderr.close()
+            raise EncoderError(f"cannot start ffmpeg ({exc.strerror or exc})") from None
+        self._thread = threading.Thread(target=self._write, name="attitude-sim video encoder", daemon=True)
+        self._thread.start()
+
+    # ------------------------------------------------------------ frames in
+    def put(self, frame, slot: int | None = None) -> bool:
+        """Give the next frame (any C-contiguous buffer of the frame size's RGBA/BGRA bytes).
+
+        The encoder keeps a reference to ``frame`` until it is written: do
+        not change it afterwards.
+
+        Parameters
+        ----------
+        slot : int, optional
+            The frame's place in the video's timeline (frame number from 0),
+            for a live recording: slots skipped since the last frame show
+            that frame again.  Default: the next slot.
+
+        Returns
+        -------
+        bool
+            False when the frame was dropped (``drop=True`` and the encoder
+            is behind).
+
+        Raises
+        ------
+        EncoderError
+            When ffmpeg failed; the video cannot be completed (call :meth:`abort`).
+        """
+        if self._closed:
+            raise RuntimeError("put: the encoder is closed")
+        if self._error is not None:
+            raise EncoderError(self._error)
+        view = memoryview(frame)
+        if view.nbytes != self._frame_bytes:
+            raise ValueError(f"put: a frame of {self.frame_size[0]}x{self.frame_size[1]} has "
+                             f"{self._frame_bytes} bytes, got {view.nbytes}")
+        slot = self._given if slot is None else int(slot)
+        if slot < self._given:
+            return False  # a slot already given (a timeline going backwards): nothing to add
+        self._given = slot + 1
+        if self._drop:
+            try:
+                self._queue.put_nowait((slot, frame))
+            except queue.Full:
+                self.dropped += 1
+                return False
+            return True
+        while True:  # wait for room, but notice a dead encoder
+            try:
+                self._queue.put((slot, frame), timeout=0.5)
+                return True
+            except queue.Full:
+                if self._error is not None:
+                    raise EncoderError(self._error) from None
+
+    @property
+    def behind(self) -> int:
+        """Frames waiting for the encoder now."""
+        return self._queue.qsize()
+
+    def _write(self) -> None:
+        """The writer thread: frames from the queue into ffmpeg's input, skipped slots repeated."""
+        pipe = self._process.stdin
+        previous, last = None, -1
+        try:
+            while True:
+                item = self._queue.get()
+                if item is None:  # abort
+                    return
+                slot, frame = item
+                start = time.perf_counter()
+                if frame is None:  # the end: the slots given after the last frame written show it
+                    for _ in range(slot - last - 1 if previous is not None else 0):
+                        pipe.write(previous)
+                        self.frames += 1
+                        self.repeated += 1
+                    return
+                if previous is not None:
+                    for _ in range(slot - last - 1):
+                        pipe.write(previous)
+                        self.frames += 1
+                        self.repeated += 1
+                elif slot > 0:  # the first frame given late: it fills the slots before it
+                    for _ in range(slot):
+                        pipe.write(frame)
+                        self.frames += 1
+                        self.repeated += 1
+                pipe.write(frame)
+                self.frames += 1
+                self.write_seconds += time.perf_counter() - start
+                previous, last = frame, slot
+        except Exception as exc:  # noqa: BLE001 - ffmpeg went away (its message says why), or worse
+            if not isinstance(exc, (OSError, ValueError)):
+                self._error = f"cannot write {self.path}: {type(exc).__name__}: {exc}"
+            else:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self._process.wait(2.0)  # its last words reach stderr first
+                self._error = self._failure("stopped")
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    self._queue.get_nowait()
+
+    # ----------------------------------------------------------- file out
+    def close(self) -> Encoded:
+        """Finish the video: encode what is queued, (GIF) the palette passes, move it into place.
+
+        Blocks until the file is complete (seconds for a long GIF).
+
+        Raises
+        ------
+        EncoderError
+            When ffmpeg failed or no frame was given; no partial file is
+            left and an existing file at :attr:`path` is untouched.
+        """
+        if self._closed:
+            raise RuntimeError("close: the encoder is closed already")
+        self._closed = True
+        try:
+            while self._thread.is_alive():  # the end mark, unless the writer stopped already
+                try:
+                    self._queue.put((self._given, None), timeout=0.5)
+                    break
+                except queue.Full:
+                    pass
+            self._thread.join()
+            with contextlib.suppress(OSError):
+                self._process.stdin.close()
+            try:
+                code = self._process.wait(FINISH_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                raise EncoderError(f"ffmpeg did not finish {self.path} within {FINISH_TIMEOUT:g} s") from None
+            if self._error is not None:
+                raise EncoderError(self._error)
+            if code != 0:
+                raise EncoderError(self._failure(f"failed (exit code {code})"))
+            if self.frames == 0:
+                raise EncoderError(f"{self.path}: no frame was recorded")
+            if self.format == "gif":
+                self._palette_passes()
+            self._part.commit()
+        except EncoderError:
+            self._discard()
+            raise
+        except BaseException:
+            self._kill()
+            self._discard()
+            raise
+        finally:
+            self._stderr.close()
+        self._remove_stages()
+        return Encoded(self.path, self.frames, self.dropped, self.repeated, self.frames / self.fps,
+                       os.path.getsize(self.path))
+
+    def abort(self) -> None:
+        """Stop at once: ffmpeg is killed, no file is written (an existing one stays). Never raises."""
+        if self._closed:
+            return
+        self._closed = True
+        self._kill()
+        with contextlib.suppress(queue.Full):
+            self._queue.put_nowait(None)
+        self._thread.join(5.0)
+        self._discard()
+        with contextlib.suppress(OSError):
+            self._stderr.close()
+
+    def __enter__(self) -> "VideoEncoder":
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is not None:
+            self.abort()
+
+    def _palette_passes(self) -> None:
+        """The GIF from the lossless intermediate: the palette of the whole video, then the frames."""
+        exe = ffmpeg_exe()
+        common = [exe, "-hide_banner", "-nostdin", "-loglevel", "error", "-y"]
+        for command in ([*common, "-i", self._stage, "-vf", GIF_PALETTE, "-frames:v", "1", "-update", "1",
+                         "-f", "image2", self._palette],
+                        [*common, "-i", self._stage, "-i", self._palette, "-lavfi", GIF_USE, "-loop", "0",
+                         "-f", "gif", self._part.partial]):
+            try:
+                done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.PIPE, timeout=FINISH_TIMEOUT, start_new_session=True)
+            except subprocess.TimeoutExpired:
+                raise EncoderError(f"ffmpeg did not finish {self.path} within {FINISH_TIMEOUT:g} s") from None
+            if done.returncode != 0:
+                raise EncoderError(self._failure(f"failed (exit code {done.returncode})", done.stderr))
+
+    def _failure(self, what: str, text: bytes | None = None) -> str:
+        """One line: the encoder ``what``, with ffmpeg's last message (its stderr) and the reason."""
+        if text is None:
+            with contextlib.suppress(OSError, ValueError):
+                self._stderr.seek(0)
+                text = self._stderr.read()
+        lines = [line.strip() for line in (text or b"").decode("utf-8", "replace").splitlines() if line.strip()]
+        reason = lines[-1] if lines else ""
+        return f"cannot write {self.path}: the encoder {what}" + (f": {reason}" if reason else "")
+
+    def _kill(self) -> None:
+        with contextlib.suppress(OSError):
+            self._process.kill()
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+            self._process.wait(5.0)
+        with contextlib.suppress(OSError):
+            self._process.stdin.close()
+
+    def _remove_stages(self) -> None:
+        if self.format == "gif":
+            for name in (self._stage, self._palette):
+                with contextlib.suppress(OSError):
+                    os.remove(name)
+
+    def _discard(self) -> None:
+        self._part.discard()
+        self._remove_stages()
