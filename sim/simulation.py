@@ -18,7 +18,7 @@ from sim.body import Body
 from sim.control import TorqueModel
 from sim.energy import body_momentum, energy_of, inertial_momentum
 from sim.environment import to_orbit_frame
-from sim.integrators import qdot, rates
+from sim.integrators import qdot
 from sim.loads import LoadModel, gyrostat_of
 from sim.multiplier import multiplier
 from sim.norm import unit

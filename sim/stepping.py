@@ -15,7 +15,6 @@ import math
 
 from sim.command import CommandInterpolator
 from sim.integrators import integrator, quasi_rates, rates
-from sim.loads import LoadModel
 from sim.norm import NORM_MODES, READS_UNIT
 from sim.settings import Settings, validate
 

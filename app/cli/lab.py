@@ -16,7 +16,6 @@ import os
 import platform
 import sys
 import tempfile
-import time
 
 from app.cli.options import UsageError, say
 from sim import lab
@@ -138,7 +137,7 @@ def report(result, plots) -> str:
         "",
         "## What was run",
         "",
-        f"Hoffmann's aircraft (`J = 0.6, 1, 1.5` with `Jxz = 0.2`), no torque, from the level attitude with",
+        "Hoffmann's aircraft (`J = 0.6, 1, 1.5` with `Jxz = 0.2`), no torque, from the level attitude with",
         f"`w0 = {', '.join(f'{w:g}' for w in lab.RATES)}` rad/s, at `dt = {result.dt:g}` s for "
         f"{result.steps:,} steps (t = {t_end:,.0f} s) per combination. Measured at {lab.SAMPLES} "
         "log-spaced steps:",

@@ -7,7 +7,6 @@ Hoffmann's convention (see :mod:`sim`).
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 
