@@ -263,7 +263,7 @@ def test_queued_inputs_take_effect_when_no_step_is_due():
     (["--out", "{tmp}"], "--out {tmp}: a video is written as .mp4"),
     (["--out", "{tmp}/v.gif", "--fps", "60"], "--fps 60: a GIF takes 30 frames per second"),
     (["--fps", "25"], "argument --fps: invalid choice: 25"),
-    (["--speed", "50"], "--speed 50: must be 0.1 to 10"),
+    (["--speed", "5000"], "--speed: 5000 is too large (at most 1000 x)"),
     (["--duration", "4000"], "--duration: a video 4000 is too large (at most 3600 s)"),
     (["--what", "plots"], "argument --what: invalid choice: 'plots'"),
     (["--bodies", "0"], "--bodies: must be an integer in [1, 10,000,000], got '0'"),

@@ -21,7 +21,6 @@ from app.cli.options import UsageError, add_settings_flags, say, scenario_from_a
 from app.cli.output import OutputError
 from app.cli.sweep import ENSEMBLE_FLAGS, add_ensemble_flags, spec_from_args
 from app.encoder import FPS_CHOICES, WHATS, EncoderError, check_fps, check_size, check_target, parse_size, video_format
-from app.worker import SPEED_RANGE
 from sim.ensemble import EnsembleSpec
 from sim.limits import LIMITS
 from sim.settings import SettingsError, damper_warning, stability_warning
@@ -63,22 +62,19 @@ def add_parser(subparsers) -> None:
     group.add_argument("--what", choices=WHATS, default="window",
                        help="the whole window (default) or only its 3D view")
     group.add_argument("--speed", metavar="X",
-                       help=f"simulated seconds per second of video, {SPEED_RANGE[0]:g} to {SPEED_RANGE[1]:g} "
+                       help=f"simulated seconds per second of video, {LIMITS['speed'].describe()} "
                             "(default 1; the window's speed factor)")
     video.set_defaults(handler=cmd_video)
 
 
 def _speed(text) -> float:
+    """--speed: simulated seconds per second of video, in the window's range (:data:`sim.limits.LIMITS`)."""
     if text is None:
         return 1.0
     try:
-        speed = float(text)
-    except ValueError:
-        raise UsageError(f"--speed: expected a number, got {text!r}") from None
-    if not SPEED_RANGE[0] <= speed <= SPEED_RANGE[1]:
-        raise UsageError(f"--speed {text}: must be {SPEED_RANGE[0]:g} to {SPEED_RANGE[1]:g} "
-                         "(simulated seconds per second of video)")
-    return speed
+        return LIMITS["speed"].check(text, "--speed")
+    except SettingsError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _scenario(args):
