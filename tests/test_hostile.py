@@ -145,10 +145,12 @@ def test_ctrl_c_finishes_lines_and_names_t(tmp_path, fmt):
     proc = subprocess.Popen([*CLI, "run", "--duration", "100000", "--dt", "0.01", "--out", str(out),
                              "--format", fmt, "--force"],  # never refused as too long, however busy the machine
                             stderr=subprocess.PIPE, text=True)
+    partial = tmp_path / f"run.{fmt}.part"  # written beside the target, moved into place at the end (sim.files)
     deadline = time.monotonic() + 60
     # wait until rows are being computed (and, for CSV, written)
-    while time.monotonic() < deadline and (not out.exists() or (fmt == "csv" and out.stat().st_size < 50_000)):
+    while time.monotonic() < deadline and (not partial.exists() or (fmt == "csv" and partial.stat().st_size < 50_000)):
         time.sleep(0.05)
+    assert partial.exists(), "the run never started writing"
     time.sleep(0.3 if fmt == "csv" else 1.0)
     proc.send_signal(signal.SIGINT)
     err = proc.stderr.read()
