@@ -135,7 +135,27 @@ def _existing_mode(path: str):
         return None
 
 
-class Output:
+class _WholeOrNothing:
+    """A context manager that commits an output when its block ends well and discards it otherwise."""
+
+    def commit(self) -> None:  # pragma: no cover - each output has its own
+        raise NotImplementedError
+
+    def discard(self):  # pragma: no cover
+        raise NotImplementedError
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, traceback) -> bool:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+        return False
+
+
+class Output(_WholeOrNothing):
     """Where a file's bytes go: whole or not at all, or a stream written as it comes.
 
     The one writer of every output (the rows of ``run`` and ``replay``, a
@@ -331,16 +351,6 @@ class Output:
         """Discard an output that was neither committed nor kept (never raises)."""
         self.discard()
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, exc, tb):
-        if kind is None:
-            self.commit()
-        else:
-            self.discard()
-        return False
-
 
 @contextlib.contextmanager
 def write_whole(path, newline=None, *, binary: bool = False, name: str = "output"):
@@ -356,7 +366,7 @@ def write_whole(path, newline=None, *, binary: bool = False, name: str = "output
             yield f
 
 
-class PartialFile:
+class PartialFile(_WholeOrNothing):
     """A temporary file beside a target for a writer that writes by name over many calls (an encoder).
 
     Opened as an :class:`Output` is (the same checks and refusals: a
@@ -401,16 +411,6 @@ class PartialFile:
         if self.partial is not None:
             with contextlib.suppress(OSError):
                 os.remove(self.partial)
-
-    def __enter__(self) -> "PartialFile":
-        return self
-
-    def __exit__(self, kind, value, traceback) -> bool:
-        if kind is None:
-            self.commit()
-        else:
-            self.discard()
-        return False
 
 
 @contextlib.contextmanager
