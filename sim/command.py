@@ -35,7 +35,9 @@ class CommandInterpolator:
     qc : tuple of 4 floats, or ndarray of shape (4, N)
         The current command: one for all (a tuple), or one per body (columns).
         A new target reached at once, or the end of a SLERP from a shared
-        command, is shared again.
+        command, is shared again; so is the end of a SLERP from one command
+        per body, whose every column ends on the target's quaternion
+        (:meth:`_ended`).
     target : tuple of 4 floats
         The quaternion of the last command angles.
     path : SlerpPath, SlerpColumns or None
@@ -83,11 +85,35 @@ class CommandInterpolator:
         if self.path is not None:
             s = (t - self._t0) / self._duration
             if s >= 1.0:
-                self.qc = self.path(1.0)
+                self.qc = self._ended(self.path(1.0))
                 self.path = None
             else:
                 self.qc = self.path(s)
         return self.qc
+
+    def _ended(self, qc):
+        """The end of the SLERP under way, ``qc = path(1)``, with the target's own sign, and shared when it can be.
+
+        With shortest path a path ends on ``-target`` where that was nearer
+        (the same attitude); the command that stands afterwards takes the
+        target's sign back, so that it does not depend on where the SLERP
+        started.  Then every column of one command per body is the same
+        quaternion (but for the few that took the antipodal branch, which
+        ends on the target unnormalised), and the command is shared again:
+        the ensemble steps on with one command instead of a row per body.
+        The quaternion controller turns to ``Qc`` and ``-Qc`` alike with
+        shortest path, Hoffmann (9.8); without it no path changes sign.
+        """
+        target = self.target
+        if isinstance(qc, tuple):
+            if qc[0] * target[0] + qc[1] * target[1] + qc[2] * target[2] + qc[3] * target[3] < 0.0:
+                qc = tuple(-x for x in qc)
+            return qc
+        flipped = (qc * np.array(target).reshape(4, 1)).sum(axis=0) < 0.0
+        qc = np.where(flipped, -qc, qc)
+        if qc.shape[1] and (qc == qc[:, :1]).all():
+            return tuple(float(x) for x in qc[:, 0])
+        return qc
 
     @property
     def angles(self):
