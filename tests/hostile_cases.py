@@ -663,8 +663,10 @@ CASES = [
     Case("I/O and signals", "4", "Ctrl-C while a sweep starts its local cluster",
          ["sweep", "--workers", "2", "--bodies", "10", "--duration", "0.05"], 130, "interrupted",
          run=signal_when(signal.SIGINT, workers_running(1), settle=0.3), timeout=60),
+    # 60 s of simulated time (about 15 s of work on two workers): still flying when the signal comes 3 s
+    # after the workers start, however idle the machine (10 s could finish first: exit 0)
     Case("I/O and signals", "4", "Ctrl-C while a local cluster flies a sweep: one line, the old file stays",
-         ["sweep", "--workers", "2", "--bodies", "40000", "--duration", "10", "--out", "keep.csv"], 130,
+         ["sweep", "--workers", "2", "--bodies", "40000", "--duration", "60", "--out", "keep.csv"], 130,
          "interrupted; nothing was written", files=_K, keep=("keep.csv",),
          run=signal_when(signal.SIGINT, workers_running(2), settle=3.0), timeout=60),
     Case("I/O and signals", "4", "a write error on the trajectories: one line, no traceback from close",
