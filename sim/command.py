@@ -11,7 +11,7 @@ import numpy as np
 
 from sim.angles import aircraft_angles
 from sim.interpolation import SlerpColumns, SlerpPath
-from sim.ops import COLUMN
+from sim.ops import COLUMN, FLOAT
 from sim.quaternion import from_aircraft_angles
 
 __all__ = ["CommandInterpolator"]
@@ -104,13 +104,15 @@ class CommandInterpolator:
         The quaternion controller turns to ``Qc`` and ``-Qc`` alike with
         shortest path, Hoffmann (9.8); without it no path changes sign.
         """
-        target = self.target
-        if isinstance(qc, tuple):
-            if qc[0] * target[0] + qc[1] * target[1] + qc[2] * target[2] + qc[3] * target[3] < 0.0:
-                qc = tuple(-x for x in qc)
+        shared = isinstance(qc, tuple)
+        ops = FLOAT if shared else COLUMN
+        t1, t2, t3, t4 = self.target
+        q1, q2, q3, q4 = qc
+        sign = ops.select(q1 * t1 + q2 * t2 + q3 * t3 + q4 * t4 < 0.0, -1.0, 1.0)  # one for all, or per column
+        qc = (sign * q1, sign * q2, sign * q3, sign * q4)  # times -1.0 or 1.0: exact
+        if shared:
             return qc
-        flipped = (qc * np.array(target).reshape(4, 1)).sum(axis=0) < 0.0
-        qc = np.where(flipped, -qc, qc)
+        qc = np.array(qc)
         if qc.shape[1] and (qc == qc[:, :1]).all():
             return tuple(float(x) for x in qc[:, 0])
         return qc
