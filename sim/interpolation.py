@@ -226,21 +226,20 @@ class SlerpColumns:
         self.linear, self.antipodal = mode == "linear", mode == "antipodal"
         self._linear_at, self._antipodal_at = np.flatnonzero(self.linear), np.flatnonzero(self.antipodal)
         self._sine = np.sin(self.angle)  # sin(a) of every evaluation, computed once
-        self._a, self._b, self._n = np.empty(n), np.empty(n), np.empty(n)
+        self._ab, self._n = np.empty((2, n)), np.empty(n)  # sin((1-t) a) and sin(t a), in one call
         self._r, self._e = np.empty((4, n)), np.empty((4, n))
 
     def __call__(self, t: float) -> np.ndarray:
         """Interpolated quaternions at ``t`` in [0, 1] (clamped), shape (4, N): a new array."""
         t = _clamp(t)
-        qi, qe, a, b, r, e, n = self.qi, self.qe, self._a, self._b, self._r, self._e, self._n
+        qi, qe, ab, r, e, n = self.qi, self.qe, self._ab, self._r, self._e, self._n
+        a, b = ab
         with np.errstate(all="ignore"):  # sin(a) = 0 in the columns that take another branch
             # _sine_blend: qi sin((1-t) a) / sin(a) + qe sin(t a) / sin(a)
             np.multiply(self.angle, 1.0 - t, out=a)
-            np.sin(a, out=a)
-            a /= self._sine
             np.multiply(self.angle, t, out=b)
-            np.sin(b, out=b)
-            b /= self._sine
+            np.sin(ab, out=ab)
+            ab /= self._sine
             np.multiply(qi, a, out=r)
             np.multiply(qe, b, out=e)
             r += e

@@ -250,15 +250,16 @@ def _text(value) -> str:
     return value
 
 
-def replay(path, steps: int | None = None, warn=None):
+def replay(path, steps: int | None = None, warn=None, ensembles=None):
     """A Runner that replays a recording; yields nothing itself.
 
     Returns ``(runner, steps)``: advance ``runner`` by ``steps`` (default: the
     last step the recording reached) to reproduce the recorded run.
-    ``warn`` as for :func:`load_recording` (a recording without its end mark).
+    ``warn`` as for :func:`load_recording` (a recording without its end mark);
+    ``ensembles`` as for :class:`~sim.runner.Runner`.
     """
     scenario, inputs, last = load_recording(path, warn)
-    runner = Runner(scenario)
+    runner = Runner(scenario, ensembles=ensembles)
     for step, key, value in inputs:
         runner.schedule(step, key, value)
     return runner, last if steps is None else steps

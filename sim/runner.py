@@ -17,7 +17,6 @@ batch ends with an :class:`EnsembleFrame` of its state.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import queue
 from dataclasses import dataclass, field
@@ -25,8 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
-from sim.ensemble.info import EnsembleInfo, frozen_copy
-from sim.ensemble.metrics import nose, rotation_angle_deg
+from sim.ensemble.info import EnsembleFrame, EnsembleInfo
 from sim.events import EventCursor
 from sim.interpolation import sine_cosine_unit
 from sim.scenario import Scenario
@@ -34,7 +32,7 @@ from sim.settings import SettingsError, validate
 from sim.wheels import layout_axes
 from sim.simulation import Simulation, SimulationFault, Snapshot, history_columns
 
-__all__ = ["Runner", "Batch", "EnsembleFrame", "RESET", "ENSEMBLE", "ENSEMBLE_KEYS", "ENSEMBLE_BODY_KEYS", "MAIN",
+__all__ = ["Runner", "Batch", "RESET", "ENSEMBLE", "ENSEMBLE_KEYS", "ENSEMBLE_BODY_KEYS", "MAIN",
            "COMPARE_COLUMNS"]
 
 #: The input that resets every body to the scenario's initial state.
@@ -71,78 +69,6 @@ COMPARE_COLUMNS = ("t", "error_deg", "energy", "norm")
 _DEG = 180.0 / math.pi
 
 
-@dataclass(frozen=True, eq=False)
-class EnsembleFrame:
-    """The ensemble's state after a batch: read-only copies, safe to read in another thread.
-
-    Nothing in it is shared with the ensemble the simulation thread steps,
-    so a frame keeps answering as it did when it was published, whatever
-    the ensemble does afterwards (a reset, new settings, another ensemble).
-
-    The runner publishes one with every batch (about a hundred a second in
-    the window) and the window draws the latest at most once per display
-    frame, so a frame holds only the state (``q``, the command ``qc``, the
-    faults): what is drawn from it (:attr:`nose`, :attr:`error_deg`,
-    :attr:`travelled_deg`) is computed the first time it is read, in the
-    reader's thread, with the ensemble's own formulas
-    (:mod:`sim.ensemble.metrics`: the same values as
-    :meth:`~sim.ensemble.Ensemble.metrics` gives), and kept.
-
-    Attributes
-    ----------
-    t : float
-        The ensemble's simulated time, s (the main body's).
-    q : ndarray, shape (4, n)
-        Attitude quaternions, scalar last (inertial -> body).
-    qc : ndarray, shape (4, 1) or (4, n)
-        The command quaternion after SLERP: one column when every body has
-        the same command, else one per body.
-    faulted : ndarray of bool, shape (n,)
-        Bodies that diverged (frozen at their last good state).
-    info : EnsembleInfo
-        What the ensemble is: its spec, the bodies' global indices, initial
-        samples and settings (:meth:`EnsembleInfo.body_settings` gives body
-        ``j``'s own single-body settings).
-
-    Every array, those computed on demand included, is read-only.
-    """
-
-    t: float
-    q: np.ndarray
-    qc: np.ndarray
-    faulted: np.ndarray
-    info: EnsembleInfo
-
-    @property
-    def n(self) -> int:
-        """Number of bodies."""
-        return self.q.shape[1]
-
-    @functools.cached_property
-    def nose(self) -> np.ndarray:
-        """Each body's x axis in inertial (NED) axes, shape (3, n) (:func:`sim.ensemble.metrics.nose`)."""
-        return _read_only(nose(self.q))
-
-    @functools.cached_property
-    def error_deg(self) -> np.ndarray:
-        """Rotation angle between each body's attitude and its command, degrees in [0, 180], shape (n,)."""
-        return _read_only(rotation_angle_deg(self.q, self.qc, fold=True))
-
-    @functools.cached_property
-    def travelled_deg(self) -> np.ndarray:
-        """Rotation angle from each body's start to its attitude now, unfolded, shape (n,).
-
-        Degrees in [0, 360]; > 180: it takes the long way (the
-        ``travelled_deg`` of :meth:`~sim.ensemble.Ensemble.metrics`).
-        """
-        return _read_only(rotation_angle_deg(self.info.q0, self.q, fold=False))
-
-
-def _read_only(array: np.ndarray) -> np.ndarray:
-    array.setflags(write=False)
-    return array
-
-
 @dataclass
 class Batch:
     """What one :meth:`Runner.advance` produced.
@@ -177,6 +103,14 @@ class Batch:
     ensemble: EnsembleFrame | None = None
 
 
+def _in_this_thread(settings, spec) -> Ensemble:
+    """The ensemble of the input :data:`ENSEMBLE`, stepped by the runner's thread.
+
+    Without the per-step metrics (a third of the step's cost): a frame needs the state only.
+    """
+    return Ensemble(settings, spec, track=False)
+
+
 class Runner:
     """Runs a scenario step by step with inputs from other threads.
 
@@ -188,9 +122,15 @@ class Runner:
     user_torque : callable, optional
         ``f(t, q, w)``: a torque of the user's on every body (Python API only;
         :class:`~sim.simulation.Simulation`).
+    ensembles : callable, optional
+        ``f(settings, spec)``: what the input :data:`ENSEMBLE` builds.  By
+        default an :class:`~sim.ensemble.Ensemble` stepped in this thread;
+        the window passes :meth:`app.engine.EnsembleEngine.ensemble`, the
+        same ensemble stepped in a process of its own.  Either way the
+        runner uses only ``set``, ``reset``, ``step`` and ``frame``.
     """
 
-    def __init__(self, scenario: Scenario, recorder=None, user_torque=None):
+    def __init__(self, scenario: Scenario, recorder=None, user_torque=None, ensembles=None):
         self.scenario = scenario
         self.recorder = recorder
         self._inbox: queue.SimpleQueue = queue.SimpleQueue()
@@ -205,8 +145,8 @@ class Runner:
         self._events = EventCursor(scenario.events, self._set_all)
         #: The ensemble flying beside the main body (the input :data:`ENSEMBLE`), or None.
         self.ensemble: Ensemble | None = None
+        self._ensembles = ensembles if ensembles is not None else _in_this_thread
         self._ensemble_info: EnsembleInfo | None = None  # published with the last frame
-        self._info_stale = True  # the ensemble changed since: the next frame makes a new record
         #: The body the others' attitude errors are measured against: the
         #: first comparison body integrated by rk4, else the main body.
         self.reference = next((label for label, sim in self.compare.items()
@@ -258,14 +198,12 @@ class Runner:
         if self.ensemble is not None and (key in ENSEMBLE_KEYS or (
                 key in ENSEMBLE_BODY_KEYS and (key != "inertia" or value is None))):
             self.ensemble.set(key, value)
-            self._info_stale = True
 
     def _apply(self, key, value, applied):
         if key == ENSEMBLE:
-            # built from the main body's settings now; its bodies start at t = 0 (send a reset to align).
-            # Without the per-step metrics (a third of the step's cost): a frame needs the state only.
-            self.ensemble = None if value is None else Ensemble(self.sim.settings, value, track=False)
-            self._ensemble_info, self._info_stale = None, True
+            # built from the main body's settings now; its bodies start at t = 0 (send a reset to align)
+            self.ensemble = None if value is None else self._ensembles(self.sim.settings, value)
+            self._ensemble_info = None
             if self.recorder is not None:
                 self.recorder.input(self.total_steps, key, None if value is None else dataclasses.asdict(value))
             return
@@ -274,7 +212,6 @@ class Runner:
                 sim.reset()
             if self.ensemble is not None:
                 self.ensemble.reset()
-                self._info_stale = True
             self._events.rewind()
         else:
             self.check_wheel_count(key, value)
@@ -343,26 +280,18 @@ class Runner:
 
         An immutable record: any thread may read it.  The owning thread
         makes a new one for the next frame after every change of the
-        ensemble (a new ensemble, an input or event that reaches it, a reset).
+        ensemble (a new ensemble, an input or event that reaches it, a reset):
+        :meth:`sim.ensemble.Ensemble.frame`.
         """
         return self._ensemble_info
 
     def ensemble_frame(self) -> EnsembleFrame | None:
-        """The ensemble's present state as read-only copies (None without an ensemble); the owning thread only.
-
-        Copies of the state only (about 10 us at 10,000 bodies): the
-        frame's derived arrays are computed when read (:class:`EnsembleFrame`).
-        """
-        ens = self.ensemble
-        if ens is None:
+        """The ensemble's present state (:meth:`sim.ensemble.Ensemble.frame`), None without one; the owning thread only."""
+        if self.ensemble is None:
             return None
-        if self._info_stale:
-            self._ensemble_info, self._info_stale = EnsembleInfo.of(ens), False
-        qc = ens.qc
-        if qc.strides[1] == 0:  # one command for every body (a broadcast view): keep its one column
-            qc = qc[:, :1]
-        return EnsembleFrame(t=ens.t, q=frozen_copy(ens.attitude), qc=frozen_copy(qc), faulted=frozen_copy(ens.faulted),
-                             info=self._ensemble_info)
+        frame = self.ensemble.frame()
+        self._ensemble_info = frame.info
+        return frame
 
     def _measure(self, bodies, metrics, i):
         """Row ``i`` of the comparison metrics: error to the reference, energy, norm."""

@@ -102,6 +102,11 @@ class Settings:
             except ValueError as exc:
                 raise SettingsError(f"wheel_inertia: {exc}") from None
 
+    def __getstate__(self) -> dict:
+        """The fields only: what is derived from them (:attr:`wheel_set` and its compiled formulas) is made
+        again where the record is read, so a Settings pickles (to the window's ensemble process, a Dask worker)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
     @functools.cached_property
     def wheel_set(self) -> WheelSet | None:
         """The reaction wheels (:class:`sim.wheels.WheelSet`), or None without wheels."""

@@ -1,6 +1,6 @@
 """No live object crosses threads: an ensemble frame holds read-only copies that later changes never touch.
 
-The runner publishes each ensemble state as an :class:`~sim.runner.EnsembleFrame`
+The runner publishes each ensemble state as an :class:`~sim.ensemble.info.EnsembleFrame`
 whose :class:`~sim.ensemble.info.EnsembleInfo` records what the ensemble is
 (spec, indices, initial samples, settings).  The window reads only those.
 These tests change the ensemble after a frame was published (new settings,

@@ -5,7 +5,7 @@ With the view on, the runner of the main body carries a
 simulation thread steps it in lockstep with the aircraft, every input the
 user gives and every scenario event reaches it at the same step, and a
 reset resets it (:mod:`sim.runner`).  Each batch the thread publishes ends
-with an :class:`~sim.runner.EnsembleFrame`; this module only draws those
+with an :class:`~sim.ensemble.info.EnsembleFrame`; this module only draws those
 frames, it computes no physics.
 
 The "Ensemble" tab beside the plots shows:
@@ -30,7 +30,7 @@ with an ``[ensemble]`` section opens with the view on and its settings.
 
 Drawing 10,000 bodies live: the view draws only the latest frame, only
 while the tab is in view, at most once per display frame; it computes
-the frame's nose directions and angles then (:class:`~sim.runner.EnsembleFrame`),
+the frame's nose directions and angles then (:class:`~sim.ensemble.info.EnsembleFrame`),
 into buffers it keeps from frame to frame.  The histogram and the line of
 statistics follow at most every :data:`SLOW_SECONDS` (the latest frame
 always reaches them).
@@ -149,7 +149,7 @@ class EnsembleView(QWidget):
         "Ensemble" (checkable, Ctrl+E) for the View menu.
     scene : app.ensemble.scene.EnsembleScene
     histogram : app.ensemble.histogram.ErrorHistogram
-    frame : sim.runner.EnsembleFrame or None
+    frame : sim.ensemble.info.EnsembleFrame or None
         The latest state received.
     """
 

@@ -1,4 +1,4 @@
-"""What an ensemble is, as an immutable record another thread may read.
+"""What an ensemble is and where its bodies are, as immutable records another thread (or process) may read.
 
 An :class:`~sim.ensemble.Ensemble` belongs to the thread that steps it: a
 change of the shared settings, a new nominal body or a reset rewrites its
@@ -6,9 +6,12 @@ fields.  :class:`EnsembleInfo` is a snapshot of what does not change while
 the bodies fly (the spec, their global indices, their initial samples and
 the settings in force), made by the owning thread with
 :meth:`EnsembleInfo.of`.  Its arrays are copies marked read-only, so the
-window's thread can keep one as long as it likes (:class:`sim.runner.EnsembleFrame`
-carries one) and rebuild any body's single-body settings from it
-(:meth:`EnsembleInfo.body_settings`, what "Load worst" flies).
+window's thread can keep one as long as it likes and rebuild any body's
+single-body settings from it (:meth:`EnsembleInfo.body_settings`, what
+"Load worst" flies).  :class:`EnsembleFrame` is the state at one instant
+(attitudes, command, faults) with the info record it belongs to, made by
+:meth:`sim.ensemble.Ensemble.frame`; both pickle, so an ensemble stepped in
+another process (:mod:`app.engine`) publishes the very same records.
 
 Only the public face of :class:`~sim.ensemble.Ensemble` is read here
 (``spec``, ``settings``, :meth:`~sim.ensemble.Ensemble.initial`), and the
@@ -18,6 +21,7 @@ this record: the formula is written once.
 
 from __future__ import annotations
 
+import functools
 import operator
 from dataclasses import dataclass
 
@@ -25,9 +29,10 @@ import numpy as np
 
 from sim.settings import Settings
 
+from sim.ensemble.metrics import nose, rotation_angle_deg
 from sim.ensemble.spec import EnsembleSpec
 
-__all__ = ["EnsembleInfo", "frozen_copy"]
+__all__ = ["EnsembleInfo", "EnsembleFrame", "frozen_copy"]
 
 
 def frozen_copy(array) -> np.ndarray:
@@ -108,3 +113,75 @@ class EnsembleInfo:
         if self.spec.gains_grid is not None:
             changes["gains"] = tuple(float(a) for a in self.gains[:, j])
         return self.settings.replace(**changes)
+
+
+@dataclass(frozen=True, eq=False)
+class EnsembleFrame:
+    """The ensemble's state after a batch: read-only copies, safe to read in another thread.
+
+    Nothing in it is shared with the ensemble the simulation thread steps,
+    so a frame keeps answering as it did when it was published, whatever
+    the ensemble does afterwards (a reset, new settings, another ensemble).
+
+    The runner publishes one with every batch (:meth:`sim.ensemble.Ensemble.frame`) (about a hundred a second in
+    the window) and the window draws the latest at most once per display
+    frame, so a frame holds only the state (``q``, the command ``qc``, the
+    faults): what is drawn from it (:attr:`nose`, :attr:`error_deg`,
+    :attr:`travelled_deg`) is computed the first time it is read, in the
+    reader's thread, with the ensemble's own formulas
+    (:mod:`sim.ensemble.metrics`: the same values as
+    :meth:`~sim.ensemble.Ensemble.metrics` gives), and kept.
+
+    Attributes
+    ----------
+    t : float
+        The ensemble's simulated time, s (the main body's).
+    q : ndarray, shape (4, n)
+        Attitude quaternions, scalar last (inertial -> body).
+    qc : ndarray, shape (4, 1) or (4, n)
+        The command quaternion after SLERP: one column when every body has
+        the same command, else one per body.
+    faulted : ndarray of bool, shape (n,)
+        Bodies that diverged (frozen at their last good state).
+    info : EnsembleInfo
+        What the ensemble is: its spec, the bodies' global indices, initial
+        samples and settings (:meth:`EnsembleInfo.body_settings` gives body
+        ``j``'s own single-body settings).
+
+    Every array, those computed on demand included, is read-only.
+    """
+
+    t: float
+    q: np.ndarray
+    qc: np.ndarray
+    faulted: np.ndarray
+    info: EnsembleInfo
+
+    @property
+    def n(self) -> int:
+        """Number of bodies."""
+        return self.q.shape[1]
+
+    @functools.cached_property
+    def nose(self) -> np.ndarray:
+        """Each body's x axis in inertial (NED) axes, shape (3, n) (:func:`sim.ensemble.metrics.nose`)."""
+        return _read_only(nose(self.q))
+
+    @functools.cached_property
+    def error_deg(self) -> np.ndarray:
+        """Rotation angle between each body's attitude and its command, degrees in [0, 180], shape (n,)."""
+        return _read_only(rotation_angle_deg(self.q, self.qc, fold=True))
+
+    @functools.cached_property
+    def travelled_deg(self) -> np.ndarray:
+        """Rotation angle from each body's start to its attitude now, unfolded, shape (n,).
+
+        Degrees in [0, 360]; > 180: it takes the long way (the
+        ``travelled_deg`` of :meth:`~sim.ensemble.Ensemble.metrics`).
+        """
+        return _read_only(rotation_angle_deg(self.info.q0, self.q, fold=False))
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)
+    return array
