@@ -21,6 +21,7 @@ import dataclasses
 import os
 from dataclasses import dataclass
 
+from app.engine import EnsembleEngine
 from app.worker import SimulationWorker
 from sim.events import reached
 from sim.recording import Recorder, RecordingError, replay
@@ -105,6 +106,9 @@ class Flight:
     paced : bool
         False: the worker has no thread; its owner steps it
         (:meth:`SimulationWorker.advance_to`), as ``attitude-sim video`` does.
+        Paced, an ensemble flies in a process of its own
+        (:class:`app.engine.EnsembleEngine`, started by the first ensemble);
+        unpaced, in the caller's thread.
 
     Attributes
     ----------
@@ -116,7 +120,9 @@ class Flight:
 
     def __init__(self, scenario: Scenario, speed: float | None = None, paced: bool = True):
         self._scenario = scenario
-        self._first = Runner(scenario)
+        self._engine = EnsembleEngine() if paced else None
+        self._ensembles = self._engine.ensemble if self._engine is not None else None  # the runners' factory
+        self._first = self._runner(scenario)
         if speed is None:
             speed = scenario.speed if scenario.speed is not None else 1.0
         self.worker = SimulationWorker(self._first, speed, paced)
@@ -144,8 +150,19 @@ class Flight:
         return started
 
     def stop(self, timeout: float = 1.0) -> bool:
-        """Stop the simulation thread, closing any recording; True when it has ended."""
-        return self.worker.stop(timeout)
+        """Stop the simulation thread, closing any recording, then the ensemble's process; True when it has ended."""
+        stopped = self.worker.stop(timeout)
+        if self._engine is not None and stopped:  # else the thread may still ask it for a frame
+            self._engine.close()
+        return stopped
+
+    @property
+    def engine(self) -> EnsembleEngine | None:
+        """The process the ensembles fly in (None unpaced: they fly in the caller's thread)."""
+        return self._engine
+
+    def _runner(self, scenario: Scenario, recorder=None) -> Runner:
+        return Runner(scenario, recorder=recorder, ensembles=self._ensembles)
 
     # ----------------------------------------------------------------- state
     @property
@@ -188,7 +205,7 @@ class Flight:
             scenario = load(str(name_or_path))
         except ScenarioError as exc:
             raise FlightError(str(exc)) from None
-        return self._start(scenario, Runner(scenario), f"Scenario {scenario.name}: {scenario.title}")
+        return self._start(scenario, self._runner(scenario), f"Scenario {scenario.name}: {scenario.title}")
 
     def current_scenario(self, angles_deg, rates) -> Scenario:
         """The scenario with the settings in force now and the given reset angles and rates."""
@@ -218,7 +235,7 @@ class Flight:
         compare = tuple((label, o) for label, o in scenario.compare if _fits(settings, o))
         scenario = dataclasses.replace(scenario, settings=settings, events=events, compare=compare)
         count = settings.wheel_count
-        return self._start(scenario, Runner(scenario),
+        return self._start(scenario, self._runner(scenario),
                            f"{count} reaction wheel{'s' if count != 1 else ''}: the run restarted at t = 0"
                            if count else "No reaction wheels: the run restarted at t = 0")
 
@@ -230,7 +247,7 @@ class Flight:
         except OSError as exc:
             raise FlightError(f"cannot record to {path}: {exc.strerror}") from None
         path = os.fspath(path)
-        started = self._start(scenario, Runner(scenario, recorder=recorder),
+        started = self._start(scenario, self._runner(scenario, recorder),
                               f"Recording to {path}: the run restarted at t = 0")
         self._recording = path
         return started
@@ -248,7 +265,7 @@ class Flight:
         """Fly a recording; the worker pauses where the recording ended."""
         warnings = []
         try:
-            runner, steps = replay(path, warn=warnings.append)
+            runner, steps = replay(path, warn=warnings.append, ensembles=self._ensembles)
         except (RecordingError, OSError) as exc:
             raise FlightError(str(exc)) from None
         cut = " (no end mark: the recording was cut off; it replays to its last complete line)" if warnings else ""

@@ -98,10 +98,19 @@ def _fault_from_exception(exc: BaseException, t: float) -> Fault:
 
 
 def _current(runner: Runner) -> Batch:
-    """The runner's present state as an empty batch (no step taken)."""
+    """The runner's present state as an empty batch (no step taken).
+
+    Without the ensemble when its frame cannot be had (its process died,
+    :mod:`app.engine`): that failure is the fault being published, or
+    the next step raises it again.
+    """
+    try:
+        frame = runner.ensemble_frame()
+    except Exception:  # noqa: BLE001 - reported by the fault this batch carries, or by the next step
+        frame = None
     return Batch(rows=np.empty((0, len(runner.columns))), last=runner.sim.snapshot(),
                  compare={label: sim.snapshot() for label, sim in runner.compare.items()},
-                 ensemble=runner.ensemble_frame())
+                 ensemble=frame)
 
 
 class SimulationWorker:
@@ -189,7 +198,7 @@ class SimulationWorker:
             if done == 0:
                 break
             taken += done
-        if taken == 0:
+        if taken == 0 and self._fault is None:  # a fault stays as it was until a reset (as the thread's loop does)
             self._advance(0)  # queued inputs take effect, and the state now is published
         return taken
 
@@ -341,7 +350,14 @@ class SimulationWorker:
             self._stop_at = None
         if self._pause_at is not None and reached(runner.sim.t, self._pause_at):
             self._paused = self._at_end = True
+        if self._paused and batch.ensemble is not None and batch.ensemble.t != batch.last.t:
+            self._show_ensemble(runner)
         return taken
+
+    def _show_ensemble(self, runner: Runner) -> None:
+        """Publish the state now, for a paused run to show its ensemble where its bodies are, not where the
+        last batch's frame found them (a frame from another process is up to a batch behind, :mod:`app.engine`)."""
+        self._publish(runner, _current(runner))
 
     def _chunk_limit(self, dt: float) -> int:
         limit = max(1, int(CHUNK_SECONDS / dt))
@@ -356,6 +372,8 @@ class SimulationWorker:
         return max(1, min(limit, MAX_CHUNK_STEPS))
 
     def _do_pause(self, paused):
+        if paused and not self._paused and self._active.ensemble is not None:
+            self._show_ensemble(self._active)
         self._paused = paused
         if not paused and self._at_end:  # run on past the end: do not stop there again
             self._at_end = False
