@@ -5,7 +5,8 @@ The window composes the rooms: the control panel (:mod:`app.controls`), the
 view (:mod:`app.ensemble`), around a :class:`~app.flight.Flight`, which holds
 the simulation thread and the run-level actions (open, record, replay,
 reset).  The window sends inputs and commands, and a frame timer in the GUI
-thread (:data:`FRAME_MS`) collects what the thread computed: every sample
+thread (:class:`~app.window.pace.FramePace`: 60 Hz, slower while the
+simulation cannot keep up) collects what the thread computed: every sample
 goes to the :class:`~app.plots.history.History` behind the plots, the last
 state turns the aircraft, its command ghost, the gimbal rig and the
 comparison bodies; the readouts, the controls (bound to the model's
@@ -40,6 +41,7 @@ from app.window.export import CsvExport
 from app.window.help_overlay import HelpOverlay
 from app.window.keys import KeyFlyer
 from app.window.menus import build_menus
+from app.window.pace import FramePace
 from app.window.readouts import Readouts
 from app.window.statusbar import StatusLine
 from app.window.theme import COMPARE_COLORS, cycle, swatch
@@ -55,8 +57,6 @@ from sim.wheels import layout_axes
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
 
-#: Frame timer interval, ms (about 60 Hz).
-FRAME_MS = 16
 #: Readouts, controls and fault banner are updated every this many frames (about 15 Hz).
 SLOW_EVERY = 4
 #: Seconds an inline message stays.
@@ -144,7 +144,8 @@ class MainWindow(QMainWindow):
         self.record_action, self.compare_action = build_menus(self)
         self._show_run(self.flight.start(prepare=self.ensemble.prepare))
         self._restore_geometry()
-        self._timer = QTimer(self, timerType=Qt.TimerType.PreciseTimer, interval=FRAME_MS)
+        self.pace = FramePace()
+        self._timer = QTimer(self, timerType=Qt.TimerType.PreciseTimer, interval=self.pace.interval)
         self._timer.timeout.connect(self._frame)
         if paced:
             self._timer.start()
@@ -523,6 +524,11 @@ class MainWindow(QMainWindow):
             self._show_bodies(batches[-1])
             self._show_body(self.flight.worker.settings)
 
+    @property
+    def frame_interval(self) -> int:
+        """The frame timer's interval now, ms (:class:`~app.window.pace.FramePace`)."""
+        return self._timer.interval()
+
     def _frame(self) -> None:
         """One display frame: collect the worker's batches and show them.
 
@@ -551,7 +557,9 @@ class MainWindow(QMainWindow):
         self.compare.refresh_due(self._tick)  # returns at once while hidden
         if self._tick % SLOW_EVERY == 0:
             self._sync()
-        self.status.show_rates_due(worker, self._frames)
+        measured = self.status.show_rates_due(worker, self._frames)
+        if measured is not None and self.pace.update(*measured) != self._timer.interval():
+            self._timer.setInterval(self.pace.interval)  # frames yield to the simulation (app.window.pace)
 
     def _sync(self) -> None:
         """The slower half of a frame: readouts, controls, fault banner."""

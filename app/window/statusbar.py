@@ -76,17 +76,22 @@ class StatusLine:
         self.recording.setText(f"● REC {os.path.basename(path)}" if path is not None else "")
         self.recording.setVisible(path is not None)
 
-    def show_rates_due(self, worker, frames: int) -> None:
+    def show_rates_due(self, worker, frames: int) -> tuple | None:
         """Every :data:`STATUS_SECONDS`: the worker's real-time factor and steps per second, and
-        the frames drawn per second (``frames``: the 3D view's frames so far)."""
+        the frames drawn per second (``frames``: the 3D view's frames so far).
+
+        Returns what was measured, ``(factor, speed, halted)`` (the speed asked
+        for; halted: paused or stopped by a fault), or None when nothing was due.
+        """
         if time.perf_counter() < self._next:
-            return
+            return None
         self._next = time.perf_counter() + STATUS_SECONDS
         rates = self._meter.rates(worker.sim_seconds, worker.steps_taken, frames)
         if rates is None:
-            return
+            return None
         factor, steps, fps = rates
-        state, behind = speed_state(factor, worker.speed, worker.paused or worker.fault is not None)
+        halted = worker.paused or worker.fault is not None
+        state, behind = speed_state(factor, worker.speed, halted)
         label = self.labels["speed"]
         label.setText(state)
         label.setToolTip("The simulation thread cannot take its steps as fast as the speed asks (too many bodies, "
@@ -99,3 +104,4 @@ class StatusLine:
             label.style().polish(label)
         self.labels["steps"].setText(f"{steps:,.0f} steps/s")
         self.labels["fps"].setText(f"{fps:.0f} fps")
+        return factor, worker.speed, halted

@@ -1,0 +1,66 @@
+"""The frame timer's pace: frames yield to the simulation, down to 33 per second.
+
+On a machine with few cores and software OpenGL, the window's frames and the
+simulation share the same cores: at 10,000 ensemble bodies the frame loop
+asking for 60 frames a second left the ensemble's process too little time
+to keep 1x (docs/PERFORMANCE.md, "10,000 bodies live").  The simulated time
+is what the user asked for; the frame rate is the window's to choose.  So
+when the measured real-time factor falls below :data:`BEHIND` of the speed
+asked for, the frame interval grows by :data:`SLOWER_MS` (to at most
+:data:`SLOWEST_MS`; at once to it below :data:`FAR_BEHIND`), and after :data:`CALM_SECONDS` of keeping up it shrinks
+by :data:`FASTER_MS` again (to :data:`FASTEST_MS`).  Paused or stopped by a
+fault, the pace stays as it is.  No Qt here.
+"""
+
+from __future__ import annotations
+
+__all__ = ["FramePace", "FASTEST_MS", "SLOWEST_MS", "BEHIND", "FAR_BEHIND", "SLOWER_MS", "FASTER_MS",
+           "CALM_SECONDS"]
+
+#: The frame interval when the simulation keeps up, ms (the frame timer's 60 per second).
+FASTEST_MS = 16
+#: The longest frame interval, ms: about 33 frames per second, above the 30 the window promises.
+SLOWEST_MS = 30
+#: Below this share of the speed asked for, the frames slow down (a second's average) ...
+BEHIND = 0.98
+#: ... and below this one, they go to the slowest at once.
+FAR_BEHIND = 0.9
+#: How much slower after a second behind, and faster after a calm spell, ms.
+SLOWER_MS = 4
+FASTER_MS = 2
+#: Seconds of keeping up before the frames speed up again.
+CALM_SECONDS = 8
+
+
+class FramePace:
+    """The frame timer's interval, from the real-time factor measured once a second.
+
+    Examples
+    --------
+    >>> pace = FramePace()
+    >>> [pace.update(0.95, 1.0, False) for _ in range(5)]
+    [20, 24, 28, 30, 30]
+    >>> [pace.update(1.0, 1.0, False) for _ in range(CALM_SECONDS)][-1]
+    28
+    >>> pace.update(0.0, 1.0, True), pace.update(0.6, 1.0, False)
+    (28, 30)
+    """
+
+    def __init__(self):
+        self.interval = FASTEST_MS
+        self._calm = 0
+
+    def update(self, factor: float, speed: float, halted: bool) -> int:
+        """The interval (ms) after a second at real-time ``factor`` for the ``speed`` asked; ``halted``: paused."""
+        if halted:
+            return self.interval
+        if factor < BEHIND * speed:
+            slower = SLOWEST_MS if factor < FAR_BEHIND * speed else self.interval + SLOWER_MS
+            self.interval = min(slower, SLOWEST_MS)
+            self._calm = 0
+        elif self.interval > FASTEST_MS:
+            self._calm += 1
+            if self._calm >= CALM_SECONDS:
+                self.interval = max(self.interval - FASTER_MS, FASTEST_MS)
+                self._calm = 0
+        return self.interval

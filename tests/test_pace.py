@@ -1,0 +1,39 @@
+"""Frames yield to the simulation: the window draws fewer frames (down to 33 a second) while the simulation
+cannot keep up, and goes back to 60 once it has kept up for a while (:mod:`app.window.pace`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.window.pace import CALM_SECONDS, FASTEST_MS, SLOWER_MS, SLOWEST_MS, FramePace
+
+
+def test_a_run_falling_behind_slows_the_frames_step_by_step_and_far_behind_at_once():
+    pace = FramePace()
+    assert pace.interval == FASTEST_MS == 16            # 60 frames a second while it keeps up
+    assert [pace.update(0.95, 1.0, False) for _ in range(2)] == [16 + SLOWER_MS, 16 + 2 * SLOWER_MS]
+    assert [pace.update(0.95, 1.0, False) for _ in range(4)][-1] == SLOWEST_MS == 30  # never under 33 fps
+    far = FramePace()
+    assert far.update(0.5, 1.0, False) == SLOWEST_MS
+    # the speed asked for is the yardstick: 9.5x at 10x is behind, 0.99x at 1x is not
+    assert FramePace().update(9.5, 10.0, False) > FASTEST_MS
+    assert FramePace().update(0.99, 1.0, False) == FASTEST_MS
+
+
+def test_the_frames_speed_up_again_only_after_a_calm_spell_and_a_pause_changes_nothing():
+    pace = FramePace()
+    pace.update(0.2, 1.0, False)
+    intervals = [pace.update(1.0, 1.0, False) for _ in range(CALM_SECONDS * 20)]
+    assert intervals[CALM_SECONDS - 2] == SLOWEST_MS and intervals[CALM_SECONDS - 1] < SLOWEST_MS
+    assert intervals[-1] == FASTEST_MS and sorted(intervals, reverse=True) == intervals
+    pace.update(0.2, 1.0, False)
+    assert pace.update(0.0, 1.0, True) == SLOWEST_MS    # paused: a factor of 0 is no news
+    assert [pace.update(1.0, 1.0, False) for _ in range(CALM_SECONDS)][-1] < SLOWEST_MS
+
+
+@pytest.mark.gl
+def test_the_window_slows_its_frames_when_its_simulation_cannot_keep_up(qtbot, main_window):
+    win = main_window("default", speed=1000.0)   # a million steps a second: more than a core can take
+    qtbot.waitUntil(lambda: win.frame_interval == SLOWEST_MS, timeout=10_000)
+    speed = win.findChild(type(win.status.labels["speed"]), "status_speed")
+    assert speed.text().startswith("cannot keep up")
