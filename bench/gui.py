@@ -215,16 +215,22 @@ COMMANDS = ((90.0, 20.0, 0.0), (-90.0, -20.0, 30.0), (180.0, 40.0, -30.0), (0.0,
 COMMAND_SECONDS = 3.0
 
 
-def _thread_cpu(native_id: int) -> float:
-    """CPU seconds (user + system) of one thread of this process."""
-    with open(f"/proc/self/task/{native_id}/stat") as f:
+def _thread_cpu(native_id: int, path: str = "/proc/self/task/{}/stat") -> float:
+    """CPU seconds (user + system) of one thread of this process (or, with ``path``, of another process)."""
+    with open(path.format(native_id)) as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _process_cpu(pid) -> float:
+    """CPU seconds of process ``pid`` (0 for None: no such process)."""
+    return 0.0 if pid is None else _thread_cpu(pid, "/proc/{}/stat")
+
+
 def _ensemble_frames(bodies: int, seconds: float, controlled: bool = False, aircraft: bool = False):
-    """Frame intervals (ms) of the 3D view and of the ensemble's sphere, the real-time factor and the
-    simulation thread's CPU (cores), with an ensemble of ``bodies`` and its tab in view.
+    """Frame intervals (ms) of the 3D view and of the ensemble's sphere, the real-time factor, and the CPU
+    (cores) of the simulation thread and of the ensemble's process (:mod:`app.engine`), with an ensemble of
+    ``bodies`` and its tab in view.
 
     Without ``controlled`` the bodies fly the session's steady roll; with it the roll is off, the quaternion
     controller on (the default scenario's dampers stay on) and the command moves through :data:`COMMANDS`,
@@ -255,12 +261,12 @@ def _ensemble_frames(bodies: int, seconds: float, controlled: bool = False, airc
     shown = view.frame.n if view.frame is not None else 0
     session.frames.clear()
     sphere.clear()
-    thread = worker.thread.native_id
-    sim0, wall0, cpu0 = worker.sim_seconds, time.perf_counter(), _thread_cpu(thread)
+    thread, engine = worker.thread.native_id, window.flight.engine.pid
+    sim0, wall0, cpu0, engine0 = worker.sim_seconds, time.perf_counter(), _thread_cpu(thread), _process_cpu(engine)
     session.spin(seconds, command)
     wall = time.perf_counter() - wall0
     factor = (worker.sim_seconds - sim0) / wall
-    cores = (_thread_cpu(thread) - cpu0) / wall
+    cores = ((_thread_cpu(thread) - cpu0) / wall, (_process_cpu(engine) - engine0) / wall)
     intervals = np.diff(session.frames) * 1e3, np.diff(sphere) * 1e3
     session.close()
     return intervals, factor, shown, cores
@@ -281,7 +287,8 @@ def ensemble_rows(quick: bool = False) -> list[dict]:
         sphere_fps = sorted(_fps(sphere) for (_, sphere), _, _, _ in runs)
         shown = min(n for _, _, n, _ in runs)
         factor = statistics.median(f for _, f, _, _ in runs)
-        cores = statistics.median(c for _, _, _, c in runs)
+        cores = statistics.median(c for _, _, _, (c, _) in runs)
+        engine = statistics.median(e for _, _, _, (_, e) in runs)
         spread = f"; median of {len(runs)} runs of {seconds:g} s" if len(runs) > 1 else ""
         if not controlled:  # the row as it was: the 3D view's frames, the sphere's in the note
             fps = statistics.median(view_fps)
@@ -296,7 +303,8 @@ def ensemble_rows(quick: bool = False) -> list[dict]:
         what = ("GUI with 10,000 bodies, 1,000 drawn as aircraft" if aircraft else
                 "GUI with a 10,000-body ensemble") + ", dt 1 ms, dampers + quaternion controller, 1x: median fps"
         note = (f"sphere; 3D view {statistics.median(view_fps):.0f} fps; real-time factor {factor:.3f}; "
-                f"simulation thread {cores:.2f} core; command moved every {COMMAND_SECONDS:g} s (2 s SLERP)")
+                f"simulation thread {cores:.2f} core, ensemble process {engine:.2f} core; "
+                f"command moved every {COMMAND_SECONDS:g} s (2 s SLERP)")
         if spread:
             note += f"{spread}: {', '.join(f'{f:.0f}' for f in sphere_fps)}"
         rows.append({"what": what, "figure": f"{fps:.0f} fps", "budget": ">= 30 fps at 1x (factor >= 0.99)",
