@@ -337,7 +337,7 @@ class EnsembleEngine:
     def _stop_process(self) -> int | None:
         """Close the pipe and the buffer and end the process; its exit code (None when there was none)."""
         process, conn, buffer = self._process, self._conn, self._buffer
-        self._process = self._conn = self._buffer = None
+        self._process = self._conn = self._buffer = self._pending = None
         if conn is not None:
             conn.close()
         if buffer is not None:

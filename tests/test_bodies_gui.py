@@ -158,8 +158,13 @@ def test_choosing_a_small_body_carries_the_tuning_and_sizes_the_torque_sliders(q
     assert window.controls.body.choose("t_handle")
     qtbot.waitUntil(lambda: window.worker.settings.body == "t_handle", timeout=2000)
     j0, j1 = np.array(before.mass_properties.inertia[:3]), np.array(mass_properties("t_handle").inertia[:3])
-    qtbot.waitUntil(lambda: np.allclose(window.worker.settings.dampers, np.array(before.dampers) * j1 / j0,
-                                        rtol=1e-12), timeout=2000)
+    # the carried values are separate inputs: the worker may take them at consecutive steps, so wait for all
+    def carried() -> bool:
+        now = window.worker.settings
+        return all(np.allclose(getattr(now, key), np.array(getattr(before, key)) * j1 / j0, rtol=1e-12)
+                   for key in ("dampers", "gains", "limits"))
+
+    qtbot.waitUntil(carried, timeout=2000)
     settings = window.worker.settings
     np.testing.assert_allclose(settings.gains, np.array(before.gains) * j1 / j0, rtol=1e-12)
     np.testing.assert_allclose(settings.limits, np.array(before.limits) * j1 / j0, rtol=1e-12)
