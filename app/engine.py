@@ -37,7 +37,6 @@ window's process is gone (its end of the pipe closes).  No Qt here.
 
 from __future__ import annotations
 
-import dataclasses
 import mmap
 import os
 import pickle
@@ -51,8 +50,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.ensemble import Ensemble, EnsembleSpec
-from sim.ensemble.info import EnsembleFrame
+from sim.ensemble import EnsembleSpec
+from sim.ensemble.info import EnsembleFrame, frozen_copy
+from sim.runner import live_ensemble
 from sim.settings import Settings
 
 __all__ = ["EnsembleEngine", "RemoteEnsemble", "EngineError", "FrameBuffer", "serve", "main"]
@@ -119,7 +119,7 @@ class FrameBuffer:
 
     def read(self, columns: int) -> tuple:
         """Read-only copies of ``q``, the command (``columns`` columns) and the faults."""
-        return tuple(_read_only(array.copy()) for array in self._arrays(columns))
+        return tuple(frozen_copy(array) for array in self._arrays(columns))
 
     def close(self) -> None:
         """Unmap the buffer and close its descriptor (the other side keeps its own)."""
@@ -155,7 +155,7 @@ def serve(conn, buffer: FrameBuffer) -> None:
             return
         try:
             if operation == "new":
-                ensemble, ident, taken, sent_info = Ensemble(*arguments, track=False), asked, 0, None
+                ensemble, ident, taken, sent_info = live_ensemble(*arguments), asked, 0, None
                 buffer.fit(ensemble.n)
                 result = ensemble.n
             else:
@@ -252,11 +252,7 @@ class EnsembleEngine:
             self._pending = None
             t, columns, new_info = self._answer("frame")
             q, qc, faulted = self._buffer.read(columns)
-        if new_info is not None:
-            for field in dataclasses.fields(new_info):
-                _read_only(getattr(new_info, field.name))
-            info = new_info
-        return EnsembleFrame(t=t, q=q, qc=qc, faulted=faulted, info=info)
+        return EnsembleFrame(t=t, q=q, qc=qc, faulted=faulted, info=info if new_info is None else new_info)
 
     def close(self) -> int | None:
         """End the process (waits up to :data:`CLOSE_TIMEOUT`, then kills it); a later ensemble starts a new one.
@@ -368,7 +364,7 @@ class RemoteEnsemble:
         self._asked = None  # the step count of the frame asked and not yet taken
         self._last = None   # the last frame taken, and its step count (None after a change)
         self._last_steps = 0
-        self._info = None   # the last info record received: a frame without a new one keeps it
+        self._info = None   # the info record of the last frame taken: a frame without a new one keeps it
         self.n = n
 
     def step(self, k: int = 1) -> None:
@@ -412,11 +408,5 @@ class RemoteEnsemble:
         return self._last
 
     def _take(self, steps: int) -> None:
-        self._last = self._engine.take(self._ident, steps, self._last.info if self._last is not None else self._info)
+        self._last = self._engine.take(self._ident, steps, self._info)
         self._last_steps, self._info, self._asked = steps, self._last.info, None
-
-def _read_only(value):
-    """``value`` with its flag ``writeable`` off when it is an array (a pickle does not keep the flag)."""
-    if isinstance(value, np.ndarray):
-        value.setflags(write=False)
-    return value

@@ -215,16 +215,21 @@ COMMANDS = ((90.0, 20.0, 0.0), (-90.0, -20.0, 30.0), (180.0, 40.0, -30.0), (0.0,
 COMMAND_SECONDS = 3.0
 
 
-def _thread_cpu(native_id: int, path: str = "/proc/self/task/{}/stat") -> float:
-    """CPU seconds (user + system) of one thread of this process (or, with ``path``, of another process)."""
-    with open(path.format(native_id)) as f:
+def _cpu_seconds(stat: str) -> float:
+    """CPU seconds (user + system) in a ``/proc/.../stat`` file."""
+    with open(stat) as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _thread_cpu(native_id: int) -> float:
+    """CPU seconds of one thread of this process."""
+    return _cpu_seconds(f"/proc/self/task/{native_id}/stat")
+
+
 def _process_cpu(pid) -> float:
     """CPU seconds of process ``pid`` (0 for None: no such process)."""
-    return 0.0 if pid is None else _thread_cpu(pid, "/proc/{}/stat")
+    return 0.0 if pid is None else _cpu_seconds(f"/proc/{pid}/stat")
 
 
 def _ensemble_frames(bodies: int, seconds: float, controlled: bool = False, aircraft: bool = False):

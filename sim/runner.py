@@ -32,7 +32,7 @@ from sim.settings import SettingsError, validate
 from sim.wheels import layout_axes
 from sim.simulation import Simulation, SimulationFault, Snapshot, history_columns
 
-__all__ = ["Runner", "Batch", "RESET", "ENSEMBLE", "ENSEMBLE_KEYS", "ENSEMBLE_BODY_KEYS", "MAIN",
+__all__ = ["Runner", "Batch", "live_ensemble", "RESET", "ENSEMBLE", "ENSEMBLE_KEYS", "ENSEMBLE_BODY_KEYS", "MAIN",
            "COMPARE_COLUMNS"]
 
 #: The input that resets every body to the scenario's initial state.
@@ -103,8 +103,8 @@ class Batch:
     ensemble: EnsembleFrame | None = None
 
 
-def _in_this_thread(settings, spec) -> Ensemble:
-    """The ensemble of the input :data:`ENSEMBLE`, stepped by the runner's thread.
+def live_ensemble(settings, spec) -> Ensemble:
+    """The ensemble the input :data:`ENSEMBLE` builds, wherever it is stepped (this thread, :mod:`app.engine`).
 
     Without the per-step metrics (a third of the step's cost): a frame needs the state only.
     """
@@ -124,7 +124,7 @@ class Runner:
         :class:`~sim.simulation.Simulation`).
     ensembles : callable, optional
         ``f(settings, spec)``: what the input :data:`ENSEMBLE` builds.  By
-        default an :class:`~sim.ensemble.Ensemble` stepped in this thread;
+        default :func:`live_ensemble`, stepped in this thread;
         the window passes :meth:`app.engine.EnsembleEngine.ensemble`, the
         same ensemble stepped in a process of its own.  Either way the
         runner uses only ``set``, ``reset``, ``step`` and ``frame``.
@@ -145,7 +145,7 @@ class Runner:
         self._events = EventCursor(scenario.events, self._set_all)
         #: The ensemble flying beside the main body (the input :data:`ENSEMBLE`), or None.
         self.ensemble: Ensemble | None = None
-        self._ensembles = ensembles if ensembles is not None else _in_this_thread
+        self._ensembles = ensembles if ensembles is not None else live_ensemble
         self._ensemble_info: EnsembleInfo | None = None  # published with the last frame
         #: The body the others' attitude errors are measured against: the
         #: first comparison body integrated by rk4, else the main body.

@@ -86,6 +86,14 @@ class EnsembleInfo:
                    **{key: frozen_copy(initial[key])
                       for key in ("index", "q0", "angles_deg0", "rates0", "inertia", "gains")})
 
+    def __setstate__(self, state: dict) -> None:
+        """Unpickled (the window's ensemble process sends its records, :mod:`app.engine`): the arrays read-only
+        again, as :meth:`of` made them (a pickle does not keep numpy's ``writeable`` flag)."""
+        for key, value in state.items():
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
+            object.__setattr__(self, key, value)
+
     @property
     def n(self) -> int:
         """Number of bodies."""
