@@ -246,7 +246,11 @@ class SimulationWorker:
         The worker wakes for it: the input takes effect at the next step that
         is due, not at the end of a :data:`MIN_TICK` wait.
         """
-        self._runner.submit(key, value)
+        self.submit_all(((key, value),))
+
+    def submit_all(self, inputs) -> None:
+        """Send ``(key, value)`` inputs that take effect at the same step (:meth:`sim.runner.Runner.submit_all`)."""
+        self._runner.submit_all(inputs)
         self._input_waiting = True
         self._wake.set()
 
@@ -269,9 +273,7 @@ class SimulationWorker:
         queue (so a recording holds them); while paused the window shows the
         t = 0 state at once.
         """
-        self._runner.submit("angles_deg", angles_deg)
-        self._runner.submit("rates", rates)
-        self._runner.submit(RESET)
+        self._runner.submit_all((("angles_deg", angles_deg), ("rates", rates), (RESET, None)))
         self._command(self._do_reset, self._runner)
 
     def replace_runner(self, runner: Runner, stop_at: int | None = None) -> None:

@@ -160,14 +160,30 @@ class Runner:
         SettingsError in the caller's thread), :data:`RESET`, or
         :data:`ENSEMBLE` with an EnsembleSpec or None.
         """
-        if key == ENSEMBLE:
-            if value is not None and not isinstance(value, EnsembleSpec):
-                raise SettingsError(f"{ENSEMBLE}: expected an EnsembleSpec or None, got {value!r}")
-        elif key != RESET:
-            value = validate(key, value)
-            self.check_wheel_count(key, value)
-            self.sim.settings.replace(**{key: value})  # a combination that cannot be (wheel speeds, one too many)
-        self._inbox.put((key, value))
+        self.submit_all(((key, value),))
+
+    def submit_all(self, inputs) -> None:
+        """Queue ``(key, value)`` inputs that take effect together, in order, at the same step boundary.
+
+        What belongs together must not be split by a step: a new body and
+        the tuning carried to it (a step of the T-handle with the aircraft's
+        dampers diverges), reset angles, rates and the reset.  Each input is
+        checked as :meth:`submit` checks it, and the settings among them
+        together (one that cannot be refuses them all, in the caller's thread).
+        """
+        checked, settings = [], {}
+        for key, value in inputs:
+            if key == ENSEMBLE:
+                if value is not None and not isinstance(value, EnsembleSpec):
+                    raise SettingsError(f"{ENSEMBLE}: expected an EnsembleSpec or None, got {value!r}")
+            elif key != RESET:
+                value = validate(key, value)
+                self.check_wheel_count(key, value)
+                settings[key] = value
+            checked.append((key, value))
+        if settings:
+            self.sim.settings.replace(**settings)  # a combination that cannot be (wheel speeds, one too many)
+        self._inbox.put(tuple(checked))
 
     def check_wheel_count(self, key: str, value) -> None:
         """SettingsError when ``key = value`` would change the number of wheels of a running body.
@@ -223,8 +239,8 @@ class Runner:
     def _apply_inputs(self, applied):
         """Inputs (queued or scheduled) due before the next step."""
         while not self._inbox.empty():
-            key, value = self._inbox.get_nowait()
-            self._apply(key, value, applied)
+            for key, value in self._inbox.get_nowait():
+                self._apply(key, value, applied)
         if self._scheduled:
             for key, value in self._scheduled.pop(self.total_steps, ()):
                 self._apply(key, value, applied)

@@ -6,6 +6,7 @@ Marked ``gl``: they need Xvfb and the xcb platform and skip elsewhere.
 from __future__ import annotations
 
 import itertools
+import time
 
 import numpy as np
 import pytest
@@ -223,3 +224,27 @@ def test_an_inside_out_mesh_in_millimetres_is_repaired_and_scaled_in_the_window(
                     timeout=2000)
     qtbot.waitUntil(lambda: window.viewer.scene.body.units == "mm", timeout=2000)
     assert window.viewer.scene.body.size < 1.0           # drawn in metres too
+
+
+def test_a_body_and_its_carried_tuning_reach_the_simulation_at_the_same_step(qtbot, main_window, monkeypatch):
+    """Sent one by one, a step could fall between the T-handle and the tuning carried to it: the aircraft's
+    dampers on the T-handle (k dt / J = 24) diverged in a few hundred steps and the run stopped (seen under
+    make stress).  Every input is now slowed as a preempted GUI thread would be: the body still flies."""
+    window = main_window("default")
+    window.controls.torque.sliders[0].set_value(2.0)   # rolling: the dampers have a rate to act on
+    qtbot.waitUntil(lambda: window.worker.settings.torque[0] == 2.0, timeout=2000)
+    worker = window.flight.worker
+    submit_all = worker.submit_all
+
+    def preempted(inputs):
+        submit_all(inputs)
+        time.sleep(0.3)   # the simulation thread steps on meanwhile
+
+    monkeypatch.setattr(worker, "submit_all", preempted)
+    assert window.controls.body.choose("t_handle")
+    qtbot.waitUntil(lambda: worker.settings.body == "t_handle", timeout=2000)
+    t0 = window.last_snapshot.t
+    qtbot.waitUntil(lambda: window.last_snapshot.t > t0 + 0.5, timeout=5000)
+    assert worker.fault is None and not window.fault_banner.isVisible()
+    j0, j1 = (np.array(mass_properties(b).inertia[:3]) for b in ("aircraft", "t_handle"))
+    np.testing.assert_allclose(worker.settings.dampers, np.array((3.0, 4.0, 6.0)) * j1 / j0, rtol=1e-12)

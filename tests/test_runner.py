@@ -28,6 +28,30 @@ def test_submit_validates_in_callers_thread():
         runner.submit("dt", float("nan"))
 
 
+def test_inputs_submitted_together_take_effect_at_one_step_even_while_it_steps():
+    """A body and its carried tuning, sent together from another thread while the runner steps, land on one step."""
+    runner = Runner(load("default"))
+    together = [("body", "t_handle"), ("mass", None), ("dampers", (0.001, 0.001, 0.001)), ("gains", (1.0, 1.0, 1.0)),
+                ("limits", (0.01, 0.01, 0.01))]
+    sender = threading.Thread(target=lambda: [runner.submit_all(together) for _ in range(50)])
+    sender.start()
+    applied = []
+    while sender.is_alive() or not applied or len(applied) < 50 * len(together):
+        applied += runner.advance(1).applied
+    sender.join()
+    steps = [step for step, _, _ in applied]
+    assert len(applied) == 50 * len(together)
+    assert all(len(set(steps[i:i + len(together)])) == 1 for i in range(0, len(steps), len(together)))
+    assert [key for _, key, _ in applied[:len(together)]] == [key for key, _ in together]   # in order
+
+
+def test_inputs_submitted_together_are_refused_together():
+    runner = Runner(load("default"))
+    with pytest.raises(SettingsError, match="dt"):
+        runner.submit_all([("torque", (1.0, 0.0, 0.0)), ("dt", -1.0)])
+    assert runner.advance(1).applied == []
+
+
 def test_submit_from_many_threads_loses_nothing():
     runner = Runner(load("default"))
     threads = [threading.Thread(target=lambda: [runner.submit("slerp_time", 1.0) for _ in range(100)])

@@ -57,6 +57,9 @@ class BodyGroup(QGroupBox):
         model's, with the inputs still in flight): what a new body carries
         over.  Default: the settings this group last showed.
     parent : QWidget, optional
+    submit_all : callable
+        ``submit_all([(key, value), ...])`` sends inputs that take effect at
+        the same step: a body and the tuning carried to it.
 
     Signals
     -------
@@ -68,9 +71,10 @@ class BodyGroup(QGroupBox):
 
     rejected = Signal(str)
 
-    def __init__(self, submit, current=None, parent=None):
+    def __init__(self, submit, current=None, parent=None, *, submit_all):
         super().__init__("Body and reset state", parent)
         self._send = submit
+        self._send_all = submit_all  # a body and the tuning carried to it: at the same step (a step between can diverge)
         self._current = current or (lambda: self._settings)
         self._settings = None
         self._folder = ""
@@ -150,12 +154,8 @@ class BodyGroup(QGroupBox):
                     carried = _valid(carried_to(present, mass_properties(body, units=units).inertia))
             except (SettingsError, ShapeError):  # no present inertia to carry from: keep the gains
                 carried = {}
-        self._send("body", body)
-        self._send("mass", None)
-        if own_inertia:
-            self._send("inertia", None)
-        for key, value in carried.items():
-            self._send(key, value)
+        self._send_all([("body", body), ("mass", None), *([("inertia", None)] if own_inertia else []),
+                        *carried.items()])
         return True
 
     def set_units(self, units: str) -> bool:
@@ -182,9 +182,7 @@ class BodyGroup(QGroupBox):
                     self.units.setCurrentText(self._settings.mesh_units)
             self.rejected.emit(f"{exc} (keeping {settings.mesh_units})")
             return False
-        self._send("mesh_units", units)
-        for key, value in carried.items():
-            self._send(key, value)
+        self._send_all([("mesh_units", units), *carried.items()])
         return True
 
     def _refuse(self, message: str) -> bool:

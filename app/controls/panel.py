@@ -59,6 +59,8 @@ class ControlPanel(QWidget):
     speed_range : (float, float)
         Slowest and fastest speed factor.
     parent : QWidget, optional
+    submit_all : callable
+        ``submit_all([(key, value), ...])`` sends inputs that take effect at the same step.
 
     Attributes
     ----------
@@ -73,9 +75,10 @@ class ControlPanel(QWidget):
 
     rejected = Signal(str)
 
-    def __init__(self, submit, speed_range, parent=None):
+    def __init__(self, submit, speed_range, parent=None, *, submit_all):
         super().__init__(parent)
         self._send = submit
+        self._send_all = submit_all
         self._sent: dict[str, collections.deque] = {}
         self._shown = None
         self.run = RunGroup(speed_range)
@@ -85,7 +88,7 @@ class ControlPanel(QWidget):
         self.controller = ControllerGroup(self._submit)
         self.limiter = LimiterGroup(self._submit)
         self.integrator = IntegratorGroup(self._submit)
-        self.body = BodyGroup(self._submit, self.current_settings)
+        self.body = BodyGroup(self._submit, self.current_settings, submit_all=self._submit_all)
         self.wheels = WheelsGroup(self._submit)
         self.environment = EnvironmentGroup(self._submit)
         self._groups = (self.torque, self.command, self.dampers, self.controller, self.limiter,
@@ -111,6 +114,13 @@ class ControlPanel(QWidget):
         value = validate(key, value)
         self._sent.setdefault(key, collections.deque(maxlen=_IN_FLIGHT)).append(value)
         self._send(key, value)
+
+    def _submit_all(self, inputs) -> None:
+        """Inputs that take effect at the same step (a body and the tuning carried to it)."""
+        inputs = [(key, validate(key, value)) for key, value in inputs]
+        for key, value in inputs:
+            self._sent.setdefault(key, collections.deque(maxlen=_IN_FLIGHT)).append(value)
+        self._send_all(inputs)
 
     def show_settings(self, settings, *, fresh: bool = False) -> None:
         """Show the model's settings in every group that has a changed value.

@@ -190,7 +190,7 @@ class MainWindow(QMainWindow):
     def _build_controls(self, speed: float) -> None:
         """The control column, wired to the worker (run commands) and the window (inputs, reset)."""
         worker = self.flight.worker
-        self.controls = ControlPanel(self._submit, SPEED_RANGE)
+        self.controls = ControlPanel(self._submit, SPEED_RANGE, submit_all=self._submit_all)
         self.controls.setMinimumWidth(300)
         self.controls.rejected.connect(lambda text: self.statusBar().showMessage(text, MESSAGE_SECONDS * 1000))
         self.controls.body.rejected.connect(self.show_message)
@@ -264,8 +264,12 @@ class MainWindow(QMainWindow):
             # another number of wheels: a new run (its rows have a column per wheel)
             self._started(lambda: self.flight.change_wheels(value, *self.controls.body.reset_state()))
             return
+        self._submit_all(((key, value),))
+
+    def _submit_all(self, inputs) -> None:
+        """Inputs that take effect at the same step; one the model refuses is said, and none is sent."""
         try:
-            self.flight.worker.submit(key, value)
+            self.flight.worker.submit_all(inputs)
         except SettingsError as exc:
             self.show_message(str(exc))
 
