@@ -20,7 +20,7 @@ other core.  The ffmpeg is the one imageio-ffmpeg bundles
 
 Whole files or none: ffmpeg writes ``FILE.part`` (and the GIF's
 intermediates ``FILE.part.mkv``, ``FILE.part.png``) beside the target, and
-only a complete video is moved over it (:class:`sim.files.PartialFile`), so
+only a complete video is moved over it (:class:`sim.io.files.PartialFile`), so
 a failure (a full disk, Ctrl-C, an encoder error) leaves an existing file
 as it was and no partial file behind.
 
@@ -44,8 +44,8 @@ import threading
 import time
 from dataclasses import dataclass
 
-from sim.files import OutputRefused, PartialFile, kind_of
-from sim.limits import LIMITS, SettingsError
+from sim.io.files import OutputRefused, PartialFile, kind_of
+from sim.io.limits import LIMITS, SettingsError
 
 __all__ = ["VideoEncoder", "EncoderError", "Encoded", "FORMATS", "FPS_CHOICES", "WHATS", "video_format", "check_size",
            "check_fps", "check_target", "check_output", "parse_size", "ffmpeg_exe", "X264_PRESET", "LIVE_PRESET",
@@ -133,7 +133,7 @@ def video_format(path) -> str:
 
 
 def parse_size(text: str) -> tuple[int, int]:
-    """``"1280x720"`` as ``(1280, 720)``, each checked against :data:`sim.limits.LIMITS` (SettingsError)."""
+    """``"1280x720"`` as ``(1280, 720)``, each checked against :data:`sim.io.limits.LIMITS` (SettingsError)."""
     parts = str(text).lower().replace(" ", "").split("x")
     if len(parts) != 2:
         raise SettingsError(f"expected WIDTHxHEIGHT in pixels, e.g. 1280x720, got {text!r}")

@@ -6,7 +6,7 @@ step each give up and take back the GIL against the GUI thread (measured
 in docs/PERFORMANCE.md, "10,000 bodies live").  The same step in another
 process, beside the same window, keeps its 0.6-0.75 ms.
 
-How: :meth:`EnsembleEngine.ensemble` is the :class:`~sim.runner.Runner`'s
+How: :meth:`EnsembleEngine.ensemble` is the :class:`~sim.run.runner.Runner`'s
 ``ensembles`` factory.  It returns a :class:`RemoteEnsemble` with the face
 the runner uses (``set``, ``reset``, ``step``, ``frame``), whose
 :class:`~sim.ensemble.Ensemble` lives in the engine's process
@@ -52,8 +52,8 @@ import numpy as np
 
 from sim.ensemble import EnsembleSpec
 from sim.ensemble.info import EnsembleFrame, frozen_copy
-from sim.runner import live_ensemble
-from sim.settings import Settings
+from sim.run.runner import live_ensemble
+from sim.model.settings import Settings
 
 __all__ = ["EnsembleEngine", "RemoteEnsemble", "EngineError", "FrameBuffer", "serve", "main"]
 
@@ -348,7 +348,7 @@ class EnsembleEngine:
 
 
 class RemoteEnsemble:
-    """An ensemble stepped in the :class:`EnsembleEngine`'s process, with the face :class:`~sim.runner.Runner` uses.
+    """An ensemble stepped in the :class:`EnsembleEngine`'s process, with the face :class:`~sim.run.runner.Runner` uses.
 
     Attributes
     ----------

@@ -9,7 +9,7 @@ pyproject.toml), so it is tested without a screen (tests/test_flight.py).
 
 An action that starts a new run (:meth:`Flight.open_scenario`,
 :meth:`Flight.start_recording`, :meth:`Flight.replay`) hands the worker a
-new :class:`~sim.runner.Runner` and returns a :class:`Started`: the
+new :class:`~sim.run.runner.Runner` and returns a :class:`Started`: the
 scenario and the runner now flying, and what to tell the user.  An action
 that cannot be done raises :class:`FlightError`, whose message says why;
 the run goes on unchanged.
@@ -23,13 +23,13 @@ from dataclasses import dataclass
 
 from app.engine import EnsembleEngine
 from app.worker import SimulationWorker
-from sim.events import reached
-from sim.recording import Recorder, RecordingError, replay
-from sim.runner import Runner
-from sim.scenario import Scenario, ScenarioError, load
-from sim.scenario_writer import save as save_scenario_file
-from sim.settings import Settings, SettingsError
-from sim.wheels import layout_axes
+from sim.model.events import reached
+from sim.run.recording import Recorder, RecordingError, replay
+from sim.run.runner import Runner
+from sim.run.scenario import Scenario, ScenarioError, load
+from sim.run.scenario_writer import save as save_scenario_file
+from sim.model.settings import Settings, SettingsError
+from sim.core.wheels import layout_axes
 
 #: The settings of one value per wheel (or a tuple of one per wheel).
 _PER_WHEEL = ("wheel_speeds", "wheel_torques", "wheel_inertia", "wheel_torque_limit", "wheel_speed_limit",
@@ -74,11 +74,11 @@ class Started:
         runner was handed to the worker's thread, which owns it from then on).
     reference : str
         The body the comparison errors are measured against
-        (:attr:`sim.runner.Runner.reference`).
+        (:attr:`sim.run.runner.Runner.reference`).
     notices : tuple of str
         What to tell the user, in order (none of them is an error).
     columns : tuple of str
-        The columns of the run's rows (:attr:`sim.runner.Runner.columns`: a
+        The columns of the run's rows (:attr:`sim.run.runner.Runner.columns`: a
         run with reaction wheels has a speed and a motor torque per wheel).
     """
 

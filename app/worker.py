@@ -1,6 +1,6 @@
 """The simulation thread: a plain loop that owns the Runner and paces it to wall time.
 
-The GUI never touches the :class:`~sim.runner.Runner` state.  It sends inputs
+The GUI never touches the :class:`~sim.run.runner.Runner` state.  It sends inputs
 with :meth:`SimulationWorker.submit` (the runner's thread-safe queue; they take
 effect at the next step) and commands (pause, single step, speed, reset, a new
 runner) that the loop carries out between chunks.  Every batch of samples the
@@ -39,13 +39,13 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.events import TIME_TOLERANCE, reached, steps_until
-from sim.limits import LIMITS
-from sim.runner import RESET, Batch, Runner
+from sim.model.events import TIME_TOLERANCE, reached, steps_until
+from sim.io.limits import LIMITS
+from sim.run.runner import RESET, Batch, Runner
 
 __all__ = ["SimulationWorker", "Fault", "SPEED_RANGE", "CHUNK_SECONDS", "CHUNK_WALL", "MAX_LAG"]
 
-#: Smallest and largest speed factor (simulated seconds per wall second): :data:`sim.limits.LIMITS`' "speed".
+#: Smallest and largest speed factor (simulated seconds per wall second): :data:`sim.io.limits.LIMITS`' "speed".
 #: Beyond what the machine can step, the run falls behind openly (:data:`MAX_LAG`).
 SPEED_RANGE = (LIMITS["speed"].low, LIMITS["speed"].high)
 #: Most simulated time taken in one chunk, s.
@@ -70,7 +70,7 @@ class Fault:
     Attributes
     ----------
     message : str
-        What went wrong (a :class:`~sim.simulation.SimulationFault` message
+        What went wrong (a :class:`~sim.model.simulation.SimulationFault` message
         already names the simulated time).
     t : float
         Simulated time of the last good state, s.
@@ -114,7 +114,7 @@ def _current(runner: Runner) -> Batch:
 
 
 class SimulationWorker:
-    """Runs a :class:`~sim.runner.Runner` in its own thread in real time.
+    """Runs a :class:`~sim.run.runner.Runner` in its own thread in real time.
 
     Parameters
     ----------
@@ -177,7 +177,7 @@ class SimulationWorker:
         """Unpaced worker: carry out the commands and step until simulated time ``t`` is reached.
 
         In the caller's thread, to the first step boundary at or after ``t``
-        (:func:`sim.events.steps_until`, so a change of ``dt`` on the way
+        (:func:`sim.model.events.steps_until`, so a change of ``dt`` on the way
         is followed); queued inputs take effect even when no step is due.
         Stops early while paused (the scenario's end) or at a fault.
         Returns the steps taken.
@@ -225,7 +225,7 @@ class SimulationWorker:
 
     @property
     def settings(self):
-        """The main body's :class:`~sim.settings.Settings` after the last chunk."""
+        """The main body's :class:`~sim.model.settings.Settings` after the last chunk."""
         return self._settings
 
     @property
@@ -249,7 +249,7 @@ class SimulationWorker:
         self.submit_all(((key, value),))
 
     def submit_all(self, inputs) -> None:
-        """Send ``(key, value)`` inputs that take effect at the same step (:meth:`sim.runner.Runner.submit_all`)."""
+        """Send ``(key, value)`` inputs that take effect at the same step (:meth:`sim.run.runner.Runner.submit_all`)."""
         self._runner.submit_all(inputs)
         self._input_waiting = True
         self._wake.set()

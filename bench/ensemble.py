@@ -27,10 +27,10 @@ import time
 
 import numpy as np
 
-from sim.body import Body
+from sim.core.body import Body
 from sim.ensemble import Ensemble, EnsembleSpec
-from sim.settings import Settings
-from sim.simulation import Simulation
+from sim.model.settings import Settings
+from sim.model.simulation import Simulation
 
 W0 = (1.0, 0.2, -0.5)
 DT = 1e-3
@@ -40,7 +40,7 @@ DT = 1e-3
 _clock = time.process_time
 
 #: The same step as Ensemble's half-quat path, torque-free, with Hoffmann's norm controller:
-#: the same operations in the same order (sim/integrators.py half_quat, sim/norm.py hoffmann).
+#: the same operations in the same order (sim/core/integrators.py half_quat, sim/core/norm.py hoffmann).
 C_SOURCE = r"""
 #include <math.h>
 void half_quat_steps(long n, long steps, double dt, const double *jr, const double *jir,

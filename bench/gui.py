@@ -33,7 +33,7 @@ import numpy as np
 _STARTUP_CHILD = """
 import sys, time
 from app.window import application, open_window
-from sim.scenario import load
+from sim.run.scenario import load
 app = application()
 window = open_window(load("default"), remember_geometry=False)
 def first():
@@ -48,7 +48,7 @@ app.exec()
 _FRESH_CHILD = """
 import sys, time
 from app.window import application, open_window
-from sim.scenario import load
+from sim.run.scenario import load
 app = application()
 window = open_window(load("default"), remember_geometry=False)
 nbytes = lambda: window.history.nbytes
@@ -162,7 +162,7 @@ class _Session:
 
     def __init__(self, speed: float):
         from app.window import application, open_window
-        from sim.scenario import load
+        from sim.run.scenario import load
 
         self.app = application()
         self.window = open_window(load("default"), remember_geometry=False, speed=speed)  # as `attitude-sim gui`

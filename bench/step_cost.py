@@ -17,8 +17,8 @@ import time
 
 import numpy as np
 
-from sim.body import Body
-from sim.simulation import Simulation
+from sim.core.body import Body
+from sim.model.simulation import Simulation
 
 W0 = (1.0, 0.2, -0.5)
 DT = 1e-3
@@ -85,8 +85,8 @@ def _numpy_half_quat_us_per_step(steps: int, repeats: int) -> float:
 
 def _runner_us_per_step(steps: int, repeats: int) -> float:
     """What the window's simulation thread pays per step: the step and its history row."""
-    from sim.runner import Runner
-    from sim.scenario import load
+    from sim.run.runner import Runner
+    from sim.run.scenario import load
 
     times = []
     for _ in range(repeats):
@@ -142,9 +142,9 @@ EQUAL_ACCURACY_RAD = 1e-8
 def _error_and_cost(integrator: str, norm: str, steps: int, repeats: int) -> tuple[float, float]:
     """Attitude error (rad, against the closed form) after 10 s in ``steps`` steps, and the median CPU time (s)."""
     from sim import lab
-    from sim.norm import unit
-    from sim.quaternion import cayley
-    from sim.tumble import FreeTumble, attitude_error
+    from sim.core.norm import unit
+    from sim.core.quaternion import cayley
+    from sim.core.tumble import FreeTumble, attitude_error
 
     c_ref = FreeTumble(Body(lab.INERTIA).J, lab.RATES).cayley(10.0)
     times, error = [], None

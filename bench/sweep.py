@@ -18,7 +18,7 @@ import time
 from dataclasses import replace
 
 from sim.ensemble import EnsembleSpec
-from sim.scenario import load
+from sim.run.scenario import load
 from sim.sweep import COLUMNS, Sweep
 
 

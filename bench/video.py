@@ -31,7 +31,7 @@ from dataclasses import replace
 from OpenGL import GL
 from app.window.render import render_video
 from app.window.launch import application
-from sim.scenario import load
+from sim.run.scenario import load
 
 what, seconds, out = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 application()
@@ -54,7 +54,7 @@ from OpenGL import GL
 from PySide6.QtOpenGL import QOpenGLFramebufferObject
 from app.window.launch import application
 from app.window.main import MainWindow
-from sim.scenario import load
+from sim.run.scenario import load
 
 application()
 window = MainWindow(load("gimbal_lock"), remember_geometry=False, paced=False)

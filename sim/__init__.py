@@ -27,16 +27,16 @@ Conventions (the one place they are stated; README repeats them)
   ``J = [[Jxx, -Jxy, -Jxz], [-Jxy, Jyy, -Jyz], [-Jxz, -Jyz, Jzz]]``.
 * Torques are in body axes.  Angles are radians inside ``sim`` unless a name
   ends in ``_deg``.
-* Reaction wheels (:mod:`sim.wheels`): ``J`` is the whole craft's, wheels
+* Reaction wheels (:mod:`sim.core.wheels`): ``J`` is the whole craft's, wheels
   locked; wheel ``i`` has a unit axis ``a_i``, axial inertia ``J_s,i`` and
   speed ``W_i`` relative to the body; its motor torque ``u_i`` acts on the
   wheel and ``-u_i a_i`` on the body; the total momentum
   ``H = J w + sum a_i J_s,i W_i``.
-* The orbit frame (:mod:`sim.environment`): z to nadir, x along the
+* The orbit frame (:mod:`sim.world.environment`): z to nadir, x along the
   velocity, the inertial axes at ``t = 0``; nadir ``(-sin nt, 0, cos nt)``.
 """
 
-from sim.quaternion import (
+from sim.core.quaternion import (
     as_aircraft_angles,
     as_euler_zxz,
     cayley,
@@ -47,9 +47,9 @@ from sim.quaternion import (
     product,
     v_matrix,
 )
-from sim.interpolation import slerp
-from sim.body import Body
-from sim.simulation import Simulation, Snapshot
+from sim.core.interpolation import slerp
+from sim.core.body import Body
+from sim.model.simulation import Simulation, Snapshot
 from sim.ensemble import Ensemble, EnsembleSpec
 
 __all__ = [

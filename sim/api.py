@@ -10,7 +10,7 @@ these same functions)::
     (1.0, (11,))
 
 A result is a dict of 1-D float arrays, one per column, in order: the
-columns of the CSV (:func:`sim.simulation.columns`: with reaction wheels,
+columns of the CSV (:func:`sim.model.simulation.columns`: with reaction wheels,
 ``wheel1..N`` and ``ux1..N`` after ``qc4``) for the main body, then for
 every comparison body of the scenario its columns but ``t``, named
 ``"<label>:<column>"`` (e.g. ``"rk4:q1"``).  Quaternions are scalar last,
@@ -26,7 +26,7 @@ Runs whose step count the machine cannot finish in reasonable time are
 refused up front (:class:`RunTooLong`, with the step count and an estimate
 measured on this machine) unless ``force=True``; runs whose rows would need
 more memory than the machine has available are refused, forced or not
-(:func:`sim.limits.check_cost`, the one gate of every estimate).
+(:func:`sim.io.limits.check_cost`, the one gate of every estimate).
 """
 
 from __future__ import annotations
@@ -37,24 +37,24 @@ from dataclasses import replace as _replace
 
 import numpy as np
 
-from sim.limits import LIMITS, RunTooLong, as_number, check_cost, duration_text, least_seconds
-from sim.recording import Recorder, load_recording
-from sim.runner import Runner
-from sim.scenario import MAX_DURATION, Scenario, load
-from sim.scenario_toml import dumps as scenario_toml
-from sim.scenario_writer import save
-from sim.settings import Settings, SettingsError, validate
-from sim.simulation import COLUMNS, Simulation, SimulationFault
-from sim.simulation import columns as body_columns
+from sim.io.limits import LIMITS, RunTooLong, as_number, check_cost, duration_text, least_seconds
+from sim.run.recording import Recorder, load_recording
+from sim.run.runner import Runner
+from sim.run.scenario import MAX_DURATION, Scenario, load
+from sim.run.scenario_toml import dumps as scenario_toml
+from sim.run.scenario_writer import save
+from sim.model.settings import Settings, SettingsError, validate
+from sim.model.simulation import COLUMNS, Simulation, SimulationFault
+from sim.model.simulation import columns as body_columns
 
 __all__ = ["run", "replay", "record", "stream", "replay_stream", "columns", "to_dataframe",
            "load_scenario", "save_scenario", "scenario_toml", "as_scenario", "plan", "Plan",
            "RunTooLong", "MAX_SECONDS", "MAX_RESULT_BYTES"]
 
-#: Longest run accepted without ``force``: its estimated wall time, s (:data:`sim.limits.LIMITS`).
+#: Longest run accepted without ``force``: its estimated wall time, s (:data:`sim.io.limits.LIMITS`).
 MAX_SECONDS = LIMITS["run_seconds"].high
 #: Largest result :func:`run` and :func:`replay` hold in memory without ``force``, bytes; with
-#: ``force`` the limit is what the machine has available (:func:`sim.limits.check_cost`).
+#: ``force`` the limit is what the machine has available (:func:`sim.io.limits.check_cost`).
 MAX_RESULT_BYTES = 2 << 30
 #: Below this many steps a run is accepted without measuring the cost per step
 #: (100,000 steps take seconds even with several comparison bodies).
@@ -64,9 +64,9 @@ _WIDTH = len(COLUMNS)
 
 # ------------------------------------------------------------------ inputs
 def as_scenario(source=None) -> Scenario:
-    """A :class:`~sim.scenario.Scenario` from a scenario, settings, a built-in name or a file path.
+    """A :class:`~sim.run.scenario.Scenario` from a scenario, settings, a built-in name or a file path.
 
-    ``None`` is the built-in ``default``; a :class:`~sim.settings.Settings`
+    ``None`` is the built-in ``default``; a :class:`~sim.model.settings.Settings`
     becomes a scenario with the default duration (20 s) and no events.
     """
     if source is None:
@@ -94,7 +94,7 @@ def columns(scenario: Scenario) -> tuple:
     """Column names of a result of ``scenario``: the CSV's, then ``"<label>:<column>"`` per comparison body.
 
     A body with reaction wheels has ``wheel1..N`` and ``ux1..N`` besides
-    (:func:`sim.simulation.columns`).
+    (:func:`sim.model.simulation.columns`).
     """
     settings = scenario.settings
     extra = tuple(f"{label}:{c}" for label, overrides in scenario.compare
@@ -133,7 +133,7 @@ class Plan:
 
     def check(self, *, in_memory: bool = False, force: bool = False,
               hint: str = "force=True runs it anyway") -> "Plan":
-        """Raise :class:`RunTooLong` unless the run fits this machine (:func:`sim.limits.check_cost`).
+        """Raise :class:`RunTooLong` unless the run fits this machine (:func:`sim.io.limits.check_cost`).
 
         Refused: more memory than the machine has available (``in_memory``:
         the rows are held in memory, :func:`run` and npz), whatever
@@ -161,7 +161,7 @@ def plan(scenario: Scenario, duration: float | None = None, every: int = 1, user
     SettingsError
         If ``duration`` is not a number > 0 or ``every`` is not an integer >= 1.
     RunTooLong
-        If ``duration`` is beyond :data:`~sim.scenario.MAX_DURATION` (no force
+        If ``duration`` is beyond :data:`~sim.run.scenario.MAX_DURATION` (no force
         runs that); the message gives the step count and the time it would take.
     """
     duration = scenario.duration if duration is None else _duration(duration)
@@ -210,7 +210,7 @@ def _measure_costs(scenario: Scenario, repeats: int = 3, user_torque=None) -> tu
             for _ in range(32):
                 ",".join(map(repr, sim.row()[:_WIDTH + 2 * sim.wheel_count]))
 
-        step_cost += least_seconds(steps, repeats) / n  # sim.limits.least_seconds: the least of the timings
+        step_cost += least_seconds(steps, repeats) / n  # sim.io.limits.least_seconds: the least of the timings
         row_cost += least_seconds(rows, repeats) / 32
     return step_cost, row_cost
 

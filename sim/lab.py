@@ -12,7 +12,7 @@ drift alike):
   and inertial axes), ``|h|/|h0| - 1``;
 * ``|Q| - 1`` of the quaternion the integrator carries;
 * the attitude error: the rotation angle between the attitude the run reads
-  (``Q/|Q|``) and the closed form of :class:`sim.tumble.FreeTumble`
+  (``Q/|Q|``) and the closed form of :class:`sim.core.tumble.FreeTumble`
   (Jacobi's elliptic functions);
 * the CPU time per step.
 
@@ -20,7 +20,7 @@ drift alike):
 :data:`ORDER_DTS` and measures the order from the attitude errors at the
 end: ``log2(e(dt) / e(dt/2))``.  :func:`flip_periods` measures the
 intermediate-axis flip period of the T-handle and the phone (rk4,
-``dt = 1 ms``) against ``4 K(m) / lambda`` (:func:`sim.tumble.flip_period`).
+``dt = 1 ms``) against ``4 K(m) / lambda`` (:func:`sim.core.tumble.flip_period`).
 :func:`run_lab` does it all; ``attitude-sim lab`` writes the report.
 """
 
@@ -32,15 +32,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.body import HOFFMANN_INERTIA, Body
-from sim.energy import body_momentum
-from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
-from sim.norm import NORM_MODES, unit
-from sim.quaternion import cayley
-from sim.scenario import load
-from sim.settings import Settings
-from sim.simulation import Simulation, SimulationFault
-from sim.tumble import FreeTumble, attitude_error, measured_period
+from sim.core.body import HOFFMANN_INERTIA, Body
+from sim.core.energy import body_momentum
+from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
+from sim.core.norm import NORM_MODES, unit
+from sim.core.quaternion import cayley
+from sim.run.scenario import load
+from sim.model.settings import Settings
+from sim.model.simulation import Simulation, SimulationFault
+from sim.core.tumble import FreeTumble, attitude_error, measured_period
 
 __all__ = ["Combination", "Drift", "LabResult", "Flip", "combinations", "run_drift", "measure_order",
            "flip_periods", "run_lab", "STEPS", "DT", "RATES", "INERTIA", "ORDER_DURATION", "ORDER_DTS",
@@ -181,7 +181,7 @@ def run_drift(combination: Combination, steps: int = STEPS, dt: float = DT, samp
               progress=None, reference=None) -> Drift:
     """The long run of one combination (see the module docstring); ``progress.update(n)`` after each chunk.
 
-    A :class:`~sim.simulation.SimulationFault` (a runaway norm with ``none``)
+    A :class:`~sim.model.simulation.SimulationFault` (a runaway norm with ``none``)
     ends the run: the series stop at the last good state and ``fault`` says why.
     """
     ks = sample_steps(steps, samples)
@@ -238,7 +238,7 @@ def flip_periods(dt: float = 1e-3, periods: float = 2.2) -> list:
     """The T-handle's and the phone's flip period, :data:`FLIP_SCENARIOS` with rk4 at ``dt``, against the closed form.
 
     The measured period is twice the mean spacing of the zero crossings of
-    the rate about the intermediate principal axis (:func:`sim.tumble.measured_period`).
+    the rate about the intermediate principal axis (:func:`sim.core.tumble.measured_period`).
     """
     out = []
     for name, label in FLIP_SCENARIOS:

@@ -4,7 +4,7 @@ A sweep splits the bodies ``0 .. spec.bodies - 1`` into chunks of
 consecutive global indices; each chunk is an
 :class:`~sim.ensemble.Ensemble` ``(settings, spec, start=, count=)`` flown
 through the scenario's duration, with the scenario's time-tagged events
-applied at the same steps as :meth:`sim.runner.Runner.run` applies them to
+applied at the same steps as :meth:`sim.run.runner.Runner.run` applies them to
 one body.  Every body's sample depends only on ``(spec.seed, index)``, so the
 columns are bit-identical whatever the chunk size and wherever a chunk runs:
 in this process (``client=None``) or on the workers of a
@@ -26,10 +26,10 @@ import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
 from sim.ensemble.sampling import combination
-from sim.events import EventCursor
-from sim.limits import LIMITS, least_seconds
-from sim.scenario import Scenario
-from sim.settings import Settings
+from sim.model.events import EventCursor
+from sim.io.limits import LIMITS, least_seconds
+from sim.run.scenario import Scenario
+from sim.model.settings import Settings
 
 __all__ = ["Sweep", "SweepResult", "SweepFailed", "COLUMNS", "columns", "run_chunk", "chunks", "summary",
            "MAX_TRAJECTORY_BYTES"]
@@ -58,7 +58,7 @@ _INITIAL = {"q0": COLUMNS[1:5], "angles_deg0": COLUMNS[5:8], "rates0": COLUMNS[8
             "inertia": COLUMNS[11:17], "gains": COLUMNS[17:20]}
 _METRICS = COLUMNS[27:]
 
-#: A trajectory file larger than this is refused up front (bytes; :data:`sim.limits.LIMITS`).
+#: A trajectory file larger than this is refused up front (bytes; :data:`sim.io.limits.LIMITS`).
 MAX_TRAJECTORY_BYTES = LIMITS["trajectory_bytes"].high
 #: Bytes an ensemble holds per body while it flies: state, initial samples, metrics and numpy's
 #: temporaries (measured: 1.0-1.1 kB per body with dispersed inertia and the controller on).
@@ -127,7 +127,7 @@ def run_chunk(settings: Settings, spec: EnsembleSpec, events: tuple, steps: int,
 
     The scenario's ``events`` are applied to every body at the first step
     boundary where ``at`` is reached, by the same
-    :class:`~sim.events.EventCursor` as :meth:`sim.runner.Runner.run`
+    :class:`~sim.model.events.EventCursor` as :meth:`sim.run.runner.Runner.run`
     applies them to one body (events at ``at <= 0`` before the first step).
     ``report(body_steps)`` (optional) is called as the work goes on.
 
@@ -206,7 +206,7 @@ class Sweep:
 
     Examples
     --------
-    >>> from sim.scenario import load
+    >>> from sim.run.scenario import load
     >>> result = Sweep(load("ensemble_controller"), EnsembleSpec(bodies=8)).run()  # doctest: +SKIP
     """
 
@@ -276,7 +276,7 @@ class Sweep:
     def costs(self) -> tuple:
         """``(seconds per body set up, seconds per body-step)``, measured on a few bodies of this sweep.
 
-        Each the least of three timings (:func:`sim.limits.least_seconds`),
+        Each the least of three timings (:func:`sim.io.limits.least_seconds`),
         on the sweep's own settings and spec, so the controller, the
         integrator and the dispersions in force are what is timed.
         """

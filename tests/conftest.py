@@ -71,7 +71,7 @@ def main_window(qtbot):
     """Open the main window on a scenario (``main_window("integrators", speed=10.0)``), shown and
     running; every window opened is closed (its thread stopped) at the end."""
     from app.window import MainWindow
-    from sim.scenario import load
+    from sim.run.scenario import load
 
     opened = []
 

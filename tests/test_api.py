@@ -18,10 +18,10 @@ from scipy.spatial.transform import Rotation
 
 from app.cli import main
 from sim import api
-from sim.body import Body
-from sim.scenario import Event, Scenario, builtin_names, load, loads
-from sim.settings import Settings, SettingsError
-from sim.simulation import COLUMNS, Simulation, SimulationFault
+from sim.core.body import Body
+from sim.run.scenario import Event, Scenario, builtin_names, load, loads
+from sim.model.settings import Settings, SettingsError
+from sim.model.simulation import COLUMNS, Simulation, SimulationFault
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "API.md"
 

@@ -40,7 +40,7 @@ def _loaded_after(code: str) -> list:
 
 
 def test_importing_sim_and_running_headless_loads_no_qt():
-    assert _loaded_after("import sim, sim.runner, sim.recording, app.cli\n"
+    assert _loaded_after("import sim, sim.run.runner, sim.run.recording, app.cli\n"
                          "assert app.cli.main(['run', '--duration', '0.01', '--out', '/dev/null']) == 0") == []
 
 
@@ -66,7 +66,7 @@ def test_the_video_encoder_encodes_without_qt(tmp_path):
 
 
 def test_the_flight_flies_without_qt():
-    assert _loaded_after("from app.flight import Flight\nfrom sim.scenario import load\n"
+    assert _loaded_after("from app.flight import Flight\nfrom sim.run.scenario import load\n"
                          "flight = Flight(load('default'))\nflight.start()\nflight.worker.step()\n"
                          "assert flight.stop()") == []
 

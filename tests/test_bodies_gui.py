@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtWidgets import QWidget
 
 from app.view3d.layout import REFERENCE_SIZE
-from sim.shape import BUILTINS, mass_properties
+from sim.model.shape import BUILTINS, mass_properties
 
 pytestmark = pytest.mark.gl
 

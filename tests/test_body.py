@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from sim.body import HOFFMANN_INERTIA, Body, inertia_tensor
+from sim.core.body import HOFFMANN_INERTIA, Body, inertia_tensor
 
 EPS = np.finfo(float).eps
 

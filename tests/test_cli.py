@@ -10,7 +10,7 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 from app.cli import main
-from sim.simulation import COLUMNS
+from sim.model.simulation import COLUMNS
 
 
 def _run(capsys, *argv):
@@ -155,11 +155,11 @@ def test_every_flag_has_help():
 
 def test_named_values_are_argparse_choices():
     from app.cli import build_parser
-    from sim.control import CONTROLLERS
-    from sim.environment import DISTURBANCE_AXES
-    from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
-    from sim.norm import NORM_MODES
-    from sim.shape import MESH_UNITS
+    from sim.core.control import CONTROLLERS
+    from sim.world.environment import DISTURBANCE_AXES
+    from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
+    from sim.core.norm import NORM_MODES
+    from sim.model.shape import MESH_UNITS
 
     run = _subparsers(build_parser())["run"]
     choices = {a.dest: tuple(a.choices) for a in run._actions if a.choices}

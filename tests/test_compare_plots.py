@@ -7,7 +7,7 @@ import pytest
 
 from app.plots.compare import ERROR_FLOOR_DEG, MAX_BODY_CAPACITY, PLOT_NAMES, ComparePanel, body_capacity
 from app.plots.style import decade_label
-from sim.runner import COMPARE_COLUMNS, MAIN
+from sim.run.runner import COMPARE_COLUMNS, MAIN
 
 DT = 0.01
 BODIES = ("rk4", "full-quat", "full-quat raw")

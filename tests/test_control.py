@@ -1,4 +1,4 @@
-"""Torques (sim.control): dampers, limiter, Euler-angle and quaternion controllers.
+"""Torques (sim.core.control): dampers, limiter, Euler-angle and quaternion controllers.
 
 References: the small-angle law T = -K a n of a proportional attitude
 controller (a body turned by angle a about n is pushed back about -n), the
@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
-from sim import control
-from sim import quaternion as quat
-from sim.simulation import Simulation
+from sim.core import control
+from sim.core import quaternion as quat
+from sim.model.simulation import Simulation
 from oracle import attitude_error, unit
 
 GAINS = control.HOFFMANN_PRESET["gains"]

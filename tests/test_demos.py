@@ -6,10 +6,10 @@ import math
 import numpy as np
 import pytest
 
-from sim.quaternion import rotation_angle
-from sim.runner import Runner
-from sim.scenario import load
-from sim.simulation import HISTORY_COLUMNS, Simulation
+from sim.core.quaternion import rotation_angle
+from sim.run.runner import Runner
+from sim.run.scenario import load
+from sim.model.simulation import HISTORY_COLUMNS, Simulation
 
 from oracle import solve_attitude
 

@@ -22,9 +22,9 @@ import math
 import numpy as np
 import pytest
 
-from sim import integrators as integ
-from sim.body import Body
-from sim.simulation import Simulation
+from sim.core import integrators as integ
+from sim.core.body import Body
+from sim.model.simulation import Simulation
 
 from oracle import attitude_error
 

@@ -196,7 +196,7 @@ MUTANT = re.compile(r"\.x(?:_|ǁ)(.*?)(?:__mutmut_\w*)?$")
 
 
 def _demangle(dotted: str) -> str:
-    """A mutmut id names the mutated function: `sim.body.xǁBodyǁenergy__mutmut_3` -> `sim.body.Body.energy`."""
+    """A mutmut id names the mutated function: `sim.core.body.xǁBodyǁenergy__mutmut_3` -> `sim.core.body.Body.energy`."""
     found = MUTANT.search(dotted)
     if not found:
         return dotted

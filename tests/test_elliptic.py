@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 from scipy import integrate, special
 
-from sim import elliptic as E
-from sim.body import Body
-from sim.quaternion import cayley, from_aircraft_angles
-from sim.tumble import FreeTumble, attitude_error, crossings, flip_period, measured_period
+from sim.core import elliptic as E
+from sim.core.body import Body
+from sim.core.quaternion import cayley, from_aircraft_angles
+from sim.core.tumble import FreeTumble, attitude_error, crossings, flip_period, measured_period
 
 from oracle import solve_attitude
 

@@ -26,9 +26,9 @@ import pytest
 from app.engine import EngineError, EnsembleEngine
 from app.worker import SimulationWorker
 from sim.ensemble import EnsembleSpec
-from sim.runner import ENSEMBLE, RESET, Runner
-from sim.scenario import load
-from sim.settings import SettingsError
+from sim.run.runner import ENSEMBLE, RESET, Runner
+from sim.run.scenario import load
+from sim.model.settings import SettingsError
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = EnsembleSpec(bodies=300, seed=11, rate_spread=0.3, inertia_spread=15.0)
@@ -192,7 +192,7 @@ def test_the_process_ends_when_the_engine_closes_or_when_its_owner_is_killed(tmp
         import time
         from app.engine import EnsembleEngine
         from sim.ensemble import EnsembleSpec
-        from sim.settings import Settings
+        from sim.model.settings import Settings
         engine = EnsembleEngine()
         engine.ensemble(Settings(), EnsembleSpec(bodies=10))
         print(engine.pid, flush=True)
@@ -214,7 +214,7 @@ def test_a_script_without_a_main_guard_opens_one_engine_not_a_second_script(tmp_
     script.write_text(textwrap.dedent("""
         from app.engine import EnsembleEngine
         from sim.ensemble import EnsembleSpec
-        from sim.settings import Settings
+        from sim.model.settings import Settings
         print("script ran", flush=True)
         engine = EnsembleEngine()
         remote = engine.ensemble(Settings(), EnsembleSpec(bodies=10))

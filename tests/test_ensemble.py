@@ -7,11 +7,11 @@ import pytest
 from scipy import stats
 from scipy.spatial.transform import Rotation
 
-from sim.body import Body
+from sim.core.body import Body
 from sim.ensemble import Ensemble, EnsembleSpec
-from sim.quaternion import rotation_angle
-from sim.settings import Settings, SettingsError
-from sim.simulation import Simulation, SimulationFault
+from sim.core.quaternion import rotation_angle
+from sim.model.settings import Settings, SettingsError
+from sim.model.simulation import Simulation, SimulationFault
 
 # Hoffmann's quaternion-controller preset (Appendix A, 9.9) as the hoffmann_controller scenario
 # flies it: dt = 0.1 s, dampers 3/4/6, gains 6/10/12, limits 8/2/4 N m, command at once.
@@ -397,7 +397,7 @@ def test_keep_temporaries_takes_effect_on_glibc_and_changes_no_result():
 
     if platform.libc_ver()[0] == "glibc":
         assert keep_temporaries() is True
-    code = ("import numpy as np; from sim.settings import Settings; from sim.ensemble import Ensemble, EnsembleSpec;"
+    code = ("import numpy as np; from sim.model.settings import Settings; from sim.ensemble import Ensemble, EnsembleSpec;"
             "e = Ensemble(Settings(integrator='rk4', dampers_on=True), EnsembleSpec(bodies=50, seed=3));"
             "e.step(20); print(np.asarray(e.q).tobytes().hex())")
     env_runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,

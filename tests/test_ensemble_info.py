@@ -21,10 +21,10 @@ import pytest
 from app.worker import SimulationWorker
 from sim.ensemble import Ensemble, EnsembleSpec
 from sim.ensemble.info import EnsembleInfo, frozen_copy
-from sim.runner import ENSEMBLE, RESET, Runner
-from sim.scenario import Scenario, load
-from sim.settings import Settings
-from sim.simulation import Simulation
+from sim.run.runner import ENSEMBLE, RESET, Runner
+from sim.run.scenario import Scenario, load
+from sim.model.settings import Settings
+from sim.model.simulation import Simulation
 
 ARRAYS = ("q", "nose", "error_deg", "travelled_deg", "faulted")
 INFO_ARRAYS = ("index", "q0", "angles_deg0", "rates0", "inertia", "gains")

@@ -1,7 +1,7 @@
 """Tests of the ensemble in the window: the runner's lockstep ensemble and the Ensemble view.
 
 The model tests (no Qt) check the runner against independent references:
-single-body :class:`~sim.simulation.Simulation` runs of a body's own settings
+single-body :class:`~sim.model.simulation.Simulation` runs of a body's own settings
 (``EnsembleInfo.body_settings``) given the same inputs at the same steps, and
 scipy's Rotation for attitude errors and the angle a body must travel.  The
 window tests (marked ``gl``) check that what the view shows follows the
@@ -24,10 +24,10 @@ from app.ensemble.histogram import EDGES, histogram_counts
 from app.ensemble.scene import LONG_WAY_SIZE, PICK_PIXELS, POINT_SIZE
 from app.ensemble.view import MAX_BODIES
 from sim.ensemble import EnsembleSpec
-from sim.runner import ENSEMBLE, RESET, Runner
-from sim.scenario import Scenario, load
-from sim.settings import Settings, SettingsError
-from sim.simulation import Simulation
+from sim.run.runner import ENSEMBLE, RESET, Runner
+from sim.run.scenario import Scenario, load
+from sim.model.settings import Settings, SettingsError
+from sim.model.simulation import Simulation
 
 SCENE_FROM_NED = np.diag([1.0, -1.0, -1.0])
 CONTROLLED = Settings(inertia=(0.6, 1.0, 1.5, 0.0, 0.2, 0.0), dt=0.01, dampers_on=True, controller="quaternion",
@@ -450,7 +450,7 @@ def test_recording_with_the_ensemble_on_replays_it_and_the_view_follows(qtbot, m
 def test_a_new_body_reaches_the_ensemble_but_an_explicit_inertia_does_not():
     """The Model tab's body change re-draws the ensemble about the new body; "Load worst" (an explicit
     inertia for the main body) leaves the ensemble's bodies as drawn."""
-    from sim.shape import mass_properties
+    from sim.model.shape import mass_properties
 
     runner = runner_with(load("default").settings, EnsembleSpec(bodies=8, seed=3, inertia_spread=10.0))
     drawn = runner.advance(1).ensemble.info.inertia

@@ -1,4 +1,4 @@
-"""The environment's torques (sim.environment) and the user's torque function, against closed forms and scipy.
+"""The environment's torques (sim.world.environment) and the user's torque function, against closed forms and scipy.
 
 * The orbit: ``n = sqrt(mu / r^3)`` at 500 km is 1.107e-3 rad/s (docs and NOTES); a body
   held in the orbit frame has rates ``(0, -n, 0)`` and stays at zero orbit angles.
@@ -21,12 +21,12 @@ import pytest
 from scipy.integrate import solve_ivp
 
 from sim import api
-from sim.environment import gravity_gradient_torque, orbit_quaternion, orbit_rate, to_orbit_frame
-from sim.loads import UserTorqueError
-from sim.ops import COLUMN
-from sim.quaternion import cayley, from_aircraft_angles
-from sim.settings import Settings
-from sim.simulation import Simulation
+from sim.world.environment import gravity_gradient_torque, orbit_quaternion, orbit_rate, to_orbit_frame
+from sim.model.loads import UserTorqueError
+from sim.core.ops import COLUMN
+from sim.core.quaternion import cayley, from_aircraft_angles
+from sim.model.settings import Settings
+from sim.model.simulation import Simulation
 
 from oracle import hamilton, scipy_rotation
 
@@ -211,7 +211,7 @@ def test_orbit_formulas_on_columns():
     rel = to_orbit_frame(tuple(q), 321.0, N500)
     for j in range(16):
         assert np.array_equal(np.array(to_orbit_frame(tuple(q[:, j]), 321.0, N500)), np.array(rel)[:, j])
-    from sim.environment import disturbance_torque
+    from sim.world.environment import disturbance_torque
     cols = disturbance_torque(tuple(q), 3.0, (1.0, 2.0, 3.0), 7.0, True)
     for j in range(16):
         assert np.array_equal(np.array(disturbance_torque(tuple(q[:, j]), 3.0, (1.0, 2.0, 3.0), 7.0, True)),

@@ -1,4 +1,4 @@
-"""sim.files: what a refused file is called, and a socket given in place of a file."""
+"""sim.io.files: what a refused file is called, and a socket given in place of a file."""
 
 import errno
 import os
@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from sim.files import FileRefused, kind_of, read_regular
+from sim.io.files import FileRefused, kind_of, read_regular
 
 
 @pytest.mark.parametrize("kind, words", [

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from app.flight import Flight, FlightError, Started
-from sim.quaternion import from_aircraft_angles
-from sim.recording import RecordingError, load_recording
-from sim.scenario import Scenario, load
-from sim.settings import Settings
+from sim.core.quaternion import from_aircraft_angles
+from sim.run.recording import RecordingError, load_recording
+from sim.run.scenario import Scenario, load
+from sim.model.settings import Settings
 
 
 def wait_for(condition, timeout=5.0):

@@ -4,7 +4,7 @@ References, independent of the code under test: the seed equations typed
 here with numpy (Joshi (25), (27); the dissertation's E matrix (B.13), L
 (B.32), K (B.34) and Kane's (B.59)); Sherif's augmented system (39) solved
 densely; scipy's solve_ivp (DOP853) for trajectories; the closed form of the
-free asymmetric top (sim.tumble, itself checked against solve_ivp in
+free asymmetric top (sim.core.tumble, itself checked against solve_ivp in
 tests/test_elliptic.py); conservation laws.
 """
 
@@ -14,17 +14,17 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from sim import integrators as integ
-from sim import norm as normmod
-from sim.body import Body
-from sim.control import TorqueModel
-from sim.energy import body_momentum
+from sim.core import integrators as integ
+from sim.core import norm as normmod
+from sim.core.body import Body
+from sim.core.control import TorqueModel
+from sim.core.energy import body_momentum
 from sim.ensemble import Ensemble, EnsembleSpec
-from sim.multiplier import solve_augmented
-from sim.quaternion import cayley, qdot_from_rates, v_matrix
-from sim.settings import Settings
-from sim.simulation import Simulation, SimulationFault
-from sim.tumble import FreeTumble, attitude_error
+from sim.core.multiplier import solve_augmented
+from sim.core.quaternion import cayley, qdot_from_rates, v_matrix
+from sim.model.settings import Settings
+from sim.model.simulation import Simulation, SimulationFault
+from sim.core.tumble import FreeTumble, attitude_error
 
 from test_discrete_steps import kane_by_hand
 
@@ -236,8 +236,8 @@ def test_rkmk4_is_of_order_four():
 
 def test_rkmk4_exponential_map_and_its_inverse_derivative():
     # exp of a rotation vector is the coordinate rotation of Hoffmann (2.1); x = 0 exactly the identity
-    from sim.ops import FLOAT
-    from sim.quaternion import from_axis_angle
+    from sim.core.ops import FLOAT
+    from sim.core.quaternion import from_axis_angle
 
     for x in (RNG.normal(size=3), 1e-4 * RNG.normal(size=3), np.array([1e-9, 0.0, 0.0])):
         a = float(np.linalg.norm(x))
@@ -312,7 +312,7 @@ def test_the_ensemble_flies_each_new_choice_as_one_body_does(integrator, form, n
     for j in (0, 17, 39):
         sim = Simulation(ens.body_settings(j))
         sim.step(300)
-        # sin, cos and sqrt are numpy's on columns and libm's on floats (sim.ops): a few ulps apart at most
+        # sin, cos and sqrt are numpy's on columns and libm's on floats (sim.core.ops): a few ulps apart at most
         np.testing.assert_allclose(ens.q[:, j], sim.q, rtol=0, atol=1e-13)
         np.testing.assert_allclose(ens.w[:, j], sim.w, rtol=0, atol=1e-13)
     assert (ens.error_deg() < 5.0).all() and not ens.faulted.any()
@@ -340,7 +340,7 @@ def test_a_recording_with_the_new_choices_replays_bit_for_bit(tmp_path):
     assert api.record("default", path, duration=1.0, inputs=inputs) == 1000
     from dataclasses import replace
 
-    from sim.scenario import Event, load
+    from sim.run.scenario import Event, load
 
     first = api.replay(path)
     events = tuple(Event(t, {key: value}) for t, key, value in inputs)

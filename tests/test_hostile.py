@@ -24,11 +24,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.cli import main
-from sim.files import FileRefused, read_regular
-from sim.recording import Recorder, RecordingError, load_recording
-from sim.scenario import ScenarioError, load
-from sim.settings import Settings
-from sim.simulation import COLUMNS
+from sim.io.files import FileRefused, read_regular
+from sim.run.recording import Recorder, RecordingError, load_recording
+from sim.run.scenario import ScenarioError, load
+from sim.model.settings import Settings
+from sim.model.simulation import COLUMNS
 
 CLI = [sys.executable, "-m", "app.cli"]
 ROW = re.compile(r"^-?[0-9][^,]*(,[^,]+){%d}$" % (len(COLUMNS) - 1))
@@ -145,7 +145,7 @@ def test_ctrl_c_finishes_lines_and_names_t(tmp_path, fmt):
     proc = subprocess.Popen([*CLI, "run", "--duration", "100000", "--dt", "0.01", "--out", str(out),
                              "--format", fmt, "--force"],  # never refused as too long, however busy the machine
                             stderr=subprocess.PIPE, text=True)
-    partial = tmp_path / f"run.{fmt}.part"  # written beside the target, moved into place at the end (sim.files)
+    partial = tmp_path / f"run.{fmt}.part"  # written beside the target, moved into place at the end (sim.io.files)
     deadline = time.monotonic() + 60
     # wait until rows are being computed (and, for CSV, written)
     while time.monotonic() < deadline and (not partial.exists() or (fmt == "csv" and partial.stat().st_size < 50_000)):
@@ -302,7 +302,7 @@ def test_recording_line_too_long(tmp_path):
     (["--duration", "1e300", "--dt", "1e-9"], "more steps at dt=1e-09 s than a float can count"),
     (["--duration", "1e9", "--dt", "1e-6"], "1e+15 steps at dt=1e-06 s would take about"),
     (["--duration", "1e300", "--force"], "beyond 1e+07 s of simulated time"),
-    (["--duration", "-0"], "--duration: -0 must be > 0 s"),  # the table's words (sim.limits)
+    (["--duration", "-0"], "--duration: -0 must be > 0 s"),  # the table's words (sim.io.limits)
     (["--inertia", "1e-300,1e-300,1e-300,0,0,0"], "outside the physical range"),
     (["--inertia", "1e300,1e300,1e300,0,0,0"], "beyond the physical range"),
     (["--inertia", "5e-324,5e-324,5e-324,0,0,0"], "outside the physical range"),

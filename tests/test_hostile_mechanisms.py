@@ -1,8 +1,8 @@
 """The shared mechanisms behind issue 24's classes, tested in this process against independent references.
 
 The real processes are in tests/test_hostile_cases.py; here each mechanism
-is pinned on its own: the one writer (sim.files.Output), the one cost gate
-(sim.limits.check_cost) and what the machine has, the gains grid computed
+is pinned on its own: the one writer (sim.io.files.Output), the one cost gate
+(sim.io.limits.check_cost) and what the machine has, the gains grid computed
 arithmetically (against itertools.product), the by-gains summary (against
 numpy's percentile per group), the parser's negative values, duplicate
 labels and recording versions, and the meshes read in other units or
@@ -25,12 +25,12 @@ from app.cli.options import LineParser
 from sim import api
 from sim.ensemble import EnsembleSpec
 from sim.ensemble.sampling import grid_gains
-from sim.files import Output, OutputRefused, check_outputs, same_file, whole_path, write_whole
-from sim.limits import LIMITS, RunTooLong, available_memory, check_cost, check_workers, usable_cores
-from sim.recording import RecordingError, load_recording
-from sim.scenario import Scenario, ScenarioError, loads
-from sim.settings import Settings, SettingsError
-from sim.shape import ShapeError, load
+from sim.io.files import Output, OutputRefused, check_outputs, same_file, whole_path, write_whole
+from sim.io.limits import LIMITS, RunTooLong, available_memory, check_cost, check_workers, usable_cores
+from sim.run.recording import RecordingError, load_recording
+from sim.run.scenario import Scenario, ScenarioError, loads
+from sim.model.settings import Settings, SettingsError
+from sim.model.shape import ShapeError, load
 from sim.sweep import SweepResult, _by_gains, summary
 
 OLD = b"the old file\n"
@@ -73,7 +73,7 @@ def test_output_cuts_a_failed_chunk_back_to_the_last_whole_one(tmp_path):
     path = tmp_path / "cut.csv"
     code = textwrap.dedent(f"""
         import resource
-        from sim.files import Output
+        from sim.io.files import Output
         resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
         out = Output({str(path)!r}, "--out")
         out.write(b"x" * 599 + b"\\n")

@@ -1,4 +1,4 @@
-"""Integrators (sim.integrators) and norm handling (sim.norm) against physics.
+"""Integrators (sim.core.integrators) and norm handling (sim.core.norm) against physics.
 
 References, all independent of the code under test:
 
@@ -20,10 +20,10 @@ import math
 import numpy as np
 import pytest
 
-from sim import integrators as integ
-from sim import norm as normmod
-from sim.body import Body
-from sim.simulation import Simulation
+from sim.core import integrators as integ
+from sim.core import norm as normmod
+from sim.core.body import Body
+from sim.model.simulation import Simulation
 from oracle import attitude_error, hamilton, scipy_rotation, solve_attitude
 
 W0 = (1.0, 0.2, -0.5)
@@ -61,7 +61,7 @@ def test_reference_rhs_conserves_invariants():
 
 
 def test_qdot_matches_hamilton_kinematics():
-    # sim.integrators.qdot (Hoffmann 5.18 with V from 3.26) equals the
+    # sim.core.integrators.qdot (Hoffmann 5.18 with V from 3.26) equals the
     # scipy-derived kinematics dQ/dt = -1/2 (w, 0) (x) Q.
     rng = np.random.default_rng(5)
     for _ in range(20):

@@ -1,4 +1,4 @@
-"""SLERP and the bivector angle (sim.interpolation), Hoffmann Appendix C.
+"""SLERP and the bivector angle (sim.core.interpolation), Hoffmann Appendix C.
 
 References: scipy.spatial.transform.Slerp (with Hoffmann's Q the conjugate of
 scipy's quaternion), the closed form of a single-axis rotation, the Lagrange
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation, Slerp
 
-from sim import interpolation as interp
-from sim import quaternion as quat
+from sim.core import interpolation as interp
+from sim.core import quaternion as quat
 from oracle import attitude_error, scipy_rotation, unit
 
 EPS = np.finfo(float).eps
@@ -289,7 +289,7 @@ def test_a_half_turn_keeps_the_end_quaternion_the_docstring_names():
 
 
 def test_a_command_reaches_its_target_and_stops_moving_at_the_end_of_its_slerp_time():
-    from sim.command import CommandInterpolator
+    from sim.core.command import CommandInterpolator
 
     command = CommandInterpolator((0.0, 0.0, 0.0, 1.0))
     command.command((0.0, 0.0, math.radians(90.0)), t=2.0, slerp_time=1.0)

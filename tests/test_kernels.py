@@ -1,8 +1,8 @@
 """The ensemble's hand-fused kernels (sim/ensemble/kernels.py) bit for bit against the single-source formulas.
 
-:func:`torque_into` against :class:`sim.control.TorqueModel` on columns, and
-:func:`half_quat_into` against :func:`sim.integrators.half_quat` followed by
-a norm mode of :mod:`sim.norm`, on random states for several N, through
+:func:`torque_into` against :class:`sim.core.control.TorqueModel` on columns, and
+:func:`half_quat_into` against :func:`sim.core.integrators.half_quat` followed by
+a norm mode of :mod:`sim.core.norm`, on random states for several N, through
 every branch: dampers on and off, the quaternion controller with and
 without the shortest path, each axis flag, the limiter on and off, shared
 and per-body gains, commands and inertia (with zero and non-zero products
@@ -15,12 +15,12 @@ import itertools
 import numpy as np
 import pytest
 
-from sim.body import Body
-from sim.control import TorqueModel
+from sim.core.body import Body
+from sim.core.control import TorqueModel
 from sim.ensemble import kernels
-from sim.integrators import half_quat
-from sim.norm import NORM_MODES
-from sim.ops import COLUMN
+from sim.core.integrators import half_quat
+from sim.core.norm import NORM_MODES
+from sim.core.ops import COLUMN
 
 AIRCRAFT = Body()                                   # Hoffmann's aircraft: Jxy = Jyz = 0
 GENERAL = Body((1.2, 1.7, 2.1, 0.15, -0.25, 0.1))  # every product non-zero
@@ -109,7 +109,7 @@ def test_the_kernels_know_every_field_of_the_torque_model():
 
 
 def test_settings_outside_the_kernels_step_through_the_single_source():
-    from sim.settings import Settings
+    from sim.model.settings import Settings
 
     assert kernels.covers(Settings()) and kernels.covers(Settings(controller="quaternion", norm="none"))
     for changes in ({"integrator": "rk4"}, {"integrator": "full-quat"}, {"controller": "euler"},
@@ -140,7 +140,7 @@ CASES = {
 @pytest.mark.parametrize("case", list(CASES))
 def test_a_fused_run_equals_the_single_source_run_bit_for_bit(case):
     from sim.ensemble import Ensemble, EnsembleSpec
-    from sim.settings import Settings
+    from sim.model.settings import Settings
 
     settings = Settings(**{"dt": 0.01, **CASES[case]})
     spec = EnsembleSpec(bodies=40, seed=5, rate_spread=0.8, inertia_spread=15.0,

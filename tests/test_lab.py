@@ -2,7 +2,7 @@
 
 The full lab (10^6 steps per combination, about 4 minutes of CPU) writes
 docs/LAB.md; these tests run it with a few thousand steps.  References:
-the closed form of the free top (sim.tumble, checked against solve_ivp in
+the closed form of the free top (sim.core.tumble, checked against solve_ivp in
 tests/test_elliptic.py) and its flip period 4 K(m)/lambda with K from scipy.
 """
 
@@ -16,10 +16,10 @@ from scipy import special
 
 from app.cli import main
 from sim import lab
-from sim.body import Body
-from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
-from sim.norm import NORM_MODES
-from sim.scenario import load
+from sim.core.body import Body
+from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
+from sim.core.norm import NORM_MODES
+from sim.run.scenario import load
 
 STEPS = 3000
 

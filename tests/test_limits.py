@@ -1,4 +1,4 @@
-"""One table of limits (sim/limits.py): the command line, scenario files, the settings and the engine agree.
+"""One table of limits (sim/io/limits.py): the command line, scenario files, the settings and the engine agree.
 
 A value one entry point accepts is never refused later by another: for every
 ensemble flag of ``attitude-sim sweep`` the largest value the table allows
@@ -15,9 +15,9 @@ import pytest
 
 from app.cli import main
 from sim.ensemble import EnsembleSpec
-from sim.limits import LIMITS, Limit, SettingsError, as_integer
-from sim.scenario import ScenarioError, loads
-from sim.settings import Settings, validate
+from sim.io.limits import LIMITS, Limit, SettingsError, as_integer
+from sim.run.scenario import ScenarioError, loads
+from sim.model.settings import Settings, validate
 
 # sweep flag -> (limit key, a value just beyond its high end)
 SWEEP_FLAGS = {"--bodies": ("bodies", "10000001"), "--rate-spread": ("rate_spread", "1000.5"),

@@ -1,4 +1,4 @@
-"""Mass properties of bodies from meshes (sim.shape), the built-in bodies, and bad mesh files.
+"""Mass properties of bodies from meshes (sim.model.shape), the built-in bodies, and bad mesh files.
 
 References are closed forms from the textbook (solid box, cylinder, sphere,
 tetrahedron), scipy's Rotation for rotated bodies, and the torque-free motion
@@ -22,12 +22,12 @@ import trimesh
 from scipy.spatial.transform import Rotation
 
 from app.cli import main
-from sim import shape
-from sim.body import HOFFMANN_INERTIA, inertia_tensor
-from sim.scenario import ScenarioError, loads
-from sim.settings import INERTIA_SCALED, Settings, SettingsError, carried_to, damper_warning
-from sim.shape import BUILTINS, ShapeError, mass_properties
-from sim.simulation import HISTORY_COLUMNS, Simulation, SimulationFault
+from sim.model import shape
+from sim.core.body import HOFFMANN_INERTIA, inertia_tensor
+from sim.run.scenario import ScenarioError, loads
+from sim.model.settings import INERTIA_SCALED, Settings, SettingsError, carried_to, damper_warning
+from sim.model.shape import BUILTINS, ShapeError, mass_properties
+from sim.model.simulation import HISTORY_COLUMNS, Simulation, SimulationFault
 
 COL = {name: i for i, name in enumerate(HISTORY_COLUMNS)}
 ASSETS = Path(__file__).parents[1] / "assets"
@@ -234,7 +234,7 @@ def test_builtins_and_the_window_never_import_trimesh():
     """trimesh (with scipy, ~80 MB resident) is imported only for a user's mesh file."""
     code = ("import sys; from sim import shape; from app.view3d.mesh import body_mesh\n"
             "for name in shape.BUILTINS: body_mesh(name); shape.mass_properties(name)\n"
-            "from sim.simulation import Simulation; Simulation(body='phone').step(10)\n"
+            "from sim.model.simulation import Simulation; Simulation(body='phone').step(10)\n"
             "print(sorted(m for m in ('trimesh', 'scipy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                          cwd=Path(__file__).parents[1])
@@ -477,9 +477,9 @@ def test_open_mesh_with_inertia_on_the_command_line(tmp_path):
 
 
 def test_body_changes_are_recorded_and_replayed_bit_for_bit(tmp_path):
-    from sim.recording import Recorder, replay
-    from sim.runner import Runner
-    from sim.scenario import load
+    from sim.run.recording import Recorder, replay
+    from sim.run.runner import Runner
+    from sim.run.scenario import load
 
     mesh = write(tmp_path / "brick.obj", *box_mesh(0.3, 0.2, 0.1))
     scenario = load("tennis_racket")

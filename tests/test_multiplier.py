@@ -1,4 +1,4 @@
-"""The Lagrange multiplier of the norm constraint (sim.multiplier), Sherif et al.
+"""The Lagrange multiplier of the norm constraint (sim.core.multiplier), Sherif et al.
 
 Sherif's Euler parameters p and L map to Hoffmann's Q and the first three rows
 of V(Q).  References: Sherif's identities (10)-(12), the closed-form inverse
@@ -11,11 +11,11 @@ rk4 trajectory, and the analytic derivative of dQ/dt = -1/2 (w, 0) (x) Q).
 import numpy as np
 import pytest
 
-from sim import integrators as integ
-from sim import multiplier as mult
-from sim.body import Body
-from sim.quaternion import v_matrix
-from sim.simulation import Simulation
+from sim.core import integrators as integ
+from sim.core import multiplier as mult
+from sim.core.body import Body
+from sim.core.quaternion import v_matrix
+from sim.model.simulation import Simulation
 
 W0 = (1.0, 0.2, -0.5)
 BODIES = {

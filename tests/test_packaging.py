@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from app.view3d.mesh import aircraft_path
-from sim.scenario import builtin_dir, builtin_names, load
+from sim.run.scenario import builtin_dir, builtin_names, load
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSETS = ROOT / "assets"
@@ -144,7 +144,7 @@ def test_installed_wheel_finds_its_data_outside_the_checkout(built, tmp_path):
     code = (
         "import json\n"
         "from importlib.resources import files\n"
-        "from sim.scenario import builtin_names, builtin_dir, load\n"
+        "from sim.run.scenario import builtin_names, builtin_dir, load\n"
         "from app.view3d.mesh import aircraft_path\n"
         "import sim, app, assets\n"
         "def walk(node, prefix):\n"

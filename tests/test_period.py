@@ -15,10 +15,10 @@ from scipy import special
 from app.plots.compare import ComparePanel, period_note
 from app.plots.feed import PlotFeed
 from app.plots.history import History
-from sim.body import Body
-from sim.scenario import load
-from sim.simulation import HISTORY_COLUMNS, Simulation
-from sim.tumble import PeriodWatch, torque_free
+from sim.core.body import Body
+from sim.run.scenario import load
+from sim.model.simulation import HISTORY_COLUMNS, Simulation
+from sim.core.tumble import PeriodWatch, torque_free
 
 
 def landau_period(j, w):

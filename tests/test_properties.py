@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from scipy.spatial.transform import Rotation
 
-from sim import interpolation as interp
-from sim import quaternion as quat
+from sim.core import interpolation as interp
+from sim.core import quaternion as quat
 from oracle import attitude_error, scipy_rotation
 
 PROPS = settings(max_examples=200, deadline=None, derandomize=True,

@@ -1,4 +1,4 @@
-"""Quaternion algebra and conversions (sim.quaternion) against independent references.
+"""Quaternion algebra and conversions (sim.core.quaternion) against independent references.
 
 Conventions (sim/__init__.py): Q = (q1, q2, q3, q4), q4 the scalar, Q the
 coordinate transformation inertial -> body, x_B = cayley(Q) @ x_I.  In scipy's
@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
-from sim import quaternion as quat
+from sim.core import quaternion as quat
 from oracle import attitude_error, scipy_rotation
 
 EPS = np.finfo(float).eps

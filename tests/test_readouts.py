@@ -17,7 +17,7 @@ from scipy.spatial.transform import Rotation
 
 from app.controls.torque import torque_unit
 from app.window.readouts import GIMBAL_LOCK_TEXT, Readouts, readout_texts
-from sim.simulation import Simulation, Snapshot
+from sim.model.simulation import Simulation, Snapshot
 
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
 

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from app.cli import main
-from sim.recording import Recorder, RecordingError, load_recording, replay
+from sim.run.recording import Recorder, RecordingError, load_recording, replay
 from sim.ensemble import EnsembleSpec
-from sim.runner import ENSEMBLE, RESET, Runner
-from sim.scenario import load
+from sim.run.runner import ENSEMBLE, RESET, Runner
+from sim.run.scenario import load
 
 
 def _record(path, scenario_name="default"):
@@ -139,9 +139,9 @@ def test_a_bad_ensemble_input_names_the_line(tmp_path, value, fragment):
 
 _CHILD = textwrap.dedent("""
     import sys, time
-    from sim.recording import Recorder
-    from sim.runner import Runner
-    from sim.scenario import load
+    from sim.run.recording import Recorder
+    from sim.run.runner import Runner
+    from sim.run.scenario import load
     scenario = load("default")
     runner = Runner(scenario, recorder=Recorder(sys.argv[1], scenario))
     k = 0

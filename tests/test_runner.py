@@ -5,10 +5,10 @@ import threading
 import numpy as np
 import pytest
 
-from sim.runner import ENSEMBLE, RESET, Runner
-from sim.scenario import load, loads
-from sim.settings import SettingsError
-from sim.simulation import HISTORY_COLUMNS
+from sim.run.runner import ENSEMBLE, RESET, Runner
+from sim.run.scenario import load, loads
+from sim.model.settings import SettingsError
+from sim.model.simulation import HISTORY_COLUMNS
 
 COL = {name: i for i, name in enumerate(HISTORY_COLUMNS)}
 
@@ -113,8 +113,8 @@ def test_run_generator_matches_advance():
 
 
 def test_compare_rows_measure_against_rk4_reference():
-    from sim.quaternion import rotation_angle
-    from sim.runner import COMPARE_COLUMNS, MAIN
+    from sim.core.quaternion import rotation_angle
+    from sim.run.runner import COMPARE_COLUMNS, MAIN
 
     runner = Runner(load("integrators"))
     assert runner.reference == "rk4"

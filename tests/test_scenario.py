@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from sim.scenario import ScenarioError, builtin_names, load, loads, resolve
-from sim.settings import Settings
+from sim.run.scenario import ScenarioError, builtin_names, load, loads, resolve
+from sim.model.settings import Settings
 
 BAD = sorted((Path(__file__).parent / "data" / "bad_scenarios").glob("*.toml"))
 

@@ -1,4 +1,4 @@
-"""Scenario files saved by sim.scenario_writer (text by sim.scenario_toml) load back to the same scenario."""
+"""Scenario files saved by sim.run.scenario_writer (text by sim.run.scenario_toml) load back to the same scenario."""
 
 import dataclasses
 import tomllib
@@ -6,10 +6,10 @@ import tomllib
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from sim.scenario import Event, Scenario, builtin_names, load, loads
-from sim.scenario_toml import dumps
-from sim.scenario_writer import save
-from sim.settings import Settings
+from sim.run.scenario import Event, Scenario, builtin_names, load, loads
+from sim.run.scenario_toml import dumps
+from sim.run.scenario_writer import save
+from sim.model.settings import Settings
 
 
 @pytest.mark.parametrize("name", builtin_names())

@@ -1,4 +1,4 @@
-"""Settings (sim.settings): the record refuses every bad value at construction, not later.
+"""Settings (sim.model.settings): the record refuses every bad value at construction, not later.
 
 Issue 12: ``Settings(dt=-1, integrator="bogus")`` used to be accepted and to
 fail later with a bare KeyError.  Every field is checked here with values of
@@ -10,9 +10,9 @@ import math
 
 import pytest
 
-from sim.body import MAX_MOMENT, MIN_MOMENT
-from sim.settings import KEYS, MIN_DT, Settings, SettingsError
-from sim.simulation import Simulation
+from sim.core.body import MAX_MOMENT, MIN_MOMENT
+from sim.model.settings import KEYS, MIN_DT, Settings, SettingsError
+from sim.model.simulation import Simulation
 
 NUMBERS = [None, True, "abc", "", math.nan, math.inf, -math.inf, 1e999, [1.0], "1,,2"]
 VECTORS = [None, 1.0, "abc", (1.0, 2.0), (1.0, 2.0, 3.0, 4.0), (1.0, math.nan, 0.0),

@@ -1,4 +1,4 @@
-"""The Simulation (sim.simulation): determinism, snapshots, SLERP command, settings, faults.
+"""The Simulation (sim.model.simulation): determinism, snapshots, SLERP command, settings, faults.
 
 References: scipy's Rotation for the snapshot's angles and inertial angular
 momentum, numpy for energy and norm, the closed form of SLERP along a single
@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
-from sim.integrators import qdot
-from sim.settings import Settings, SettingsError
-from sim.simulation import HISTORY_COLUMNS, COLUMNS, Simulation, SimulationFault, Snapshot
+from sim.core.integrators import qdot
+from sim.model.settings import Settings, SettingsError
+from sim.model.simulation import HISTORY_COLUMNS, COLUMNS, Simulation, SimulationFault, Snapshot
 from oracle import attitude_error, scipy_rotation
 
 W0 = (1.0, 0.2, -0.5)

@@ -6,7 +6,7 @@ per body).  Where a formula uses only arithmetic, comparisons, selections and
 the square root (correctly rounded in both), the two must agree bit for bit:
 IEEE 754 arithmetic rounds a float64 the same in Python and in numpy.  Where
 it goes through sin, atan2 or hypot, numpy's own implementations may round
-differently from libm's in the last place (sim/ops.py says so), and the
+differently from libm's in the last place (sim/core/ops.py says so), and the
 tolerance is a few ulps of the O(1) results.
 
 The states are random and generic (quaternions not exactly unit, all
@@ -20,10 +20,10 @@ import math
 import numpy as np
 import pytest
 
-from sim import angles, control, energy, integrators, interpolation, multiplier, norm
-from sim.body import Body
-from sim.ops import COLUMN, FLOAT
-from sim.quaternion import from_aircraft_angles
+from sim.core import angles, control, energy, integrators, interpolation, multiplier, norm
+from sim.core.body import Body
+from sim.core.ops import COLUMN, FLOAT
+from sim.core.quaternion import from_aircraft_angles
 
 N = 64
 RNG = np.random.default_rng(20)

@@ -10,9 +10,9 @@ import time
 import numpy as np
 import pytest
 
-from sim.runner import RESET, Runner
-from sim.scenario import load
-from sim.simulation import HISTORY_COLUMNS
+from sim.run.runner import RESET, Runner
+from sim.run.scenario import load
+from sim.model.simulation import HISTORY_COLUMNS
 
 NORM = HISTORY_COLUMNS.index("norm")
 MODES = list(itertools.product(["half-quat", "full-quat", "rk4"], ["hoffmann", "renormalize", "none"]))

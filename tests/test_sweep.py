@@ -17,8 +17,8 @@ import pytest
 from app.cli import sweep as sweep_cli
 from app.cli import main
 from sim.ensemble import EnsembleSpec
-from sim.runner import Runner
-from sim.scenario import ScenarioError, load, loads
+from sim.run.runner import Runner
+from sim.run.scenario import ScenarioError, load, loads
 from sim.sweep import COLUMNS, Sweep, chunks, sample_times, summary
 
 # Events at times that are not on the step grid, a SLERP, a change of dt, the

@@ -25,9 +25,9 @@ import pytest
 from app.cli import main
 from app.encoder import EncoderError, VideoEncoder, check_output, parse_size
 from app.worker import SimulationWorker
-from sim.limits import SettingsError
-from sim.runner import Runner
-from sim.scenario import load
+from sim.io.limits import SettingsError
+from sim.run.runner import Runner
+from sim.run.scenario import load
 
 CLI = [sys.executable, "-m", "app.cli"]
 REAL_FFMPEG = imageio_ffmpeg.get_ffmpeg_exe()

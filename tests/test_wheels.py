@@ -1,4 +1,4 @@
-"""Reaction wheels (sim.wheels, sim.loads): the gyrostat against closed forms, conservation laws and scipy.
+"""Reaction wheels (sim.core.wheels, sim.model.loads): the gyrostat against closed forms, conservation laws and scipy.
 
 References, none of them the code's own output:
 
@@ -26,12 +26,12 @@ from scipy.integrate import solve_ivp
 from app.cli import main
 from sim import api
 from sim.ensemble import Ensemble, EnsembleSpec
-from sim.ops import COLUMN, FLOAT
-from sim.runner import Runner
-from sim.scenario import Event, Scenario, ScenarioError, loads
-from sim.settings import Settings, SettingsError
-from sim.simulation import Simulation, columns
-from sim.wheels import PYRAMID_TILT_DEG, layout_axes
+from sim.core.ops import COLUMN, FLOAT
+from sim.run.runner import Runner
+from sim.run.scenario import Event, Scenario, ScenarioError, loads
+from sim.model.settings import Settings, SettingsError
+from sim.model.simulation import Simulation, columns
+from sim.core.wheels import PYRAMID_TILT_DEG, layout_axes
 
 from oracle import hamilton, scipy_rotation
 
@@ -82,7 +82,7 @@ def test_the_wheels_realise_the_part_of_the_command_in_their_span(layout):
     wheels = settings.wheel_set
     A = np.array(wheels.axes).T
     for t in np.random.default_rng(4).normal(size=(5, 3)):
-        from sim.wheels import wheel_motor_torques
+        from sim.core.wheels import wheel_motor_torques
         u = np.array(wheel_motor_torques(tuple(t), (0.0,) * wheels.n, wheels, None, FLOAT))
         np.testing.assert_allclose(-A @ u, A @ np.linalg.pinv(A) @ t, atol=1e-14)
         np.testing.assert_allclose(u, -np.linalg.pinv(A) @ t, atol=1e-14)   # the least-norm motor torques
@@ -355,7 +355,7 @@ def test_every_body_of_an_ensemble_flies_as_one_body_bit_for_bit(changes):
     settings = Settings(dt=0.01, **{"wheels": "pyramid", **changes})
     ens = Ensemble(settings, EnsembleSpec(bodies=24, seed=3, rate_spread=0.3, inertia_spread=10.0))
     ens.step(200)
-    close = settings.controller == "euler"   # atan2 through numpy: a few ulps (sim/ops.py)
+    close = settings.controller == "euler"   # atan2 through numpy: a few ulps (sim/core/ops.py)
     for j in (0, 11, 23):
         sim = Simulation(ens.body_settings(j))
         sim.step(200)
@@ -421,7 +421,7 @@ def test_sweep_columns_hold_each_bodys_final_wheel_speeds():
 
 # ------------------------------------------------------------------ the built-in scenarios
 def _scenario_rows(name):
-    from sim.scenario import load
+    from sim.run.scenario import load
 
     scenario = load(name)
     runner = Runner(scenario)
@@ -459,7 +459,7 @@ def test_momentum_exchange_scenario_turns_the_body_the_other_way():
 
 
 def test_gravity_gradient_scenario_librates_in_pitch():
-    from sim.scenario import load
+    from sim.run.scenario import load
 
     scenario = load("gravity_gradient")
     sim = Simulation(scenario.settings)
@@ -478,8 +478,8 @@ def test_gravity_gradient_scenario_librates_in_pitch():
 
 def test_the_window_s_ensemble_flies_the_wheels_and_the_events_bit_for_bit():
     # the runner's ensemble (the Ensemble tab) gets the wheel events as the main body does
-    from sim.runner import ENSEMBLE
-    from sim.scenario import load
+    from sim.run.runner import ENSEMBLE
+    from sim.run.scenario import load
 
     scenario = load("momentum_exchange")
     runner = Runner(scenario)
@@ -498,8 +498,8 @@ def test_the_window_s_ensemble_flies_the_wheels_and_the_events_bit_for_bit():
 def test_a_scenario_with_wheels_writes_and_reads_back_the_same(tmp_path):
     from dataclasses import replace
 
-    from sim.scenario import load
-    from sim.scenario_writer import save
+    from sim.run.scenario import load
+    from sim.run.scenario_writer import save
 
     scenario = load("reaction_wheels")
     custom = replace(scenario, settings=scenario.settings.replace(

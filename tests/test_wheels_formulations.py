@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from sim.ensemble import Ensemble, EnsembleSpec
-from sim.settings import Settings, SettingsError
-from sim.simulation import Simulation
+from sim.model.settings import Settings, SettingsError
+from sim.model.simulation import Simulation
 
 SPIN = dict(wheels="pyramid", wheel_speeds=(40.0, -25.0, 10.0, 30.0), rates=(0.3, -0.2, 0.5),
             dampers_on=False, controller="none", body="satellite", dt=0.002)

@@ -3,7 +3,7 @@ tab, the wheels on the body, the orbit frame and the readouts relative to it.
 
 What is checked is what the user sees: the curves' data against the run's own columns (computed by
 the simulation the test steps alongside), the limit lines at the wheels' limits, a saturated wheel
-red on the body, and the angles relative to the orbit frame against sim.environment's transformation.
+red on the body, and the angles relative to the orbit frame against sim.world.environment's transformation.
 """
 
 import numpy as np
@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 
 from app.plots.live import WHEEL_COLORS
 from app.view3d.layout import SATURATED_COLOR
-from sim.simulation import columns, history_columns
+from sim.model.simulation import columns, history_columns
 
 pytestmark = pytest.mark.gl
 
@@ -81,8 +81,8 @@ def test_a_new_number_of_wheels_starts_a_new_run(qtbot, main_window):
 
 
 def test_gravity_gradient_reads_and_draws_the_orbit_frame(qtbot, main_window):
-    from sim.angles import aircraft_angles
-    from sim.environment import orbit_rate, to_orbit_frame
+    from sim.core.angles import aircraft_angles
+    from sim.world.environment import orbit_rate, to_orbit_frame
 
     win = main_window("gravity_gradient", speed=200.0)
     assert win.readouts.orbit.isEnabled() and win.readouts.orbit.isChecked()

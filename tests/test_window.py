@@ -18,7 +18,7 @@ from PySide6.QtGui import QAction, QImage, QKeySequence
 from PySide6.QtWidgets import QLabel, QWidget
 
 from app.window import MainWindow, run_gui
-from sim.scenario import load
+from sim.run.scenario import load
 
 CONTROLS = (
     "button_pause", "button_step", "button_reset", "slider_speed",

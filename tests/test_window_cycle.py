@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication, QGraphicsView
 
-from sim.scenario import builtin_names
+from sim.run.scenario import builtin_names
 
 CYCLES = 20
 

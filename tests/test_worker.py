@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from app.worker import CHUNK_WALL, MAX_LAG, Fault, SimulationWorker
-from sim.runner import Runner
-from sim.scenario import Scenario
-from sim.settings import Settings
-from sim.simulation import HISTORY_COLUMNS
+from sim.run.runner import Runner
+from sim.run.scenario import Scenario
+from sim.model.settings import Settings
+from sim.model.simulation import HISTORY_COLUMNS
 
 T, TX, WX = (HISTORY_COLUMNS.index(name) for name in ("t", "tx", "wx"))
 

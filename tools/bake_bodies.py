@@ -1,4 +1,4 @@
-"""Bake the built-in bodies: ``<name>.npz`` beside each OBJ (see ``sim.shape``, "Baked built-ins").
+"""Bake the built-in bodies: ``<name>.npz`` beside each OBJ (see ``sim.model.shape``, "Baked built-ins").
 
 Run ``python -m tools.bake_bodies`` from the checkout (with the project
 installed, ``make install``) after ``tools/make_aircraft.py`` or
@@ -8,7 +8,7 @@ load the built-ins without importing trimesh.  tests/test_mass_properties.py
 fails while a baked copy differs from its OBJ.
 """
 
-from sim.shape import BUILTINS, bake
+from sim.model.shape import BUILTINS, bake
 
 
 def main() -> None:

@@ -22,13 +22,13 @@ import numpy as np
 from app.cli import gui, lab, run, scenarios, sweep, video
 from app.cli.options import PROG, LineParser, UsageError, drop_notes, say
 from app.cli.output import OutputError
-from sim.files import FileRefused, OutputRefused
-from sim.limits import RunTooLong
-from sim.recording import RecordingError
-from sim.scenario import ScenarioError
-from sim.settings import SettingsError
-from sim.shape import ShapeError
-from sim.simulation import SimulationFault
+from sim.io.files import FileRefused, OutputRefused
+from sim.io.limits import RunTooLong
+from sim.run.recording import RecordingError
+from sim.run.scenario import ScenarioError
+from sim.model.settings import SettingsError
+from sim.model.shape import ShapeError
+from sim.model.simulation import SimulationFault
 
 __all__ = ["main", "build_parser", "EXAMPLES"]
 

@@ -15,7 +15,7 @@ import math
 
 from app.cli.options import (UsageError, add_body_flags, check_outputs, flush_notes, say_body_note, scenario_inputs,
                              with_body)
-from sim.scenario import load
+from sim.run.scenario import load
 
 __all__ = ["add_parser", "cmd_gui", "MAX_AFTER"]
 

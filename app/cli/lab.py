@@ -19,7 +19,7 @@ import tempfile
 
 from app.cli.options import UsageError, say
 from sim import lab
-from sim.limits import LIMITS, SettingsError
+from sim.io.limits import LIMITS, SettingsError
 
 __all__ = ["add_parser", "cmd_lab", "report", "REPORT_NAME"]
 
@@ -148,8 +148,8 @@ def report(result, plots) -> str:
         "- **error**: the rotation angle (rad) between the attitude the run reads (`Q/|Q|`) and the closed",
         "  form of the torque-free asymmetric top: the rates are Jacobi's elliptic functions `cn`, `sn`,",
         "  `dn`, the precession angle an elliptic integral of the third kind (Landau and Lifshitz,",
-        "  *Mechanics*, section 37; written out in `sim.tumble`), both computed by the simulator's own",
-        "  `sim.elliptic` (the arithmetic-geometric mean and Carlson's integrals, checked against",
+        "  *Mechanics*, section 37; written out in `sim.core.tumble`), both computed by the simulator's own",
+        "  `sim.core.elliptic` (the arithmetic-geometric mean and Carlson's integrals, checked against",
         "  scipy in the tests); at the end and the largest;",
         f"- **order**: `log2(e(dt)/e(dt/2))` from the errors after {lab.ORDER_DURATION:g} s at "
         f"dt = {', '.join(f'{x:g}' for x in lab.ORDER_DTS)} s (the ratio in brackets; 2, 4 and 16 for",

@@ -2,7 +2,7 @@
 
 ``run``, ``sweep`` and ``gui`` take the same flags for the simulation's
 settings (:func:`add_settings_flags`, :func:`add_body_flags`); each flag is
-validated by :func:`sim.settings.validate` and an error names the flag
+validated by :func:`sim.model.settings.validate` and an error names the flag
 (:class:`UsageError`: one line, exit code 2).  :func:`scenario_from_args`
 turns the parsed flags into the scenario that runs.
 """
@@ -15,18 +15,18 @@ import re
 import sys
 from dataclasses import replace
 
-from sim.control import CONTROLLERS
-from sim.environment import DISTURBANCE_AXES
-from sim.files import Output, OutputRefused
-from sim.files import check_outputs as check_files
-from sim.integrators import FULL_QUAT_FORMS, INTEGRATORS
-from sim.limits import LIMITS, as_number
-from sim.norm import NORM_MODES
-from sim.scenario import Event, load
-from sim.scenario import resolve as resolve_scenario
-from sim.settings import Settings, SettingsError, carried_to, validate
-from sim.shape import BUILTINS, MESH_UNITS
-from sim.wheels import layout_axes
+from sim.core.control import CONTROLLERS
+from sim.world.environment import DISTURBANCE_AXES
+from sim.io.files import Output, OutputRefused
+from sim.io.files import check_outputs as check_files
+from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
+from sim.io.limits import LIMITS, as_number
+from sim.core.norm import NORM_MODES
+from sim.run.scenario import Event, load
+from sim.run.scenario import resolve as resolve_scenario
+from sim.model.settings import Settings, SettingsError, carried_to, validate
+from sim.model.shape import BUILTINS, MESH_UNITS
+from sim.core.wheels import layout_axes
 
 __all__ = ["PROG", "UsageError", "LineParser", "SETTING_FLAGS", "add_settings_flags", "add_body_flags",
            "add_environment_flags", "add_output_flags", "scenario_from_args", "with_body", "flag_value",
@@ -140,7 +140,7 @@ def with_body(scenario, args):
 
     A new body with its own inertia also takes the scenario's torque,
     dampers, gains and limits scaled to its moments of inertia
-    (:func:`sim.settings.carried_to`, as the window's Model tab does), so
+    (:func:`sim.model.settings.carried_to`, as the window's Model tab does), so
     it flies with the scenario's time constants; flags such as
     ``--dampers`` are applied after and win.
     """
@@ -252,7 +252,7 @@ def flag_value(flag, key, text):
 
 
 def _duration(text):
-    """``--duration``: the table's range (:data:`sim.limits.LIMITS`); beyond its top the run's plan refuses it
+    """``--duration``: the table's range (:data:`sim.io.limits.LIMITS`); beyond its top the run's plan refuses it
     with the step count and the time it would take (:func:`sim.api.plan`)."""
     try:
         x = as_number("--duration", text)
@@ -262,7 +262,7 @@ def _duration(text):
 
 
 def limited(key, flag, text):
-    """``text`` checked against ``LIMITS[key]`` (:mod:`sim.limits`, the one table); UsageError naming ``flag``."""
+    """``text`` checked against ``LIMITS[key]`` (:mod:`sim.io.limits`, the one table); UsageError naming ``flag``."""
     try:
         return LIMITS[key].check(text, flag)
     except SettingsError as exc:
@@ -270,7 +270,7 @@ def limited(key, flag, text):
 
 
 def open_output(path, flag):
-    """:class:`sim.files.Output` for ``path`` (``-``: stdout); UsageError when it cannot be opened."""
+    """:class:`sim.io.files.Output` for ``path`` (``-``: stdout); UsageError when it cannot be opened."""
     try:
         return Output(path, flag)
     except OutputRefused as exc:

@@ -1,6 +1,6 @@
 """Writing the rows of ``attitude-sim run`` and ``replay``: CSV or npz, whole lines, honest errors.
 
-The output is a :class:`sim.files.Output`: a file is written beside its
+The output is a :class:`sim.io.files.Output`: a file is written beside its
 target (``FILE.part``) and moved over it when the run ends (:func:`finish`
 says when), stdout and FIFOs are streams.  Rows are formatted into whole
 lines and written in chunks.  When a write fails (disk full, a closed pipe,
@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from sim.files import Output
+from sim.io.files import Output
 
 __all__ = ["OutputError", "Output", "stream_csv", "stream_npz", "catch_interrupts", "deferred_interrupts", "finish",
            "reason"]

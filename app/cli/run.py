@@ -15,9 +15,9 @@ from app.cli.options import (UsageError, add_output_flags, add_settings_flags, c
                              open_output, say, scenario_from_args, scenario_inputs)
 from app.cli.output import OutputError, catch_interrupts, finish, stream_csv, stream_npz
 from sim import api
-from sim.recording import load_recording
-from sim.settings import damper_warning, stability_warning
-from sim.simulation import SimulationFault
+from sim.run.recording import load_recording
+from sim.model.settings import damper_warning, stability_warning
+from sim.model.simulation import SimulationFault
 
 __all__ = ["add_run_parser", "add_replay_parser", "cmd_run", "cmd_replay", "RUN_EXAMPLES"]
 

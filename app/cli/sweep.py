@@ -23,8 +23,8 @@ from app.cli.options import (PROG, UsageError, add_settings_flags, check_outputs
                              say, scenario_from_args, scenario_inputs)
 from app.cli.output import OutputError, catch_interrupts, deferred_interrupts, reason
 from sim.ensemble import EnsembleSpec
-from sim.limits import LIMITS, RunTooLong, as_integer, check_cost, check_workers, usable_cores
-from sim.settings import SettingsError, damper_warning, stability_warning
+from sim.io.limits import LIMITS, RunTooLong, as_integer, check_cost, check_workers, usable_cores
+from sim.model.settings import SettingsError, damper_warning, stability_warning
 from sim.sweep import MAX_TRAJECTORY_BYTES, Sweep, SweepFailed, summary
 
 __all__ = ["add_parser", "add_ensemble_flags", "ENSEMBLE_FLAGS", "spec_from_args", "cmd_sweep", "parse_gains_grid",
@@ -32,7 +32,7 @@ __all__ = ["add_parser", "add_ensemble_flags", "ENSEMBLE_FLAGS", "spec_from_args
 
 #: The scenario a sweep starts from unless --scenario says otherwise.
 DEFAULT_SCENARIO = "ensemble_controller"
-#: Most bodies accepted (the same limit as a scenario's, sim.limits.LIMITS).
+#: Most bodies accepted (the same limit as a scenario's, sim.io.limits.LIMITS).
 MAX_BODIES = LIMITS["bodies"].high
 #: Most gain values on one axis of --gains-grid.
 MAX_GRID_AXIS = LIMITS["gains_grid_values"].high
@@ -44,7 +44,7 @@ MAX_BODY_STEPS = LIMITS["body_steps"].high
 CONNECT_TIMEOUT = 10.0
 #: Below this rough upper bound of a sweep's wall time its costs are not measured (s).
 _MEASURE_ABOVE = 60.0
-#: Rows of the CSV formatted and written at a time (whole lines: see sim.files.Output).
+#: Rows of the CSV formatted and written at a time (whole lines: see sim.io.files.Output).
 CSV_ROWS = 2000
 #: Rows of the by-gains table printed (all are in --out).
 MAX_GAINS_ROWS = 20
@@ -127,7 +127,7 @@ def _integer(flag: str, text: str, low: int, high: int) -> int:
 
 
 def _limited(key: str, flag: str, text: str):
-    """One number checked against limit ``key`` of :data:`sim.limits.LIMITS` (the engine's); errors name ``flag``."""
+    """One number checked against limit ``key`` of :data:`sim.io.limits.LIMITS` (the engine's); errors name ``flag``."""
     try:
         return LIMITS[key].number(text, flag)
     except SettingsError as exc:
@@ -454,7 +454,7 @@ def _sweep_from_args(args):
 
 
 def _check_costs(args, sweep: Sweep, workers: int):
-    """Memory and time estimated before anything runs (:func:`sim.limits.check_cost`); returns the seconds (or None)."""
+    """Memory and time estimated before anything runs (:func:`sim.io.limits.check_cost`); returns the seconds (or None)."""
     what = f"a sweep of {sweep.spec.bodies:,} bodies x {sweep.steps:,} steps"
     local = args.scheduler is None
     try:

@@ -22,8 +22,8 @@ from app.cli.output import OutputError
 from app.cli.sweep import ENSEMBLE_FLAGS, add_ensemble_flags, spec_from_args
 from app.encoder import FPS_CHOICES, WHATS, EncoderError, check_fps, check_size, check_target, parse_size, video_format
 from sim.ensemble import EnsembleSpec
-from sim.limits import LIMITS
-from sim.settings import SettingsError, damper_warning, stability_warning
+from sim.io.limits import LIMITS
+from sim.model.settings import SettingsError, damper_warning, stability_warning
 
 __all__ = ["add_parser", "cmd_video", "VIDEO_EXAMPLES"]
 
@@ -68,7 +68,7 @@ def add_parser(subparsers) -> None:
 
 
 def _speed(text) -> float:
-    """--speed: simulated seconds per second of video, in the window's range (:data:`sim.limits.LIMITS`)."""
+    """--speed: simulated seconds per second of video, in the window's range (:data:`sim.io.limits.LIMITS`)."""
     if text is None:
         return 1.0
     try:

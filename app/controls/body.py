@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.controls.widgets import SettingField
-from sim.limits import LIMITS
-from sim.settings import SettingsError, carried_to, damper_warning, validate
-from sim.shape import BUILTINS, MESH_SUFFIXES, MESH_UNITS, ShapeError, load, mass_properties
+from sim.io.limits import LIMITS
+from sim.model.settings import SettingsError, carried_to, damper_warning, validate
+from sim.model.shape import BUILTINS, MESH_SUFFIXES, MESH_UNITS, ShapeError, load, mass_properties
 
 __all__ = ["BodyGroup"]
 
@@ -45,7 +45,7 @@ class BodyGroup(QGroupBox):
     a typed inertia then wins until a body is chosen again.  A file that is
     not a usable mesh is refused with a message and the body stays.  The
     torque, dampers, controller gains and torque limits follow a new body's
-    moments of inertia (:func:`sim.settings.carried_to`), so the tuning that
+    moments of inertia (:func:`sim.model.settings.carried_to`), so the tuning that
     flew the old body flies the new one with the same time constants.
 
     Parameters

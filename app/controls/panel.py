@@ -26,7 +26,7 @@ from app.controls.limiter import LimiterGroup
 from app.controls.run import RunGroup
 from app.controls.torque import TorqueGroup
 from app.controls.wheels import EnvironmentGroup, WheelsGroup
-from sim.settings import KEYS, validate
+from sim.model.settings import KEYS, validate
 
 __all__ = ["ControlPanel"]
 

@@ -1,7 +1,7 @@
 """The two input widgets every control group is built from.
 
 :class:`SettingField` is a line edit for one setting, checked by
-:func:`sim.settings.validate` (the same check as scenario files and the
+:func:`sim.model.settings.validate` (the same check as scenario files and the
 command line); :class:`ValueSlider` is a slider for a number with its value
 shown beside it.  Both set themselves from the model with their signals
 blocked, so showing a value never sends it back.
@@ -14,7 +14,7 @@ import math
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSlider, QToolButton, QWidget
 
-from sim.settings import SettingsError, validate
+from sim.model.settings import SettingsError, validate
 
 __all__ = ["SettingField", "ValueSlider", "format_value"]
 
@@ -45,14 +45,14 @@ class SettingField(QLineEdit):
     Parameters
     ----------
     key : str
-        The setting, a :class:`~sim.settings.Settings` field name; the
+        The setting, a :class:`~sim.model.settings.Settings` field name; the
         objectName is ``field_<key>``.
     hint : str
         Tooltip while the value is valid (what to type, units).
     parent : QWidget, optional
     check : callable, optional
         ``check(key, text)`` returns the normalised value or raises
-        SettingsError; :func:`sim.settings.validate` unless given (a value
+        SettingsError; :func:`sim.model.settings.validate` unless given (a value
         that is not a setting, e.g. the ensemble's number of bodies).
     """
 

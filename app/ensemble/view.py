@@ -1,10 +1,10 @@
 """The window's Ensemble view: N bodies flying the main body's inputs, drawn at once.
 
 With the view on, the runner of the main body carries a
-:class:`~sim.ensemble.Ensemble` (the input :data:`sim.runner.ENSEMBLE`): the
+:class:`~sim.ensemble.Ensemble` (the input :data:`sim.run.runner.ENSEMBLE`): the
 simulation thread steps it in lockstep with the aircraft, every input the
 user gives and every scenario event reaches it at the same step, and a
-reset resets it (:mod:`sim.runner`).  Each batch the thread publishes ends
+reset resets it (:mod:`sim.run.runner`).  Each batch the thread publishes ends
 with an :class:`~sim.ensemble.info.EnsembleFrame`; this module only draws those
 frames, it computes no physics.
 
@@ -52,18 +52,18 @@ from app.ensemble.colors import error_colors
 from app.ensemble.histogram import ErrorHistogram
 from app.ensemble.scene import LONG_WAY_SIZE, POINT_SIZE, EnsembleSceneView, aircraft_size
 from app.view3d.mesh import body_mesh
-from sim.angles import cayley_entries
+from sim.core.angles import cayley_entries
 from sim.ensemble import EnsembleSpec
-from sim.limits import LIMITS
-from sim.quaternion import cayley
-from sim.runner import ENSEMBLE
-from sim.settings import SettingsError
-from sim.shape import ShapeError
+from sim.io.limits import LIMITS
+from sim.core.quaternion import cayley
+from sim.run.runner import ENSEMBLE
+from sim.model.settings import SettingsError
+from sim.model.shape import ShapeError
 
 __all__ = ["EnsembleView", "MAX_BODIES", "MAX_AIRCRAFT", "DEFAULT_BODIES", "parse_bodies", "aircraft_indices",
            "body_to_ned"]
 
-#: Most bodies the window flies (``attitude-sim sweep`` runs more): :data:`sim.limits.LIMITS`' ``window_bodies``.
+#: Most bodies the window flies (``attitude-sim sweep`` runs more): :data:`sim.io.limits.LIMITS`' ``window_bodies``.
 MAX_BODIES = int(LIMITS["window_bodies"].high)
 #: Most bodies drawn as aircraft (the others stay points).
 MAX_AIRCRAFT = 1000
@@ -113,7 +113,7 @@ def aircraft_indices(n: int, most: int = MAX_AIRCRAFT) -> np.ndarray:
 def body_to_ned(q) -> np.ndarray:
     """``C^T`` of each column of ``q`` (4, m), shape (m, 3, 3): body to inertial (NED) axes.
 
-    The Cayley matrix :func:`sim.angles.cayley_entries` (Hoffmann (2.12))
+    The Cayley matrix :func:`sim.core.angles.cayley_entries` (Hoffmann (2.12))
     over ``|Q|^2``, so a quaternion a little off unit length still gives a
     rotation (as :func:`sim.ensemble.metrics.nose` does).
     """

@@ -19,10 +19,10 @@ one :class:`pyqtgraph.GraphicsLayoutWidget` with a shared time axis:
 
 Above the plots, the legend and a note (:meth:`ComparePanel.set_note`): the
 window writes there the torque-free period of the rates, measured against
-its closed form (:class:`sim.tumble.PeriodWatch`).
+its closed form (:class:`sim.core.tumble.PeriodWatch`).
 
-The rows come from :attr:`sim.runner.Batch.compare_rows` (columns
-:data:`sim.runner.COMPARE_COLUMNS`); nothing here integrates anything.  What
+The rows come from :attr:`sim.run.runner.Batch.compare_rows` (columns
+:data:`sim.run.runner.COMPARE_COLUMNS`); nothing here integrates anything.  What
 is plotted is derived once per row on :meth:`ComparePanel.append` (log10 of
 the error, the drift) and kept in one bounded :class:`~app.plots.history.History`
 per body, so :meth:`ComparePanel.refresh` only reduces each body's time
@@ -45,8 +45,8 @@ from app.plots.history import History, capacity_for
 from app.plots.live import REFRESH_EVERY
 from app.plots.style import (FOREGROUND, GRID_ALPHA, PLOT_BACKGROUND, SILVER, LogAxisItem, PlotAxisItem, XLink,
                              settle_range, style_axes)
-from sim.files import whole_path
-from sim.runner import COMPARE_COLUMNS, MAIN
+from sim.io.files import whole_path
+from sim.run.runner import COMPARE_COLUMNS, MAIN
 
 __all__ = ["ComparePanel", "period_note", "PLOT_NAMES", "WINDOW_SECONDS", "ERROR_FLOOR_DEG", "REST_ENERGY",
            "MAIN_COLOR", "MAX_BODY_CAPACITY", "body_capacity"]
@@ -88,7 +88,7 @@ def body_capacity(dt: float | None, seconds: float = WINDOW_SECONDS) -> int:
 
 
 def period_note(watch, torque_free: bool) -> str:
-    """The note on the rates' period of a torque-free main body (:class:`sim.tumble.PeriodWatch`), or ``""``.
+    """The note on the rates' period of a torque-free main body (:class:`sim.core.tumble.PeriodWatch`), or ``""``.
 
     The closed form ``4 K(m) / lambda`` (Landau and Lifshitz, *Mechanics*,
     section 37) beside the period measured from the zero crossings of the
@@ -126,7 +126,7 @@ class ComparePanel(QtWidgets.QWidget):
         Width of the scrolling time window, s (> 0).
 
     Use :meth:`set_bodies` when a scenario starts, :meth:`append` with every
-    :attr:`sim.runner.Batch.compare_rows`, :meth:`refresh_due` every frame
+    :attr:`sim.run.runner.Batch.compare_rows`, :meth:`refresh_due` every frame
     and :meth:`clear` after a reset.
     """
 
@@ -219,13 +219,13 @@ class ComparePanel(QtWidgets.QWidget):
         ----------
         labels : sequence of str
             The comparison bodies' labels, in the scenario's order.  The main
-            body (:data:`sim.runner.MAIN`) is always plotted, first, in
+            body (:data:`sim.run.runner.MAIN`) is always plotted, first, in
             :data:`MAIN_COLOR`; empty ``labels`` leaves nothing to compare.
         colors : sequence
             One colour per label (``"#rrggbb"`` or RGB(A) floats in [0, 1],
             alpha ignored): the bodies' ghost colours.
         reference : str
-            Label of the body the errors are measured against (:attr:`sim.runner.Runner.reference`).
+            Label of the body the errors are measured against (:attr:`sim.run.runner.Runner.reference`).
         dt : float, optional
             The scenario's time step, s: sizes the per-body store (:func:`body_capacity`).
         """
@@ -456,7 +456,7 @@ class ComparePanel(QtWidgets.QWidget):
     def export_png(self, path) -> str:
         """Save the comparison plots as they are drawn now to a PNG file (raises OSError)."""
         path = os.fspath(path)
-        with whole_path(path, ".png") as partial:  # moved into place when complete (sim.files)
+        with whole_path(path, ".png") as partial:  # moved into place when complete (sim.io.files)
             if not self.grab().save(partial, "PNG"):
                 raise OSError(f"cannot write {path}")
         return path

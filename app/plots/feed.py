@@ -1,10 +1,10 @@
 """Batches of the simulation thread into the plots' histories.
 
-The window hands every :class:`~sim.runner.Batch` it collects to a
+The window hands every :class:`~sim.run.runner.Batch` it collects to a
 :class:`PlotFeed`: the main body's rows go to the :class:`~app.plots.history.History`
 behind the live plots, the comparison bodies' rows to the compare panel.
 A jump back in time (a reset, inside a batch or between two) starts
-both anew.  With a :attr:`PlotFeed.period` (a :class:`sim.tumble.PeriodWatch`),
+both anew.  With a :attr:`PlotFeed.period` (a :class:`sim.core.tumble.PeriodWatch`),
 the main body's rates go to it too.  The history is sized from the time step so that the plotted
 window is always held at full resolution (:func:`~app.plots.history.capacity_for`).
 """
@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from app.plots.history import History, capacity_for
-from sim.simulation import HISTORY_COLUMNS
+from sim.model.simulation import HISTORY_COLUMNS
 
 __all__ = ["PlotFeed"]
 
@@ -39,13 +39,13 @@ class PlotFeed:
         self._plots = plots
         self._compare = compare
         self._last_t = -math.inf
-        #: A :class:`sim.tumble.PeriodWatch` fed the main body's rates, or None.
+        #: A :class:`sim.core.tumble.PeriodWatch` fed the main body's rates, or None.
         self.period = None
 
     def clear(self, dt: float, columns=None) -> None:
         """Forget every sample (a new run or a reset); size the history for step ``dt``.
 
-        ``columns``: a new run's history columns (:attr:`sim.runner.Runner.columns`), None to keep them.
+        ``columns``: a new run's history columns (:attr:`sim.run.runner.Runner.columns`), None to keep them.
         """
         if columns is not None:
             self.history.reshape(columns)

@@ -28,7 +28,7 @@ from app.plots.decimate import envelope, factor_for
 from app.plots.history import History
 from app.plots.style import (AMBER, BLUE, FOREGROUND, GREEN, GRID_ALPHA, PLOT_BACKGROUND, RED, SILVER, VIOLET,
                              PlotAxisItem, XLink, settle_range, style_axes)
-from sim.files import whole_path
+from sim.io.files import whole_path
 
 __all__ = ["PlotPanel", "PlotSpec", "CurveSpec", "PLOTS", "MOMENTUM_PLOTS", "WHEEL_COLORS", "REFRESH_EVERY",
            "wheel_curves"]
@@ -432,7 +432,7 @@ class PlotPanel(QtWidgets.QWidget):
             If the image cannot be written.
         """
         path = os.fspath(path)
-        with whole_path(path, ".png") as partial:  # moved into place when complete (sim.files)
+        with whole_path(path, ".png") as partial:  # moved into place when complete (sim.io.files)
             if not self._graphics.grab().save(partial, "PNG"):
                 raise OSError(f"cannot write {path}")
         return path

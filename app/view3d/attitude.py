@@ -26,8 +26,8 @@ from app.view3d.layout import (GHOST_COLOR, GROUND_GRID_COLOR, GROUND_Z, HOME_CE
                                SCENE_BACKGROUND, as_rotation, north_marker_points, principal_axes_points, triad_item,
                                wheel_points)
 from app.view3d.mesh import body_mesh
-from sim.body import Body
-from sim.shape import DEFAULT_BODY
+from sim.core.body import Body
+from sim.model.shape import DEFAULT_BODY
 
 __all__ = ["AttitudeScene"]
 
@@ -114,15 +114,15 @@ class AttitudeScene(GLWindow):
         Parameters
         ----------
         body : str
-            Built-in name or mesh file (see :mod:`sim.shape`).
+            Built-in name or mesh file (see :mod:`sim.model.shape`).
         inertia : tuple of 6 floats, optional
             Hoffmann's ``(Jxx, Jyy, Jzz, Jxy, Jxz, Jyz)``, for the principal axes.
         units : str
-            The length unit of a mesh file's coordinates (:data:`sim.shape.MESH_UNITS`).
+            The length unit of a mesh file's coordinates (:data:`sim.model.shape.MESH_UNITS`).
 
         Raises
         ------
-        sim.shape.ShapeError
+        sim.model.shape.ShapeError
             If the body's mesh cannot be read; the scene is unchanged then.
         """
         if (body, units) != (self._body_mesh.body, self._body_mesh.units):

@@ -14,7 +14,7 @@ from pyqtgraph.Qt import QtGui
 
 from app.view3d.attitude import AttitudeScene
 from app.view3d.glwindow import GLWindowView
-from sim.files import whole_path
+from sim.io.files import whole_path
 
 __all__ = ["AttitudeView"]
 
@@ -119,7 +119,7 @@ class AttitudeView(GLWindowView):
         height, width, _ = pixels.shape
         image = QtGui.QImage(pixels.data, width, height, 3 * width, QtGui.QImage.Format.Format_RGB888)
         path = os.fspath(path)
-        with whole_path(path, ".png") as partial:  # moved into place when complete (sim.files)
+        with whole_path(path, ".png") as partial:  # moved into place when complete (sim.io.files)
             if not image.save(partial, "PNG"):
                 raise OSError(f"cannot write {path}")
         return path

@@ -126,7 +126,7 @@ def principal_axes_points(axes, half_length):
     ----------
     axes : array-like
         ``(3, 3)`` unit principal axes as columns (body coordinates), in the
-        order of ascending moments (:attr:`sim.body.Body.principal_axes`).
+        order of ascending moments (:attr:`sim.core.body.Body.principal_axes`).
     half_length : float
         Length on each side of the origin.
 

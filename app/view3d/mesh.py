@@ -1,8 +1,8 @@
 """A body's mesh for drawing: triangles and colours in body coordinates (normals: per face, by the view).
 
-The file is read once, by :func:`sim.shape.load` (trimesh: OBJ with vertex
+The file is read once, by :func:`sim.model.shape.load` (trimesh: OBJ with vertex
 colours, STL, PLY, glTF), which also finds the body origin (the centre of
-mass of the solid, see :mod:`sim.shape`).  Here the vertices are moved to
+mass of the solid, see :mod:`sim.model.shape`).  Here the vertices are moved to
 that origin and converted to the float32 arrays the view uploads.
 :func:`decimated` makes a coarse copy of a mesh, for views that draw a
 thousand copies of it (the ensemble's aircraft).
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.shape import load
+from sim.model.shape import load
 
 __all__ = ["BodyMesh", "body_mesh", "aircraft_path", "decimated"]
 
@@ -58,7 +58,7 @@ def body_mesh(body: str, units: str = "m") -> BodyMesh:
 
     Raises
     ------
-    sim.shape.ShapeError
+    sim.model.shape.ShapeError
         The body is unknown or its file is not a usable mesh (the message
         says why).
     """

@@ -14,7 +14,7 @@ import threading
 from PySide6.QtCore import QObject, Signal
 
 from app.plots.history import write_table_csv
-from sim.simulation import COLUMNS
+from sim.model.simulation import COLUMNS
 
 __all__ = ["CsvExport"]
 

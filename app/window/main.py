@@ -47,13 +47,13 @@ from app.window.statusbar import StatusLine
 from app.window.theme import COMPARE_COLORS, cycle, swatch
 from app.window.video_ui import VideoControl
 from app.worker import SPEED_RANGE
-from sim.body import Body
-from sim.environment import orbit_quaternion, orbit_rate
-from sim.quaternion import cayley
-from sim.settings import SettingsError, damper_warning
-from sim.simulation import columns as csv_columns
-from sim.tumble import PeriodWatch, torque_free
-from sim.wheels import layout_axes
+from sim.core.body import Body
+from sim.world.environment import orbit_quaternion, orbit_rate
+from sim.core.quaternion import cayley
+from sim.model.settings import SettingsError, damper_warning
+from sim.model.simulation import columns as csv_columns
+from sim.core.tumble import PeriodWatch, torque_free
+from sim.core.wheels import layout_axes
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
 
@@ -255,7 +255,7 @@ class MainWindow(QMainWindow):
 
     @property
     def last_snapshot(self):
-        """The latest :class:`~sim.simulation.Snapshot` shown, or None before the first."""
+        """The latest :class:`~sim.model.simulation.Snapshot` shown, or None before the first."""
         return self._last
 
     # ------------------------------------------------------- inputs and runs

@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, Qt
 from PySide6.QtGui import QImage, QPainter
 
-from sim.files import write_whole
+from sim.io.files import write_whole
 
 __all__ = ["grab_window", "view_image", "save_png"]
 
@@ -60,5 +60,5 @@ def save_png(image: QImage, path) -> None:
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     if not image.save(buffer, "PNG"):
         raise OSError(f"the picture could not be encoded as PNG ({image.width()}x{image.height()})")
-    with write_whole(path, binary=True) as f:  # moved into place when complete (sim.files)
+    with write_whole(path, binary=True) as f:  # moved into place when complete (sim.io.files)
         f.write(data.data())

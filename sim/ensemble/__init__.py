@@ -1,16 +1,16 @@
 """Ensembles: N rigid bodies integrated at once, one column per body.
 
-The vectorised twin of :class:`sim.simulation.Simulation`.  Quaternions are
+The vectorised twin of :class:`sim.model.simulation.Simulation`.  Quaternions are
 scalar last, Hoffmann's convention (see :mod:`sim`); body ``j`` is column
 ``j`` of ``q`` (4, N) and ``w`` (3, N).  Every body runs the same formulas
-as the single-body path, written once over :mod:`sim.ops`
-(:mod:`sim.integrators`, :mod:`sim.control`, :mod:`sim.norm`,
-:mod:`sim.angles`, :mod:`sim.interpolation`, :mod:`sim.energy`), so
+as the single-body path, written once over :mod:`sim.core.ops`
+(:mod:`sim.core.integrators`, :mod:`sim.core.control`, :mod:`sim.core.norm`,
+:mod:`sim.core.angles`, :mod:`sim.core.interpolation`, :mod:`sim.core.energy`), so
 ``Simulation(ens.body_settings(j))`` given the same inputs follows column
 ``j`` bit for bit.  One exception, at the level of an ulp: the Euler
 controller and its command angles go through numpy's ``arctan2``,
 ``hypot`` and ``sin``, which may round differently from ``math``'s in the
-last place (:mod:`sim.ops`).
+last place (:mod:`sim.core.ops`).
 
 Initial conditions (:class:`EnsembleSpec`) depend only on ``(seed, body
 index)``: any split of the bodies into chunks (``start``/``count``) gives the

@@ -3,7 +3,7 @@
 Quaternions are scalar last, Hoffmann's convention (see :mod:`sim`); body
 ``j`` is column ``j`` of ``q`` (4, N) and ``w`` (3, N), and with reaction
 wheels of ``wheel_speeds`` (one row per wheel).  The step runs the
-single-source formulas of :mod:`sim` on numpy rows (:data:`sim.ops.COLUMN`),
+single-source formulas of :mod:`sim` on numpy rows (:data:`sim.core.ops.COLUMN`),
 or, where :func:`sim.ensemble.kernels.covers` the settings (half-quat with
 no controller or the quaternion controller, no wheels, no external
 torque), the fused kernels (the same operations in the same order, without
@@ -16,31 +16,31 @@ import math
 
 import numpy as np
 
-from sim.control import TorqueModel
-from sim.energy import kinetic_energy
+from sim.core.control import TorqueModel
+from sim.core.energy import kinetic_energy
 from sim.ensemble import kernels
 from sim.ensemble.heap import keep_temporaries
 from sim.ensemble.info import EnsembleFrame, EnsembleInfo, frozen_copy
 from sim.ensemble.metrics import TRACKED, Tracker, nose, outside, rotation_angle_deg
 from sim.ensemble.sampling import sample, sample_inertia
 from sim.ensemble.spec import EnsembleSpec
-from sim.integrators import qdot
-from sim.limits import as_integer
-from sim.loads import Gyrostat, LoadModel
-from sim.norm import unit
-from sim.ops import COLUMN
-from sim.settings import Settings
-from sim.simulation import NORM_FAULT
-from sim.stepping import Stepper
-from sim.wheels import gyrostat_energy
+from sim.core.integrators import qdot
+from sim.io.limits import as_integer
+from sim.model.loads import Gyrostat, LoadModel
+from sim.core.norm import unit
+from sim.core.ops import COLUMN
+from sim.model.settings import Settings
+from sim.model.simulation import NORM_FAULT
+from sim.model.stepping import Stepper
+from sim.core.wheels import gyrostat_energy
 
 __all__ = ["Ensemble"]
 
 
 class _Rows(Gyrostat):
-    """What the integrators read from a :class:`~sim.body.Body` or :class:`~sim.loads.Gyrostat`, as floats
+    """What the integrators read from a :class:`~sim.core.body.Body` or :class:`~sim.model.loads.Gyrostat`, as floats
     (an inertia shared by every body) or rows (one value per body): ``j_rows``, ``j_inv_rows``, the
-    wheels' ``j_free_inv_rows``, ``moment_rows``, ``axis_rows``, and ``ops`` (:data:`sim.ops.COLUMN`)."""
+    wheels' ``j_free_inv_rows``, ``moment_rows``, ``axis_rows``, and ``ops`` (:data:`sim.core.ops.COLUMN`)."""
 
     __slots__ = ("moment_rows", "axis_rows")
 
@@ -50,7 +50,7 @@ class _Rows(Gyrostat):
 
 
 class Ensemble(Stepper):
-    """N rigid bodies integrated at once, the column twin of :class:`~sim.simulation.Simulation`.
+    """N rigid bodies integrated at once, the column twin of :class:`~sim.model.simulation.Simulation`.
 
     Parameters
     ----------
@@ -88,11 +88,11 @@ class Ensemble(Stepper):
         Each reaction wheel's speed relative to its body, rad/s (no rows without wheels).
     faulted : ndarray of bool, shape (n,)
         Bodies whose state became non-finite (or whose norm ran away with
-        norm handling ``"none"``, :data:`sim.simulation.NORM_FAULT`): each is
+        norm handling ``"none"``, :data:`sim.model.simulation.NORM_FAULT`): each is
         frozen at its last good state while the others go on.
     fault_t : ndarray, shape (n,)
         Time of the last good state of a faulted body (nan while fine), as
-        :class:`~sim.simulation.SimulationFault` reports it.
+        :class:`~sim.model.simulation.SimulationFault` reports it.
 
     ``q`` and ``w`` are views of the current state, whose buffer alternates
     with the next state's at every step: read them after stepping, copy
@@ -301,7 +301,7 @@ class Ensemble(Stepper):
     @property
     def attitude(self) -> np.ndarray:
         """The quaternions the attitudes are read from (4, n): :attr:`q`, or a new array of ``q / |q|``
-        with norm handling ``elimination`` (:func:`sim.norm.elimination`)."""
+        with norm handling ``elimination`` (:func:`sim.core.norm.elimination`)."""
         return np.array(unit(tuple(self.q), COLUMN)) if self._unit else self.q
 
     @property
@@ -310,8 +310,8 @@ class Ensemble(Stepper):
         return np.broadcast_to(self._qc, (4, self.n))
 
     def energy(self) -> np.ndarray:
-        """Kinetic energy ``T = 1/2 w^T J w`` of each body, Hoffmann (5.1) (:func:`sim.energy.kinetic_energy`);
-        with wheels, theirs too (:func:`sim.wheels.gyrostat_energy`)."""
+        """Kinetic energy ``T = 1/2 w^T J w`` of each body, Hoffmann (5.1) (:func:`sim.core.energy.kinetic_energy`);
+        with wheels, theirs too (:func:`sim.core.wheels.gyrostat_energy`)."""
         wheels = self._settings.wheel_set
         if wheels is None:
             return kinetic_energy(tuple(self.w), self._jr)
@@ -336,7 +336,7 @@ class Ensemble(Stepper):
                                self._settings.norm, self._zero_torque, sc)
 
     def _general_step(self) -> None:
-        """One step of :mod:`sim.integrators`, the torque model (or loads) and the norm mode on tuples of rows."""
+        """One step of :mod:`sim.core.integrators`, the torque model (or loads) and the norm mode on tuples of rows."""
         tm = self._step_torque
         first = []
 
@@ -435,7 +435,7 @@ class Ensemble(Stepper):
         """Rotation angle between each ``Q`` and its command ``Qc``, degrees in [0, 180].
 
         Hoffmann's bivector angle (Appendix C) folded so ``Q`` and ``-Q``
-        agree: ``2 atan2(|Q^Qc|, |Q.Qc|)`` (:func:`sim.angles.rotation_angle`).
+        agree: ``2 atan2(|Q^Qc|, |Q.Qc|)`` (:func:`sim.core.angles.rotation_angle`).
         """
         return rotation_angle_deg(self.q, self._qc, fold=True)
 

@@ -1,6 +1,6 @@
 """Keep numpy's temporaries in the heap while an ensemble steps.
 
-A column step written over :mod:`sim.ops` (every integrator but the fused
+A column step written over :mod:`sim.core.ops` (every integrator but the fused
 half-quat step, the Euler controller, each new torque term) makes dozens of
 temporary arrays a step, each ``8 N`` bytes (80 kB at N = 10,000).  glibc's
 ``malloc`` serves blocks of that size from ``mmap`` and, once freed, gives

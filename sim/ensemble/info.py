@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.settings import Settings
+from sim.model.settings import Settings
 
 from sim.ensemble.metrics import nose, rotation_angle_deg
 from sim.ensemble.spec import EnsembleSpec

@@ -18,11 +18,11 @@ Each is the same sequence of floating-point operations as its single
 source, and tests/test_kernels.py checks it bit for bit against that source
 on random states, for every branch:
 
-* :func:`torque_into`: :class:`sim.control.TorqueModel` on columns (command,
+* :func:`torque_into`: :class:`sim.core.control.TorqueModel` on columns (command,
   dampers, quaternion controller with and without the shortest path, axis
   flags, limiter; Hoffmann (9.8)-(9.9));
-* :func:`half_quat_into`: :func:`sim.integrators.half_quat` (Hoffmann
-  Appendix A, (4.3) and (5.18)) followed by a norm mode of :mod:`sim.norm`.
+* :func:`half_quat_into`: :func:`sim.core.integrators.half_quat` (Hoffmann
+  Appendix A, (4.3) and (5.18)) followed by a norm mode of :mod:`sim.core.norm`.
 
 Quaternions are scalar last, Hoffmann's convention (see :mod:`sim`).
 """
@@ -38,7 +38,7 @@ __all__ = ["Scratch", "covers", "inertia_terms", "matvec", "torque_into", "half_
 CONTROLLERS = ("none", "quaternion")
 #: The norm modes :func:`half_quat_into` implements.
 NORMS = ("hoffmann", "renormalize", "none")
-#: The fields of :class:`sim.control.TorqueModel` that :func:`torque_into` knows (tests/test_kernels.py
+#: The fields of :class:`sim.core.control.TorqueModel` that :func:`torque_into` knows (tests/test_kernels.py
 #: fails when the model gains another: a new torque term goes into the kernel, or into :func:`covers`).
 #: ``unit`` (the attitude read as Q/|Q|) is set only by the norm mode ``elimination``, which is not
 #: one of :data:`NORMS`, so :func:`covers` leaves it to the single source.
@@ -52,7 +52,7 @@ def covers(settings) -> bool:
     Half-quat with no controller or the quaternion controller, and a norm
     mode of :data:`NORMS`, without reaction wheels or an external torque
     (gravity gradient, disturbance); everything else (rk4, full-quat, the
-    Euler controller, the wheels and the environment of :mod:`sim.loads`, a
+    Euler controller, the wheels and the environment of :mod:`sim.model.loads`, a
     new norm mode or torque term) steps through the single source.
     """
     return (settings.integrator == "half-quat" and settings.controller in CONTROLLERS and settings.norm in NORMS
@@ -103,13 +103,13 @@ def matvec(terms, v, out, tmp) -> None:
 
 # ------------------------------------------------------------------ torque
 def torque_into(tq, q, w, model, g2, qc, qc_neg, sc: Scratch) -> None:
-    """:class:`~sim.control.TorqueModel` (command, dampers, quaternion controller, limiter) into ``tq`` (3, N).
+    """:class:`~sim.core.control.TorqueModel` (command, dampers, quaternion controller, limiter) into ``tq`` (3, N).
 
     ``model`` supplies the settings (its controller is ``"none"`` or
     ``"quaternion"``); ``g2`` is ``2 K`` of (9.9), shape (3, N) or (3, 1);
     ``qc`` and ``qc_neg`` the command and its negative, (4, N) or (4, 1).
     """
-    if model.dampers_on:  # T = command - k w  (sim.control.damper_torque)
+    if model.dampers_on:  # T = command - k w  (sim.core.control.damper_torque)
         np.multiply(np.array(model.dampers).reshape(3, 1), w, out=sc.c3)
         np.subtract(np.array(model.command).reshape(3, 1), sc.c3, out=tq)
     else:
@@ -124,7 +124,7 @@ def torque_into(tq, q, w, model, g2, qc, qc_neg, sc: Scratch) -> None:
 
 
 def _quaternion_error_into(d, q, qc, qc_neg, shortest_path, sc: Scratch) -> None:
-    """``dQ = Qc - Q``, or ``-Qc - Q`` where shorter, Hoffmann (9.8) (:func:`sim.control.quaternion_error`)."""
+    """``dQ = Qc - Q``, or ``-Qc - Q`` where shorter, Hoffmann (9.8) (:func:`sim.core.control.quaternion_error`)."""
     np.subtract(qc, q, out=d)
     if shortest_path:
         e, sq = sc.e4, sc.f4
@@ -139,7 +139,7 @@ def _quaternion_error_into(d, q, qc, qc_neg, shortest_path, sc: Scratch) -> None
 
 
 def _controller_into(tq, q, d, g2, axes, t1, t2) -> None:
-    """``T += 2 K V(Q) dQ`` per axis that is on, Hoffmann (9.9) (:func:`sim.control.quaternion_controller_torque`)."""
+    """``T += 2 K V(Q) dQ`` per axis that is on, Hoffmann (9.9) (:func:`sim.core.control.quaternion_controller_torque`)."""
     q1, q2, q3, q4 = q
     d1, d2, d3, d4 = d
     if axes[0]:  # (-q4 d1 + q3 d2) - q2 d3 + q1 d4
@@ -176,12 +176,12 @@ def _controller_into(tq, q, d, g2, axes, t1, t2) -> None:
 
 # --------------------------------------------------------------- half-quat
 def half_quat_into(x0, xn, tq, dt: float, jterms, jiterms, norm: str, zero_torque: bool, sc: Scratch) -> None:
-    """:func:`sim.integrators.half_quat` and the norm handling, from state ``x0`` into ``xn``.
+    """:func:`sim.core.integrators.half_quat` and the norm handling, from state ``x0`` into ``xn``.
 
     ``x0`` and ``xn`` are (8, N): ``Q`` (4), ``w`` (3), the norm correction.
     Hoffmann Appendix A: ``w <- w + dt J^-1 (T - w x J w)`` (4.3), then
     ``Q <- Q + dt/2 V(Q)^T [w_new; 0]`` (5.18); then ``norm`` (a key of
-    :data:`sim.norm.NORM_MODES`).  ``zero_torque``: ``tq`` is zero, and
+    :data:`sim.core.norm.NORM_MODES`).  ``zero_torque``: ``tq`` is zero, and
     ``0 - (a - b)`` is computed as ``b - a`` (exactly the same number).
     """
     _rates_into(xn[4:7], x0[4:7], tq, dt, jterms, jiterms, zero_torque, sc)
@@ -190,7 +190,7 @@ def half_quat_into(x0, xn, tq, dt: float, jterms, jiterms, norm: str, zero_torqu
 
 
 def _rates_into(wn, w, tq, dt, jterms, jiterms, zero_torque, sc: Scratch) -> None:
-    """``w_new = w + dt J^-1 (T - w x J w)``, Euler's equations, Hoffmann (4.3) (:func:`sim.integrators.euler_rhs`)."""
+    """``w_new = w + dt J^-1 (T - w x J w)``, Euler's equations, Hoffmann (4.3) (:func:`sim.core.integrators.euler_rhs`)."""
     wx, wy, wz = w
     lv, cv, t1, t2 = sc.d4[0:3], sc.c3, sc.s1, sc.s2
     matvec(jterms, w, lv, t2)  # L = J w, row by row (jr0 wx + jr1 wy) + jr2 wz
@@ -211,7 +211,7 @@ def _rates_into(wn, w, tq, dt, jterms, jiterms, zero_torque, sc: Scratch) -> Non
 
 
 def _attitude_into(qn, q, wn, dt, sc: Scratch) -> None:
-    """``Q_new = Q + dt/2 V(Q)^T [w_new; 0]``, Hoffmann (5.18) (:func:`sim.integrators.half_quat`)."""
+    """``Q_new = Q + dt/2 V(Q)^T [w_new; 0]``, Hoffmann (5.18) (:func:`sim.core.integrators.half_quat`)."""
     q1, q2, q3, q4 = q
     x, y, z = wn
     d, t2 = sc.d4, sc.s2
@@ -241,7 +241,7 @@ def _attitude_into(qn, q, wn, dt, sc: Scratch) -> None:
 
 
 def _norm_into(xn, norm: str, sc: Scratch) -> None:
-    """The norm mode ``norm`` (of :data:`NORMS`) on ``xn``'s ``Q``, its correction into ``xn[7]`` (:mod:`sim.norm`)."""
+    """The norm mode ``norm`` (of :data:`NORMS`) on ``xn``'s ``Q``, its correction into ``xn[7]`` (:mod:`sim.core.norm`)."""
     if norm not in NORMS:
         raise ValueError(f"the fused half-quat step has no norm mode {norm!r} (see covers())")
     if norm == "none":

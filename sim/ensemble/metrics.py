@@ -1,7 +1,7 @@
 """Per-body results of an ensemble run: error, travel, peaks, settling time, energy drift.
 
 Quaternions are scalar last, Hoffmann's convention (see :mod:`sim`).  The
-angles are Hoffmann's bivector angle (Appendix C) of :mod:`sim.angles` on
+angles are Hoffmann's bivector angle (Appendix C) of :mod:`sim.core.angles` on
 columns; the peaks and the settling test are kept step by step by a
 :class:`Tracker`, in preallocated rows.
 """
@@ -12,8 +12,8 @@ import math
 
 import numpy as np
 
-from sim.angles import cayley_entries, rotation_angle
-from sim.ops import COLUMN
+from sim.core.angles import cayley_entries, rotation_angle
+from sim.core.ops import COLUMN
 
 __all__ = ["Tracker", "TRACKED", "rotation_angle_deg", "nose", "outside"]
 
@@ -23,7 +23,7 @@ TRACKED = ("settling_time", "peak_torque", "peak_rate", "path_deg")
 
 
 def rotation_angle_deg(p, q, fold: bool = True) -> np.ndarray:
-    """:func:`sim.angles.rotation_angle` of columns, in degrees (``fold``: ``Q`` and ``-Q`` agree, [0, 180])."""
+    """:func:`sim.core.angles.rotation_angle` of columns, in degrees (``fold``: ``Q`` and ``-Q`` agree, [0, 180])."""
     return rotation_angle(tuple(p), tuple(q), COLUMN, fold) * _DEG
 
 

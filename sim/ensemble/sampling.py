@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.angles import aircraft_angles
-from sim.body import Body
-from sim.limits import LIMITS
-from sim.loads import gyrostat_of
-from sim.quaternion import from_aircraft_angles
+from sim.core.angles import aircraft_angles
+from sim.core.body import Body
+from sim.io.limits import LIMITS
+from sim.model.loads import gyrostat_of
+from sim.core.quaternion import from_aircraft_angles
 
 __all__ = ["Sample", "sample", "sample_inertia", "uniforms", "uniform_quaternions", "r3", "normals", "grid_gains",
            "combination"]
@@ -144,8 +144,8 @@ def sample_inertia(settings, spec, index: np.ndarray) -> tuple:
     """Every body's inertia: ``(inertia (6, n), j_rows, j_inv_rows, j_free_inv_rows, moment_rows, axis_rows)``.
 
     The rows are tuples (9, 9, 9, 3 and 9 entries) of the attributes of
-    :class:`~sim.body.Body` (and, with reaction wheels,
-    :func:`sim.loads.gyrostat_of`) of those names: of floats when every body
+    :class:`~sim.core.body.Body` (and, with reaction wheels,
+    :func:`sim.model.loads.gyrostat_of`) of those names: of floats when every body
     has the nominal inertia, else of rows (one value per body), each exactly
     what they build for that body's six numbers (what
     ``Simulation(body_settings(j))`` flies).  ``j_free_inv_rows`` is the
@@ -155,7 +155,7 @@ def sample_inertia(settings, spec, index: np.ndarray) -> tuple:
     """
     n = len(index)
     wheels = settings.wheel_set
-    own = settings.mass_properties.inertia  # explicit, or the body's own (sim.shape)
+    own = settings.mass_properties.inertia  # explicit, or the body's own (sim.model.shape)
     nominal = np.array(own, dtype=float)
     rigid = Body(own)
     body = gyrostat_of(rigid, wheels)

@@ -1,6 +1,6 @@
 """How the bodies of an ensemble differ: :class:`EnsembleSpec` and its validation.
 
-Every number is checked against :data:`sim.limits.LIMITS`, the table the
+Every number is checked against :data:`sim.io.limits.LIMITS`, the table the
 command line and scenario files read too.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.limits import LIMITS, SettingsError
+from sim.io.limits import LIMITS, SettingsError
 
 __all__ = ["EnsembleSpec", "ATTITUDES"]
 
@@ -21,8 +21,8 @@ class EnsembleSpec:
     """How the N bodies differ from the settings' single body.
 
     Validated at construction: a bad value raises
-    :class:`~sim.settings.SettingsError` naming the field.  The ranges are
-    those of :data:`sim.limits.LIMITS`.
+    :class:`~sim.model.settings.SettingsError` naming the field.  The ranges are
+    those of :data:`sim.io.limits.LIMITS`.
 
     Attributes
     ----------

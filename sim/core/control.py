@@ -1,0 +1,181 @@
+"""The torque model: command torques, rate dampers, attitude controllers, shortest path, limiter.
+
+Quaternions are scalar last, Hoffmann's convention (see :mod:`sim`).  Axis
+order everywhere is (x roll, y pitch, z yaw); gains follow Hoffmann's names
+``conPhi, conThe, conPsi`` and dampers ``dampP, dampQ, dampR``.
+
+Every formula here is written once for one body (``ops`` =
+:data:`sim.core.ops.FLOAT`, the default: floats) and for the ensemble's columns
+(:data:`sim.core.ops.COLUMN`: numpy rows, one value per body; gains and the
+command quaternion may be one float for all bodies or one row each).  The
+dampers, the quaternion controller, the shortest-path choice and the
+limiter are arithmetic, comparisons and selections only, and agree bit for
+bit between the two.  The Euler controller goes through ``atan2``,
+``hypot`` and ``sin``, whose numpy versions may round differently from
+``math``'s in the last place (:mod:`sim.core.ops`): there the paths agree to
+about 1e-12.  :mod:`sim.ensemble.kernels` holds a hand-fused column copy of
+:meth:`TorqueModel.__call__` for the dampers and the quaternion
+controller, tested bit for bit against this one.
+"""
+
+from __future__ import annotations
+
+from sim.core.angles import aircraft_angles
+from sim.core.norm import READS_UNIT, unit
+from sim.core.ops import FLOAT
+
+__all__ = [
+    "CONTROLLERS",
+    "HOFFMANN_PRESET",
+    "TorqueModel",
+    "damper_torque",
+    "euler_controller_torque",
+    "quaternion_controller_torque",
+    "quaternion_error",
+    "limit",
+]
+
+CONTROLLERS = ("none", "euler", "quaternion")
+
+#: Hoffmann's quaternion-controller example (Appendix A, 9.9).
+HOFFMANN_PRESET = {
+    "dampers": (3.0, 4.0, 6.0),
+    "gains": (6.0, 10.0, 12.0),
+    "dt": 0.1,
+    "limits": (8.0, 2.0, 4.0),
+}
+
+
+def damper_torque(w, k):
+    """Roll/pitch/yaw rate dampers ``-k_i w_i``, Hoffmann Appendix A (dampP, dampQ, dampR)."""
+    return (-k[0] * w[0], -k[1] * w[1], -k[2] * w[2])
+
+
+def euler_controller_torque(angles, command, gains, axes=(True, True, True), ops=FLOAT):
+    """Hoffmann's sine/cosine aircraft-angle controller (Appendix A, 9.3).
+
+    ``Tx = -conPhi (sin phi cos phic - cos phi sin phic)`` and likewise pitch
+    and yaw: ``-K sin(angle - command)`` per axis.  Fails near
+    ``theta = +-90 deg`` where the angles are singular (gimbal lock).
+
+    Parameters
+    ----------
+    angles, command : (psi, theta, phi) in radians
+    gains : (conPhi, conThe, conPsi) for (x, y, z)
+    axes : three bools, Hoffmann's RCon, PCon, YCon
+    """
+    psi, theta, phi = angles
+    psic, thetac, phic = command
+    return (-gains[0] * ops.sin(phi - phic) if axes[0] else 0.0,
+            -gains[1] * ops.sin(theta - thetac) if axes[1] else 0.0,
+            -gains[2] * ops.sin(psi - psic) if axes[2] else 0.0)
+
+
+def quaternion_error(q, qc, shortest_path=True, ops=FLOAT):
+    """``dQ = Qc - Q``, or ``-Qc - Q`` when shorter, Hoffmann (9.8).
+
+    ``Qc`` and ``-Qc`` are the same attitude; taking the difference with the
+    smaller Euclidean norm makes the controller turn the short way.
+    """
+    d1, d2, d3, d4 = qc[0] - q[0], qc[1] - q[1], qc[2] - q[2], qc[3] - q[3]
+    if not shortest_path:
+        return (d1, d2, d3, d4)
+    r1, r2, r3, r4 = -qc[0] - q[0], -qc[1] - q[1], -qc[2] - q[2], -qc[3] - q[3]
+    shorter = r1 * r1 + r2 * r2 + r3 * r3 + r4 * r4 < d1 * d1 + d2 * d2 + d3 * d3 + d4 * d4
+    return ops.select(shorter, (r1, r2, r3, r4), (d1, d2, d3, d4))
+
+
+def quaternion_controller_torque(q, qc, gains, axes=(True, True, True), shortest_path=True, ops=FLOAT):
+    """Hoffmann's quaternion attitude controller, (9.8)-(9.9).
+
+    ``T = 2 K V(Q) dQ`` (first three rows of ``V``, (3.26)) with ``dQ`` from
+    :func:`quaternion_error`.
+    """
+    d1, d2, d3, d4 = quaternion_error(q, qc, shortest_path, ops)
+    q1, q2, q3, q4 = q
+    return (2.0 * gains[0] * (-q4 * d1 + q3 * d2 - q2 * d3 + q1 * d4) if axes[0] else 0.0,
+            2.0 * gains[1] * (-q3 * d1 - q4 * d2 + q1 * d3 + q2 * d4) if axes[1] else 0.0,
+            2.0 * gains[2] * (q2 * d1 - q1 * d2 - q4 * d3 + q3 * d4) if axes[2] else 0.0)
+
+
+def limit(t, limits, ops=FLOAT):
+    """Per-axis torque limiter ``|T_i| <= L_i``, Hoffmann 9.9 ("Optional limiters")."""
+    clip = ops.clip
+    return (clip(t[0], -limits[0], limits[0]), clip(t[1], -limits[1], limits[1]),
+            clip(t[2], -limits[2], limits[2]))
+
+
+class TorqueModel:
+    """Total body-axis torque ``T(Q, w)`` from the current settings.
+
+    Sum of the command torque, the dampers and the attitude controller,
+    then optionally limited, in that order as in Hoffmann's 9.9 listing.
+    Attributes are read at every call; ``qc`` and ``command_angles`` follow
+    the SLERP command (:class:`sim.core.command.CommandInterpolator`).  With
+    ``unit`` (the norm mode ``elimination``, Joshi) every term reads the
+    attitude as ``Q / |Q|`` (:func:`sim.core.norm.unit`), so the controllers'
+    error does not depend on ``|Q|``.
+
+    Parameters
+    ----------
+    ops : Ops
+        :data:`sim.core.ops.FLOAT` for one body (tuples of floats), or
+        :data:`sim.core.ops.COLUMN` for the ensemble (tuples of numpy rows).
+    """
+
+    __slots__ = ("command", "dampers_on", "dampers", "controller", "gains", "axes",
+                 "shortest_path", "limiter_on", "limits", "qc", "command_angles", "unit", "ops")
+
+    def __init__(self, ops=FLOAT):
+        self.ops = ops
+        self.command = (0.0, 0.0, 0.0)
+        self.dampers_on = False
+        self.dampers = HOFFMANN_PRESET["dampers"]
+        self.controller = "none"
+        self.gains = HOFFMANN_PRESET["gains"]
+        self.axes = (True, True, True)
+        self.shortest_path = True
+        self.limiter_on = False
+        self.limits = HOFFMANN_PRESET["limits"]
+        self.qc = (0.0, 0.0, 0.0, 1.0)
+        self.command_angles = (0.0, 0.0, 0.0)
+        self.unit = False
+
+    def configure(self, settings, gains=None) -> None:
+        """Take the torque settings of a :class:`~sim.model.settings.Settings`; ``gains`` overrides its gains
+        (the ensemble's per-body rows)."""
+        s = settings
+        self.command = s.torque
+        self.dampers_on, self.dampers = s.dampers_on, s.dampers
+        self.controller, self.axes = s.controller, s.axes
+        self.gains = s.gains if gains is None else gains
+        self.shortest_path = s.shortest_path
+        self.limiter_on, self.limits = s.limiter_on, s.limits
+        self.unit = s.norm in READS_UNIT
+
+    @property
+    def constant(self) -> bool:
+        """True when the torque depends on neither ``Q`` nor ``w`` (no dampers, no controller)."""
+        return not self.dampers_on and self.controller == "none"
+
+    def __call__(self, q, w, t=None):
+        """The torque at attitude ``q`` and rates ``w`` (its first three entries); ``t`` is not used."""
+        tx, ty, tz = self.command
+        if self.unit and self.controller != "none":   # only the terms that read the attitude
+            q = unit(q, self.ops)
+        if self.dampers_on:
+            dx, dy, dz = damper_torque(w, self.dampers)
+            tx, ty, tz = tx + dx, ty + dy, tz + dz
+        controller = self.controller
+        if controller == "quaternion":
+            cx, cy, cz = quaternion_controller_torque(q, self.qc, self.gains, self.axes, self.shortest_path,
+                                                      self.ops)
+            tx, ty, tz = tx + cx, ty + cy, tz + cz
+        elif controller == "euler":
+            ops = self.ops
+            cx, cy, cz = euler_controller_torque(aircraft_angles(q, ops), self.command_angles, self.gains,
+                                                 self.axes, ops)
+            tx, ty, tz = tx + cx, ty + cy, tz + cz
+        if self.limiter_on:
+            return limit((tx, ty, tz), self.limits, self.ops)
+        return (tx, ty, tz)

@@ -1,0 +1,121 @@
+"""The operations every physics formula of :mod:`sim` is written over, in two flavours.
+
+Each formula (the integrators, the torque model, the norm modes, the
+angles, SLERP, energy and momentum) is written once, with the arithmetic
+operators and the few operations below, and takes the flavour as its
+``ops`` argument:
+
+* :data:`FLOAT`: Python floats, one body (:class:`sim.model.simulation.Simulation`);
+* :data:`COLUMN`: numpy rows, one value per body (:class:`sim.ensemble.Ensemble`).
+
+Arithmetic is the same in both: ``+ - * /`` on two floats and on two float64
+rows round alike, so a formula that uses only arithmetic gives bit-identical
+results on one body and on its column.  What remains different is in the
+elementary functions, never in the formulas:
+
+* ``sin``, ``cos``, ``atan2`` and two-argument ``hypot`` are libm's on floats
+  (``math``) and numpy's on rows; numpy's own (vectorised) implementations may
+  round differently in the last place.  Measured here (numpy 2.4, x86-64, on
+  200,000 random arguments): ``atan2`` differs in 7.7 % of them and ``hypot``
+  in 0.6 %, by one ulp; ``sin`` and ``cos`` agreed everywhere, but numpy
+  does not promise it on every machine.  That is why the Euler controller,
+  which reads aircraft angles through ``atan2``/``hypot`` and applies
+  ``sin``, agrees between the paths to about 1e-12 rather than bit for bit;
+* ``hypot`` of more than two values is ``math.hypot`` (an accurate n-ary
+  algorithm) on floats and the square root of the sum of squares, left to
+  right, on rows (numpy has no n-ary hypot; unit-size inputs cannot
+  overflow).  It is used only for Hoffmann's bivector angle, a readout.
+
+``sqrt`` is correctly rounded in both (IEEE 754), so the norm modes agree bit
+for bit.  ``select(cond, a, b)`` (``a`` where ``cond``, else ``b``) and
+``clip(x, low, high)`` (``min(max(x, low), high)``, NaN passes through) are
+exact in both.  On floats ``select`` is an ordinary conditional; both of its
+arguments are evaluated first, so a formula passes it values, not work.
+``any(cond)`` (``bool`` on floats, ``numpy.any`` on rows) lets a formula
+skip a rare branch that no body takes (the singular aircraft angles).
+
+Where a new piece of physics goes (once, for both paths):
+
+* a control torque term (part of the torque command the wheels realise):
+  a function over ``ops`` in :mod:`sim.core.control`, added in
+  :meth:`~sim.core.control.TorqueModel.__call__`, its settings read in
+  :meth:`~sim.core.control.TorqueModel.configure`.  The ensemble's fused torque
+  (:mod:`sim.ensemble.kernels`) knows a fixed list of the model's fields
+  (a test fails on a new one): teach it the term, or leave the settings
+  that use it out of :func:`sim.ensemble.kernels.covers`;
+* an external torque (environment, disturbance) or an actuator: a function
+  over ``ops`` (:mod:`sim.world.environment`, :mod:`sim.core.wheels`), added in
+  :meth:`sim.model.loads.LoadModel.external` or :meth:`~sim.model.loads.LoadModel.__call__`,
+  its settings read in :meth:`~sim.model.loads.LoadModel.configure`.  The load is
+  evaluated at every integrator stage with the stage's time ``t`` (the same
+  float for every body of an ensemble: take ``math`` functions of it, not
+  ``ops``'s), and the fused kernels never see it (``kernels.covers`` leaves
+  out settings with wheels or an external torque);
+* a norm mode: a function in :mod:`sim.core.norm` and its name in ``NORM_MODES``
+  (the fused step covers only the three of ``kernels.NORMS``; a new mode
+  steps through the single source by itself);
+* an integrator: a function with the shared signature in
+  :mod:`sim.core.integrators` (``(q, w, p, dt, torque, body, t=None)``), in
+  ``INTEGRATORS``; arithmetic only, so it runs on columns as written.  To
+  carry reaction wheels it treats ``w`` as the whole rate state (body rates,
+  then wheel speeds), takes its derivative from
+  :func:`sim.core.integrators.rates_rhs` (Euler's equations, or the gyrostat's),
+  and calls ``torque(q, w, t)`` at each stage's state and time; an
+  integrator of ``(Q, P)`` feeds :func:`sim.core.wheels.equivalent_torque` to its
+  rigid-body equation (see :func:`sim.core.integrators.full_quat`);
+* a number a user gives: a field of :class:`sim.model.settings.Settings` (or of
+  the ensemble spec) and its range in :data:`sim.io.limits.LIMITS`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["Ops", "FLOAT", "COLUMN"]
+
+
+class Ops:
+    """A flavour of the operations (see the module docstring); attributes are plain functions."""
+
+    __slots__ = ("name", "sqrt", "sin", "cos", "atan2", "hypot", "select", "clip", "any")
+
+    def __init__(self, name, *, sqrt, sin, cos, atan2, hypot, select, clip, any):  # noqa: A002 (the op's name)
+        self.name = name
+        self.sqrt, self.sin, self.cos, self.atan2 = sqrt, sin, cos, atan2
+        self.hypot, self.select, self.clip, self.any = hypot, select, clip, any
+
+    def __repr__(self) -> str:
+        return f"<ops {self.name}>"
+
+
+def _select_float(cond, a, b):
+    return a if cond else b
+
+
+def _clip_float(x, low, high):
+    # min(max(x, low), high) with one call; NaN fails both tests and passes through, as with min/max
+    return low if x < low else (high if x > high else x)
+
+
+def _clip_column(x, low, high):
+    return np.minimum(np.maximum(x, low), high)
+
+
+def _hypot_column(*xs):
+    if len(xs) == 2:
+        return np.hypot(xs[0], xs[1])
+    s = xs[0] * xs[0]
+    for x in xs[1:]:
+        s = s + x * x
+    return np.sqrt(s)
+
+
+#: Python floats: one body.
+FLOAT = Ops("float", sqrt=math.sqrt, sin=math.sin, cos=math.cos, atan2=math.atan2, hypot=math.hypot,
+            select=_select_float, clip=_clip_float, any=bool)
+
+#: numpy rows (shape (N,), or floats broadcast against them): one value per body.
+COLUMN = Ops("column", sqrt=np.sqrt, sin=np.sin, cos=np.cos, atan2=np.arctan2, hypot=_hypot_column,
+             select=np.where, clip=_clip_column, any=np.any)

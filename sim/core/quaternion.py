@@ -1,0 +1,270 @@
+"""Quaternion algebra and conversions in Hoffmann's convention.
+
+``Q = (q1, q2, q3, q4)``, ``q4`` the scalar part; ``Q`` is the coordinate
+transformation inertial -> body, ``x_B = cayley(Q) @ x_I`` (see :mod:`sim`).
+
+Every function takes array-likes of shape (4,) (or angles in radians) and
+returns new ``numpy`` arrays; inputs are never modified.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sim.core.angles import SINGULAR, aircraft_angles, cayley_entries
+from sim.core.interpolation import sine_cosine
+
+__all__ = [
+    "product",
+    "conjugate",
+    "norm",
+    "normalize",
+    "r_matrix",
+    "cayley",
+    "v_matrix",
+    "qdot_from_rates",
+    "rates_from_qdot",
+    "from_axis_angle",
+    "from_aircraft_angles",
+    "aircraft_angles",
+    "as_aircraft_angles",
+    "from_euler_zxz",
+    "as_euler_zxz",
+    "rotation_angle",
+]
+
+
+def _quat(q) -> np.ndarray:
+    a = np.asarray(q, dtype=float)
+    if a.shape != (4,):
+        raise ValueError(f"a quaternion has shape (4,), got {a.shape}")
+    return a
+
+
+def r_matrix(q) -> np.ndarray:
+    """Quaternion matrix ``R(Q)`` with ``Q . S = R(Q) S``, Hoffmann (1.7)-(1.8).
+
+    Parameters
+    ----------
+    q : array_like, shape (4,)
+        Quaternion, scalar last.
+
+    Returns
+    -------
+    ndarray, shape (4, 4)
+    """
+    q1, q2, q3, q4 = _quat(q)
+    return np.array(
+        [
+            [q4, -q3, q2, q1],
+            [q3, q4, -q1, q2],
+            [-q2, q1, q4, q3],
+            [-q1, -q2, -q3, q4],
+        ]
+    )
+
+
+def product(q, s) -> np.ndarray:
+    """Quaternion product ``Q . S``, Hoffmann (1.7).
+
+    Equivalent to (1.9): ``(q4 s4 - q.s) + (q4 s + s4 q + q x s)``.
+
+    Parameters
+    ----------
+    q, s : array_like, shape (4,)
+        Quaternions, scalar last.
+
+    Returns
+    -------
+    ndarray, shape (4,)
+    """
+    return r_matrix(q) @ _quat(s)
+
+
+def conjugate(q) -> np.ndarray:
+    """Conjugate ``Q' = (-q1, -q2, -q3, q4)``, Hoffmann (1.10)."""
+    q = _quat(q)
+    return np.array([-q[0], -q[1], -q[2], q[3]])
+
+
+def norm(q) -> float:
+    """Euclidean norm ``|Q| = sqrt(Q . Q')``, Hoffmann (1.14)."""
+    return float(np.linalg.norm(_quat(q)))
+
+
+def normalize(q) -> np.ndarray:
+    """``Q / |Q|``; raises ValueError for a zero or non-finite quaternion."""
+    q = _quat(q)
+    n = float(np.linalg.norm(q))
+    if not math.isfinite(n) or n == 0.0:
+        raise ValueError(f"cannot normalise quaternion {q.tolist()}: norm is {n}")
+    return q / n
+
+
+def cayley(q) -> np.ndarray:
+    """Cayley matrix ``C(Q)``, Hoffmann (2.12): ``x_B = C x_I``.
+
+    For a unit quaternion ``C`` is orthonormal; ``C.T`` maps body to inertial
+    coordinates.  For ``|Q| != 1`` it is ``|Q|^2`` times a rotation.
+
+    Parameters
+    ----------
+    q : array_like, shape (4,)
+        Quaternion, scalar last (coordinate transformation inertial -> body).
+
+    Returns
+    -------
+    ndarray, shape (3, 3)
+    """
+    return np.array(cayley_entries(tuple(float(x) for x in _quat(q)))).reshape(3, 3)
+
+
+def v_matrix(q) -> np.ndarray:
+    """Matrix ``V(Q)`` of Hoffmann (3.26), with ``[w; 0] = 2 V(Q) dQ/dt`` (3.25).
+
+    ``V V^T = |Q|^2 I`` and ``V(Q) Q = (0, 0, 0, |Q|^2)`` (3.33).
+
+    Parameters
+    ----------
+    q : array_like, shape (4,)
+
+    Returns
+    -------
+    ndarray, shape (4, 4)
+    """
+    q1, q2, q3, q4 = _quat(q)
+    return np.array(
+        [
+            [-q4, q3, -q2, q1],
+            [-q3, -q4, q1, q2],
+            [q2, -q1, -q4, q3],
+            [q1, q2, q3, q4],
+        ]
+    )
+
+
+def qdot_from_rates(q, w) -> np.ndarray:
+    """Quaternion derivative ``dQ/dt = 1/2 V(Q)^T [w; 0]``, Hoffmann (5.18).
+
+    Parameters
+    ----------
+    q : array_like, shape (4,)
+    w : array_like, shape (3,)
+        Body rates in body axes, rad/s.
+    """
+    w4 = np.append(np.asarray(w, dtype=float), 0.0)
+    return 0.5 * v_matrix(q).T @ w4
+
+
+def rates_from_qdot(q, qdot) -> np.ndarray:
+    """Body rates ``w = 2 V(Q) dQ/dt`` (first three rows), Hoffmann (3.25)."""
+    return (2.0 * v_matrix(q) @ _quat(qdot))[:3]
+
+
+def from_axis_angle(axis, angle: float) -> np.ndarray:
+    """Coordinate-system rotation by ``angle`` about ``axis``, Hoffmann (2.1).
+
+    ``Q = cos(a/2) - n sin(a/2)``: the body axes are turned by a right-hand
+    screw about ``n`` relative to the inertial axes.
+
+    Parameters
+    ----------
+    axis : array_like, shape (3,)
+        Rotation axis (need not be unit length; must be non-zero).
+    angle : float
+        Angle in radians.
+    """
+    n = np.asarray(axis, dtype=float)
+    length = float(np.linalg.norm(n))
+    if n.shape != (3,) or not math.isfinite(length) or length == 0.0:
+        raise ValueError(f"rotation axis must be a finite non-zero 3-vector, got {n.tolist()}")
+    s = math.sin(0.5 * angle) / length
+    return np.array([-n[0] * s, -n[1] * s, -n[2] * s, math.cos(0.5 * angle)])
+
+
+def from_aircraft_angles(psi: float, theta: float, phi: float) -> np.ndarray:
+    """Quaternion for aircraft angles (z-y-x), Hoffmann AngToQuat (9.9), (7.18).
+
+    Parameters
+    ----------
+    psi, theta, phi : float
+        Yaw, pitch, roll in radians.
+
+    Returns
+    -------
+    ndarray, shape (4,)
+        ``Q = Q_phi . Q_theta . Q_psi``, scalar last.
+    """
+    sps, cps = math.sin(0.5 * psi), math.cos(0.5 * psi)
+    sth, cth = math.sin(0.5 * theta), math.cos(0.5 * theta)
+    sph, cph = math.sin(0.5 * phi), math.cos(0.5 * phi)
+    return np.array(
+        [
+            sps * sth * cph - cps * cth * sph,
+            -cps * sth * cph - sps * cth * sph,
+            cps * sth * sph - sps * cth * cph,
+            sps * sth * sph + cps * cth * cph,
+        ]
+    )
+
+
+def as_aircraft_angles(q) -> np.ndarray:
+    """Aircraft angles ``(psi, theta, phi)`` from the Cayley matrix, Hoffmann (7.21).
+
+    See :func:`sim.core.angles.aircraft_angles`.
+
+    Returns
+    -------
+    ndarray, shape (3,)
+        Radians; psi, phi in (-pi, pi], theta in [-pi/2, pi/2].
+    """
+    return np.array(aircraft_angles(tuple(float(x) for x in _quat(q))))
+
+
+def from_euler_zxz(phi: float, theta: float, psi: float) -> np.ndarray:
+    """Quaternion for classical Euler angles z-x-z, Hoffmann (6.18).
+
+    Rotation about ``z1`` by ``phi`` (6.3), then about ``x2`` by ``theta`` (6.6),
+    then about ``z3`` by ``psi`` (6.9): ``Q = Q3 . Q2 . Q1``.
+    """
+    q1 = from_axis_angle((0.0, 0.0, 1.0), phi)
+    q2 = from_axis_angle((1.0, 0.0, 0.0), theta)
+    q3 = from_axis_angle((0.0, 0.0, 1.0), psi)
+    return product(product(q3, q2), q1)
+
+
+def as_euler_zxz(q) -> np.ndarray:
+    """Classical Euler angles ``(phi, theta, psi)`` from the Cayley matrix, Hoffmann (6.21).
+
+    ``psi = atan2(c13, c23)``, ``phi = atan2(c31, -c32)``,
+    ``theta = atan2(sqrt(c13^2 + c23^2), c33)``.  Singular at ``theta = 0``
+    (and pi), where only ``phi +- psi`` is defined: there ``psi = 0`` is
+    reported and ``phi`` carries the whole angle.
+
+    Returns
+    -------
+    ndarray, shape (3,)
+        Radians; theta in [0, pi].
+    """
+    q = _quat(q)
+    c = cayley(q)
+    sin_theta = math.hypot(c[0, 2], c[1, 2])
+    theta = math.atan2(sin_theta, c[2, 2])
+    if sin_theta <= SINGULAR * float(q @ q):
+        # theta = 0 or pi exactly: only phi +- psi is defined; report psi = 0,
+        # phi from c11 = cos(phi +- psi), c12 = sin(phi +- psi) of (6.13).
+        return np.array([math.atan2(c[0, 1], c[0, 0]), theta, 0.0])
+    return np.array([math.atan2(c[2, 0], -c[2, 1]), theta, math.atan2(c[0, 2], c[1, 2])])
+
+
+def rotation_angle(p, q) -> float:
+    """Angle in radians of the rotation between attitudes ``P`` and ``Q``.
+
+    Uses Hoffmann's bivector angle (Appendix C), ``atan2(|P^Q|, P.Q)``, folded
+    so that ``Q`` and ``-Q`` (the same attitude) give the same result:
+    ``2 atan2(|P^Q|, |P.Q|)``, in [0, pi].  Valid for inputs of any length.
+    """
+    s, c = sine_cosine(_quat(p), _quat(q))
+    return 2.0 * math.atan2(s, abs(c))

@@ -1,0 +1,211 @@
+"""What acts on the body and its wheels: the torque law's command, realised directly or by the wheels, and the
+environment's torques.
+
+:class:`LoadModel` is the ``torque`` every integrator calls (:mod:`sim.core.integrators`)
+when the body has reaction wheels or feels an external torque; without them
+the steppers hand the integrators the torque law itself
+(:class:`sim.core.control.TorqueModel`), so a plain run takes exactly the steps it
+always took.  At a state ``(q, w)`` and time ``t`` it gives the **load**:
+
+* without wheels, the total body torque ``T_cmd + T_ext`` (N m, body axes);
+* with wheels, ``(T_ext, u_1, ..., u_n)``: the external torque on the body
+  and the motor torques, ``u = -A+ T_cmd`` plus the direct motor commands,
+  after each wheel's torque and speed limits (:func:`sim.core.wheels.wheel_motor_torques`).
+
+``T_cmd`` is Hoffmann's torque law (command, dampers, controller, limiter,
+:class:`~sim.core.control.TorqueModel`); ``T_ext`` the sum of the gravity-gradient
+torque, the disturbance torque (:mod:`sim.world.environment`) and, on one body,
+the user's torque function ``f(t, q, w)`` of the Python API.
+
+:class:`Gyrostat` is what the integrators read as ``body`` when there are
+wheels: the craft's inertia (wheels locked), the wheels, and the inverse of
+``J - sum J_s a a^T``.
+
+Written once over :mod:`sim.core.ops`: the same model, with ``ops`` =
+:data:`sim.core.ops.COLUMN`, gives the ensemble's columns bit for bit what it
+gives one body on floats (the user's function excepted: it is one body's).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sim.core.control import TorqueModel
+from sim.world.environment import disturbance_torque, gravity_gradient_torque, orbit_rate
+from sim.core.ops import FLOAT
+from sim.core.wheels import WheelSet, free_inertia, wheel_reaction
+
+__all__ = ["LoadModel", "Gyrostat", "gyrostat_of", "UserTorqueError"]
+
+
+_ZERO = (0.0, 0.0, 0.0)
+
+
+class UserTorqueError(TypeError):
+    """The user's torque function returned something other than three finite numbers."""
+
+
+class Gyrostat:
+    """A rigid body with reaction wheels, as the integrators read it (``body``).
+
+    Parameters
+    ----------
+    j_rows, j_inv_rows : 9-tuples
+        ``J`` (the whole craft's, wheels locked) and ``J^-1``, row major; floats,
+        or the ensemble's rows (one value per body).
+    wheels : sim.core.wheels.WheelSet or None
+    j_free_inv_rows : 9-tuple or None
+        ``(J - sum J_s,i a_i a_i^T)^-1`` row major (None without wheels).
+    ops : sim.core.ops flavour
+        What the rows are: :data:`sim.core.ops.FLOAT` (one body) or
+        :data:`sim.core.ops.COLUMN` (the ensemble's rows).
+
+    Attributes
+    ----------
+    formulas : sim.core.wheels.Formulas or None
+        The wheels' formulas the integrators call (:func:`sim.core.integrators.rates_rhs`),
+        with the inertia written in when it is one set of floats.
+    """
+
+    __slots__ = ("j_rows", "j_inv_rows", "wheels", "j_free_inv_rows", "formulas", "ops")
+
+    def __init__(self, j_rows, j_inv_rows, wheels=None, j_free_inv_rows=None, ops=FLOAT):
+        self.j_rows, self.j_inv_rows, self.ops = j_rows, j_inv_rows, ops
+        self.wheels, self.j_free_inv_rows = wheels, j_free_inv_rows
+        self.formulas = None
+        if wheels is not None:
+            floats = all(isinstance(x, float) for x in (*j_rows, *j_free_inv_rows))
+            self.formulas = wheels.formulas(FLOAT, (tuple(j_rows), tuple(j_free_inv_rows)) if floats else None)
+
+
+def gyrostat_of(body, wheels: WheelSet | None):
+    """``body`` (a :class:`sim.core.body.Body`) with ``wheels``: a :class:`Gyrostat`, or ``body`` itself without wheels.
+
+    ``J - sum J_s a a^T`` is inverted with numpy, as :class:`~sim.core.body.Body`
+    inverts ``J``; ValueError when it is not positive definite.
+    """
+    if wheels is None:
+        return body
+    inverse = np.linalg.inv(free_inertia(body.J, wheels))
+    return Gyrostat(body.j_rows, body.j_inv_rows, wheels, tuple(float(x) for x in inverse.ravel()), body.ops)
+
+
+class LoadModel:
+    """The load on the body and its wheels at ``(q, w, t)`` (see the module docstring).
+
+    Parameters
+    ----------
+    torque : sim.core.control.TorqueModel
+        The torque law, of the same ``ops``.
+    ops : Ops
+        :data:`sim.core.ops.FLOAT` (one body) or :data:`sim.core.ops.COLUMN` (the ensemble).
+
+    Attributes
+    ----------
+    wheels : sim.core.wheels.WheelSet or None
+    direct : tuple or None
+        Direct motor torque per wheel, N m.
+    gravity_gradient : bool
+    rate : float
+        Orbit rate ``n``, rad/s.
+    j_rows : 9-tuple
+        The craft's inertia, for the gravity gradient.
+    disturbance : tuple or None
+        Disturbance amplitude ``D`` (N m), None when zero.
+    period : float
+    inertial : bool
+        ``D`` is in inertial axes.
+    user : callable or None
+        ``f(t, q, w) -> (tx, ty, tz)`` (one body only), body axes, N m.
+    """
+
+    __slots__ = ("torque", "ops", "wheels", "direct", "gravity_gradient", "rate", "j_rows", "disturbance",
+                 "period", "inertial", "_user", "_motor_load", "_outside")
+
+    def __init__(self, torque: TorqueModel, ops=FLOAT):
+        self.torque, self.ops = torque, ops
+        self.wheels = self.direct = self.disturbance = self._user = None
+        self.gravity_gradient = self.inertial = False
+        self.rate = self.period = 0.0
+        self.j_rows = self._motor_load = None
+        self._outside = False
+
+    def configure(self, settings, j_rows) -> None:
+        """Take the wheels and the environment of a :class:`~sim.model.settings.Settings`; ``j_rows`` the craft's ``J``."""
+        s = settings
+        self.wheels = s.wheel_set
+        self.direct = s.wheel_torques
+        self.gravity_gradient = s.gravity_gradient
+        self.rate = orbit_rate(s.altitude_km)
+        self.j_rows = j_rows
+        self.disturbance = s.disturbance if any(x != 0.0 for x in s.disturbance) else None
+        self.period = s.disturbance_period
+        self.inertial = s.disturbance_axes == "inertial"
+        self._motor_load = None if self.wheels is None else self.wheels.formulas(self.ops).motor_load
+        self._outside = self.gravity_gradient or self.disturbance is not None or self._user is not None
+
+    @property
+    def user(self):
+        """``f(t, q, w) -> (tx, ty, tz)``: the user's torque function (one body only), or None."""
+        return self._user
+
+    @user.setter
+    def user(self, f) -> None:
+        self._user = f
+        self._outside = self.gravity_gradient or self.disturbance is not None or f is not None
+
+    @property
+    def active(self) -> bool:
+        """True when there is more than the torque law: wheels or an external torque."""
+        return (self.wheels is not None or self.gravity_gradient or self.disturbance is not None
+                or self._user is not None)
+
+    def external(self, q, w, t):
+        """``T_ext`` at ``(q, w, t)``: gravity gradient + disturbance + the user's torque (None when none acts)."""
+        total = None
+        if self.gravity_gradient:
+            total = gravity_gradient_torque(q, t, self.rate, self.j_rows)
+        if self.disturbance is not None:
+            d = disturbance_torque(q, t, self.disturbance, self.period, self.inertial)
+            total = d if total is None else (total[0] + d[0], total[1] + d[1], total[2] + d[2])
+        if self._user is not None:
+            d = _user_torque(self._user, t, q, w)
+            total = d if total is None else (total[0] + d[0], total[1] + d[1], total[2] + d[2])
+        return total
+
+    def __call__(self, q, w, t):
+        command = self.torque(q, w)
+        external = self.external(q, w, t) if self._outside else None
+        if self._motor_load is None:
+            if external is None:
+                return command
+            return (command[0] + external[0], command[1] + external[1], command[2] + external[2])
+        return self._motor_load(command, w[3:], self.direct, _ZERO if external is None else external)
+
+    def body_torque(self, load, w):
+        """The torque on the body of a ``load`` at rates ``w``: external plus the wheels' reaction (N m).
+
+        Without wheels the load itself; with them ``T_ext - sum a_i (u_i - c_i W_i)``
+        (:func:`sim.core.wheels.wheel_reaction`): what the plots and the CSV call the
+        applied torque.
+        """
+        if self.wheels is None:
+            return load
+        r = wheel_reaction(load[3:], w[3:], self.wheels)
+        return (load[0] + r[0], load[1] + r[1], load[2] + r[2])
+
+
+def _user_torque(f, t, q, w):
+    """``f(t, q, w)`` as three floats (``w``: the body rates only); UserTorqueError naming what came back."""
+    result = f(t, q, (w[0], w[1], w[2]))
+    try:
+        tx, ty, tz = result
+        out = (float(tx), float(ty), float(tz))
+    except (TypeError, ValueError):
+        raise UserTorqueError(f"user torque: f(t, q, w) must return three numbers (tx, ty, tz) in N m, "
+                              f"got {result!r}") from None
+    if not all(math.isfinite(x) for x in out):
+        raise UserTorqueError(f"user torque: f(t={t:g}, q, w) returned {out}, not finite")
+    return out

@@ -1,0 +1,368 @@
+"""The simulation's settings: one validated record shared by every input path.
+
+Scenario files, the command line, the GUI and recordings all set the same
+named values through :func:`validate`, so a bad value gets the same clear
+message wherever it comes from.  Units: angles in degrees where the name ends
+in ``_deg``, rates in rad/s, torques in N m, times in s.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, fields, replace
+
+from sim.core.body import Body
+from sim.core.control import CONTROLLERS, HOFFMANN_PRESET
+from sim.world.environment import DISTURBANCE_AXES
+from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
+from sim.io.limits import LIMITS, SettingsError, as_number, components, listed
+from sim.core.norm import NORM_MODES
+from sim.model.shape import BUILTINS, DEFAULT_BODY, MESH_UNITS, MassProperties, ShapeError, load, mass_properties, resolve
+from sim.core.wheels import LAYOUTS, WheelSet, free_inertia, wheel_set
+
+__all__ = ["Settings", "SettingsError", "validate", "MAX_DT", "MIN_DT", "stability_warning",
+           "damper_warning", "INERTIA_SCALED", "axis_ratios", "carried_to"]
+
+#: Largest step accepted (s); Hoffmann's examples use 0.1 (the range is :data:`sim.io.limits.LIMITS`' "dt").
+MAX_DT = LIMITS["dt"].high
+#: Smallest step accepted (s): a nanosecond (see :data:`sim.io.limits.LIMITS`).
+MIN_DT = LIMITS["dt"].least
+#: Hoffmann's stability bound for Half-Quat (Appendix A: "stable for small dT <= 0.3").
+HALF_QUAT_DT_BOUND = 0.3
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that defines a run apart from the state (MuJoCo's "model").
+
+    See README, "Scenario files", for each field.  Every field is checked by
+    :func:`validate` at construction (and by :meth:`replace`): a bad value
+    raises :class:`SettingsError`, never a later ``KeyError``.
+    """
+
+    #: Explicit inertia (wins when given); None: the body's own (sim.model.shape).
+    inertia: tuple | None = None
+    #: A built-in body (sim.model.shape.BUILTINS) or a mesh file.
+    body: str = DEFAULT_BODY
+    #: Total mass (kg) for an inertia from the mesh; None: the body's own.
+    mass: float | None = None
+    #: The length unit of a mesh file's coordinates (sim.model.shape.MESH_UNITS: m, cm, mm, in).
+    mesh_units: str = "m"
+    integrator: str = "half-quat"
+    full_quat_form: str = "hoffmann"
+    norm: str = "hoffmann"
+    dt: float = 0.001
+    angles_deg: tuple = (0.0, 0.0, 0.0)
+    rates: tuple = (0.0, 0.0, 0.0)
+    torque: tuple = (0.0, 0.0, 0.0)
+    dampers_on: bool = False
+    dampers: tuple = HOFFMANN_PRESET["dampers"]
+    controller: str = "none"
+    gains: tuple = HOFFMANN_PRESET["gains"]
+    axes: tuple = (True, True, True)
+    shortest_path: bool = True
+    limiter_on: bool = False
+    limits: tuple = HOFFMANN_PRESET["limits"]
+    slerp_time: float = 2.0
+    command_deg: tuple | None = None
+    #: Reaction wheels (sim.core.wheels): "none", "orthogonal", "pyramid", or unit axes ((x, y, z), ...).
+    wheels: str | tuple = "none"
+    #: Each wheel's axial inertia (kg m^2), motor-torque limit (N m), speed limit (rad/s) and
+    #: viscous friction (N m s): one number for every wheel, or one per wheel.
+    wheel_inertia: float | tuple = 0.01
+    wheel_torque_limit: float | tuple = 1.0
+    wheel_speed_limit: float | tuple = 600.0
+    wheel_friction: float | tuple = 0.0
+    #: Initial wheel speeds relative to the body, rad/s, one per wheel (None: at rest); a reset state.
+    wheel_speeds: tuple | None = None
+    #: Direct motor torques, N m, one per wheel, added to the wheels' share of the torque command.
+    wheel_torques: tuple | None = None
+    #: Gravity-gradient torque of a circular orbit at altitude_km (sim.world.environment).
+    gravity_gradient: bool = False
+    altitude_km: float = 500.0
+    #: Disturbance torque (N m) in body or inertial axes; constant, or times sin(2 pi t / period).
+    disturbance: tuple = (0.0, 0.0, 0.0)
+    disturbance_axes: str = "body"
+    disturbance_period: float = 0.0
+
+    def __post_init__(self):
+        # Every field through validate(): Settings(dt=-1) fails here, at
+        # construction, with the same message as every other input path.
+        for f in fields(self):
+            object.__setattr__(self, f.name, validate(f.name, getattr(self, f.name)))
+        self.mass_properties  # noqa: B018 - raises SettingsError for a body without inertia
+        wheels = self.wheel_set  # raises SettingsError for lists that do not fit the wheels
+        if wheels is not None:
+            if self.integrator == "splitting":  # its exact principal rotations are the rigid body's (sim.core.integrators)
+                raise SettingsError("integrator: splitting is for a body without reaction wheels "
+                                    "(choose half-quat, full-quat, rk4 or rkmk4, or wheels = none)")
+            try:
+                free_inertia(Body(self.mass_properties.inertia).J, wheels)
+            except ValueError as exc:
+                raise SettingsError(f"wheel_inertia: {exc}") from None
+
+    def __getstate__(self) -> dict:
+        """The fields only: what is derived from them (:attr:`wheel_set` and its compiled formulas) is made
+        again where the record is read, so a Settings pickles (to the window's ensemble process, a Dask worker)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @functools.cached_property
+    def wheel_set(self) -> WheelSet | None:
+        """The reaction wheels (:class:`sim.core.wheels.WheelSet`), or None without wheels."""
+        return wheel_set(self)
+
+    @property
+    def wheel_count(self) -> int:
+        """Number of reaction wheels (0 without)."""
+        wheels = self.wheel_set
+        return 0 if wheels is None else wheels.n
+
+    def replace(self, **changes) -> "Settings":
+        """A copy with ``changes``, validated like a new record (:meth:`__post_init__`)."""
+        for key in changes:
+            if key not in KEYS:
+                validate(key, None)  # raises SettingsError naming the unknown key
+        return replace(self, **changes)
+
+    @property
+    def mass_properties(self) -> MassProperties:
+        """The mass and inertia in force: explicit ``inertia`` wins, else the body's (sim.model.shape)."""
+        try:
+            return mass_properties(self.body, self.mass, self.inertia, self.mesh_units)
+        except ShapeError as exc:
+            raise SettingsError(f"body: {exc}") from None
+
+    def as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _choice(key, value, options):
+    if value not in options:
+        raise SettingsError(f"{key}: unknown value {value!r} (choose from {', '.join(options)})")
+    return value
+
+
+def _flag(key, value):
+    if not isinstance(value, bool):
+        raise SettingsError(f"{key}: expected true or false, got {value!r}")
+    return value
+
+
+def _inertia(key, value):
+    if value is None:  # the body's own
+        return None
+    # finite numbers; the range of the tensor is Body's to state (LIMITS["inertia"], principal moments)
+    comps = tuple(as_number(f"{key}[{i}]", v) for i, v in enumerate(components(key, value, 6)))
+    try:
+        Body(comps)
+    except ValueError as exc:
+        raise SettingsError(f"{key}: {exc}") from None
+    return comps
+
+
+def _body(key, value):
+    try:
+        body = resolve(value)
+        if body not in BUILTINS:
+            load(body)  # a readable mesh of sensible size
+        return body
+    except ShapeError as exc:
+        raise SettingsError(f"{key}: {exc}") from None
+
+
+def _axes(key, value):
+    try:
+        parts = list(value)
+    except TypeError:
+        raise SettingsError(f"{key}: expected three true/false values, got {value!r}") from None
+    if len(parts) != 3:
+        raise SettingsError(f"{key}: expected three true/false values, got {value!r}")
+    return tuple(_flag(f"{key}[{i}]", v) for i, v in enumerate(parts))
+
+
+def _limited(key, value):
+    return LIMITS[key].check(value, key)
+
+
+def _optional(key, value):
+    return None if value is None else LIMITS[key].check(value, key)
+
+
+def _wheel_list(key, value) -> list:
+    """``value`` (a sequence, or ``"a,b,..."`` text) as a list of 1 to MAX_WHEELS parts."""
+    parts = listed(key, value, "a number or a list of numbers")
+    count = LIMITS["wheel_count"]
+    if not int(count.low) <= len(parts) <= int(count.high):
+        raise SettingsError(f"{key}: expected 1 to {int(count.high)} values (one per wheel), got {len(parts)}")
+    return parts
+
+
+def _per_wheel(key, value):
+    """One number for every wheel, or a tuple of one per wheel (each in the range of ``key``)."""
+    if isinstance(value, str) and "," not in value or isinstance(value, (int, float)) or value is None:
+        return LIMITS[key].check(value, key)
+    values = tuple(LIMITS[key].number(v, f"{key}[{i}]") for i, v in enumerate(_wheel_list(key, value)))
+    return values[0] if len(values) == 1 else values
+
+
+def _wheel_values(key, value):
+    """None, or a tuple of one number per wheel (each in the range of ``key``)."""
+    if value is None:
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = (value,)
+    return tuple(LIMITS[key].number(v, f"{key}[{i}]") for i, v in enumerate(_wheel_list(key, value)))
+
+
+_AXES_HELP = ", ".join(LAYOUTS) + ", or axes x1,y1,z1;x2,y2,z2;..."
+
+
+def _wheels(key, value):
+    """A layout name, or a tuple of unit axes (each given axis divided by its length)."""
+    if value is None:
+        return "none"
+    if isinstance(value, str):
+        text = value.strip()
+        if text in LAYOUTS:
+            return text
+        if not any(ch.isdigit() for ch in text):
+            raise SettingsError(f"{key}: unknown value {value!r} (choose from {_AXES_HELP})")
+        value = [axis for axis in text.split(";") if axis.strip()] or [text]
+    try:
+        axes = list(value)
+    except TypeError:
+        raise SettingsError(f"{key}: expected {_AXES_HELP}, got {value!r}") from None
+    if axes and all(isinstance(a, (int, float)) for a in axes):
+        raise SettingsError(f"{key}: expected a list of axes [[x, y, z], ...], got {value!r}")
+    count = LIMITS["wheel_count"]
+    if not int(count.low) <= len(axes) <= int(count.high):
+        raise SettingsError(f"{key}: {len(axes)} axes (1 to {int(count.high)} wheels)")
+    unit = []
+    for i, axis in enumerate(axes):
+        x, y, z = LIMITS["wheel_axis"].check(axis, f"{key}[{i}]")
+        length = math.sqrt(x * x + y * y + z * z)
+        if not length > 0.0:
+            raise SettingsError(f"{key}[{i}]: axis {i + 1}, ({x:g}, {y:g}, {z:g}), has no direction")
+        unit.append((x, y, z) if length == 1.0 else (x / length, y / length, z / length))
+    return tuple(unit)
+
+
+_VALIDATORS = {
+    "inertia": _inertia,
+    "body": _body,
+    "mass": _optional,
+    "mesh_units": lambda k, v: _choice(k, v, tuple(MESH_UNITS)),
+    "integrator": lambda k, v: _choice(k, v, tuple(INTEGRATORS)),
+    "full_quat_form": lambda k, v: _choice(k, v, FULL_QUAT_FORMS),
+    "norm": lambda k, v: _choice(k, v, tuple(NORM_MODES)),
+    "dt": _limited,
+    "angles_deg": _limited,
+    "rates": _limited,
+    "torque": _limited,
+    "dampers_on": _flag,
+    "dampers": _limited,
+    "controller": lambda k, v: _choice(k, v, CONTROLLERS),
+    "gains": _limited,
+    "axes": _axes,
+    "shortest_path": _flag,
+    "limiter_on": _flag,
+    "limits": _limited,
+    "slerp_time": _limited,
+    "command_deg": _optional,
+    "wheels": _wheels,
+    "wheel_inertia": _per_wheel,
+    "wheel_torque_limit": _per_wheel,
+    "wheel_speed_limit": _per_wheel,
+    "wheel_friction": _per_wheel,
+    "wheel_speeds": _wheel_values,
+    "wheel_torques": _wheel_values,
+    "gravity_gradient": _flag,
+    "altitude_km": _limited,
+    "disturbance": _limited,
+    "disturbance_axes": lambda k, v: _choice(k, v, DISTURBANCE_AXES),
+    "disturbance_period": _limited,
+}
+
+#: Setting names, in declaration order.
+KEYS = tuple(f.name for f in fields(Settings))
+assert set(KEYS) == set(_VALIDATORS)
+
+
+def validate(key: str, value):
+    """Return ``value`` normalised for setting ``key``, or raise :class:`SettingsError`."""
+    try:
+        check = _VALIDATORS[key]
+    except KeyError:
+        raise SettingsError(f"unknown setting {key!r} (known: {', '.join(KEYS)})") from None
+    return check(key, value)
+
+
+def stability_warning(settings: Settings) -> str | None:
+    """A warning when Half-Quat runs above Hoffmann's stability bound dT <= 0.3."""
+    if settings.integrator == "half-quat" and settings.dt > HALF_QUAT_DT_BOUND:
+        return (f"warning: dt={settings.dt:g} s is above Hoffmann's stability bound "
+                f"{HALF_QUAT_DT_BOUND} s for half-quat; the run may diverge")
+    return None
+
+
+#: Largest damper gain times dt over the moment of inertia for which the damped
+#: rates still decay step by step (explicit Euler: w <- (1 - k dt / J) w).
+DAMPER_BOUND = 2.0
+
+
+def damper_warning(settings: Settings) -> str | None:
+    """A warning when the rate dampers are too stiff for the body at this dt (``k dt / J > 2``).
+
+    A small body (a T-handle, a phone: J about 1e-4 kg m^2) with dampers
+    sized for Hoffmann's aircraft (k = 3..6 N m s) diverges in a few steps.
+    """
+    if not settings.dampers_on:
+        return None
+    moments = settings.mass_properties.inertia[:3]
+    ratio = max(k * settings.dt / j for k, j in zip(settings.dampers, moments))
+    if ratio <= DAMPER_BOUND:
+        return None
+    return (f"warning: the dampers are too stiff for this body at dt={settings.dt:g} s "
+            f"(k dt / J = {ratio:.3g} > {DAMPER_BOUND:g}): the rates diverge; lower the dampers or dt")
+
+
+#: The per-axis inputs sized for a body's moments of inertia: the command
+#: torque (N m), rate dampers (N m s), controller gains (N m) and torque
+#: limits (N m).
+INERTIA_SCALED = ("torque", "dampers", "gains", "limits")
+
+
+def axis_ratios(before, after) -> tuple:
+    """``(J'xx / Jxx, J'yy / Jyy, J'zz / Jzz)``: how much larger body ``after`` is about each body axis.
+
+    ``before`` and ``after`` are Hoffmann's six numbers (or at least their
+    first three, the moments about the body axes).
+    """
+    return tuple(float(a) / float(b) for a, b in zip(after[:3], before[:3]))
+
+
+def carried_to(settings: Settings, inertia) -> dict:
+    """The torque, dampers, gains and limits of ``settings`` carried to a body of ``inertia``: same time constants.
+
+    About each body axis the damped, controlled motion obeys
+    ``J w' = T - k w - K e`` (Hoffmann's dampers and controllers, small
+    errors), whose natural frequency ``sqrt(K / J)``, damping ratio
+    ``k / (2 sqrt(K J))``, the angular acceleration ``T / J`` of the command
+    torque and the largest one a limit ``L`` allows, ``L / J``, are all
+    unchanged when ``T``, ``k``, ``K`` and ``L`` scale with ``J``.  So each
+    axis is scaled by ``J'ii / Jii`` (new over present moment): Hoffmann's
+    aircraft tuning flies a 0.25 kg T-handle as it flies the aircraft
+    instead of diverging (:func:`damper_warning`), and choosing the
+    aircraft again gives the numbers back (to rounding, a few units in the
+    last place).
+
+    Returns
+    -------
+    dict
+        ``{"torque": ..., "dampers": ..., "gains": ..., "limits": ...}``,
+        ready for :meth:`Settings.replace` or one input each.
+    """
+    ratios = axis_ratios(settings.mass_properties.inertia, inertia)
+    return {key: tuple(v * r for v, r in zip(getattr(settings, key), ratios))
+            for key in INERTIA_SCALED}

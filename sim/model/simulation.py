@@ -1,0 +1,417 @@
+"""The Simulation: state, inputs between steps, fixed-step advance, snapshots.
+
+Quaternions are scalar last, Hoffmann's convention (see :mod:`sim`).  The
+constant description lives in :class:`sim.model.settings.Settings`; the changing
+state is ``(t, Q, w, P)``, the reaction wheels' speeds ``W`` when the body
+has wheels (the integrators' rate state ``(w, W)``, :mod:`sim.core.integrators`),
+plus the command interpolator.  The same settings and the same inputs at
+the same steps give bit-identical states.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from sim.core.angles import aircraft_angles, aircraft_angles_of, cayley_entries
+from sim.core.body import Body
+from sim.core.control import TorqueModel
+from sim.core.energy import body_momentum, energy_of, inertial_momentum
+from sim.world.environment import to_orbit_frame
+from sim.core.integrators import qdot
+from sim.model.loads import LoadModel, gyrostat_of
+from sim.core.multiplier import multiplier
+from sim.core.norm import unit
+from sim.core.quaternion import from_aircraft_angles
+from sim.model.settings import Settings
+from sim.model.stepping import Stepper
+from sim.core.wheels import gyrostat_energy, total_momentum
+
+__all__ = ["Simulation", "Snapshot", "SimulationFault", "COLUMNS", "HISTORY_COLUMNS", "HISTORY_EXTRA",
+           "WHEEL_EXTRA", "columns", "history_columns", "NORM_FAULT"]
+
+#: CSV columns of ``attitude-sim run`` without reaction wheels, in order (docs/CLI.md).
+COLUMNS = ("t", "q1", "q2", "q3", "q4", "wx", "wy", "wz", "psi_deg", "theta_deg", "phi_deg",
+           "norm", "multiplier", "energy", "hx", "hy", "hz", "tx", "ty", "tz",
+           "qc1", "qc2", "qc3", "qc4")
+#: What the live plots show besides a run's :func:`columns`: the norm correction, 4T (of the locked
+#: body, what the multiplier equals), Q.P, the aircraft angles relative to the orbit frame (without
+#: gravity gradient there is no orbit: the inertial angles), then :data:`WHEEL_EXTRA` with wheels, then
+#: the command angles.
+HISTORY_EXTRA = ("norm_correction", "four_t", "q_dot_p", "psio_deg", "thetao_deg", "phio_deg",
+                 "psic_deg", "thetac_deg", "phic_deg")
+#: With wheels, besides: the body's share of the total momentum in inertial axes (``C^T J w``, the
+#: wheels locked) and the torque law's command, what the wheels are asked to realise (N m).
+WHEEL_EXTRA = ("hbx", "hby", "hbz", "tcx", "tcy", "tcz")
+
+
+def columns(wheels: int = 0) -> tuple:
+    """The CSV columns of a run with ``wheels`` reaction wheels: :data:`COLUMNS`, ``wheel1..N``, ``ux1..N``.
+
+    ``wheel<i>`` is wheel i's speed relative to the body (rad/s), ``ux<i>`` its
+    motor torque (N m).
+    """
+    if not wheels:
+        return COLUMNS
+    return (COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1))
+            + tuple(f"ux{i}" for i in range(1, wheels + 1)))
+
+
+def history_columns(wheels: int = 0) -> tuple:
+    """:func:`columns` and what the live plots show besides (:data:`HISTORY_EXTRA`, :data:`WHEEL_EXTRA`)."""
+    extra = HISTORY_EXTRA[:6] + (WHEEL_EXTRA if wheels else ()) + HISTORY_EXTRA[6:]
+    return columns(wheels) + extra
+
+
+#: The history columns of a run without wheels.
+HISTORY_COLUMNS = history_columns(0)
+
+#: With norm handling ``none``, a norm error beyond this is a fault.
+NORM_FAULT = 1e-3
+
+_DEG = 180.0 / math.pi
+
+
+def _row(t, q, w, angles_deg, norm, multiplier, energy, h, torque, qc, norm_correction, q_dot_p,
+         command_deg, four_t, wheel_speeds=(), wheel_torques=(), orbit_angles_deg=None,
+         command_torque=None, body_h=None) -> tuple:
+    """The values in :func:`history_columns` order (the one place that knows that order)."""
+    wheels = (*body_h, *command_torque) if wheel_speeds else ()
+    return (t, *q, *w, *angles_deg, norm, multiplier, energy, *h, *torque, *qc, *wheel_speeds, *wheel_torques,
+            norm_correction, four_t, q_dot_p, *(orbit_angles_deg or angles_deg), *wheels, *command_deg)
+
+
+class SimulationFault(RuntimeError):
+    """A numerical fault (non-finite state or runaway norm); the state is the last good one."""
+
+    def __init__(self, message: str, t: float):
+        super().__init__(f"t={t:.6g} s: {message}")
+        self.t = t
+        self.reason = message
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """An immutable record of the simulation at one instant.
+
+    Attributes
+    ----------
+    t : float
+        Simulated time, s.
+    step : int
+        Steps taken since the last reset.
+    q : tuple of 4 floats
+        Attitude quaternion, scalar last (inertial -> body), as the
+        integrator holds it.
+    w : tuple of 3 floats
+        Body rates, rad/s.
+    p : tuple of 4 floats
+        ``dQ/dt`` of the integrator's own state (Full-Quat's P, else
+        ``1/2 V^T(Q) w``).
+    angles_deg : tuple of 3 floats
+        Aircraft angles (psi, theta, phi), degrees, Hoffmann (7.21).
+    norm : float
+        ``|Q| - 1``.
+    norm_correction : float
+        ``1 - |Q|`` removed by the norm handling in the last step.
+    multiplier : float
+        Lagrange multiplier of the norm constraint, Sherif (30).
+    energy : float
+        Kinetic energy: ``T = 1/2 w^T J w``, plus the wheels'
+        (:func:`sim.core.wheels.gyrostat_energy`).
+    h : tuple of 3 floats
+        Total angular momentum (body and wheels) in inertial axes,
+        ``C^T (J w + sum a_i J_s,i W_i)``.
+    torque : tuple of 3 floats
+        Total torque applied to the body at this state: the torque law's (or
+        the wheels' reaction to their motors and friction) plus the external
+        torques.
+    qc : tuple of 4 floats
+        Current command quaternion (after SLERP).
+    command_deg : tuple of 3 floats
+        Aircraft angles of ``qc``, degrees.
+    q_dot_p : float
+        ``Q^T dQ/dt`` (zero for exact motion, (1.15)).
+    wheel_speeds : tuple
+        Each reaction wheel's speed relative to the body, rad/s (empty without wheels).
+    wheel_torques : tuple
+        Each wheel's motor torque at this state, N m, after its limits.
+    command_torque : tuple of 3 floats or None
+        The torque law's torque (command, dampers, controller, limiter), N m:
+        with wheels what they are asked to realise; None when it is ``torque``
+        (no wheels, no external torque).
+    orbit_angles_deg : tuple of 3 floats or None
+        With gravity gradient, the aircraft angles (psi, theta, phi) relative to
+        the orbit frame (yaw, pitch and roll against the local vertical), degrees.
+    locked_energy : float or None
+        With wheels, ``1/2 w^T J w``: the energy of the body with its wheels
+        locked at its present rates (None: without wheels, the same as ``energy``).
+    body_h : tuple of 3 floats or None
+        With wheels, the body's share of ``h``: ``C^T J w``, inertial axes
+        (None: without wheels, ``h`` itself).
+    attitude : tuple of 4 floats
+        The quaternion the attitude is read from (the Cayley matrix, the
+        angles, the controller, the drawing): ``q`` itself, or ``q / |q|``
+        with norm handling ``elimination`` (Joshi (25), :mod:`sim.core.norm`).
+    """
+
+    t: float
+    step: int
+    q: tuple
+    w: tuple
+    p: tuple
+    angles_deg: tuple
+    norm: float
+    norm_correction: float
+    multiplier: float
+    energy: float
+    h: tuple
+    torque: tuple
+    qc: tuple
+    command_deg: tuple
+    q_dot_p: float
+    attitude: tuple
+    wheel_speeds: tuple = ()
+    wheel_torques: tuple = ()
+    command_torque: tuple | None = None
+    orbit_angles_deg: tuple | None = None
+    locked_energy: float | None = None
+    body_h: tuple | None = None
+
+    @property
+    def four_t(self) -> float:
+        """``4T = 2 w^T J w`` (``J`` with the wheels locked): what the multiplier equals for exact motion, Sherif (30)."""
+        return 4.0 * (self.energy if self.locked_energy is None else self.locked_energy)
+
+    @property
+    def gimbal_lock(self) -> bool:
+        """True where ``|cos theta| < 0.05``: the Euler readout is meaningless there."""
+        return abs(math.cos(math.radians(self.angles_deg[1]))) < 0.05
+
+    def row(self) -> tuple:
+        """Values in :func:`history_columns` order."""
+        return _row(self.t, self.q, self.w, self.angles_deg, self.norm, self.multiplier, self.energy, self.h,
+                    self.torque, self.qc, self.norm_correction, self.q_dot_p, self.command_deg, self.four_t,
+                    self.wheel_speeds, self.wheel_torques, self.orbit_angles_deg, self.command_torque, self.body_h)
+
+
+class Simulation(Stepper):
+    """A rigid body (with reaction wheels, if any) integrated at a fixed step, with inputs settable between steps.
+
+    Parameters
+    ----------
+    settings : Settings, optional
+        Initial settings (default: Hoffmann's aircraft at rest, half-quat,
+        dt = 1 ms).
+    user_torque : callable, optional
+        ``f(t, q, w) -> (tx, ty, tz)``: a torque of your own on the body (N m,
+        body axes) at time ``t`` (s), attitude ``q`` (4 floats, scalar last) and
+        body rates ``w`` (3 floats, rad/s), added to the external torques and
+        evaluated at every stage of the integrator (docs/API.md).  It acts on
+        the body directly, not through the wheels.
+    **changes
+        Settings to change from ``settings`` (validated).
+
+    Examples
+    --------
+    >>> sim = Simulation(rates=(1.0, 0.2, -0.5))
+    >>> sim.step(1000)
+    >>> round(sim.snapshot().t, 6)
+    1.0
+    """
+
+    def __init__(self, settings: Settings | None = None, *, user_torque=None, **changes):
+        self._settings = (settings or Settings()).replace(**changes)
+        if user_torque is not None and not callable(user_torque):
+            raise TypeError(f"user_torque must be a function f(t, q, w) -> (tx, ty, tz), got {user_torque!r}")
+        self._torque = TorqueModel()
+        self._load = LoadModel(self._torque)
+        self._load.user = user_torque
+        self._w = None
+        self._configure()
+        self.reset()
+
+    # ------------------------------------------------------------------ inputs
+    @property
+    def body(self):
+        """What the integrators read: the :class:`~sim.core.body.Body`, or with wheels a :class:`~sim.model.loads.Gyrostat`."""
+        return self._gyrostat
+
+    @property
+    def wheel_count(self) -> int:
+        """Number of reaction wheels (0 without)."""
+        return self._settings.wheel_count
+
+    def _configure(self, gains=None):
+        s = self._settings
+        self._rigid = Body(s.mass_properties.inertia)
+        self._gyrostat = gyrostat_of(self._rigid, s.wheel_set)
+        super()._configure(gains, self._rigid.j_rows)
+        self._norm_is_none = s.norm == "none"
+        if self._w is not None and len(self._w) != 3 + s.wheel_count:  # a new number of wheels: at their reset speeds
+            self._w = self._w[:3] + self._initial_wheel_speeds()
+
+    def _initial_wheel_speeds(self) -> tuple:
+        s = self._settings
+        if s.wheel_speeds is not None:
+            return tuple(s.wheel_speeds)
+        return (0.0,) * s.wheel_count
+
+    def _derive_p(self, full: bool):
+        return qdot(self._q, self._w) if full else None
+
+    def _sync_command(self):
+        self._torque.qc = self._cmd.qc
+        self._torque.command_angles = self._cmd.angles
+
+    # -------------------------------------------------------------- stepping
+    def reset(self) -> None:
+        """Back to ``angles_deg``, ``rates`` and ``wheel_speeds`` at t = 0; the command starts at the attitude.
+
+        A ``command_deg`` in the settings is then a change at t = 0.
+        """
+        s = self._settings
+        self._q = tuple(float(x) for x in from_aircraft_angles(*(math.radians(a) for a in s.angles_deg)))
+        self._w = tuple(s.rates) + self._initial_wheel_speeds()
+        self._p = qdot(self._q, self._w) if self._full else None
+        self._t = self._t0 = 0.0
+        self._k = self._k0 = 0
+        self._correction = 0.0
+        self._reset_command(self._q)
+
+    @property
+    def q(self) -> tuple:
+        """Attitude quaternion (scalar last), as the integrator holds it."""
+        return self._q
+
+    @property
+    def w(self) -> tuple:
+        """Body rates (rad/s, body axes), as the integrator holds them."""
+        return self._w[:3]
+
+    @property
+    def wheel_speeds(self) -> tuple:
+        """Each reaction wheel's speed relative to the body, rad/s (empty without wheels)."""
+        return self._w[3:]
+
+    @property
+    def attitude(self) -> tuple:
+        """The quaternion the attitude is read from: :attr:`q`, or ``q / |q|`` with norm handling
+        ``elimination`` (:func:`sim.core.norm.elimination`)."""
+        return unit(self._q) if self._unit else self._q
+
+    def energy(self) -> float:
+        """Kinetic energy ``T = 1/2 w^T J w`` (plus the wheels', :func:`sim.core.wheels.gyrostat_energy`), Hoffmann (5.1)."""
+        return gyrostat_energy(self._w, self._rigid.j_rows, self._settings.wheel_set)
+
+    def step(self, n: int = 1) -> None:
+        """Advance ``n`` fixed steps.
+
+        Raises
+        ------
+        SimulationFault
+            On a non-finite state, or a norm error beyond :data:`NORM_FAULT`
+            with norm handling ``none``; the state stays at the last good step.
+        """
+        integrate, norm, torque, body, cmd = self._integrate, self._norm, self._step_torque, self._gyrostat, self._cmd
+        dt = self._dt
+        wheels = len(self._w) > 3
+        for _ in range(n):
+            q, w, p = integrate(self._q, self._w, self._p, dt, torque, body, self._t)
+            q, correction = norm(q)
+            if p is not None:
+                w = self._rates(q, p) + w[3:] if wheels else self._rates(q, p)
+            if not math.isfinite(q[0] + q[1] + q[2] + q[3] + sum(w) + correction):  # the wheels' speeds too
+                raise SimulationFault("the state is no longer finite; paused at the last good state",
+                                      self._t)
+            if self._norm_is_none:
+                err = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1.0
+                if abs(err) > NORM_FAULT:
+                    raise SimulationFault(
+                        f"norm error |Q|-1 = {err:.3g} ran away beyond {NORM_FAULT:g} "
+                        "with norm handling 'none'", self._t)
+            self._q, self._w, self._p, self._correction = q, w, p, correction
+            self._k += 1
+            self._t = self._t0 + (self._k - self._k0) * dt
+            if cmd.path is not None:
+                cmd.update(self._t)
+                self._sync_command()
+
+    # ------------------------------------------------------------- snapshots
+    def _derived(self) -> tuple:
+        """``(p, angles_deg, norm, multiplier, energy, h, torque, command_deg, q_dot_p, more)`` of the current state.
+
+        ``more`` is None for a body without wheels or gravity gradient, else the
+        keyword arguments of :class:`Snapshot` for them.  With norm handling
+        ``elimination`` the Cayley matrix, the angles, the momentum in inertial
+        axes, the orbit angles and the multiplier are those of the normalised
+        attitude ``Q/|Q|`` and its rate (Joshi (25)); the norm and ``Q . P``
+        are the carried state's.
+        """
+        q, w = self._q, self._w
+        p = self._p if self._p is not None else qdot(q, w)
+        jr = self._rigid.j_rows
+        lb = body_momentum(w, jr)
+        q1, q2, q3, q4 = q
+        qq = q1 * q1 + q2 * q2 + q3 * q3 + q4 * q4
+        q_dot_p = q1 * p[0] + q2 * p[1] + q3 * p[2] + q4 * p[3]
+        if self._unit:  # d(Q/|Q|)/dt = P/|Q| - Q (Q.P)/|Q|^3
+            n = math.sqrt(qq)
+            r = q_dot_p / qq
+            qa, pa, qqa = unit(q), tuple((pi - qi * r) / n for pi, qi in zip(p, q)), 1.0
+        else:
+            qa, pa, qqa = q, p, qq
+        c = cayley_entries(qa)
+        psi, theta, phi = aircraft_angles_of(c, qqa)
+        cpsi, ctheta, cphi = self._cmd.angles
+        load = self._load
+        more = None
+        if not load.active:
+            energy, h, torque = energy_of(w, lb), inertial_momentum(c, lb), self._torque(q, w)
+        else:
+            command = self._torque(q, w)
+            wheels = load.wheels
+            forces = load(q, w, self._t)
+            torque = load.body_torque(forces, w)
+            locked = energy_of(w, lb)
+            if wheels is None:
+                energy, h = locked, inertial_momentum(c, lb)
+                more = {"command_torque": command}
+            else:
+                energy = gyrostat_energy(w, jr, wheels)
+                h = inertial_momentum(c, total_momentum(w, jr, wheels))
+                more = {"wheel_speeds": w[3:], "wheel_torques": tuple(forces[3:]),
+                        "command_torque": command, "locked_energy": locked, "body_h": inertial_momentum(c, lb)}
+            if load.gravity_gradient:
+                o = aircraft_angles(to_orbit_frame(qa, self._t, load.rate))
+                more["orbit_angles_deg"] = (o[0] * _DEG, o[1] * _DEG, o[2] * _DEG)
+        return (p, (psi * _DEG, theta * _DEG, phi * _DEG), math.sqrt(qq) - 1.0,
+                multiplier(qa, pa, jr), energy, h, torque,
+                (cpsi * _DEG, ctheta * _DEG, cphi * _DEG), q_dot_p, more)
+
+    def snapshot(self) -> Snapshot:
+        """An immutable record of the current state and the derived quantities."""
+        p, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
+        return Snapshot(t=self._t, step=self._k, q=self._q, w=self._w[:3], p=p, angles_deg=angles, norm=norm,
+                        norm_correction=self._correction, multiplier=mult, energy=energy, h=h,
+                        torque=torque, qc=self._cmd.qc, command_deg=command, q_dot_p=q_dot_p,
+                        attitude=self.attitude, **(more or {}))
+
+    def columns(self) -> tuple:
+        """The CSV columns of this simulation's rows (:func:`columns` of its wheel count)."""
+        return columns(self._settings.wheel_count)
+
+    def row(self) -> tuple:
+        """``snapshot().row()`` without the :class:`Snapshot`: the values in :func:`history_columns` order.
+
+        What :class:`~sim.run.runner.Runner` records after every step.
+        """
+        _, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
+        if more is None:
+            return _row(self._t, self._q, self._w, angles, norm, mult, energy, h, torque, self._cmd.qc,
+                        self._correction, q_dot_p, command, 4.0 * energy)
+        locked = more.get("locked_energy")
+        return _row(self._t, self._q, self._w[:3], angles, norm, mult, energy, h, torque, self._cmd.qc,
+                    self._correction, q_dot_p, command, 4.0 * (energy if locked is None else locked),
+                    more.get("wheel_speeds", ()), more.get("wheel_torques", ()), more.get("orbit_angles_deg"),
+                    more.get("command_torque"), more.get("body_h"))

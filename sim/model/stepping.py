@@ -1,0 +1,134 @@
+"""What one body and the ensemble share: settings in, between steps, fanned out to the step.
+
+:class:`Stepper` is the base of :class:`sim.model.simulation.Simulation` (floats)
+and :class:`sim.ensemble.Ensemble` (columns): it validates a setting, keeps
+the settings record, and turns it into what a step reads (the torque model,
+the step ``dt``, the norm mode, the integrator, the wheels and the
+environment's torques) and the command (a SLERP toward the command angles,
+Hoffmann Appendix C).  Each subclass holds its own state and says, through
+a few hooks, what else a change means for it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from sim.core.command import CommandInterpolator
+from sim.core.integrators import integrator, quasi_rates, rates
+from sim.core.norm import NORM_MODES, READS_UNIT
+from sim.model.settings import Settings, validate
+
+__all__ = ["Stepper"]
+
+
+class Stepper:
+    """Settings, validated inputs and the step functions of a Simulation or an Ensemble.
+
+    A subclass sets ``_settings``, ``_torque`` (a
+    :class:`~sim.core.control.TorqueModel` of its flavour) and ``_load`` (a
+    :class:`~sim.model.loads.LoadModel` around it) before calling
+    :meth:`_configure`, holds ``_t``, ``_k``, ``_t0``, ``_k0`` and ``_p``,
+    and implements :meth:`_derive_p` and :meth:`_sync_command`.
+
+    ``_step_torque`` is what the integrator calls: the load model when
+    there are wheels or an external torque, else the torque law itself.
+    """
+
+    _settings: Settings
+    _full: bool | None = None
+
+    @property
+    def settings(self) -> Settings:
+        return self._settings
+
+    @property
+    def t(self) -> float:
+        """Simulated time, s."""
+        return self._t
+
+    @property
+    def steps(self) -> int:
+        """Steps taken since the last reset."""
+        return self._k
+
+    def set(self, key: str, value) -> None:
+        """Change one setting between steps (validated; a bad value raises SettingsError).
+
+        ``integrator``, ``norm`` and ``dt`` switch without touching the
+        attitude; ``command_deg`` starts a SLERP from the current command;
+        ``angles_deg`` and ``rates`` take effect at the next ``reset``.
+        """
+        value = validate(key, value)
+        self._settings = self._settings.replace(**{key: value})
+        if key == "command_deg":
+            self._start_command()
+        elif key == "dt":
+            self._t0, self._k0 = self._t, self._k
+            self._dt = value
+            self._new_time_base()
+        else:
+            self._changed(key)
+
+    def update(self, changes: dict) -> None:
+        """Set several settings; all are validated before any takes effect."""
+        checked = {k: validate(k, v) for k, v in changes.items()}
+        for key, value in checked.items():
+            self.set(key, value)
+
+    # ------------------------------------------------------------ hooks
+    def _changed(self, key: str) -> None:
+        """A setting other than ``command_deg`` and ``dt`` changed."""
+        self._configure()
+
+    def _new_time_base(self) -> None:
+        """``dt`` changed: step ``_k0`` is at ``_t0`` from now on."""
+
+    def _derive_p(self, full: bool):
+        """The integrator's ``P = dQ/dt`` after a switch to (``full``) or from Full-Quat."""
+        raise NotImplementedError
+
+    def _sync_command(self) -> None:
+        """The command moved: pass it to the torque model."""
+        raise NotImplementedError
+
+    # ----------------------------------------------------------- configure
+    def _configure(self, gains=None, j_rows=None) -> None:
+        """The torque model, loads, ``dt``, norm mode and integrator from the settings in force.
+
+        ``gains`` overrides the settings' gains (the ensemble's per-body
+        rows); ``j_rows`` is the craft's inertia (for the gravity gradient).
+        Switching to or from Full-Quat keeps the attitude and the rates and
+        derives the other state.
+        """
+        s = self._settings
+        self._torque.configure(s, gains)
+        self._load.configure(s, j_rows)
+        self._step_torque = self._load if self._load.active else self._torque
+        self._dt = s.dt
+        self._norm = NORM_MODES[s.norm]
+        #: The attitude is read as Q/|Q| (sim.core.norm.elimination) and full-quat's rates as Joshi's (27).
+        self._unit = s.norm in READS_UNIT
+        self._rates = quasi_rates if self._unit else rates
+        self._integrate = integrator(s.integrator, s.full_quat_form, self._rates)
+        full = s.integrator == "full-quat"
+        if self._full is not None and full != self._full:
+            self._p = self._derive_p(full)
+        self._full = full
+
+    # ------------------------------------------------------------- command
+    def _reset_command(self, q0) -> None:
+        """The command starts at the attitude ``q0``; a ``command_deg`` in the settings is a change at t = 0."""
+        self._cmd = CommandInterpolator(q0)
+        if self._settings.command_deg is not None:
+            self._start_command()
+        else:
+            self._sync_command()
+
+    def _start_command(self) -> None:
+        """A new target starts a SLERP from the current command, Hoffmann Appendix C."""
+        s = self._settings
+        if s.command_deg is None:  # no new command: Qc stays where it is
+            return
+        angles = tuple(math.radians(a) for a in s.command_deg)
+        self._cmd.command(angles, self._t, s.slerp_time, s.shortest_path)
+        self._sync_command()

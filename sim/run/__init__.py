@@ -1,0 +1,1 @@
+"""Runs: scenarios and their files, the Runner that steps bodies and ensembles, recordings and replay."""

@@ -1,0 +1,349 @@
+"""The simulation loop as the application runs it: inputs in, batches of samples out.
+
+A :class:`Runner` owns the main :class:`~sim.model.simulation.Simulation`, the
+comparison bodies of its scenario, the scenario's time-tagged events, an
+optional recorder and an optional :class:`~sim.ensemble.Ensemble`.  Other
+threads only call :meth:`Runner.submit`, which puts an input on a
+thread-safe queue; the thread that owns the runner calls
+:meth:`Runner.advance`, which applies queued inputs at the next step
+boundary, steps, and returns every sample as one numpy array.  No Qt here.
+
+The ensemble (the input :data:`ENSEMBLE`) flies in lockstep with the main
+body: every shared input (:data:`ENSEMBLE_KEYS`) and scenario event reaches
+it at the same step boundary as the main body, a reset resets it, and each
+batch ends with an :class:`EnsembleFrame` of its state.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import queue
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.ensemble import Ensemble, EnsembleSpec
+from sim.ensemble.info import EnsembleFrame, EnsembleInfo
+from sim.model.events import EventCursor
+from sim.core.interpolation import sine_cosine_unit
+from sim.run.scenario import Scenario
+from sim.model.settings import SettingsError, validate
+from sim.core.wheels import layout_axes
+from sim.model.simulation import Simulation, SimulationFault, Snapshot, history_columns
+
+__all__ = ["Runner", "Batch", "live_ensemble", "RESET", "ENSEMBLE", "ENSEMBLE_KEYS", "ENSEMBLE_BODY_KEYS", "MAIN",
+           "COMPARE_COLUMNS"]
+
+#: The input that resets every body to the scenario's initial state.
+RESET = "reset"
+#: The input that starts an ensemble beside the main body (value: an
+#: :class:`~sim.ensemble.EnsembleSpec`, built from the main body's settings
+#: then) or removes it (value None).  Recorded like a setting, so a replay
+#: flies the same ensemble bit for bit (it is built from the same settings
+#: at the same step).
+ENSEMBLE = "ensemble"
+#: Settings that reach the ensemble too: the shared inputs of
+#: :meth:`sim.ensemble.Ensemble.set`.  A new body reaches it as well
+#: (:data:`ENSEMBLE_BODY_KEYS`: ``body``, ``mass``, ``mesh_units``, and ``inertia`` back to
+#: None, the body's own), so the ensemble re-draws its inertia about the
+#: body now flown.  The others are each body's own: reset angles and rates,
+#: and an explicit inertia (what "Load worst" gives the main body: the
+#: ensemble drew its bodies about the main body's values when it was built,
+#: and keeps them, so the main body can fly beside one of them).
+ENSEMBLE_KEYS = frozenset({"torque", "dampers_on", "dampers", "controller", "gains", "axes", "shortest_path",
+                           "limiter_on", "limits", "command_deg", "slerp_time", "integrator",
+                           "full_quat_form", "norm", "dt", "wheels", "wheel_inertia", "wheel_torque_limit",
+                           "wheel_speed_limit", "wheel_friction", "wheel_torques", "gravity_gradient",
+                           "altitude_km", "disturbance", "disturbance_axes", "disturbance_period"})
+#: Settings whose value fixes how many wheels a body has: a run keeps its number of wheels (its rows
+#: have a column per wheel), so a change to another number is refused (:meth:`Runner.submit`).
+WHEEL_COUNT_KEYS = frozenset({"wheels"})
+#: A change of body: reaches the ensemble, but ``inertia`` only when it goes back to None.
+ENSEMBLE_BODY_KEYS = frozenset({"body", "mass", "mesh_units", "inertia"})
+#: Label of the main body in :attr:`Batch.compare_rows`.
+MAIN = "main"
+#: Columns of :attr:`Batch.compare_rows`: time, attitude error against the
+#: reference body (degrees), kinetic energy, ``|Q| - 1``.
+COMPARE_COLUMNS = ("t", "error_deg", "energy", "norm")
+_DEG = 180.0 / math.pi
+
+
+@dataclass
+class Batch:
+    """What one :meth:`Runner.advance` produced.
+
+    Attributes
+    ----------
+    rows : ndarray, shape (n, len(history_columns(wheels)))
+        One row per step taken (the state after the step), main body
+        (:func:`sim.model.simulation.history_columns` of its number of wheels).
+    last : Snapshot
+        The main body's state after the batch.
+    compare : dict
+        Label -> last Snapshot of each comparison body.
+    compare_rows : dict
+        With comparison bodies: label (and :data:`MAIN`) -> ndarray of shape
+        (n, len(COMPARE_COLUMNS)), one row per step, the attitude error taken
+        against :attr:`Runner.reference`.
+    applied : list of (global_step, key, value)
+        Inputs that took effect in this batch.
+    fault : str or None
+        Set when a :class:`SimulationFault` stopped the batch early.
+    ensemble : EnsembleFrame or None
+        The ensemble after the batch, when the runner has one.
+    """
+
+    rows: np.ndarray
+    last: Snapshot
+    compare: dict = field(default_factory=dict)
+    compare_rows: dict = field(default_factory=dict)
+    applied: list = field(default_factory=list)
+    fault: str | None = None
+    ensemble: EnsembleFrame | None = None
+
+
+def live_ensemble(settings, spec) -> Ensemble:
+    """The ensemble the input :data:`ENSEMBLE` builds, wherever it is stepped (this thread, :mod:`app.engine`).
+
+    Without the per-step metrics (a third of the step's cost): a frame needs the state only.
+    """
+    return Ensemble(settings, spec, track=False)
+
+
+class Runner:
+    """Runs a scenario step by step with inputs from other threads.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    recorder : sim.run.recording.Recorder, optional
+        Receives every applied input with its global step number.
+    user_torque : callable, optional
+        ``f(t, q, w)``: a torque of the user's on every body (Python API only;
+        :class:`~sim.model.simulation.Simulation`).
+    ensembles : callable, optional
+        ``f(settings, spec)``: what the input :data:`ENSEMBLE` builds.  By
+        default :func:`live_ensemble`, stepped in this thread;
+        the window passes :meth:`app.engine.EnsembleEngine.ensemble`, the
+        same ensemble stepped in a process of its own.  Either way the
+        runner uses only ``set``, ``reset``, ``step`` and ``frame``.
+    """
+
+    def __init__(self, scenario: Scenario, recorder=None, user_torque=None, ensembles=None):
+        self.scenario = scenario
+        self.recorder = recorder
+        self._inbox: queue.SimpleQueue = queue.SimpleQueue()
+        self._scheduled: dict[int, list] = {}
+        self.total_steps = 0
+        self.sim = Simulation(scenario.settings, user_torque=user_torque)
+        self.compare = {label: Simulation(scenario.settings, user_torque=user_torque, **overrides)
+                        for label, overrides in scenario.compare}
+        #: The history columns of the main body's rows (its number of wheels is fixed for the run).
+        self.columns = history_columns(self.sim.wheel_count)
+        #: The scenario's events: each reaches every body at the first step boundary where its time is reached.
+        self._events = EventCursor(scenario.events, self._set_all)
+        #: The ensemble flying beside the main body (the input :data:`ENSEMBLE`), or None.
+        self.ensemble: Ensemble | None = None
+        self._ensembles = ensembles if ensembles is not None else live_ensemble
+        self._ensemble_info: EnsembleInfo | None = None  # published with the last frame
+        #: The body the others' attitude errors are measured against: the
+        #: first comparison body integrated by rk4, else the main body.
+        self.reference = next((label for label, sim in self.compare.items()
+                               if sim.settings.integrator == "rk4"), MAIN)
+
+    # ---------------------------------------------------------------- inputs
+    def submit(self, key: str, value=None) -> None:
+        """Queue an input (thread-safe); it takes effect at the next step boundary.
+
+        ``key`` is a setting name (validated here, so a bad value raises
+        SettingsError in the caller's thread), :data:`RESET`, or
+        :data:`ENSEMBLE` with an EnsembleSpec or None.
+        """
+        self.submit_all(((key, value),))
+
+    def submit_all(self, inputs) -> None:
+        """Queue ``(key, value)`` inputs that take effect together, in order, at the same step boundary.
+
+        What belongs together must not be split by a step: a new body and
+        the tuning carried to it (a step of the T-handle with the aircraft's
+        dampers diverges), reset angles, rates and the reset.  Each input is
+        checked as :meth:`submit` checks it, and the settings among them
+        together (one that cannot be refuses them all, in the caller's thread).
+        """
+        checked, settings = [], {}
+        for key, value in inputs:
+            if key == ENSEMBLE:
+                if value is not None and not isinstance(value, EnsembleSpec):
+                    raise SettingsError(f"{ENSEMBLE}: expected an EnsembleSpec or None, got {value!r}")
+            elif key != RESET:
+                value = validate(key, value)
+                self.check_wheel_count(key, value)
+                settings[key] = value
+            checked.append((key, value))
+        if settings:
+            self.sim.settings.replace(**settings)  # a combination that cannot be (wheel speeds, one too many)
+        self._inbox.put(tuple(checked))
+
+    def check_wheel_count(self, key: str, value) -> None:
+        """SettingsError when ``key = value`` would change the number of wheels of a running body.
+
+        A run's rows hold a column per wheel; the window starts a new run
+        for another number of wheels (:meth:`app.flight.Flight.change_wheels`).
+        """
+        if key in WHEEL_COUNT_KEYS:
+            count = len(layout_axes(value))
+            if count != self.sim.wheel_count:
+                raise SettingsError(f"{key}: a run keeps its {self.sim.wheel_count} wheels (its rows have a "
+                                    f"column per wheel); {count} wheels need a new run")
+
+    def schedule(self, step: int, key: str, value=None) -> None:
+        """Apply an input just before the step that follows global step ``step`` (replay)."""
+        self._scheduled.setdefault(step, []).append((key, value))
+
+    def scheduled(self, key: str) -> list:
+        """``[(step, value), ...]`` of the scheduled inputs ``key`` not yet applied, in step order."""
+        return [(step, v) for step in sorted(self._scheduled) for k, v in self._scheduled[step] if k == key]
+
+    def _set_all(self, key, value):
+        """Set on the main body, on each comparison body that does not override ``key``, on the ensemble."""
+        self.sim.set(key, value)
+        for label, overrides in self.scenario.compare:
+            if key not in overrides:
+                self.compare[label].set(key, value)
+        if self.ensemble is not None and (key in ENSEMBLE_KEYS or (
+                key in ENSEMBLE_BODY_KEYS and (key != "inertia" or value is None))):
+            self.ensemble.set(key, value)
+
+    def _apply(self, key, value, applied):
+        if key == ENSEMBLE:
+            # built from the main body's settings now; its bodies start at t = 0 (send a reset to align)
+            self.ensemble = None if value is None else self._ensembles(self.sim.settings, value)
+            self._ensemble_info = None
+            if self.recorder is not None:
+                self.recorder.input(self.total_steps, key, None if value is None else dataclasses.asdict(value))
+            return
+        if key == RESET:
+            for sim in (self.sim, *self.compare.values()):
+                sim.reset()
+            if self.ensemble is not None:
+                self.ensemble.reset()
+            self._events.rewind()
+        else:
+            self.check_wheel_count(key, value)
+            self._set_all(key, value)
+        applied.append((self.total_steps, key, value))
+        if self.recorder is not None:
+            self.recorder.input(self.total_steps, key, value)
+
+    def _apply_inputs(self, applied):
+        """Inputs (queued or scheduled) due before the next step."""
+        while not self._inbox.empty():
+            for key, value in self._inbox.get_nowait():
+                self._apply(key, value, applied)
+        if self._scheduled:
+            for key, value in self._scheduled.pop(self.total_steps, ()):
+                self._apply(key, value, applied)
+        self._events.apply(self.sim.t)
+
+    # -------------------------------------------------------------- stepping
+    def advance(self, n: int) -> Batch:
+        """Take up to ``n`` steps; returns every sample of the main body.
+
+        ``advance(0)`` only applies the queued inputs (a reset while paused).
+        A :class:`SimulationFault` ends the batch early with ``fault`` set
+        (naming the comparison body when it is one of them); the bodies stay
+        at their last good state.
+        """
+        applied: list = []
+        rows = np.empty((n, len(self.columns)))
+        bodies = {MAIN: self.sim, **self.compare} if self.compare else {}
+        metrics = {label: np.empty((n, len(COMPARE_COLUMNS))) for label in bodies}
+        taken = 0
+        fault = None
+        try:
+            if n == 0:
+                self._apply_inputs(applied)       # e.g. a reset while paused shows at once
+            for taken in range(n):
+                self._apply_inputs(applied)
+                self.sim.step()
+                for label, sim in self.compare.items():
+                    try:
+                        sim.step()
+                    except SimulationFault as exc:
+                        raise SimulationFault(f"comparison body {label!r}: {exc.reason}", exc.t) from None
+                if self.ensemble is not None:
+                    self.ensemble.step()  # a diverging body is flagged there, never raises
+                self.total_steps += 1
+                self._events.apply(self.sim.t)
+                rows[taken] = self.sim.row()
+                if bodies:
+                    self._measure(bodies, metrics, taken)
+            else:
+                taken = n
+        except (SimulationFault, SettingsError) as exc:
+            fault = str(exc)
+        if self.recorder is not None:
+            self.recorder.alive(self.total_steps)
+        return Batch(rows=rows[:taken], last=self.sim.snapshot(),
+                     compare={label: sim.snapshot() for label, sim in self.compare.items()},
+                     compare_rows={label: m[:taken] for label, m in metrics.items()},
+                     applied=applied, fault=fault, ensemble=self.ensemble_frame())
+
+    @property
+    def ensemble_info(self) -> EnsembleInfo | None:
+        """The :class:`EnsembleInfo` published with the last frame (None before the first, or without an ensemble).
+
+        An immutable record: any thread may read it.  The owning thread
+        makes a new one for the next frame after every change of the
+        ensemble (a new ensemble, an input or event that reaches it, a reset):
+        :meth:`sim.ensemble.Ensemble.frame`.
+        """
+        return self._ensemble_info
+
+    def ensemble_frame(self) -> EnsembleFrame | None:
+        """The ensemble's present state (:meth:`sim.ensemble.Ensemble.frame`), None without one; the owning thread only."""
+        if self.ensemble is None:
+            return None
+        frame = self.ensemble.frame()
+        self._ensemble_info = frame.info
+        return frame
+
+    def _measure(self, bodies, metrics, i):
+        """Row ``i`` of the comparison metrics: error to the reference, energy, norm."""
+        ref = bodies[self.reference].attitude
+        t = self.sim.t
+        for label, sim in bodies.items():
+            q = sim.q
+            s, c = sine_cosine_unit(sim.attitude, ref)
+            norm = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1.0
+            metrics[label][i] = (t, 2.0 * math.atan2(s, abs(c)) * _DEG, sim.energy(), norm)
+
+    def run(self, duration: float | None = None, every: int = 1):
+        """Yield snapshot rows (:attr:`columns` order) from t = 0 to ``duration``.
+
+        ``duration`` defaults to the scenario's.  The first row is the
+        initial state; then one row every ``every`` steps, and always the
+        final state.  The run takes ``round(duration/dt)`` steps of the
+        initial ``dt``.  Raises :class:`SimulationFault` on a numerical fault.
+        """
+        duration = self.scenario.duration if duration is None else duration
+        n = round(duration / self.sim.settings.dt)
+        applied: list = []
+        self._events.apply(self.sim.t)
+        yield self.sim.row()
+        sim, compare = self.sim, tuple(self.compare.values())
+        k = 0
+        while k < n:
+            self._apply_inputs(applied)
+            m = min(every - k % every, n - k, self._events.steps_to_next(sim.t, sim.settings.dt))
+            sim.step(m)
+            for other in compare:
+                other.step(m)
+            if self.ensemble is not None:
+                self.ensemble.step(m)
+            k += m
+            self.total_steps += m
+            self._events.apply(sim.t)
+            if k % every == 0 or k == n:
+                yield sim.row()
