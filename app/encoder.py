@@ -373,7 +373,7 @@ class VideoEncoder:
                 self.frames += 1
                 self.write_seconds += time.perf_counter() - start
                 previous, last = frame, slot
-        except Exception as exc:  # noqa: BLE001 - ffmpeg went away (its message says why), or worse
+        except Exception as exc:
             if not isinstance(exc, (OSError, ValueError)):
                 self._error = f"cannot write {self.path}: {type(exc).__name__}: {exc}"
             else:
@@ -448,7 +448,7 @@ class VideoEncoder:
         with contextlib.suppress(OSError):
             self._stderr.close()
 
-    def __enter__(self) -> "VideoEncoder":
+    def __enter__(self) -> VideoEncoder:
         return self
 
     def __exit__(self, kind, value, traceback) -> None:

@@ -176,7 +176,7 @@ def serve(conn, buffer: FrameBuffer) -> None:
                 else:
                     raise EngineError(f"unknown request {operation!r}")
             answer = ("ok", result)
-        except Exception as exc:  # noqa: BLE001 - raised again in the runner's thread
+        except Exception as exc:
             answer = ("error", exc)
         try:
             conn.send(answer)
@@ -283,7 +283,7 @@ class EnsembleEngine:
             self._pending = None
             try:
                 self._answer("frame")
-            except Exception:  # noqa: BLE001 - the frame is not wanted; a dead process shows at the next request
+            except Exception:
                 if self._conn is None:
                     raise
 

@@ -89,7 +89,7 @@ class Started:
     columns: tuple = ()
 
     @classmethod
-    def of(cls, scenario: Scenario, runner: Runner, notices: tuple = ()) -> "Started":
+    def of(cls, scenario: Scenario, runner: Runner, notices: tuple = ()) -> Started:
         """What the window needs of a new run; call it before the runner goes to the worker."""
         return cls(scenario, runner.sim.settings, runner.reference, tuple(notices), runner.columns)
 

@@ -106,7 +106,7 @@ def _current(runner: Runner) -> Batch:
     """
     try:
         frame = runner.ensemble_frame()
-    except Exception:  # noqa: BLE001 - reported by the fault this batch carries, or by the next step
+    except Exception:
         frame = None
     return Batch(rows=np.empty((0, len(runner.columns))), last=runner.sim.snapshot(),
                  compare={label: sim.snapshot() for label, sim in runner.compare.items()},
@@ -334,7 +334,7 @@ class SimulationWorker:
         start = time.perf_counter()
         try:
             batch = runner.advance(n)
-        except Exception as exc:  # noqa: BLE001 - any failure is shown in the window, never lost
+        except Exception as exc:
             self._fault = _fault_from_exception(exc, runner.sim.t)
             self._publish(runner, _current(runner))
             return 0
@@ -442,7 +442,7 @@ class SimulationWorker:
                     continue
                 self._input_waiting = False
                 debt -= self._advance(min(due, self._chunk_limit(dt))) * dt
-            except Exception as exc:  # noqa: BLE001 - the thread must never die silently
+            except Exception as exc:
                 self._fault = _fault_from_exception(exc, self._active.sim.t)
         for runner in (self._active, self._runner):
             self._close_recording(runner)

@@ -132,7 +132,7 @@ class Side:
         """The JSON the driver printed (``rows`` and ``where``, or ``parts`` when the bench lacks ``part``)."""
         env = dict(os.environ, PYTHONPATH=str(self.code))
         proc = subprocess.run([sys.executable, "-c", _DRIVER, part, "1" if quick else "0"], cwd=self.stage,
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                              env=env, capture_output=True, text=True)
         lines = [line[len(_MARK):] for line in proc.stdout.splitlines() if line.startswith(_MARK)]
         if not lines:
             tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
@@ -149,7 +149,7 @@ class Side:
 
 
 def _git(*args, cwd=ROOT) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
                           text=True).stdout.strip()
 
 

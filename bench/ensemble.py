@@ -17,7 +17,6 @@ Times are CPU time of this process (``time.process_time``), all rows alike.
 from __future__ import annotations
 
 import ctypes
-import math
 import os
 import shutil
 import statistics

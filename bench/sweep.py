@@ -51,7 +51,7 @@ def _same(a, b) -> bool:
 
 def run(quick: bool = False) -> list[dict]:
     sweep = _sweep(quick)
-    bodies, steps = sweep.spec.bodies, sweep.steps
+    bodies = sweep.spec.bodies
     serial, serial_cpu, reference = _timed(sweep)
     one, r1 = _on_cluster(sweep, 1)
     two, r2 = _on_cluster(sweep, 2)

@@ -132,7 +132,7 @@ class Plan:
         return self.rows * self.width * 8 if in_memory else 500 * self.width * 64
 
     def check(self, *, in_memory: bool = False, force: bool = False,
-              hint: str = "force=True runs it anyway") -> "Plan":
+              hint: str = "force=True runs it anyway") -> Plan:
         """Raise :class:`RunTooLong` unless the run fits this machine (:func:`sim.io.limits.check_cost`).
 
         Refused: more memory than the machine has available (``in_memory``:

@@ -14,7 +14,7 @@ import pytest
 os.environ.setdefault("ATTITUDE_SIM_GL_CHECKS", "1")
 
 # Imported before any QApplication exists, which app.view3d.glwindow needs (shared GL contexts).
-from app.view3d.attitude_view import AttitudeView  # noqa: E402
+from app.view3d.attitude_view import AttitudeView
 
 
 @pytest.hookimpl(trylast=True)

@@ -39,6 +39,13 @@ def _loaded_after(code: str) -> list:
     return eval(proc.stdout.strip().splitlines()[-1])
 
 
+def test_ruff_finds_nothing():
+    """The rule set in pyproject.toml ([tool.ruff]) holds over the whole tree."""
+    proc = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--output-format", "concise", "."],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 def test_importing_sim_and_running_headless_loads_no_qt():
     assert _loaded_after("import sim, sim.run.runner, sim.run.recording, app.cli\n"
                          "assert app.cli.main(['run', '--duration', '0.01', '--out', '/dev/null']) == 0") == []

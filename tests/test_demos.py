@@ -16,7 +16,7 @@ from oracle import solve_attitude
 COL = {name: i for i, name in enumerate(HISTORY_COLUMNS)}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _run(name):
     """Rows of the main body and of each comparison body over the whole scenario."""
     scenario = load(name)

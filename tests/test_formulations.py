@@ -8,7 +8,6 @@ free asymmetric top (sim.core.tumble, itself checked against solve_ivp in
 tests/test_elliptic.py); conservation laws.
 """
 
-import math
 
 import numpy as np
 import pytest

@@ -173,7 +173,7 @@ def test_the_by_gains_summary_equals_numpys_percentile_per_combination():
     rows = _by_gains(grid, index, settling)
     combos = list(itertools.product(*grid))
     assert [r[0] for r in rows] == combos, "every combination flown, in grid order"
-    for combo_number, (gains, count, settled, median, top) in enumerate(rows):
+    for combo_number, (_, count, settled, median, top) in enumerate(rows):
         t = settling[index % len(combos) == combo_number]
         assert count == len(t) and settled == np.isfinite(t).sum()
         assert median == np.percentile(t, 50, method="nearest") and top == t.max()

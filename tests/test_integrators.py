@@ -432,7 +432,7 @@ def test_hoffmann_experiment_table(experiment):
         name = integrator if integrator != "full-quat" else f"full-quat {form}"
         a = s.angles_deg
         print(f"{name:<22}{a[0]:9.3f}{a[1]:9.3f}{a[2]:9.3f}{err:9.3f}")
-    for (integrator, form), (s, err) in rows.items():
+    for s, _ in rows.values():
         assert s.t == pytest.approx(1.0) and s.step == 10
 
 

@@ -22,7 +22,7 @@ import pytest
 
 from sim.core import angles, control, energy, integrators, interpolation, multiplier, norm
 from sim.core.body import Body
-from sim.core.ops import COLUMN, FLOAT
+from sim.core.ops import COLUMN
 from sim.core.quaternion import from_aircraft_angles
 
 N = 64

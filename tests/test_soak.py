@@ -8,7 +8,6 @@ import resource
 import time
 
 import numpy as np
-import pytest
 
 from sim.run.runner import RESET, Runner
 from sim.run.scenario import load

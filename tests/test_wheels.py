@@ -249,7 +249,7 @@ def test_a_wheel_at_its_speed_limit_is_driven_no_further(sign):
                      wheel_speed_limit=fastest, integrator="rk4", torque=(sign, 0.0, 0.0), dt=dt)
     reached = None
     speeds = []
-    for k in range(400):
+    for _ in range(400):
         sim.step(1)
         s = sim.snapshot()
         speeds.append(s.wheel_speeds[0])

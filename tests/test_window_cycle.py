@@ -48,7 +48,7 @@ class _CloseOnPaint(QObject):
         self.kinds = kinds
         self.closed = False
 
-    def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+    def eventFilter(self, watched, event):
         if not self.closed and event.type() in self.kinds:
             self.closed = True
             self.window.close()  # the paint goes on after the close

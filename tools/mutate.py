@@ -266,7 +266,7 @@ def report(parts: list[Part]) -> str:
     for part in parts:
         mine = [(path, name) for p, path, name, _ in survivors if p is part]
         states = {name: s for p, _, name, s in survivors if p is part}
-        for (path, name), diff in zip(mine, part.diffs(mine)):
+        for (_, name), diff in zip(mine, part.diffs(mine)):
             detail.append(f"## {name} ({states[name]}; cd build/mutate/{part.name} && mutmut show {name})\n{diff}\n")
     return text, "\n".join(detail)
 

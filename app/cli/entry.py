@@ -123,7 +123,7 @@ def main(argv=None) -> int:
     except RecursionError:
         say(f"{PROG}: error: the input is nested too deeply to be read")
         return 2
-    except Exception as exc:  # noqa: BLE001 - the last net: one line, never a traceback
+    except Exception as exc:
         if os.environ.get(TRACEBACK_ENV):
             raise
         text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""

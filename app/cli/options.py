@@ -292,7 +292,7 @@ def scenario_inputs(args, scenario) -> dict:
     if name:
         try:
             path = resolve_scenario(name)
-        except Exception:  # noqa: BLE001 - not a file: nothing to protect
+        except Exception:
             path = None
         if path is not None and os.path.exists(path):
             inputs["--scenario"] = str(path)

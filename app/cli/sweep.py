@@ -303,7 +303,7 @@ def _probe_scheduler(address: str, seconds: float) -> None:
     deadline = seconds + 5.0  # the connection's own timeout first (nothing listens: "cannot connect")
     try:
         info = asyncio.run(asyncio.wait_for(identity(), deadline))
-    except (asyncio.TimeoutError, TimeoutError):
+    except TimeoutError:
         raise UsageError(f"{flag}: no Dask scheduler answered within {deadline:g} s (something accepted the "
                          "connection but never completed Dask's handshake)") from None
     except OSError as exc:
@@ -312,7 +312,7 @@ def _probe_scheduler(address: str, seconds: float) -> None:
     except (ValueError, TypeError) as exc:  # not an address Dask understands
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise UsageError(f"{flag}: cannot connect ({text})") from None
-    except Exception as exc:  # noqa: BLE001 - garbage read as Dask's frames: MemoryError, unpacking errors
+    except Exception as exc:
         raise UsageError(f"{flag}: not a Dask scheduler (what answered does not speak Dask's protocol: "
                          f"{type(exc).__name__})") from None
     kind = info.get("type") if isinstance(info, dict) else None
@@ -365,7 +365,7 @@ def _dask_client(args, workers: int):
 
         try:
             client = Client(args.scheduler, timeout=CONNECT_TIMEOUT)
-        except Exception as exc:  # noqa: BLE001 - it answered the probe, then failed: say so in one line
+        except Exception as exc:
             text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise UsageError(f"--scheduler {args.scheduler}: cannot connect ({text})") from None
         with client:
@@ -391,7 +391,7 @@ def _dask_client(args, workers: int):
                                                            dashboard_address=":0",
                                                            silence_logs=logging.CRITICAL + 1))
                 client = stack.enter_context(Client(cluster))
-            except Exception as exc:  # noqa: BLE001 - a worker process that died while starting, no ports left
+            except Exception as exc:
                 text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
                 raise SweepFailed(f"a Dask local cluster of {workers} worker processes could not start "
                                   f"({type(exc).__name__}{': ' + text if text else ''})") from None

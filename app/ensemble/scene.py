@@ -131,7 +131,7 @@ class LabelItem(LineItem):
         self._anchor = QtGui.QVector3D(*(float(a) for a in anchor))
         self._height = float(height)
 
-    def modelViewMatrix(self) -> QtGui.QMatrix4x4:  # noqa: N802 (pyqtgraph's name)
+    def modelViewMatrix(self) -> QtGui.QMatrix4x4:
         """Translation to the anchor in eye space and a scale: the camera's rotation left out."""
         view = self.view()
         matrix = QtGui.QMatrix4x4()
@@ -141,7 +141,7 @@ class LabelItem(LineItem):
         matrix.scale(self._height)
         return matrix
 
-    def mvpMatrix(self) -> QtGui.QMatrix4x4:  # noqa: N802 (pyqtgraph's name)
+    def mvpMatrix(self) -> QtGui.QMatrix4x4:
         view = self.view()
         return QtGui.QMatrix4x4() if view is None else view.currentProjection() * self.modelViewMatrix()
 
@@ -303,11 +303,11 @@ class EnsembleScene(GLWindow):
                 return int(np.argmin(candidates))
         return None
 
-    def mousePressEvent(self, ev):  # noqa: N802 (Qt's name)
+    def mousePressEvent(self, ev):
         self._press = ev.position()
         super().mousePressEvent(ev)
 
-    def mouseReleaseEvent(self, ev):  # noqa: N802 (Qt's name)
+    def mouseReleaseEvent(self, ev):
         press, self._press = self._press, None
         if press is not None and ev.button() == QtCore.Qt.MouseButton.LeftButton:
             moved = ev.position() - press

@@ -465,7 +465,7 @@ class EnsembleView(QWidget):
         parts.append(f'<span style="color: #ff8080">faulted: {faulted:,}</span>' if faulted else "faulted: 0")
         self.stats.setText(" · ".join(parts))
 
-    def showEvent(self, event):  # noqa: N802 (Qt's name)
+    def showEvent(self, event):
         """Draw the latest state when the tab comes into view."""
         super().showEvent(event)
         self._drawn = None

@@ -352,7 +352,7 @@ class ComparePanel(QtWidgets.QWidget):
         self._drawn = {}
 
     # --------------------------------------------------------------- drawing
-    def showEvent(self, event):  # noqa: N802 (Qt's name)
+    def showEvent(self, event):
         """Bring the plots up to date when the panel comes into view."""
         super().showEvent(event)
         self._drawn = {}

@@ -165,7 +165,7 @@ def _cost_plot(result, path, title, y_label) -> None:
     colors = [METHOD_COLORS[d.combination.method] for d in drifts]
     bars = pg.BarGraphItem(x=np.arange(len(drifts)), height=costs, width=0.7, brushes=colors, pens=colors)
     plot.addItem(bars)
-    for i, (d, c) in enumerate(zip(drifts, costs)):
+    for i, c in enumerate(costs):
         text = pg.TextItem(f"{c:.1f}", color=FOREGROUND, anchor=(0.5, 1.0))
         text.setPos(i, c)
         plot.addItem(text)

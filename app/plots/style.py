@@ -144,11 +144,11 @@ class PlotAxisItem(pg.AxisItem):
         self.enableAutoSIPrefix(False)
         self.setStyle(maxTickLevel=1)
 
-    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph's name)
+    def tickStrings(self, values, scale, spacing):
         """Labels for ``values`` (pyqtgraph's hook); see :func:`tick_strings`."""
         return tick_strings([v * scale for v in values], spacing * scale)
 
-    def generateDrawSpecs(self, p):  # noqa: N802 (pyqtgraph's name)
+    def generateDrawSpecs(self, p):
         """pyqtgraph's draw specs with every tick and grid line pen made opaque."""
         specs = super().generateDrawSpecs(p)
         if specs is None:
@@ -195,7 +195,7 @@ class LogAxisItem(PlotAxisItem):
     range spans few decades.
     """
 
-    def tickValues(self, minVal, maxVal, size):  # noqa: N802,N803 (pyqtgraph's names)
+    def tickValues(self, minVal, maxVal, size):
         """Decades in ``[minVal, maxVal]`` (log10 units), major and minor (pyqtgraph's hook)."""
         if not (math.isfinite(minVal) and math.isfinite(maxVal)) or maxVal <= minVal:
             return []
@@ -213,7 +213,7 @@ class LogAxisItem(PlotAxisItem):
             minor = []
         return [(float(step), major), (0.5, minor)]
 
-    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph's name)
+    def tickStrings(self, values, scale, spacing):
         """Labels of the major (whole decade) ticks; minor ticks are unlabelled."""
         if spacing < 1:
             return [""] * len(values)

@@ -78,7 +78,7 @@ class GLWindow(GLViewMixin, QOpenGLWindow):
     def key_widget(self, widget) -> None:
         self._key_widget = widget
 
-    def event(self, ev):  # noqa: D102 (Qt's name)
+    def event(self, ev):
         if ev.type() in (QtCore.QEvent.Type.KeyPress, QtCore.QEvent.Type.KeyRelease) and self._key_widget is not None:
             ev.accept()  # QApplication hands a key on to the parent widgets while it is not accepted
             QtWidgets.QApplication.sendEvent(self._key_widget, ev)
@@ -86,14 +86,14 @@ class GLWindow(GLViewMixin, QOpenGLWindow):
                 return True
         return super().event(ev)
 
-    def mousePressEvent(self, ev):  # noqa: N802 (Qt's name)
+    def mousePressEvent(self, ev):
         """Take the keyboard focus, as a click on a native window does on X11 (xcb activates the window on
         every press), also for presses that do not come from the platform (QTest)."""
         if QtGui.QGuiApplication.focusWindow() is not self:
             self.requestActivate()
         super().mousePressEvent(ev)
 
-    def devicePixelRatioF(self):  # noqa: N802 - what GLViewMixin calls; QWindow lacks it
+    def devicePixelRatioF(self):
         return self.devicePixelRatio()
 
     def look_from(self, center, distance: float, elevation: float, azimuth: float) -> None:
@@ -171,7 +171,7 @@ class GLWindow(GLViewMixin, QOpenGLWindow):
         return rows[:, : 3 * width].reshape(height, width, 3).copy()
 
 
-    def paintGL(self):  # noqa: N802 - Qt's name
+    def paintGL(self):
         """Draw the scene on screen; while :meth:`keep_frames` is on, read the frame back before it is shown."""
         super().paintGL()
         if self._keep:

@@ -81,18 +81,18 @@ class HelpOverlay(QFrame):
             self.show()
             self.setFocus()
 
-    def keyPressEvent(self, event):  # noqa: N802 (Qt's name)
+    def keyPressEvent(self, event):
         """Esc closes the help."""
         if event.key() == Qt.Key.Key_Escape:
             self.hide()
         else:
             super().keyPressEvent(event)
 
-    def mousePressEvent(self, event):  # noqa: N802 (Qt's name)
+    def mousePressEvent(self, event):
         """A click closes the help."""
         self.hide()
 
-    def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+    def eventFilter(self, watched, event):
         """Follow the parent's size."""
         if event.type() == QEvent.Type.Resize and watched is self.parentWidget():
             self.setGeometry(watched.rect())

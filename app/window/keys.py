@@ -91,7 +91,7 @@ class KeyFlyer(QObject):
         QApplication.instance().removeEventFilter(self)
         self._held.clear()
 
-    def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+    def eventFilter(self, watched, event):
         """Take the flying keys pressed or released in the window; pass everything else on."""
         kind = event.type()
         if kind == QEvent.Type.ApplicationDeactivate or (kind == QEvent.Type.WindowDeactivate

@@ -595,7 +595,7 @@ class MainWindow(QMainWindow):
         self._frames += 1
 
     # ---------------------------------------------------------------- close
-    def closeEvent(self, event):  # noqa: N802 (Qt's name)
+    def closeEvent(self, event):
         """Stop the frame timer and the simulation thread (within 1 s), save the size."""
         self._timer.stop()
         self.keys.detach()

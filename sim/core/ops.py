@@ -81,7 +81,7 @@ class Ops:
 
     __slots__ = ("name", "sqrt", "sin", "cos", "atan2", "hypot", "select", "clip", "any")
 
-    def __init__(self, name, *, sqrt, sin, cos, atan2, hypot, select, clip, any):  # noqa: A002 (the op's name)
+    def __init__(self, name, *, sqrt, sin, cos, atan2, hypot, select, clip, any):
         self.name = name
         self.sqrt, self.sin, self.cos, self.atan2 = sqrt, sin, cos, atan2
         self.hypot, self.select, self.clip, self.any = hypot, select, clip, any

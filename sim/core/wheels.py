@@ -154,7 +154,7 @@ class WheelSet:
         """What defines the wheels (equal keys: the same formulas)."""
         return (self.axes, self.inertia, self.torque_limit, self.speed_limit, self.friction, self.allocation)
 
-    def formulas(self, ops, inertia=None) -> "Formulas":
+    def formulas(self, ops, inertia=None) -> Formulas:
         """This wheel set's :class:`Formulas` in the flavour ``ops`` (written out once per wheel set, then kept).
 
         ``inertia``: ``(jr, jfi)`` as floats, written into ``rhs`` (see :func:`source`).
@@ -166,7 +166,7 @@ class WheelSet:
         return f
 
     @functools.cached_property
-    def arithmetic(self) -> "Formulas":
+    def arithmetic(self) -> Formulas:
         """The formulas that are arithmetic only (``rhs``, ``momentum``, ``reaction``, ``energy``): the same
         text in both flavours, so one set serves floats and columns."""
         return self.formulas(FLOAT)

@@ -19,7 +19,7 @@ take at once before the next one is due.
 from __future__ import annotations
 
 import math
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 __all__ = ["TIME_TOLERANCE", "reached", "steps_until", "EventCursor"]
 

@@ -118,7 +118,7 @@ class Settings:
         wheels = self.wheel_set
         return 0 if wheels is None else wheels.n
 
-    def replace(self, **changes) -> "Settings":
+    def replace(self, **changes) -> Settings:
         """A copy with ``changes``, validated like a new record (:meth:`__post_init__`)."""
         for key in changes:
             if key not in KEYS:

@@ -351,7 +351,7 @@ def _shape(body: str, path: Path, mass, inertia, units: str = "m", read=None) ->
     try:
         with np.errstate(all="ignore"):
             unit_inertia, centre, problem, faces, note = _solid(vertices, faces)
-    except Exception as exc:  # noqa: BLE001 - the mesh library on a mesh it cannot handle: bad data
+    except Exception as exc:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ShapeError(f"{body}: the mesh's geometry cannot be evaluated ({reason})") from None
     if unit_inertia is None and inertia is not None:
@@ -393,7 +393,7 @@ def _read(body: str, path: Path):
         problem = _binary_stl_problem(data)
         if problem is not None:
             raise ShapeError(f"{body}: not a readable STL mesh ({problem})")
-    import trimesh  # noqa: PLC0415 - slow to import; only when a mesh is read
+    import trimesh
 
     try:
         resolver = trimesh.resolvers.FilePathResolver(str(path))
@@ -406,7 +406,7 @@ def _read(body: str, path: Path):
     except ImportError:  # a reader's optional helper: the content is not what that reader expects
         raise ShapeError(f"{body}: not a readable {kind} mesh (its content is not {kind} that trimesh reads)") \
             from None
-    except (Exception, RecursionError) as exc:  # noqa: BLE001 - every reader fails in its own way
+    except (Exception, RecursionError) as exc:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ShapeError(f"{body}: not a readable {kind} mesh ({reason[:200]})") from None
     if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
@@ -439,7 +439,7 @@ def _colors(mesh) -> np.ndarray:
             rgba = grey.copy()
             rgba[mesh.faces.ravel()] = np.repeat(np.asarray(visual.face_colors, dtype=float) / 255.0, 3, axis=0)
             return rgba
-    except Exception:  # noqa: BLE001 - a colour we cannot read is drawn grey
+    except Exception:
         pass
     return grey
 
@@ -452,7 +452,7 @@ def _solid(vertices, faces):
     faces returned are the file's reversed the same way, so the view draws
     the outside, and ``note`` says what was done.
     """
-    import trimesh  # noqa: PLC0415
+    import trimesh
 
     solid = trimesh.Trimesh(vertices, faces, process=True)  # merges coincident vertices
     origin = np.zeros(3)
