@@ -232,7 +232,7 @@ def test_bake_writes_a_copy_that_loads_like_the_obj(tmp_path):
 
 def test_builtins_and_the_window_never_import_trimesh():
     """trimesh (with scipy, ~80 MB resident) is imported only for a user's mesh file."""
-    code = ("import sys; from sim import shape; from app.view3d.mesh import body_mesh\n"
+    code = ("import sys; from sim.model import shape; from app.view3d.mesh import body_mesh\n"
             "for name in shape.BUILTINS: body_mesh(name); shape.mass_properties(name)\n"
             "from sim.model.simulation import Simulation; Simulation(body='phone').step(10)\n"
             "print(sorted(m for m in ('trimesh', 'scipy') if m in sys.modules))")
