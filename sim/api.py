@@ -37,6 +37,7 @@ from dataclasses import replace as _replace
 
 import numpy as np
 
+from sim.io.conventions import Convention, convert_result
 from sim.io.limits import LIMITS, RunTooLong, as_number, check_cost, duration_text, least_seconds
 from sim.run.recording import Recorder, load_recording
 from sim.run.runner import Runner
@@ -294,7 +295,8 @@ def _collect(rows, plan_: Plan) -> dict:
 
 
 def run(source=None, duration: float | None = None, every: int = 1, *, force: bool = False,
-        progress: bool = False, user_torque=None, **changes) -> dict:
+        progress: bool = False, user_torque=None, quaternion: str = "scalar-last",
+        direction: str = "inertial-to-body", **changes) -> dict:
     """Run a scenario headless; returns a dict of numpy columns (see :func:`columns`).
 
     Parameters
@@ -319,6 +321,12 @@ def run(source=None, duration: float | None = None, every: int = 1, *, force: bo
         ``w`` (rad/s), acting on every body beside the scenario's torques and
         evaluated at every stage of the integrator.  It acts on the body
         directly, not through reaction wheels.
+    quaternion, direction : str
+        The convention of the quaternion columns returned
+        (:mod:`sim.io.conventions`): ``"scalar-last"`` (default, columns
+        ``q1..q4``) or ``"scalar-first"`` (columns ``q0..q3``, ``q0`` the
+        scalar); ``"inertial-to-body"`` (default, this project's Q) or
+        ``"body-to-inertial"`` (its conjugate).  Only the result is converted.
     **changes
         Settings to change (validated), e.g. ``integrator="rk4"``.
 
@@ -331,6 +339,7 @@ def run(source=None, duration: float | None = None, every: int = 1, *, force: bo
     SimulationFault
         A numerical fault; the message gives the time.
     """
+    convention = _convention(quaternion, direction)
     scenario = as_scenario(source)
     if changes:
         scenario = _replace(scenario, settings=scenario.settings.replace(**changes))
@@ -338,17 +347,30 @@ def run(source=None, duration: float | None = None, every: int = 1, *, force: bo
         raise TypeError(f"user_torque must be a function f(t, q, w) -> (tx, ty, tz), got {user_torque!r}")
     p = plan(scenario, duration, every, user_torque).check(in_memory=True, force=force)
     with _bar(p.steps, progress) as bar:
-        return _collect(stream(scenario, duration, every, bar, user_torque), p)
+        return convert_result(_collect(stream(scenario, duration, every, bar, user_torque), p), convention)
 
 
-def replay(path, every: int = 1, *, force: bool = False, progress: bool = False) -> dict:
-    """Replay a recording; returns the states as :func:`run` does, bit for bit those of the recorded run."""
+def replay(path, every: int = 1, *, force: bool = False, progress: bool = False,
+           quaternion: str = "scalar-last", direction: str = "inertial-to-body") -> dict:
+    """Replay a recording; returns the states as :func:`run` does, bit for bit those of the recorded run.
+
+    ``quaternion`` and ``direction`` choose the convention of the quaternion
+    columns, as for :func:`run`.
+    """
+    convention = _convention(quaternion, direction)
     scenario, _, last = load_recording(path)
     if isinstance(every, bool) or not isinstance(every, int) or every < 1:
         raise SettingsError(f"every: must be an integer >= 1, got {every!r}")
     p = Plan(scenario, last, every).check(in_memory=True, force=force)
     with _bar(p.steps, progress) as bar:
-        return _collect(replay_stream(path, every, bar), p)
+        return convert_result(_collect(replay_stream(path, every, bar), p), convention)
+
+
+def _convention(quaternion, direction) -> Convention:
+    try:
+        return Convention(quaternion, direction)
+    except ValueError as exc:
+        raise SettingsError(str(exc)) from None
 
 
 def record(source, path, duration: float | None = None, inputs=(), *, force: bool = False) -> int:

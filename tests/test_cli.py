@@ -160,13 +160,14 @@ def test_named_values_are_argparse_choices():
     from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
     from sim.core.norm import NORM_MODES
     from sim.model.shape import MESH_UNITS
+    from sim.io.conventions import DIRECTIONS, ORDERS
 
     run = _subparsers(build_parser())["run"]
     choices = {a.dest: tuple(a.choices) for a in run._actions if a.choices}
     assert choices == {"integrator": tuple(INTEGRATORS), "full_quat_form": tuple(FULL_QUAT_FORMS),
                        "norm": tuple(NORM_MODES), "controller": tuple(CONTROLLERS),
-                       "disturbance_axes": DISTURBANCE_AXES, "format": ("csv", "npz"),
-                       "mesh_units": tuple(MESH_UNITS)}
+                       "disturbance_axes": DISTURBANCE_AXES, "format": ("csv", "npz", "aem", "stk"),
+                       "mesh_units": tuple(MESH_UNITS), "quaternion": ORDERS, "direction": DIRECTIONS}
 
 
 def test_version_from_package_metadata(capsys):

@@ -4,7 +4,7 @@
 ``run`` integrates headless and writes CSV or npz; ``scenarios`` lists the
 built-ins; ``replay`` reproduces a recording; ``sweep`` flies an ensemble;
 ``lab`` measures every integrator's long-run drift.
-``video`` renders a scenario to an MP4 or GIF.
+``video`` renders a scenario to an MP4 or GIF; ``import`` reads a CCSDS AEM.
 Bad input exits 2 with one line on stderr, never a traceback; a write error
 exits 1 and Ctrl-C 130, each with one line giving the simulated time
 reached (:mod:`app.cli.output`).
@@ -19,11 +19,12 @@ import warnings
 
 import numpy as np
 
-from app.cli import gui, lab, run, scenarios, sweep, video
+from app.cli import gui, importer, lab, run, scenarios, sweep, video
 from app.cli.options import PROG, LineParser, UsageError, drop_notes, say
 from app.cli.output import OutputError
 from sim.io.files import FileRefused, OutputRefused
 from sim.io.limits import RunTooLong
+from sim.run.aem import AttitudeFileError
 from sim.run.recording import RecordingError
 from sim.run.scenario import ScenarioError
 from sim.model.settings import SettingsError
@@ -42,6 +43,8 @@ EXAMPLES = """examples:
   attitude-sim replay session.jsonl --out states.csv
   attitude-sim lab --steps 100000 --out lab     the drift lab, shorter: LAB.md and plots in lab/
   attitude-sim video --scenario gimbal_lock --out gimbal_lock.mp4
+  attitude-sim run --scenario hoffmann --out hoffmann.aem   a CCSDS attitude ephemeris message
+  attitude-sim import mission.aem --out mission.csv        an AEM as rows in this project's convention
 """
 
 
@@ -68,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_parser(sub)
     lab.add_parser(sub)
     video.add_parser(sub)
+    importer.add_parser(sub)
     return parser
 
 
@@ -96,12 +100,12 @@ def main(argv=None) -> int:
             argv = ["gui", *argv]
         args = parser.parse_args(argv)
         if args.subcommand is None:
-            raise UsageError("a command is needed (gui, run, scenarios, replay, sweep, video, lab)")
+            raise UsageError("a command is needed (gui, run, scenarios, replay, sweep, video, lab, import)")
         return args.handler(args)
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else 0
     except (UsageError, SettingsError, ScenarioError, RecordingError, ShapeError, FileRefused, OutputRefused,
-            RunTooLong) as exc:
+            RunTooLong, AttitudeFileError) as exc:
         say(f"{PROG}: error: {exc}")
         return 2
     except OutputError as exc:

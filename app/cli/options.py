@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from sim.core.control import CONTROLLERS
 from sim.world.environment import DISTURBANCE_AXES
+from sim.io.conventions import DIRECTIONS, ORDERS
 from sim.io.files import Output, OutputRefused
 from sim.io.files import check_outputs as check_files
 from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
@@ -128,11 +129,20 @@ def add_output_flags(parser) -> None:
     """``--every``, ``--format`` and ``--out`` of the commands that write rows (``run``, ``replay``)."""
     parser.add_argument("--every", type=int, default=1, metavar="N",
                         help="write every N-th step, and always the first and the last (default 1)")
-    parser.add_argument("--format", choices=("csv", "npz"), default=None,
-                        help="csv, or npz (numpy.savez: one array per column; smaller and faster); "
-                        "default: from the --out suffix, else csv")
+    parser.add_argument("--format", choices=("csv", "npz", "aem", "stk"), default=None,
+                        help="csv, npz (numpy.savez: one array per column; smaller and faster), aem (a CCSDS "
+                        "attitude ephemeris message; XML when --out ends in .xml) or stk (an STK .a attitude "
+                        "file); default: from the --out suffix (.npz, .aem, .xml, .a), else csv")
     parser.add_argument("--out", default="-", metavar="FILE",
                         help="output file, - for stdout (default)")
+    parser.add_argument("--quaternion", choices=ORDERS, default="scalar-last",
+                        help="order of the quaternion columns of csv and npz: scalar-last (q1..q4, q4 the scalar; "
+                        "default) or scalar-first (q0..q3, q0 the scalar); docs/CONVENTIONS.md")
+    parser.add_argument("--direction", choices=DIRECTIONS, default="inertial-to-body",
+                        help="what the quaternion columns of csv and npz transform: inertial-to-body (this "
+                        "project's Q; default) or body-to-inertial (its conjugate)")
+    parser.add_argument("--with-rates", action="store_true",
+                        help="aem: write the body rates too (QUATERNION/ANGVEL)")
 
 
 def with_body(scenario, args):

@@ -181,8 +181,12 @@ def finish(sink: Output) -> None:
         _INTERRUPTS.writing = False
 
 
-def stream_npz(rows, names, capacity: int, sink: Output, interrupts=_INTERRUPTS):
+def stream_npz(rows, names, capacity: int, sink: Output, interrupts=_INTERRUPTS, encode=None):
     """Gather ``rows`` into columns and write them with :func:`numpy.savez` to ``sink``.
+
+    With ``encode``, ``encode(table)`` (the rows gathered, shape (rows,
+    columns)) gives the bytes written instead: a whole-file format (an AEM,
+    an STK attitude file) written the same way.
 
     Ctrl-C while computing stops the run and writes the rows so far (exit
     code 130).  On a write error the temporary file is removed (a cut zip
@@ -207,8 +211,11 @@ def stream_npz(rows, names, capacity: int, sink: Output, interrupts=_INTERRUPTS)
     try:
         interrupts.writing = True
         try:
-            with sink.file(binary=True) as f:  # the columns straight from the table: no copy in memory
-                np.savez(f, **{name: table[:, k] for k, name in enumerate(names)})
+            if encode is not None:
+                sink.write(encode(table))
+            else:
+                with sink.file(binary=True) as f:  # the columns straight from the table: no copy in memory
+                    np.savez(f, **{name: table[:, k] for k, name in enumerate(names)})
         finally:
             interrupts.writing = False
     except OSError as exc:

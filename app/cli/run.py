@@ -15,6 +15,9 @@ from app.cli.options import (UsageError, add_output_flags, add_settings_flags, c
                              open_output, say, scenario_from_args, scenario_inputs)
 from app.cli.output import OutputError, catch_interrupts, finish, stream_csv, stream_npz
 from sim import api
+from sim.io.conventions import NATIVE, Convention, table_converter
+from sim.run.aem import aem_text, run_epoch
+from sim.run.stk import stk_attitude_text
 from sim.run.recording import load_recording
 from sim.model.settings import damper_warning, stability_warning
 from sim.model.simulation import SimulationFault
@@ -91,10 +94,41 @@ def _summary(last) -> str:
             f"T={last[13]:.6g} J  lambda={last[12]:.6g}")
 
 
+#: The formats chosen by the --out suffix when --format is not given.
+SUFFIXES = {".npz": "npz", ".aem": "aem", ".xml": "aem", ".a": "stk"}
+
+
 def _format(args) -> str:
-    if args.format is not None:
-        return args.format
-    return "npz" if args.out.endswith(".npz") else "csv"
+    fmt = args.format
+    if fmt is None:
+        fmt = next((f for suffix, f in SUFFIXES.items() if args.out.lower().endswith(suffix)), "csv")
+    if fmt in ("aem", "stk") and Convention(args.quaternion, args.direction) != NATIVE:
+        raise UsageError(f"--quaternion/--direction apply to csv and npz; an {fmt.upper()} file states its own "
+                         "convention (docs/CONVENTIONS.md)")
+    if args.with_rates and fmt != "aem":
+        raise UsageError("--with-rates: only for an AEM (--format aem or --out FILE.aem)")
+    return fmt
+
+
+def _encoder(fmt, plan, args, names):
+    """For aem and stk: ``encode(table) -> bytes``, the whole file from the rows (:mod:`sim.run.aem`, :mod:`sim.run.stk`)."""
+    if fmt not in ("aem", "stk"):
+        return None
+    epoch = run_epoch(plan.scenario)
+    qi = [names.index(f"q{i}") for i in range(1, 5)]
+    wi = [names.index(c) for c in ("wx", "wy", "wz")]
+    xml = args.out.lower().endswith(".xml")
+
+    def encode(table):
+        if len(table) < 2:
+            raise OSError(f"an attitude file needs two states or more, the run gave {len(table)}")
+        t, q = table[:, 0], table[:, qi]
+        if fmt == "stk":
+            return stk_attitude_text(t, q, epoch, comment=f"scenario {plan.scenario.name}").encode("utf-8")
+        w = table[:, wi] if args.with_rates else None
+        return aem_text(t, q, epoch, w, xml=xml, comment=f"scenario {plan.scenario.name}").encode("utf-8")
+
+    return encode
 
 
 def _check(make_plan, fmt, force):
@@ -116,6 +150,8 @@ def _write(rows, plan, args, fmt) -> int:
     if fmt == "npz" and args.out == "-" and sys.stdout is not None and sys.stdout.isatty():
         raise UsageError("--format npz: binary output to a terminal; give --out FILE.npz")
     names = api.columns(plan.scenario)
+    encode = _encoder(fmt, plan, args, names)
+    out_names, convert = table_converter(names, Convention(args.quaternion, args.direction))
     bar = sink = None
     try:
         with catch_interrupts():  # before the file exists: Ctrl-C from then on ends cleanly
@@ -125,12 +161,14 @@ def _write(rows, plan, args, fmt) -> int:
                 bar = tqdm(total=plan.steps, unit="step", unit_scale=True, mininterval=0.5,
                            leave=False, file=sys.stderr)
             rows = rows(bar)  # the run is built (and every input checked) before the output opens
+            if not Convention(args.quaternion, args.direction).native:
+                rows = map(convert, rows)  # at the edge: the quaternion columns in the chosen convention
             sink = open_output(args.out, "--out")
             try:
-                if fmt == "npz":
-                    last, _ = stream_npz(rows, names, plan.rows, sink)
+                if fmt in ("npz", "aem", "stk"):
+                    last, _ = stream_npz(rows, out_names, plan.rows, sink, encode=encode)
                 else:
-                    last, _ = stream_csv(rows, names, sink)
+                    last, _ = stream_csv(rows, out_names, sink)
             except SimulationFault:
                 finish(sink)
                 raise
@@ -145,7 +183,8 @@ def _write(rows, plan, args, fmt) -> int:
         if sink is not None:
             sink.close()
     if args.out != "-" and last is not None:
-        say(_summary(last))
+        native = Convention(args.quaternion, args.direction).native
+        say(_summary(last) + ("" if native else f"  (Q written {args.quaternion}, {args.direction})"))
     return 0
 
 

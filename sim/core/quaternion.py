@@ -26,6 +26,7 @@ __all__ = [
     "v_matrix",
     "qdot_from_rates",
     "rates_from_qdot",
+    "rates_from_samples",
     "from_axis_angle",
     "from_aircraft_angles",
     "aircraft_angles",
@@ -161,6 +162,37 @@ def qdot_from_rates(q, w) -> np.ndarray:
 def rates_from_qdot(q, qdot) -> np.ndarray:
     """Body rates ``w = 2 V(Q) dQ/dt`` (first three rows), Hoffmann (3.25)."""
     return (2.0 * v_matrix(q) @ _quat(qdot))[:3]
+
+
+def rates_from_samples(t, q) -> np.ndarray:
+    """Body rates from sampled attitudes: ``w = 2 V(Q) dQ/dt`` (Hoffmann (3.25)) with ``dQ/dt`` by differences.
+
+    ``dQ/dt`` is numpy's ``gradient`` over the times ``t``: second-order
+    central differences inside (exact for a quaternion quadratic in t; on
+    uneven spacing the weighted three-point formula), first-order one-sided
+    differences at the two ends.  The signs of the samples are made
+    continuous first (``Q`` and ``-Q`` are one attitude).
+
+    Parameters
+    ----------
+    t : array_like, shape (N,)
+        Strictly increasing times, s (N >= 2).
+    q : array_like, shape (N, 4)
+        Quaternions, scalar last (inertial -> body).
+
+    Returns
+    -------
+    ndarray, shape (N, 3)
+        Body rates in body axes, rad/s.
+    """
+    t = np.asarray(t, dtype=float)
+    q = np.array(q, dtype=float)
+    if q.ndim != 2 or q.shape[1] != 4 or t.shape != (len(q),) or len(q) < 2:
+        raise ValueError(f"need N >= 2 times and quaternions of shape (N, 4), got {t.shape} and {q.shape}")
+    flips = np.cumsum(np.einsum("ij,ij->i", q[1:], q[:-1]) < 0.0) % 2
+    q[1:][flips == 1] *= -1.0
+    qdot = np.gradient(q, t, axis=0)
+    return np.array([rates_from_qdot(qi, di) for qi, di in zip(q, qdot)])
 
 
 def from_axis_angle(axis, angle: float) -> np.ndarray:
