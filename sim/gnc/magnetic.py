@@ -1,0 +1,213 @@
+"""Magnetic control: magnetorquer rods, B-dot detumbling and momentum dumping.
+
+A magnetorquer rod along the body axis ``a_i`` makes the dipole ``u_i a_i``
+(A m^2), ``|u_i| <= limit_i``; the body's dipole is the sum of the rods'
+and a residual dipole of the body (a disturbance: currents in harness and
+panels, magnetised parts).  In the field ``B`` (body axes, T) it feels the
+torque
+
+    T = m x B                                   (Markley & Crassidis 2014, chapter 3, magnetic torque)
+
+which is always perpendicular to ``B``: magnetorquers cannot torque about
+the field line, and the two other axes only.
+
+B-dot (Stickler & Alfriend 1976; Markley & Crassidis 2014, section 7.5):
+the field seen from a tumbling body turns as ``dB/dt = B x w`` (the field's
+own motion along the orbit, about twice the orbit rate, is slow beside a
+tumble), so ``m = -k dB/dt`` makes ``T = -k (|B|^2 w - (B . w) B)``: it
+removes the rate across the field, and the field line's turning along the
+orbit brings the rest across.  ``dB/dt`` is the difference of two samples
+of the body-frame field (a magnetometer) at the controller's period,
+held between samples (:class:`Bdot`).  Two laws:
+
+* proportional: ``m = -k dB/dt``, the rods saturated together
+  (:meth:`Magnetorquers.allocate`: the command's direction kept);
+* bang-bang: ``u_i = -limit_i sign(a_i . dB/dt)``, every rod at its limit.
+
+The gain: Avanzini & Giulietti (2012), "Magnetic detumbling of a rigid
+spacecraft", J. Guidance, Control, and Dynamics 35(4), 1326-1334, prove
+global convergence of ``m = (k_w / |B|) (b x w)`` written to damp (``b``
+the field's unit vector), that is ``m = -(k_w / |B|^2) dB/dt``, and find a
+quasi-minimum detumbling time for
+
+    k_w = 2 n (1 + sin xi) J_min                (their criterion for the gain)
+
+with ``n`` the orbit rate, ``xi`` the inclination of the orbit to the
+geomagnetic equator and ``J_min`` the smallest principal moment of inertia
+(N m s).  For the law ``m = -k dB/dt`` here the equivalent gain is
+``k = k_w / |B|^2`` with a typical ``|B|`` on the orbit
+(:func:`avanzini_giulietti_gain` returns ``k_w``).
+
+Momentum dumping (Markley & Crassidis 2014, section 7.6; Camillo & Markley
+1980): with ``dh = h_wheels - h_target`` (body axes) the excess of the
+wheels' momentum,
+
+    m = k (dh x B) / |B|^2,   T = m x B = -k (dh - (dh . b) b)
+
+a torque against the excess across the field line: holding the attitude,
+the wheels take up ``T`` and their excess decays at the rate ``k``.  (The
+same law as ``m = k (B x dh') / |B|^2`` with ``dh'`` the target minus the
+wheels' momentum.)
+
+Every formula is arithmetic over :mod:`sim.core.ops` (``select`` for the
+signs and the saturation): floats for one body, numpy rows for an ensemble.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.core.ops import FLOAT
+
+__all__ = ["magnetic_torque", "Magnetorquers", "bdot_dipole", "Bdot", "avanzini_giulietti_gain",
+           "dumping_dipole", "BDOT_LAWS"]
+
+#: The B-dot laws of :class:`Bdot`.
+BDOT_LAWS = ("proportional", "bang-bang")
+
+
+def magnetic_torque(m, b) -> tuple:
+    """``T = m x B`` (N m): the dipole ``m`` (A m^2) in the field ``b`` (T), the same axes (Markley & Crassidis 2014, ch. 3)."""
+    mx, my, mz = m
+    bx, by, bz = b
+    return (my * bz - mz * by, mz * bx - mx * bz, mx * by - my * bx)
+
+
+def _abs(x, ops):
+    return ops.select(x < 0.0, -x, x)
+
+
+def _sign(x, ops):
+    return ops.select(x > 0.0, 1.0, ops.select(x < 0.0, -1.0, 0.0))
+
+
+@dataclass(frozen=True)
+class Magnetorquers:
+    """Rods along the body axes ``axes`` (unit vectors, any number from 3 on that span space), each with its
+    dipole limit in ``limits`` (A m^2), and the body's ``residual`` dipole (A m^2, body axes).
+
+    :meth:`allocate` turns a commanded body dipole into rod dipoles by the
+    pseudo-inverse of the axes (the least-squares allocation, exact when the
+    rods span space) and scales them together so that none passes its limit;
+    :meth:`body_dipole` is what the rods and the residual make.
+    """
+
+    axes: tuple
+    limits: tuple
+    residual: tuple = (0.0, 0.0, 0.0)
+    _pinv: tuple = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        a = np.array(self.axes, dtype=float)
+        if a.ndim != 2 or a.shape[1] != 3 or a.shape[0] < 3:
+            raise ValueError("magnetorquers: give three or more axes of three components")
+        norms = np.linalg.norm(a, axis=1)
+        if not np.all(norms > 0) or np.linalg.matrix_rank(a) < 3:
+            raise ValueError("magnetorquers: the axes must be non-zero and span space")
+        if len(self.limits) != a.shape[0] or not all(float(x) > 0 for x in self.limits):
+            raise ValueError("magnetorquers: one positive dipole limit (A m^2) per rod")
+        a = a / norms[:, None]
+        object.__setattr__(self, "axes", tuple(tuple(float(v) for v in row) for row in a))
+        object.__setattr__(self, "limits", tuple(float(x) for x in self.limits))
+        object.__setattr__(self, "residual", tuple(float(x) for x in self.residual))
+        object.__setattr__(self, "_pinv", tuple(tuple(float(v) for v in row) for row in np.linalg.pinv(a.T)))
+
+    @classmethod
+    def three(cls, limit: float, residual=(0.0, 0.0, 0.0)) -> Magnetorquers:
+        """Three rods along the body axes x, y, z, each with the dipole limit ``limit`` (A m^2)."""
+        return cls(((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)), (limit, limit, limit), residual)
+
+    def allocate(self, m, ops=FLOAT) -> tuple:
+        """Rod dipoles (A m^2) for the commanded body dipole ``m``: ``u = A^+ m`` scaled by
+        ``1 / max(1, max_i |u_i| / limit_i)`` (the direction of ``m`` kept)."""
+        mx, my, mz = m
+        u = [p[0] * mx + p[1] * my + p[2] * mz for p in self._pinv]
+        worst = 1.0
+        for ui, lim in zip(u, self.limits):
+            r = _abs(ui, ops) / lim
+            worst = ops.select(r > worst, r, worst)
+        return tuple(ui / worst for ui in u)
+
+    def bang_bang(self, bdot, ops=FLOAT) -> tuple:
+        """Rod dipoles of the bang-bang B-dot law: ``u_i = -limit_i sign(a_i . dB/dt)``."""
+        bx, by, bz = bdot
+        return tuple(-lim * _sign(a[0] * bx + a[1] * by + a[2] * bz, ops) for a, lim in zip(self.axes, self.limits))
+
+    def body_dipole(self, u) -> tuple:
+        """``m = sum_i u_i a_i + residual`` (A m^2, body axes): what the rods ``u`` and the body make."""
+        mx, my, mz = self.residual
+        for ui, a in zip(u, self.axes):
+            mx, my, mz = mx + ui * a[0], my + ui * a[1], mz + ui * a[2]
+        return (mx, my, mz)
+
+
+def bdot_dipole(bdot, gain) -> tuple:
+    """The proportional B-dot law ``m = -k dB/dt`` (A m^2), ``k`` = ``gain`` (A m^2 s / T); Stickler & Alfriend (1976)."""
+    return (-gain * bdot[0], -gain * bdot[1], -gain * bdot[2])
+
+
+def avanzini_giulietti_gain(orbit_rate: float, xi: float, j_min: float) -> float:
+    """``k_w = 2 n (1 + sin xi) J_min`` (N m s), Avanzini & Giulietti (2012), their gain criterion (the module docstring).
+
+    ``orbit_rate`` n (rad/s), ``xi`` the orbit's inclination to the
+    geomagnetic equator (rad), ``j_min`` the smallest principal moment of
+    inertia (kg m^2).  For ``m = -k dB/dt`` use ``k = k_w / |B|^2``.
+    """
+    return 2.0 * orbit_rate * (1.0 + math.sin(xi)) * j_min
+
+
+class Bdot:
+    """The B-dot controller at its own period: samples the body-frame field, differences, holds the command.
+
+    ``law`` is ``"proportional"`` (``m = -gain dB/dt``, then
+    :meth:`Magnetorquers.allocate`) or ``"bang-bang"``
+    (:meth:`Magnetorquers.bang_bang`; ``gain`` unused).  :meth:`__call__`
+    takes the time and the field in body axes at every step and returns the
+    rod dipoles held since the last sample; a sample is taken when ``t``
+    reaches the next multiple of ``period``.  The first sample has no
+    predecessor: the rods stay off until the second.  The time is shared by
+    every body of an ensemble (floats or rows for the field).
+    """
+
+    def __init__(self, torquers: Magnetorquers, period: float, gain: float = 0.0, law: str = "proportional",
+                 ops=FLOAT):
+        if law not in BDOT_LAWS:
+            raise ValueError(f"B-dot law: {law!r} is not one of {', '.join(BDOT_LAWS)}")
+        if not period > 0.0:
+            raise ValueError("B-dot: the sampling period must be positive")
+        self.torquers, self.period, self.gain, self.law, self.ops = torquers, float(period), float(gain), law, ops
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the samples: the next call samples afresh and the rods are off."""
+        self._next = None
+        self._last = None
+        self._u = tuple(0.0 for _ in self.torquers.limits)
+        self.bdot = (0.0, 0.0, 0.0)
+
+    def __call__(self, t: float, b) -> tuple:
+        if self._next is None or t >= self._next - 1e-9 * self.period:
+            k = round(t / self.period)
+            self._next = (k + 1) * self.period
+            if self._last is not None:
+                p = self.period
+                self.bdot = ((b[0] - self._last[0]) / p, (b[1] - self._last[1]) / p, (b[2] - self._last[2]) / p)
+                if self.law == "proportional":
+                    self._u = self.torquers.allocate(bdot_dipole(self.bdot, self.gain), self.ops)
+                else:
+                    self._u = self.torquers.bang_bang(self.bdot, self.ops)
+            self._last = tuple(b)
+        return self._u
+
+
+def dumping_dipole(b, dh, gain) -> tuple:
+    """``m = k (dh x B) / |B|^2`` (A m^2): the momentum-dumping dipole for the wheels' excess ``dh``
+    (``h_wheels - h_target``, N m s, body axes) in the field ``b`` (T), ``k`` = ``gain`` (1/s);
+    its torque ``m x B = -k dh_perp`` (the module docstring).  Arithmetic: floats or rows."""
+    bx, by, bz = b
+    hx, hy, hz = dh
+    s = gain / (bx * bx + by * by + bz * bz)
+    return (s * (hy * bz - hz * by), s * (hz * bx - hx * bz), s * (hx * by - hy * bx))
