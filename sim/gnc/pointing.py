@@ -92,17 +92,22 @@ def quaternion_of_matrix(c, ops=FLOAT) -> tuple:
     return tuple(sel(use4, q_4[k], sel(use1, q_1[k], sel(use2, q_2[k], q_3[k]))) for k in range(4))
 
 
-def rate_between(c0, c1, h) -> tuple:
-    """The body rate ``w`` (rad/s, body axes) that turns ``C0`` into ``C1`` in ``h`` seconds.
+def rate_between(c0, c1, h, ops=FLOAT) -> tuple:
+    """The constant body rate ``w`` (rad/s, body axes) that turns ``C0`` into ``C1`` in ``h`` seconds.
 
-    ``M = C1 C0^T = I - [w x] h + O(h^2)`` (``dC/dt = -[w x] C``):
-    ``w = (M23 - M32, M31 - M13, M12 - M21) / (2h)``.  Taken between
+    ``M = C1 C0^T = exp(-[w x] h)`` (``dC/dt = -[w x] C``): its skew part is
+    ``sin(theta) e`` with ``theta = |w| h`` about the unit axis ``e``,
+    ``(M23 - M32, M31 - M13, M12 - M21) / 2``, and ``cos(theta) = (tr M - 1) / 2``
+    (Markley & Crassidis (2.106)); ``w = theta e / h``.  Taken between
     ``t - h/2`` and ``t + h/2`` it is ``w(t)`` to ``O(h^2)``.
     """
     def m(i, j):
         return c1[3 * i] * c0[3 * j] + c1[3 * i + 1] * c0[3 * j + 1] + c1[3 * i + 2] * c0[3 * j + 2]
-    k = 0.5 / h
-    return ((m(1, 2) - m(2, 1)) * k, (m(2, 0) - m(0, 2)) * k, (m(0, 1) - m(1, 0)) * k)
+    sx, sy, sz = 0.5 * (m(1, 2) - m(2, 1)), 0.5 * (m(2, 0) - m(0, 2)), 0.5 * (m(0, 1) - m(1, 0))
+    s = ops.sqrt(sx * sx + sy * sy + sz * sz)
+    c = 0.5 * (m(0, 0) + m(1, 1) + m(2, 2) - 1.0)
+    k = ops.select(s > 0.0, ops.atan2(s, c) / ops.select(s > 0.0, s, 1.0), 1.0) / h
+    return (k * sx, k * sy, k * sz)
 
 
 def elevation(r, g, up, ops=FLOAT):

@@ -16,7 +16,7 @@ alike (:mod:`sim.core.ops`).
 from __future__ import annotations
 
 import math
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 
 from sim.core.ops import FLOAT
 
@@ -105,7 +105,7 @@ def parse_epoch(text) -> Epoch:
     except ValueError:
         raise EpochError(f"expected an ISO 8601 date such as 2024-03-20T12:00:00Z, got {text!r}") from None
     if d.tzinfo is not None:
-        d = d.astimezone(timezone.utc).replace(tzinfo=None)
+        d = d.astimezone(UTC).replace(tzinfo=None)
     low, high = EPOCH_RANGE
     if not low <= d.year <= high:
         raise EpochError(f"{text!r} lies outside {low}-{high}, the span of the solar ephemeris")
