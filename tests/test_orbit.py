@@ -222,3 +222,15 @@ def test_columns_give_floats_per_body():
     for k in range(3):
         r, v = KeplerOrbit(float(a[k]), float(e[k]), 0.5, 0.2, 0.3, 0.4, j2=True).state(3000.0)
         assert np.allclose([x[k] for x in rc], r, rtol=1e-13) and np.allclose([x[k] for x in vc], v, rtol=1e-13)
+
+
+def test_the_orbit_starts_at_its_true_anomaly_and_keeps_keplers_time():
+    """At t = 0 the state of the given true anomaly; from perigee to nu = 90 deg the time of flight of
+    the closed form t = (E - e sin E)/n, tan(E/2) = sqrt((1-e)/(1+e)) tan(nu/2) (Vallado (2-9))."""
+    a, e = 9000.0, 0.3
+    orbit = KeplerOrbit(a, e, 0.5, 0.2, 0.3, 1.0)
+    assert np.allclose(orbit.state(0.0)[0], elements_to_state(a, e, 0.5, 0.2, 0.3, 1.0)[0], atol=1e-8)
+    perigee = KeplerOrbit(a, e, 0.5, 0.2, 0.3, 0.0)
+    big_e = 2 * math.atan(math.sqrt((1 - e) / (1 + e)) * math.tan(math.pi / 4))
+    tof = (big_e - e * math.sin(big_e)) / math.sqrt(MU_KM / a ** 3)
+    assert np.allclose(perigee.state(tof)[0], elements_to_state(a, e, 0.5, 0.2, 0.3, math.pi / 2)[0], atol=1e-7)
