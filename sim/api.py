@@ -99,8 +99,12 @@ def columns(scenario: Scenario) -> tuple:
     """
     settings = scenario.settings
     extra = tuple(f"{label}:{c}" for label, overrides in scenario.compare
-                  for c in body_columns(settings.replace(**overrides).wheel_count)[1:])
-    return body_columns(settings.wheel_count) + extra
+                  for c in _body_columns(settings.replace(**overrides))[1:])
+    return _body_columns(settings) + extra
+
+
+def _body_columns(settings) -> tuple:
+    return body_columns(settings.wheel_count, settings.has_orbit)
 
 
 # ------------------------------------------------------------------ planning

@@ -159,6 +159,7 @@ def test_named_values_are_argparse_choices():
     from sim.world.environment import DISTURBANCE_AXES
     from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
     from sim.core.norm import NORM_MODES
+    from sim.gnc.pointing import POINTING_MODES
     from sim.model.shape import MESH_UNITS
     from sim.io.conventions import DIRECTIONS, ORDERS
 
@@ -167,7 +168,8 @@ def test_named_values_are_argparse_choices():
     assert choices == {"integrator": tuple(INTEGRATORS), "full_quat_form": tuple(FULL_QUAT_FORMS),
                        "norm": tuple(NORM_MODES), "controller": tuple(CONTROLLERS),
                        "disturbance_axes": DISTURBANCE_AXES, "format": ("csv", "npz", "aem", "stk"),
-                       "mesh_units": tuple(MESH_UNITS), "quaternion": ORDERS, "direction": DIRECTIONS}
+                       "mesh_units": tuple(MESH_UNITS), "quaternion": ORDERS, "direction": DIRECTIONS,
+                       "pointing": POINTING_MODES}
 
 
 def test_version_from_package_metadata(capsys):

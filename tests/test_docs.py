@@ -171,7 +171,7 @@ def test_every_command_has_a_section_in_the_cli_page():
 @pytest.mark.parametrize("command", ["gui", "run", "replay", "sweep", "video", "lab"])
 def test_every_flag_is_in_the_cli_page(command):
     sections = _sections(DOCS / "CLI.md")
-    flags = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", _help(command))) - {"--help"}
+    flags = set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", _help(command))) - {"--help"}
     # sweep takes run's flags, video run's and sweep's ensemble flags; the page says so and documents
     # them once, under run and sweep
     text = sections[command] + "".join(sections[other] for other in {"sweep": ["run"], "video": ["run", "sweep"]}

@@ -61,6 +61,15 @@ BAD = {
     "disturbance": VECTORS + [(2e6, 0.0, 0.0)],
     "disturbance_axes": NAMES + ["orbit"],
     "disturbance_period": NUMBERS + [-1.0, 2e7],
+    "epoch": [None, 3, "", "bogus", "1949-12-31T23:59:59Z", "2051-01-01", "2024-13-01"],
+    "orbit": [1.0, "abc", (500.0, 0.0, 0.0), (500.0, 1.0, 0, 0, 0, 0), (500.0, -0.1, 0, 0, 0, 0),
+              (500.0, 0.2, 0, 0, 0, 0), (50.0, 0.0, 0, 0, 0, 0), (500.0, math.nan, 0, 0, 0, 0),
+              (500.0, 0.0, 400.0, 0, 0, 0)],
+    "tle": [3, "", "1 25544U\n2 25544", "hello\nworld"],
+    "j2": FLAGS,
+    "pointing": NAMES + ["nadir", "sun", "target", "velocity"],   # all but inertial need an orbit
+    "target": [None, "abc", (1.0,), (91.0, 0.0), (0.0, 400.0), (0.0, 0.0, 500.0), (0.0, 0.0, 0.0, 0.0)],
+    "pointing_axis": VECTORS + [(0.0, 0.0, 0.0)],
 }
 CASES = [(key, value) for key in KEYS for value in BAD[key]]
 

@@ -17,8 +17,9 @@ from dataclasses import replace
 
 from sim.core.control import CONTROLLERS
 from sim.world.environment import DISTURBANCE_AXES
+from sim.gnc.pointing import POINTING_MODES
 from sim.io.conventions import DIRECTIONS, ORDERS
-from sim.io.files import Output, OutputRefused
+from sim.io.files import FileRefused, Output, OutputRefused, read_regular
 from sim.io.files import check_outputs as check_files
 from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
 from sim.io.limits import LIMITS, as_number
@@ -111,6 +112,17 @@ def add_environment_flags(parser) -> None:
     env.add_argument("--gravity-gradient", metavar="ALTITUDE_KM", help="gravity-gradient torque of a circular "
                      f"orbit at this altitude, {LIMITS['altitude_km'].describe()}; off to switch it off")
     env.add_argument("--disturbance", metavar="TX,TY,TZ", help="a disturbance torque, N m")
+    orbit = parser.add_argument_group("orbit, Sun and pointing (docs/PHYSICS.md, issue 31)")
+    orbit.add_argument("--epoch", metavar="UTC", help="the date of t = 0, ISO 8601 UTC, 1950 to 2050 "
+                       "(default 2000-01-01T12:00:00Z)")
+    orbit.add_argument("--orbit", metavar="ALT_KM,E,I_DEG,RAAN_DEG,ARGP_DEG,NU_DEG", help="Keplerian elements "
+                       "(a = 6,378.137 km + ALT_KM); the gravity gradient, if on, follows this orbit")
+    orbit.add_argument("--tle", metavar="FILE", help="a two-line element set propagated by SGP4 from --epoch")
+    orbit.add_argument("--j2", action="store_true", help="the J2 drift of the node, perigee and mean anomaly")
+    orbit.add_argument("--pointing", choices=POINTING_MODES, help="guidance: inertial (the command angles, "
+                       "default) | nadir | sun | target | velocity; needs an orbit and a controller")
+    orbit.add_argument("--target", metavar="LAT_DEG,LON_DEG[,ALT_KM]", help="the ground target of --pointing target")
+    orbit.add_argument("--pointing-axis", metavar="X,Y,Z", help="the body axis pointed (default 0,0,1)")
     env.add_argument("--disturbance-axes", choices=DISTURBANCE_AXES, help="axes of --disturbance (default body)")
     env.add_argument("--disturbance-period", metavar="S", help="0: constant (default); else the disturbance "
                      "is TX,TY,TZ times sin(2 pi t / S)")
@@ -188,7 +200,9 @@ SETTING_FLAGS = {"integrator": "integrator", "full_quat_form": "full_quat_form",
                  "wheels": "wheels", "wheel_inertia": "wheel_inertia", "wheel_torque_limit": "wheel_torque_limit",
                  "wheel_speed_limit": "wheel_speed_limit", "wheel_friction": "wheel_friction",
                  "wheel_speeds": "wheel_speeds", "wheel_torques": "wheel_torques", "disturbance": "disturbance",
-                 "disturbance_axes": "disturbance_axes", "disturbance_period": "disturbance_period"}
+                 "disturbance_axes": "disturbance_axes", "disturbance_period": "disturbance_period",
+                 "epoch": "epoch", "orbit": "orbit", "pointing": "pointing", "target": "target",
+                 "pointing_axis": "pointing_axis"}
 #: Settings of one value per wheel, which a new --wheels with another number of wheels sets back to
 #: their default unless given too.
 _PER_WHEEL = ("wheel_speeds", "wheel_torques", "wheel_inertia", "wheel_torque_limit", "wheel_speed_limit",
@@ -221,8 +235,21 @@ def scenario_from_args(args):
         changes["limiter_on"] = True
     if args.no_shortest_path:
         changes["shortest_path"] = False
+    if getattr(args, "tle", None) is not None:
+        try:
+            text = read_regular(args.tle, LIMITS["scenario_bytes"].high, None, "TLE").decode("utf-8", "replace")
+        except (OSError, FileRefused) as exc:
+            raise UsageError(f"--tle {args.tle}: {exc}") from None
+        try:
+            changes["tle"] = validate("tle", text)
+        except SettingsError as exc:
+            raise UsageError(f"--tle {args.tle}: {str(exc).split(': ', 1)[-1]}") from None
+    if getattr(args, "j2", False):
+        changes["j2"] = True
     if args.gravity_gradient is not None:
-        if args.gravity_gradient.strip().lower() == "off":
+        if args.gravity_gradient.strip().lower() == "on":
+            changes["gravity_gradient"] = True
+        elif args.gravity_gradient.strip().lower() == "off":
             changes["gravity_gradient"] = False
         else:
             changes["altitude_km"] = flag_value("gravity_gradient", "altitude_km", args.gravity_gradient)

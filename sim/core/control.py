@@ -124,7 +124,7 @@ class TorqueModel:
     """
 
     __slots__ = ("command", "dampers_on", "dampers", "controller", "gains", "axes",
-                 "shortest_path", "limiter_on", "limits", "qc", "command_angles", "unit", "ops")
+                 "shortest_path", "limiter_on", "limits", "qc", "command_angles", "unit", "ops", "rate_ref")
 
     def __init__(self, ops=FLOAT):
         self.ops = ops
@@ -140,6 +140,9 @@ class TorqueModel:
         self.qc = (0.0, 0.0, 0.0, 1.0)
         self.command_angles = (0.0, 0.0, 0.0)
         self.unit = False
+        #: The commanded body rate (rad/s) the dampers act against, ``-k (w - w_c)``: a pointing mode's
+        #: rate feed-forward (sim.gnc.pointing); None: ``-k w``.
+        self.rate_ref = None
 
     def configure(self, settings, gains=None) -> None:
         """Take the torque settings of a :class:`~sim.model.settings.Settings`; ``gains`` overrides its gains
@@ -164,7 +167,8 @@ class TorqueModel:
         if self.unit and self.controller != "none":   # only the terms that read the attitude
             q = unit(q, self.ops)
         if self.dampers_on:
-            dx, dy, dz = damper_torque(w, self.dampers)
+            r = self.rate_ref
+            dx, dy, dz = damper_torque(w if r is None else (w[0] - r[0], w[1] - r[1], w[2] - r[2]), self.dampers)
             tx, ty, tz = tx + dx, ty + dy, tz + dz
         controller = self.controller
         if controller == "quaternion":

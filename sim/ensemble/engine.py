@@ -26,6 +26,7 @@ from sim.ensemble.sampling import sample, sample_inertia
 from sim.ensemble.spec import EnsembleSpec
 from sim.core.integrators import qdot
 from sim.io.limits import as_integer
+from sim.io.limits import SettingsError
 from sim.model.loads import Gyrostat, LoadModel
 from sim.core.norm import unit
 from sim.core.ops import COLUMN
@@ -209,6 +210,9 @@ class Ensemble(Stepper):
         self._segments.append((self._k0, self._t0, self._dt))
 
     def _configure(self, gains=None) -> None:
+        if self._settings.has_orbit:  # issue 31: the world is stepped by one body only so far
+            raise SettingsError("orbit: ensembles on an orbit (orbit elements or a TLE) are not built yet; "
+                                "run the bodies one by one, or use the circular gravity gradient (altitude_km)")
         smp = self._sample
         super()._configure(tuple(smp.gains) if smp.gains is not None else None, self._jr)
         tm = self._torque

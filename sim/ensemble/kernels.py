@@ -43,7 +43,7 @@ NORMS = ("hoffmann", "renormalize", "none")
 #: ``unit`` (the attitude read as Q/|Q|) is set only by the norm mode ``elimination``, which is not
 #: one of :data:`NORMS`, so :func:`covers` leaves it to the single source.
 TORQUE_FIELDS = frozenset({"command", "dampers_on", "dampers", "controller", "gains", "axes", "shortest_path",
-                           "limiter_on", "limits", "qc", "command_angles", "unit", "ops"})
+                           "limiter_on", "limits", "qc", "command_angles", "unit", "ops", "rate_ref"})
 
 
 def covers(settings) -> bool:
@@ -57,7 +57,7 @@ def covers(settings) -> bool:
     """
     return (settings.integrator == "half-quat" and settings.controller in CONTROLLERS and settings.norm in NORMS
             and settings.wheel_count == 0 and not settings.gravity_gradient
-            and not any(x != 0.0 for x in settings.disturbance))
+            and not any(x != 0.0 for x in settings.disturbance) and not settings.has_orbit)
 
 
 class Scratch:

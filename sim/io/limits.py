@@ -230,6 +230,14 @@ LIMITS = {lim.key: lim for lim in (
     # no orbit) to well beyond the Moon (384,400 km), where the gradient is about 1e-9 of LEO's
     Limit("altitude_km", 100.0, 1e6, "km"),
     Limit("disturbance", -_MAGNITUDE, _MAGNITUDE, "N m", size=3),
+    # ---- orbit and pointing (sim.world, sim.gnc; issue 31): --orbit ALT_KM,E,I,RAAN,ARGP,NU with
+    # a = R_E + ALT_KM (the perigee above the surface is checked with e), angles in degrees
+    Limit("orbit_altitude_km", 100.0, 1e6, "km"),
+    Limit("orbit_angle_deg", -360.0, 360.0, "deg"),
+    Limit("target_lat_deg", -90.0, 90.0, "deg"),
+    Limit("target_lon_deg", -360.0, 360.0, "deg"),
+    Limit("target_alt_km", -1.0, 100.0, "km"),
+    Limit("pointing_axis", -_MAGNITUDE, _MAGNITUDE, size=3),
     Limit("disturbance_period", 0.0, 1e7, "s"),
     # ---- ensemble spec (sim.ensemble.EnsembleSpec); its gains grid takes the values of "gains"
     Limit("bodies", 1, 10_000_000, integer=True),

@@ -33,7 +33,7 @@ import math
 import numpy as np
 
 from sim.core.control import TorqueModel
-from sim.world.environment import disturbance_torque, gravity_gradient_torque, orbit_rate
+from sim.world.environment import disturbance_torque, gravity_gradient_at, gravity_gradient_torque, orbit_rate
 from sim.core.ops import FLOAT
 from sim.core.wheels import WheelSet, free_inertia, wheel_reaction
 
@@ -122,7 +122,7 @@ class LoadModel:
     """
 
     __slots__ = ("torque", "ops", "wheels", "direct", "gravity_gradient", "rate", "j_rows", "disturbance",
-                 "period", "inertial", "_user", "_motor_load", "_outside")
+                 "period", "inertial", "_user", "_motor_load", "_outside", "orbit", "orbit_state")
 
     def __init__(self, torque: TorqueModel, ops=FLOAT):
         self.torque, self.ops = torque, ops
@@ -131,6 +131,10 @@ class LoadModel:
         self.rate = self.period = 0.0
         self.j_rows = self._motor_load = None
         self._outside = False
+        #: With an orbit (sim.model.world) the gravity gradient follows it: ``orbit_state`` is
+        #: ``(t0, r_km, v_kms)`` of the step under way, set by the stepper once per step.
+        self.orbit = False
+        self.orbit_state = None
 
     def configure(self, settings, j_rows) -> None:
         """Take the wheels and the environment of a :class:`~sim.model.settings.Settings`; ``j_rows`` the craft's ``J``."""
@@ -139,6 +143,7 @@ class LoadModel:
         self.direct = s.wheel_torques
         self.gravity_gradient = s.gravity_gradient
         self.rate = orbit_rate(s.altitude_km)
+        self.orbit = s.has_orbit
         self.j_rows = j_rows
         self.disturbance = s.disturbance if any(x != 0.0 for x in s.disturbance) else None
         self.period = s.disturbance_period
@@ -166,7 +171,12 @@ class LoadModel:
         """``T_ext`` at ``(q, w, t)``: gravity gradient + disturbance + the user's torque (None when none acts)."""
         total = None
         if self.gravity_gradient:
-            total = gravity_gradient_torque(q, t, self.rate, self.j_rows)
+            if self.orbit:  # the step's position carried along its velocity to the stage's time
+                t0, r, v = self.orbit_state
+                d = t - t0
+                total = gravity_gradient_at(q, (r[0] + v[0] * d, r[1] + v[1] * d, r[2] + v[2] * d), self.j_rows)
+            else:
+                total = gravity_gradient_torque(q, t, self.rate, self.j_rows)
         if self.disturbance is not None:
             d = disturbance_torque(q, t, self.disturbance, self.period, self.inertial)
             total = d if total is None else (total[0] + d[0], total[1] + d[1], total[2] + d[2])

@@ -14,7 +14,10 @@ from dataclasses import dataclass, fields, replace
 
 from sim.core.body import Body
 from sim.core.control import CONTROLLERS, HOFFMANN_PRESET
+from sim.gnc.pointing import POINTING_MODES
 from sim.world.environment import DISTURBANCE_AXES
+from sim.world.orbit import R_EARTH_KM, OrbitError, check_elements, read_tle
+from sim.world.time import DEFAULT_EPOCH, EpochError, parse_epoch
 from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
 from sim.io.limits import LIMITS, SettingsError, as_number, components, listed
 from sim.core.norm import NORM_MODES
@@ -85,6 +88,20 @@ class Settings:
     disturbance: tuple = (0.0, 0.0, 0.0)
     disturbance_axes: str = "body"
     disturbance_period: float = 0.0
+    #: The UTC epoch of t = 0 (ISO 8601, 1950-2050; sim.world.time).
+    epoch: str = DEFAULT_EPOCH
+    #: Keplerian elements (altitude_km of a = R_E + altitude, e, i_deg, raan_deg, argp_deg, nu_deg), or None.
+    orbit: tuple | None = None
+    #: A two-line element set (its text), propagated by SGP4 from the epoch, or None.
+    tle: str | None = None
+    #: The J2 secular drift of the orbit's node, perigee and mean anomaly (sim.world.orbit).
+    j2: bool = False
+    #: Guidance: inertial (the command angles), nadir, sun, target, velocity (sim.gnc.pointing).
+    pointing: str = "inertial"
+    #: The ground target (lat_deg, lon_deg, alt_km) of pointing "target".
+    target: tuple = (0.0, 0.0, 0.0)
+    #: The body axis pointed by the moving modes (made unit).
+    pointing_axis: tuple = (0.0, 0.0, 1.0)
 
     def __post_init__(self):
         # Every field through validate(): Settings(dt=-1) fails here, at
@@ -92,6 +109,10 @@ class Settings:
         for f in fields(self):
             object.__setattr__(self, f.name, validate(f.name, getattr(self, f.name)))
         self.mass_properties  # noqa: B018 - raises SettingsError for a body without inertia
+        if self.orbit is not None and self.tle is not None:
+            raise SettingsError("orbit: give Keplerian elements or a TLE, not both")
+        if self.pointing != "inertial" and not self.has_orbit:
+            raise SettingsError(f"pointing: {self.pointing} needs an orbit (orbit elements or a TLE)")
         wheels = self.wheel_set  # raises SettingsError for lists that do not fit the wheels
         if wheels is not None:
             if self.integrator == "splitting":  # its exact principal rotations are the rigid body's (sim.core.integrators)
@@ -111,6 +132,11 @@ class Settings:
     def wheel_set(self) -> WheelSet | None:
         """The reaction wheels (:class:`sim.core.wheels.WheelSet`), or None without wheels."""
         return wheel_set(self)
+
+    @property
+    def has_orbit(self) -> bool:
+        """True with orbit elements or a TLE: the run has a world (sim.model.world)."""
+        return self.orbit is not None or self.tle is not None
 
     @property
     def wheel_count(self) -> int:
@@ -248,6 +274,57 @@ def _wheels(key, value):
     return tuple(unit)
 
 
+def _epoch(key, value):
+    try:
+        return parse_epoch(value).text
+    except EpochError as exc:
+        raise SettingsError(f"{key}: {exc}") from None
+
+
+def _orbit(key, value):
+    """None, or (altitude_km, e, i_deg, raan_deg, argp_deg, nu_deg): e in [0, 1), the perigee above the surface."""
+    if value is None:
+        return None
+    parts = components(key, value, 6)
+    alt = LIMITS["orbit_altitude_km"].number(parts[0], f"{key} altitude")
+    e = as_number(f"{key} e", parts[1])
+    angles = tuple(LIMITS["orbit_angle_deg"].number(v, f"{key} {n}")
+                   for v, n in zip(parts[2:], ("i", "raan", "argp", "nu")))
+    try:
+        check_elements(R_EARTH_KM + alt, e, key)
+    except OrbitError as exc:
+        raise SettingsError(str(exc)) from None
+    return (alt, e, *angles)
+
+
+def _tle(key, value):
+    if value is None:
+        return None
+    try:
+        read_tle(value, key)
+    except OrbitError as exc:
+        raise SettingsError(str(exc)) from None
+    return str(value)
+
+
+def _target(key, value):
+    parts = listed(key, value, "LAT_DEG,LON_DEG[,ALT_KM]")
+    if not 2 <= len(parts) <= 3:
+        raise SettingsError(f"{key}: expected LAT_DEG,LON_DEG[,ALT_KM], got {value!r}")
+    lat, lon, *alt = parts
+    return (LIMITS["target_lat_deg"].number(lat, f"{key} latitude"),
+            LIMITS["target_lon_deg"].number(lon, f"{key} longitude"),
+            LIMITS["target_alt_km"].number(alt[0] if alt else 0.0, f"{key} altitude"))
+
+
+def _pointing_axis(key, value):
+    x, y, z = LIMITS["pointing_axis"].check(value, key)
+    n = math.sqrt(x * x + y * y + z * z)
+    if not n > 0.0:
+        raise SettingsError(f"{key}: ({x:g}, {y:g}, {z:g}) has no direction")
+    return (x, y, z) if n == 1.0 else (x / n, y / n, z / n)
+
+
 _VALIDATORS = {
     "inertia": _inertia,
     "body": _body,
@@ -282,6 +359,13 @@ _VALIDATORS = {
     "disturbance": _limited,
     "disturbance_axes": lambda k, v: _choice(k, v, DISTURBANCE_AXES),
     "disturbance_period": _limited,
+    "epoch": _epoch,
+    "orbit": _orbit,
+    "tle": _tle,
+    "j2": _flag,
+    "pointing": lambda k, v: _choice(k, v, POINTING_MODES),
+    "target": _target,
+    "pointing_axis": _pointing_axis,
 }
 
 #: Setting names, in declaration order.

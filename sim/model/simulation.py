@@ -25,10 +25,13 @@ from sim.core.norm import unit
 from sim.core.quaternion import from_aircraft_angles
 from sim.model.settings import Settings
 from sim.model.stepping import Stepper
+from sim.model.world import World, WorldState
+from sim.gnc.pointing import pointing_error, quaternion_of_matrix, two_vector
+from sim.core.quaternion import conjugate, product
 from sim.core.wheels import gyrostat_energy, total_momentum
 
 __all__ = ["Simulation", "Snapshot", "SimulationFault", "COLUMNS", "HISTORY_COLUMNS", "HISTORY_EXTRA",
-           "WHEEL_EXTRA", "columns", "history_columns", "NORM_FAULT"]
+           "WHEEL_EXTRA", "ORBIT_COLUMNS", "columns", "history_columns", "NORM_FAULT"]
 
 #: CSV columns of ``attitude-sim run`` without reaction wheels, in order (docs/CLI.md).
 COLUMNS = ("t", "q1", "q2", "q3", "q4", "wx", "wy", "wz", "psi_deg", "theta_deg", "phi_deg",
@@ -45,22 +48,31 @@ HISTORY_EXTRA = ("norm_correction", "four_t", "q_dot_p", "psio_deg", "thetao_deg
 WHEEL_EXTRA = ("hbx", "hby", "hbz", "tcx", "tcy", "tcz")
 
 
-def columns(wheels: int = 0) -> tuple:
-    """The CSV columns of a run with ``wheels`` reaction wheels: :data:`COLUMNS`, ``wheel1..N``, ``ux1..N``.
+#: With an orbit (issue 31), after the wheels' columns: the position (km) and velocity (km/s) in ECI
+#: (J2000), the unit vector to the Sun (ECI), the visible fraction of the solar disc (0..1) and the
+#: pointing axis's error (deg, :func:`sim.gnc.pointing.pointing_error`).
+ORBIT_COLUMNS = ("x_km", "y_km", "z_km", "vx_kms", "vy_kms", "vz_kms", "sun_x", "sun_y", "sun_z", "sunlit",
+                 "point_err_deg")
+
+
+def columns(wheels: int = 0, orbit: bool = False) -> tuple:
+    """The CSV columns of a run with ``wheels`` reaction wheels: :data:`COLUMNS`, ``wheel1..N``, ``ux1..N``,
+    then :data:`ORBIT_COLUMNS` with an ``orbit``.
 
     ``wheel<i>`` is wheel i's speed relative to the body (rad/s), ``ux<i>`` its
     motor torque (N m).
     """
+    more = ORBIT_COLUMNS if orbit else ()
     if not wheels:
-        return COLUMNS
+        return COLUMNS + more
     return (COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1))
-            + tuple(f"ux{i}" for i in range(1, wheels + 1)))
+            + tuple(f"ux{i}" for i in range(1, wheels + 1))) + more
 
 
-def history_columns(wheels: int = 0) -> tuple:
+def history_columns(wheels: int = 0, orbit: bool = False) -> tuple:
     """:func:`columns` and what the live plots show besides (:data:`HISTORY_EXTRA`, :data:`WHEEL_EXTRA`)."""
     extra = HISTORY_EXTRA[:6] + (WHEEL_EXTRA if wheels else ()) + HISTORY_EXTRA[6:]
-    return columns(wheels) + extra
+    return columns(wheels, orbit) + extra
 
 
 #: The history columns of a run without wheels.
@@ -74,11 +86,11 @@ _DEG = 180.0 / math.pi
 
 def _row(t, q, w, angles_deg, norm, multiplier, energy, h, torque, qc, norm_correction, q_dot_p,
          command_deg, four_t, wheel_speeds=(), wheel_torques=(), orbit_angles_deg=None,
-         command_torque=None, body_h=None) -> tuple:
+         command_torque=None, body_h=None, orbit=()) -> tuple:
     """The values in :func:`history_columns` order (the one place that knows that order)."""
     wheels = (*body_h, *command_torque) if wheel_speeds else ()
     return (t, *q, *w, *angles_deg, norm, multiplier, energy, *h, *torque, *qc, *wheel_speeds, *wheel_torques,
-            norm_correction, four_t, q_dot_p, *(orbit_angles_deg or angles_deg), *wheels, *command_deg)
+            *orbit, norm_correction, four_t, q_dot_p, *(orbit_angles_deg or angles_deg), *wheels, *command_deg)
 
 
 class SimulationFault(RuntimeError):
@@ -153,6 +165,10 @@ class Snapshot:
         The quaternion the attitude is read from (the Cayley matrix, the
         angles, the controller, the drawing): ``q`` itself, or ``q / |q|``
         with norm handling ``elimination`` (Joshi (25), :mod:`sim.core.norm`).
+    world : sim.model.world.WorldState or None
+        With an orbit: the position, velocity, date, Sun, shadow and pointing command of this step.
+    pointing_error_deg : float or None
+        With an orbit: the angle between the pointing axis and where it is commanded, degrees.
     """
 
     t: float
@@ -177,6 +193,8 @@ class Snapshot:
     orbit_angles_deg: tuple | None = None
     locked_energy: float | None = None
     body_h: tuple | None = None
+    world: WorldState | None = None
+    pointing_error_deg: float | None = None
 
     @property
     def four_t(self) -> float:
@@ -192,7 +210,22 @@ class Snapshot:
         """Values in :func:`history_columns` order."""
         return _row(self.t, self.q, self.w, self.angles_deg, self.norm, self.multiplier, self.energy, self.h,
                     self.torque, self.qc, self.norm_correction, self.q_dot_p, self.command_deg, self.four_t,
-                    self.wheel_speeds, self.wheel_torques, self.orbit_angles_deg, self.command_torque, self.body_h)
+                    self.wheel_speeds, self.wheel_torques, self.orbit_angles_deg, self.command_torque, self.body_h,
+                    _orbit_values(self.world, self.pointing_error_deg))
+
+
+def _orbit_values(world, error_deg) -> tuple:
+    """The :data:`ORBIT_COLUMNS` values of a world state (empty without one)."""
+    if world is None:
+        return ()
+    return (*world.r_km, *world.v_kms, *world.sun, world.sunlit, error_deg)
+
+
+def to_lvlh(q, r, v) -> tuple:
+    """The attitude relative to LVLH (Markley & Crassidis (2.77)): ``Q_r = Q . Q_o'``, ``Q_o`` the LVLH triad's
+    quaternion (z to nadir, x along the velocity, :func:`sim.gnc.pointing.two_vector`)."""
+    qo = quaternion_of_matrix(two_vector((0.0, 0.0, 1.0), (1.0, 0.0, 0.0), (-r[0], -r[1], -r[2]), v))
+    return tuple(float(x) for x in product(q, conjugate(qo)))
 
 
 class Simulation(Stepper):
@@ -228,6 +261,7 @@ class Simulation(Stepper):
         self._load = LoadModel(self._torque)
         self._load.user = user_torque
         self._w = None
+        self._world = self._world_state = None
         self._configure()
         self.reset()
 
@@ -248,8 +282,41 @@ class Simulation(Stepper):
         self._gyrostat = gyrostat_of(self._rigid, s.wheel_set)
         super()._configure(gains, self._rigid.j_rows)
         self._norm_is_none = s.norm == "none"
+        self._world = World(s) if s.has_orbit else None
+        self._world_state = None
+        self._torque.rate_ref = None
+        if self._world is not None and self._w is not None:
+            self._update_world()
         if self._w is not None and len(self._w) != 3 + s.wheel_count:  # a new number of wheels: at their reset speeds
             self._w = self._w[:3] + self._initial_wheel_speeds()
+
+    def _update_world(self) -> None:
+        """The world at the present time (once per step, sim.model.world): the orbit's state for the gravity
+        gradient, and a moving pointing mode's command and rate feed-forward for the controller."""
+        ws = self._world_state = self._world.state(self._t)
+        self._load.orbit_state = (ws.t, ws.r_km, ws.v_kms)
+        if ws.qc is not None:
+            self._cmd.qc, self._cmd.path = ws.qc, None
+            self._torque.rate_ref = ws.wc
+            self._sync_command()
+
+    @property
+    def world(self) -> WorldState | None:
+        """The world at the present step (position, velocity, date, Sun, shadow, pointing), or None without an orbit."""
+        return self._world_state
+
+    def pointing_error(self) -> float | None:
+        """The pointing axis's error (rad): from where the mode sends it, or (inertial) where the command holds it."""
+        ws = self._world_state
+        if ws is None:
+            return None
+        b1 = self._settings.pointing_axis
+        r1 = ws.reference
+        if r1 is None:  # inertial: where the command quaternion sends the axis, C(Qc)^T b1
+            c = cayley_entries(self._cmd.qc)
+            r1 = (c[0] * b1[0] + c[3] * b1[1] + c[6] * b1[2], c[1] * b1[0] + c[4] * b1[1] + c[7] * b1[2],
+                  c[2] * b1[0] + c[5] * b1[1] + c[8] * b1[2])
+        return pointing_error(self.attitude, b1, r1)
 
     def _initial_wheel_speeds(self) -> tuple:
         s = self._settings
@@ -278,6 +345,8 @@ class Simulation(Stepper):
         self._k = self._k0 = 0
         self._correction = 0.0
         self._reset_command(self._q)
+        if self._world is not None:
+            self._update_world()
 
     @property
     def q(self) -> tuple:
@@ -336,6 +405,8 @@ class Simulation(Stepper):
             if cmd.path is not None:
                 cmd.update(self._t)
                 self._sync_command()
+            if self._world is not None:
+                self._update_world()
 
     # ------------------------------------------------------------- snapshots
     def _derived(self) -> tuple:
@@ -383,7 +454,9 @@ class Simulation(Stepper):
                 more = {"wheel_speeds": w[3:], "wheel_torques": tuple(forces[3:]),
                         "command_torque": command, "locked_energy": locked, "body_h": inertial_momentum(c, lb)}
             if load.gravity_gradient:
-                o = aircraft_angles(to_orbit_frame(qa, self._t, load.rate))
+                ws = self._world_state
+                o = aircraft_angles(to_orbit_frame(qa, self._t, load.rate) if ws is None else
+                                    to_lvlh(qa, ws.r_km, ws.v_kms))
                 more["orbit_angles_deg"] = (o[0] * _DEG, o[1] * _DEG, o[2] * _DEG)
         return (p, (psi * _DEG, theta * _DEG, phi * _DEG), math.sqrt(qq) - 1.0,
                 multiplier(qa, pa, jr), energy, h, torque,
@@ -392,14 +465,16 @@ class Simulation(Stepper):
     def snapshot(self) -> Snapshot:
         """An immutable record of the current state and the derived quantities."""
         p, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
+        if self._world_state is not None:
+            more = dict(more or {}, world=self._world_state, pointing_error_deg=self.pointing_error() * _DEG)
         return Snapshot(t=self._t, step=self._k, q=self._q, w=self._w[:3], p=p, angles_deg=angles, norm=norm,
                         norm_correction=self._correction, multiplier=mult, energy=energy, h=h,
                         torque=torque, qc=self._cmd.qc, command_deg=command, q_dot_p=q_dot_p,
                         attitude=self.attitude, **(more or {}))
 
     def columns(self) -> tuple:
-        """The CSV columns of this simulation's rows (:func:`columns` of its wheel count)."""
-        return columns(self._settings.wheel_count)
+        """The CSV columns of this simulation's rows (:func:`columns` of its wheel count and orbit)."""
+        return columns(self._settings.wheel_count, self._settings.has_orbit)
 
     def row(self) -> tuple:
         """``snapshot().row()`` without the :class:`Snapshot`: the values in :func:`history_columns` order.
@@ -407,11 +482,13 @@ class Simulation(Stepper):
         What :class:`~sim.run.runner.Runner` records after every step.
         """
         _, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
+        ws = self._world_state
+        orbit = () if ws is None else _orbit_values(ws, self.pointing_error() * _DEG)
         if more is None:
             return _row(self._t, self._q, self._w, angles, norm, mult, energy, h, torque, self._cmd.qc,
-                        self._correction, q_dot_p, command, 4.0 * energy)
+                        self._correction, q_dot_p, command, 4.0 * energy, orbit=orbit)
         locked = more.get("locked_energy")
         return _row(self._t, self._q, self._w[:3], angles, norm, mult, energy, h, torque, self._cmd.qc,
                     self._correction, q_dot_p, command, 4.0 * (energy if locked is None else locked),
                     more.get("wheel_speeds", ()), more.get("wheel_torques", ()), more.get("orbit_angles_deg"),
-                    more.get("command_torque"), more.get("body_h"))
+                    more.get("command_torque"), more.get("body_h"), orbit)

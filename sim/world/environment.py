@@ -27,7 +27,7 @@ import math
 from sim.core.angles import cayley_entries
 
 __all__ = ["MU_EARTH", "EARTH_RADIUS_KM", "orbit_rate", "nadir", "gravity_gradient_torque",
-           "disturbance_torque", "orbit_quaternion", "to_orbit_frame", "DISTURBANCE_AXES"]
+           "disturbance_torque", "gravity_gradient_at", "orbit_quaternion", "to_orbit_frame", "DISTURBANCE_AXES"]
 
 #: The Earth's gravitational parameter, m^3/s^2.
 MU_EARTH = 3.986004418e14
@@ -75,6 +75,24 @@ def gravity_gradient_torque(q, t: float, n: float, jr):
     jy = jr[3] * cx + jr[4] * cy + jr[5] * cz
     jz = jr[6] * cx + jr[7] * cy + jr[8] * cz
     k = 3.0 * n * n
+    return (k * (cy * jz - cz * jy), k * (cz * jx - cx * jz), k * (cx * jy - cy * jx))
+
+
+def gravity_gradient_at(q, r_km, jr):
+    """``T = 3 mu/|r|^3 c x (J c)`` at the ECI position ``r_km`` (km): ``c`` the unit nadir ``-r/|r|`` in body axes.
+
+    The same torque as :func:`gravity_gradient_torque` (Hughes, *Spacecraft
+    Attitude Dynamics* (1986), 8.1, (17)) on any orbit: on the circular orbit
+    ``r = R (sin nt, 0, -cos nt)`` it is that function's torque.
+    """
+    x, y, z = r_km
+    rr = x * x + y * y + z * z
+    rn = math.sqrt(rr)
+    cx, cy, cz = _to_body(q, (-x / rn, -y / rn, -z / rn))
+    jx = jr[0] * cx + jr[1] * cy + jr[2] * cz
+    jy = jr[3] * cx + jr[4] * cy + jr[5] * cz
+    jz = jr[6] * cx + jr[7] * cy + jr[8] * cz
+    k = 3.0 * (MU_EARTH * 1e-9) / (rr * rn)
     return (k * (cy * jz - cz * jy), k * (cz * jx - cx * jz), k * (cx * jy - cy * jx))
 
 

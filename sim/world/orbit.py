@@ -1,0 +1,226 @@
+"""Orbits: Keplerian elements and states, two-body, two-body + J2 (secular), and TLEs through SGP4.
+
+Units: km, km/s, rad, s.  Positions and velocities are ECI (J2000, :mod:`sim.world.frames`).
+
+* **Two-body** (:class:`KeplerOrbit` with ``j2=False``): the mean anomaly
+  advances as ``M = M0 + n t``, ``n = sqrt(mu / a^3)``; Kepler's equation is
+  solved by Newton's method and the state follows from the elements
+  (Vallado, *Fundamentals of Astrodynamics and Applications*, 4th ed.,
+  Algorithm 2 (KepEqtnE) and Algorithm 10 (COE2RV)).  Exact at any ``t``: no step.
+* **Two-body + J2** (``j2=True``): the given elements are taken as mean
+  elements whose node, perigee and mean anomaly drift at the first-order
+  secular rates (Vallado (9-41); Brouwer 1959), with ``p = a (1 - e^2)``::
+
+      dRAAN/dt = -3/2 n J2 (R/p)^2 cos i
+      dargp/dt =  3/4 n J2 (R/p)^2 (5 cos^2 i - 1)
+      dM/dt    =  n (1 + 3/4 J2 (R/p)^2 sqrt(1 - e^2) (3 cos^2 i - 1))
+
+  a, e and i stay constant.  The short-periodic terms (relative size J2, a
+  few km in position at low altitude) are left out: this is the scheme of
+  choice for attitude work because it is evaluated at any time without a
+  step or a carried state (the attitude step runs from 1 ms to 10 s), costs
+  what the two-body orbit costs, and runs as written on numpy columns.  Why
+  and what it costs: docs/PHYSICS.md, "Orbit".
+* **TLE** (:class:`TleOrbit`): the `sgp4` package (Vallado et al. 2006) gives
+  the state in TEME; TEME is taken as the mean equator and equinox of date
+  (nutation, < 20 arcsec, neglected) and precessed to J2000 by the transpose
+  of :func:`sim.world.frames.precession`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from sgp4.api import Satrec
+
+from sim.core.ops import FLOAT
+from sim.world.frames import WGS84_A_KM, mat_t_vec, precession
+from sim.world.time import DAY, Epoch, julian_centuries_tt
+
+__all__ = ["MU_KM", "J2", "R_EARTH_KM", "OrbitError", "kepler", "true_to_mean", "elements_to_state",
+           "state_to_elements", "j2_rates", "KeplerOrbit", "TleOrbit", "read_tle", "check_elements"]
+
+#: The Earth's gravitational parameter, km^3/s^2 (EGM96; the same as sim.world.environment's MU_EARTH).
+MU_KM = 398600.4418
+#: The Earth's second zonal harmonic (EGM96, unnormalised).
+J2 = 1.08262668e-3
+#: The Earth's equatorial radius, km (WGS-84).
+R_EARTH_KM = WGS84_A_KM
+
+
+class OrbitError(ValueError):
+    """Elements or a TLE that make no orbit (one line, naming what is wrong)."""
+
+
+def kepler(m, e, ops=FLOAT):
+    """The eccentric anomaly ``E`` of Kepler's equation ``M = E - e sin E`` (rad), Vallado Algorithm 2.
+
+    ``M`` is taken into ``[-pi, pi)``; Newton's method from Vallado's start
+    ``E = M - e`` for ``M < 0``, ``M + e`` otherwise, until every step is
+    under 1e-15 rad (at most 50 passes).
+    """
+    m = m - (2.0 * math.pi) * ((m + math.pi) // (2.0 * math.pi))  # into [-pi, pi)
+    ee = m + e * ops.select(m < 0.0, -1.0, 1.0)
+    for _ in range(50):
+        step = (ee - e * ops.sin(ee) - m) / (1.0 - e * ops.cos(ee))
+        ee = ee - step
+        if not ops.any(abs(step) > 1e-15):
+            break
+    return ee
+
+
+def true_to_mean(nu, e, ops=FLOAT):
+    """The mean anomaly of true anomaly ``nu`` (rad): ``E = 2 atan2(sqrt(1-e) sin(nu/2), sqrt(1+e) cos(nu/2))``,
+    ``M = E - e sin E`` (Vallado (2-9), Algorithm 5)."""
+    ee = 2.0 * ops.atan2(ops.sqrt(1.0 - e) * ops.sin(0.5 * nu), ops.sqrt(1.0 + e) * ops.cos(0.5 * nu))
+    return ee - e * ops.sin(ee)
+
+
+def elements_to_state(a, e, i, raan, argp, nu, ops=FLOAT, mu=MU_KM):
+    """``(r, v)`` ECI (km, km/s) of elements ``a`` (km), ``e``, ``i``, RAAN, argument of perigee, true anomaly (rad).
+
+    Vallado Algorithm 10 (COE2RV): perifocal ``r = p/(1 + e cos nu) (cos nu, sin nu, 0)``,
+    ``v = sqrt(mu/p) (-sin nu, e + cos nu, 0)``, turned by ``R3(-RAAN) R1(-i) R3(-argp)``.
+    """
+    p = a * (1.0 - e * e)
+    cn, sn = ops.cos(nu), ops.sin(nu)
+    rr = p / (1.0 + e * cn)
+    k = ops.sqrt(mu / p)
+    px, py = rr * cn, rr * sn
+    vx, vy = -k * sn, k * (e + cn)
+    co, so = ops.cos(raan), ops.sin(raan)
+    ci, si = ops.cos(i), ops.sin(i)
+    cw, sw = ops.cos(argp), ops.sin(argp)
+    # columns of the perifocal -> ECI matrix (P and Q vectors)
+    p1, p2, p3 = co * cw - so * sw * ci, so * cw + co * sw * ci, sw * si
+    q1, q2, q3 = -co * sw - so * cw * ci, -so * sw + co * cw * ci, cw * si
+    return ((p1 * px + q1 * py, p2 * px + q2 * py, p3 * px + q3 * py),
+            (p1 * vx + q1 * vy, p2 * vx + q2 * vy, p3 * vx + q3 * vy))
+
+
+def state_to_elements(r, v, mu=MU_KM):
+    """``(a, e, i, raan, argp, nu)`` of an ECI state (floats), Vallado Algorithm 9 (RV2COE), non-circular, non-equatorial."""
+    rx, ry, rz = r
+    vx, vy, vz = v
+    rn = math.sqrt(rx * rx + ry * ry + rz * rz)
+    v2 = vx * vx + vy * vy + vz * vz
+    h = (ry * vz - rz * vy, rz * vx - rx * vz, rx * vy - ry * vx)
+    hn = math.sqrt(h[0] ** 2 + h[1] ** 2 + h[2] ** 2)
+    nvec = (-h[1], h[0], 0.0)
+    nn = math.hypot(nvec[0], nvec[1])
+    rv = rx * vx + ry * vy + rz * vz
+    ev = tuple(((v2 - mu / rn) * ri - rv * vi) / mu for ri, vi in zip(r, v))
+    e = math.sqrt(sum(x * x for x in ev))
+    a = 1.0 / (2.0 / rn - v2 / mu)
+    i = math.acos(h[2] / hn)
+    raan = math.atan2(nvec[1], nvec[0]) % (2 * math.pi)
+    argp = math.acos(max(-1.0, min(1.0, (nvec[0] * ev[0] + nvec[1] * ev[1]) / (nn * e))))
+    if ev[2] < 0:
+        argp = 2 * math.pi - argp
+    nu = math.acos(max(-1.0, min(1.0, sum(x * y for x, y in zip(ev, r)) / (e * rn))))
+    if rv < 0:
+        nu = 2 * math.pi - nu
+    return a, e, i, raan, argp, nu
+
+
+def j2_rates(a, e, i, ops=FLOAT):
+    """``(dRAAN/dt, dargp/dt, dM/dt)``, rad/s, the first-order secular J2 rates (module docstring)."""
+    n = ops.sqrt(MU_KM / (a * a * a))
+    p = a * (1.0 - e * e)
+    k = J2 * (R_EARTH_KM / p) ** 2
+    c = ops.cos(i)
+    return (-1.5 * n * k * c, 0.75 * n * k * (5.0 * c * c - 1.0),
+            n * (1.0 + 0.75 * k * ops.sqrt(1.0 - e * e) * (3.0 * c * c - 1.0)))
+
+
+def check_elements(a, e, name="orbit") -> None:
+    """OrbitError unless ``0 <= e < 1`` and the perigee ``a (1 - e)`` is above the Earth's surface."""
+    if not (0.0 <= e < 1.0):
+        raise OrbitError(f"{name}: eccentricity {e:g} makes no closed orbit (0 <= e < 1)")
+    perigee = a * (1.0 - e) - R_EARTH_KM
+    if not perigee > 0.0:
+        raise OrbitError(f"{name}: the perigee is {-perigee:.1f} km under the Earth's surface "
+                         f"(a = {a:.1f} km, e = {e:g})")
+
+
+class KeplerOrbit:
+    """An orbit of mean elements at the epoch, two-body or two-body + J2 secular (module docstring).
+
+    Parameters: ``a`` km, ``e``, ``i``, ``raan``, ``argp``, ``nu`` rad (floats,
+    or numpy rows for one orbit per body), ``j2`` bool.  :meth:`state` gives
+    ``(r, v)`` at ``t`` s after the epoch.
+    """
+
+    __slots__ = ("a", "e", "i", "raan", "argp", "m0", "rates", "j2", "ops")
+
+    def __init__(self, a, e, i, raan, argp, nu, j2=False, ops=FLOAT):
+        self.a, self.e, self.i, self.raan, self.argp, self.j2, self.ops = a, e, i, raan, argp, j2, ops
+        self.m0 = true_to_mean(nu, e, ops)
+        n = ops.sqrt(MU_KM / (a * a * a))
+        self.rates = j2_rates(a, e, i, ops) if j2 else (0.0 * n, 0.0 * n, n)
+
+    @property
+    def period(self):
+        """The anomalistic period ``2 pi / (dM/dt)``, s."""
+        return 2.0 * math.pi / self.rates[2]
+
+    def elements(self, t):
+        """``(a, e, i, raan, argp, M)`` at ``t`` s after the epoch (the mean elements; M the mean anomaly)."""
+        dr, dw, dm = self.rates
+        return self.a, self.e, self.i, self.raan + dr * t, self.argp + dw * t, self.m0 + dm * t
+
+    def state(self, t):
+        """``(r, v)`` ECI, km and km/s, at ``t`` s after the epoch."""
+        ops = self.ops
+        a, e, i, raan, argp, m = self.elements(t)
+        ee = kepler(m, e, ops)
+        nu = 2.0 * ops.atan2(ops.sqrt(1.0 + e) * ops.sin(0.5 * ee), ops.sqrt(1.0 - e) * ops.cos(0.5 * ee))
+        return elements_to_state(a, e, i, raan, argp, nu, ops)
+
+
+def read_tle(text: str, name: str = "tle") -> Satrec:
+    """A ``Satrec`` of a two-line element set (the two lines, or three with a title line); OrbitError when malformed."""
+    lines = [ln.rstrip() for ln in str(text).splitlines() if ln.strip()]
+    lines = [ln for ln in lines if ln[:2] in ("1 ", "2 ")] if len(lines) == 3 else lines
+    if len(lines) != 2 or not lines[0].startswith("1 ") or not lines[1].startswith("2 "):
+        raise OrbitError(f"{name}: expected two lines starting '1 ' and '2 ' (a two-line element set)")
+    for k, ln in enumerate(lines, 1):
+        if len(ln) < 68:
+            raise OrbitError(f"{name}: line {k} has {len(ln)} characters, a TLE line has 69")
+        if len(ln) >= 69 and ln[68].isdigit():
+            total = sum(int(c) if c.isdigit() else (1 if c == "-" else 0) for c in ln[:68])
+            if total % 10 != int(ln[68]):
+                raise OrbitError(f"{name}: line {k} fails its checksum ({total % 10} computed, {ln[68]} given)")
+    try:
+        sat = Satrec.twoline2rv(lines[0], lines[1])
+    except (ValueError, IndexError) as exc:
+        raise OrbitError(f"{name}: not a readable TLE ({exc})") from None
+    if sat.error:
+        raise OrbitError(f"{name}: SGP4 refuses this element set (error {sat.error})")
+    return sat
+
+
+class TleOrbit:
+    """A TLE propagated by SGP4 (the `sgp4` package) from the run's epoch; TEME -> J2000 (module docstring).
+
+    Floats only (one orbit shared by every body of an ensemble).
+    """
+
+    __slots__ = ("sat", "epoch", "j2")
+
+    def __init__(self, sat: Satrec, epoch: Epoch):
+        self.sat, self.epoch, self.j2 = sat, epoch, True
+
+    @property
+    def period(self) -> float:
+        return 2.0 * math.pi / (self.sat.no_kozai / 60.0)
+
+    def state(self, t: float):
+        ep = self.epoch
+        frac = ep.jd_frac + t / DAY
+        whole = math.floor(frac)
+        err, r, v = self.sat.sgp4(ep.jd_day + whole, frac - whole)
+        if err:
+            raise OrbitError(f"tle: SGP4 error {err} at t = {t:g} s (the element set has decayed or is too old)")
+        p = precession(julian_centuries_tt(ep.days_tt(t)))
+        return mat_t_vec(p, r), mat_t_vec(p, v)
