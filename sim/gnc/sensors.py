@@ -319,14 +319,16 @@ class CoarseSunSensors(_Sensor):
 
 
 def coarse_sun_vector(currents, normals, threshold: float = 0.2):
-    """The Sun's direction in body axes from cell outputs: ``(s, valid)``.
+    """The Sun's direction in body axes from the cells' outputs: ``(s, valid)``.
 
-    Least squares over all cells, ``s = N^+ I`` with ``N`` the normals as
-    rows: exact (up to noise) for cells in opposed pairs, such as the cube's
-    six faces, where the cell in shadow reads 0 and ``N^+ I = (I+x - I-x, ...)/2``.
-    ``valid`` when ``|N^+ I| >= threshold`` (the Sun is up and bright enough).
+    ``s = sum I_i n_i`` normalised: exact (up to noise) for the six faces of
+    a cube, where the three cells facing the Sun read its direction
+    cosines and the three in shadow read 0; its length before normalising is
+    the sunlit fraction.  For other layouts it is a weighted mean of the lit
+    normals.  ``valid`` when that length is at least ``threshold`` (the Sun
+    up and bright enough).
     """
-    raw = np.asarray(currents, dtype=float) @ np.linalg.pinv(np.asarray(normals, dtype=float)).T
+    raw = np.asarray(currents, dtype=float) @ np.asarray(normals, dtype=float)
     length = np.linalg.norm(raw, axis=-1, keepdims=True)
     valid = length[..., 0] >= threshold
     return raw / np.where(length > 0.0, length, 1.0), valid
