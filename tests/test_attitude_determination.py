@@ -38,7 +38,7 @@ def test_stacked_product_cayley_and_rotation_vector_match_the_single_ones():
     for q, s, got_p, got_c in zip(qs, ss, A.product(qs, ss), A.cayley(qs)):
         assert np.allclose(got_p, Q.product(q, s), rtol=0, atol=1e-15)
         assert np.allclose(got_c, Q.cayley(q), rtol=0, atol=1e-15)
-    for a in rng.normal(size=(20, 3)) * [[0.1], [1.0]] * np.ones((20, 1)):
+    for a in rng.normal(size=(20, 3)) * np.repeat([[0.1], [1.0]], 10, axis=0):
         assert np.allclose(A.from_rotation_vector(a), Q.from_axis_angle(a, np.linalg.norm(a)), rtol=0, atol=1e-15)
         assert np.allclose(A.rotation_vector(A.from_rotation_vector(a)), a, rtol=1e-13, atol=1e-15)
     tiny = np.array([3e-9, -1e-9, 2e-9])
@@ -145,5 +145,5 @@ def test_triad_closed_form_without_noise_and_in_a_stack():
     b1, b2 = A.rotate(qs, r1), A.rotate(qs, r2)
     got = E.triad(b1, b2, r1, r2)
     for i in range(40):
-        assert Q.rotation_angle(got[i], qs[i]) < 1e-12 * 1e3
+        assert Q.rotation_angle(got[i], qs[i]) < 1e-9
         assert np.array_equal(got[i], E.triad(b1[i], b2[i], r1[i], r2[i]))
