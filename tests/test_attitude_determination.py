@@ -41,6 +41,9 @@ def test_stacked_product_cayley_and_rotation_vector_match_the_single_ones():
     for a in rng.normal(size=(20, 3)) * np.repeat([[0.1], [1.0]], 10, axis=0):
         assert np.allclose(A.from_rotation_vector(a), Q.from_axis_angle(a, np.linalg.norm(a)), rtol=0, atol=1e-15)
         assert np.allclose(A.rotation_vector(A.from_rotation_vector(a)), a, rtol=1e-13, atol=1e-15)
+    for a in (np.array([0.9e-4, 0.0, 0.0]), np.array([0.0, 1.1e-4, 0.0])):     # either side of the series' switch
+        assert np.allclose(A.from_rotation_vector(a), Q.from_axis_angle(a, np.linalg.norm(a)), rtol=1e-14, atol=0)
+        assert np.allclose(A.rotation_vector(Q.from_axis_angle(a, np.linalg.norm(a))), a, rtol=1e-14, atol=0)
     tiny = np.array([3e-9, -1e-9, 2e-9])
     assert np.allclose(A.rotation_vector(A.from_rotation_vector(tiny)), tiny, rtol=1e-12, atol=0)
     # C(δQ(a)) = exp(-[a×]): the error-state convention of the filter

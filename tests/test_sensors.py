@@ -73,6 +73,17 @@ def test_gyro_angle_and_bias_variance_grow_as_farrenkopf():
     assert checked == 3
 
 
+def test_gyro_discrete_model_is_exact_for_long_samples():
+    """At dt = 10 s the trapezoid of the bias alone would give sigma_u^2 t^3 / 4 after one sample: the
+    sigma_u^2 dt / 12 of Farrenkopf's discrete form makes it t^3 / 3 at every sample."""
+    rrw, dt, n = 1e-4, 10.0, 20000
+    gyro = S.Gyro(S.GyroModel(rrw=rrw), seed=12, body=range(n))
+    angle = np.zeros((n, 3))
+    for k in (1, 2, 3):
+        angle += gyro.measure(np.zeros(3), dt) * dt
+        assert np.mean(angle ** 2) == pytest.approx(rrw ** 2 * (k * dt) ** 3 / 3.0, rel=0.04), k
+
+
 def test_gyro_white_noise_alone_has_allan_slope_minus_one_half():
     """With sigma_u = 0 the Allan deviation of the rate falls as tau^-1/2 and equals sigma_v / sqrt(tau)."""
     arw, dt = 2e-4, 0.01

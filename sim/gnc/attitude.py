@@ -113,8 +113,8 @@ def rotation_vector(q) -> np.ndarray:
     c = q[..., 3:]
     angle = 2.0 * np.arctan2(s, c)
     small = angle < _SMALL
-    # angle / s -> 2 / c (1 + s^2 / (3 c^2)) as s -> 0
-    ratio = np.where(small, 2.0 / np.where(small, c, 1.0) * (1.0 + s * s / (3.0 * c * c + 1e-300)),
+    # angle / s = 2 atan(x) / s = 2 / c (1 - x^2 / 3 + ...), x = s / c -> 0
+    ratio = np.where(small, 2.0 / np.where(small, c, 1.0) * (1.0 - s * s / (3.0 * c * c + 1e-300)),
                      angle / np.where(small, 1.0, s))
     return -ratio * q[..., :3]
 
