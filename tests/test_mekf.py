@@ -154,7 +154,7 @@ def test_an_invalid_measurement_leaves_the_filter_as_it_was():
     filt, _, _ = _filters(3, 5)
     q, b, p = filt.q, filt.bias, filt.p
     filt.update_attitude(np.tile(_truth(0), (3, 1)), TRACKER.covariance(), [True, False, True])
-    assert np.array_equal(filt.q[1], q[1]) and np.array_equal(filt.p[1], p[1])
+    assert np.array_equal(filt.q[1], q[1]) and np.array_equal(filt.p[1], p[1]) and np.array_equal(filt.bias[1], b[1])
     assert not np.array_equal(filt.q[0], q[0]) and (np.diag(filt.p[0])[:3] < np.diag(p[0])[:3]).all()
 
 

@@ -182,6 +182,7 @@ def test_coarse_sun_sensors_follow_the_cosine_law_and_go_dark_in_umbra():
     noisy = S.CoarseSunSensors(S.CoarseSunModel(noise=0.01), seed=1, body=range(1000))
     dark = noisy.measure(np.tile(q, (1000, 1)), SUN, 0.0)
     assert not S.coarse_sun_vector(dark, normals, 0.2)[1].any()
+    assert (dark >= 0.0).all() and (dark > 0.0).any()       # a photocell's current is never negative
 
 
 def test_fine_sun_sensor_is_blind_in_umbra_and_outside_its_view_and_noisier_in_penumbra():
