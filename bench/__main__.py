@@ -1,6 +1,6 @@
 """Run every benchmark, print one table, and write it to docs/PERFORMANCE.md.
 
-``python -m bench [--quick] [--no-write] [--only step|ensemble|cli|sweep|video|gui|memory|live]``.
+``python -m bench [--quick] [--no-write] [--only step|ensemble|estimation|cli|sweep|video|gui|memory|live]``.
 Timings are medians of repeated runs; comparisons are ratios taken in the
 same run.  Benchmarks report; they are not tests.  ``--only`` runs one part
 and replaces its rows in the table of docs/PERFORMANCE.md, leaving the rest
@@ -24,6 +24,7 @@ from importlib import metadata
 from pathlib import Path
 
 from bench import cli_run, ensemble, gui, step_cost
+from bench import estimation as estimation_bench
 from bench import video as video_bench
 from bench import sweep as sweep_bench
 
@@ -126,9 +127,10 @@ ONLY = {
     "live": (lambda quick: gui.ensemble_rows(quick), ("GUI with a 1,000-body", "GUI with a 10,000-body",
                                                       "GUI with 10,000 bodies")),
     "video": (lambda quick: video_bench.run(quick=quick), ("video of the",)),
+    "estimation": (lambda quick: estimation_bench.rows(quick), ("MEKF ",)),
 }
 #: The parts of a full run, in order (``make bench``; ``make bench-compare`` without ``--only``).
-FULL = ("step", "ensemble", "cli", "sweep", "video", "gui")
+FULL = ("step", "ensemble", "estimation", "cli", "sweep", "video", "gui")
 
 
 def main(argv=None) -> int:
