@@ -154,6 +154,7 @@ class SimulationWorker:
         self.steps_taken = 0
         self.sim_seconds = 0.0
         self._step_wall = 0.0  # wall time of one step, s (a running mean over the last chunks)
+        self._listeners: tuple = ()  # called with (runner, batch) after every batch (add_listener)
         self._thread = threading.Thread(target=self._loop, name="attitude-sim worker", daemon=True)
 
     # ------------------------------------------------------------- lifecycle
@@ -254,6 +255,14 @@ class SimulationWorker:
         self._input_waiting = True
         self._wake.set()
 
+    def add_listener(self, listener) -> None:
+        """Call ``listener(runner, batch)`` in the simulation thread after every batch it takes (and publishes).
+
+        For the live link (:mod:`app.link`): it must be quick, must never block
+        and must never raise.  Add listeners before :meth:`start`.
+        """
+        self._listeners = (*self._listeners, listener)
+
     def pause(self, paused: bool) -> None:
         """Pause or resume; wall time spent paused is not simulated afterwards."""
         self._command(self._do_pause, bool(paused))
@@ -345,6 +354,8 @@ class SimulationWorker:
         self.steps_taken += taken
         self.sim_seconds += taken * dt
         self._publish(runner, batch)
+        for listener in self._listeners:
+            listener(runner, batch)
         if batch.fault is not None:
             self._fault = Fault(batch.fault, batch.last.t)
         if self._stop_at is not None and runner.total_steps >= self._stop_at:

@@ -1,12 +1,12 @@
 """Run every benchmark, print one table, and write it to docs/PERFORMANCE.md.
 
-``python -m bench [--quick] [--no-write] [--only step|ensemble|estimation|cli|sweep|video|gui|memory|live]``.
+``python -m bench [--quick] [--no-write] [--only step|ensemble|estimation|cli|sweep|link|video|gui|memory|live]``.
 Timings are medians of repeated runs; comparisons are ratios taken in the
 same run.  Benchmarks report; they are not tests.  ``--only`` runs one part
 and replaces its rows in the table of docs/PERFORMANCE.md, leaving the rest
 of the report as it was: ``step`` the step costs (seconds), ``ensemble`` the
 ensemble rows (seconds, no window), ``cli`` and ``sweep`` the command line's
-(minutes), ``video`` the videos rendered (3 minutes, needs a display), ``gui`` the window's (15 minutes, needs a display), ``memory``
+(minutes), ``link`` the live link's round trip at 1 kHz (20 s), ``video`` the videos rendered (3 minutes, needs a display), ``gui`` the window's (15 minutes, needs a display), ``memory``
 just the fresh window's RSS beside the libraries' floor (2 minutes).
 ``python -m bench.compare --base REV`` runs the same parts for an older
 commit and this tree, interleaved, and tables old beside new
@@ -25,6 +25,7 @@ from pathlib import Path
 
 from bench import cli_run, ensemble, gui, step_cost
 from bench import estimation as estimation_bench
+from bench import link as link_bench
 from bench import video as video_bench
 from bench import sweep as sweep_bench
 
@@ -128,9 +129,10 @@ ONLY = {
                                                       "GUI with 10,000 bodies")),
     "video": (lambda quick: video_bench.run(quick=quick), ("video of the",)),
     "estimation": (lambda quick: estimation_bench.rows(quick), ("MEKF ",)),
+    "link": (lambda quick: link_bench.run(quick=quick), ("link round trip",)),
 }
 #: The parts of a full run, in order (``make bench``; ``make bench-compare`` without ``--only``).
-FULL = ("step", "ensemble", "estimation", "cli", "sweep", "video", "gui")
+FULL = ("step", "ensemble", "estimation", "cli", "sweep", "link", "video", "gui")
 
 
 def main(argv=None) -> int:

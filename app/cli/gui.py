@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import math
 
-from app.cli.options import (UsageError, add_body_flags, check_outputs, flush_notes, say_body_note, scenario_inputs,
-                             with_body)
+from app.cli.linked import add_link_flags, link_rate, open_link
+from app.cli.options import (UsageError, add_body_flags, check_outputs, flush_notes, note, say_body_note,
+                             scenario_inputs, with_body)
 from sim.run.scenario import load
 
 __all__ = ["add_parser", "cmd_gui", "MAX_AFTER"]
@@ -31,6 +32,7 @@ def add_parser(subparsers) -> None:
     gui.add_argument("--after", type=float, default=2.0, metavar="S",
                      help=f"seconds to run before the screenshot (default 2, at most {MAX_AFTER:g})")
     add_body_flags(gui)
+    add_link_flags(gui, record=False)
     gui.set_defaults(handler=cmd_gui)
 
 
@@ -40,7 +42,11 @@ def cmd_gui(args) -> int:
     if args.screenshot is not None and not (math.isfinite(args.after) and 0 <= args.after <= MAX_AFTER):
         raise UsageError(f"--after: must be a time in [0, {MAX_AFTER:g}] s, got {args.after}")
     check_outputs({"--screenshot": args.screenshot}, scenario_inputs(args, scenario))
+    link_rate(args)  # --link-rate without --link: refused
+    link = open_link(args) if args.link is not None else None  # bound here: a port in use is one line, exit 2
+    if link is not None:
+        note(f"link: states on {link.address} at {link.rate:g} Hz, inputs on {link.input_address}")
     flush_notes()
     from app.window.launch import run_gui  # Qt is loaded for the window only (see the module docstring)
 
-    return run_gui(scenario, screenshot=args.screenshot, after=args.after)
+    return run_gui(scenario, screenshot=args.screenshot, after=args.after, link=link)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from app.cli.linked import add_link_flags, link_rate, linked_rows, open_link
 from app.cli.options import (UsageError, add_output_flags, add_settings_flags, check_outputs, flush_notes, note,
                              open_output, say, scenario_from_args, scenario_inputs)
 from app.cli.output import OutputError, catch_interrupts, finish, stream_csv, stream_npz
@@ -46,6 +47,7 @@ def add_run_parser(subparsers) -> None:
     add_output_flags(run)
     run.add_argument("--force", action="store_true",
                      help="run even when the run is estimated to take more than an hour")
+    add_link_flags(run)
     run.set_defaults(handler=cmd_run)
 
 
@@ -69,7 +71,18 @@ def cmd_run(args) -> int:
         note("warning: --mass has no effect: the inertia is given explicitly")
     fmt = _format(args)
     plan = _check(lambda: api.plan(scenario, None, every), fmt, args.force)
-    check_outputs({"--out": args.out}, scenario_inputs(args, scenario))
+    if args.link is None:
+        if args.record is not None:
+            raise UsageError("--record: only with --link (the window records with File > Record)")
+        link_rate(args)  # --link-rate without --link: refused
+    outputs = {"--out": args.out, **({"--record": args.record} if args.record is not None else {})}
+    check_outputs(outputs, scenario_inputs(args, scenario))
+    if args.link is not None:
+        link = open_link(args)
+        note(f"link: states on {link.address} at {link.rate:g} Hz, inputs on {link.input_address}; "
+             f"flying {scenario.duration:g} s at 1x")
+        flush_notes()
+        return _write(lambda bar: linked_rows(scenario, every, link, args.record), plan, args, fmt)
     flush_notes()  # every input checked: the notes and warnings now, the refusals were one line
     return _write(lambda bar: api.stream(scenario, None, every, bar), plan, args, fmt)
 

@@ -36,7 +36,7 @@ def application() -> QApplication:
     return app
 
 
-def open_window(scenario, *, remember_geometry: bool = True, speed: float | None = None) -> MainWindow:
+def open_window(scenario, *, remember_geometry: bool = True, speed: float | None = None, link=None) -> MainWindow:
     """Create and show the main window on :func:`application`, running ``scenario``.
 
     After the window is built, every object made so far is moved out of the
@@ -46,7 +46,7 @@ def open_window(scenario, *, remember_geometry: bool = True, speed: float | None
     is collected first, so nothing unreachable is kept for good.
     """
     application()
-    window = MainWindow(scenario, remember_geometry=remember_geometry, speed=speed)
+    window = MainWindow(scenario, remember_geometry=remember_geometry, speed=speed, link=link)
     window.show()
     gc.collect()
     gc.freeze()
@@ -63,7 +63,7 @@ def display_problem() -> str | None:
     return None
 
 
-def run_gui(scenario="default", screenshot=None, after: float = 2.0) -> int:
+def run_gui(scenario="default", screenshot=None, after: float = 2.0, link=None) -> int:
     """Open the window; with ``screenshot``, save a picture after ``after`` s and exit.
 
     Parameters
@@ -76,6 +76,8 @@ def run_gui(scenario="default", screenshot=None, after: float = 2.0) -> int:
         window then has its default size, whatever was saved.
     after : float
         Seconds before the screenshot.
+    link : app.link.LinkServer, optional
+        The live link, bound (``--link``): the window attaches and closes it.
 
     Returns
     -------
@@ -87,9 +89,11 @@ def run_gui(scenario="default", screenshot=None, after: float = 2.0) -> int:
     if reason is not None:
         print(f"attitude-sim: {reason}; run the window on a virtual screen: "
               "xvfb-run -a attitude-sim gui --screenshot out.png", file=sys.stderr)
+        if link is not None:
+            link.close()
         return 2
     scenario = load(scenario) if isinstance(scenario, str) else scenario
-    window = open_window(scenario, remember_geometry=screenshot is None)
+    window = open_window(scenario, remember_geometry=screenshot is None, link=link)
     app = QApplication.instance()
     result = {"code": 0}
     if screenshot is not None:

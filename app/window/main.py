@@ -38,6 +38,7 @@ from app.view3d.attitude_view import AttitudeView
 from app.view3d.layout import GHOST_COLOR
 from app.window.dialogs import FileDialogs, FolderMemory
 from app.window.export import CsvExport
+from app.window.gamepad_ui import GamepadControl
 from app.window.help_overlay import HelpOverlay
 from app.window.keys import KeyFlyer
 from app.window.menus import build_menus
@@ -120,10 +121,15 @@ class MainWindow(QMainWindow):
         an external torque.
     video : VideoControl
         File > Record video: a video of the window or the 3D view as it flies.
+    gamepad : GamepadControl
+        A gamepad or joystick flying the body (SDL2's game controllers; Simulation > Gamepad… remaps it).
+    link : app.link.LinkServer or None
+        The live link (``attitude-sim gui --link``): attached to the flight's
+        worker, shown in the status bar, closed with the window.
     """
 
     def __init__(self, scenario, *, remember_geometry: bool = True, speed: float | None = None,
-                 paced: bool = True):
+                 paced: bool = True, link=None):
         super().__init__()
         self._paced = paced
         self.setWindowTitle("attitude-sim")
@@ -140,6 +146,9 @@ class MainWindow(QMainWindow):
         self.csv_export = None  # the latest CsvExport
         self.history = History()
         self.flight = Flight(scenario, speed, paced)
+        self.link = link  # the live link (app.link.LinkServer, bound), or None
+        if link is not None:
+            link.attach(self.flight.worker).start()
         self._build(self.flight.worker.speed)
         self.record_action, self.compare_action = build_menus(self)
         self._show_run(self.flight.start(prepare=self.ensemble.prepare))
@@ -183,8 +192,9 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(body)
         self.help = HelpOverlay(body)
         self.keys = KeyFlyer(self)
-        self.keys.changed.connect(self.controls.torque.set_key_torque)
         self.status = StatusLine(self.statusBar())
+        self.gamepad = GamepadControl(self, self.controls.torque.set_key_torque, self._submit, self.status.show_device)
+        self.keys.changed.connect(self.gamepad.set_key_torque)  # the keys' torque and the gamepad's add up
         self.video = VideoControl(self, self.statusBar())
 
     def _build_controls(self, speed: float) -> None:
@@ -562,6 +572,8 @@ class MainWindow(QMainWindow):
         if self._tick % SLOW_EVERY == 0:
             self._sync()
         measured = self.status.show_rates_due(worker, self._frames)
+        if measured is not None and self.link is not None:
+            self.status.show_link(self.link.stats())
         if measured is not None and self.pace.update(*measured) != self._timer.interval():
             self._timer.setInterval(self.pace.interval)  # frames yield to the simulation (app.window.pace)
 
@@ -599,11 +611,14 @@ class MainWindow(QMainWindow):
         """Stop the frame timer and the simulation thread (within 1 s), save the size."""
         self._timer.stop()
         self.keys.detach()
+        self.gamepad.close()
         self.video.close()
         if self.csv_export is not None and not self.csv_export.wait(30.0):
             print(f"attitude-sim: the CSV export to {self.csv_export.path} did not finish", file=sys.stderr)
         if not self.flight.stop(1.0):
             print("attitude-sim: the simulation thread did not stop within 1 s", file=sys.stderr)
+        if self.link is not None:
+            self.link.close()
         if self._remember:
             saved = QSettings("attitude-sim", "attitude-sim")
             saved.setValue("geometry", self.saveGeometry())

@@ -66,6 +66,8 @@ def build_menus(window) -> tuple[QAction, QAction]:
     _action(window, simulation, "Pause / run", window.controls.run.pause.toggle, "Space")
     _action(window, simulation, "Single step", window.controls.run.step.click, "N")
     _action(window, simulation, "Reset", window.reset, "R")
+    _action(window, simulation, "&Gamepad…", window.gamepad.ask,
+            tip="Which stick flies which axis, the dead zone and the curve, torque or command angles")
 
     scenarios = bar.addMenu("S&cenario")
     for name in builtin_names():

@@ -1,4 +1,5 @@
-"""The window's status bar: the recording, the simulated time, the real-time factor, steps and frames per second."""
+"""The window's status bar: the recording, the live link, the gamepad, the simulated time, the real-time factor,
+steps and frames per second."""
 
 from __future__ import annotations
 
@@ -49,8 +50,8 @@ class RateMeter:
 
 
 class StatusLine:
-    """Permanent labels in a status bar (object names ``status_recording``, ``status_time``,
-    ``status_speed``, ``status_steps``, ``status_fps``).
+    """Permanent labels in a status bar (object names ``status_recording``, ``status_link``, ``status_device``,
+    ``status_time``, ``status_speed``, ``status_steps``, ``status_fps``).
 
     Parameters
     ----------
@@ -62,6 +63,11 @@ class StatusLine:
         self.labels = {name: QLabel(objectName=f"status_{name}") for name in ("time", "speed", "steps", "fps")}
         self.recording = QLabel(objectName="status_recording", visible=False)
         bar.addPermanentWidget(self.recording)
+        self.link = QLabel(objectName="status_link", visible=False)
+        bar.addPermanentWidget(self.link)
+        self.device = QLabel(objectName="status_device", visible=False)
+        bar.addPermanentWidget(self.device)
+        self._link_meter = RateMeter()
         for label in self.labels.values():
             bar.addPermanentWidget(label)
         self._meter = RateMeter()
@@ -75,6 +81,26 @@ class StatusLine:
         """A red mark with the file's name while recording (``path`` None: hidden)."""
         self.recording.setText(f"● REC {os.path.basename(path)}" if path is not None else "")
         self.recording.setVisible(path is not None)
+
+    def show_link(self, stats) -> None:
+        """The live link (:class:`app.link.LinkStats`): its port, clients, messages in and out a second, the inputs
+        dropped (malformed, oversized, another version, refused) and merged (superseded by a newer one)."""
+        rates = self._link_meter.rates(stats.received, stats.sent)
+        inward, outward = rates if rates is not None else (0.0, 0.0)
+        clients = "no client" if not stats.clients else f"{stats.clients} client" + ("s" if stats.clients > 1 else "")
+        merged = stats.dropped.get("superseded", 0)
+        self.link.setText(f"⇄ link :{stats.address.rpartition(':')[2]} {clients} · in {inward:,.0f}/s "
+                          f"out {outward:,.0f}/s · dropped {stats.dropped_total - merged:,} · merged {merged:,}")
+        self.link.setToolTip(f"The live link (docs/LINK.md): states on {stats.address}, inputs on the next port; "
+                             f"{stats.received:,} inputs read, {stats.applied:,} applied, dropped: "
+                             + ", ".join(f"{n:,} {reason}" for reason, n in stats.dropped.items()))
+        self.link.setVisible(True)
+
+    def show_device(self, name) -> None:
+        """The gamepad flying the body (``name`` None: hidden)."""
+        self.device.setText(f"🎮 {name}" if name else "")
+        self.device.setToolTip("A gamepad flies the body (docs/WINDOW.md); Controls > Gamepad… maps it")
+        self.device.setVisible(bool(name))
 
     def show_rates_due(self, worker, frames: int) -> tuple | None:
         """Every :data:`STATUS_SECONDS`: the worker's real-time factor and steps per second, and

@@ -279,6 +279,9 @@ LIMITS = {lim.key: lim for lim in (
     # beside it the window draws both 3D views at >= 30 frames per second on the 2-core
     # software-OpenGL reference machine (docs/PERFORMANCE.md). More would fall behind real time.
     Limit("window_bodies", 1, 10_000, integer=True),
+    # ---- the live link (app.link, docs/LINK.md): states sent per second, at most one a step of the
+    # smallest dt that keeps up at 1x on this machine's kind (dt 0.1 ms)
+    Limit("link_rate", 0.0, 10_000.0, "Hz", low_open=True),
     # ---- videos (attitude-sim video; File > Record video): an hour of 4K UHD at most
     Limit("video_seconds", 0.0, 3600.0, "s", low_open=True),
     Limit("video_width", 16, 3840, "pixels", integer=True),
