@@ -15,6 +15,7 @@ import math
 
 from app.cli.options import (UsageError, add_body_flags, check_outputs, flush_notes, say_body_note, scenario_inputs,
                              with_body)
+from sim.run.aem import read_aem
 from sim.run.scenario import load
 
 __all__ = ["add_parser", "cmd_gui", "MAX_AFTER"]
@@ -30,6 +31,8 @@ def add_parser(subparsers) -> None:
     gui.add_argument("--screenshot", metavar="FILE.png", help="save a picture of the window and exit")
     gui.add_argument("--after", type=float, default=2.0, metavar="S",
                      help=f"seconds to run before the screenshot (default 2, at most {MAX_AFTER:g})")
+    gui.add_argument("--attitude-file", metavar="FILE.aem",
+                     help="play a CCSDS attitude file (AEM) beside the simulation, as File > Open attitude file does")
     add_body_flags(gui)
     gui.set_defaults(handler=cmd_gui)
 
@@ -39,8 +42,12 @@ def cmd_gui(args) -> int:
     say_body_note(scenario.settings)
     if args.screenshot is not None and not (math.isfinite(args.after) and 0 <= args.after <= MAX_AFTER):
         raise UsageError(f"--after: must be a time in [0, {MAX_AFTER:g}] s, got {args.after}")
-    check_outputs({"--screenshot": args.screenshot}, scenario_inputs(args, scenario))
+    inputs = scenario_inputs(args, scenario)
+    if args.attitude_file is not None:
+        read_aem(args.attitude_file)  # a file it cannot read: one line, exit 2, before any window
+        inputs = {**inputs, "--attitude-file": args.attitude_file}
+    check_outputs({"--screenshot": args.screenshot}, inputs)
     flush_notes()
     from app.window.launch import run_gui  # Qt is loaded for the window only (see the module docstring)
 
-    return run_gui(scenario, screenshot=args.screenshot, after=args.after)
+    return run_gui(scenario, screenshot=args.screenshot, after=args.after, attitude_file=args.attitude_file)

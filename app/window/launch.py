@@ -63,7 +63,7 @@ def display_problem() -> str | None:
     return None
 
 
-def run_gui(scenario="default", screenshot=None, after: float = 2.0) -> int:
+def run_gui(scenario="default", screenshot=None, after: float = 2.0, attitude_file=None) -> int:
     """Open the window; with ``screenshot``, save a picture after ``after`` s and exit.
 
     Parameters
@@ -76,6 +76,8 @@ def run_gui(scenario="default", screenshot=None, after: float = 2.0) -> int:
         window then has its default size, whatever was saved.
     after : float
         Seconds before the screenshot.
+    attitude_file : path-like, optional
+        A CCSDS attitude file to play beside the simulation (File > Open attitude file).
 
     Returns
     -------
@@ -90,6 +92,8 @@ def run_gui(scenario="default", screenshot=None, after: float = 2.0) -> int:
         return 2
     scenario = load(scenario) if isinstance(scenario, str) else scenario
     window = open_window(scenario, remember_geometry=screenshot is None)
+    if attitude_file is not None:
+        window.playback.open(attitude_file)
     app = QApplication.instance()
     result = {"code": 0}
     if screenshot is not None:
