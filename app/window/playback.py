@@ -187,8 +187,10 @@ class PlaybackControl(QObject):
             self._show_beside()
 
     def _show_beside(self) -> None:
+        second = self.playback is not None and self.playback.second is not None
         with QSignalBlocker(self.bar.beside):
-            self.bar.beside.setCurrentIndex(int(self.playback is not None and self.playback.second is not None))
+            self.bar.beside.setItemText(1, f"beside: {self.playback.second_name}" if second else _BESIDE[1])
+            self.bar.beside.setCurrentIndex(int(second))
 
     def _lay_out(self) -> None:
         """The window set for the file: title, caption, plots, the second body, the bar."""
