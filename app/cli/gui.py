@@ -16,6 +16,7 @@ import math
 from app.cli.linked import add_link_flags, link_rate, open_link
 from app.cli.options import (UsageError, add_body_flags, check_outputs, flush_notes, note, say_body_note,
                              scenario_inputs, with_body)
+from sim.run.aem import read_aem
 from sim.run.scenario import load
 
 __all__ = ["add_parser", "cmd_gui", "MAX_AFTER"]
@@ -31,6 +32,8 @@ def add_parser(subparsers) -> None:
     gui.add_argument("--screenshot", metavar="FILE.png", help="save a picture of the window and exit")
     gui.add_argument("--after", type=float, default=2.0, metavar="S",
                      help=f"seconds to run before the screenshot (default 2, at most {MAX_AFTER:g})")
+    gui.add_argument("--attitude-file", metavar="FILE.aem",
+                     help="play a CCSDS attitude file (AEM) beside the simulation, as File > Open attitude file does")
     add_body_flags(gui)
     add_link_flags(gui, record=False)
     gui.set_defaults(handler=cmd_gui)
@@ -41,7 +44,11 @@ def cmd_gui(args) -> int:
     say_body_note(scenario.settings)
     if args.screenshot is not None and not (math.isfinite(args.after) and 0 <= args.after <= MAX_AFTER):
         raise UsageError(f"--after: must be a time in [0, {MAX_AFTER:g}] s, got {args.after}")
-    check_outputs({"--screenshot": args.screenshot}, scenario_inputs(args, scenario))
+    inputs = scenario_inputs(args, scenario)
+    if args.attitude_file is not None:
+        read_aem(args.attitude_file)  # a file it cannot read: one line, exit 2, before any window
+        inputs = {**inputs, "--attitude-file": args.attitude_file}
+    check_outputs({"--screenshot": args.screenshot}, inputs)
     link_rate(args)  # --link-rate without --link: refused
     link = open_link(args) if args.link is not None else None  # bound here: a port in use is one line, exit 2
     if link is not None:
@@ -49,4 +56,5 @@ def cmd_gui(args) -> int:
     flush_notes()
     from app.window.launch import run_gui  # Qt is loaded for the window only (see the module docstring)
 
-    return run_gui(scenario, screenshot=args.screenshot, after=args.after, link=link)
+    return run_gui(scenario, screenshot=args.screenshot, after=args.after, link=link,
+                   attitude_file=args.attitude_file)

@@ -49,7 +49,7 @@ from sim.io.files import whole_path
 from sim.run.runner import COMPARE_COLUMNS, MAIN
 
 __all__ = ["ComparePanel", "period_note", "PLOT_NAMES", "WINDOW_SECONDS", "ERROR_FLOOR_DEG", "REST_ENERGY",
-           "MAIN_COLOR", "MAX_BODY_CAPACITY", "body_capacity"]
+           "MAIN_COLOR", "MAIN_NAME", "MAX_BODY_CAPACITY", "body_capacity"]
 
 #: The plots, top to bottom.
 PLOT_NAMES = ("error", "energy", "norm")
@@ -143,6 +143,8 @@ class ComparePanel(QtWidgets.QWidget):
         self._curves: dict = {name: {} for name in PLOT_NAMES}
         self._t0: dict | None = None
         self._relative = True
+        #: The main body's name in the legend and titles (an attitude file's name while it plays).
+        self.main_name = MAIN_NAME
         self._drawn: dict = {}  # plot name -> (count, last t) it shows
         self._shown: dict = {}  # (plot name, label) -> samples that curve shows
         self.legend = QtWidgets.QLabel(objectName="compare_legend", wordWrap=True,
@@ -185,7 +187,7 @@ class ComparePanel(QtWidgets.QWidget):
         return plot
 
     def _show_titles(self) -> None:
-        reference = MAIN_NAME if self._reference == MAIN else self._reference
+        reference = self.main_name if self._reference == MAIN else self._reference
         if self._relative:
             energy = ("Energy drift T/T0 − 1", "T/T0 − 1")
         else:
@@ -203,7 +205,7 @@ class ComparePanel(QtWidgets.QWidget):
         entries = []
         for label in self._labels:
             color = self._colors[label].name()
-            name = MAIN_NAME if label == MAIN else label
+            name = self.main_name if label == MAIN else label
             if label == self._reference:
                 name += " (reference)"
             # wraps between entries only: no-break spaces and hyphens (U+2011) in the names
@@ -259,6 +261,14 @@ class ComparePanel(QtWidgets.QWidget):
         self._relative = True  # until the first samples say otherwise
         self._show_titles()
         self._show_legend()
+
+    def show_plots(self, names=PLOT_NAMES) -> None:
+        """Show only the plots ``names`` (of :data:`PLOT_NAMES`), the time axis under the lowest."""
+        shown = [name for name in PLOT_NAMES if name in set(names)]
+        for name, plot in self._plots.items():
+            plot.setVisible(name in shown)
+            plot.showAxis("bottom", bool(shown) and name == shown[-1])
+        self._drawn = {}
 
     def set_note(self, text: str) -> None:
         """Show ``text`` (rich text) above the plots; empty hides the note."""

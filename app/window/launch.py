@@ -63,7 +63,7 @@ def display_problem() -> str | None:
     return None
 
 
-def run_gui(scenario="default", screenshot=None, after: float = 2.0, link=None) -> int:
+def run_gui(scenario="default", screenshot=None, after: float = 2.0, link=None, attitude_file=None) -> int:
     """Open the window; with ``screenshot``, save a picture after ``after`` s and exit.
 
     Parameters
@@ -78,6 +78,8 @@ def run_gui(scenario="default", screenshot=None, after: float = 2.0, link=None) 
         Seconds before the screenshot.
     link : app.link.LinkServer, optional
         The live link, bound (``--link``): the window attaches and closes it.
+    attitude_file : path-like, optional
+        A CCSDS attitude file to play beside the simulation (File > Open attitude file).
 
     Returns
     -------
@@ -94,6 +96,8 @@ def run_gui(scenario="default", screenshot=None, after: float = 2.0, link=None) 
         return 2
     scenario = load(scenario) if isinstance(scenario, str) else scenario
     window = open_window(scenario, remember_geometry=screenshot is None, link=link)
+    if attitude_file is not None:
+        window.playback.open(attitude_file)
     app = QApplication.instance()
     result = {"code": 0}
     if screenshot is not None:

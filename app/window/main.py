@@ -43,6 +43,7 @@ from app.window.help_overlay import HelpOverlay
 from app.window.keys import KeyFlyer
 from app.window.menus import build_menus
 from app.window.pace import FramePace
+from app.window.playback import PlaybackControl
 from app.window.readouts import Readouts
 from app.window.statusbar import StatusLine
 from app.window.theme import COMPARE_COLORS, cycle, swatch
@@ -150,6 +151,7 @@ class MainWindow(QMainWindow):
         if link is not None:
             link.attach(self.flight.worker).start()
         self._build(self.flight.worker.speed)
+        self.playback = PlaybackControl(self)  # File > Open attitude file (app.window.playback)
         self.record_action, self.compare_action = build_menus(self)
         self._show_run(self.flight.start(prepare=self.ensemble.prepare))
         self._restore_geometry()
@@ -550,6 +552,9 @@ class MainWindow(QMainWindow):
         :data:`SLOW_EVERY` frames; unpaced, every frame is complete.
         """
         self._tick += 1
+        if self.playback.active:  # an attitude file plays: it shows its own frame (app.window.playback)
+            self.playback.frame(self._tick)
+            return
         worker = self.flight.worker
         batches = worker.drain()
         for batch in batches:

@@ -47,6 +47,8 @@ def build_menus(window) -> tuple[QAction, QAction]:
         window, files, "&Record…", dialogs.toggle_recording, "Ctrl+R", checkable=True,
         tip="Record to a .jsonl file; recording restarts the run from the reset state at t = 0")
     _action(window, files, "Re&play…", dialogs.ask_replay, "Ctrl+P", "Run a recording in the window")
+    _action(window, files, "Open &attitude file…", window.playback.ask_open,
+            tip="Play a CCSDS attitude file (AEM) in the 3D view and the plots, beside the simulation or a second file")
     _action(window, files, "&Save scenario…", dialogs.ask_save_scenario, "Ctrl+S",
             "The current settings, the reset attitude and rates, and the scenario's events and "
             "comparison bodies as a scenario file")
