@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from sim.core.algebra import norm2_Q
 from sim.core.control import TorqueModel
 from sim.core.energy import kinetic_energy
 from sim.ensemble import kernels
@@ -381,7 +382,7 @@ class Ensemble(Stepper):
         bad = None
         if self._settings.norm == "none":
             qn = xn[0:4]
-            err = np.abs(np.sqrt(qn[0] * qn[0] + qn[1] * qn[1] + qn[2] * qn[2] + qn[3] * qn[3]) - 1.0)
+            err = np.abs(np.sqrt(norm2_Q(qn)) - 1.0)
             if not (err <= NORM_FAULT).all():
                 bad = ~(err <= NORM_FAULT)
             if self._fast:
@@ -426,7 +427,7 @@ class Ensemble(Stepper):
         if self._settle_threshold is None:
             qc = self._qc
             c = math.cos(math.radians(self.spec.settle_deg) / 2.0)
-            self._settle_threshold = (c * c) * (qc[0] * qc[0] + qc[1] * qc[1] + qc[2] * qc[2] + qc[3] * qc[3])
+            self._settle_threshold = (c * c) * norm2_Q(qc)
         return outside(self.q, self._qc, self._settle_threshold, self._settings.norm == "none" or self._unit,
                        self._scratch)
 
