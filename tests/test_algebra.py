@@ -7,7 +7,6 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 from sim.core import algebra
-from sim.core.ops import COLUMN
 
 RNG = np.random.default_rng(29)
 QS = RNG.normal(size=(20, 4))
