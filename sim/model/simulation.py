@@ -394,7 +394,7 @@ class Simulation(Stepper):
         p, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
         return Snapshot(t=self._t, step=self._k, q=self._q, w=self._w[:3], p=p, angles_deg=angles, norm=norm,
                         norm_correction=self._correction, multiplier=mult, energy=energy, h=h,
-                        torque=torque, qc=self._cmd.qc, command_deg=command, q_dot_p=q_dot_p,
+                        torque=torque, qc=self._cmd.written, command_deg=command, q_dot_p=q_dot_p,
                         attitude=self.attitude, **(more or {}))
 
     def columns(self) -> tuple:
@@ -408,10 +408,10 @@ class Simulation(Stepper):
         """
         _, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
         if more is None:
-            return _row(self._t, self._q, self._w, angles, norm, mult, energy, h, torque, self._cmd.qc,
+            return _row(self._t, self._q, self._w, angles, norm, mult, energy, h, torque, self._cmd.written,
                         self._correction, q_dot_p, command, 4.0 * energy)
         locked = more.get("locked_energy")
-        return _row(self._t, self._q, self._w[:3], angles, norm, mult, energy, h, torque, self._cmd.qc,
+        return _row(self._t, self._q, self._w[:3], angles, norm, mult, energy, h, torque, self._cmd.written,
                     self._correction, q_dot_p, command, 4.0 * (energy if locked is None else locked),
                     more.get("wheel_speeds", ()), more.get("wheel_torques", ()), more.get("orbit_angles_deg"),
                     more.get("command_torque"), more.get("body_h"))
