@@ -270,8 +270,8 @@ class Ensemble(Stepper):
     def frame(self) -> EnsembleFrame:
         """The state now as read-only copies another thread may keep (:class:`~sim.ensemble.info.EnsembleFrame`).
 
-        Copies of ``q``, the command and the faults only (about 10 us at
-        10,000 bodies); its :class:`~sim.ensemble.info.EnsembleInfo` is
+        Copies of ``q``, the command and the faults only (cheap beside a
+        step); its :class:`~sim.ensemble.info.EnsembleInfo` is
         made again only after a change (:meth:`set`, :meth:`reset`), else
         the same record as the last frame's, so a reader can tell a new
         ensemble from a moved one by identity.
