@@ -59,19 +59,18 @@ WHATS = ("window", "view")
 #: second, and browsers play delays under 2/100 s as 1/10 s.
 FPS_CHOICES = (30, 60)
 GIF_FPS = (30,)
-#: libx264 preset.  Measured here on 90 frames of the 3D view at 1280x720 (2 cores):
-#: medium 31 fps, fast 48, veryfast 64, superfast 95 frames/s; veryfast's file was as
-#: small as medium's (synthetic pictures), superfast's 2.6 times larger.
+#: libx264 preset: about twice medium's speed on the 3D view, with a file as small as medium's
+#: (synthetic pictures); superfast is faster still but its files much larger (docs/PERFORMANCE.md).
 X264_PRESET = "veryfast"
 #: libx264 preset of a live recording (File > Record video), which must keep up with the wall clock on
-#: the cores the window and the simulation leave: superfast took half of veryfast's time above.
+#: the cores the window and the simulation leave: superfast is the fastest preset measured.
 LIVE_PRESET = "superfast"
 #: libx264 constant rate factor (18-23 is visually lossless to good; lower is larger).
 X264_CRF = 20
 #: Frames waiting for the encoder at most (each is width x height x 4 bytes).
 QUEUE_FRAMES = 8
-#: GIF: the 128 colours of the whole video (measured on the gimbal-lock demo at 480x360: 13 % smaller
-#: than 256, no visible change; 64 tinted the north marker), an ordered dither (small, steady between
+#: GIF: the 128 colours of the whole video (smaller than 256 with no visible change, docs/PERFORMANCE.md;
+#: 64 tinted the north marker), an ordered dither (small, steady between
 #: frames, no crawling noise) and only the changed rectangle of each frame.
 GIF_PALETTE = "palettegen=stats_mode=diff:max_colors=128"
 GIF_USE = "paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle"

@@ -1,10 +1,10 @@
 """The window's ensemble in a process of its own, so that its numpy work never shares a GIL with the GUI.
 
-Why: a 10,000-body step costs 0.4-0.6 ms of one core alone, but about
-2 ms in the window's simulation thread, whose some sixty numpy calls per
-step each give up and take back the GIL against the GUI thread (measured
-in docs/PERFORMANCE.md, "10,000 bodies live").  The same step in another
-process, beside the same window, keeps its 0.6-0.75 ms.
+Why: a 10,000-body step in the window's simulation thread costs several
+times what it costs one core alone, because its some sixty numpy calls per
+step each give up and take back the GIL against the GUI thread
+(docs/PERFORMANCE.md, "10,000 bodies live").  The same step in another
+process, beside the same window, keeps about its cost alone.
 
 How: :meth:`EnsembleEngine.ensemble` is the :class:`~sim.run.runner.Runner`'s
 ``ensembles`` factory.  It returns a :class:`RemoteEnsemble` with the face
@@ -21,8 +21,7 @@ thread waits on a pipe, holding no GIL.
 
 A frame's arrays do not go through the pipe: pickled, 400 kB at 10,000
 bodies overflowed the socket's buffer, and the window's process read it in
-chunks, each taking the GIL back from the GUI thread (about 2 ms a frame,
-a fifth of the process's time).  The process writes them into a shared
+chunks, each taking the GIL back from the GUI thread (docs/PERFORMANCE.md).  The process writes them into a shared
 buffer (:class:`FrameBuffer`: a memory file whose descriptor it is given
 when it starts) and answers only the time and the info record; the window
 copies them out before its next request.

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.core.algebra import dot_VV, norm2_Q
 from sim.core.body import HOFFMANN_INERTIA, Body
 from sim.core.energy import body_momentum
 from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
@@ -171,8 +172,8 @@ class _Reference:
 def _measure(sim: Simulation, h0: float, e0: float, c_ref) -> tuple:
     q = sim.q
     lb = body_momentum(sim.w, sim.body.j_rows)
-    h = math.sqrt(lb[0] * lb[0] + lb[1] * lb[1] + lb[2] * lb[2])
-    norm = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1.0
+    h = math.sqrt(dot_VV(lb, lb))
+    norm = math.sqrt(norm2_Q(q)) - 1.0
     error = attitude_error(cayley(unit(q)), c_ref)
     return (sim.t, sim.energy() / e0 - 1.0, h / h0 - 1.0, norm, error)
 
@@ -254,7 +255,7 @@ def flip_periods(dt: float = 1e-3, periods: float = 2.2) -> list:
         for k in range(1, n + 1):
             sim.step()
             w = sim.w
-            t[k], x[k] = sim.t, b[0] * w[0] + b[1] * w[1] + b[2] * w[2]
+            t[k], x[k] = sim.t, dot_VV(b, w)
         out.append(Flip(label, name, tuple(settings.rates), tumble.m, closed, measured_period(t, x)))
     return out
 

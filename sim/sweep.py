@@ -61,9 +61,9 @@ _METRICS = COLUMNS[27:]
 #: A trajectory file larger than this is refused up front (bytes; :data:`sim.io.limits.LIMITS`).
 MAX_TRAJECTORY_BYTES = LIMITS["trajectory_bytes"].high
 #: Bytes an ensemble holds per body while it flies: state, initial samples, metrics and numpy's
-#: temporaries (measured: 1.0-1.1 kB per body with dispersed inertia and the controller on).
+#: temporaries, with a margin over the figure measured (docs/PERFORMANCE.md).
 BYTES_PER_BODY = 1536
-#: Bytes of one Dask worker process with numpy and the simulation loaded (measured: 90-130 MB).
+#: Bytes of one Dask worker process with numpy and the simulation loaded, with a margin (docs/PERFORMANCE.md).
 WORKER_BYTES = 160 << 20
 #: Seconds a cluster may go without any worker before the sweep ends (a local worker killed is
 #: back within about 2 s: its nanny restarts it and Dask runs the chunk again).
@@ -212,8 +212,7 @@ class Sweep:
 
     #: Largest default chunk: bounds a worker's memory.
     MAX_CHUNK = 50_000
-    #: Below about this many bodies per chunk the step's fixed cost per numpy call shows
-    #: (measured: 92 ns per body-step at 5,000 bodies, 121 ns at 2,500, 148 ns at 1,250).
+    #: Below about this many bodies per chunk the step's fixed cost per numpy call shows (docs/PERFORMANCE.md).
     MIN_CHUNK = 4_000
 
     def __init__(self, scenario: Scenario, spec: EnsembleSpec, *, chunk: int | None = None,

@@ -392,3 +392,20 @@ def test_energy_of_a_body_with_every_product_of_inertia_is_half_w_j_w():
     w = np.array([0.7, -1.1, 0.4])
     assert sim.energy() == pytest.approx(0.5 * w @ j @ w, rel=1e-15)
     assert sim.snapshot().energy == pytest.approx(0.5 * w @ j @ w, rel=1e-15)
+
+
+def test_command_quaternion_is_continuous_through_the_end_of_a_short_way_slerp():
+    """A yaw command of 200 deg turns the short way (-160 deg): its path ends on -Q(target), and the command
+    written out (qc1..qc4) stays there instead of jumping to the target's own sign (issue 29)."""
+    target = q_of_angles_deg(200.0, 0.0, 0.0)
+    assert target[3] < 0.0                  # Q(target) . Q(start) < 0: the short way ends on -Q(target)
+    sim = Simulation(dt=0.01, slerp_time=0.5, command_deg=(200.0, 0.0, 0.0), controller="quaternion")
+    qc = [np.array(sim.snapshot().qc)]
+    for _ in range(100):                    # through the end of the SLERP (50 steps) and past it
+        sim.step()
+        qc.append(np.array(sim.snapshot().qc))
+    qc = np.array(qc)
+    # a SLERP of 160 deg over 50 steps moves the command by sin(1.6 deg) ~ 0.028 a step, a jump of sign by ~2
+    assert np.abs(np.diff(qc, axis=0)).max() < 0.05
+    np.testing.assert_allclose(qc[-1], -np.asarray(target), atol=1e-15)     # the same attitude as the target
+    assert attitude_error(qc[-1], target) < 1e-14

@@ -20,7 +20,7 @@ import math
 import numpy as np
 import pytest
 
-from sim.core import angles, control, energy, integrators, interpolation, multiplier, norm
+from sim.core import algebra, angles, control, energy, integrators, interpolation, multiplier, norm
 from sim.core.body import Body
 from sim.core.ops import COLUMN
 from sim.core.quaternion import from_aircraft_angles
@@ -154,8 +154,9 @@ def test_euler_controller_agrees_to_an_ulp():
 @pytest.mark.parametrize("fold", [True, False])
 def test_rotation_angle_agrees_to_an_ulp(fold):
     qn = Q / np.linalg.norm(Q, axis=0)
-    floats = _per_body(lambda p, q: (angles.rotation_angle(p, q, fold=fold),), qn, QC)[0]
-    assert_ulps(floats, angles.rotation_angle(_col(qn), _col(QC), COLUMN, fold))
+    angle = algebra.rotation_angle if fold else algebra.path_angle
+    floats = _per_body(lambda p, q: (angle(p, q),), qn, QC)[0]
+    assert_ulps(floats, angle(_col(qn), _col(QC), COLUMN))
 
 
 # ------------------------------------------------------------------ SLERP

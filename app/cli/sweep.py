@@ -28,7 +28,7 @@ from sim.model.settings import SettingsError, damper_warning, stability_warning
 from sim.sweep import MAX_TRAJECTORY_BYTES, Sweep, SweepFailed, summary
 
 __all__ = ["add_parser", "add_ensemble_flags", "ENSEMBLE_FLAGS", "spec_from_args", "cmd_sweep", "parse_gains_grid",
-           "write_bodies_csv", "format_summary"]
+           "format_summary"]
 
 #: The scenario a sweep starts from unless --scenario says otherwise.
 DEFAULT_SCENARIO = "ensemble_controller"
@@ -208,12 +208,6 @@ def csv_chunks(columns: dict, rows: int = CSV_ROWS):
             else:
                 cells.append([repr(float(v)) for v in values])
         yield "".join(",".join(row) + "\n" for row in zip(*cells)).encode()
-
-
-def write_bodies_csv(columns: dict, out) -> None:
-    """One row per body in :func:`sim.sweep.columns` order, to a text stream ``out`` (see :func:`csv_chunks`)."""
-    for chunk in csv_chunks(columns):
-        out.write(chunk.decode())
 
 
 def _fmt(x: float, unit: str = "") -> str:

@@ -52,6 +52,7 @@ from app.ensemble.colors import error_colors
 from app.ensemble.histogram import ErrorHistogram
 from app.ensemble.scene import LONG_WAY_SIZE, POINT_SIZE, EnsembleSceneView, aircraft_size
 from app.view3d.mesh import body_mesh
+from sim.core.algebra import norm2_Q
 from sim.core.angles import cayley_entries
 from sim.ensemble import EnsembleSpec
 from sim.io.limits import LIMITS
@@ -118,7 +119,7 @@ def body_to_ned(q) -> np.ndarray:
     rotation (as :func:`sim.ensemble.metrics.nose` does).
     """
     q = np.asarray(q, dtype=float)
-    qq = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]
+    qq = norm2_Q(q)
     c = np.array(cayley_entries(tuple(q))).reshape(3, 3, -1) / qq  # c[row, column, body]
     return c.transpose(2, 1, 0)  # [body, column, row]: C^T
 

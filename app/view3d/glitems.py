@@ -2,9 +2,9 @@
 
 pyqtgraph's ``GLMeshItem`` and ``GLLinePlotItem`` look up attribute and
 uniform locations, bind and release each vertex buffer and set every
-attribute pointer on every frame: about 25 PyOpenGL calls per item, each a
-few microseconds of Python, about 3 ms a frame for the dozen items of the
-attitude scene.  The items here record their vertex layout once in a vertex
+attribute pointer on every frame: about 25 PyOpenGL calls per item, each
+some Python, which adds up over the dozen items of the attitude scene
+(docs/PERFORMANCE.md).  The items here record their vertex layout once in a vertex
 array object and cache the locations, so a frame costs each of them about
 six GL calls.  They are ``GLGraphicsItem``\\ s: transforms, parents,
 visibility, depth order and GL options work as for pyqtgraph's own items.

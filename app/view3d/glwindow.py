@@ -4,8 +4,8 @@
 ``QOpenGLWindow`` rather than a ``QOpenGLWidget``: embedded in the main
 window through a window container (:func:`embed`, :class:`GLWindowView`),
 it draws straight to its own surface, so the rest of the window is not
-recomposited through (software) OpenGL every frame; measured here this
-raises the window from about 45 to about 65 frames per second.  It also
+recomposited through (software) OpenGL every frame, which raises the
+window's frame rate markedly (docs/PERFORMANCE.md).  It also
 renders offscreen pictures of itself (:meth:`GLWindow.grab_image`) after
 making sure it has a GL context (:meth:`GLWindow.ensure_context`).
 
@@ -185,8 +185,8 @@ class GLWindow(GLViewMixin, QOpenGLWindow):
         """Keep (or stop keeping) a copy of each frame drawn on screen: :meth:`kept_frame`.
 
         A live recording takes its pictures of the view from there instead
-        of drawing the scene a second time (the readback costs about
-        0.2 ms at 1280x720, a render 10-15 ms with software OpenGL).
+        of drawing the scene a second time (a readback costs a small
+        fraction of a render with software OpenGL: docs/PERFORMANCE.md).
         """
         self._keep = bool(keep)
         self._kept = None
@@ -201,8 +201,8 @@ class GLWindow(GLViewMixin, QOpenGLWindow):
 
         The framebuffer is kept for the next call of the same size (no
         allocation per frame) and read back in OpenGL's own RGBA order,
-        the cheapest readback here (0.14 ms at 1280x720, against about
-        1 ms for ``QOpenGLFramebufferObject.toImage``).
+        the cheapest readback here (cheaper than
+        ``QOpenGLFramebufferObject.toImage``: docs/PERFORMANCE.md).
 
         Parameters
         ----------

@@ -27,7 +27,7 @@ def application() -> QApplication:
     Sets ``QT_QPA_UPDATE_IDLE_TIME=0`` (unless set) before the first window
     asks for an update: by default Qt delivers a window's update request
     5 ms after it is made, so the 3D view would be drawn 5 ms after each
-    frame tick; measured here that costs about a fifth of the frame rate.
+    frame tick, which costs a good part of the frame rate (docs/PERFORMANCE.md).
     """
     os.environ.setdefault("QT_QPA_UPDATE_IDLE_TIME", "0")
     app = QApplication.instance() or QApplication([sys.argv[0]])
@@ -42,7 +42,7 @@ def open_window(scenario, *, remember_geometry: bool = True, speed: float | None
     After the window is built, every object made so far is moved out of the
     garbage collector's sight (``gc.freeze``): the tens of thousands of Qt
     and pyqtgraph objects would otherwise be scanned by each full
-    collection, a 20 ms pause in the frame loop every few seconds.  Garbage
+    collection, a pause in the frame loop every few seconds.  Garbage
     is collected first, so nothing unreachable is kept for good.
     """
     application()

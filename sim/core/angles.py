@@ -1,4 +1,4 @@
-"""Attitude read off the quaternion: the Cayley matrix, aircraft angles, the angle between attitudes.
+"""Attitude read off the quaternion: the Cayley matrix and the aircraft angles.
 
 Quaternions are scalar last, Hoffmann's convention (see :mod:`sim`).  Each
 formula is written once for one body (``ops`` = :data:`sim.core.ops.FLOAT`, the
@@ -11,10 +11,10 @@ round differently from ``math``'s in the last place (:mod:`sim.core.ops`).
 
 from __future__ import annotations
 
-from sim.core.interpolation import sine_cosine_unit
+from sim.core.algebra import norm2_Q
 from sim.core.ops import FLOAT
 
-__all__ = ["SINGULAR", "cayley_entries", "aircraft_angles", "aircraft_angles_of", "rotation_angle"]
+__all__ = ["SINGULAR", "cayley_entries", "aircraft_angles", "aircraft_angles_of"]
 
 #: Relative size below which an Euler-angle decoding is treated as exactly singular.
 SINGULAR = 1e-12
@@ -46,8 +46,7 @@ def aircraft_angles(q, ops=FLOAT) -> tuple:
     jump for tiny changes of attitude (gimbal lock).  Radians; psi, phi in
     (-pi, pi], theta in [-pi/2, pi/2].
     """
-    q1, q2, q3, q4 = q
-    return aircraft_angles_of(cayley_entries(q), q1 * q1 + q2 * q2 + q3 * q3 + q4 * q4, ops)
+    return aircraft_angles_of(cayley_entries(q), norm2_Q(q), ops)
 
 
 def aircraft_angles_of(c, qq, ops=FLOAT) -> tuple:
@@ -69,15 +68,3 @@ def aircraft_angles_of(c, qq, ops=FLOAT) -> tuple:
         phi = ops.select(singular, ops.atan2(ops.select(c13 < 0.0, c21, -c21), c22), phi)
     return (psi, theta, phi)
 
-
-def rotation_angle(p, q, ops=FLOAT, fold: bool = True):
-    """Angle in radians of the rotation between attitudes ``P`` and ``Q`` of about unit length.
-
-    Hoffmann's bivector angle (Appendix C), doubled: ``2 atan2(|P^Q|, P.Q)``.
-    ``fold``: take ``|P.Q|`` so that ``Q`` and ``-Q`` (the same attitude)
-    agree, in [0, pi]; otherwise the angle along the quaternion's own path,
-    in [0, 2 pi] (a turn the long way round shows as more than pi).
-    :func:`sim.core.quaternion.rotation_angle` is the same for inputs of any size.
-    """
-    s, c = sine_cosine_unit(p, q, ops)
-    return 2.0 * ops.atan2(s, abs(c) if fold else c)

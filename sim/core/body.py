@@ -17,7 +17,6 @@ import numpy as np
 
 from sim.core.energy import body_momentum, kinetic_energy
 from sim.core.integrators import euler_rhs
-from sim.io.limits import LIMITS
 from sim.core.ops import FLOAT
 
 __all__ = ["Body", "HOFFMANN_INERTIA", "inertia_tensor", "MIN_MOMENT", "MAX_MOMENT"]
@@ -26,12 +25,13 @@ __all__ = ["Body", "HOFFMANN_INERTIA", "inertia_tensor", "MIN_MOMENT", "MAX_MOME
 HOFFMANN_INERTIA = (0.6, 1.0, 1.5, 0.0, 0.2, 0.0)
 #: Smallest principal moment accepted, kg m^2: a 1 g bead at 3 mm from the
 #: axis; below it the rates from any accepted torque (up to 1e6 N m) run away
-#: in one step (:data:`sim.io.limits.LIMITS`, "inertia").
-MIN_MOMENT = LIMITS["inertia"].low
+#: in one step.  The settings layer's range (:data:`sim.io.limits.LIMITS`, "inertia") is the same
+#: (tests/test_core_room.py); core imports no limits.
+MIN_MOMENT = 1e-8
 #: Largest principal moment (and product) accepted, kg m^2: about a thousand
 #: times a supertanker's roll inertia; beyond it ``1/2 w^T J w`` and ``J w``
 #: overflow for accepted rates long before anything physical happens.
-MAX_MOMENT = LIMITS["inertia"].high
+MAX_MOMENT = 1e12
 
 
 def inertia_tensor(jxx, jyy, jzz, jxy=0.0, jxz=0.0, jyz=0.0) -> np.ndarray:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.algebra import dot_QQ
 from sim.core.angles import aircraft_angles
 from sim.core.interpolation import SlerpColumns, SlerpPath
 from sim.core.ops import COLUMN, FLOAT
@@ -40,17 +41,20 @@ class CommandInterpolator:
         (:meth:`_ended`).
     target : tuple of 4 floats
         The quaternion of the last command angles.
+    sign : float
+        1.0 or -1.0: the sign that makes :attr:`written` continuous (see :meth:`_ended`).
     path : SlerpPath, SlerpColumns or None
         The SLERP under way (None when the command stands still).
     """
 
-    __slots__ = ("qc", "target", "path", "_t0", "_duration", "_angles", "_angles_of")
+    __slots__ = ("qc", "target", "path", "sign", "_t0", "_duration", "_angles", "_angles_of")
 
     def __init__(self, q0):
         q0 = np.asarray(q0, dtype=float)
         self.qc = tuple(float(x) for x in q0) if q0.ndim == 1 else q0.copy()
         self.target = self.qc if q0.ndim == 1 else None
         self.path = None
+        self.sign = 1.0
         self._t0 = 0.0
         self._duration = 0.0
         self._angles_of = None  # the qc whose angles _angles holds
@@ -70,8 +74,9 @@ class CommandInterpolator:
         """Start moving toward aircraft angles ``(psi, theta, phi)`` (radians) at time ``t``."""
         self.target = tuple(float(x) for x in from_aircraft_angles(*angles))
         if slerp_time <= 0.0:
-            self.qc = self.target
+            self.qc = self.target   # a step of the command: written with the target's own sign
             self.path = None
+            self.sign = 1.0
             return
         if self.shared:
             self.path = SlerpPath(self.qc, self.target, shortest_path)
@@ -103,19 +108,36 @@ class CommandInterpolator:
         the ensemble steps on with one command instead of a row per body.
         The quaternion controller turns to ``Qc`` and ``-Qc`` alike with
         shortest path, Hoffmann (9.8); without it no path changes sign.
+
+        What is written out (qc1..qc4) and plotted is :attr:`written`, which
+        keeps the path's sign: a shared command that takes the target's sign
+        back here flips :attr:`sign`, so the written command is continuous
+        through the end of the SLERP and through the SLERPs that follow.
         """
         shared = isinstance(qc, tuple)
         ops = FLOAT if shared else COLUMN
-        t1, t2, t3, t4 = self.target
         q1, q2, q3, q4 = qc
-        sign = ops.select(q1 * t1 + q2 * t2 + q3 * t3 + q4 * t4 < 0.0, -1.0, 1.0)  # one for all, or per column
+        sign = ops.select(dot_QQ(qc, self.target) < 0.0, -1.0, 1.0)  # one for all, or per column
         qc = (sign * q1, sign * q2, sign * q3, sign * q4)  # times -1.0 or 1.0: exact
         if shared:
+            self.sign = sign * self.sign
             return qc
         qc = np.array(qc)
         if qc.shape[1] and (qc == qc[:, :1]).all():
             return tuple(float(x) for x in qc[:, 0])
         return qc
+
+    @property
+    def written(self):
+        """The command as written out and plotted: :attr:`qc` times :attr:`sign`, continuous through a SLERP's end.
+
+        The same attitude as :attr:`qc` (``Q`` and ``-Q``).  One command per
+        body (columns) is :attr:`qc` as it is.
+        """
+        qc = self.qc
+        if self.sign == 1.0 or not isinstance(qc, tuple):
+            return qc
+        return (-qc[0], -qc[1], -qc[2], -qc[3])
 
     @property
     def angles(self):

@@ -20,6 +20,7 @@ controller, tested bit for bit against this one.
 
 from __future__ import annotations
 
+from sim.core.algebra import norm2_Q, vmul3_QQ
 from sim.core.angles import aircraft_angles
 from sim.core.norm import READS_UNIT, unit
 from sim.core.ops import FLOAT
@@ -81,7 +82,7 @@ def quaternion_error(q, qc, shortest_path=True, ops=FLOAT):
     if not shortest_path:
         return (d1, d2, d3, d4)
     r1, r2, r3, r4 = -qc[0] - q[0], -qc[1] - q[1], -qc[2] - q[2], -qc[3] - q[3]
-    shorter = r1 * r1 + r2 * r2 + r3 * r3 + r4 * r4 < d1 * d1 + d2 * d2 + d3 * d3 + d4 * d4
+    shorter = norm2_Q((r1, r2, r3, r4)) < norm2_Q((d1, d2, d3, d4))
     return ops.select(shorter, (r1, r2, r3, r4), (d1, d2, d3, d4))
 
 
@@ -91,11 +92,10 @@ def quaternion_controller_torque(q, qc, gains, axes=(True, True, True), shortest
     ``T = 2 K V(Q) dQ`` (first three rows of ``V``, (3.26)) with ``dQ`` from
     :func:`quaternion_error`.
     """
-    d1, d2, d3, d4 = quaternion_error(q, qc, shortest_path, ops)
-    q1, q2, q3, q4 = q
-    return (2.0 * gains[0] * (-q4 * d1 + q3 * d2 - q2 * d3 + q1 * d4) if axes[0] else 0.0,
-            2.0 * gains[1] * (-q3 * d1 - q4 * d2 + q1 * d3 + q2 * d4) if axes[1] else 0.0,
-            2.0 * gains[2] * (q2 * d1 - q1 * d2 - q4 * d3 + q3 * d4) if axes[2] else 0.0)
+    v1, v2, v3 = vmul3_QQ(q, quaternion_error(q, qc, shortest_path, ops))
+    return (2.0 * gains[0] * v1 if axes[0] else 0.0,
+            2.0 * gains[1] * v2 if axes[1] else 0.0,
+            2.0 * gains[2] * v3 if axes[2] else 0.0)
 
 
 def limit(t, limits, ops=FLOAT):

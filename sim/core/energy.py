@@ -9,20 +9,19 @@ bit-identical results on both.
 
 from __future__ import annotations
 
+from sim.core.algebra import dot_VV, matvec_MtV, matvec_MV
+
 __all__ = ["body_momentum", "kinetic_energy", "energy_of", "inertial_momentum"]
 
 
 def body_momentum(w, jr) -> tuple:
     """Angular momentum in body axes ``L = J w``, Hoffmann (4.2) (``w``: its first three entries)."""
-    wx, wy, wz = w[0], w[1], w[2]
-    return (jr[0] * wx + jr[1] * wy + jr[2] * wz,
-            jr[3] * wx + jr[4] * wy + jr[5] * wz,
-            jr[6] * wx + jr[7] * wy + jr[8] * wz)
+    return matvec_MV(jr, w)
 
 
 def energy_of(w, lb):
     """Kinetic energy ``T = 1/2 w^T L`` from the rates and the body momentum ``L = J w``, Hoffmann (5.1)."""
-    return 0.5 * (w[0] * lb[0] + w[1] * lb[1] + w[2] * lb[2])
+    return 0.5 * dot_VV(w, lb)
 
 
 def kinetic_energy(w, jr):
@@ -36,8 +35,4 @@ def inertial_momentum(c, lb) -> tuple:
     ``c`` are its nine entries row major (:func:`sim.core.angles.cayley_entries`);
     for a unit ``Q``, ``H`` is constant without external torque.
     """
-    c11, c12, c13, c21, c22, c23, c31, c32, c33 = c
-    lx, ly, lz = lb
-    return (c11 * lx + c21 * ly + c31 * lz,
-            c12 * lx + c22 * ly + c32 * lz,
-            c13 * lx + c23 * ly + c33 * lz)
+    return matvec_MtV(c, lb)

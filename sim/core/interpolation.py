@@ -13,6 +13,8 @@ import math
 
 import numpy as np
 
+from sim.core.algebra import bivector_norm as _bivector_norm
+from sim.core.algebra import dot_QQ, norm2_Q
 from sim.core.ops import COLUMN, FLOAT
 
 __all__ = ["bivector", "bivector_norm", "bivector_angle", "sine_cosine", "sine_cosine_unit", "SlerpPath",
@@ -64,14 +66,6 @@ def bivector(p, q) -> np.ndarray:
     )
 
 
-def _bivector_norm(p, q, ops=FLOAT):
-    """``|P^Q|`` without rescaling, on floats or columns."""
-    p1, p2, p3, p4 = p
-    q1, q2, q3, q4 = q
-    return ops.hypot(p1 * q2 - p2 * q1, p1 * q3 - p3 * q1, p1 * q4 - p4 * q1,
-                     p2 * q3 - p3 * q2, p2 * q4 - p4 * q2, p3 * q4 - p4 * q3)
-
-
 def bivector_norm(p, q) -> float:
     """Euclidean norm ``|P^Q|`` of the bivector, Hoffmann Appendix C."""
     p, q, scale = _scaled(_as4(p), _as4(q))
@@ -96,7 +90,7 @@ def sine_cosine_unit(p, q, ops=FLOAT) -> tuple:
     numpy rows (one pair per body; the bivector's norm is then the square root
     of the sum of squares, see :mod:`sim.core.ops`).
     """
-    return _bivector_norm(p, q, ops), p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3]
+    return _bivector_norm(p, q, ops), dot_QQ(p, q)
 
 
 def sine_cosine(p, q) -> tuple[float, float]:
@@ -107,7 +101,7 @@ def sine_cosine(p, q) -> tuple[float, float]:
     overflowing.
     """
     p, q, _ = _scaled(_as4(p), _as4(q))
-    return _bivector_norm(p, q), sum(a * b for a, b in zip(p, q))
+    return _bivector_norm(p, q), dot_QQ(p, q)
 
 
 class SlerpPath:
@@ -153,8 +147,7 @@ class SlerpPath:
     def __init__(self, qi, qe, shortest_path: bool = True):
         qi = _as4(qi)
         qe = _as4(qe)
-        dot = sum(a * b for a, b in zip(qi, qe))
-        angle = math.atan2(_bivector_norm(qi, qe), dot)
+        angle = math.atan2(*sine_cosine_unit(qi, qe))
         if shortest_path:
             d1 = sum((e - i) ** 2 for i, e in zip(qi, qe))
             d2 = sum((-e - i) ** 2 for i, e in zip(qi, qe))
@@ -307,7 +300,7 @@ def _antipodal_blend(qi, perp, t):
 
 def _unit(r, ops):
     """``r / |r|`` (the renormalisation Hoffmann's listing leaves out)."""
-    n = ops.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3])
+    n = ops.sqrt(norm2_Q(r))
     return [x / n for x in r]
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.algebra import dot_VV, matvec_MV, norm2_Q, vmul3_QQ
 from sim.core.quaternion import v_matrix
 
 __all__ = ["multiplier", "augmented_system", "solve_augmented"]
@@ -41,20 +42,10 @@ def multiplier(q, p, jr, shift: float = 0.0) -> float:
     shift : float
         ``c`` in a generalized force ``2 L^T n + c p``.
     """
-    q1, q2, q3, q4 = q
-    p1, p2, p3, p4 = p
     # a = V(Q) P (rows 1-3); V(P) Q = -V(Q) P identically (polarised (3.33)).
-    a1 = -q4 * p1 + q3 * p2 - q2 * p3 + q1 * p4
-    a2 = -q3 * p1 - q4 * p2 + q1 * p3 + q2 * p4
-    a3 = q2 * p1 - q1 * p2 - q4 * p3 + q3 * p4
-    b1 = -p4 * q1 + p3 * q2 - p2 * q3 + p1 * q4
-    b2 = -p3 * q1 - p4 * q2 + p1 * q3 + p2 * q4
-    b3 = p2 * q1 - p1 * q2 - p4 * q3 + p3 * q4
-    ja1 = jr[0] * a1 + jr[1] * a2 + jr[2] * a3
-    ja2 = jr[3] * a1 + jr[4] * a2 + jr[5] * a3
-    ja3 = jr[6] * a1 + jr[7] * a2 + jr[8] * a3
-    qq = q1 * q1 + q2 * q2 + q3 * q3 + q4 * q4
-    return -8.0 * (b1 * ja1 + b2 * ja2 + b3 * ja3) / qq + shift
+    a = vmul3_QQ(q, p)
+    b = vmul3_QQ(p, q)
+    return -8.0 * dot_VV(b, matvec_MV(jr, a)) / norm2_Q(q) + shift
 
 
 def augmented_system(q, p, J, torque, shift: float = 0.0):

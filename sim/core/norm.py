@@ -17,6 +17,7 @@ agree bit for bit (only arithmetic and a correctly rounded square root).
 
 from __future__ import annotations
 
+from sim.core.algebra import norm2_Q
 from sim.core.ops import FLOAT
 
 __all__ = ["NORM_MODES", "READS_UNIT", "hoffmann", "renormalize", "none", "elimination", "unit"]
@@ -28,14 +29,14 @@ def hoffmann(q, ops=FLOAT):
     A first-order pull toward the unit sphere, independent of the step size.
     """
     q1, q2, q3, q4 = q
-    qn = 1.0 - ops.sqrt(q1 * q1 + q2 * q2 + q3 * q3 + q4 * q4)
+    qn = 1.0 - ops.sqrt(norm2_Q(q))
     return (q1 + q1 * qn, q2 + q2 * qn, q3 + q3 * qn, q4 + q4 * qn), qn
 
 
 def renormalize(q, ops=FLOAT):
     """Projection ``Q <- Q / |Q|``."""
     q1, q2, q3, q4 = q
-    n = ops.sqrt(q1 * q1 + q2 * q2 + q3 * q3 + q4 * q4)
+    n = ops.sqrt(norm2_Q(q))
     return (q1 / n, q2 / n, q3 / n, q4 / n), 1.0 - n
 
 

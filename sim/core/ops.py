@@ -15,10 +15,10 @@ elementary functions, never in the formulas:
 
 * ``sin``, ``cos``, ``atan2`` and two-argument ``hypot`` are libm's on floats
   (``math``) and numpy's on rows; numpy's own (vectorised) implementations may
-  round differently in the last place.  Measured here (numpy 2.4, x86-64, on
-  200,000 random arguments): ``atan2`` differs in 7.7 % of them and ``hypot``
-  in 0.6 %, by one ulp; ``sin`` and ``cos`` agreed everywhere, but numpy
-  does not promise it on every machine.  That is why the Euler controller,
+  round differently in the last place (``atan2`` and ``hypot`` do, by one ulp,
+  for some arguments: docs/PERFORMANCE.md, "Figures that were in
+  docstrings"; ``sin`` and ``cos`` agreed, but numpy does not promise it on
+  every machine).  That is why the Euler controller,
   which reads aircraft angles through ``atan2``/``hypot`` and applies
   ``sin``, agrees between the paths to about 1e-12 rather than bit for bit;
 * ``hypot`` of more than two values is ``math.hypot`` (an accurate n-ary

@@ -1,10 +1,15 @@
-"""Quaternion algebra and conversions in Hoffmann's convention.
+"""The numpy face of the quaternion algebra, in Hoffmann's convention.
 
 ``Q = (q1, q2, q3, q4)``, ``q4`` the scalar part; ``Q`` is the coordinate
 transformation inertial -> body, ``x_B = cayley(Q) @ x_I`` (see :mod:`sim`).
 
-Every function takes array-likes of shape (4,) (or angles in radians) and
-returns new ``numpy`` arrays; inputs are never modified.
+Every function takes array-likes of shape (4,) (or angles in radians),
+checks the shape, and returns new ``numpy`` arrays; inputs are never
+modified.  The formulas are not written here: each function converts its
+arguments and calls the one kernel that the simulation steps with
+(:mod:`sim.core.algebra`, :mod:`sim.core.angles`), as scipy's ``Rotation`` is
+a face over its kernels.  Only the matrices ``R(Q)`` and ``V(Q)`` are spelt
+out, as the matrices that those kernels multiply by.
 """
 
 from __future__ import annotations
@@ -13,8 +18,9 @@ import math
 
 import numpy as np
 
+from sim.core import algebra
 from sim.core.angles import SINGULAR, aircraft_angles, cayley_entries
-from sim.core.interpolation import sine_cosine
+from sim.core.interpolation import _scaled
 
 __all__ = [
     "product",
@@ -44,6 +50,24 @@ def _quat(q) -> np.ndarray:
     return a
 
 
+def _floats(q) -> tuple:
+    """A quaternion as a 4-tuple of floats, the kernels' argument (ValueError for another shape)."""
+    return tuple(float(x) for x in _quat(q))
+
+
+_UNIT = tuple(tuple(1.0 if i == j else 0.0 for i in range(4)) for j in range(4))
+
+
+def _matrix_of(kernel, q) -> np.ndarray:
+    """The 4x4 matrix ``M(Q)`` of a kernel linear in its second argument, ``kernel(Q, x) = M(Q) x``, column by column.
+
+    Each entry is one of ``Q``'s components (or zero): the products with the
+    unit vectors' exact 0.0 and 1.0 round nothing.
+    """
+    q = _floats(q)
+    return np.array([kernel(q, e) for e in _UNIT]).T + 0.0
+
+
 def r_matrix(q) -> np.ndarray:
     """Quaternion matrix ``R(Q)`` with ``Q . S = R(Q) S``, Hoffmann (1.7)-(1.8).
 
@@ -56,15 +80,7 @@ def r_matrix(q) -> np.ndarray:
     -------
     ndarray, shape (4, 4)
     """
-    q1, q2, q3, q4 = _quat(q)
-    return np.array(
-        [
-            [q4, -q3, q2, q1],
-            [q3, q4, -q1, q2],
-            [-q2, q1, q4, q3],
-            [-q1, -q2, -q3, q4],
-        ]
-    )
+    return _matrix_of(algebra.product_QQ, q)
 
 
 def product(q, s) -> np.ndarray:
@@ -92,13 +108,13 @@ def conjugate(q) -> np.ndarray:
 
 def norm(q) -> float:
     """Euclidean norm ``|Q| = sqrt(Q . Q')``, Hoffmann (1.14)."""
-    return float(np.linalg.norm(_quat(q)))
+    return math.sqrt(algebra.norm2_Q(_floats(q)))
 
 
 def normalize(q) -> np.ndarray:
     """``Q / |Q|``; raises ValueError for a zero or non-finite quaternion."""
     q = _quat(q)
-    n = float(np.linalg.norm(q))
+    n = norm(q)
     if not math.isfinite(n) or n == 0.0:
         raise ValueError(f"cannot normalise quaternion {q.tolist()}: norm is {n}")
     return q / n
@@ -119,7 +135,7 @@ def cayley(q) -> np.ndarray:
     -------
     ndarray, shape (3, 3)
     """
-    return np.array(cayley_entries(tuple(float(x) for x in _quat(q)))).reshape(3, 3)
+    return np.array(cayley_entries(_floats(q))).reshape(3, 3)
 
 
 def v_matrix(q) -> np.ndarray:
@@ -135,15 +151,7 @@ def v_matrix(q) -> np.ndarray:
     -------
     ndarray, shape (4, 4)
     """
-    q1, q2, q3, q4 = _quat(q)
-    return np.array(
-        [
-            [-q4, q3, -q2, q1],
-            [-q3, -q4, q1, q2],
-            [q2, -q1, -q4, q3],
-            [q1, q2, q3, q4],
-        ]
-    )
+    return _matrix_of(algebra.vmul_QQ, q)
 
 
 def qdot_from_rates(q, w) -> np.ndarray:
@@ -155,13 +163,15 @@ def qdot_from_rates(q, w) -> np.ndarray:
     w : array_like, shape (3,)
         Body rates in body axes, rad/s.
     """
-    w4 = np.append(np.asarray(w, dtype=float), 0.0)
-    return 0.5 * v_matrix(q).T @ w4
+    w = np.asarray(w, dtype=float)
+    if w.shape != (3,):
+        raise ValueError(f"body rates have shape (3,), got {w.shape}")
+    return 0.5 * np.array(algebra.vtmul_QV(_floats(q), tuple(float(x) for x in w)))
 
 
 def rates_from_qdot(q, qdot) -> np.ndarray:
     """Body rates ``w = 2 V(Q) dQ/dt`` (first three rows), Hoffmann (3.25)."""
-    return (2.0 * v_matrix(q) @ _quat(qdot))[:3]
+    return 2.0 * np.array(algebra.vmul3_QQ(_floats(q), _floats(qdot)))
 
 
 def rates_from_samples(t, q) -> np.ndarray:
@@ -252,7 +262,7 @@ def as_aircraft_angles(q) -> np.ndarray:
     ndarray, shape (3,)
         Radians; psi, phi in (-pi, pi], theta in [-pi/2, pi/2].
     """
-    return np.array(aircraft_angles(tuple(float(x) for x in _quat(q))))
+    return np.array(aircraft_angles(_floats(q)))
 
 
 def from_euler_zxz(phi: float, theta: float, psi: float) -> np.ndarray:
@@ -284,7 +294,7 @@ def as_euler_zxz(q) -> np.ndarray:
     c = cayley(q)
     sin_theta = math.hypot(c[0, 2], c[1, 2])
     theta = math.atan2(sin_theta, c[2, 2])
-    if sin_theta <= SINGULAR * float(q @ q):
+    if sin_theta <= SINGULAR * algebra.norm2_Q(_floats(q)):
         # theta = 0 or pi exactly: only phi +- psi is defined; report psi = 0,
         # phi from c11 = cos(phi +- psi), c12 = sin(phi +- psi) of (6.13).
         return np.array([math.atan2(c[0, 1], c[0, 0]), theta, 0.0])
@@ -292,11 +302,12 @@ def as_euler_zxz(q) -> np.ndarray:
 
 
 def rotation_angle(p, q) -> float:
-    """Angle in radians of the rotation between attitudes ``P`` and ``Q``.
+    """Angle in radians of the rotation between attitudes ``P`` and ``Q``: :func:`sim.core.algebra.rotation_angle`.
 
-    Uses Hoffmann's bivector angle (Appendix C), ``atan2(|P^Q|, P.Q)``, folded
-    so that ``Q`` and ``-Q`` (the same attitude) give the same result:
-    ``2 atan2(|P^Q|, |P.Q|)``, in [0, pi].  Valid for inputs of any length.
+    Hoffmann's bivector angle (Appendix C), folded so that ``Q`` and ``-Q``
+    (the same attitude) give the same result: ``2 atan2(|P^Q|, |P.Q|)``, in
+    [0, pi].  Valid for inputs of any length: they are first divided by their
+    largest component, so that squares neither overflow nor underflow.
     """
-    s, c = sine_cosine(_quat(p), _quat(q))
-    return 2.0 * math.atan2(s, abs(c))
+    p, q, _ = _scaled(_floats(p), _floats(q))
+    return algebra.rotation_angle(p, q)

@@ -41,7 +41,14 @@ out (an orthogonal wheel's other two axis components: a zero product adds
 exactly nothing to a finite sum), and on floats ``ops.select`` and
 ``ops.clip`` spelt as the conditional expressions they are
 (:data:`sim.core.ops.FLOAT`).  :func:`source` shows the text.  The public
-functions below call them.
+functions below call them.  The generation pays on one body: the same
+formulas as plain loops over the wheels made its step with wheels more than
+twice as slow (issue 29; docs/PERFORMANCE.md, "Reaction wheels: generated
+formulas"), against nothing on the ensemble's columns.
+
+Ranges (how many wheels, the lengths of the per-wheel lists, a start speed
+within the speed limit) are the settings layer's to check
+(:mod:`sim.model.wheel_settings`); :func:`wheel_set` builds what it is given.
 """
 
 from __future__ import annotations
@@ -52,17 +59,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.io.limits import LIMITS, SettingsError
+from sim.core.algebra import cross_VV, matvec_MV
+from sim.core.energy import energy_of
 from sim.core.ops import FLOAT
 
 __all__ = ["LAYOUTS", "WheelSet", "Formulas", "source", "layout_axes", "wheel_set", "free_inertia",
            "wheel_motor_torques", "gyrostat_rhs", "total_momentum", "gyrostat_energy", "wheel_reaction",
-           "equivalent_torque", "MAX_WHEELS", "PYRAMID_TILT_DEG"]
+           "equivalent_torque", "PYRAMID_TILT_DEG"]
 
 #: Wheel layouts by name (besides a list of axes).
 LAYOUTS = ("none", "orthogonal", "pyramid")
-#: Most wheels accepted (:data:`sim.io.limits.LIMITS`, "wheel_count").
-MAX_WHEELS = int(LIMITS["wheel_count"].high)
 #: Tilt of the pyramid's wheel axes from the body z axis: ``cos = 1/sqrt(3)``, so that
 #: ``A A^T = 4/3 I`` and the four wheels give the same torque about every axis.
 PYRAMID_TILT_DEG = math.degrees(math.acos(1.0 / math.sqrt(3.0)))
@@ -177,41 +183,31 @@ class WheelSet:
         return tuple(j * s for j, s in zip(self.inertia, self.speed_limit))
 
 
-def _per_wheel(name: str, value, n: int) -> tuple:
+def per_wheel(value, n: int) -> tuple:
+    """One number for every wheel, or one per wheel, as ``n`` floats (ValueError for another count)."""
     if isinstance(value, (int, float)):
         return (float(value),) * n
     value = tuple(value)
     if len(value) != n:
-        raise SettingsError(f"{name}: {len(value)} values for {n} wheels (give one value, or one per wheel)")
+        raise ValueError(f"{len(value)} values for {n} wheels")
     return tuple(float(v) for v in value)
 
 
 def wheel_set(settings) -> WheelSet | None:
-    """The :class:`WheelSet` of ``settings`` (None without wheels); SettingsError when the lists do not fit.
+    """The :class:`WheelSet` of ``settings`` (None without wheels); no range checks (see the module docstring).
 
     ``wheel_inertia``, ``wheel_torque_limit``, ``wheel_speed_limit`` and
-    ``wheel_friction`` are one number for every wheel or one per wheel;
-    ``wheel_speeds`` and ``wheel_torques`` one per wheel (or None: zero).
+    ``wheel_friction`` are one number for every wheel or one per wheel.
     """
     axes = layout_axes(settings.wheels)
     n = len(axes)
     if not n:
         return None
-    for key in ("wheel_speeds", "wheel_torques"):
-        value = getattr(settings, key)
-        if value is not None and len(value) != n:
-            raise SettingsError(f"{key}: {len(value)} values for {n} wheels (give one per wheel)")
-    wheels = WheelSet(n=n, axes=axes, inertia=_per_wheel("wheel_inertia", settings.wheel_inertia, n),
-                      torque_limit=_per_wheel("wheel_torque_limit", settings.wheel_torque_limit, n),
-                      speed_limit=_per_wheel("wheel_speed_limit", settings.wheel_speed_limit, n),
-                      friction=_per_wheel("wheel_friction", settings.wheel_friction, n),
-                      allocation=_allocation(axes))
-    if settings.wheel_speeds is not None:
-        for i, (speed, most) in enumerate(zip(settings.wheel_speeds, wheels.speed_limit)):
-            if abs(speed) > most:
-                raise SettingsError(f"wheel_speeds[{i}]: {speed:g} rad/s is beyond the wheel's speed limit "
-                                    f"{most:g} rad/s")
-    return wheels
+    return WheelSet(n=n, axes=axes, inertia=per_wheel(settings.wheel_inertia, n),
+                    torque_limit=per_wheel(settings.wheel_torque_limit, n),
+                    speed_limit=per_wheel(settings.wheel_speed_limit, n),
+                    friction=per_wheel(settings.wheel_friction, n),
+                    allocation=_allocation(axes))
 
 
 def free_inertia(j: np.ndarray, wheels: WheelSet) -> np.ndarray:
@@ -425,9 +421,7 @@ def wheel_motor_torques(t, speeds, wheels: WheelSet, direct, ops):
 def total_momentum(w, jr, wheels: WheelSet | None):
     """``H = J w + sum a_i J_s,i W_i`` in body axes; ``w`` the rate state ``(wx, wy, wz, W_1, ..., W_n)``."""
     if wheels is None:
-        wx, wy, wz = w[0], w[1], w[2]
-        return (jr[0] * wx + jr[1] * wy + jr[2] * wz, jr[3] * wx + jr[4] * wy + jr[5] * wz,
-                jr[6] * wx + jr[7] * wy + jr[8] * wz)
+        return matvec_MV(jr, w)
     return wheels.arithmetic.momentum(w, jr)
 
 
@@ -455,14 +449,9 @@ def equivalent_torque(w, acceleration, jr):
     How full-quat, whose equation (Hoffmann (4.15)) is the rigid body's, takes
     the wheels: fed this torque, its ``dw/dt`` is the gyrostat's.
     """
-    wx, wy, wz = w[0], w[1], w[2]
-    ax, ay, az = acceleration[0], acceleration[1], acceleration[2]
-    lx = jr[0] * wx + jr[1] * wy + jr[2] * wz
-    ly = jr[3] * wx + jr[4] * wy + jr[5] * wz
-    lz = jr[6] * wx + jr[7] * wy + jr[8] * wz
-    return (jr[0] * ax + jr[1] * ay + jr[2] * az + (wy * lz - wz * ly),
-            jr[3] * ax + jr[4] * ay + jr[5] * az + (wz * lx - wx * lz),
-            jr[6] * ax + jr[7] * ay + jr[8] * az + (wx * ly - wy * lx))
+    ja = matvec_MV(jr, acceleration)
+    c = cross_VV(w, matvec_MV(jr, w))
+    return (ja[0] + c[0], ja[1] + c[1], ja[2] + c[2])
 
 
 def gyrostat_energy(w, jr, wheels: WheelSet | None):
@@ -472,7 +461,5 @@ def gyrostat_energy(w, jr, wheels: WheelSet | None):
     no wheel ``1/2 w^T J w``, Hoffmann (5.1).
     """
     if wheels is None:
-        wx, wy, wz = w[0], w[1], w[2]
-        return 0.5 * (wx * (jr[0] * wx + jr[1] * wy + jr[2] * wz) + wy * (jr[3] * wx + jr[4] * wy + jr[5] * wz)
-                      + wz * (jr[6] * wx + jr[7] * wy + jr[8] * wz))
+        return energy_of(w, matvec_MV(jr, w))
     return wheels.arithmetic.energy(w, jr)

@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from sim.core.algebra import norm2_Q
 from sim.core.control import TorqueModel
 from sim.core.energy import kinetic_energy
 from sim.ensemble import kernels
@@ -273,8 +274,8 @@ class Ensemble(Stepper):
     def frame(self) -> EnsembleFrame:
         """The state now as read-only copies another thread may keep (:class:`~sim.ensemble.info.EnsembleFrame`).
 
-        Copies of ``q``, the command and the faults only (about 10 us at
-        10,000 bodies); its :class:`~sim.ensemble.info.EnsembleInfo` is
+        Copies of ``q``, the command and the faults only (cheap beside a
+        step); its :class:`~sim.ensemble.info.EnsembleInfo` is
         made again only after a change (:meth:`set`, :meth:`reset`), else
         the same record as the last frame's, so a reader can tell a new
         ensemble from a moved one by identity.
@@ -385,7 +386,7 @@ class Ensemble(Stepper):
         bad = None
         if self._settings.norm == "none":
             qn = xn[0:4]
-            err = np.abs(np.sqrt(qn[0] * qn[0] + qn[1] * qn[1] + qn[2] * qn[2] + qn[3] * qn[3]) - 1.0)
+            err = np.abs(np.sqrt(norm2_Q(qn)) - 1.0)
             if not (err <= NORM_FAULT).all():
                 bad = ~(err <= NORM_FAULT)
             if self._fast:
@@ -430,7 +431,7 @@ class Ensemble(Stepper):
         if self._settle_threshold is None:
             qc = self._qc
             c = math.cos(math.radians(self.spec.settle_deg) / 2.0)
-            self._settle_threshold = (c * c) * (qc[0] * qc[0] + qc[1] * qc[1] + qc[2] * qc[2] + qc[3] * qc[3])
+            self._settle_threshold = (c * c) * norm2_Q(qc)
         return outside(self.q, self._qc, self._settle_threshold, self._settings.norm == "none" or self._unit,
                        self._scratch)
 

@@ -4,16 +4,9 @@ A column step written over :mod:`sim.core.ops` (every integrator but the fused
 half-quat step, the Euler controller, each new torque term) makes dozens of
 temporary arrays a step, each ``8 N`` bytes (80 kB at N = 10,000).  glibc's
 ``malloc`` serves blocks of that size from ``mmap`` and, once freed, gives
-them back to the system, so every step faults the same pages in again.
-Measured here at N = 10,000 (process CPU time per body-step, a fresh
-process, dampers and the quaternion controller, single source):
-
-==========  ==================  ==========================
-integrator  glibc's defaults    with :func:`keep_temporaries`
-==========  ==================  ==========================
-half-quat   139-166 ns          66-87 ns
-rk4         845-920 ns          247-323 ns
-==========  ==================  ==========================
+them back to the system, so every step faults the same pages in again:
+the single-source step costs about twice as much, rk4 more (measured at
+N = 10,000: docs/PERFORMANCE.md, "Figures that were in docstrings").
 
 :func:`keep_temporaries` raises the two thresholds behind that
 (``M_MMAP_THRESHOLD`` to 32 MiB, glibc's own ceiling for it, and

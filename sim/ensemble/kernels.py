@@ -5,14 +5,13 @@ they measurably pay at N = 10,000: every operation writes into a
 preallocated row (``out=``), so a step allocates nothing, and a term whose
 inertia entry is zero is skipped.  ``make bench`` measures each against the
 single-source path (``Ensemble(..., fused=False)``, the rows "single-source
-formulas (no fused kernel)" of docs/PERFORMANCE.md).  Measured when they
-were written (process CPU time, best of 9 x 100 steps, N = 10,000): with
-the dampers and the quaternion controller, 48-50 ns per body-step fused
-against 64-67 ns through the single source once the allocator is warm, and
-185-195 ns in a fresh process, where glibc hands each freed 80 kB
+formulas (no fused kernel)" of docs/PERFORMANCE.md; the figures measured
+when they were written are in its "Figures that were in docstrings").  The
+single source pays most in a fresh process, where glibc hands each freed
 temporary back to the system and faults it in again at the next step
-(``MALLOC_TRIM_THRESHOLD_`` and ``MALLOC_MMAP_THRESHOLD_`` make that go
-away); torque-free, 21 ns against 32 ns warm and 65-69 ns fresh.
+(:mod:`sim.ensemble.heap`).  They do not call the tuple kernels of
+:mod:`sim.core.algebra`: a kernel returns a new tuple of rows, which is the
+allocation these kernels exist to avoid.
 
 Each is the same sequence of floating-point operations as its single
 source, and tests/test_kernels.py checks it bit for bit against that source

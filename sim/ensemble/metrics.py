@@ -1,7 +1,7 @@
 """Per-body results of an ensemble run: error, travel, peaks, settling time, energy drift.
 
 Quaternions are scalar last, Hoffmann's convention (see :mod:`sim`).  The
-angles are Hoffmann's bivector angle (Appendix C) of :mod:`sim.core.angles` on
+angles are Hoffmann's bivector angle (Appendix C) of :mod:`sim.core.algebra` on
 columns; the peaks and the settling test are kept step by step by a
 :class:`Tracker`, in preallocated rows.
 """
@@ -12,7 +12,8 @@ import math
 
 import numpy as np
 
-from sim.core.angles import cayley_entries, rotation_angle
+from sim.core.algebra import norm2_Q, path_angle, rotation_angle
+from sim.core.angles import cayley_entries
 from sim.core.ops import COLUMN
 
 __all__ = ["Tracker", "TRACKED", "rotation_angle_deg", "nose", "outside"]
@@ -23,8 +24,9 @@ TRACKED = ("settling_time", "peak_torque", "peak_rate", "path_deg")
 
 
 def rotation_angle_deg(p, q, fold: bool = True) -> np.ndarray:
-    """:func:`sim.core.angles.rotation_angle` of columns, in degrees (``fold``: ``Q`` and ``-Q`` agree, [0, 180])."""
-    return rotation_angle(tuple(p), tuple(q), COLUMN, fold) * _DEG
+    """:func:`sim.core.algebra.rotation_angle` of columns, in degrees (``Q`` and ``-Q`` agree, [0, 180]); without
+    ``fold`` :func:`sim.core.algebra.path_angle`, the angle along the quaternion path ([0, 360])."""
+    return (rotation_angle if fold else path_angle)(tuple(p), tuple(q), COLUMN) * _DEG
 
 
 def nose(q) -> np.ndarray:
@@ -33,9 +35,8 @@ def nose(q) -> np.ndarray:
     The first row of the Cayley matrix ``C(Q)``, Hoffmann (2.12), over
     ``|Q|^2`` (``C`` of a non-unit ``Q`` is ``|Q|^2`` times a rotation).
     """
-    q1, q2, q3, q4 = q
     c11, c12, c13 = cayley_entries(q)[0:3]
-    return np.array([c11, c12, c13]) / (q1 * q1 + q2 * q2 + q3 * q3 + q4 * q4)
+    return np.array([c11, c12, c13]) / norm2_Q(q)
 
 
 class Tracker:

@@ -275,7 +275,7 @@ LIMITS = {lim.key: lim for lim in (
     Limit("trajectory_bytes", 0, 4 << 30, "bytes", integer=True),
     # ---- the window: what it flies live (the Ensemble tab's body count; sweeps run up to "bodies").
     # 10,000 bodies at dt 1 ms with dampers and the quaternion controller cost the simulation
-    # thread about half of one core (about 45 ns per body-step, SLERP of the command included);
+    # thread about half of one core (SLERP of the command included; docs/PERFORMANCE.md);
     # beside it the window draws both 3D views at >= 30 frames per second on the 2-core
     # software-OpenGL reference machine (docs/PERFORMANCE.md). More would fall behind real time.
     Limit("window_bodies", 1, 10_000, integer=True),
@@ -415,8 +415,8 @@ def check_cost(what: str, *, seconds: float | None = None, memory: float | None 
 def check_workers(value, name: str = "workers") -> int:
     """A number of Dask worker processes for this machine: the table's range, and at most its cores.
 
-    Each worker is a process of its own (about 100 MB with numpy and the
-    simulation loaded) running one chunk at a time; more workers than
+    Each worker is a process of its own (with numpy and the simulation
+    loaded: :data:`sim.sweep.WORKER_BYTES`) running one chunk at a time; more workers than
     cores only share the cores and multiply the memory.
     """
     workers = LIMITS["workers"].number(value, name)

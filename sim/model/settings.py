@@ -22,7 +22,8 @@ from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
 from sim.io.limits import LIMITS, SettingsError, as_number, components, listed
 from sim.core.norm import NORM_MODES
 from sim.model.shape import BUILTINS, DEFAULT_BODY, MESH_UNITS, MassProperties, ShapeError, load, mass_properties, resolve
-from sim.core.wheels import LAYOUTS, WheelSet, free_inertia, wheel_set
+from sim.core.wheels import LAYOUTS, WheelSet, free_inertia
+from sim.model.wheel_settings import wheel_set
 
 __all__ = ["Settings", "SettingsError", "validate", "MAX_DT", "MIN_DT", "stability_warning",
            "damper_warning", "INERTIA_SCALED", "axis_ratios", "carried_to"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from sim.core.algebra import dot_QQ, norm2_Q
 from sim.core.angles import aircraft_angles, aircraft_angles_of, cayley_entries
 from sim.core.body import Body
 from sim.core.control import TorqueModel
@@ -394,7 +395,7 @@ class Simulation(Stepper):
                 raise SimulationFault("the state is no longer finite; paused at the last good state",
                                       self._t)
             if self._norm_is_none:
-                err = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1.0
+                err = math.sqrt(norm2_Q(q)) - 1.0
                 if abs(err) > NORM_FAULT:
                     raise SimulationFault(
                         f"norm error |Q|-1 = {err:.3g} ran away beyond {NORM_FAULT:g} "
@@ -423,9 +424,8 @@ class Simulation(Stepper):
         p = self._p if self._p is not None else qdot(q, w)
         jr = self._rigid.j_rows
         lb = body_momentum(w, jr)
-        q1, q2, q3, q4 = q
-        qq = q1 * q1 + q2 * q2 + q3 * q3 + q4 * q4
-        q_dot_p = q1 * p[0] + q2 * p[1] + q3 * p[2] + q4 * p[3]
+        qq = norm2_Q(q)
+        q_dot_p = dot_QQ(q, p)
         if self._unit:  # d(Q/|Q|)/dt = P/|Q| - Q (Q.P)/|Q|^3
             n = math.sqrt(qq)
             r = q_dot_p / qq
@@ -469,7 +469,7 @@ class Simulation(Stepper):
             more = dict(more or {}, world=self._world_state, pointing_error_deg=self.pointing_error() * _DEG)
         return Snapshot(t=self._t, step=self._k, q=self._q, w=self._w[:3], p=p, angles_deg=angles, norm=norm,
                         norm_correction=self._correction, multiplier=mult, energy=energy, h=h,
-                        torque=torque, qc=self._cmd.qc, command_deg=command, q_dot_p=q_dot_p,
+                        torque=torque, qc=self._cmd.written, command_deg=command, q_dot_p=q_dot_p,
                         attitude=self.attitude, **(more or {}))
 
     def columns(self) -> tuple:
@@ -485,10 +485,10 @@ class Simulation(Stepper):
         ws = self._world_state
         orbit = () if ws is None else _orbit_values(ws, self.pointing_error() * _DEG)
         if more is None:
-            return _row(self._t, self._q, self._w, angles, norm, mult, energy, h, torque, self._cmd.qc,
+            return _row(self._t, self._q, self._w, angles, norm, mult, energy, h, torque, self._cmd.written,
                         self._correction, q_dot_p, command, 4.0 * energy, orbit=orbit)
         locked = more.get("locked_energy")
-        return _row(self._t, self._q, self._w[:3], angles, norm, mult, energy, h, torque, self._cmd.qc,
+        return _row(self._t, self._q, self._w[:3], angles, norm, mult, energy, h, torque, self._cmd.written,
                     self._correction, q_dot_p, command, 4.0 * (energy if locked is None else locked),
                     more.get("wheel_speeds", ()), more.get("wheel_torques", ()), more.get("orbit_angles_deg"),
                     more.get("command_torque"), more.get("body_h"), orbit)

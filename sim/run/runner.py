@@ -26,7 +26,7 @@ import numpy as np
 from sim.ensemble import Ensemble, EnsembleSpec
 from sim.ensemble.info import EnsembleFrame, EnsembleInfo
 from sim.model.events import EventCursor
-from sim.core.interpolation import sine_cosine_unit
+from sim.core.algebra import norm2_Q, rotation_angle
 from sim.run.scenario import Scenario
 from sim.model.settings import SettingsError, validate
 from sim.core.wheels import layout_axes
@@ -315,9 +315,8 @@ class Runner:
         t = self.sim.t
         for label, sim in bodies.items():
             q = sim.q
-            s, c = sine_cosine_unit(sim.attitude, ref)
-            norm = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1.0
-            metrics[label][i] = (t, 2.0 * math.atan2(s, abs(c)) * _DEG, sim.energy(), norm)
+            norm = math.sqrt(norm2_Q(q)) - 1.0
+            metrics[label][i] = (t, rotation_angle(sim.attitude, ref) * _DEG, sim.energy(), norm)
 
     def run(self, duration: float | None = None, every: int = 1):
         """Yield snapshot rows (:attr:`columns` order) from t = 0 to ``duration``.

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 
+from sim.core.algebra import cross_VV, matvec_MV, norm2_Q
 from sim.core.angles import cayley_entries
 
 __all__ = ["MU_EARTH", "EARTH_RADIUS_KM", "orbit_rate", "nadir", "gravity_gradient_torque",
@@ -55,8 +56,7 @@ def nadir(t: float, n: float) -> tuple:
 def _to_body(q, v):
     """``C(Q) v / |Q|^2``: an inertial vector in body axes, Hoffmann (2.12) (exact for any ``|Q|``)."""
     c11, c12, c13, c21, c22, c23, c31, c32, c33 = cayley_entries(q)
-    q1, q2, q3, q4 = q
-    qq = q1 * q1 + q2 * q2 + q3 * q3 + q4 * q4
+    qq = norm2_Q(q)
     x, y, z = v
     if y == 0.0:  # the nadir: two terms a row
         return ((c11 * x + c13 * z) / qq, (c21 * x + c23 * z) / qq, (c31 * x + c33 * z) / qq)
@@ -71,11 +71,10 @@ def gravity_gradient_torque(q, t: float, n: float, jr):
     ``jr`` the craft's inertia ``J`` row major (locked wheels).
     """
     cx, cy, cz = _to_body(q, nadir(t, n))
-    jx = jr[0] * cx + jr[1] * cy + jr[2] * cz
-    jy = jr[3] * cx + jr[4] * cy + jr[5] * cz
-    jz = jr[6] * cx + jr[7] * cy + jr[8] * cz
+    c = (cx, cy, cz)
+    gx, gy, gz = cross_VV(c, matvec_MV(jr, c))
     k = 3.0 * n * n
-    return (k * (cy * jz - cz * jy), k * (cz * jx - cx * jz), k * (cx * jy - cy * jx))
+    return (k * gx, k * gy, k * gz)
 
 
 def gravity_gradient_at(q, r_km, jr):
