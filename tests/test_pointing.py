@@ -179,3 +179,14 @@ def test_target_tracking_scenario_tracks_the_station_from_horizon_to_horizon():
     settled = tracking & (t > t[tracking][0] + 60.0)  # after the swing from nadir at rise
     assert abs(t[settled][np.argmax(rate[settled])] - t[np.argmax(elevation)]) < 60.0
     assert elevation.max() > 60.0  # near zenith: where the slew rate peaks
+
+
+@pytest.mark.parametrize("mode", ["nadir", "sun", "velocity"])
+def test_the_moving_command_written_is_continuous(mode):
+    """qc1..qc4 of a pointing mode never jump between Q and -Q from one row to the next, over a whole orbit
+    (a quaternion from a matrix comes out with either sign; the command keeps the sign it had)."""
+    from sim import api
+
+    r = api.run("nadir_pointing", duration=5700.0, every=10, pointing=mode, j2=False)
+    qc = np.stack([r[f"qc{i}"] for i in range(1, 5)], axis=1)
+    assert np.einsum("ij,ij->i", qc[1:], qc[:-1]).min() > 0.99

@@ -85,6 +85,24 @@ class CommandInterpolator:
         self._t0 = t
         self._duration = slerp_time
 
+    def follow(self, qc):
+        """Take ``qc``, a command that moves every step (a pointing mode, :mod:`sim.gnc.pointing`), without a SLERP.
+
+        Its sign is chosen continuous with the present command: a matrix's
+        quaternion (Shepperd's) may come out as ``Q`` or ``-Q`` from one step
+        to the next, and the command written and flown must not jump between
+        them (a controller with shortest path off would turn the long way
+        round for a sign).  ``qc``: a 4-tuple of floats, or of rows (one
+        command per body).
+        """
+        shared = isinstance(qc, tuple) and not isinstance(qc[0], np.ndarray) and self.shared
+        ops = FLOAT if shared else COLUMN
+        s = ops.select(dot_QQ(qc, self.qc) < 0.0, -1.0, 1.0)
+        q = (s * qc[0], s * qc[1], s * qc[2], s * qc[3])  # times -1.0 or 1.0: exact
+        self.qc = q if shared else np.array(np.broadcast_arrays(*q))
+        self.target = self.qc if shared else None
+        self.path, self.sign = None, 1.0
+
     def update(self, t):
         """Advance to time ``t``; returns the command quaternion."""
         if self.path is not None:

@@ -297,7 +297,7 @@ class Simulation(Stepper):
         ws = self._world_state = self._world.state(self._t)
         self._load.orbit_state = (ws.t, ws.r_km, ws.v_kms)
         if ws.qc is not None:
-            self._cmd.qc, self._cmd.path = ws.qc, None
+            self._cmd.follow(ws.qc)
             self._torque.rate_ref = ws.wc
             self._sync_command()
 
