@@ -9,7 +9,7 @@ changes: the simulation flies on.  A file read is played by a
 by the same parts: the 3D view turns the body by the Cayley matrix of the
 file's Q, the plots (:class:`~app.plots.feed.PlotFeed`) draw its angles and
 rates, the Compare tab draws the rotation angle between the file and what
-runs beside it (:func:`sim.core.angles.rotation_angle`), and the readouts show
+runs beside it (:func:`sim.core.algebra.rotation_angle`), and the readouts show
 its state.  Between samples the attitude is the SLERP of the two around it;
 the rates are the file's own, else differentiated from its quaternions
 (:func:`sim.core.quaternion.rates_from_samples`); the caption says which.

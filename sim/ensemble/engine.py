@@ -440,7 +440,7 @@ class Ensemble(Stepper):
         """Rotation angle between each ``Q`` and its command ``Qc``, degrees in [0, 180].
 
         Hoffmann's bivector angle (Appendix C) folded so ``Q`` and ``-Q``
-        agree: ``2 atan2(|Q^Qc|, |Q.Qc|)`` (:func:`sim.core.angles.rotation_angle`).
+        agree: ``2 atan2(|Q^Qc|, |Q.Qc|)`` (:func:`sim.core.algebra.rotation_angle`).
         """
         return rotation_angle_deg(self.q, self._qc, fold=True)
 

@@ -32,7 +32,8 @@ import math
 
 import numpy as np
 
-from sim.core.angles import aircraft_angles, rotation_angle
+from sim.core.algebra import rotation_angle
+from sim.core.angles import aircraft_angles
 from sim.core.interpolation import slerp
 from sim.core.ops import COLUMN
 from sim.model.simulation import Snapshot, history_columns
@@ -76,9 +77,9 @@ def attitudes_at(track: AttitudeTrack, times) -> tuple[np.ndarray, np.ndarray]:
 
 def angle_between_deg(p, q) -> np.ndarray:
     """The rotation angle between attitudes ``p`` (n, 4) and ``q`` (n, 4), degrees in [0, 180]
-    (:func:`sim.core.angles.rotation_angle`, folded: ``Q`` and ``-Q`` agree)."""
+    (:func:`sim.core.algebra.rotation_angle`, folded: ``Q`` and ``-Q`` agree)."""
     p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
-    return np.asarray(rotation_angle(tuple(p.T), tuple(q.T), COLUMN, True)) * _DEG
+    return np.asarray(rotation_angle(tuple(p.T), tuple(q.T), COLUMN)) * _DEG
 
 
 def history_rows(times, q, w) -> np.ndarray:
