@@ -18,9 +18,11 @@ other core.  The ffmpeg is the one imageio-ffmpeg bundles
   ``paletteuse`` writes the GIF with an ordered dither and only the changed
   rectangle of each frame.
 
-Whole files or none: ffmpeg writes ``FILE.part`` (and the GIF's
-intermediates ``FILE.part.mkv``, ``FILE.part.png``) beside the target, and
-only a complete video is moved over it (:class:`sim.io.files.PartialFile`), so
+Whole files or none: ffmpeg writes ``FILE.<random>.part`` (and the GIF's
+intermediates ``FILE.<random>.part.mkv``, ``.part.png``) beside the target,
+each created empty and exclusively first, so ffmpeg only ever opens a fresh
+private name (never a file or link planted there), and only a complete
+video is moved over it (:class:`sim.io.files.PartialFile`), so
 a failure (a full disk, Ctrl-C, an encoder error) leaves an existing file
 as it was and no partial file behind.
 
@@ -250,8 +252,12 @@ class VideoEncoder:
             self._part = PartialFile(self.path, "the video")
         except OutputRefused as exc:
             raise EncoderError(f"{self.path}: cannot write ({exc.strerror})") from None
-        self._stage = f"{self._part.partial}.mkv" if self.format == "gif" else self._part.partial
-        self._palette = f"{self._part.partial}.png"
+        try:  # the GIF's intermediates: fresh private files beside it too, removed with it
+            self._stage = self._part.stage(".mkv") if self.format == "gif" else self._part.partial
+            self._palette = self._part.stage(".png") if self.format == "gif" else None
+        except OSError as exc:
+            self._part.discard()
+            raise EncoderError(f"{self.path}: cannot write ({exc.strerror})") from None
         self._queue: queue.Queue = queue.Queue(maxsize=QUEUE_FRAMES)
         self._error: str | None = None
         self._closed = False
@@ -431,7 +437,6 @@ class VideoEncoder:
             raise
         finally:
             self._stderr.close()
-        self._remove_stages()
         return Encoded(self.path, self.frames, self.dropped, self.repeated, self.frames / self.fps,
                        os.path.getsize(self.path))
 
@@ -489,12 +494,5 @@ class VideoEncoder:
         with contextlib.suppress(OSError):
             self._process.stdin.close()
 
-    def _remove_stages(self) -> None:
-        if self.format == "gif":
-            for name in (self._stage, self._palette):
-                with contextlib.suppress(OSError):
-                    os.remove(name)
-
     def _discard(self) -> None:
-        self._part.discard()
-        self._remove_stages()
+        self._part.discard()  # the partial video and the GIF's intermediates

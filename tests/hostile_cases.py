@@ -180,8 +180,8 @@ def run_case(case: Case) -> str | None:
             path = folder / n
             if not path.exists() or path.read_bytes() != data:
                 return f"{n} was destroyed or changed"
-        for n in case.absent:
-            if (folder / n).exists():
+        for n in case.absent:  # names or globs
+            if _one(folder, n) is not None:
                 return f"{n} exists afterwards"
         if case.check is not None:
             problem = case.check(folder, out, err)
@@ -196,7 +196,9 @@ def run_case(case: Case) -> str | None:
 def whole_csv(name, rows=None, columns=None):
     """The CSV ``name`` ends with a whole line, every line has the header's number of cells."""
     def check(folder, out, err):
-        path = folder / name
+        path = _one(folder, name)
+        if path is None:
+            return f"no {name}"
         data = path.read_bytes()
         if data and not data.endswith(b"\n"):
             return f"{name} ends in half a line"
@@ -260,10 +262,15 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
+def _default_sigint():
+    """In the child: Ctrl-C at its default (a program started with & from a script inherits it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _popen(case, folder, argv, **kw):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen([*CLI, *argv], cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env, **kw)
+                            env=env, preexec_fn=_default_sigint, **kw)
 
 
 def _finish(proc, timeout):
@@ -317,10 +324,18 @@ def cpu(seconds):
     return ready
 
 
+def _one(folder, pattern):
+    """The one file in ``folder`` matching ``pattern`` (a glob: partial files have fresh names), or None."""
+    return next(iter(sorted(folder.glob(pattern))), None)
+
+
 def exists(name, size=0):
     def ready(folder, pid, elapsed):
-        path = folder / name
-        return path.exists() and path.stat().st_size >= size
+        path = _one(folder, name)
+        try:
+            return path is not None and path.stat().st_size >= size
+        except FileNotFoundError:
+            return False
     return ready
 
 
@@ -540,8 +555,8 @@ CASES = [
          run=signal_when(signal.SIGKILL, cpu(1.5))),
     Case("I/O and signals", "1", "kill -9 during run CSV: the old file stays, the rows so far whole in .part",
          ["run", "--duration", "1000", "--dt", "0.001", "--out", "keep.csv", "--force"], -9, lines=None,
-         files=_K, keep=("keep.csv",), run=signal_when(signal.SIGKILL, exists("keep.csv.part", 100_000)),
-         check=whole_csv("keep.csv.part")),
+         files=_K, keep=("keep.csv",), run=signal_when(signal.SIGKILL, exists("keep.csv.*.part", 100_000)),
+         check=whole_csv("keep.csv.*.part")),
     Case("I/O and signals", "1", "kill -9 during sweep --out: the old files stay",
          ["sweep", "--bodies", "20000", "--duration", "20", "--out", "keep.csv", "--trajectories", "keep.npz",
           "--workers", "0"], -9, lines=None, files=_K, keep=("keep.csv", "keep.npz"),
@@ -552,15 +567,15 @@ CASES = [
          run=signal_when(signal.SIGINT, cpu(2.5))),
     Case("I/O and signals", "1", "Ctrl-C during run --format npz: the rows so far, moved into place whole",
          ["run", "--duration", "1000", "--dt", "0.001", "--format", "npz", "--out", "r.npz", "--force"], 130,
-         "interrupted at t=", run=signal_when(signal.SIGINT, cpu(1.5)), absent=("r.npz.part",),
+         "interrupted at t=", run=signal_when(signal.SIGINT, cpu(1.5)), absent=("r.npz.*part",),
          check=lambda f, o, e: None if (f / "r.npz").stat().st_size > 1000 else "r.npz is missing"),
     Case("I/O and signals", "1", "a file size limit during run CSV: the old file stays",
-         ["run", "--duration", "10", "--out", "keep.csv"], 1, r"File too large.*keep.csv.part; keep.csv was not",
-         files=_K, keep=("keep.csv",), limit_fsize=120_000, check=whole_csv("keep.csv.part")),
+         ["run", "--duration", "10", "--out", "keep.csv"], 1, r"File too large.*keep.csv.\S+.part; keep.csv was not",
+         files=_K, keep=("keep.csv",), limit_fsize=120_000, check=whole_csv("keep.csv.*.part")),
     Case("I/O and signals", "1", "a file size limit on the sweep's trajectories: one line, the old files stay",
          ["sweep", "--bodies", "300", "--duration", "1", "--out", "keep.csv", "--trajectories", "keep.npz",
           "--traj-every", "1"], 1, "cannot write the sweep's results: File too large",
-         files=_K, keep=("keep.csv", "keep.npz"), limit_fsize=200_000, absent=("keep.npz.part", "keep.csv.part")),
+         files=_K, keep=("keep.csv", "keep.npz"), limit_fsize=200_000, absent=("keep.npz.*part", "keep.csv.*part")),
     Case("I/O and signals", "1", "--out through a symbolic link replaces the file it points at",
          ["run", "--duration", "0.01", "--out", "link.csv"], 0, lines=1, files={"old.csv": KEEP,
                                                                               "link.csv": link_to("old.csv")},
@@ -592,7 +607,7 @@ CASES = [
     Case("run", "2", "--force --format npz beyond the machine's memory", ["run", "--duration", "1e7", "--every",
                                                                          "1", "--format", "npz", "--out", "r.npz",
                                                                          "--force"], 2,
-         "in memory, more than this machine can give", absent=("r.npz", "r.npz.part")),
+         "in memory, more than this machine can give", absent=("r.npz", "r.npz.*part")),
     Case("run", "2", "10^10 steps refused with the estimate", ["run", "--duration", "1e7"], 2,
          r"10,000,000,000 steps would take about"),
     Case("replay", "2", "a recording of 10^11 steps", ["replay", "r.jsonl"], 2,
@@ -671,7 +686,7 @@ CASES = [
          run=signal_when(signal.SIGINT, workers_running(2), settle=3.0), timeout=60),
     Case("I/O and signals", "4", "a write error on the trajectories: one line, no traceback from close",
          ["sweep", "--bodies", "200", "--duration", "1", "--trajectories", "t.npz", "--traj-every", "1"], 1,
-         "cannot write the sweep's results", limit_fsize=100_000, absent=("t.npz", "t.npz.part")),
+         "cannot write the sweep's results", limit_fsize=100_000, absent=("t.npz", "t.npz.*part")),
 
     # ---------------------------------------------------------- 5. no silently wrong output
     Case("scenario files", "5", "two comparison bodies with the same label", ["run", "--scenario", "s.toml"], 2,
@@ -770,6 +785,115 @@ CASES = [
          ["run", "--body", "mm.obj", "--mass", "1e6"], 2, "the inertia from the mesh",
          files={"mm.obj": obj(scale=10_000)}),
 ]
+
+
+# ------------------------------------------------------------------ round three (issue 35)
+def symlink_to(target):
+    def make(path):
+        path.symlink_to(target)
+    return make
+
+
+def hardlink_to(target):
+    def make(path):
+        os.link(path.parent / target, path)
+    return make
+
+
+def link_kept(name, target):
+    """``name`` is still a link to ``target`` (a planted link is never followed nor replaced)."""
+    def check(folder, out, err):
+        path = folder / name
+        if not path.is_symlink() or os.readlink(path) != target:
+            return f"{name} is no longer the link to {target}"
+        return None
+    return check
+
+
+def no_process_in(folder_check=None):
+    """No process is left whose command line names the case's folder (an orphaned ffmpeg)."""
+    def check(folder, out, err):
+        time.sleep(0.2)
+        for entry in os.listdir("/proc"):
+            if entry.isdigit() and int(entry) != os.getpid() and str(folder) in _cmdline(int(entry)):
+                return f"a process is left running: {_cmdline(int(entry))[:200]}"
+        return folder_check(folder, out, err) if folder_check else None
+    return check
+
+
+def rows_of(name, *counts):
+    """The CSV ``name`` is whole with one of ``counts`` data rows (one writer's, not a mix)."""
+    def check(folder, out, err):
+        for rows in counts:
+            if whole_csv(name, rows=rows)(folder, out, err) is None:
+                return None
+        return f"{name} is not one run's whole CSV: {whole_csv(name)(folder, out, err) or 'a mix of rows'}"
+    return check
+
+
+def concurrently(*argvs):
+    """Run the argvs at once; the worst exit code, their stderr joined."""
+    def run(case, folder):
+        procs = [_popen(case, folder, argv) for argv in argvs]
+        results = [_finish(p, case.timeout) for p in procs]
+        return max(r[0] for r in results), "".join(r[1] for r in results), "".join(r[2] for r in results)
+    return run
+
+
+def ffmpeg_running(folder, pid, elapsed):
+    return any("ffmpeg" in _cmdline(c) for c in _children(pid)) and elapsed > 1.0
+
+
+_V = ["video", "--scenario", "gimbal_lock", "--what", "view", "--size", "320x240"]
+_VK = {"keep.mp4": KEEP, "keep.gif": KEEP}
+
+ROUND_THREE = [
+    # ---------------------------------------------------------- R1. the one writer's temporary file
+    Case("writer", "R1", "a FILE.part planted as a symbolic link is never followed",
+         ["run", "--duration", "0.01", "--out", "keep.csv"], 0, lines=1,
+         files={"victim.txt": KEEP, "keep.csv.part": symlink_to("victim.txt")}, keep=("victim.txt",),
+         check=both(whole_csv("keep.csv", rows=11), link_kept("keep.csv.part", "victim.txt"))),
+    Case("writer", "R1", "a FILE.part planted as a hard link is never written",
+         ["run", "--duration", "0.01", "--out", "keep.csv"], 0, lines=1,
+         files={"victim.txt": KEEP, "keep.csv.part": hardlink_to("victim.txt")}, keep=("victim.txt", "keep.csv.part"),
+         check=whole_csv("keep.csv", rows=11)),
+    Case("writer", "R1", "a FILE.part link planted for video's ffmpeg is never followed",
+         [*_V, "--duration", "0.2", "--out", "v.mp4"], 0, "wrote v.mp4",
+         files={"victim.txt": KEEP, "v.mp4.part": symlink_to("victim.txt")}, keep=("victim.txt",),
+         check=link_kept("v.mp4.part", "victim.txt"), timeout=90),
+    Case("writer", "R1", "a GIF's intermediates planted as links are never followed",
+         [*_V, "--duration", "0.2", "--out", "v.gif"], 0, "wrote v.gif",
+         files={"victim.txt": KEEP, "v.gif.part.mkv": symlink_to("victim.txt"),
+                "v.gif.part.png": symlink_to("victim.txt")}, keep=("victim.txt",),
+         check=link_kept("v.gif.part.mkv", "victim.txt"), timeout=90),
+    Case("writer", "R1", "two runs writing one --out at once: one whole file, never a mix",
+         run=concurrently(["run", "--duration", "20", "--out", "same.csv"],
+                          ["run", "--duration", "10", "--out", "same.csv"]),
+         code=0, lines=2, files={"same.csv": KEEP}, check=rows_of("same.csv", 20001, 10001), absent=("same.csv.*",),
+         timeout=120),
+    Case("video", "R1", "video --out is a link to the scenario it reads: refused as run refuses it",
+         ["video", "--scenario", "s.toml", "--out", "v.mp4"], 2, "v.mp4: is the run's input",
+         files={"s.toml": scenario(), "v.mp4": symlink_to("s.toml")}, keep=("s.toml",)),
+    Case("video", "R1", "video --out is the body's mesh: refused",
+         ["video", "--body", "box.obj", "--out", "box.mp4"], 2, "is the run's input",
+         files={"box.obj": obj(), "box.mp4": hardlink_to("box.obj")}, keep=("box.obj",)),
+
+    # ---------------------------------------------------------- R2. signals during video
+    Case("video", "R2", "Ctrl-C during video: exit 130, the old file kept, nothing left, no ffmpeg",
+         [*_V, "--duration", "120", "--out", "keep.mp4"], 130, "interrupted", files=_VK, keep=("keep.mp4",),
+         run=signal_when(signal.SIGINT, ffmpeg_running, settle=0.5), absent=("keep.mp4.*",),
+         check=no_process_in(), timeout=120),
+    Case("video", "R2", "SIGTERM during video: exit 143, the old file kept, nothing left, no ffmpeg",
+         [*_V, "--duration", "120", "--out", "keep.mp4"], 143, "terminated", files=_VK, keep=("keep.mp4",),
+         run=signal_when(signal.SIGTERM, ffmpeg_running, settle=0.5), absent=("keep.mp4.*",),
+         check=no_process_in(), timeout=120),
+    Case("video", "R2", "SIGTERM during a GIF: its lossless intermediate removed too",
+         [*_V, "--duration", "120", "--out", "keep.gif"], 143, "terminated", files=_VK, keep=("keep.gif",),
+         run=signal_when(signal.SIGTERM, ffmpeg_running, settle=0.5), absent=("keep.gif.*",),
+         check=no_process_in(), timeout=120),
+]
+
+CASES += ROUND_THREE
 
 
 # ------------------------------------------------------------------ the runner

@@ -17,7 +17,7 @@ import argparse
 import sys
 from dataclasses import replace
 
-from app.cli.options import UsageError, add_settings_flags, say, scenario_from_args
+from app.cli.options import UsageError, add_settings_flags, check_outputs, say, scenario_from_args, scenario_inputs
 from app.cli.output import OutputError
 from app.cli.sweep import ENSEMBLE_FLAGS, add_ensemble_flags, spec_from_args
 from app.encoder import FPS_CHOICES, WHATS, EncoderError, check_fps, check_size, check_target, parse_size, video_format
@@ -93,6 +93,7 @@ def _scenario(args):
 
 def cmd_video(args) -> int:
     scenario = _scenario(args)
+    check_outputs({"--out": args.out}, scenario_inputs(args, scenario))  # as run: never over an input
     for warning in (stability_warning(scenario.settings), damper_warning(scenario.settings)):
         if warning:
             say(warning)
