@@ -391,10 +391,13 @@ class VideoEncoder:
                     self._queue.get_nowait()
 
     # ----------------------------------------------------------- file out
-    def close(self) -> Encoded:
+    def close(self, stop=None) -> Encoded:
         """Finish the video: encode what is queued, (GIF) the palette passes, move it into place.
 
         Blocks until the file is complete (seconds for a long GIF).
+        ``stop``, if given, is called before each pass and before the move;
+        whatever it raises kills ffmpeg, removes the partial files and is
+        raised again (the target untouched).
 
         Raises
         ------
@@ -425,8 +428,12 @@ class VideoEncoder:
                 raise EncoderError(self._failure(f"failed (exit code {code})"))
             if self.frames == 0:
                 raise EncoderError(f"{self.path}: no frame was recorded")
+            if stop is not None:
+                stop()
             if self.format == "gif":
-                self._palette_passes()
+                self._palette_passes(stop)
+            if stop is not None:
+                stop()
             self._part.commit()
         except EncoderError:
             self._discard()
@@ -460,7 +467,7 @@ class VideoEncoder:
         if kind is not None:
             self.abort()
 
-    def _palette_passes(self) -> None:
+    def _palette_passes(self, stop=None) -> None:
         """The GIF from the lossless intermediate: the palette of the whole video, then the frames."""
         exe = ffmpeg_exe()
         common = [exe, "-hide_banner", "-nostdin", "-loglevel", "error", "-y"]
@@ -468,6 +475,8 @@ class VideoEncoder:
                          "-f", "image2", self._palette],
                         [*common, "-i", self._stage, "-i", self._palette, "-lavfi", GIF_USE, "-loop", "0",
                          "-f", "gif", self._part.partial]):
+            if stop is not None:
+                stop()
             try:
                 done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                       stderr=subprocess.PIPE, timeout=FINISH_TIMEOUT, start_new_session=True)

@@ -301,3 +301,19 @@ def test_mesh_units_is_a_scenario_key_and_is_saved(tmp_path):
 
 def test_resource_limits_are_untouched_by_the_tests():
     assert resource.getrlimit(resource.RLIMIT_FSIZE)[0] == resource.RLIM_INFINITY
+
+
+def test_stop_signals_only_note_a_signal_until_asked_and_restore_the_handlers():
+    import signal
+
+    from app.cli.output import Stopped, stop_signals
+
+    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    with stop_signals() as stop:
+        stop()  # nothing yet
+        os.kill(os.getpid(), signal.SIGTERM)  # delivered here, in the middle of "a Qt callback": nothing raised
+        os.kill(os.getpid(), signal.SIGINT)   # the first one counts
+        with pytest.raises(Stopped, match=r"terminated \(SIGTERM\)") as info:
+            stop()
+    assert info.value.code == 143
+    assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == before

@@ -18,7 +18,7 @@ import sys
 from dataclasses import replace
 
 from app.cli.options import UsageError, add_settings_flags, check_outputs, say, scenario_from_args, scenario_inputs
-from app.cli.output import OutputError
+from app.cli.output import OutputError, Stopped, stop_signals
 from app.cli.sweep import ENSEMBLE_FLAGS, add_ensemble_flags, spec_from_args
 from app.encoder import FPS_CHOICES, WHATS, EncoderError, check_fps, check_size, check_target, parse_size, video_format
 from sim.ensemble import EnsembleSpec
@@ -119,8 +119,15 @@ def cmd_video(args) -> int:
 
         bar = tqdm(total=frames, unit="frame", desc="video", leave=False, file=sys.stderr, mininterval=0.5)
     try:
-        result = render_video(scenario, args.out, fps=args.fps, size=size, what=args.what, speed=speed,
-                              progress=None if bar is None else bar.update)
+        with stop_signals() as stop:  # Ctrl-C and SIGTERM stop between frames, never inside Qt's callbacks
+            result = render_video(scenario, args.out, fps=args.fps, size=size, what=args.what, speed=speed,
+                                  progress=None if bar is None else bar.update, stop=stop)
+    except Stopped as exc:
+        if bar is not None:
+            bar.close()
+            bar = None
+        say(f"attitude-sim: {exc}; {args.out} was not touched")
+        return exc.code
     except VideoError as exc:
         raise UsageError(str(exc)) from None
     except EncoderError as exc:

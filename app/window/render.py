@@ -97,7 +97,7 @@ def _close(window: MainWindow) -> None:
 
 
 def render_video(scenario, out, *, fps: int = 30, size=(1280, 720), what: str = "window", speed: float = 1.0,
-                 progress=None, timings=None):
+                 progress=None, timings=None, stop=None):
     """Render ``scenario`` to the video file ``out``, off screen, frame by frame in simulated time.
 
     Parameters
@@ -120,6 +120,11 @@ def render_video(scenario, out, *, fps: int = 30, size=(1280, 720), what: str = 
     timings : dict, optional
         Filled with the seconds spent stepping, drawing the window's
         frame, taking the picture and putting it to the encoder (bench).
+    stop : callable, optional
+        Called between frames and before the video is moved into place;
+        it raises to stop (:class:`app.cli.output.stop_signals` after
+        Ctrl-C or SIGTERM).  Whatever it raises leaves no partial file
+        and no ffmpeg running, and an existing file untouched.
 
     Returns
     -------
@@ -138,10 +143,14 @@ def render_video(scenario, out, *, fps: int = 30, size=(1280, 720), what: str = 
     for key in ("step", "frame", "grab", "encode"):
         spent.setdefault(key, 0.0)
     try:
+        if stop is not None:
+            stop()  # a signal while the window opened
         with VideoEncoder(out, size, fps, frame_size=grab.frame_size, pixels=grab.pixels,
                           bottom_up=grab.bottom_up) as encoder:
             worker = window.flight.worker
             for k in range(frames):
+                if stop is not None:
+                    stop()
                 t0 = time.perf_counter()
                 worker.advance_to(k * speed / fps)
                 t1 = time.perf_counter()
@@ -158,7 +167,7 @@ def render_video(scenario, out, *, fps: int = 30, size=(1280, 720), what: str = 
                 if progress is not None:
                     progress(1)
             t0 = time.perf_counter()
-            result = encoder.close()
+            result = encoder.close(stop=stop)
             spent["encode"] += time.perf_counter() - t0
             spent["encoder_write"] = encoder.write_seconds
             return result
