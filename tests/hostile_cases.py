@@ -893,6 +893,23 @@ ROUND_THREE = [
          check=no_process_in(), timeout=120),
 ]
 
+_HUGE = ["--rates", "1e4,3e3,1e3", "--dampers", "0,0,0", "--dt", "1", "--duration", "1000", "--out", "keep.csv"]
+
+ROUND_THREE += [
+    # ---------------------------------------------------------- R4. numerical overflow is a simulation fault
+    Case("numbers", "R4", "rkmk4 with huge rates: math.sin(inf) in the exponential map is a fault with its time",
+         ["run", "--integrator", "rkmk4", *_HUGE], 1, r"simulation fault: t=\d+ s: the state is no longer finite",
+         check=whole_csv("keep.csv")),
+    Case("numbers", "R4", "elimination with |Q| beyond 1e154: a fault with its time, not a division by zero",
+         ["run", "--integrator", "half-quat", "--norm", "elimination", *_HUGE], 1,
+         r"simulation fault: t=\d+ s: \|Q\| = .* 'elimination'", lines=2, check=whole_csv("keep.csv")),
+    Case("numbers", "R4", "--disturbance-period 5e-324 refused up front with the smallest period",
+         ["run", "--disturbance", "1e-3,0,0", "--disturbance-period", "5e-324"], 2,
+         "below the smallest period 1e-09 s"),
+    Case("numbers", "R4", "--disturbance-period 0 is still a constant disturbance",
+         ["run", "--disturbance", "1e-3,0,0", "--disturbance-period", "0", "--duration", "0.01"], 0, lines=0),
+]
+
 CASES += ROUND_THREE
 
 
