@@ -51,7 +51,7 @@ from sim.io.limits import LIMITS, SettingsError
 
 __all__ = ["VideoEncoder", "EncoderError", "Encoded", "FORMATS", "FPS_CHOICES", "WHATS", "video_format", "check_size",
            "check_fps", "check_target", "check_output", "parse_size", "ffmpeg_exe", "X264_PRESET", "LIVE_PRESET",
-           "QUEUE_FRAMES"]
+           "QUEUE_FRAMES", "frame_count", "frames_seconds", "FRAME_SECONDS"]
 
 #: Video formats by file suffix.
 FORMATS = {".mp4": "mp4", ".gif": "gif"}
@@ -77,8 +77,28 @@ QUEUE_FRAMES = 8
 #: frames, no crawling noise) and only the changed rectangle of each frame.
 GIF_PALETTE = "palettegen=stats_mode=diff:max_colors=128"
 GIF_USE = "paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle"
+#: Wall seconds per frame at 1280x720, window opening and file finishing included, by what is drawn
+#: (docs/PERFORMANCE.md, "video of the view / of the window": 600 frames in 10.2 and 13.8 s).
+FRAME_SECONDS = {"view": 10.2 / 600, "window": 13.8 / 600}
+#: The pixels those frames had.
+FRAME_SECONDS_PIXELS = 1280 * 720
 #: Most seconds to wait for ffmpeg to finish after the last frame.
 FINISH_TIMEOUT = 600.0
+
+
+def frame_count(duration: float, fps: int, speed: float = 1.0) -> int:
+    """Frames of a video of ``duration`` simulated seconds at ``fps``, ``speed`` simulated s per video s (at least 1)."""
+    return max(1, round(duration * fps / speed))
+
+
+def frames_seconds(frames: int, size, what: str) -> float:
+    """Estimated wall seconds to draw, read back and encode ``frames`` of ``size`` (:data:`FRAME_SECONDS`).
+
+    Scaled by the pixels above 1280x720 (drawing, reading back and encoding
+    grow with them); below it the measured cost stands (the window is drawn
+    at its minimum size at least).
+    """
+    return frames * FRAME_SECONDS[what] * max(1.0, size[0] * size[1] / FRAME_SECONDS_PIXELS)
 
 
 class EncoderError(Exception):

@@ -910,6 +910,41 @@ ROUND_THREE += [
          ["run", "--disturbance", "1e-3,0,0", "--disturbance-period", "0", "--duration", "0.01"], 0, lines=0),
 ]
 
+def lab_folder(path):
+    """A lab report folder of old plots and a folder called LAB.md in the way."""
+    path.mkdir()
+    (path / "lab_energy.png").write_bytes(KEEP)
+    (path / "LAB.md").mkdir()
+
+
+def lab_kept(folder, out, err):
+    if (folder / "o" / "lab_energy.png").read_bytes() != KEEP or not (folder / "o" / "LAB.md").is_dir():
+        return "an old plot was replaced or LAB.md removed"
+    return None
+
+
+ROUND_THREE += [
+    # ---------------------------------------------------------- R3. every command through the one estimate
+    Case("video", "R3", "video --dt 1e-9 --duration 3600 refused with the estimate, before any frame",
+         ["video", "--dt", "1e-9", "--duration", "3600", "--out", "keep.mp4"], 2,
+         "3,600,000,000,000 steps would take about", files=_VK, keep=("keep.mp4",), absent=("keep.mp4.*",)),
+    Case("video", "R3", "an hour of 4K video refused with the estimate",
+         ["video", "--size", "3840x2160", "--duration", "3600", "--out", "keep.mp4"], 2,
+         "108,000 frames at 3840x2160.*would take about", files=_VK, keep=("keep.mp4",)),
+    Case("video", "R3", "an hour of GIF refused with the estimate",
+         ["video", "--size", "1920x1080", "--duration", "3600", "--out", "keep.gif"], 2,
+         "108,000 frames at 1920x1080.*would take about", files=_VK, keep=("keep.gif",)),
+    Case("lab", "R3", "lab --steps 1e8 refused with the estimate", ["lab", "--steps", "1e8", "--out", "o"], 2,
+         "32 runs of 100,000,000 steps would take about"),
+    Case("lab", "R3", "lab with a folder called LAB.md in the way: refused before its runs, old plots kept",
+         ["lab", "--steps", "1000", "--out", "o"], 2, "LAB.md is in the way \\(a directory",
+         files={"o": lab_folder}, check=lab_kept, timeout=30),
+    # ---------------------------------------------------------- R8. rough edges: the right reason
+    Case("video", "R8", "video --duration 3600.0001 says how long a video may be",
+         ["video", "--duration", "3600.0001", "--out", "v.mp4"], 2,
+         "--duration 3600.0001: a video of 3600.0001 s of simulated time is longer than the longest video, 3600 s"),
+]
+
 CASES += ROUND_THREE
 
 

@@ -317,3 +317,23 @@ def test_stop_signals_only_note_a_signal_until_asked_and_restore_the_handlers():
             stop()
     assert info.value.code == 143
     assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == before
+
+
+def test_the_labs_files_move_all_or_none(tmp_path):
+    from app.cli.lab import _move_all
+
+    tmp, out = tmp_path / "tmp", tmp_path / "out"
+    tmp.mkdir()
+    out.mkdir()
+    for name in ("a.png", "b.png", "LAB.md"):
+        (tmp / name).write_text("new " + name)
+    (out / "a.png").write_text("old a")
+    (out / "LAB.md").mkdir()  # in the way only at the end: a.png and b.png were moved first
+    with pytest.raises(IsADirectoryError):
+        _move_all(str(tmp), str(out), ("a.png", "b.png", "LAB.md"))
+    assert (out / "a.png").read_text() == "old a" and not (out / "b.png").exists() and (out / "LAB.md").is_dir()
+    (out / "LAB.md").rmdir()
+    for name in ("a.png", "b.png", "LAB.md"):
+        (tmp / name).write_text("new " + name)
+    _move_all(str(tmp), str(out), ("a.png", "b.png", "LAB.md"))
+    assert [(out / n).read_text() for n in ("a.png", "b.png", "LAB.md")] == ["new a.png", "new b.png", "new LAB.md"]

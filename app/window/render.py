@@ -18,7 +18,7 @@ import time
 
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop
 
-from app.encoder import VideoEncoder
+from app.encoder import VideoEncoder, frame_count
 from app.ensemble.view import MAX_BODIES
 from app.window.launch import application, display_problem
 from app.window.main import MainWindow
@@ -32,11 +32,6 @@ SHOW_TIMEOUT = 10.0
 
 class VideoError(Exception):
     """The video cannot be made here (no OpenGL context, a size the window cannot take): one line."""
-
-
-def frame_count(duration: float, fps: int, speed: float = 1.0) -> int:
-    """Frames of a video of ``duration`` simulated seconds at ``fps``, ``speed`` simulated s per video s (at least 1)."""
-    return max(1, round(duration * fps / speed))
 
 
 def _wait_until(ready, timeout: float) -> bool:
