@@ -75,6 +75,12 @@ def obj(scale=1.0, faces=BOX_FACES, flip=(), drop=0, extra_face=None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def obj_at(scale=1.0, offset=0.0) -> str:
+    """The box times ``scale``, moved by ``offset`` along x."""
+    lines = [f"v {x * scale + offset!r} {y * scale!r} {z * scale!r}" for x, y, z in BOX]
+    return "\n".join(lines + ["f " + " ".join(map(str, f)) for f in BOX_FACES]) + "\n"
+
+
 def header(**changes) -> dict:
     head = {"format": "attitude-sim recording", "version": 1, "name": "x", "title": "", "caption": "",
             "duration": 1.0, "settings": {}, "events": [], "compare": []}
@@ -940,6 +946,18 @@ ROUND_THREE += [
          ["lab", "--steps", "1000", "--out", "o"], 2, "LAB.md is in the way \\(a directory",
          files={"o": lab_folder}, check=lab_kept, timeout=30),
     # ---------------------------------------------------------- R8. rough edges: the right reason
+    Case("meshes", "R8", "a valid box scaled by 1e100: its inertia too large, not \"not watertight\"",
+         ["run", "--body", "big.obj", "--mass", "1"], 2, "is beyond the physical range",
+         files={"big.obj": obj_at(1e100)}),
+    Case("meshes", "R8", "a valid box scaled by 1e-150: its inertia too small, not \"not watertight\"",
+         ["run", "--body", "tiny.obj", "--mass", "1"], 2, "must lie in \\[1e-08",
+         files={"tiny.obj": obj_at(1e-150)}),
+    Case("meshes", "R8", "a valid box 1e15 m from the origin flies, the box's inertia",
+         ["run", "--body", "far.obj", "--mass", "1", *_R], 0, lines=1,
+         files={"far.obj": obj_at(1.0, 1e15)}, check=first_row("energy", _BOX_JXX / 2, rel=1e-6)),
+    Case("meshes", "R8", "a 100x50x20 mm box 1 km from the origin flies, not \"almost no volume\"",
+         ["run", "--body", "km.obj", "--mass", "1", *_R], 0, lines=1,
+         files={"km.obj": obj_at(0.1, 1000.0)}, check=first_row("energy", _BOX_JXX / 200, rel=1e-6)),
     Case("video", "R8", "video --duration 3600.0001 says how long a video may be",
          ["video", "--duration", "3600.0001", "--out", "v.mp4"], 2,
          "--duration 3600.0001: a video of 3600.0001 s of simulated time is longer than the longest video, 3600 s"),
