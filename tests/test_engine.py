@@ -144,6 +144,7 @@ def test_a_process_that_dies_is_a_fault_shown_and_the_next_ensemble_starts_a_new
         assert worker.fault is None and worker.drain()[-1].ensemble.n == SPEC.bodies
         first = engine.pid
         os.kill(first, signal.SIGKILL)
+        assert wait_ended(first)  # the signal is delivered asynchronously: a request sent before it lands is answered
         worker.advance_to(0.1)
         assert worker.fault is not None
         assert "ensemble's process ended" in worker.fault.message and "off and on" in worker.fault.message
