@@ -121,5 +121,6 @@ clean:
 
 # Issue 24's hostile cases, each a real attitude-sim process (tests/hostile_cases.py; about 3 minutes):
 # per surface, how many were tried and how many held; WRITE=1 puts the table into docs/RELIABILITY.md.
-hostile: $(VENV)/.installed-test
-	$(BIN)/python -m tests.hostile_cases $(if $(WRITE),--write)
+# The video cases draw the window: on a virtual screen.
+hostile: $(VENV)/.installed-test sysdeps
+	$(XVFB) $(BIN)/python -m tests.hostile_cases $(if $(WRITE),--write)

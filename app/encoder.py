@@ -18,9 +18,11 @@ other core.  The ffmpeg is the one imageio-ffmpeg bundles
   ``paletteuse`` writes the GIF with an ordered dither and only the changed
   rectangle of each frame.
 
-Whole files or none: ffmpeg writes ``FILE.part`` (and the GIF's
-intermediates ``FILE.part.mkv``, ``FILE.part.png``) beside the target, and
-only a complete video is moved over it (:class:`sim.io.files.PartialFile`), so
+Whole files or none: ffmpeg writes ``FILE.<random>.part`` (and the GIF's
+intermediates ``FILE.<random>.part.mkv``, ``.part.png``) beside the target,
+each created empty and exclusively first, so ffmpeg only ever opens a fresh
+private name (never a file or link planted there), and only a complete
+video is moved over it (:class:`sim.io.files.PartialFile`), so
 a failure (a full disk, Ctrl-C, an encoder error) leaves an existing file
 as it was and no partial file behind.
 
@@ -49,7 +51,7 @@ from sim.io.limits import LIMITS, SettingsError
 
 __all__ = ["VideoEncoder", "EncoderError", "Encoded", "FORMATS", "FPS_CHOICES", "WHATS", "video_format", "check_size",
            "check_fps", "check_target", "check_output", "parse_size", "ffmpeg_exe", "X264_PRESET", "LIVE_PRESET",
-           "QUEUE_FRAMES"]
+           "QUEUE_FRAMES", "frame_count", "frames_seconds", "FRAME_SECONDS"]
 
 #: Video formats by file suffix.
 FORMATS = {".mp4": "mp4", ".gif": "gif"}
@@ -74,8 +76,28 @@ QUEUE_FRAMES = 8
 #: frames, no crawling noise) and only the changed rectangle of each frame.
 GIF_PALETTE = "palettegen=stats_mode=diff:max_colors=128"
 GIF_USE = "paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle"
+#: Wall seconds per frame at 1280x720, window opening and file finishing included, by what is drawn
+#: (docs/PERFORMANCE.md, "video of the view / of the window": 600 frames in 10.2 and 13.8 s).
+FRAME_SECONDS = {"view": 10.2 / 600, "window": 13.8 / 600}
+#: The pixels those frames had.
+FRAME_SECONDS_PIXELS = 1280 * 720
 #: Most seconds to wait for ffmpeg to finish after the last frame.
 FINISH_TIMEOUT = 600.0
+
+
+def frame_count(duration: float, fps: int, speed: float = 1.0) -> int:
+    """Frames of a video of ``duration`` simulated seconds at ``fps``, ``speed`` simulated s per video s (at least 1)."""
+    return max(1, round(duration * fps / speed))
+
+
+def frames_seconds(frames: int, size, what: str) -> float:
+    """Estimated wall seconds to draw, read back and encode ``frames`` of ``size`` (:data:`FRAME_SECONDS`).
+
+    Scaled by the pixels above 1280x720 (drawing, reading back and encoding
+    grow with them); below it the measured cost stands (the window is drawn
+    at its minimum size at least).
+    """
+    return frames * FRAME_SECONDS[what] * max(1.0, size[0] * size[1] / FRAME_SECONDS_PIXELS)
 
 
 class EncoderError(Exception):
@@ -249,8 +271,12 @@ class VideoEncoder:
             self._part = PartialFile(self.path, "the video")
         except OutputRefused as exc:
             raise EncoderError(f"{self.path}: cannot write ({exc.strerror})") from None
-        self._stage = f"{self._part.partial}.mkv" if self.format == "gif" else self._part.partial
-        self._palette = f"{self._part.partial}.png"
+        try:  # the GIF's intermediates: fresh private files beside it too, removed with it
+            self._stage = self._part.stage(".mkv") if self.format == "gif" else self._part.partial
+            self._palette = self._part.stage(".png") if self.format == "gif" else None
+        except OSError as exc:
+            self._part.discard()
+            raise EncoderError(f"{self.path}: cannot write ({exc.strerror})") from None
         self._queue: queue.Queue = queue.Queue(maxsize=QUEUE_FRAMES)
         self._error: str | None = None
         self._closed = False
@@ -384,10 +410,13 @@ class VideoEncoder:
                     self._queue.get_nowait()
 
     # ----------------------------------------------------------- file out
-    def close(self) -> Encoded:
+    def close(self, stop=None) -> Encoded:
         """Finish the video: encode what is queued, (GIF) the palette passes, move it into place.
 
         Blocks until the file is complete (seconds for a long GIF).
+        ``stop``, if given, is called before each pass and before the move;
+        whatever it raises kills ffmpeg, removes the partial files and is
+        raised again (the target untouched).
 
         Raises
         ------
@@ -418,8 +447,12 @@ class VideoEncoder:
                 raise EncoderError(self._failure(f"failed (exit code {code})"))
             if self.frames == 0:
                 raise EncoderError(f"{self.path}: no frame was recorded")
+            if stop is not None:
+                stop()
             if self.format == "gif":
-                self._palette_passes()
+                self._palette_passes(stop)
+            if stop is not None:
+                stop()
             self._part.commit()
         except EncoderError:
             self._discard()
@@ -430,7 +463,6 @@ class VideoEncoder:
             raise
         finally:
             self._stderr.close()
-        self._remove_stages()
         return Encoded(self.path, self.frames, self.dropped, self.repeated, self.frames / self.fps,
                        os.path.getsize(self.path))
 
@@ -454,7 +486,7 @@ class VideoEncoder:
         if kind is not None:
             self.abort()
 
-    def _palette_passes(self) -> None:
+    def _palette_passes(self, stop=None) -> None:
         """The GIF from the lossless intermediate: the palette of the whole video, then the frames."""
         exe = ffmpeg_exe()
         common = [exe, "-hide_banner", "-nostdin", "-loglevel", "error", "-y"]
@@ -462,6 +494,8 @@ class VideoEncoder:
                          "-f", "image2", self._palette],
                         [*common, "-i", self._stage, "-i", self._palette, "-lavfi", GIF_USE, "-loop", "0",
                          "-f", "gif", self._part.partial]):
+            if stop is not None:
+                stop()
             try:
                 done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                       stderr=subprocess.PIPE, timeout=FINISH_TIMEOUT, start_new_session=True)
@@ -488,12 +522,5 @@ class VideoEncoder:
         with contextlib.suppress(OSError):
             self._process.stdin.close()
 
-    def _remove_stages(self) -> None:
-        if self.format == "gif":
-            for name in (self._stage, self._palette):
-                with contextlib.suppress(OSError):
-                    os.remove(name)
-
     def _discard(self) -> None:
-        self._part.discard()
-        self._remove_stages()
+        self._part.discard()  # the partial video and the GIF's intermediates

@@ -36,6 +36,7 @@ window's process is gone (its end of the pipe closes).  No Qt here.
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 import os
 import pickle
@@ -56,6 +57,10 @@ from sim.model.settings import Settings
 
 __all__ = ["EnsembleEngine", "RemoteEnsemble", "EngineError", "FrameBuffer", "serve", "main"]
 
+#: Seconds to wait for the process's answer to a request before it counts as hung (stopped with SIGSTOP,
+#: or stuck): then it is killed, and the request fails as for a process that died (the fault shown, the
+#: next ensemble starts a new one), so the simulation thread never waits for ever.
+ANSWER_TIMEOUT = 10.0
 #: Seconds to wait for the process to end on :meth:`EnsembleEngine.close` before it is killed.
 CLOSE_TIMEOUT = 2.0
 
@@ -181,6 +186,8 @@ def serve(conn, buffer: FrameBuffer) -> None:
             conn.send(answer)
         except (pickle.PicklingError, TypeError, AttributeError) as exc:  # never left without an answer
             conn.send(("error", EngineError(f"{operation}: the answer cannot be sent to the window: {exc}")))
+        except OSError:  # the window gave up on this process (a deadline passed while it was stopped): end quietly
+            return
 
 
 def main() -> None:
@@ -301,14 +308,27 @@ class EnsembleEngine:
             self._ended(operation, exc)
 
     def _answer(self, operation: str):
-        """The process's answer to the last request (its exception raised here)."""
+        """The process's answer to the last request (its exception raised here), within :data:`ANSWER_TIMEOUT`."""
         try:
+            if not self._conn.poll(ANSWER_TIMEOUT):
+                self._hung(operation)
             status, result = self._conn.recv()
         except (EOFError, OSError) as exc:
             self._ended(operation, exc)
         if status == "error":
             raise result
         return result
+
+    def _hung(self, operation: str):
+        """No answer within the deadline: the process is killed (a stopped one too) and the request fails."""
+        process = self._process
+        if process is not None:
+            with contextlib.suppress(OSError):
+                process.kill()  # SIGKILL ends a stopped process as well: it never answers into a closed pipe
+        code = self._stop_process()
+        raise EngineError(f"the ensemble's process did not answer {operation!r} within {ANSWER_TIMEOUT:g} s "
+                          f"(stopped or hung; killed, exit code {code}); turn the ensemble off and on to start "
+                          "it again")
 
     def _ended(self, operation: str, exc: BaseException):
         code = self._stop_process()

@@ -32,6 +32,7 @@ more memory than the machine has available are refused, forced or not
 from __future__ import annotations
 
 import math
+import operator
 import os
 from dataclasses import replace as _replace
 
@@ -122,9 +123,14 @@ class Plan:
 
     @property
     def seconds(self) -> float:
-        """Estimated wall time: measured cost per step and per row times the counts."""
+        """Estimated wall time: measured cost per step and per row times the counts.
+
+        The user's torque function is never called to measure it (it may
+        keep state: a filter, a one-shot thruster); its own time is left out
+        of the estimate.
+        """
         if self._seconds is None:
-            step_cost, row_cost = _measure_costs(self.scenario, user_torque=self.user_torque)
+            step_cost, row_cost = _measure_costs(self.scenario)
             self._seconds = self.steps * step_cost + self.rows * row_cost
         return self._seconds
 
@@ -170,12 +176,11 @@ def plan(scenario: Scenario, duration: float | None = None, every: int = 1, user
         runs that); the message gives the step count and the time it would take.
     """
     duration = scenario.duration if duration is None else _duration(duration)
-    if isinstance(every, bool) or not isinstance(every, int) or every < 1:
-        raise SettingsError(f"every: must be an integer >= 1, got {every!r}")
+    every = _every(every)
     dt = scenario.settings.dt
     if duration > MAX_DURATION:
         steps = duration / dt
-        step_cost, row_cost = _measure_costs(scenario, user_torque=user_torque)
+        step_cost, row_cost = _measure_costs(scenario)  # never the user's function (Plan.seconds)
         seconds = steps * step_cost + steps / every * row_cost
         raise RunTooLong(f"duration {duration:g} s is beyond {MAX_DURATION:g} s of simulated time: "
                          + (f"{steps:.3g} steps at dt={dt:g} s would take about "
@@ -184,24 +189,52 @@ def plan(scenario: Scenario, duration: float | None = None, every: int = 1, user
     return Plan(scenario, round(duration / dt), every, user_torque)
 
 
-def _duration(value) -> float:
-    """A duration: a finite number > 0 (the cap is :func:`plan`'s to state)."""
-    x = as_number("duration", value)
+def _duration(value, name: str = "duration") -> float:
+    """A duration: a finite number > 0 (the cap is :func:`plan`'s to state); text is refused (a script's slip)."""
+    if isinstance(value, (str, bytes)):
+        raise SettingsError(f"{name}: expected a number of seconds, got the text {value!r}")
+    x = as_number(name, value)
     if x <= 0:
-        raise SettingsError(f"duration: must be a finite number > 0 s, got {value!r}")
+        raise SettingsError(f"{name}: must be a finite number > 0 s, got {value!r}")
     return x
 
 
-def _measure_costs(scenario: Scenario, repeats: int = 3, user_torque=None) -> tuple:
+def _every(every) -> int:
+    """``every``: a whole number >= 1 (an int or a numpy integer, never a bool or a float); SettingsError."""
+    try:
+        n = None if isinstance(every, bool) else operator.index(every)
+    except TypeError:
+        n = None
+    if n is None or n < 1:
+        raise SettingsError(f"every: must be an integer >= 1, got {every!r}")
+    return n
+
+
+def _input_time(t) -> float:
+    """An input's time for :func:`record`: a finite number of seconds >= 0, within the longest run."""
+    if isinstance(t, (str, bytes)):
+        raise SettingsError(f"input time: expected a number of seconds, got the text {t!r}")
+    x = as_number("input time", t)
+    if x < 0:
+        raise SettingsError(f"input time: must be >= 0 s, got {t!r}")
+    if x > MAX_DURATION:
+        raise SettingsError(f"input time {t!r} is beyond {MAX_DURATION:g} s")
+    return x
+
+
+def _measure_costs(scenario: Scenario, repeats: int = 3) -> tuple:
     """Seconds per step (every body) and per output row, measured on copies of the bodies.
+
+    The copies fly without the user's torque function: calling it on
+    throw-away bodies before the run would corrupt a function that keeps
+    state, so the estimate leaves out its time.
 
     Each cost is the least of ``repeats`` short timings: a busy machine that
     takes the core away during one of them (tens of milliseconds, longer
     than the timing itself) would otherwise inflate the estimate many times
     over and refuse a run that takes minutes.
     """
-    sims = [Simulation(scenario.settings, user_torque=user_torque)] + [
-        Simulation(scenario.settings, user_torque=user_torque, **o) for _, o in scenario.compare]
+    sims = [Simulation(scenario.settings)] + [Simulation(scenario.settings, **o) for _, o in scenario.compare]
     n = 256
     step_cost = row_cost = 0.0
     for sim in sims:
@@ -231,7 +264,8 @@ def stream(scenario: Scenario, duration: float | None = None, every: int = 1, pr
     (see :func:`plan`).  The run is built when this is called, so a setting
     that cannot be flown raises here, not at the first row.
     """
-    return _stream_rows(Runner(scenario, user_torque=user_torque), duration, every, progress)
+    duration = None if duration is None else _duration(duration)
+    return _stream_rows(Runner(scenario, user_torque=user_torque), duration, _every(every), progress)
 
 
 def _stream_rows(runner, duration, every, progress):
@@ -251,6 +285,7 @@ def _stream_rows(runner, duration, every, progress):
 
 def replay_stream(path, every: int = 1, progress=None, steps: int | None = None):
     """Yield the rows of a recording's replay, as :func:`stream` does for a run (built when called)."""
+    every = _every(every)
     scenario, inputs, last = load_recording(path)
     steps = last if steps is None else steps
     runner = Runner(scenario)
@@ -349,9 +384,10 @@ def run(source=None, duration: float | None = None, every: int = 1, *, force: bo
         scenario = _replace(scenario, settings=scenario.settings.replace(**changes))
     if user_torque is not None and not callable(user_torque):
         raise TypeError(f"user_torque must be a function f(t, q, w) -> (tx, ty, tz), got {user_torque!r}")
+    duration = None if duration is None else _duration(duration)
     p = plan(scenario, duration, every, user_torque).check(in_memory=True, force=force)
     with _bar(p.steps, progress) as bar:
-        return convert_result(_collect(stream(scenario, duration, every, bar, user_torque), p), convention)
+        return convert_result(_collect(stream(scenario, duration, p.every, bar, user_torque), p), convention)
 
 
 def replay(path, every: int = 1, *, force: bool = False, progress: bool = False,
@@ -363,8 +399,7 @@ def replay(path, every: int = 1, *, force: bool = False, progress: bool = False,
     """
     convention = _convention(quaternion, direction)
     scenario, _, last = load_recording(path)
-    if isinstance(every, bool) or not isinstance(every, int) or every < 1:
-        raise SettingsError(f"every: must be an integer >= 1, got {every!r}")
+    every = _every(every)
     p = Plan(scenario, last, every).check(in_memory=True, force=force)
     with _bar(p.steps, progress) as bar:
         return convert_result(_collect(replay_stream(path, every, bar), p), convention)
@@ -389,9 +424,8 @@ def record(source, path, duration: float | None = None, inputs=(), *, force: boo
     p = plan(scenario, duration).check(force=force)
     schedule = []
     for t, key, value in inputs:
-        if t and _duration(t) > MAX_DURATION:
-            raise SettingsError(f"input time {t!r} is beyond {MAX_DURATION:g} s")
-        step = round(t / scenario.settings.dt) if t else 0
+        t = _input_time(t)
+        step = round(t / scenario.settings.dt)
         schedule.append((step, key, None if key == "reset" else validate(key, value)))
     runner = Runner(scenario)
     recorder = runner.recorder = Recorder(path, scenario)

@@ -38,6 +38,8 @@ from sim.core.energy import body_momentum
 from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
 from sim.core.norm import NORM_MODES, unit
 from sim.core.quaternion import cayley
+from sim.io.limits import check_cost as limits_check_cost
+from sim.io.limits import least_seconds
 from sim.run.scenario import load
 from sim.model.settings import Settings
 from sim.model.simulation import Simulation, SimulationFault
@@ -258,6 +260,30 @@ def flip_periods(dt: float = 1e-3, periods: float = 2.2) -> list:
             t[k], x[k] = sim.t, dot_VV(b, w)
         out.append(Flip(label, name, tuple(settings.rates), tumble.m, closed, measured_period(t, x)))
     return out
+
+
+def check_cost(steps: int, combos=None) -> None:
+    """Refuse (:class:`sim.io.limits.RunTooLong`) a lab that would take too long, before any of its runs.
+
+    The cost per step of each combination is measured on this machine (the
+    least of three timings of 256 steps, :func:`sim.io.limits.least_seconds`)
+    and multiplied by ``steps``; the one gate :func:`sim.io.limits.check_cost`
+    decides, as for ``run`` and ``sweep``.
+    """
+    combos = combinations() if combos is None else tuple(combos)
+    seconds = 0.0
+    for comb in combos:
+        sim = Simulation(comb.settings(DT))
+
+        def work(sim=sim):
+            try:
+                sim.step(256)
+            except SimulationFault:
+                pass  # a cost is still measured; the run reports the fault
+
+        seconds += least_seconds(work) / 256 * steps
+    limits_check_cost(f"the lab's {len(combos)} runs of {steps:,} steps", seconds=seconds,
+                      hint="give fewer --steps")
 
 
 def run_lab(steps: int = STEPS, combos=None, progress=None, samples: int = SAMPLES) -> LabResult:

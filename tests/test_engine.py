@@ -144,6 +144,7 @@ def test_a_process_that_dies_is_a_fault_shown_and_the_next_ensemble_starts_a_new
         assert worker.fault is None and worker.drain()[-1].ensemble.n == SPEC.bodies
         first = engine.pid
         os.kill(first, signal.SIGKILL)
+        assert wait_ended(first)  # the signal is delivered asynchronously: a request sent before it lands is answered
         worker.advance_to(0.1)
         assert worker.fault is not None
         assert "ensemble's process ended" in worker.fault.message and "off and on" in worker.fault.message
@@ -242,3 +243,59 @@ def test_the_window_flies_its_ensemble_in_the_engine_and_ends_it_on_close(qtbot,
     pid = engine.pid
     win.close()
     assert ended(pid) and not engine.running
+
+
+def test_a_stopped_process_is_a_fault_after_the_deadline_and_the_next_ensemble_starts_a_new_one(monkeypatch):
+    """Issue 35, class 7: an engine process stopped with SIGSTOP (or hung) never freezes the flight."""
+    import app.engine
+
+    monkeypatch.setattr(app.engine, "ANSWER_TIMEOUT", 1.0)
+    engine = EnsembleEngine()
+    try:
+        worker = SimulationWorker(Runner(load("default"), ensembles=engine.ensemble), paced=False)
+        worker.submit(ENSEMBLE, SPEC)
+        worker.advance_to(0.05)
+        assert worker.fault is None
+        first = engine.pid
+        os.kill(first, signal.SIGSTOP)
+        start = time.perf_counter()
+        worker.advance_to(0.1)  # the simulation thread's wait ends at the deadline
+        assert time.perf_counter() - start < 5.0
+        assert worker.fault is not None
+        assert "did not answer" in worker.fault.message and "off and on" in worker.fault.message
+        assert not engine.running and wait_ended(first), "the stopped process was ended, never continued"
+        worker.submit(ENSEMBLE, None)
+        worker.submit(ENSEMBLE, SPEC)
+        worker.reset((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+        worker.advance_to(0.05)
+        assert worker.fault is None and engine.running and engine.pid != first
+    finally:
+        engine.close()
+
+
+def test_an_engine_whose_window_gave_up_ends_quietly_when_continued(tmp_path):
+    """A process continued after its window closed the pipe: no BrokenPipeError traceback on the terminal."""
+    mine, theirs = __import__("socket").socketpair()
+    from multiprocessing.connection import Connection
+
+    from app.engine import FrameBuffer
+
+    buffer = FrameBuffer.create()
+    proc = subprocess.Popen([sys.executable, "-c", "from app.engine import main; main()", str(theirs.fileno()),
+                             str(buffer.fd)], pass_fds=(theirs.fileno(), buffer.fd), stderr=subprocess.PIPE,
+                            text=True, env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent)))
+    theirs.close()
+    conn = Connection(mine.detach())
+    os.kill(proc.pid, signal.SIGSTOP)
+    conn.send(("new", 1, 0, *_live_args()))
+    conn.close()  # the window gave up waiting
+    os.kill(proc.pid, signal.SIGCONT)
+    err = proc.communicate(timeout=30)[1]
+    buffer.close()
+    assert "Traceback" not in err and "BrokenPipeError" not in err
+
+
+def _live_args():
+    from sim.model.settings import Settings
+
+    return Settings(), SPEC

@@ -9,7 +9,7 @@ docs/RELIABILITY.md.
 
 import pytest
 
-from hostile_cases import CASES, run_case
+from hostile_cases import CASES, ROUND_THREE, run_case
 
 CLASSES = {"1": "no file destroyed", "2": "costs first", "3": "Dask ends", "4": "no traceback",
            "5": "no silent wrong output", "6": "friction", "M": "meshes as exported"}
@@ -21,6 +21,12 @@ def test_every_class_has_several_cases_and_every_surface_is_tried():
     assert {c.surface for c in CASES} >= {"run", "sweep", "sweep on Dask", "scenario files", "meshes", "replay",
                                           "I/O and signals"}
     assert len({c.id for c in CASES}) == len(CASES), "each case has its own name"
+
+
+def test_round_three_tries_each_of_its_classes_on_its_surfaces():
+    by_class = {k: [c for c in ROUND_THREE if c.klass == k] for k in ("R1", "R2", "R3", "R4", "R8")}
+    assert all(len(cases) >= 3 for cases in by_class.values()), {k: len(v) for k, v in by_class.items()}
+    assert {c.surface for c in ROUND_THREE} >= {"writer", "video", "lab", "numbers", "meshes"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.klass} {c.id}" for c in CASES])

@@ -84,7 +84,9 @@ def test_output_cuts_a_failed_chunk_back_to_the_last_whole_one(tmp_path):
     """)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
     assert proc.stdout.split()[0] == "27"  # EFBIG
-    assert (tmp_path / "cut.csv.part").read_bytes() == b"x" * 599 + b"\n"
+    kept = proc.stdout.split()[1]
+    assert os.path.dirname(kept) == str(tmp_path) and os.path.basename(kept).startswith("cut.csv.")
+    assert open(kept, "rb").read() == b"x" * 599 + b"\n"
     assert not path.exists()
 
 
@@ -93,7 +95,7 @@ def test_whole_path_for_a_library_that_writes_by_name(tmp_path):
     path.write_bytes(OLD)
     with pytest.raises(ValueError):
         with whole_path(path, ".mp4") as partial:
-            assert partial.endswith("v.mp4.part.mp4")
+            assert os.path.basename(partial).startswith("v.mp4.") and partial.endswith(".part.mp4")
             open(partial, "wb").write(b"half a video")
             raise ValueError("the encoder failed")
     assert path.read_bytes() == OLD and not os.path.exists(partial)
@@ -120,7 +122,7 @@ def test_run_moves_its_rows_into_place_only_when_they_are_whole(tmp_path, capsys
     assert main(["run", "--body", "t_handle", "--mass", "1e-5", "--out", str(out)]) == 2
     assert out.read_bytes() == OLD
     assert main(["run", "--duration", "0.01", "--out", str(out)]) == 0
-    assert out.read_text().count("\n") == 12 and not (tmp_path / "keep.csv.part").exists()
+    assert out.read_text().count("\n") == 12 and not list(tmp_path.glob("keep.csv.*part"))
 
 
 # ------------------------------------------------------------------ 2. costs
@@ -299,3 +301,39 @@ def test_mesh_units_is_a_scenario_key_and_is_saved(tmp_path):
 
 def test_resource_limits_are_untouched_by_the_tests():
     assert resource.getrlimit(resource.RLIMIT_FSIZE)[0] == resource.RLIM_INFINITY
+
+
+def test_stop_signals_only_note_a_signal_until_asked_and_restore_the_handlers():
+    import signal
+
+    from app.cli.output import Stopped, stop_signals
+
+    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    with stop_signals() as stop:
+        stop()  # nothing yet
+        os.kill(os.getpid(), signal.SIGTERM)  # delivered here, in the middle of "a Qt callback": nothing raised
+        os.kill(os.getpid(), signal.SIGINT)   # the first one counts
+        with pytest.raises(Stopped, match=r"terminated \(SIGTERM\)") as info:
+            stop()
+    assert info.value.code == 143
+    assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == before
+
+
+def test_the_labs_files_move_all_or_none(tmp_path):
+    from app.cli.lab import _move_all
+
+    tmp, out = tmp_path / "tmp", tmp_path / "out"
+    tmp.mkdir()
+    out.mkdir()
+    for name in ("a.png", "b.png", "LAB.md"):
+        (tmp / name).write_text("new " + name)
+    (out / "a.png").write_text("old a")
+    (out / "LAB.md").mkdir()  # in the way only at the end: a.png and b.png were moved first
+    with pytest.raises(IsADirectoryError):
+        _move_all(str(tmp), str(out), ("a.png", "b.png", "LAB.md"))
+    assert (out / "a.png").read_text() == "old a" and not (out / "b.png").exists() and (out / "LAB.md").is_dir()
+    (out / "LAB.md").rmdir()
+    for name in ("a.png", "b.png", "LAB.md"):
+        (tmp / name).write_text("new " + name)
+    _move_all(str(tmp), str(out), ("a.png", "b.png", "LAB.md"))
+    assert [(out / n).read_text() for n in ("a.png", "b.png", "LAB.md")] == ["new a.png", "new b.png", "new LAB.md"]

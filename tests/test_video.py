@@ -264,7 +264,7 @@ def test_queued_inputs_take_effect_when_no_step_is_due():
     (["--out", "{tmp}/v.gif", "--fps", "60"], "--fps 60: a GIF takes 30 frames per second"),
     (["--fps", "25"], "argument --fps: invalid choice: 25"),
     (["--speed", "5000"], "--speed: 5000 is too large (at most 1000 x)"),
-    (["--duration", "4000"], "--duration: a video 4000 is too large (at most 3600 s)"),
+    (["--duration", "4000"], "--duration 4000: a video of 4000 s of simulated time is longer than the longest video, 3600 s"),
     (["--what", "plots"], "argument --what: invalid choice: 'plots'"),
     (["--bodies", "0"], "--bodies: must be an integer in [1, 10,000,000], got '0'"),
     (["--scenario", "nonsense"], "nonsense"),
@@ -284,8 +284,21 @@ def test_a_scenario_too_long_for_a_video_asks_for_a_duration(tmp_path, capsys):
     scenario = tmp_path / "long.toml"
     scenario.write_text("[scenario]\nduration = 7200.0\n")
     assert main(["video", "--scenario", str(scenario), "--out", str(tmp_path / "v.mp4")]) == 2
-    assert "the scenario's duration (7200 s): a video 7200 is too large (at most 3600 s); give a shorter " \
-           "--duration" in _one_line(capsys.readouterr().err)
+    assert "the scenario's duration: a video of 7200 s of simulated time is longer than the longest video, " \
+           "3600 s; give a shorter --duration" in _one_line(capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--duration", "3600.0001"], "--duration 3600.0001: a video of 3600.0001 s of simulated time is longer than "
+                                  "the longest video, 3600 s"),
+    (["--dt", "1e-9", "--duration", "3600"], "3,600,000,000,000 steps would take about"),
+    (["--size", "3840x2160", "--duration", "3600"], "a video of 108,000 frames at 3840x2160"),
+])
+def test_a_video_too_long_or_too_costly_is_refused_before_any_work(tmp_path, capsys, argv, message):
+    out = tmp_path / "v.mp4"
+    assert main(["video", "--scenario", "gimbal_lock", *argv, "--out", str(out)]) == 2
+    assert message in _one_line(capsys.readouterr().err)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_an_unwritable_folder_is_refused_and_nothing_is_written(tmp_path):

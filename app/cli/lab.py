@@ -19,6 +19,7 @@ import tempfile
 
 from app.cli.options import UsageError, say
 from sim import lab
+from sim.io.files import kind_of
 from sim.io.limits import LIMITS, SettingsError
 
 __all__ = ["add_parser", "cmd_lab", "report", "REPORT_NAME"]
@@ -58,9 +59,16 @@ def cmd_lab(args) -> int:
         raise UsageError(f"--out {args.out}: cannot create the folder ({exc.strerror})") from None
     if not os.access(out, os.W_OK):
         raise UsageError(f"--out {args.out}: the folder is not writable")
+    combos = lab.combinations()
+    lab.check_cost(steps, combos)  # the one estimate (sim.io.limits.check_cost), before any run
     from app.plots.lab import PLOTS, write_plots  # Qt (offscreen), only now that the flags are checked
 
-    combos = lab.combinations()
+    names = (*PLOTS, REPORT_NAME)
+    for name in names:  # every name the report takes, before the runs: nothing in the way (a folder LAB.md)
+        target = os.path.join(out, name)
+        if os.path.lexists(target) and not os.path.isfile(target):
+            raise UsageError(f"--out {args.out}: {name} is in the way ({kind_of(os.lstat(target).st_mode)}, "
+                             "not a file the report can replace)")
     bar = _bar(steps * len(combos))
     try:
         result = lab.run_lab(steps, combos, bar)
@@ -70,11 +78,36 @@ def cmd_lab(args) -> int:
         write_plots(result, tmp)
         with open(os.path.join(tmp, REPORT_NAME), "w", encoding="utf-8") as f:
             f.write(report(result, list(PLOTS)))
-        for name in (*PLOTS, REPORT_NAME):
-            os.replace(os.path.join(tmp, name), os.path.join(out, name))
+        _move_all(tmp, out, names)
     say(f"wrote {os.path.join(args.out, REPORT_NAME)} and {len(PLOTS)} plots: {len(combos)} combinations x "
         f"{steps:,} steps in {_duration(result.wall_s)} ({_duration(result.cpu_s)} of CPU)")
     return 0
+
+
+def _move_all(tmp: str, out: str, names) -> None:
+    """Move every file ``names`` from ``tmp`` into ``out``, all or none: the old ones come back on a failure."""
+    moved = []  # (target, the old file's place in tmp or None)
+    try:
+        for name in names:
+            target = os.path.join(out, name)
+            old = None
+            if os.path.isdir(target) and not os.path.islink(target):
+                raise IsADirectoryError(21, "Is a directory", target)  # never moved away (nor removed with tmp)
+            if os.path.lexists(target):
+                old = os.path.join(tmp, name + ".old")
+                os.replace(target, old)
+            moved.append((target, old))
+            os.replace(os.path.join(tmp, name), target)
+    except OSError:
+        for target, old in reversed(moved):
+            try:
+                if old is not None:
+                    os.replace(old, target)
+                elif os.path.lexists(target):
+                    os.remove(target)
+            except OSError:
+                pass
+        raise
 
 
 class _NoBar:

@@ -25,7 +25,7 @@ import numpy as np
 
 from sim.io.files import Output
 
-__all__ = ["OutputError", "Output", "stream_csv", "stream_npz", "catch_interrupts", "deferred_interrupts", "finish",
+__all__ = ["Stopped", "stop_signals", "OutputError", "Output", "stream_csv", "stream_npz", "catch_interrupts", "deferred_interrupts", "finish",
            "reason"]
 
 #: Rows gathered before a write (about 200 kB of CSV); written at least every FLUSH_SECONDS.
@@ -72,6 +72,54 @@ class catch_interrupts:
     def __exit__(self, *exc):
         if self._old is not None:
             signal.signal(signal.SIGINT, self._old)
+        return False
+
+
+class Stopped(Exception):
+    """A stop signal (SIGINT or SIGTERM) arrived; :attr:`code` is the shell's exit code for it (130, 143)."""
+
+    def __init__(self, signum: int):
+        self.signum = signum
+        self.code = 128 + signum
+        word = "interrupted" if signum == signal.SIGINT else "terminated"
+        super().__init__(f"{word} ({signal.Signals(signum).name})")
+
+
+class stop_signals:
+    """Context manager: SIGINT and SIGTERM only set a flag; calling the manager raises :class:`Stopped` then.
+
+    For work that runs inside a library's event loop (the video's Qt
+    window): an exception raised from a signal handler lands inside
+    whichever callback is running (a paint event), and Qt cannot unwind
+    through it (a segmentation fault).  The work calls the manager between
+    its pieces (frames) and stops there, whole.  Main thread only (a no-op
+    elsewhere); a signal that was ignored when it began stays ignored.
+    """
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self):
+        self.signum = 0
+        self._old = {}
+
+    def _note(self, signum, frame):
+        self.signum = self.signum or signum
+
+    def __call__(self) -> None:
+        if self.signum:
+            raise Stopped(self.signum)
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            for sig in self.SIGNALS:
+                if signal.getsignal(sig) is not signal.SIG_IGN:
+                    self._old[sig] = signal.signal(sig, self._note)
+        return self
+
+    def __exit__(self, *exc):
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+        self._old.clear()
         return False
 
 

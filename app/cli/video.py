@@ -17,12 +17,14 @@ import argparse
 import sys
 from dataclasses import replace
 
-from app.cli.options import UsageError, add_settings_flags, say, scenario_from_args
-from app.cli.output import OutputError
+from app.cli.options import UsageError, add_settings_flags, check_outputs, say, scenario_from_args, scenario_inputs
+from app.cli.output import OutputError, Stopped, stop_signals
 from app.cli.sweep import ENSEMBLE_FLAGS, add_ensemble_flags, spec_from_args
-from app.encoder import FPS_CHOICES, WHATS, EncoderError, check_fps, check_size, check_target, parse_size, video_format
+from app.encoder import (FPS_CHOICES, QUEUE_FRAMES, WHATS, EncoderError, check_fps, check_size, check_target, frame_count,
+                         frames_seconds, parse_size, video_format)
+from sim.api import plan
 from sim.ensemble import EnsembleSpec
-from sim.io.limits import LIMITS
+from sim.io.limits import LIMITS, check_cost
 from sim.model.settings import SettingsError, damper_warning, stability_warning
 
 __all__ = ["add_parser", "cmd_video", "VIDEO_EXAMPLES"]
@@ -82,17 +84,32 @@ def _scenario(args):
     scenario = scenario_from_args(args)
     if any(getattr(args, flag) is not None for flag in ENSEMBLE_FLAGS):
         scenario = replace(scenario, ensemble=spec_from_args(args, scenario.ensemble or EnsembleSpec()))
-    try:
-        LIMITS["video_seconds"].number(scenario.duration, "duration")
-    except SettingsError as exc:
-        where = "--duration" if args.duration is not None else f"the scenario's duration ({scenario.duration:g} s)"
-        reason = str(exc).split(": ", 1)[-1]
-        raise UsageError(f"{where}: a video {reason}; give a shorter --duration") from None
+    limit = LIMITS["video_seconds"]
+    if not limit.accepts(scenario.duration):
+        where = f"--duration {args.duration}" if args.duration is not None else "the scenario's duration"
+        raise UsageError(f"{where}: a video of {scenario.duration:.10g} s of simulated time is longer than the "
+                         f"longest video, {limit.high:g} s; give a shorter --duration")
     return scenario
+
+
+def _check_cost(scenario, frames: int, size, what: str) -> None:
+    """The video's steps and frames through the one estimate (sim.io.limits.check_cost), before any work.
+
+    The simulation's cost per step is measured on the scenario's bodies
+    (:func:`sim.api.plan`, as ``run``'s); the frames' from the rows of
+    docs/PERFORMANCE.md (:func:`app.encoder.frames_seconds`).  The memory:
+    the frames waiting for the encoder.
+    """
+    steps = plan(scenario)
+    seconds = steps.seconds + frames_seconds(frames, size, what)
+    check_cost(f"a video of {frames:,} frames at {size[0]}x{size[1]} and {steps.steps:,} steps", seconds=seconds,
+               memory=QUEUE_FRAMES * 4.0 * size[0] * size[1] * 2,
+               hint="give a shorter --duration, a larger --dt, a higher --speed or a smaller --size")
 
 
 def cmd_video(args) -> int:
     scenario = _scenario(args)
+    check_outputs({"--out": args.out}, scenario_inputs(args, scenario))  # as run: never over an input
     for warning in (stability_warning(scenario.settings), damper_warning(scenario.settings)):
         if warning:
             say(warning)
@@ -109,17 +126,25 @@ def cmd_video(args) -> int:
             check()
         except EncoderError as exc:
             raise UsageError(f"{flag} {value}: {exc}") from None
-    from app.window.render import VideoError, frame_count, render_video  # Qt: after every check (module docstring)
-
     frames = frame_count(scenario.duration, args.fps, speed)
+    _check_cost(scenario, frames, size, args.what)
+    from app.window.render import VideoError, render_video  # Qt: after every check (module docstring)
+
     bar = None
     if sys.stderr is not None and sys.stderr.isatty():
         from tqdm import tqdm
 
         bar = tqdm(total=frames, unit="frame", desc="video", leave=False, file=sys.stderr, mininterval=0.5)
     try:
-        result = render_video(scenario, args.out, fps=args.fps, size=size, what=args.what, speed=speed,
-                              progress=None if bar is None else bar.update)
+        with stop_signals() as stop:  # Ctrl-C and SIGTERM stop between frames, never inside Qt's callbacks
+            result = render_video(scenario, args.out, fps=args.fps, size=size, what=args.what, speed=speed,
+                                  progress=None if bar is None else bar.update, stop=stop)
+    except Stopped as exc:
+        if bar is not None:
+            bar.close()
+            bar = None
+        say(f"attitude-sim: {exc}; {args.out} was not touched")
+        return exc.code
     except VideoError as exc:
         raise UsageError(str(exc)) from None
     except EncoderError as exc:

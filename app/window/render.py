@@ -18,7 +18,7 @@ import time
 
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop
 
-from app.encoder import VideoEncoder
+from app.encoder import VideoEncoder, frame_count
 from app.ensemble.view import MAX_BODIES
 from app.window.launch import application, display_problem
 from app.window.main import MainWindow
@@ -32,11 +32,6 @@ SHOW_TIMEOUT = 10.0
 
 class VideoError(Exception):
     """The video cannot be made here (no OpenGL context, a size the window cannot take): one line."""
-
-
-def frame_count(duration: float, fps: int, speed: float = 1.0) -> int:
-    """Frames of a video of ``duration`` simulated seconds at ``fps``, ``speed`` simulated s per video s (at least 1)."""
-    return max(1, round(duration * fps / speed))
 
 
 def _wait_until(ready, timeout: float) -> bool:
@@ -97,7 +92,7 @@ def _close(window: MainWindow) -> None:
 
 
 def render_video(scenario, out, *, fps: int = 30, size=(1280, 720), what: str = "window", speed: float = 1.0,
-                 progress=None, timings=None):
+                 progress=None, timings=None, stop=None):
     """Render ``scenario`` to the video file ``out``, off screen, frame by frame in simulated time.
 
     Parameters
@@ -120,6 +115,11 @@ def render_video(scenario, out, *, fps: int = 30, size=(1280, 720), what: str = 
     timings : dict, optional
         Filled with the seconds spent stepping, drawing the window's
         frame, taking the picture and putting it to the encoder (bench).
+    stop : callable, optional
+        Called between frames and before the video is moved into place;
+        it raises to stop (:class:`app.cli.output.stop_signals` after
+        Ctrl-C or SIGTERM).  Whatever it raises leaves no partial file
+        and no ffmpeg running, and an existing file untouched.
 
     Returns
     -------
@@ -138,10 +138,14 @@ def render_video(scenario, out, *, fps: int = 30, size=(1280, 720), what: str = 
     for key in ("step", "frame", "grab", "encode"):
         spent.setdefault(key, 0.0)
     try:
+        if stop is not None:
+            stop()  # a signal while the window opened
         with VideoEncoder(out, size, fps, frame_size=grab.frame_size, pixels=grab.pixels,
                           bottom_up=grab.bottom_up) as encoder:
             worker = window.flight.worker
             for k in range(frames):
+                if stop is not None:
+                    stop()
                 t0 = time.perf_counter()
                 worker.advance_to(k * speed / fps)
                 t1 = time.perf_counter()
@@ -158,7 +162,7 @@ def render_video(scenario, out, *, fps: int = 30, size=(1280, 720), what: str = 
                 if progress is not None:
                     progress(1)
             t0 = time.perf_counter()
-            result = encoder.close()
+            result = encoder.close(stop=stop)
             spent["encode"] += time.perf_counter() - t0
             spent["encoder_write"] = encoder.write_seconds
             return result

@@ -21,9 +21,10 @@ import io
 import os
 import stat
 import sys
+import tempfile
 
 __all__ = ["FileRefused", "OutputRefused", "Output", "PartialFile", "read_regular", "kind_of", "write_whole",
-           "whole_path", "same_file", "check_outputs"]
+           "whole_path", "same_file", "check_outputs", "fresh_file"]
 
 
 class FileRefused(ValueError):
@@ -128,6 +129,31 @@ class OutputRefused(OSError):
         return self.message
 
 
+def _read_umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+#: The process's file creation mask, read once at import (reading it means setting it; threads may start later).
+_UMASK = _read_umask()
+
+
+def fresh_file(target: str, suffix: str) -> tuple[int, str]:
+    """A new, empty, private file beside ``target``: ``(descriptor, name)``, created exclusively.
+
+    The name is ``<target's name>.<random>`` + ``suffix``, in ``target``'s
+    folder (so a move over ``target`` is one rename on one file system),
+    made by :func:`tempfile.mkstemp`: ``O_CREAT | O_EXCL | O_NOFOLLOW``, mode
+    0600.  Nothing already there (a file, a symbolic or hard link planted
+    under a predictable name) is opened, followed or truncated, and two
+    writers of one target never share a temporary file.  OSError when the
+    folder refuses it.
+    """
+    folder, base = os.path.split(target)
+    return tempfile.mkstemp(suffix=suffix, prefix=base + ".", dir=folder or ".")
+
+
 def _existing_mode(path: str):
     try:
         return os.stat(path).st_mode
@@ -164,8 +190,11 @@ class Output(_WholeOrNothing):
     in place.
 
     * A regular file, or a name that does not exist yet: the bytes go to a
-      temporary file beside it, ``path + ".part"`` (same folder, so same
-      file system), with the target's permissions.  :meth:`commit` moves it
+      temporary file beside it, ``path + ".<random>.part"``, created
+      exclusively (:func:`fresh_file`: never a file or link already there;
+      same folder, so same file system), with the target's permissions (a
+      new file's: 0666 less the umask).  Two runs writing one target at
+      once each write their own; the last to finish wins, whole.  :meth:`commit` moves it
       over ``path`` in one step (``os.replace``), so ``path`` holds the old
       file or the whole new one, never part of one; :meth:`discard`
       removes it.  A symbolic link is written through: its target is
@@ -248,22 +277,18 @@ class Output(_WholeOrNothing):
             return
         if mode is not None and not os.access(target, os.W_OK):
             self._refuse("cannot write (Permission denied)", "Permission denied")
-        partial = target + ".part" + self.suffix
         try:
-            fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-        except IsADirectoryError:
-            self._refuse(f"cannot write ({partial} is a directory)", "Is a directory")
+            fd, partial = fresh_file(target, ".part" + self.suffix)
         except OSError as exc:
             reason = exc.strerror or str(exc)
             short = reason
             if mode is not None:  # the file exists, but its folder refuses the temporary file
-                reason += f"; cannot make {os.path.basename(partial)} beside it"
+                reason += f"; cannot make {os.path.basename(target)}.*.part beside it"
             self._refuse(f"cannot write ({reason})", short)
-        if mode is not None:
-            try:
-                os.fchmod(fd, stat.S_IMODE(mode))
-            except OSError:
-                pass
+        try:
+            os.fchmod(fd, stat.S_IMODE(mode) if mode is not None else 0o666 & ~_UMASK)
+        except OSError:
+            pass
         self._fd, self._close, self.partial, self.target = fd, True, partial, target
 
     # ------------------------------------------------------------------ writing
@@ -371,10 +396,14 @@ class PartialFile(_WholeOrNothing):
 
     Opened as an :class:`Output` is (the same checks and refusals: a
     directory, a missing folder, no permission), the temporary file
-    :attr:`partial` (``target + ".part" + suffix``, in the target's folder,
-    so that the move is one atomic rename) is created empty and left to the
-    writer; :meth:`commit` moves it over :attr:`path`, :meth:`discard`
-    removes it, so ``path`` never holds part of a file.  As a context
+    :attr:`partial` (``target + ".<random>.part" + suffix``, in the target's
+    folder, so that the move is one atomic rename) is created empty and
+    exclusively (:func:`fresh_file`) and left to the writer, which opens it
+    by name (a fresh private name: nothing planted there can be followed);
+    :meth:`commit` moves it over :attr:`path`, :meth:`discard` removes it,
+    so ``path`` never holds part of a file.  :meth:`stage` makes more such
+    files for a writer's intermediates (a GIF's lossless video and palette),
+    removed by :meth:`commit` and :meth:`discard` alike.  As a context
     manager (:func:`whole_path`): commit on success, discard on any
     exception (raised again).
 
@@ -392,32 +421,48 @@ class PartialFile(_WholeOrNothing):
         out = Output(path, name, suffix=suffix)
         self.partial = out.keep_partial()  # the writer opens the temporary file by name itself
         self.path = out.path if self.partial is None else out.target
+        self.stages: list[str] = []
         if self.partial is None and not stream_ok:
             out.close()
             raise OutputRefused(f"{name} {path}: not a regular file (a stream or a device)")
 
     def commit(self) -> None:
         """Move the complete :attr:`partial` over :attr:`path` (OSError when it cannot be; then it is removed)."""
-        if self.partial is None:
-            return
-        try:
-            os.replace(self.partial, self.path)
-        except BaseException:
-            self.discard()
-            raise
+        if self.partial is not None:
+            try:
+                os.replace(self.partial, self.path)
+            except BaseException:
+                self.discard()
+                raise
+            self.partial = None
+        self._remove_stages()
+
+    def stage(self, suffix: str) -> str:
+        """The name of one more new, empty, private file beside the target (an intermediate; OSError)."""
+        fd, name = fresh_file(self.path, ".part" + suffix)
+        os.close(fd)
+        self.stages.append(name)
+        return name
 
     def discard(self) -> None:
-        """Remove :attr:`partial` if it exists; never raises."""
+        """Remove :attr:`partial` and the stages if they exist; never raises."""
         if self.partial is not None:
             with contextlib.suppress(OSError):
                 os.remove(self.partial)
+            self.partial = None
+        self._remove_stages()
+
+    def _remove_stages(self) -> None:
+        while self.stages:
+            with contextlib.suppress(OSError):
+                os.remove(self.stages.pop())
 
 
 @contextlib.contextmanager
 def whole_path(path, suffix: str = "", name: str = "output"):
     """A temporary path beside ``path`` for a library that writes by name (an image exporter).
 
-    Yields the temporary name (``path + ".part" + suffix``, a
+    Yields the temporary name (``path + ".<random>.part" + suffix``, a
     :class:`PartialFile`); when the block ends without an error the file is
     moved over ``path``, else removed.  A stream target (a FIFO, a device)
     is yielded as it is: the library writes to it by name.

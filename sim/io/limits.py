@@ -110,6 +110,10 @@ class Limit:
         What ``least`` is the smallest of, for that refusal ("step").
     least_why : str
         Why, in a few words.
+    zero_means : str
+        When set, 0 is accepted besides the range above ``least`` and means
+        this ("constant"): a period of 0 is no period, one of 5e-324 s is
+        degenerate.
     """
 
     key: str
@@ -122,6 +126,7 @@ class Limit:
     least: float | None = None
     least_what: str = ""
     least_why: str = ""
+    zero_means: str = ""
 
     @property
     def lowest(self) -> float:
@@ -131,7 +136,7 @@ class Limit:
     def accepts(self, x) -> bool:
         """True when the number ``x`` lies in the range."""
         return (x > self.low if self.low_open else x >= self.low) and x <= self.high and (
-            self.least is None or x >= self.least)
+            self.least is None or x >= self.least or (bool(self.zero_means) and x == 0))
 
     def describe(self) -> str:
         """The range in words for help texts: ``"1e-09 to 1 s"``, ``"above 0, at most 180 deg"``, ``"1 to 10,000,000"``."""
@@ -140,6 +145,8 @@ class Limit:
             return f"{int(self.low):,} to {int(self.high):,}{unit}"
         if self.low_open and self.least is None:
             return f"above {self.low:g}, at most {self.high:g}{unit}"
+        if self.zero_means:
+            return f"0 ({self.zero_means}) or {self.lowest:g} to {self.high:g}{unit}"
         return f"{self.lowest:g} to {self.high:g}{unit}"
 
     def number(self, value, name: str | None = None):
@@ -153,7 +160,7 @@ class Limit:
             raise SettingsError(f"{name}: {x:g} must be {'>' if self.low_open else '>='} {self.low:g}{unit}")
         if x > self.high:
             raise SettingsError(f"{name}: {x:g} is too large (at most {self.high:g}{unit})")
-        if self.least is not None and x < self.least:
+        if self.least is not None and x < self.least and not (self.zero_means and x == 0):
             raise SettingsError(f"{name}: {x:g}{unit} is below the smallest {self.least_what} {self.least:g}{unit} "
                                 f"({self.least_why})")
         return x
@@ -238,7 +245,9 @@ LIMITS = {lim.key: lim for lim in (
     Limit("target_lon_deg", -360.0, 360.0, "deg"),
     Limit("target_alt_km", -1.0, 100.0, "km"),
     Limit("pointing_axis", -_MAGNITUDE, _MAGNITUDE, size=3),
-    Limit("disturbance_period", 0.0, 1e7, "s"),
+    Limit("disturbance_period", 0.0, 1e7, "s", least=1e-9, least_what="period",
+          least_why="the smallest step; a shorter period is not resolved, and 2 pi t / period overflows",
+          zero_means="constant"),
     # ---- ensemble spec (sim.ensemble.EnsembleSpec); its gains grid takes the values of "gains"
     Limit("bodies", 1, 10_000_000, integer=True),
     Limit("seed", 0, 2**64 - 1, integer=True),

@@ -29,10 +29,12 @@ gives one body on floats (the user's function excepted: it is one body's).
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 
 from sim.core.control import TorqueModel
+from sim.core.norm import READS_UNIT, unit
 from sim.world.environment import disturbance_torque, gravity_gradient_at, gravity_gradient_torque, orbit_rate
 from sim.core.ops import FLOAT
 from sim.core.wheels import WheelSet, free_inertia, wheel_reaction
@@ -119,15 +121,19 @@ class LoadModel:
         ``D`` is in inertial axes.
     user : callable or None
         ``f(t, q, w) -> (tx, ty, tz)`` (one body only), body axes, N m.
+        With norm handling ``elimination`` it reads the attitude ``Q / |Q|``,
+        as every attitude-dependent term does (:mod:`sim.core.norm`).
+    unit : bool
+        The norm handling reads the attitude as ``Q / |Q|`` (:data:`sim.core.norm.READS_UNIT`).
     """
 
     __slots__ = ("torque", "ops", "wheels", "direct", "gravity_gradient", "rate", "j_rows", "disturbance",
-                 "period", "inertial", "_user", "_motor_load", "_outside", "orbit", "orbit_state")
+                 "period", "inertial", "_user", "_motor_load", "_outside", "orbit", "orbit_state", "unit")
 
     def __init__(self, torque: TorqueModel, ops=FLOAT):
         self.torque, self.ops = torque, ops
         self.wheels = self.direct = self.disturbance = self._user = None
-        self.gravity_gradient = self.inertial = False
+        self.gravity_gradient = self.inertial = self.unit = False
         self.rate = self.period = 0.0
         self.j_rows = self._motor_load = None
         self._outside = False
@@ -148,6 +154,7 @@ class LoadModel:
         self.disturbance = s.disturbance if any(x != 0.0 for x in s.disturbance) else None
         self.period = s.disturbance_period
         self.inertial = s.disturbance_axes == "inertial"
+        self.unit = s.norm in READS_UNIT
         self._motor_load = None if self.wheels is None else self.wheels.formulas(self.ops).motor_load
         self._outside = self.gravity_gradient or self.disturbance is not None or self._user is not None
 
@@ -181,7 +188,7 @@ class LoadModel:
             d = disturbance_torque(q, t, self.disturbance, self.period, self.inertial)
             total = d if total is None else (total[0] + d[0], total[1] + d[1], total[2] + d[2])
         if self._user is not None:
-            d = _user_torque(self._user, t, q, w)
+            d = _user_torque(self._user, t, unit(q, self.ops) if self.unit else q, w)
             total = d if total is None else (total[0] + d[0], total[1] + d[1], total[2] + d[2])
         return total
 
@@ -208,14 +215,53 @@ class LoadModel:
 
 
 def _user_torque(f, t, q, w):
-    """``f(t, q, w)`` as three floats (``w``: the body rates only); UserTorqueError naming what came back."""
-    result = f(t, q, (w[0], w[1], w[2]))
+    """``f(t, q, w)`` as three floats (``w``: the body rates only); UserTorqueError naming what came back.
+
+    Exactly three finite real numbers, in a tuple, a list or a 1-D numpy
+    array: text and bytes (whose characters ``float()`` would read one by
+    one), sets (no order), generators, mappings, booleans, complex numbers
+    and integers beyond a float are refused, never coerced.  An arithmetic
+    error inside ``f`` (an overflow, a division by zero, a math domain
+    error) is the function's, named as such, not a fault of the state.
+    """
     try:
-        tx, ty, tz = result
-        out = (float(tx), float(ty), float(tz))
-    except (TypeError, ValueError):
-        raise UserTorqueError(f"user torque: f(t, q, w) must return three numbers (tx, ty, tz) in N m, "
-                              f"got {result!r}") from None
+        result = f(t, q, (w[0], w[1], w[2]))
+    except (ArithmeticError, ValueError) as exc:
+        if isinstance(exc, ValueError) and "math domain error" not in str(exc):
+            raise  # the function's own refusal, as it wrote it
+        raise UserTorqueError(f"user torque: f(t={t:g}, q, w) raised {type(exc).__name__}: {exc}") from exc
+    return _three_reals(result, t)
+
+
+def _three_reals(result, t):
+    """``result`` as three finite floats, or UserTorqueError saying what it was."""
+    def refuse(why):
+        raise UserTorqueError(f"user torque: f(t, q, w) must return three finite real numbers (tx, ty, tz) in N m "
+                              f"(a tuple, a list or a numpy array), got {_shown(result)}{why}")
+
+    if isinstance(result, np.ndarray):
+        if result.shape != (3,) or result.dtype.kind not in "iuf":
+            refuse(f" (an array of shape {result.shape} and dtype {result.dtype})")
+        values = result.tolist()
+    elif isinstance(result, (tuple, list)):
+        values = result
+    else:
+        refuse(f" (a {type(result).__name__})")
+    if len(values) != 3:
+        refuse(f" ({len(values)} values)")
+    out = []
+    for x in values:
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (numbers.Real, np.integer, np.floating)):
+            refuse(f" (a {type(x).__name__} among them)")
+        try:
+            out.append(float(x))
+        except OverflowError:
+            refuse(" (an integer too large for a float)")
     if not all(math.isfinite(x) for x in out):
-        raise UserTorqueError(f"user torque: f(t={t:g}, q, w) returned {out}, not finite")
-    return out
+        raise UserTorqueError(f"user torque: f(t={t:g}, q, w) returned {tuple(out)}, not finite")
+    return out[0], out[1], out[2]
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."

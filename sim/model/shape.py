@@ -454,8 +454,19 @@ def _solid(vertices, faces):
     """
     import trimesh
 
-    solid = trimesh.Trimesh(vertices, faces, process=True)  # merges coincident vertices
     origin = np.zeros(3)
+    # Measured in its own box: centred and scaled to 1 along each axis, so trimesh's absolute tolerances
+    # (merging vertices closer than 1e-8, the volume's rounding) mean the same for a mesh of 1e-150 or
+    # 1e100 m, one 1e15 m from the origin, or a thin plate; a positive scaling keeps the winding, and the
+    # results are scaled back: the volume by sx sy sz, the second moments M = S M' S (per unit mass), the
+    # inertia I = tr(M) 1 - M.
+    vertices = np.asarray(vertices, dtype=float)
+    low, high = vertices.min(axis=0), vertices.max(axis=0)
+    middle = 0.5 * low + 0.5 * high
+    extent = high - low
+    if not (np.all(extent > 0.0) and np.all(np.isfinite(extent))):
+        return None, origin, "the mesh encloses zero volume", faces, None
+    solid = trimesh.Trimesh((vertices - middle) / extent, faces, process=True)  # merges coincident vertices
     note = None
     if not solid.is_watertight:
         return None, origin, "the mesh is not watertight (it has open edges), so it bounds no volume", faces, None
@@ -465,13 +476,17 @@ def _solid(vertices, faces):
         trimesh.repair.fix_inversion(solid)  # trimesh's normal fixing: the faces reversed
         faces = faces[:, ::-1].copy()        # the drawn mesh too, so the view shows the outside
         note = "the mesh was wound inside out (its normals pointed in); its faces were turned outward"
-    volume = float(solid.volume)  # density 1: mass = volume
-    if not volume > 0.0:
+    scaled = float(solid.volume)  # of the mesh in its unit box (density 1: mass = volume)
+    if not scaled > 0.0:
         return None, origin, "the mesh encloses zero volume", faces, note
-    scale = np.max(np.abs(vertices))
+    volume = scaled * float(np.prod(extent))
+    scale = 0.5 * float(np.max(extent))  # its half size: max |v| for a mesh about the origin
     if volume < 1e-12 * scale ** 3:
         return None, origin, f"the mesh encloses almost no volume ({volume:.3g} m^3: flat or degenerate)", faces, note
-    unit = np.asarray(solid.moment_inertia, dtype=float) / volume  # about the centre of mass
+    inertia = np.asarray(solid.moment_inertia, dtype=float) / scaled  # about the centre of mass, per unit mass
+    second = 0.5 * np.trace(inertia) * np.eye(3) - inertia             # M' = tr(I')/2 1 - I'
+    second = extent[:, None] * second * extent[None, :]                # M = S M' S
+    unit = np.trace(second) * np.eye(3) - second
     if not np.all(np.isfinite(unit)) or math.isclose(np.trace(unit), 0.0):
         return None, origin, "the mesh's inertia is not finite", faces, note
-    return unit, np.asarray(solid.center_mass, dtype=float), None, faces, note
+    return unit, middle + extent * np.asarray(solid.center_mass, dtype=float), None, faces, note

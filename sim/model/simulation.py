@@ -387,13 +387,26 @@ class Simulation(Stepper):
         dt = self._dt
         wheels = len(self._w) > 3
         for _ in range(n):
-            q, w, p = integrate(self._q, self._w, self._p, dt, torque, body, self._t)
-            q, correction = norm(q)
-            if p is not None:
-                w = self._rates(q, p) + w[3:] if wheels else self._rates(q, p)
+            try:
+                q, w, p = integrate(self._q, self._w, self._p, dt, torque, body, self._t)
+                q, correction = norm(q)
+                if p is not None:
+                    w = self._rates(q, p) + w[3:] if wheels else self._rates(q, p)
+            except (OverflowError, ZeroDivisionError) as exc:  # a stage overflowed in float math
+                raise SimulationFault(f"the state is no longer finite ({exc} in a stage of the step); "
+                                      "paused at the last good state", self._t) from None
+            except ValueError as exc:
+                if "math domain error" not in str(exc):  # math.sin(inf) and the like; anything else is no fault
+                    raise
+                raise SimulationFault(f"the state is no longer finite ({exc} in a stage of the step); "
+                                      "paused at the last good state", self._t) from None
             if not math.isfinite(q[0] + q[1] + q[2] + q[3] + sum(w) + correction):  # the wheels' speeds too
                 raise SimulationFault("the state is no longer finite; paused at the last good state",
                                       self._t)
+            if self._unit and not 0.0 < q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] < math.inf:
+                raise SimulationFault(f"|Q| = {math.hypot(*q):.3g} is beyond what Q / |Q| can be computed from "
+                                      "(|Q|^2 overflows or vanishes) with norm handling 'elimination'; paused at "
+                                      "the last good state", self._t)
             if self._norm_is_none:
                 err = math.sqrt(norm2_Q(q)) - 1.0
                 if abs(err) > NORM_FAULT:
