@@ -166,8 +166,8 @@ class MainWindow(QMainWindow):
         self.plot_tabs = PlotTabs(self.plots, self.compare, self.momentum)
         self.plot_tabs.compare_shown.connect(self._check_compare_action)
         self.feed = PlotFeed(self.history, self.plots, self.compare)
-        self.ensemble = EnsembleView(self.flight.worker, self.controls, self.reset, self.show_message,
-                                     self.plot_tabs)
+        self.ensemble = EnsembleView(lambda: self.flight.worker.settings, self.controls, self.send, self.reset,
+                                     self.show_message, self.plot_tabs)
         self.readouts = Readouts()
         self.readouts.orbit_toggled.connect(self._show_orbit_angles)
         self._wheels_shown = None  # what _show_wheels last drew
@@ -190,7 +190,7 @@ class MainWindow(QMainWindow):
     def _build_controls(self, speed: float) -> None:
         """The control column, wired to the worker (run commands) and the window (inputs, reset)."""
         worker = self.flight.worker
-        self.controls = ControlPanel(self._submit, SPEED_RANGE, submit_all=self._submit_all)
+        self.controls = ControlPanel(self.send, SPEED_RANGE)
         self.controls.setMinimumWidth(300)
         self.controls.rejected.connect(lambda text: self.statusBar().showMessage(text, MESSAGE_SECONDS * 1000))
         self.controls.body.rejected.connect(self.show_message)
@@ -198,7 +198,7 @@ class MainWindow(QMainWindow):
         run.show_state(False, speed)
         run.pause_toggled.connect(worker.pause)
         run.step_clicked.connect(worker.step)
-        run.reset_clicked.connect(self.reset)
+        run.reset_clicked.connect(lambda: self.reset())
         run.speed_changed.connect(worker.set_speed)
         run.pause_at_end_toggled.connect(self._toggle_pause_at_end)
 
@@ -259,23 +259,26 @@ class MainWindow(QMainWindow):
         return self._last
 
     # ------------------------------------------------------- inputs and runs
-    def _submit(self, key: str, value) -> None:
-        if key == "wheels" and len(layout_axes(value)) != self.flight.worker.settings.wheel_count:
-            # another number of wheels: a new run (its rows have a column per wheel)
-            self._started(lambda: self.flight.change_wheels(value, *self.controls.body.reset_state()))
-            return
-        self._submit_all(((key, value),))
+    def send(self, entry) -> None:
+        """The window's one way for inputs into the worker: an entry that takes effect at one step.
 
-    def _submit_all(self, inputs) -> None:
-        """Inputs that take effect at the same step; one the model refuses is said, and none is sent."""
+        ``entry`` holds :class:`~sim.model.controls.Control` inputs and
+        ``(key, value)`` pairs (:meth:`app.worker.SimulationWorker.send`);
+        one the model refuses is said, and none is sent.  Another number of
+        reaction wheels starts a new run instead (its rows have a column per wheel).
+        """
+        wheels = next((value for key, value in (i for i in entry if isinstance(i, tuple)) if key == "wheels"), None)
+        if wheels is not None and len(layout_axes(wheels)) != self.flight.worker.settings.wheel_count:
+            self._started(lambda: self.flight.change_wheels(wheels, *self.controls.body.reset_state()))
+            return
         try:
-            self.flight.worker.submit_all(inputs)
+            self.flight.worker.send(entry)
         except SettingsError as exc:
             self.show_message(str(exc))
 
-    def reset(self) -> None:
-        """Back to the reset fields' angles and rates at t = 0 (clears a fault)."""
-        self.flight.reset(*self.controls.body.reset_state())
+    def reset(self, with_inputs=()) -> None:
+        """Back to the reset fields' angles and rates at t = 0 (clears a fault), with ``with_inputs`` in its entry."""
+        self.flight.reset(*self.controls.body.reset_state(), with_inputs)
 
     def _toggle_pause_at_end(self, pause: bool) -> None:
         self.flight.set_pause_at_end(pause, self._last.t if self._last is not None else 0.0)

@@ -65,7 +65,7 @@ def build_menus(window) -> tuple[QAction, QAction]:
     simulation = bar.addMenu("&Simulation")
     _action(window, simulation, "Pause / run", window.controls.run.pause.toggle, "Space")
     _action(window, simulation, "Single step", window.controls.run.step.click, "N")
-    _action(window, simulation, "Reset", window.reset, "R")
+    _action(window, simulation, "Reset", lambda _=False: window.reset(), "R")
 
     scenarios = bar.addMenu("S&cenario")
     for name in builtin_names():
