@@ -28,7 +28,7 @@ from sim.model.stepping import Stepper
 from sim.core.wheels import gyrostat_energy, total_momentum
 
 __all__ = ["Simulation", "Snapshot", "SimulationFault", "COLUMNS", "HISTORY_COLUMNS", "HISTORY_EXTRA",
-           "WHEEL_EXTRA", "columns", "history_columns", "NORM_FAULT"]
+           "WHEEL_EXTRA", "columns", "history_columns", "NORM_FAULT", "ORBIT_COLUMNS", "orbit_column"]
 
 #: CSV columns of ``attitude-sim run`` without reaction wheels, in order (docs/CLI.md).
 COLUMNS = ("t", "q1", "q2", "q3", "q4", "wx", "wy", "wz", "psi_deg", "theta_deg", "phi_deg",
@@ -43,6 +43,15 @@ HISTORY_EXTRA = ("norm_correction", "four_t", "q_dot_p", "psio_deg", "thetao_deg
 #: With wheels, besides: the body's share of the total momentum in inertial axes (``C^T J w``, the
 #: wheels locked) and the torque law's command, what the wheels are asked to realise (N m).
 WHEEL_EXTRA = ("hbx", "hby", "hbz", "tcx", "tcy", "tcz")
+
+
+#: The inertial aircraft-angle columns and their counterparts relative to the orbit frame.
+ORBIT_COLUMNS = dict(zip(COLUMNS[8:11], HISTORY_EXTRA[3:6]))
+
+
+def orbit_column(name: str) -> str:
+    """The orbit-frame column of an aircraft-angle column (``psi_deg`` -> ``psio_deg``); KeyError for another."""
+    return ORBIT_COLUMNS[name]
 
 
 def columns(wheels: int = 0) -> tuple:
