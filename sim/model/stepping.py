@@ -73,7 +73,8 @@ class Stepper:
         """
         value = validate(key, value)
         if key in CONTROLS:
-            self.control(key, value)
+            check_control(self._settings, key, value)
+            self._control(key, value)
             return
         self._settings = self.settings.replace(**{key: value})
         self._controls = None  # in the model now
@@ -103,6 +104,9 @@ class Stepper:
         against this body (one wheel torque per wheel: SettingsError).
         """
         check_control(self._settings, key, value)
+        self._control(key, value)
+
+    def _control(self, key: str, value) -> None:
         self._controls = {**(self._controls or {}), key: value}  # a new dict: a reader's view stays whole
         if key == "torque":
             self._torque.command = value
