@@ -8,7 +8,7 @@ process, beside the same window, keeps about its cost alone.
 
 How: :meth:`EnsembleEngine.ensemble` is the :class:`~sim.run.runner.Runner`'s
 ``ensembles`` factory.  It returns a :class:`RemoteEnsemble` with the face
-the runner uses (``set``, ``reset``, ``step``, ``frame``), whose
+the runner uses (``set``, ``control``, ``reset``, ``step``, ``frame``), whose
 :class:`~sim.ensemble.Ensemble` lives in the engine's process
 (:func:`serve`).  ``step`` only counts; every other call is one request
 that carries the number of steps the runner has taken, and the process
@@ -139,9 +139,10 @@ def serve(conn, buffer: FrameBuffer) -> None:
     Each request is ``(operation, ident, steps, *arguments)``; ``steps`` is
     how many steps the runner had taken when it asked, and the ensemble is
     stepped up to it first.  Operations: ``new`` (settings, spec: replaces
-    the ensemble), ``set`` (key, value), ``reset``, ``frame`` (writes the
-    state into ``buffer`` and answers its time, its command's columns and
-    its info record, the latter only when it is a new one), ``close``.
+    the ensemble), ``set`` (key, value), ``control`` (key, value: a
+    validated control), ``reset``, ``frame`` (writes the state into
+    ``buffer`` and answers its time, its command's columns and its info
+    record, the latter only when it is a new one), ``close``.
     Every request is answered ``("ok", result)`` or ``("error", exception)``.
     Ends on ``close`` or when the other end of the pipe is gone.
     """
@@ -171,6 +172,8 @@ def serve(conn, buffer: FrameBuffer) -> None:
                 result = None
                 if operation == "set":
                     ensemble.set(*arguments)
+                elif operation == "control":
+                    ensemble.control(*arguments)
                 elif operation == "reset":
                     ensemble.reset()
                 elif operation == "frame":
@@ -394,6 +397,11 @@ class RemoteEnsemble:
         """:meth:`sim.ensemble.Ensemble.set` after the steps counted so far."""
         self._changed()
         self._engine.request("set", self._ident, self._steps, key, value)
+
+    def control(self, key: str, value) -> None:
+        """:meth:`sim.model.stepping.Stepper.control` (a control, nothing rebuilt) after the steps counted so far."""
+        self._changed()
+        self._engine.request("control", self._ident, self._steps, key, value)
 
     def reset(self) -> None:
         """:meth:`sim.ensemble.Ensemble.reset` after the steps counted so far."""

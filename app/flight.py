@@ -113,7 +113,7 @@ class Flight:
     Attributes
     ----------
     worker : SimulationWorker
-        The simulation thread: inputs (:meth:`SimulationWorker.submit`), run
+        The simulation thread: inputs (:meth:`SimulationWorker.send`, one entry at a time), run
         commands (pause, step, speed) and the batches it computed
         (:meth:`SimulationWorker.drain`).
     """
@@ -181,9 +181,12 @@ class Flight:
         return self._pause_at_end
 
     # ------------------------------------------------------------ run control
-    def reset(self, angles_deg, rates) -> None:
-        """Back to ``angles_deg`` and ``rates`` at t = 0, clearing a fault; the end pause holds again."""
-        self.worker.reset(angles_deg, rates)
+    def reset(self, angles_deg, rates, with_inputs=()) -> None:
+        """Back to ``angles_deg`` and ``rates`` at t = 0, clearing a fault; the end pause holds again.
+
+        ``with_inputs``: what the reset carries, in the same entry (:meth:`SimulationWorker.reset`).
+        """
+        self.worker.reset(angles_deg, rates, with_inputs)
         self._arm_end()
 
     def set_pause_at_end(self, pause: bool, t: float) -> None:

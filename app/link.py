@@ -10,7 +10,7 @@ A :class:`LinkServer` binds two ZeroMQ sockets on one address
   (ZeroMQ's high-water mark), the simulation does not wait;
 * a PULL socket on ``PORT + 1`` takes inputs
   (:func:`sim.io.link.decode_input`), read by the link's own thread and
-  sent through the one public route, ``submit_all`` (the worker's or the
+  sent through the one public route, ``send`` (the worker's or the
   runner's queue): each lands on a step boundary and is recorded like any
   other input, so a recording of a linked run replays bit for bit.
 
@@ -132,7 +132,7 @@ class LinkServer:
         most one a step is sent.
 
     Use: ``link = LinkServer(addr); link.attach(worker)`` (a
-    :class:`~app.worker.SimulationWorker`: inputs through its ``submit_all``,
+    :class:`~app.worker.SimulationWorker`: inputs through its ``send``,
     states from its listener), ``link.start()``, ..., ``link.close()``.
     """
 
@@ -157,7 +157,7 @@ class LinkServer:
             self._context.destroy(0)
             raise LinkError(f"cannot open the link on {self.address} and {self.input_address}: {exc}") from None
         self._monitor = self._pub.get_monitor_socket(zmq.EVENT_ACCEPTED | zmq.EVENT_DISCONNECTED)
-        self._submit_all = None
+        self._send = None
         self._pub_lock = threading.Lock()
         self._stopping = False
         self._thread = threading.Thread(target=self._serve, name="attitude-sim link", daemon=True)
@@ -175,11 +175,11 @@ class LinkServer:
         """Send inputs to ``target`` and states from it.
 
         ``target`` is a :class:`~app.worker.SimulationWorker` (its
-        ``submit_all`` and ``add_listener``), or anything with ``submit_all``
+        ``send`` and ``add_listener``), or anything with ``send``
         whose owner calls :meth:`publish` after each batch (a bare
         :class:`~sim.run.runner.Runner`).
         """
-        self._submit_all = target.submit_all
+        self._send = target.send
         if hasattr(target, "add_listener"):
             target.add_listener(self.publish)
         return self
@@ -325,7 +325,7 @@ class LinkServer:
         survivors = {index for _, index in pending.values()}
         self._dropped["superseded"] += len(merged) - len(survivors)
         try:
-            self._submit_all(inputs)
+            self._send(inputs)
         except Exception:  # SettingsError (out of range, another number of wheels) or anything else
             self._dropped["refused"] += len(survivors)
             return

@@ -1,8 +1,8 @@
 """The simulation thread: a plain loop that owns the Runner and paces it to wall time.
 
 The GUI never touches the :class:`~sim.run.runner.Runner` state.  It sends inputs
-with :meth:`SimulationWorker.submit` (the runner's thread-safe queue; they take
-effect at the next step) and commands (pause, single step, speed, reset, a new
+with :meth:`SimulationWorker.send`, one entry at a time (the runner's thread-safe queue; an
+entry takes effect at the next step) and commands (pause, single step, speed, reset, a new
 runner) that the loop carries out between chunks.  Every batch of samples the
 loop takes is kept, in order, until the GUI's frame timer collects them with
 :meth:`SimulationWorker.drain`; nothing is dropped and neither side ever waits
@@ -241,17 +241,14 @@ class SimulationWorker:
         return batches
 
     # ---------------------------------------------------------------- inputs
-    def submit(self, key: str, value=None) -> None:
-        """Send an input to the runner (validated; SettingsError in the caller).
+    def send(self, entry) -> None:
+        """The one door for inputs: an entry of inputs that take effect at the same step (:meth:`Runner.send`).
 
-        The worker wakes for it: the input takes effect at the next step that
-        is due, not at the end of a :data:`MIN_TICK` wait.
+        Checked in the caller's thread (SettingsError there, and nothing
+        sent).  The worker wakes for it: the entry takes effect at the next
+        step that is due, not at the end of a :data:`MIN_TICK` wait.
         """
-        self.submit_all(((key, value),))
-
-    def submit_all(self, inputs) -> None:
-        """Send ``(key, value)`` inputs that take effect at the same step (:meth:`sim.run.runner.Runner.submit_all`)."""
-        self._runner.submit_all(inputs)
+        self._runner.send(entry)
         self._input_waiting = True
         self._wake.set()
 
@@ -262,6 +259,10 @@ class SimulationWorker:
         and must never raise.  Add listeners before :meth:`start`.
         """
         self._listeners = (*self._listeners, listener)
+
+    def submit(self, key: str, value=None) -> None:
+        """:meth:`send` of one input: ``send(((key, value),))``."""
+        self.send(((key, value),))
 
     def pause(self, paused: bool) -> None:
         """Pause or resume; wall time spent paused is not simulated afterwards."""
@@ -275,14 +276,16 @@ class SimulationWorker:
         """Change the speed factor (clamped to :data:`SPEED_RANGE`)."""
         self._command(self._do_speed, self._clamp_speed(speed))
 
-    def reset(self, angles_deg, rates) -> None:
+    def reset(self, angles_deg, rates, with_inputs=()) -> None:
         """Back to ``angles_deg`` and ``rates`` at t = 0, clearing a fault.
 
-        Sends ``angles_deg``, ``rates`` and ``reset`` through the runner's
-        queue (so a recording holds them); while paused the window shows the
-        t = 0 state at once.
+        Sends ``angles_deg``, ``rates``, ``with_inputs`` (what the reset
+        carries: a new ensemble, built from those angles; an ensemble body's
+        inertia and gains) and ``reset`` as one entry through the runner's queue (so they take
+        effect at one step, and a recording holds them); while paused the
+        window shows the t = 0 state at once.
         """
-        self._runner.submit_all((("angles_deg", angles_deg), ("rates", rates), (RESET, None)))
+        self._runner.send((("angles_deg", angles_deg), ("rates", rates), *with_inputs, (RESET, None)))
         self._command(self._do_reset, self._runner)
 
     def replace_runner(self, runner: Runner, stop_at: int | None = None) -> None:

@@ -27,6 +27,7 @@ import numpy as np
 from sim.ensemble import Ensemble, EnsembleSpec
 from sim.ensemble.sampling import combination
 from sim.model.events import EventCursor
+from sim.io.costs import BYTES_PER_BODY, LOST_SECONDS, POLL_SECONDS, WORKER_BYTES
 from sim.io.limits import LIMITS, least_seconds
 from sim.run.scenario import Scenario
 from sim.model.settings import Settings
@@ -60,16 +61,6 @@ _METRICS = COLUMNS[27:]
 
 #: A trajectory file larger than this is refused up front (bytes; :data:`sim.io.limits.LIMITS`).
 MAX_TRAJECTORY_BYTES = LIMITS["trajectory_bytes"].high
-#: Bytes an ensemble holds per body while it flies: state, initial samples, metrics and numpy's
-#: temporaries, with a margin over the figure measured (docs/PERFORMANCE.md).
-BYTES_PER_BODY = 1536
-#: Bytes of one Dask worker process with numpy and the simulation loaded, with a margin (docs/PERFORMANCE.md).
-WORKER_BYTES = 160 << 20
-#: Seconds a cluster may go without any worker before the sweep ends (a local worker killed is
-#: back within about 2 s: its nanny restarts it and Dask runs the chunk again).
-LOST_SECONDS = 10.0
-#: Seconds between the checks of a running Dask sweep (results, workers, the deadline).
-POLL_SECONDS = 1.0
 
 
 class SweepFailed(RuntimeError):

@@ -234,13 +234,13 @@ def test_a_body_and_its_carried_tuning_reach_the_simulation_at_the_same_step(qtb
     window.controls.torque.sliders[0].set_value(2.0)   # rolling: the dampers have a rate to act on
     qtbot.waitUntil(lambda: window.worker.settings.torque[0] == 2.0, timeout=2000)
     worker = window.flight.worker
-    submit_all = worker.submit_all
+    send = worker.send
 
-    def preempted(inputs):
-        submit_all(inputs)
+    def preempted(entry):
+        send(entry)
         time.sleep(0.3)   # the simulation thread steps on meanwhile
 
-    monkeypatch.setattr(worker, "submit_all", preempted)
+    monkeypatch.setattr(worker, "send", preempted)
     assert window.controls.body.choose("t_handle")
     qtbot.waitUntil(lambda: worker.settings.body == "t_handle", timeout=2000)
     t0 = window.last_snapshot.t

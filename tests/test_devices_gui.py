@@ -63,7 +63,7 @@ def test_the_gamepad_flies_the_aircraft(qtbot, main_window):
     """Plugged in while the window runs: the stick pulled back pitches the nose up (+y rate), the right trigger
     yaws it right (+z rate); pulled out, the torque goes back to the sliders'."""
     win = main_window("default", speed=1.0)
-    win.worker.submit_all((("dampers_on", False), ("angles_deg", (0.0, 0.0, 0.0)), ("rates", (0.0, 0.0, 0.0)),
+    win.worker.send((("dampers_on", False), ("angles_deg", (0.0, 0.0, 0.0)), ("rates", (0.0, 0.0, 0.0)),
                            ("reset", None)))
     pad = Virtual()
     try:

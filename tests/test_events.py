@@ -105,7 +105,8 @@ def exact_due_steps(scenario, steps):
 
 @pytest.fixture
 def record(monkeypatch):
-    """Every ``set`` of a Simulation or an Ensemble as ``(kind, steps taken, key, value)``."""
+    """Every ``set`` or ``control`` (a torque, command or wheel torques: issue 29) of a Simulation or an
+    Ensemble as ``(kind, steps taken, key, value)``."""
     calls = []
 
     def recording(kind, original):
@@ -116,6 +117,8 @@ def record(monkeypatch):
 
     monkeypatch.setattr(Simulation, "set", recording("body", Simulation.set))
     monkeypatch.setattr(Ensemble, "set", recording("ensemble", Ensemble.set))
+    monkeypatch.setattr(Simulation, "control", recording("body", Simulation.control))
+    monkeypatch.setattr(Ensemble, "control", recording("ensemble", Ensemble.control))
     return calls
 
 

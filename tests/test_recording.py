@@ -182,7 +182,7 @@ def test_sigkill_during_recording_leaves_a_loadable_file(tmp_path):
 
 
 def test_inputs_from_the_live_link_replay_bit_for_bit(tmp_path):
-    """Inputs decoded from link messages (sim.io.link) and submitted as the link submits them (one submit_all
+    """Inputs decoded from link messages (sim.io.link) and submitted as the link submits them (one send
     of the newest value of each key), between batches of uneven length, as the simulation thread takes them."""
     from sim.io.link import decode_input, encode_input
 
@@ -196,7 +196,7 @@ def test_inputs_from_the_live_link_replay_bit_for_bit(tmp_path):
         message = encode_input(k, torque=tuple(rng.normal(0.0, 0.3, 3)),
                                **({"command_deg": tuple(rng.uniform(-90, 90, 3))} if k % 10 == 0 else {}))
         _, inputs = decode_input(message)
-        runner.submit_all(tuple(inputs.items()))
+        runner.send(tuple(inputs.items()))
         rows.append(runner.advance(int(rng.integers(1, 9))).rows)
     recorder.close(runner.total_steps)
     recorded = np.vstack(rows)

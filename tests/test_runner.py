@@ -33,7 +33,7 @@ def test_inputs_submitted_together_take_effect_at_one_step_even_while_it_steps()
     runner = Runner(load("default"))
     together = [("body", "t_handle"), ("mass", None), ("dampers", (0.001, 0.001, 0.001)), ("gains", (1.0, 1.0, 1.0)),
                 ("limits", (0.01, 0.01, 0.01))]
-    sender = threading.Thread(target=lambda: [runner.submit_all(together) for _ in range(50)])
+    sender = threading.Thread(target=lambda: [runner.send(together) for _ in range(50)])
     sender.start()
     applied = []
     while sender.is_alive() or not applied or len(applied) < 50 * len(together):
@@ -48,7 +48,7 @@ def test_inputs_submitted_together_take_effect_at_one_step_even_while_it_steps()
 def test_inputs_submitted_together_are_refused_together():
     runner = Runner(load("default"))
     with pytest.raises(SettingsError, match="dt"):
-        runner.submit_all([("torque", (1.0, 0.0, 0.0)), ("dt", -1.0)])
+        runner.send([("torque", (1.0, 0.0, 0.0)), ("dt", -1.0)])
     assert runner.advance(1).applied == []
 
 

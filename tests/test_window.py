@@ -83,6 +83,17 @@ def test_torque_slider_spins_the_body_with_its_sign(qtbot, window, sign):
 
 
 @pytest.mark.gl
+def test_a_torque_slider_flies_the_body_without_rebuilding_its_model(qtbot, window):
+    """Issue 29: a slider tick is a control, not a model change: the body turns, its model stays the same objects."""
+    sim = window.worker.runner.sim
+    model = (sim._settings, sim.body, sim._torque, sim._load)
+    child(window, "slider_tz").setValue(30)  # 3 N m
+    qtbot.waitUntil(lambda: window.last_snapshot.w[2] > 0.05, timeout=2000)
+    assert window.worker.settings.torque == (0.0, 0.0, 3.0)
+    assert all(a is b for a, b in zip(model, (sim._settings, sim.body, sim._torque, sim._load)))
+
+
+@pytest.mark.gl
 def test_flying_keys_add_torque_while_held(qtbot, window):
     qtbot.keyPress(window.viewer, Qt.Key.Key_W)
     qtbot.waitUntil(lambda: window.worker.settings.torque == (0.0, 5.0, 0.0), timeout=2000)

@@ -10,8 +10,6 @@ an existing cluster (``--scheduler``).  Bad input exits 2 with one line.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import logging
 import math
 import sys
 import time
@@ -21,8 +19,10 @@ import numpy as np
 
 from app.cli.options import (PROG, UsageError, add_settings_flags, check_outputs, flush_notes, note, open_output,
                              say, scenario_from_args, scenario_inputs)
-from app.cli.output import OutputError, catch_interrupts, deferred_interrupts, reason
+from app.cli.cluster import dask_client
+from app.cli.output import OutputError, catch_interrupts, reason
 from sim.ensemble import EnsembleSpec
+from sim.io.costs import BODY_STEP_SECONDS, ROUGH_BODY_STEP_SECONDS, ROUGH_SETUP_SECONDS
 from sim.io.limits import LIMITS, RunTooLong, as_integer, check_cost, check_workers, usable_cores
 from sim.model.settings import SettingsError, damper_warning, stability_warning
 from sim.sweep import MAX_TRAJECTORY_BYTES, Sweep, SweepFailed, summary
@@ -271,131 +271,6 @@ def _inf(x: float) -> float:
 
 
 # ------------------------------------------------------------------ running
-def _probe_scheduler(address: str, seconds: float) -> None:
-    """Refuse an address where no Dask scheduler answers, within ``seconds`` (the handshake included).
-
-    ``distributed.Client`` waits for ever for a server that accepts the
-    connection and never answers its handshake, and reads a server that
-    answers something else as the length of a frame (an allocation of
-    exabytes).  This probe speaks Dask's protocol once, with a deadline on
-    the whole exchange, and asks the server what it is.
-    """
-    import asyncio
-
-    from distributed.comm import connect
-
-    async def identity():
-        comm = await connect(address, timeout=seconds)
-        try:
-            await comm.write({"op": "identity", "reply": True})
-            return await comm.read()
-        finally:
-            comm.abort()
-
-    flag = f"--scheduler {address}"
-    _reachable(address, seconds, flag)
-    deadline = seconds + 5.0  # the connection's own timeout first (nothing listens: "cannot connect")
-    try:
-        info = asyncio.run(asyncio.wait_for(identity(), deadline))
-    except TimeoutError:
-        raise UsageError(f"{flag}: no Dask scheduler answered within {deadline:g} s (something accepted the "
-                         "connection but never completed Dask's handshake)") from None
-    except OSError as exc:
-        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise UsageError(f"{flag}: cannot connect ({text})") from None
-    except (ValueError, TypeError) as exc:  # not an address Dask understands
-        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise UsageError(f"{flag}: cannot connect ({text})") from None
-    except Exception as exc:
-        raise UsageError(f"{flag}: not a Dask scheduler (what answered does not speak Dask's protocol: "
-                         f"{type(exc).__name__})") from None
-    kind = info.get("type") if isinstance(info, dict) else None
-    if kind != "Scheduler":
-        raise UsageError(f"{flag}: not a Dask scheduler (it answered as {kind or 'something else'})")
-
-
-def _reachable(address: str, seconds: float, flag: str) -> None:
-    """A plain TCP connection first: where nothing listens, say so at once (Dask retries until its timeout)."""
-    import socket
-
-    from distributed.comm.addressing import parse_address, parse_host_port
-
-    try:
-        scheme, location = parse_address(address)
-        if scheme != "tcp":
-            return  # tls://, inproc://: Dask's own connection says what is wrong
-        host, port = parse_host_port(location)
-        with socket.create_connection((host, port), timeout=seconds):
-            pass
-    except (ValueError, TypeError) as exc:
-        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise UsageError(f"{flag}: cannot connect ({text})") from None
-    except OSError as exc:
-        raise UsageError(f"{flag}: cannot connect ({exc.strerror or exc})") from None
-
-
-def _quiet_dask() -> None:
-    """Dask's own log lines (connection errors, a lost worker) never reach stderr: the sweep says it in one.
-
-    distributed gives several of its loggers their own level when it is
-    imported, so each is silenced, not only the parent.
-    """
-    import distributed  # noqa: F401 - its logging set-up first, then silence it
-
-    for name in list(logging.root.manager.loggerDict):
-        if name.split(".")[0] in ("distributed", "tornado", "asyncio", "bokeh"):
-            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
-    for name in ("distributed", "tornado", "asyncio", "bokeh"):
-        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
-
-
-@contextlib.contextmanager
-def _dask_client(args, workers: int):
-    """Yields (client or None, a description of where the sweep runs)."""
-    if args.scheduler is not None:
-        _quiet_dask()
-        _probe_scheduler(args.scheduler, CONNECT_TIMEOUT)
-        from distributed import Client
-
-        try:
-            client = Client(args.scheduler, timeout=CONNECT_TIMEOUT)
-        except Exception as exc:
-            text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise UsageError(f"--scheduler {args.scheduler}: cannot connect ({text})") from None
-        with client:
-            try:
-                client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
-            except TimeoutError:
-                raise UsageError(f"--scheduler {args.scheduler}: the cluster has no worker") from None
-            yield client, f"the Dask cluster at {args.scheduler}"
-        return
-    if workers == 0:
-        yield None, "this process"
-        return
-    _quiet_dask()
-    import dask
-    from distributed import Client, LocalCluster
-
-    # dashboard_address=":0": the HTTP server on a free port (None still tries 8787 and warns when taken).
-    # Ctrl-C while the cluster starts takes effect once it has started, so it is closed whole.
-    with dask.config.set({"distributed.scheduler.no-workers-timeout": f"{LOST_TIMEOUT}s"}), contextlib.ExitStack() as stack:
-        with deferred_interrupts():
-            try:
-                cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                           dashboard_address=":0",
-                                                           silence_logs=logging.CRITICAL + 1))
-                client = stack.enter_context(Client(cluster))
-            except Exception as exc:
-                text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-                raise SweepFailed(f"a Dask local cluster of {workers} worker processes could not start "
-                                  f"({type(exc).__name__}{': ' + text if text else ''})") from None
-        yield client, f"a Dask local cluster of {workers} worker process{'es' if workers > 1 else ''}"
-
-
-#: A local cluster's tasks fail after this many seconds without a worker (the nannies restart a killed one in 1-2 s).
-LOST_TIMEOUT = 30
-
-
 def _workers(args, sweep: Sweep) -> int:
     if args.workers is not None:
         try:
@@ -437,7 +312,7 @@ def _sweep_from_args(args):
         raise UsageError("--traj-every: needs --trajectories FILE.npz")
     sweep = Sweep(scenario, spec, chunk=chunk, traj_every=traj_every)
     if sweep.body_steps > MAX_BODY_STEPS:
-        hours = sweep.body_steps * 75e-9 / 3600
+        hours = sweep.body_steps * BODY_STEP_SECONDS / 3600
         raise UsageError(f"{spec.bodies:,} bodies x {steps:,} steps = {sweep.body_steps:.2g} body-steps, "
                              f"more than {MAX_BODY_STEPS:.0e} (about {hours:,.0f} core-hours): "
                              "lower --bodies or --duration, or raise --dt")
@@ -455,8 +330,8 @@ def _check_costs(args, sweep: Sweep, workers: int):
         check_cost(what, memory=sweep.memory(workers, local),
                    memory_hint="lower --bodies" + (", raise --traj-every" if sweep.traj_every else "")
                    + (" or --workers" if workers > 1 else ""))
-        # a rough upper bound first (setup 0.5 ms per body, 2 us per body-step): measure only when it matters
-        rough = (sweep.spec.bodies * 5e-4 + sweep.body_steps * 2e-6) / max(1, workers)
+        # a rough upper bound first (sim.io.costs): measure only when it matters
+        rough = (sweep.spec.bodies * ROUGH_SETUP_SECONDS + sweep.body_steps * ROUGH_BODY_STEP_SECONDS) / max(1, workers)
         if rough < _MEASURE_ABOVE:
             return rough
         seconds = sweep.seconds(workers)
@@ -491,7 +366,7 @@ def cmd_sweep(args) -> int:
         with catch_interrupts():
             start = time.perf_counter()
             try:
-                with _dask_client(args, workers) as (client, where), _progress_bar(sweep.body_steps) as bar:
+                with dask_client(args.scheduler, workers, CONNECT_TIMEOUT) as (client, where), _progress_bar(sweep.body_steps) as bar:
                     deadline = None if client is None else 4 * max(estimate or 0.0, 30.0) + 60.0
                     result = sweep.run(client, progress=bar.update, where=where, deadline=deadline)
             except SweepFailed as exc:

@@ -50,16 +50,15 @@ class BodyGroup(QGroupBox):
 
     Parameters
     ----------
-    submit : callable
-        ``submit(key, value)`` sends a validated input to the simulation.
+    send : callable
+        ``send([(key, value), ...])`` sends inputs that take effect at the
+        same step (one entry): a field's value, or a body and the tuning
+        carried to it.
     current : callable, optional
         ``current()`` gives the settings as the user last set them (the
         model's, with the inputs still in flight): what a new body carries
         over.  Default: the settings this group last showed.
     parent : QWidget, optional
-    submit_all : callable
-        ``submit_all([(key, value), ...])`` sends inputs that take effect at
-        the same step: a body and the tuning carried to it.
 
     Signals
     -------
@@ -71,10 +70,9 @@ class BodyGroup(QGroupBox):
 
     rejected = Signal(str)
 
-    def __init__(self, submit, current=None, parent=None, *, submit_all):
+    def __init__(self, send, current=None, parent=None):
         super().__init__("Body and reset state", parent)
-        self._send = submit
-        self._send_all = submit_all  # a body and the tuning carried to it: at the same step (a step between can diverge)
+        self._send_all = send  # a body and the tuning carried to it: at the same step (a step between can diverge)
         self._current = current or (lambda: self._settings)
         self._settings = None
         self._folder = ""
@@ -100,12 +98,12 @@ class BodyGroup(QGroupBox):
         row.addWidget(self.units)
         mass = LIMITS["mass"]
         self.mass = SettingField("mass", f"the inertia is computed from the mesh at this mass, {mass.describe()}")
-        self.mass.committed.connect(lambda value: submit("mass", value))
+        self.mass.committed.connect(lambda value: send((("mass", value),)))
         inertia = LIMITS["inertia"]
         self.inertia = SettingField("inertia", f"Jxx, Jyy, Jzz, Jxy, Jxz, Jyz; kg m², principal moments "
                                     f"{inertia.low:g} to {inertia.high:g}; typed values win over the mesh's "
                                     "until a body is chosen again")
-        self.inertia.committed.connect(lambda value: submit("inertia", value))
+        self.inertia.committed.connect(lambda value: send((("inertia", value),)))
         self.source = QLabel(objectName="note", wordWrap=True)
         self.principal_axes = QCheckBox("Show principal axes", objectName="check_principal_axes",
                                         toolTip="Drawn through the body: orange the smallest moment, "

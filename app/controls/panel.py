@@ -1,7 +1,12 @@
 """The control column: run controls on top, the setting groups in tabs below.
 
 The panel binds the groups to the model both ways.  Inputs go out through
-``submit`` and are remembered until the model shows them; the model's
+one callable, ``send(entry)`` (an entry: inputs that take effect at the same
+step), and are remembered until the model shows them.  A control (the
+torque, the command angles, the wheels' motor torques: :data:`sim.model.controls.CONTROLS`)
+leaves as a :class:`~sim.model.controls.Control`, validated here once and
+applied by the simulation without rebuilding its model; a model setting
+leaves as a ``(key, value)`` pair, validated. the model's
 settings come back at the window's sync points through
 :meth:`ControlPanel.show_settings`, which updates the groups with their
 signals blocked.  A value the model has not caught up with yet is shown as
@@ -26,6 +31,7 @@ from app.controls.limiter import LimiterGroup
 from app.controls.run import RunGroup
 from app.controls.torque import TorqueGroup
 from app.controls.wheels import EnvironmentGroup, WheelsGroup
+from sim.model.controls import CONTROLS, Control
 from sim.model.settings import KEYS, validate
 
 __all__ = ["ControlPanel"]
@@ -54,13 +60,12 @@ class ControlPanel(QWidget):
 
     Parameters
     ----------
-    submit : callable
-        ``submit(key, value)`` sends a validated input to the simulation.
+    send : callable
+        ``send(entry)`` sends one entry of validated inputs (Controls and
+        ``(key, value)`` pairs) that take effect at the same step.
     speed_range : (float, float)
         Slowest and fastest speed factor.
     parent : QWidget, optional
-    submit_all : callable
-        ``submit_all([(key, value), ...])`` sends inputs that take effect at the same step.
 
     Attributes
     ----------
@@ -75,10 +80,9 @@ class ControlPanel(QWidget):
 
     rejected = Signal(str)
 
-    def __init__(self, submit, speed_range, parent=None, *, submit_all):
+    def __init__(self, send, speed_range, parent=None):
         super().__init__(parent)
-        self._send = submit
-        self._send_all = submit_all
+        self._send = send
         self._sent: dict[str, collections.deque] = {}
         self._shown = None
         self.run = RunGroup(speed_range)
@@ -88,7 +92,7 @@ class ControlPanel(QWidget):
         self.controller = ControllerGroup(self._submit)
         self.limiter = LimiterGroup(self._submit)
         self.integrator = IntegratorGroup(self._submit)
-        self.body = BodyGroup(self._submit, self.current_settings, submit_all=self._submit_all)
+        self.body = BodyGroup(self._submit_all, self.current_settings)
         self.wheels = WheelsGroup(self._submit)
         self.environment = EnvironmentGroup(self._submit)
         self._groups = (self.torque, self.command, self.dampers, self.controller, self.limiter,
@@ -111,16 +115,23 @@ class ControlPanel(QWidget):
                 *self.wheels.fields(), *self.environment.fields()]
 
     def _submit(self, key: str, value) -> None:
-        value = validate(key, value)
-        self._sent.setdefault(key, collections.deque(maxlen=_IN_FLIGHT)).append(value)
-        self._send(key, value)
+        """One group's input, as an entry of its own."""
+        self._submit_all(((key, value),))
 
     def _submit_all(self, inputs) -> None:
-        """Inputs that take effect at the same step (a body and the tuning carried to it)."""
-        inputs = [(key, validate(key, value)) for key, value in inputs]
+        """Inputs that take effect at the same step (a body and the tuning carried to it): one entry."""
+        entry = []
         for key, value in inputs:
+            if key in CONTROLS:
+                item = Control(key, value)  # validated once, here
+                key, value = item.key, item.value
+            else:
+                value = validate(key, value)
+                item = (key, value)
+            entry.append((item, key, value))
+        for _, key, value in entry:  # all validated: remembered until the model shows them
             self._sent.setdefault(key, collections.deque(maxlen=_IN_FLIGHT)).append(value)
-        self._send_all(inputs)
+        self._send(tuple(item for item, _, _ in entry))
 
     def show_settings(self, settings, *, fresh: bool = False) -> None:
         """Show the model's settings in every group that has a changed value.

@@ -129,16 +129,22 @@ def _spec_with(spec: EnsembleSpec | None, bodies: int) -> EnsembleSpec:
 
 
 class EnsembleView(QWidget):
-    """The Ensemble tab and its menu action, bound to the window's worker.
+    """The Ensemble tab and its menu action, bound to the window's inputs.
 
     Parameters
     ----------
-    worker : app.worker.SimulationWorker
-        Inputs go to it; the view never touches the runner's state.
+    settings : callable
+        ``settings()``: the main body's settings in force (the worker's, read only).
     controls : app.controls.ControlPanel
         The reset fields (a restart keeps them) and the shortest-path box.
+    send : callable
+        ``send(entry)``: the window's one way for inputs into the worker (an
+        entry: ``(key, value)`` pairs that take effect at one step).
     reset : callable
-        The window's reset (the reset fields' state at t = 0, clearing a fault).
+        ``reset(with_inputs=())``: the window's reset (the reset fields'
+        state at t = 0, clearing a fault), carrying ``with_inputs`` in its
+        entry.  A restart is one entry: angles, rates, the new ensemble or
+        the loaded body's inertia and gains, and the reset.
     message : callable
         ``message(text, error=True)``: the window's inline message.
     tabs : QTabWidget
@@ -154,11 +160,12 @@ class EnsembleView(QWidget):
         The latest state received.
     """
 
-    def __init__(self, worker, controls, reset, message, tabs, parent=None):
+    def __init__(self, settings, controls, send, reset, message, tabs, parent=None):
         super().__init__(parent)
         self.setObjectName("ensemble")
-        self._worker = worker
+        self._settings = settings
         self._controls = controls
+        self._send = send
         self._reset = reset
         self._message = message
         self._tabs = tabs
@@ -302,7 +309,7 @@ class EnsembleView(QWidget):
         if on:
             self._restart(f"Ensemble of {self._spec.bodies:,} bodies: the run restarted at t = 0")
         else:
-            self._worker.submit(ENSEMBLE, None)
+            self._send(((ENSEMBLE, None),))
             self.frame = self._drawn = None
         self._show_tab()
 
@@ -315,14 +322,13 @@ class EnsembleView(QWidget):
             self._restart(f"Ensemble of {bodies:,} bodies: the run restarted at t = 0")
 
     def _restart(self, text: str) -> None:
-        """Attach a new ensemble built from the settings in force and restart everything at t = 0."""
-        angles, rates = self._controls.body.reset_state()
-        worker = self._worker
-        worker.submit("angles_deg", angles)  # first: an ensemble of "same" attitudes takes them
-        worker.submit("rates", rates)
-        worker.submit(ENSEMBLE, self._spec)
+        """Attach a new ensemble built from the settings in force and restart everything at t = 0.
+
+        One entry: the reset's angles and rates (first: an ensemble of "same"
+        attitudes takes them), the ensemble, the reset.
+        """
         self.frame = self._drawn = None
-        self._reset()
+        self._reset(((ENSEMBLE, self._spec),))
         self._message(text, error=False)
 
     def _show_tab(self) -> None:
@@ -357,17 +363,18 @@ class EnsembleView(QWidget):
         if frame is None or not 0 <= j < frame.n:
             return
         settings = frame.info.body_settings(j)
-        current = self._worker.settings
+        current = self._settings()
+        carried = []  # with the reset, in its entry
         if settings.inertia != current.mass_properties.inertia:  # else the body keeps its own
-            self._worker.submit("inertia", settings.inertia)
+            carried.append(("inertia", settings.inertia))
         if settings.gains != current.gains:
-            self._worker.submit("gains", settings.gains)
+            carried.append(("gains", settings.gains))
         self._controls.body.angles.show_value(settings.angles_deg)
         self._controls.body.rates.show_value(settings.rates)
         index = int(frame.info.index[j])
         error = frame.error_deg[j]
         self.frame = self._drawn = None
-        self._reset()
+        self._reset(tuple(carried))
         self._message(f"Flying ensemble body {index:,} (its error was {error:.3g}°): its initial attitude, "
                       "rates, inertia and gains; the run restarted at t = 0", error=False)
 
@@ -384,7 +391,7 @@ class EnsembleView(QWidget):
             self.frame = batch.ensemble
         self._last = batch.last
         with QSignalBlocker(self.shortest_path):
-            self.shortest_path.setChecked(self._worker.settings.shortest_path)
+            self.shortest_path.setChecked(self._settings().shortest_path)
         if self.isVisible():
             self._draw(self._last)
 
@@ -406,7 +413,7 @@ class EnsembleView(QWidget):
 
     def _draw(self, last) -> None:
         frame = self.frame
-        controller = self._worker.settings.controller != "none"
+        controller = self._settings().controller != "none"
         marks = (last.attitude, last.qc if controller else None)
         if frame is None or (self._drawn is not None and self._drawn[0] is frame and self._drawn[1] == marks):
             return

@@ -14,9 +14,9 @@ import threading
 from PySide6.QtCore import QObject, Signal
 
 from app.plots.history import write_table_csv
-from sim.model.simulation import COLUMNS
+from sim.model.simulation import COLUMNS, columns
 
-__all__ = ["CsvExport"]
+__all__ = ["CsvExport", "CsvExports"]
 
 
 class CsvExport(QObject):
@@ -81,3 +81,58 @@ class CsvExport(QObject):
             self.failed.emit(self.path, exc.strerror or str(exc))
             return
         self.finished.emit(self.path, self.rows)
+
+
+class CsvExports(QObject):
+    """The window's CSV exports: one at a time, their progress and result in its status bar.
+
+    A QObject of the GUI thread, so Qt queues the export thread's signals to its slots.
+
+    Parameters
+    ----------
+    window : MainWindow
+        Its ``history``, ``statusBar()`` and ``show_message``.
+
+    Attributes
+    ----------
+    latest : CsvExport or None
+    """
+
+    def __init__(self, window):
+        super().__init__(window)
+        self._window = window
+        self.latest: CsvExport | None = None
+
+    def start(self, path) -> CsvExport | None:
+        """Write the history as CSV (``attitude-sim run`` columns) in the background.
+
+        The samples held now are copied and written by a :class:`CsvExport`
+        thread; progress and the result show in the status bar.  Returns the
+        export (:meth:`CsvExport.wait` for the file), or None while the
+        previous one is still writing.
+        """
+        window = self._window
+        if self.latest is not None and self.latest.running():
+            window.show_message(f"Still exporting to {self.latest.path}")
+            return None
+        wheels = sum(1 for name in window.history.columns if name.startswith("ux"))
+        export = CsvExport(window.history, path, columns=columns(wheels), parent=window)
+        export.progress.connect(self._progress)
+        export.finished.connect(self._finished)
+        export.failed.connect(self._failed)
+        self.latest = export
+        window.statusBar().showMessage(f"Exporting history to {os.path.basename(export.path)}…")
+        export.start()
+        return export
+
+    def _progress(self, done: int, total: int) -> None:
+        name = os.path.basename(self.latest.path)
+        self._window.statusBar().showMessage(f"Exporting history to {name}: {100 * done // max(total, 1)} %")
+
+    def _finished(self, path: str, rows: int) -> None:
+        span = self.latest.span
+        self._window.show_message(f"Saved {path}: {rows:,} samples"
+                                  + (f", t = {span[0]:g} to {span[1]:g} s" if span else ""), error=False)
+
+    def _failed(self, path: str, why: str) -> None:
+        self._window.show_message(f"{path}: {why}")

@@ -18,10 +18,8 @@ here computes physics.
 
 from __future__ import annotations
 
-import os
 import sys
 
-import numpy as np
 from PySide6.QtCore import QSettings, QSignalBlocker, Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
@@ -29,15 +27,15 @@ from app.controls import ControlPanel
 from app.controls.torque import torque_unit
 from app.ensemble.view import EnsembleView
 from app.flight import Flight, FlightError
-from app.plots.compare import ComparePanel, period_note
+from app.plots.compare import ComparePanel
 from app.plots.feed import PlotFeed
 from app.plots.history import History
-from app.plots.live import MOMENTUM_PLOTS, PLOTS, WHEEL_COLORS, CurveSpec, PlotPanel, wheel_curves
+from app.plots.live import MOMENTUM_PLOTS, PlotPanel
 from app.plots.tabs import PlotTabs
 from app.view3d.attitude_view import AttitudeView
-from app.view3d.layout import GHOST_COLOR
 from app.window.dialogs import FileDialogs, FolderMemory
-from app.window.export import CsvExport
+from app.window.export import CsvExport, CsvExports
+from app.window.frames import FramePresenter
 from app.window.gamepad_ui import GamepadControl
 from app.window.help_overlay import HelpOverlay
 from app.window.keys import KeyFlyer
@@ -46,15 +44,10 @@ from app.window.pace import FramePace
 from app.window.playback import PlaybackControl
 from app.window.readouts import Readouts
 from app.window.statusbar import StatusLine
-from app.window.theme import COMPARE_COLORS, cycle, swatch
+from app.window.theme import COMPARE_COLORS, cycle
 from app.window.video_ui import VideoControl
 from app.worker import SPEED_RANGE
-from sim.core.body import Body
-from sim.world.environment import orbit_quaternion, orbit_rate
-from sim.core.quaternion import cayley
-from sim.model.settings import SettingsError, damper_warning
-from sim.model.simulation import columns as csv_columns
-from sim.core.tumble import PeriodWatch, torque_free
+from sim.model.settings import SettingsError
 from sim.core.wheels import layout_axes
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
@@ -135,17 +128,15 @@ class MainWindow(QMainWindow):
         self._paced = paced
         self.setWindowTitle("attitude-sim")
         self._remember = remember_geometry
-        self._bodies: tuple = ()
         self._last = None
         self._tick = 0
         self._frames = 0
         self._fault = None
         self._at_end = False
-        self._period_inertia = None  # the inertia the period watch was made for
         self.dialogs = FileDialogs(self, FolderMemory(QSettings("attitude-sim", "attitude-sim")
                                                       if remember_geometry else None))
-        self.csv_export = None  # the latest CsvExport
         self.history = History()
+        self.exports = CsvExports(self)
         self.flight = Flight(scenario, speed, paced)
         self.link = link  # the live link (app.link.LinkServer, bound), or None
         if link is not None:
@@ -177,11 +168,11 @@ class MainWindow(QMainWindow):
         self.plot_tabs = PlotTabs(self.plots, self.compare, self.momentum)
         self.plot_tabs.compare_shown.connect(self._check_compare_action)
         self.feed = PlotFeed(self.history, self.plots, self.compare)
-        self.ensemble = EnsembleView(self.flight.worker, self.controls, self.reset, self.show_message,
-                                     self.plot_tabs)
+        self.ensemble = EnsembleView(lambda: self.flight.worker.settings, self.controls, self.send, self.reset,
+                                     self.show_message, self.plot_tabs)
         self.readouts = Readouts()
-        self.readouts.orbit_toggled.connect(self._show_orbit_angles)
-        self._wheels_shown = None  # what _show_wheels last drew
+        self.frames = FramePresenter(self)
+        self.readouts.orbit_toggled.connect(self.frames.show_orbit_angles)
         centre = self._build_centre()
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="splitter")
         for widget in (self.controls, centre, self.plot_tabs):
@@ -195,14 +186,15 @@ class MainWindow(QMainWindow):
         self.help = HelpOverlay(body)
         self.keys = KeyFlyer(self)
         self.status = StatusLine(self.statusBar())
-        self.gamepad = GamepadControl(self, self.controls.torque.set_key_torque, self._submit, self.status.show_device)
+        self.gamepad = GamepadControl(self, self.controls.torque.set_key_torque, lambda key, value: self.send(((key, value),)),
+                                      self.status.show_device)
         self.keys.changed.connect(self.gamepad.set_key_torque)  # the keys' torque and the gamepad's add up
         self.video = VideoControl(self, self.statusBar())
 
     def _build_controls(self, speed: float) -> None:
         """The control column, wired to the worker (run commands) and the window (inputs, reset)."""
         worker = self.flight.worker
-        self.controls = ControlPanel(self._submit, SPEED_RANGE, submit_all=self._submit_all)
+        self.controls = ControlPanel(self.send, SPEED_RANGE)
         self.controls.setMinimumWidth(300)
         self.controls.rejected.connect(lambda text: self.statusBar().showMessage(text, MESSAGE_SECONDS * 1000))
         self.controls.body.rejected.connect(self.show_message)
@@ -210,7 +202,7 @@ class MainWindow(QMainWindow):
         run.show_state(False, speed)
         run.pause_toggled.connect(worker.pause)
         run.step_clicked.connect(worker.step)
-        run.reset_clicked.connect(self.reset)
+        run.reset_clicked.connect(lambda: self.reset())
         run.speed_changed.connect(worker.set_speed)
         run.pause_at_end_toggled.connect(self._toggle_pause_at_end)
 
@@ -271,23 +263,26 @@ class MainWindow(QMainWindow):
         return self._last
 
     # ------------------------------------------------------- inputs and runs
-    def _submit(self, key: str, value) -> None:
-        if key == "wheels" and len(layout_axes(value)) != self.flight.worker.settings.wheel_count:
-            # another number of wheels: a new run (its rows have a column per wheel)
-            self._started(lambda: self.flight.change_wheels(value, *self.controls.body.reset_state()))
-            return
-        self._submit_all(((key, value),))
+    def send(self, entry) -> None:
+        """The window's one way for inputs into the worker: an entry that takes effect at one step.
 
-    def _submit_all(self, inputs) -> None:
-        """Inputs that take effect at the same step; one the model refuses is said, and none is sent."""
+        ``entry`` holds :class:`~sim.model.controls.Control` inputs and
+        ``(key, value)`` pairs (:meth:`app.worker.SimulationWorker.send`);
+        one the model refuses is said, and none is sent.  Another number of
+        reaction wheels starts a new run instead (its rows have a column per wheel).
+        """
+        wheels = next((value for key, value in (i for i in entry if isinstance(i, tuple)) if key == "wheels"), None)
+        if wheels is not None and len(layout_axes(wheels)) != self.flight.worker.settings.wheel_count:
+            self._started(lambda: self.flight.change_wheels(wheels, *self.controls.body.reset_state()))
+            return
         try:
-            self.flight.worker.submit_all(inputs)
+            self.flight.worker.send(entry)
         except SettingsError as exc:
             self.show_message(str(exc))
 
-    def reset(self) -> None:
-        """Back to the reset fields' angles and rates at t = 0 (clears a fault)."""
-        self.flight.reset(*self.controls.body.reset_state())
+    def reset(self, with_inputs=()) -> None:
+        """Back to the reset fields' angles and rates at t = 0 (clears a fault), with ``with_inputs`` in its entry."""
+        self.flight.reset(*self.controls.body.reset_state(), with_inputs)
 
     def _toggle_pause_at_end(self, pause: bool) -> None:
         self.flight.set_pause_at_end(pause, self._last.t if self._last is not None else 0.0)
@@ -349,38 +344,13 @@ class MainWindow(QMainWindow):
 
     # ---------------------------------------------------------------- output
     def export_csv(self, path) -> CsvExport | None:
-        """Write the history as CSV (``attitude-sim run`` columns) in the background.
+        """Write the history as CSV in the background (:meth:`app.window.export.CsvExports.start`)."""
+        return self.exports.start(path)
 
-        The samples held now are copied and written by a
-        :class:`~app.window.export.CsvExport` thread; progress and the result show
-        in the status bar.  Returns the export (:meth:`CsvExport.wait` for
-        the file), or None while the previous one is still writing.
-        """
-        if self.csv_export is not None and self.csv_export.running():
-            self.show_message(f"Still exporting to {self.csv_export.path}")
-            return None
-        wheels = sum(1 for name in self.history.columns if name.startswith("ux"))
-        export = CsvExport(self.history, path, columns=csv_columns(wheels), parent=self)
-        # slots of the window (a QObject of the GUI thread): Qt queues the thread's signals to it
-        export.progress.connect(self._export_progress)
-        export.finished.connect(self._export_finished)
-        export.failed.connect(self._export_failed)
-        self.csv_export = export
-        self.statusBar().showMessage(f"Exporting history to {os.path.basename(export.path)}…")
-        export.start()
-        return export
-
-    def _export_progress(self, done: int, total: int) -> None:
-        name = os.path.basename(self.csv_export.path)
-        self.statusBar().showMessage(f"Exporting history to {name}: {100 * done // max(total, 1)} %")
-
-    def _export_finished(self, path: str, rows: int) -> None:
-        span = self.csv_export.span
-        self.show_message(f"Saved {path}: {rows:,} samples" + (f", t = {span[0]:g} to {span[1]:g} s" if span else ""),
-                          error=False)
-
-    def _export_failed(self, path: str, why: str) -> None:
-        self.show_message(f"{path}: {why}")
+    @property
+    def csv_export(self) -> CsvExport | None:
+        """The latest CSV export (None before the first)."""
+        return self.exports.latest
 
     def export_plots(self, path) -> bool:
         """Save the plots as a PNG."""
@@ -415,115 +385,24 @@ class MainWindow(QMainWindow):
         seconds = scenario.plot_seconds or PLOT_SECONDS
         if seconds != self.plots.window_seconds:
             self.plots.window_seconds = self.momentum.window_seconds = seconds
-        self._watch_period(settings)
+        frames = self.frames
+        frames.watch_period(settings)
         self.feed.clear(settings.dt, started.columns or None)
         self._last = None
-        self._wheels_shown = None
-        self._show_wheels(settings, new_run=True)
-        self._set_bodies(tuple(label for label, _ in scenario.compare))
-        self._show_body(settings)
-        self.plot_tabs.set_bodies(self._bodies, cycle(COMPARE_COLORS, len(self._bodies)), started.reference,
+        frames.new_run()
+        frames.show_wheels(settings, new_run=True)
+        frames.set_bodies(tuple(label for label, _ in scenario.compare))
+        frames.show_body(settings)
+        self.plot_tabs.set_bodies(frames.bodies, cycle(COMPARE_COLORS, len(frames.bodies)), started.reference,
                                   settings.dt)
         self.title.setText(scenario.title or scenario.name)
         self.caption.setText(scenario.caption)
         self.caption.setVisible(bool(scenario.caption))
         self.controls.show_settings(settings, fresh=True)
         self.controls.run.show_end(scenario.duration, self.flight.pause_at_end)
-        self._show_legend(settings)
-
-    def _watch_period(self, settings) -> None:
-        """Measure the main body's period of the rates against its closed form (the Compare tab's note)."""
-        inertia = settings.mass_properties.inertia
-        if self.feed.period is None or self._period_inertia != inertia:
-            self.feed.period = PeriodWatch(Body(inertia).J)
-            self._period_inertia = inertia
-        self.compare.set_note(period_note(self.feed.period, torque_free(settings)))
-
-    def _set_bodies(self, labels: tuple) -> None:
-        for label in self._bodies:
-            self.viewer.remove_body(label)
-        for label, color in zip(labels, cycle(COMPARE_COLORS, len(labels))):
-            self.viewer.add_body(label, color)
-        self._bodies = labels
-
-    def _show_body(self, settings) -> None:
-        """Draw the settings' body (mesh and principal axes) if it changed."""
-        shown = self.viewer.scene.body
-        changed = (settings.body, settings.mesh_units) != (shown.body, shown.units)
-        try:
-            self.viewer.set_body(settings.body, settings.mass_properties.inertia, settings.mesh_units)
-        except ValueError as exc:  # the file changed on disk since it was chosen
-            self.show_message(str(exc))
-            return
-        if changed and damper_warning(settings):
-            self.show_message(damper_warning(settings))
-        elif changed and settings.mass_properties.note:  # a mesh turned outward to be read
-            self.show_message(f"Note: {settings.mass_properties.note}", error=False)
-
-    def _show_wheels(self, settings, new_run: bool = False) -> None:
-        """The wheels on the body and in the Momentum tab, the orbit toggles; only what changed."""
-        wheels = settings.wheel_set
-        key = (None if wheels is None else wheels.key, settings.gravity_gradient)
-        if key == self._wheels_shown:
-            return
-        self._wheels_shown = key
-        count = 0 if wheels is None else wheels.n
-        curves = wheel_curves(count)
-        limits = {"wheel_speeds": () if wheels is None else sorted({v for m in wheels.speed_limit for v in (m, -m)}),
-                  "wheel_torques": () if wheels is None else sorted({v for m in wheels.torque_limit for v in (m, -m)})}
-        for name, specs in curves.items():
-            self.momentum.set_curves(name, specs, limits.get(name, ()))
-        self.momentum.set_visible("wheel_speeds", count > 0)
-        self.momentum.set_visible("wheel_torques", count > 0)
-        colors = [tuple(int(c[i:i + 2], 16) / 255.0 for i in (1, 3, 5)) + (1.0,)
-                  for c in (WHEEL_COLORS[i % len(WHEEL_COLORS)] for i in range(count))]
-        self.viewer.set_wheels(() if wheels is None else wheels.axes, colors)
-        self.readouts.speed_limits = () if wheels is None else wheels.speed_limit
-        if new_run:
-            self.plot_tabs.set_momentum(count > 0 or settings.gravity_gradient
-                                        or any(x != 0.0 for x in settings.disturbance))
-            self.readouts.allow_orbit(settings.gravity_gradient, on=settings.gravity_gradient)
-            self.orbit_action.setChecked(settings.gravity_gradient)
-            self.viewer.show_orbit(settings.gravity_gradient)
-        else:
-            self.readouts.allow_orbit(settings.gravity_gradient)
-
-    def _show_orbit_angles(self, relative: bool) -> None:
-        """The Angles plot in the orbit frame (roll, pitch, yaw against the local vertical) or in inertial axes."""
-        spec = next(p for p in PLOTS if p.name == "angles")
-        if relative:
-            curves = tuple(CurveSpec(c.column.replace("_deg", "o_deg"), f"{c.label} orbit", c.color, wraps=c.wraps)
-                           for c in spec.curves if not c.dashed)
-        else:
-            curves = spec.curves
-        self.plots.set_curves("angles", curves)
-        self.plots.refresh(["angles"])
-
-    def _show_legend(self, settings) -> None:
-        entries = [f"{swatch(GHOST_COLOR)} command"] if settings.controller != "none" else []
-        entries += [f"{swatch(color)} {label}"
-                    for label, color in zip(self._bodies, cycle(COMPARE_COLORS, len(self._bodies)))]
-        text = "&nbsp;&nbsp;".join(entries)
-        if text != self.legend.text():
-            self.legend.setText(text)
+        frames.show_legend(settings)
 
     # ---------------------------------------------------------- frame loop
-    def _show_bodies(self, batch) -> None:
-        last = batch.last
-        settings = self.flight.worker.settings
-        self.viewer.set_attitude(cayley(last.attitude))
-        wheels = settings.wheel_set
-        if wheels is not None and len(last.wheel_speeds) == wheels.n:
-            self.viewer.set_wheel_speeds([s / m for s, m in zip(last.wheel_speeds, wheels.speed_limit)],
-                                         [abs(s) >= m for s, m in zip(last.wheel_speeds, wheels.speed_limit)])
-        self.viewer.set_orbit(cayley(orbit_quaternion(last.t, orbit_rate(settings.altitude_km)))
-                              if settings.gravity_gradient else None)
-        self.viewer.set_command(cayley(last.qc) if settings.controller != "none" else None)
-        self.viewer.set_gimbal_angles(*np.radians(last.angles_deg))
-        for label, snapshot in batch.compare.items():
-            if label in self._bodies:
-                self.viewer.set_body_attitude(label, cayley(snapshot.attitude))
-
     def show_frame(self, view_only: bool = False) -> None:
         """Draw one frame now from what the flight computed (an unpaced window's owner calls it).
 
@@ -537,8 +416,8 @@ class MainWindow(QMainWindow):
         batches = self.flight.worker.drain()
         if batches:
             self._last = batches[-1].last
-            self._show_bodies(batches[-1])
-            self._show_body(self.flight.worker.settings)
+            self.frames.show_bodies(batches[-1], self.flight.worker.settings)
+            self.frames.show_body(self.flight.worker.settings)
 
     @property
     def frame_interval(self) -> int:
@@ -561,7 +440,7 @@ class MainWindow(QMainWindow):
             self.feed.take(batch, worker.settings.dt)
         if batches:
             self._last = batches[-1].last
-            self._show_bodies(batches[-1])
+            self.frames.show_bodies(batches[-1], worker.settings)
             self.ensemble.show_batch(batches[-1])
         if not self._paced:  # every plot (none while hidden), the readouts and controls
             if self.plots.isVisible():
@@ -590,11 +469,12 @@ class MainWindow(QMainWindow):
             self.status.show_time(self._last.t)
         self.controls.show_settings(worker.settings)
         self.readouts.torque_unit = torque_unit(max(self.controls.torque.limits))
-        self._show_body(worker.settings)
-        self._show_wheels(worker.settings)
-        self._watch_period(worker.settings)
+        settings = worker.settings
+        self.frames.show_body(settings)
+        self.frames.show_wheels(settings)
+        self.frames.watch_period(settings)
         self.controls.run.show_state(worker.paused, worker.speed)
-        self._show_legend(worker.settings)
+        self.frames.show_legend(settings)
         if worker.at_end != self._at_end:
             self._at_end = worker.at_end
             if self._at_end:

@@ -67,7 +67,7 @@ def build_menus(window) -> tuple[QAction, QAction]:
     simulation = bar.addMenu("&Simulation")
     _action(window, simulation, "Pause / run", window.controls.run.pause.toggle, "Space")
     _action(window, simulation, "Single step", window.controls.run.step.click, "N")
-    _action(window, simulation, "Reset", window.reset, "R")
+    _action(window, simulation, "Reset", lambda _=False: window.reset(), "R")
     _action(window, simulation, "&Gamepad…", window.gamepad.ask,
             tip="Which stick flies which axis, the dead zone and the curve, torque or command angles")
 

@@ -204,7 +204,7 @@ class PlaybackControl(QObject):
             window.plots.set_visible(name, name in _PLOTS)
         angles = next(spec for spec in PLOTS if spec.name == "angles")
         window.plots.set_curves("angles", tuple(c for c in angles.curves if not c.dashed))  # a file has no command
-        window._set_bodies((label,))
+        window.frames.set_bodies((label,))
         color = COMPARE_COLORS[0]
         window.compare.main_name = playback.name
         window.plot_tabs.set_bodies((label,), (color,), MAIN, playback.step)
@@ -262,7 +262,7 @@ class PlaybackControl(QObject):
         window.compare.show_plots()
         for name in self._hidden:
             window.plots.set_visible(name, True)
-        window._show_orbit_angles(window.readouts.relative_to_orbit)  # the angles' curves as they were
+        window.frames.show_orbit_angles(window.readouts.relative_to_orbit)  # the angles' curves as they were
         window._show_run(Started(window.flight.scenario, window.worker.settings, reference, (), columns))
 
     # --------------------------------------------------------------- frames
@@ -280,7 +280,7 @@ class PlaybackControl(QObject):
         now = time.monotonic()
         elapsed = now - self._wall if wall is None else wall
         self._wall = now
-        if window._bodies != (playback.second_name,):  # a new run was shown meanwhile
+        if window.frames.bodies != (playback.second_name,):  # a new run was shown meanwhile
             self._lay_out()
         fresh = playback.fresh
         batch = playback.advance(elapsed, self._simulation)

@@ -65,6 +65,11 @@ def swatch(rgb) -> str:
     return f'<span style="color: rgb({r},{g},{b})">■</span>'
 
 
+def rgba(color: str, alpha: float = 1.0) -> tuple:
+    """``"#rrggbb"`` as ``(r, g, b, alpha)`` floats in 0..1 (what the 3D view's items take)."""
+    return tuple(int(color[i:i + 2], 16) / 255.0 for i in (1, 3, 5)) + (alpha,)
+
+
 def cycle(items, n: int) -> list:
     """``n`` items taken from ``items`` in turn (the comparison bodies' colours)."""
     return [items[i % len(items)] for i in range(n)]

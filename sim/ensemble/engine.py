@@ -223,14 +223,25 @@ class Ensemble(Stepper):
         self._g2 = 2.0 * np.array(tm.gains, dtype=float).reshape(3, -1)  # 2 K of (9.9), per body or shared
         s = self._settings
         self._fast = self.fused and kernels.covers(s)
+        self._constant_torque()
+        if hasattr(self, "_cmd"):
+            self._sync_command()
+
+    def _constant_torque(self) -> None:
+        """The step's torque row when it is the same for all bodies and states (no dampers, no controller)."""
+        tm = self._torque
         self._const_tt = None  # |T|^2 of a torque the same for all bodies and states, else None
         if tm.constant and not self._load.active:
             tq = self._tq
             tq[:] = np.array(tm(tuple(self.q), tuple(self.w)), dtype=float).reshape(3, 1)
             self._const_tt = float(tq[0, 0] ** 2 + tq[1, 0] ** 2 + tq[2, 0] ** 2)
         self._zero_torque = self._const_tt is not None and not self._tq.any()
-        if hasattr(self, "_cmd"):
-            self._sync_command()
+
+    def _controlled(self, key: str) -> None:
+        """A control changed (:meth:`Stepper.control`): a new frame record; a new torque row when it is constant."""
+        self._info = None
+        if key == "torque":
+            self._constant_torque()
 
     def _derive_p(self, full: bool):
         return np.array(qdot(tuple(self.q), tuple(self.w))) if full else None

@@ -32,7 +32,7 @@ object in one ZeroMQ frame, carrying the protocol version ``"v"`` and its
 Decoding never raises anything but :class:`LinkMessageError`, whose
 ``reason`` is one of :data:`REASONS` (what the link counts).  The ranges of
 the values are the settings' own (:data:`sim.io.limits.LIMITS`), checked
-where the input is applied (:meth:`sim.run.runner.Runner.submit_all`).
+where the input is applied (:meth:`sim.run.runner.Runner.send`).
 No sockets here: the codec is plain Python, for the server and the clients.
 """
 

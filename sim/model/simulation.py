@@ -32,7 +32,8 @@ from sim.core.quaternion import conjugate, product
 from sim.core.wheels import gyrostat_energy, total_momentum
 
 __all__ = ["Simulation", "Snapshot", "SimulationFault", "COLUMNS", "HISTORY_COLUMNS", "HISTORY_EXTRA",
-           "WHEEL_EXTRA", "ORBIT_COLUMNS", "columns", "history_columns", "NORM_FAULT"]
+           "WHEEL_EXTRA", "ORBIT_COLUMNS", "ORBIT_FRAME_COLUMNS", "orbit_frame_column", "columns", "history_columns",
+           "NORM_FAULT"]
 
 #: CSV columns of ``attitude-sim run`` without reaction wheels, in order (docs/CLI.md).
 COLUMNS = ("t", "q1", "q2", "q3", "q4", "wx", "wy", "wz", "psi_deg", "theta_deg", "phi_deg",
@@ -54,6 +55,15 @@ WHEEL_EXTRA = ("hbx", "hby", "hbz", "tcx", "tcy", "tcz")
 #: pointing axis's error (deg, :func:`sim.gnc.pointing.pointing_error`).
 ORBIT_COLUMNS = ("x_km", "y_km", "z_km", "vx_kms", "vy_kms", "vz_kms", "sun_x", "sun_y", "sun_z", "sunlit",
                  "point_err_deg")
+
+
+#: The inertial aircraft-angle columns and their counterparts relative to the orbit frame.
+ORBIT_FRAME_COLUMNS = dict(zip(COLUMNS[8:11], HISTORY_EXTRA[3:6]))
+
+
+def orbit_frame_column(name: str) -> str:
+    """The orbit-frame column of an aircraft-angle column (``psi_deg`` -> ``psio_deg``); KeyError for another."""
+    return ORBIT_FRAME_COLUMNS[name]
 
 
 def columns(wheels: int = 0, orbit: bool = False) -> tuple:

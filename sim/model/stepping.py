@@ -16,6 +16,7 @@ import math
 from sim.core.command import CommandInterpolator
 from sim.core.integrators import integrator, quasi_rates, rates
 from sim.core.norm import NORM_MODES, READS_UNIT
+from sim.model.controls import CONTROLS, check_control, with_controls
 from sim.model.settings import Settings, validate
 
 __all__ = ["Stepper"]
@@ -36,10 +37,21 @@ class Stepper:
 
     _settings: Settings
     _full: bool | None = None
+    #: The controls applied since the model last changed (key -> value), or None: laid over ``_settings``.
+    _controls: dict | None = None
+    _view: tuple = (None, None, None)
 
     @property
     def settings(self) -> Settings:
-        return self._settings
+        """The settings in force: the model, with the controls applied since (:mod:`sim.model.controls`)."""
+        s, c = self._settings, self._controls
+        if c is None:
+            return s
+        model, controls, view = self._view
+        if model is not s or controls is not c:
+            view = with_controls(s, c)
+            self._view = (s, c, view)
+        return view
 
     @property
     def t(self) -> float:
@@ -57,9 +69,15 @@ class Stepper:
         ``integrator``, ``norm`` and ``dt`` switch without touching the
         attitude; ``command_deg`` starts a SLERP from the current command;
         ``angles_deg`` and ``rates`` take effect at the next ``reset``.
+        A control (:data:`sim.model.controls.CONTROLS`) goes to :meth:`control`.
         """
         value = validate(key, value)
-        self._settings = self._settings.replace(**{key: value})
+        if key in CONTROLS:
+            check_control(self._settings, key, value)
+            self._control(key, value)
+            return
+        self._settings = self.settings.replace(**{key: value})
+        self._controls = None  # in the model now
         if key == "command_deg":
             self._start_command()
         elif key == "dt":
@@ -75,7 +93,37 @@ class Stepper:
         for key, value in checked.items():
             self.set(key, value)
 
+    def control(self, key: str, value) -> None:
+        """Apply a control between steps, rebuilding nothing (``value``: a :class:`~sim.model.controls.Control`'s).
+
+        ``torque`` is written into the torque model, ``wheel_torques`` into
+        the load model, ``command_deg`` starts a SLERP from the current
+        command: what :meth:`set` did with them, without a new settings
+        record, body or model.  The value is trusted: validated once, where
+        the :class:`~sim.model.controls.Control` was made; only checked
+        against this body (one wheel torque per wheel: SettingsError).
+        """
+        check_control(self._settings, key, value)
+        self._control(key, value)
+
+    def _control(self, key: str, value) -> None:
+        self._controls = {**(self._controls or {}), key: value}  # a new dict: a reader's view stays whole
+        if key == "torque":
+            self._torque.command = value
+        elif key == "wheel_torques":
+            self._load.direct = value
+        else:
+            self._start_command()
+        self._controlled(key)
+
+    def _control_value(self, key: str):
+        c = self._controls
+        return c[key] if c is not None and key in c else getattr(self._settings, key)
+
     # ------------------------------------------------------------ hooks
+    def _controlled(self, key: str) -> None:
+        """A control changed (:meth:`control`)."""
+
     def _changed(self, key: str) -> None:
         """A setting other than ``command_deg`` and ``dt`` changed."""
         self._configure()
@@ -100,7 +148,7 @@ class Stepper:
         Switching to or from Full-Quat keeps the attitude and the rates and
         derives the other state.
         """
-        s = self._settings
+        s = self.settings  # with the controls in force
         self._torque.configure(s, gains)
         self._load.configure(s, j_rows)
         self._step_torque = self._load if self._load.active else self._torque
@@ -119,16 +167,16 @@ class Stepper:
     def _reset_command(self, q0) -> None:
         """The command starts at the attitude ``q0``; a ``command_deg`` in the settings is a change at t = 0."""
         self._cmd = CommandInterpolator(q0)
-        if self._settings.command_deg is not None:
+        if self._control_value("command_deg") is not None:
             self._start_command()
         else:
             self._sync_command()
 
     def _start_command(self) -> None:
         """A new target starts a SLERP from the current command, Hoffmann Appendix C."""
-        s = self._settings
-        if s.command_deg is None:  # no new command: Qc stays where it is
+        s, command = self._settings, self._control_value("command_deg")
+        if command is None:  # no new command: Qc stays where it is
             return
-        angles = tuple(math.radians(a) for a in s.command_deg)
+        angles = tuple(math.radians(a) for a in command)
         self._cmd.command(angles, self._t, s.slerp_time, s.shortest_path)
         self._sync_command()

@@ -25,6 +25,7 @@ import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
 from sim.ensemble.info import EnsembleFrame, EnsembleInfo
+from sim.model.controls import CONTROLS, Control, check_control
 from sim.model.events import EventCursor
 from sim.core.algebra import norm2_Q, rotation_angle
 from sim.run.scenario import Scenario
@@ -127,7 +128,7 @@ class Runner:
         default :func:`live_ensemble`, stepped in this thread;
         the window passes :meth:`app.engine.EnsembleEngine.ensemble`, the
         same ensemble stepped in a process of its own.  Either way the
-        runner uses only ``set``, ``reset``, ``step`` and ``frame``.
+        runner uses only ``set``, ``control``, ``reset``, ``step`` and ``frame``.
     """
 
     def __init__(self, scenario: Scenario, recorder=None, user_torque=None, ensembles=None):
@@ -153,37 +154,52 @@ class Runner:
                                if sim.settings.integrator == "rk4"), MAIN)
 
     # ---------------------------------------------------------------- inputs
-    def submit(self, key: str, value=None) -> None:
-        """Queue an input (thread-safe); it takes effect at the next step boundary.
+    def send(self, entry) -> None:
+        """Queue one entry (thread-safe): inputs that take effect together, in order, at the next step boundary.
 
-        ``key`` is a setting name (validated here, so a bad value raises
-        SettingsError in the caller's thread), :data:`RESET`, or
-        :data:`ENSEMBLE` with an EnsembleSpec or None.
-        """
-        self.submit_all(((key, value),))
-
-    def submit_all(self, inputs) -> None:
-        """Queue ``(key, value)`` inputs that take effect together, in order, at the same step boundary.
+        The one way in.  Each input is a :class:`~sim.model.controls.Control`
+        (a value flown with, validated once when it was made: only checked
+        here against the body, one wheel torque per wheel), or a pair
+        ``(key, value)``: a control (made a Control here), a model setting
+        (validated, and the entry's settings together: one that cannot be
+        refuses them all), :data:`RESET`, or :data:`ENSEMBLE` with an
+        EnsembleSpec or None.  A bad input raises SettingsError in the
+        caller's thread and nothing of the entry is queued.
 
         What belongs together must not be split by a step: a new body and
         the tuning carried to it (a step of the T-handle with the aircraft's
-        dampers diverges), reset angles, rates and the reset.  Each input is
-        checked as :meth:`submit` checks it, and the settings among them
-        together (one that cannot be refuses them all, in the caller's thread).
+        dampers diverges), reset angles, rates and the reset, the Ensemble
+        tab's new ensemble with its reset.
         """
         checked, settings = [], {}
-        for key, value in inputs:
-            if key == ENSEMBLE:
-                if value is not None and not isinstance(value, EnsembleSpec):
-                    raise SettingsError(f"{ENSEMBLE}: expected an EnsembleSpec or None, got {value!r}")
-            elif key != RESET:
-                value = validate(key, value)
-                self.check_wheel_count(key, value)
-                settings[key] = value
+        for item in entry:
+            if not isinstance(item, Control):
+                key, value = item
+                if key in CONTROLS:
+                    item = Control(key, value)
+                elif key == ENSEMBLE:
+                    if value is not None and not isinstance(value, EnsembleSpec):
+                        raise SettingsError(f"{ENSEMBLE}: expected an EnsembleSpec or None, got {value!r}")
+                elif key != RESET:
+                    value = validate(key, value)
+                    self.check_wheel_count(key, value)
+                    settings[key] = value
+            if isinstance(item, Control):
+                key, value = item.key, item.value
+                check_control(self._model, key, value)
             checked.append((key, value))
         if settings:
-            self.sim.settings.replace(**settings)  # a combination that cannot be (wheel speeds, one too many)
+            self._model.replace(**settings)  # a combination that cannot be (wheel speeds, one too many)
         self._inbox.put(tuple(checked))
+
+    def submit(self, key: str, value=None) -> None:
+        """:meth:`send` of one input: ``send(((key, value),))``."""
+        self.send(((key, value),))
+
+    @property
+    def _model(self):
+        """The main body's settings, read in the caller's thread (an immutable record)."""
+        return self.sim.settings
 
     def check_wheel_count(self, key: str, value) -> None:
         """SettingsError when ``key = value`` would change the number of wheels of a running body.
@@ -206,14 +222,20 @@ class Runner:
         return [(step, v) for step in sorted(self._scheduled) for k, v in self._scheduled[step] if k == key]
 
     def _set_all(self, key, value):
-        """Set on the main body, on each comparison body that does not override ``key``, on the ensemble."""
-        self.sim.set(key, value)
+        """Set on the main body, on each comparison body that does not override ``key``, on the ensemble.
+
+        A control (:data:`~sim.model.controls.CONTROLS`, validated when it
+        was sent or read) is applied as one (``control``: nothing rebuilt);
+        a scenario event's setting too.
+        """
+        how = "control" if key in CONTROLS else "set"
+        getattr(self.sim, how)(key, value)
         for label, overrides in self.scenario.compare:
             if key not in overrides:
-                self.compare[label].set(key, value)
+                getattr(self.compare[label], how)(key, value)
         if self.ensemble is not None and (key in ENSEMBLE_KEYS or (
                 key in ENSEMBLE_BODY_KEYS and (key != "inertia" or value is None))):
-            self.ensemble.set(key, value)
+            getattr(self.ensemble, how)(key, value)
 
     def _apply(self, key, value, applied):
         if key == ENSEMBLE:

@@ -1,0 +1,153 @@
+"""The frame's presentation: what the window draws of a run's settings and of each batch's last state.
+
+:class:`FramePresenter` turns the 3D view's bodies, command ghost, gimbal
+rig, wheels and orbit frame to the latest state, and follows the settings
+in the views that depend on them (the body's mesh, the wheels' curves and
+colours, the orbit-frame angles, the legend, the period watch), each only
+when it changed.  :class:`~app.window.main.MainWindow` composes the
+widgets and calls it from its frame loop; nothing here computes physics.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.plots.compare import period_note
+from app.plots.live import PLOTS, WHEEL_COLORS, CurveSpec, wheel_curves
+from app.view3d.layout import GHOST_COLOR
+from app.window.theme import COMPARE_COLORS, cycle, rgba, swatch
+from sim.core.body import Body
+from sim.core.quaternion import cayley
+from sim.core.tumble import PeriodWatch, torque_free
+from sim.model.settings import damper_warning
+from sim.model.simulation import orbit_frame_column
+from sim.world.environment import orbit_quaternion, orbit_rate
+
+__all__ = ["FramePresenter"]
+
+
+class FramePresenter:
+    """The window's views brought to a run's settings and to each batch's last state.
+
+    Parameters
+    ----------
+    window : MainWindow
+        Its ``viewer``, ``plots``, ``momentum``, ``compare``, ``feed``,
+        ``readouts``, ``plot_tabs``, ``legend``, ``orbit_action`` and
+        ``show_message``.
+
+    Attributes
+    ----------
+    bodies : tuple of str
+        The comparison bodies drawn.
+    """
+
+    def __init__(self, window):
+        self._window = window
+        self.bodies: tuple = ()
+        self._wheels_shown = None  # what show_wheels last drew
+        self._period_inertia = None  # the inertia the period watch was made for
+
+    def new_run(self) -> None:
+        """A new run: the wheels are drawn again."""
+        self._wheels_shown = None
+
+    def watch_period(self, settings) -> None:
+        """Measure the main body's period of the rates against its closed form (the Compare tab's note)."""
+        w = self._window
+        inertia = settings.mass_properties.inertia
+        if w.feed.period is None or self._period_inertia != inertia:
+            w.feed.period = PeriodWatch(Body(inertia).J)
+            self._period_inertia = inertia
+        w.compare.set_note(period_note(w.feed.period, torque_free(settings)))
+
+    def set_bodies(self, labels: tuple) -> None:
+        """Draw the comparison bodies ``labels`` (in their colours) instead of those drawn."""
+        w = self._window
+        for label in self.bodies:
+            w.viewer.remove_body(label)
+        for label, color in zip(labels, cycle(COMPARE_COLORS, len(labels))):
+            w.viewer.add_body(label, color)
+        self.bodies = labels
+
+    def show_body(self, settings) -> None:
+        """Draw the settings' body (mesh and principal axes) if it changed."""
+        w = self._window
+        shown = w.viewer.scene.body
+        changed = (settings.body, settings.mesh_units) != (shown.body, shown.units)
+        try:
+            w.viewer.set_body(settings.body, settings.mass_properties.inertia, settings.mesh_units)
+        except ValueError as exc:  # the file changed on disk since it was chosen
+            w.show_message(str(exc))
+            return
+        if changed and damper_warning(settings):
+            w.show_message(damper_warning(settings))
+        elif changed and settings.mass_properties.note:  # a mesh turned outward to be read
+            w.show_message(f"Note: {settings.mass_properties.note}", error=False)
+
+    def show_wheels(self, settings, new_run: bool = False) -> None:
+        """The wheels on the body and in the Momentum tab, the orbit toggles; only what changed."""
+        w = self._window
+        wheels = settings.wheel_set
+        key = (None if wheels is None else wheels.key, settings.gravity_gradient)
+        if key == self._wheels_shown:
+            return
+        self._wheels_shown = key
+        count = 0 if wheels is None else wheels.n
+        curves = wheel_curves(count)
+        limits = {"wheel_speeds": () if wheels is None else sorted({v for m in wheels.speed_limit for v in (m, -m)}),
+                  "wheel_torques": () if wheels is None else sorted({v for m in wheels.torque_limit for v in (m, -m)})}
+        for name, specs in curves.items():
+            w.momentum.set_curves(name, specs, limits.get(name, ()))
+        w.momentum.set_visible("wheel_speeds", count > 0)
+        w.momentum.set_visible("wheel_torques", count > 0)
+        colors = [rgba(c) for c in cycle(WHEEL_COLORS, count)]
+        w.viewer.set_wheels(() if wheels is None else wheels.axes, colors)
+        w.readouts.speed_limits = () if wheels is None else wheels.speed_limit
+        if new_run:
+            w.plot_tabs.set_momentum(count > 0 or settings.gravity_gradient
+                                     or any(x != 0.0 for x in settings.disturbance))
+            w.readouts.allow_orbit(settings.gravity_gradient, on=settings.gravity_gradient)
+            w.orbit_action.setChecked(settings.gravity_gradient)
+            w.viewer.show_orbit(settings.gravity_gradient)
+        else:
+            w.readouts.allow_orbit(settings.gravity_gradient)
+
+    def show_orbit_angles(self, relative: bool) -> None:
+        """The Angles plot in the orbit frame (roll, pitch, yaw against the local vertical) or in inertial axes."""
+        w = self._window
+        spec = next(p for p in PLOTS if p.name == "angles")
+        if relative:
+            curves = tuple(CurveSpec(orbit_frame_column(c.column), f"{c.label} orbit", c.color, wraps=c.wraps)
+                           for c in spec.curves if not c.dashed)
+        else:
+            curves = spec.curves
+        w.plots.set_curves("angles", curves)
+        w.plots.refresh(["angles"])
+
+    def show_legend(self, settings) -> None:
+        """The legend above the 3D view: the command ghost (with a controller), the comparison bodies."""
+        w = self._window
+        entries = [f"{swatch(GHOST_COLOR)} command"] if settings.controller != "none" else []
+        entries += [f"{swatch(color)} {label}"
+                    for label, color in zip(self.bodies, cycle(COMPARE_COLORS, len(self.bodies)))]
+        text = "&nbsp;&nbsp;".join(entries)
+        if text != w.legend.text():
+            w.legend.setText(text)
+
+    def show_bodies(self, batch, settings) -> None:
+        """Turn the bodies, the command ghost, the gimbal rig, the wheels and the orbit frame to a batch's last state."""
+        w = self._window
+        last = batch.last
+        w.viewer.set_attitude(cayley(last.attitude))
+        wheels = settings.wheel_set
+        if wheels is not None and len(last.wheel_speeds) == wheels.n:
+            w.viewer.set_wheel_speeds([s / m for s, m in zip(last.wheel_speeds, wheels.speed_limit)],
+                                      [abs(s) >= m for s, m in zip(last.wheel_speeds, wheels.speed_limit)])
+        w.viewer.set_orbit(cayley(orbit_quaternion(last.t, orbit_rate(settings.altitude_km)))
+                           if settings.gravity_gradient else None)
+        w.viewer.set_command(cayley(last.qc) if settings.controller != "none" else None)
+        w.viewer.set_gimbal_angles(*np.radians(last.angles_deg))
+        for label, snapshot in batch.compare.items():
+            if label in self.bodies:
+                w.viewer.set_body_attitude(label, cayley(snapshot.attitude))
