@@ -227,7 +227,8 @@ def check_orbit_spread(settings, spec) -> None:
     if not spec.spreads_orbits:
         return
     if settings.orbit is None:
-        raise SettingsError("orbit_spread: spreading orbits and epochs needs Keplerian elements (orbit = "
+        key = "orbit_spread" if spec.orbit_spread is not None else "epoch_spread"
+        raise SettingsError(f"{key}: spreading orbits and epochs needs Keplerian elements (orbit = "
                             "ALT_KM,E,I,RAAN,ARGP,NU)" + (", not a TLE" if settings.tle is not None else ""))
     alt, e = settings.orbit[0], settings.orbit[1]
     d_alt, d_e = (spec.orbit_spread or (0.0, 0.0))[:2]
