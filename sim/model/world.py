@@ -133,10 +133,11 @@ class World:
         g = gmst(days, ops)
         return days, g, (ops.cos(g), ops.sin(g)), precession(julian_centuries_tt(self.epoch.days_tt(t)), ops)
 
-    def _command(self, t, sun):
-        """``(C_c, r1, elevation)`` at ``t``: the commanded attitude matrix of the mode."""
+    def _command(self, t, sun, rv=None):
+        """``(C_c, r1, elevation)`` at ``t``: the commanded attitude matrix of the mode (``rv``: the orbit's
+        state at ``t`` when it is known)."""
         ops = self.ops
-        r, v = self.orbit.state(t)
+        r, v = self.orbit.state(t) if rv is None else rv
         target = up = None
         if self.mode == "target":
             _, _, rot, p = self._rotation(t)
@@ -162,7 +163,7 @@ class World:
         lat, lon, alt = ecef_to_geodetic(eci_to_ecef(r, rot, p), ops)
         qc = wc = r1 = elevation = None
         if self.mode in MOVING_MODES:
-            c, r1, elevation = self._command(t, sun)
+            c, r1, elevation = self._command(t, sun, (r, v))
             qc = quaternion_of_matrix(c, ops)
             h = FEED_FORWARD_H
             c0 = self._command(t - 0.5 * h, sun)[0]
