@@ -308,5 +308,40 @@ def _formulation_rows(quick: bool) -> list[dict]:
     return rows
 
 
+def _orbit_rows(quick: bool) -> list[dict]:
+    """The ensemble step on an orbit with Sun pointing and the gravity gradient (issue 31), beside the same step
+    without the orbit: one world shared by every body (floats, once a step) and one world per body (columns,
+    ``orbit_spread`` and ``epoch_spread``).  Half-quat at dt 0.1 s, the satellite with dampers and the quaternion
+    controller, metrics on; measured in turns, as the wheel rows."""
+    steps = 10 if quick else 40
+    repeats = 3 if quick else 5
+    plain = Settings(body="satellite", inertia=(100.0, 120.0, 50.0, 0.0, 0.0, 0.0), dt=0.1, dampers_on=True,
+                     dampers=(14.0, 17.0, 7.0), controller="quaternion", gains=(1.0, 1.2, 0.5),
+                     command_deg=(0.0, 0.0, 0.0), slerp_time=0.0)
+    orbit = plain.replace(command_deg=None, orbit=(500.0, 0.01, 97.4, 0.0, 20.0, 0.0), epoch="2024-03-20T03:06:00Z",
+                          pointing="sun", gravity_gradient=True)
+    spread = dict(orbit_spread=(50.0, 0.005, 2.0, 30.0, 10.0, 180.0), epoch_spread=86400.0)
+    rows = []
+    for n in (1_000, 10_000):
+        cases = [Ensemble(plain, _spec(n)), Ensemble(orbit, _spec(n)),
+                 Ensemble(orbit, EnsembleSpec(bodies=n, seed=1, rate_spread=0.5, **spread))]
+        times = tuple([] for _ in cases)
+        for ens in cases:
+            ens.step(2)
+        for _ in range(repeats):
+            for ens, out in zip(cases, times):
+                start = _clock()
+                ens.step(steps)
+                out.append((_clock() - start) / steps / n * 1e9)
+        base, shared, own = (statistics.median(t) for t in times)
+        for label, ns, k in (("one orbit shared", shared, 1), ("one orbit per body", own, 2)):
+            ratio = statistics.median(b / a for a, b in zip(times[0], times[k]))
+            rows.append({"what": f"ensemble on an orbit, Sun pointing + gravity gradient, {label}, N = {n:,} "
+                                 "(per body-step)", "figure": f"{ns:.0f} ns", "budget": "(comparison)", "ok": None,
+                         "note": f"{ratio:.1f}x the same ensemble without an orbit ({base:.0f} ns: half-quat, "
+                                 "dampers + quaternion controller + metrics, the fused kernels)"})
+    return rows
+
+
 def run(quick: bool = False) -> list[dict]:
-    return _step_rows(quick) + _wheel_rows(quick) + _formulation_rows(quick) + _rk4_rows(quick)
+    return _step_rows(quick) + _wheel_rows(quick) + _formulation_rows(quick) + _orbit_rows(quick) + _rk4_rows(quick)

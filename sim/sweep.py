@@ -32,7 +32,7 @@ from sim.io.limits import LIMITS, least_seconds
 from sim.run.scenario import Scenario
 from sim.model.settings import Settings
 
-__all__ = ["Sweep", "SweepResult", "SweepFailed", "COLUMNS", "columns", "run_chunk", "chunks", "summary",
+__all__ = ["Sweep", "SweepResult", "SweepFailed", "COLUMNS", "ORBIT_COLUMNS", "SPREAD_COLUMNS", "columns", "run_chunk", "chunks", "summary",
            "MAX_TRAJECTORY_BYTES"]
 
 #: Columns of a sweep, in order (README, "Ensembles / sweep"): the global
@@ -48,10 +48,20 @@ COLUMNS = ("index",
 
 
 
-def columns(wheels: int = 0) -> tuple:
+#: With an orbit (issue 31), after the wheels: the pointing axis's final error (deg) and the visible
+#: fraction of the solar disc at the end (0 to 1), :meth:`sim.ensemble.Ensemble.metrics`.
+ORBIT_COLUMNS = ("point_err_deg", "sunlit")
+#: When the spec spreads orbits or epochs, then: each body's orbit elements (those of ``--orbit``) and
+#: its epoch minus the scenario's (s).
+SPREAD_COLUMNS = ("alt_km", "e", "i_deg", "raan_deg", "argp_deg", "nu_deg", "epoch_offset_s")
+
+
+def columns(wheels: int = 0, orbit: bool = False, spread: bool = False) -> tuple:
     """The columns of a sweep of bodies with ``wheels`` reaction wheels: :data:`COLUMNS`, then each
-    wheel's final speed relative to its body, ``wheel1..N`` (rad/s)."""
-    return COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1))
+    wheel's final speed relative to its body, ``wheel1..N`` (rad/s), then :data:`ORBIT_COLUMNS` with an
+    ``orbit`` and :data:`SPREAD_COLUMNS` with orbits or epochs ``spread`` per body."""
+    return (COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1)) + (ORBIT_COLUMNS if orbit else ())
+            + (SPREAD_COLUMNS if spread else ()))
 
 
 # Ensemble.initial() keys (rows of an array) -> column names.
@@ -171,6 +181,12 @@ def _run_chunk(settings, spec, events, steps, start, count, traj_every, report) 
         columns[name] = np.asarray(metrics[name], dtype=bool if name == "faulted" else float)
     for i, speeds in enumerate(np.array(ens.wheel_speeds, dtype=float).reshape(-1, count), start=1):
         columns[f"wheel{i}"] = speeds
+    if "point_err_deg" in metrics:
+        for name in ORBIT_COLUMNS:
+            columns[name] = np.asarray(metrics[name], dtype=float)
+    if "orbit" in initial:
+        columns.update(zip(SPREAD_COLUMNS[:6], np.asarray(initial["orbit"], dtype=float).reshape(6, count)))
+        columns["epoch_offset_s"] = np.asarray(initial["epoch_us"], dtype=float) * 1e-6
     if traj_every:
         columns["_t"] = np.array(samples_t)
         columns["_q"] = np.stack(samples_q)
@@ -256,7 +272,9 @@ class Sweep:
         this machine, ``local``) and the worker processes themselves.
         """
         bodies = self.spec.bodies
-        result = 2 * (len(columns(self.scenario.settings.wheel_count)) * 8 * bodies + self.trajectory_bytes())
+        s = self.scenario.settings
+        names = columns(s.wheel_count, s.has_orbit, self.spec.spreads_orbits)
+        result = 2 * (len(names) * 8 * bodies + self.trajectory_bytes())
         chunk = self.chunk_size(workers)
         flying = chunk * BYTES_PER_BODY + self.trajectory_bytes() * chunk // bodies
         if workers == 0:
@@ -460,7 +478,7 @@ def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
     faulted), ``percentiles`` (the levels), ``settling_time`` and
     ``final_error_deg`` and ``travelled_deg`` (their percentiles over the
     bodies that did not fault, nearest rank, a never-settled body counting
-    as ``inf``),
+    as ``inf``), ``point_err_deg`` (likewise with an orbit, else None),
     ``settled`` (count within ``spec.settle_deg`` at the end), ``unwinding``
     (count with ``travelled_deg > 180``), ``worst`` (global indices of the
     ``worst`` bodies: never settled first, by final error, then the longest
@@ -470,6 +488,7 @@ def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
     """
     c = result.columns
     faulted = c["faulted"]
+    pointing = c.get("point_err_deg")
     ok = ~faulted
     settling = _never_as_inf(c["settling_time"])
     error = c["final_error_deg"]
@@ -486,6 +505,7 @@ def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
     return {"bodies": result.bodies, "faulted": int(faulted.sum()), "flying": int(ok.sum()),
             "percentiles": levels, "settling_time": pct(settling[ok]), "final_error_deg": pct(error[ok]),
             "travelled_deg": pct(c["travelled_deg"][ok]),
+            "point_err_deg": None if pointing is None else pct(pointing[ok]),
             "settled": int(np.isfinite(settling[ok]).sum()),
             "unwinding": int((c["travelled_deg"] > 180.0).sum()),
             "worst": [int(c["index"][i]) for i in order[:worst]], "by_gains": by_gains}

@@ -22,6 +22,7 @@ from app.cli.options import (PROG, UsageError, add_settings_flags, check_outputs
 from app.cli.cluster import dask_client
 from app.cli.output import OutputError, catch_interrupts, reason
 from sim.ensemble import EnsembleSpec
+from sim.ensemble.sampling import check_orbit_spread
 from sim.io.costs import BODY_STEP_SECONDS, ROUGH_BODY_STEP_SECONDS, ROUGH_SETUP_SECONDS
 from sim.io.limits import LIMITS, RunTooLong, as_integer, check_cost, check_workers, usable_cores
 from sim.model.settings import SettingsError, damper_warning, stability_warning
@@ -96,7 +97,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 #: The flags of :func:`add_ensemble_flags` (argparse dests); :func:`spec_from_args` reads them.
-ENSEMBLE_FLAGS = ("bodies", "seed", "attitudes", "rate_spread", "inertia_spread", "gains_grid", "settle_deg")
+ENSEMBLE_FLAGS = ("bodies", "seed", "attitudes", "rate_spread", "inertia_spread", "gains_grid", "settle_deg",
+                  "orbit_spread", "epoch_spread")
 
 
 def add_ensemble_flags(parser) -> None:
@@ -116,6 +118,11 @@ def add_ensemble_flags(parser) -> None:
                        help="controller gains to sweep, e.g. 2:6:10,10,12 or 2..10/5,10,12 (see below)")
     group.add_argument("--settle-deg", metavar="DEG", help=f"settling threshold, {LIMITS['settle_deg'].describe()} "
                        "(default 1)")
+    group.add_argument("--orbit-spread", metavar="ALT_KM,E,I_DEG,RAAN_DEG,ARGP_DEG,NU_DEG",
+                       help="one orbit per body: half-widths of uniform spreads about --orbit's elements "
+                            "(needs --orbit; e.g. 50,0,2,30,0,180)")
+    group.add_argument("--epoch-spread", metavar="S", help="one epoch per body: half-width of a uniform spread "
+                       f"about --epoch, {LIMITS['epoch_spread'].describe()}")
 
 
 # ------------------------------------------------------------------ parsing
@@ -177,6 +184,10 @@ def spec_from_args(args, base: EnsembleSpec) -> EnsembleSpec:
         changes["attitudes"] = args.attitudes
     if args.gains_grid is not None:
         changes["gains_grid"] = parse_gains_grid(args.gains_grid)
+    if args.epoch_spread is not None:
+        changes["epoch_spread"] = _limited("epoch_spread", "--epoch-spread", args.epoch_spread)
+    if args.orbit_spread is not None:
+        changes["orbit_spread"] = args.orbit_spread
     try:
         return replace(base, **changes)
     except (SettingsError, ValueError) as exc:
@@ -237,6 +248,8 @@ def format_summary(result, spec: EnsembleSpec, scenario, elapsed: float, where: 
         f"{'settling time (s)':<22}" + "".join(f"{_fmt(v):>10}" for v in s["settling_time"]),
         f"{'final error (deg)':<22}" + "".join(f"{_fmt(v):>10}" for v in s["final_error_deg"]),
         f"{'travelled (deg)':<22}" + "".join(f"{_fmt(v):>10}" for v in s["travelled_deg"]),
+        *([f"{'pointing error (deg)':<22}" + "".join(f"{_fmt(v):>10}" for v in s["point_err_deg"])]
+          if s["point_err_deg"] is not None else []),
         "",
         f"settled within {spec.settle_deg:g} deg: {s['settled']:,} of {s['flying']:,}"
         + (f" (percentiles over the {s['flying']:,} bodies that did not fault)" if s["faulted"] else ""),
@@ -296,6 +309,13 @@ def _sweep_from_args(args):
         raise UsageError("--workers and --scheduler exclude each other (the cluster has its own workers)")
     scenario = scenario_from_args(args)
     spec = spec_from_args(args, scenario.ensemble or EnsembleSpec())
+    try:
+        check_orbit_spread(scenario.settings, spec)
+    except SettingsError as exc:
+        message = str(exc)
+        key = "epoch_spread" if message.startswith("epoch_spread") else "orbit_spread"
+        text = message[len(key):].lstrip(": ") if message.startswith(key) else message
+        raise UsageError(f"--{key.replace('_', '-')}: {text}") from None
     chunk = None if args.chunk is None else _integer("--chunk", args.chunk, 1, MAX_BODIES)
     try:
         LIMITS["duration"].number(scenario.duration, "--duration")

@@ -8,6 +8,16 @@ or, where :func:`sim.ensemble.kernels.covers` the settings (half-quat with
 no controller or the quaternion controller, no wheels, no external
 torque), the fused kernels (the same operations in the same order, without
 allocating).
+
+With an orbit (``settings.has_orbit``) the world of :mod:`sim.model.world`
+is evaluated once per step, as :class:`~sim.model.simulation.Simulation`
+does: one :class:`~sim.model.world.World` on floats shared by every body
+when the bodies share the orbit and the epoch (each body then flies what
+``Simulation`` flies bit for bit), or one world per body on numpy rows when
+the spec spreads them (``orbit_spread``, ``epoch_spread``): the same
+formulas, whose ``atan2`` numpy may round differently from libm by an ulp
+(:mod:`sim.core.ops`), so a body agrees with its ``Simulation`` to about
+1e-12 rather than bit for bit.
 """
 
 from __future__ import annotations
@@ -17,18 +27,22 @@ import math
 import numpy as np
 
 from sim.core.algebra import norm2_Q
+from sim.core.angles import cayley_entries
 from sim.core.control import TorqueModel
 from sim.core.energy import kinetic_energy
 from sim.ensemble import kernels
 from sim.ensemble.heap import keep_temporaries
 from sim.ensemble.info import EnsembleFrame, EnsembleInfo, frozen_copy
 from sim.ensemble.metrics import TRACKED, Tracker, nose, outside, rotation_angle_deg
-from sim.ensemble.sampling import sample, sample_inertia
+from sim.ensemble.sampling import sample, sample_inertia, sample_orbits
 from sim.ensemble.spec import EnsembleSpec
 from sim.core.integrators import qdot
 from sim.io.limits import as_integer
-from sim.io.limits import SettingsError
 from sim.model.loads import Gyrostat, LoadModel
+from sim.model.world import World
+from sim.gnc.pointing import pointing_error
+from sim.world.orbit import R_EARTH_KM, KeplerOrbit
+from sim.world.time import Epoch, parse_epoch
 from sim.core.norm import unit
 from sim.core.ops import COLUMN
 from sim.model.settings import Settings
@@ -136,6 +150,8 @@ class Ensemble(Stepper):
         self._sample = sample(self._settings, spec, self.index)
         self._inertia, self._jr, self._jir, self._jfir, self._mr, self._ar = sample_inertia(
             self._settings, spec, self.index)
+        self._orbits = sample_orbits(self._settings, spec, self.index)  # None: one orbit for all
+        self._world = self._world_state = None
         self._info: EnsembleInfo | None = None  # the record of the last frame, until a change
         self._configure()
         self.reset()
@@ -149,13 +165,20 @@ class Ensemble(Stepper):
         dict of ndarray
             ``index`` (n,), ``q0`` (4, n), ``angles_deg0`` (3, n) aircraft
             angles (psi, theta, phi), ``rates0`` (3, n), ``inertia`` (6, n)
-            (Jxx, Jyy, Jzz, Jxy, Jxz, Jyz), ``gains`` (3, n).
+            (Jxx, Jyy, Jzz, Jxy, Jxz, Jyz), ``gains`` (3, n).  When the spec
+            spreads orbits or epochs, also ``orbit`` (6, n) (each body's
+            ``Settings.orbit``: alt_km, e, i_deg, raan_deg, argp_deg, nu_deg)
+            and ``epoch_us`` (n,) (its epoch minus the settings', whole
+            microseconds).
         """
         smp = self._sample
         gains = smp.gains if smp.gains is not None else np.repeat(
             np.array(self._settings.gains, dtype=float)[:, None], self.n, axis=1)
-        return {"index": self.index.copy(), "q0": smp.q0.copy(), "angles_deg0": smp.angles_deg.copy(),
-                "rates0": smp.w0.copy(), "inertia": self._inertia.copy(), "gains": gains.copy()}
+        out = {"index": self.index.copy(), "q0": smp.q0.copy(), "angles_deg0": smp.angles_deg.copy(),
+               "rates0": smp.w0.copy(), "inertia": self._inertia.copy(), "gains": gains.copy()}
+        if self._orbits is not None:
+            out["orbit"], out["epoch_us"] = self._orbits.elements.copy(), self._orbits.epoch_us.copy()
+        return out
 
     def body_settings(self, j: int) -> Settings:
         """Local body ``j``'s initial state as single-body :class:`Settings`.
@@ -187,6 +210,8 @@ class Ensemble(Stepper):
     def _changed(self, key: str) -> None:
         if key in ("angles_deg", "rates"):
             self._sample = sample(self._settings, self.spec, self.index)
+        elif key in ("orbit", "tle", "epoch"):
+            self._orbits = sample_orbits(self._settings, self.spec, self.index)
         elif key in ("inertia", "body", "mass", "mesh_units", "wheels", "wheel_inertia"):
             self._inertia, self._jr, self._jir, self._jfir, self._mr, self._ar = sample_inertia(
                 self._settings, self.spec, self.index)
@@ -211,9 +236,6 @@ class Ensemble(Stepper):
         self._segments.append((self._k0, self._t0, self._dt))
 
     def _configure(self, gains=None) -> None:
-        if self._settings.has_orbit:  # issue 31: the world is stepped by one body only so far
-            raise SettingsError("orbit: ensembles on an orbit (orbit elements or a TLE) are not built yet; "
-                                "run the bodies one by one, or use the circular gravity gradient (altitude_km)")
         smp = self._sample
         super()._configure(tuple(smp.gains) if smp.gains is not None else None, self._jr)
         tm = self._torque
@@ -224,8 +246,13 @@ class Ensemble(Stepper):
         s = self._settings
         self._fast = self.fused and kernels.covers(s)
         self._constant_torque()
+        self._world = _world(s, self._orbits) if s.has_orbit else None
+        self._world_state = None
+        tm.rate_ref = None
         if hasattr(self, "_cmd"):
             self._sync_command()
+            if self._world is not None:
+                self._update_world()
 
     def _constant_torque(self) -> None:
         """The step's torque row when it is the same for all bodies and states (no dampers, no controller)."""
@@ -242,6 +269,37 @@ class Ensemble(Stepper):
         self._info = None
         if key == "torque":
             self._constant_torque()
+
+    def _update_world(self) -> None:
+        """The world at the present time, as :meth:`Simulation._update_world <sim.model.simulation.Simulation>`:
+        the orbit's state for the gravity gradient, a moving pointing mode's command and rate feed-forward."""
+        ws = self._world_state = self._world.state(self._t)
+        self._load.orbit_state = (ws.t, ws.r_km, ws.v_kms)
+        if ws.qc is not None:
+            # one command for all (floats: a shared command), or one per body (4, n); its sign kept from
+            # step to step as Simulation's (CommandInterpolator.follow)
+            self._cmd.follow(ws.qc if self._orbits is None else tuple(np.broadcast_arrays(*ws.qc, self.index)[:4]))
+            self._torque.rate_ref = ws.wc
+            self._sync_command()
+
+    @property
+    def world(self):
+        """The world at the present step (:class:`~sim.model.world.WorldState`; its values floats when the
+        bodies share one orbit, else rows), or None without an orbit."""
+        return self._world_state
+
+    def pointing_error_deg(self) -> np.ndarray | None:
+        """Each body's pointing-axis error (deg), as :meth:`Simulation.pointing_error
+        <sim.model.simulation.Simulation.pointing_error>` (None without an orbit)."""
+        ws = self._world_state
+        if ws is None:
+            return None
+        b1 = self._settings.pointing_axis
+        r1 = ws.reference
+        if r1 is None:  # inertial: where the command sends the axis, C(Qc)^T b1
+            r1 = _axis_of(self._qc, b1)
+        r1 = np.broadcast_arrays(*r1, self.index)[:3]
+        return np.degrees(pointing_error(tuple(self.attitude), b1, tuple(r1), COLUMN))
 
     def _derive_p(self, full: bool):
         return np.array(qdot(tuple(self.q), tuple(self.w))) if full else None
@@ -277,6 +335,8 @@ class Ensemble(Stepper):
         self.faulted[:] = False
         self.fault_t[:] = np.nan
         self._reset_command(smp.q0)
+        if self._world is not None:
+            self._update_world()
         self._energy0 = self.energy()
         self._segments = [(0, 0.0, self._dt)]   # (k0, t0, dt): t of step k is t0 + (k - k0) dt
         self._tracker.reset(smp.w0, self._const_tt, self._outside())
@@ -432,6 +492,8 @@ class Ensemble(Stepper):
         if self._cmd.path is not None:
             self._cmd.update(self._t)
             self._sync_command()
+        if self._world is not None:
+            self._update_world()
         if self.track:
             self._tracker.track(self.w, self._tq, self._const_tt, self._dt, ok, self._k, self._outside(),
                                 self._scratch)
@@ -481,7 +543,11 @@ class Ensemble(Stepper):
             than its net turn).
             ``energy_drift``: ``T/T0 - 1`` (meaningful for torque-free runs;
             nan when ``T0 = 0``).  ``faulted`` (bool) and ``fault_t`` (s, nan
-            while fine).
+            while fine).  With an orbit also ``point_err_deg`` (the pointing
+            axis's error now, :meth:`pointing_error_deg`) and ``sunlit`` (the
+            visible fraction of the solar disc now, 0 to 1).  With a moving
+            pointing mode the command is the mode's, so ``final_error_deg``
+            and ``settling_time`` measure the attitude against it.
         """
         e0 = self._energy0
         with np.errstate(all="ignore"):
@@ -495,4 +561,29 @@ class Ensemble(Stepper):
         if not self._tracked:
             for key in TRACKED:
                 out[key] = np.full(self.n, np.nan)
+        if self._world_state is not None:
+            out["point_err_deg"] = self.pointing_error_deg()
+            out["sunlit"] = np.broadcast_to(np.asarray(self._world_state.sunlit, dtype=float), (self.n,)).copy()
         return out
+
+
+def _axis_of(qc, b1) -> tuple:
+    """``C(Qc)^T b1``: where the command quaternions ``qc`` (4, m) send the body axis ``b1`` (ECI), rows."""
+    c = cayley_entries(tuple(qc))
+    return (c[0] * b1[0] + c[3] * b1[1] + c[6] * b1[2], c[1] * b1[0] + c[4] * b1[1] + c[7] * b1[2],
+            c[2] * b1[0] + c[5] * b1[1] + c[8] * b1[2])
+
+
+def _world(settings, orbits) -> World:
+    """The bodies' world: the settings' own on floats (shared), or with ``orbits`` (a
+    :class:`~sim.ensemble.sampling.OrbitSample`) one per body on rows, built from each body's numbers
+    exactly as :class:`~sim.model.world.World` builds them from ``Simulation(body_settings(j))``'s."""
+    if orbits is None:
+        return World(settings)
+    el = orbits.elements
+    rad = [[math.radians(float(x)) for x in el[k]] for k in range(2, 6)]  # math.radians, as World does
+    orbit = KeplerOrbit(R_EARTH_KM + el[0], el[1].copy(), *(np.array(r) for r in rad), j2=settings.j2, ops=COLUMN)
+    epochs = [parse_epoch(text) for text in orbits.epochs]
+    epoch = Epoch(settings.epoch, np.array([e.jd_day for e in epochs]), np.array([e.jd_frac for e in epochs]),
+                  epochs[0].year)
+    return World(settings, COLUMN, orbit=orbit, epoch=epoch)

@@ -30,6 +30,7 @@ import numpy as np
 from sim.model.settings import Settings
 
 from sim.ensemble.metrics import nose, rotation_angle_deg
+from sim.ensemble.sampling import epoch_plus
 from sim.ensemble.spec import EnsembleSpec
 
 __all__ = ["EnsembleInfo", "EnsembleFrame", "frozen_copy"]
@@ -65,6 +66,10 @@ class EnsembleInfo:
         Each body's inertia (Jxx, Jyy, Jzz, Jxy, Jxz, Jyz), Hoffmann's signs.
     gains : ndarray, shape (3, n)
         Each body's controller gains.
+    orbit : ndarray, shape (6, n), or None
+        Each body's orbit elements (``Settings.orbit``) when the spec spreads orbits or epochs, else None.
+    epoch_us : ndarray of int64, shape (n,), or None
+        Each body's epoch minus the settings', microseconds (with ``orbit``).
 
     Every array is a read-only copy.
     """
@@ -77,6 +82,8 @@ class EnsembleInfo:
     rates0: np.ndarray
     inertia: np.ndarray
     gains: np.ndarray
+    orbit: np.ndarray | None = None
+    epoch_us: np.ndarray | None = None
 
     @classmethod
     def of(cls, ensemble) -> EnsembleInfo:
@@ -84,7 +91,8 @@ class EnsembleInfo:
         initial = ensemble.initial()
         return cls(spec=ensemble.spec, settings=ensemble.settings,
                    **{key: frozen_copy(initial[key])
-                      for key in ("index", "q0", "angles_deg0", "rates0", "inertia", "gains")})
+                      for key in ("index", "q0", "angles_deg0", "rates0", "inertia", "gains", "orbit", "epoch_us")
+                      if key in initial})
 
     def __setstate__(self, state: dict) -> None:
         """Unpickled (the window's ensemble process sends its records, :mod:`app.engine`): the arrays read-only
@@ -103,8 +111,8 @@ class EnsembleInfo:
         """Local body ``j``'s initial state as single-body :class:`Settings`.
 
         The shared settings with body ``j``'s initial angles, rates and
-        inertia, and its gains when the spec has a gains grid (else the
-        shared gains).  ``Simulation(info.body_settings(j))`` given the same
+        inertia, its gains when the spec has a gains grid (else the
+        shared gains), and its orbit and epoch when the spec spreads them.  ``Simulation(info.body_settings(j))`` given the same
         inputs flies exactly column ``j`` of the ensemble.
 
         Raises
@@ -120,6 +128,9 @@ class EnsembleInfo:
                    "inertia": tuple(float(a) for a in self.inertia[:, j])}
         if self.spec.gains_grid is not None:
             changes["gains"] = tuple(float(a) for a in self.gains[:, j])
+        if self.orbit is not None:
+            changes["orbit"] = tuple(float(a) for a in self.orbit[:, j])
+            changes["epoch"] = epoch_plus(self.settings.epoch, int(self.epoch_us[j]))
         return self.settings.replace(**changes)
 
 

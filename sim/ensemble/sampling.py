@@ -9,20 +9,26 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 import numpy as np
 
 from sim.core.angles import aircraft_angles
 from sim.core.body import Body
-from sim.io.limits import LIMITS
+from sim.io.limits import LIMITS, SettingsError
 from sim.model.loads import gyrostat_of
 from sim.core.quaternion import from_aircraft_angles
+from sim.world.orbit import R_EARTH_KM, OrbitError, check_elements
+from sim.world.time import EPOCH_RANGE, parse_epoch
 
 __all__ = ["Sample", "sample", "sample_inertia", "uniforms", "uniform_quaternions", "r3", "normals", "grid_gains",
-           "combination"]
+           "combination", "OrbitSample", "sample_orbits", "check_orbit_spread", "epoch_plus"]
 
-#: Random streams per body (see :func:`uniforms`): attitude 0-2, rates 3-8, inertia 16 + 6 k.
+#: Random streams per body (see :func:`uniforms`): attitude 0-2, rates 3-8, inertia 16 + 6 k,
+#: orbit elements 112-117 (:data:`ORBIT_STREAM` + k), epoch 118.
 STREAMS = 128
+#: The stream of the first orbit element's spread (alt_km; then e, i, RAAN, argp, nu), and of the epoch's.
+ORBIT_STREAM, EPOCH_STREAM = 112, 118
 #: Draws of a dispersed inertia before a body keeps the nominal one.
 INERTIA_TRIES = 16
 
@@ -189,3 +195,94 @@ def sample_inertia(settings, spec, index: np.ndarray) -> tuple:
                 jfir[:, j] = body.j_free_inv_rows
         pending = np.array(still, dtype=np.int64)
     return inertia, tuple(jr), tuple(jir), None if jfir is None else tuple(jfir), tuple(mr), tuple(ar)
+
+
+@dataclass
+class OrbitSample:
+    """Every body's orbit and epoch, where the spec spreads them (:func:`sample_orbits`)."""
+
+    #: Orbit elements as ``Settings.orbit`` holds them (alt_km, e, i_deg, raan_deg, argp_deg, nu_deg), (6, n).
+    elements: np.ndarray
+    #: Each body's epoch minus the settings' epoch, whole microseconds, (n,) int64.
+    epoch_us: np.ndarray
+    #: Each body's epoch as ``Settings.epoch`` text (ISO 8601 UTC), n strings.
+    epochs: tuple
+
+
+def epoch_plus(epoch: str, microseconds: int) -> str:
+    """The ISO 8601 UTC text of ``epoch`` (a ``Settings.epoch``) plus whole ``microseconds``, as ``Settings`` keeps it."""
+    start = datetime.fromisoformat(parse_epoch(epoch).text[:-1])
+    return parse_epoch((start + timedelta(microseconds=int(microseconds))).isoformat() + "Z").text
+
+
+def check_orbit_spread(settings, spec) -> None:
+    """SettingsError (one line) unless every body the spec can draw has an orbit ``Settings`` accepts.
+
+    The spreads need Keplerian elements (``Settings.orbit``; an SGP4 TLE is
+    not spread), and the whole box of draws must be an orbit: the lowest
+    altitude at least the limit's, ``e`` at least 0, the perigee of the lowest
+    altitude at the largest ``e`` above the surface (e < 1), and the epochs
+    within the ephemeris's years.
+    """
+    if not spec.spreads_orbits:
+        return
+    if settings.orbit is None:
+        key = "orbit_spread" if spec.orbit_spread is not None else "epoch_spread"
+        raise SettingsError(f"{key}: spreading orbits and epochs needs Keplerian elements (orbit = "
+                            "ALT_KM,E,I,RAAN,ARGP,NU)" + (", not a TLE" if settings.tle is not None else ""))
+    alt, e = settings.orbit[0], settings.orbit[1]
+    d_alt, d_e = (spec.orbit_spread or (0.0, 0.0))[:2]
+    low = LIMITS["orbit_altitude_km"]
+    if alt - d_alt < low.low or alt + d_alt > low.high:
+        raise SettingsError(f"orbit_spread alt_km: {alt:g} +- {d_alt:g} km leaves {low.low:g} .. {low.high:g} km")
+    if e - d_e < 0.0:
+        raise SettingsError(f"orbit_spread e: {e:g} - {d_e:g} is below 0")
+    try:
+        check_elements(R_EARTH_KM + alt - d_alt, e + d_e, "orbit_spread")
+    except OrbitError as exc:
+        raise SettingsError(f"{exc} (the lowest altitude at the largest e of the spread)") from None
+    if spec.epoch_spread > 0.0:
+        span = round(spec.epoch_spread * 1e6)
+        for sign in (-1, 1):
+            try:
+                epoch_plus(settings.epoch, sign * span)
+            except (ValueError, OverflowError):
+                raise SettingsError(f"epoch_spread: {settings.epoch} +- {spec.epoch_spread:g} s leaves "
+                                    f"{EPOCH_RANGE[0]}-{EPOCH_RANGE[1]}, the span of the solar ephemeris") from None
+
+
+def _wrapped(x: np.ndarray) -> np.ndarray:
+    """Angles (deg) back into [-360, 360] by one turn, as ``Settings.orbit`` accepts them."""
+    return np.where(x > 360.0, x - 360.0, np.where(x < -360.0, x + 360.0, x))
+
+
+def sample_orbits(settings, spec, index: np.ndarray) -> OrbitSample | None:
+    """The orbits and epochs of the bodies ``index`` (None when the spec spreads neither).
+
+    Body ``i``'s element ``k`` (of ``Settings.orbit``: alt_km, e, i_deg,
+    raan_deg, argp_deg, nu_deg) is ``orbit[k] + orbit_spread[k] * (2 u - 1)``,
+    ``u = uniforms(seed, i, 112 + k)``, an angle outside [-360, 360] taken
+    back by 360 deg; its epoch is ``epoch + round(epoch_spread * (2 u - 1)
+    * 1e6)`` microseconds, ``u = uniforms(seed, i, 118)``.  SettingsError
+    (:func:`check_orbit_spread`) when the box of draws holds no orbit.
+    """
+    if not spec.spreads_orbits:
+        return None
+    check_orbit_spread(settings, spec)
+    n = len(index)
+    spread = spec.orbit_spread or (0.0,) * 6
+    elements = np.empty((6, n))
+    for k in range(6):
+        nominal = float(settings.orbit[k])
+        if spread[k] > 0.0:
+            x = nominal + spread[k] * (2.0 * uniforms(spec.seed, index, ORBIT_STREAM + k) - 1.0)
+            elements[k] = _wrapped(x) if k >= 2 else x
+        else:
+            elements[k] = nominal
+    epoch_us = np.zeros(n, dtype=np.int64)
+    if spec.epoch_spread > 0.0:
+        u = uniforms(spec.seed, index, EPOCH_STREAM)
+        epoch_us[:] = np.round(spec.epoch_spread * (2.0 * u - 1.0) * 1e6)
+    epochs = tuple(epoch_plus(settings.epoch, us) for us in epoch_us) if spec.epoch_spread > 0.0 else (
+        (settings.epoch,) * n)
+    return OrbitSample(elements, epoch_us, epochs)

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.io.limits import LIMITS, SettingsError
+from sim.io.limits import LIMITS, SettingsError, components
 
-__all__ = ["EnsembleSpec", "ATTITUDES"]
+__all__ = ["EnsembleSpec", "ATTITUDES", "ORBIT_SPREAD"]
 
 #: Initial attitude modes of :class:`EnsembleSpec`.
 ATTITUDES = ("random", "grid", "same")
+#: The elements of ``orbit_spread`` (those of ``Settings.orbit``) and the limit each half-width takes.
+ORBIT_SPREAD = (("alt_km", "orbit_spread_km"), ("e", "orbit_spread_e"), ("i_deg", "orbit_spread_deg"),
+                ("raan_deg", "orbit_spread_deg"), ("argp_deg", "orbit_spread_deg"), ("nu_deg", "orbit_spread_deg"))
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,17 @@ class EnsembleSpec:
         (``itertools.product`` order).  None: ``settings.gains`` for all.
     settle_deg : float
         Threshold of the settling-time metric, degrees, in (0, 180].
+    orbit_spread : tuple or None
+        ``(alt_km, e, i_deg, raan_deg, argp_deg, nu_deg)``: half-widths of
+        uniform spreads about the settings' orbit elements (``Settings.orbit``),
+        one orbit per body: element ``k`` of body ``i`` is ``orbit[k] +
+        orbit_spread[k] * (2 u - 1)``, ``u`` the uniform of stream ``112 + k``
+        (:func:`sim.ensemble.sampling.sample_orbits`); an angle that leaves
+        [-360, 360] is brought back by 360 deg.  None (or all zero): every
+        body on the settings' orbit.
+    epoch_spread : float
+        Seconds: body ``i``'s epoch is the settings' epoch plus ``epoch_spread
+        * (2 u - 1)`` (``u`` of stream 118), rounded to the microsecond.
     """
 
     bodies: int = 1000
@@ -69,6 +83,8 @@ class EnsembleSpec:
     inertia_spread: float = 0.0
     gains_grid: tuple | None = None
     settle_deg: float = 1.0
+    orbit_spread: tuple | None = None
+    epoch_spread: float = 0.0
 
     def __post_init__(self):
         def check(key):  # a frozen dataclass: set the checked value past __setattr__
@@ -82,6 +98,22 @@ class EnsembleSpec:
             check(key)
         if self.gains_grid is not None:
             object.__setattr__(self, "gains_grid", _gains_grid(self.gains_grid))
+        check("epoch_spread")
+        if self.orbit_spread is not None:
+            object.__setattr__(self, "orbit_spread", _orbit_spread(self.orbit_spread))
+
+    @property
+    def spreads_orbits(self) -> bool:
+        """True when the bodies' orbits or epochs differ (``orbit_spread`` or ``epoch_spread``)."""
+        return self.orbit_spread is not None or self.epoch_spread > 0.0
+
+
+def _orbit_spread(value) -> tuple | None:
+    """Six half-widths ``(alt_km, e, i_deg, raan_deg, argp_deg, nu_deg)`` (a sequence or ``"a,b,..."`` text);
+    None when all are zero; SettingsError naming the element."""
+    parts = components("orbit_spread", value, 6)
+    spread = tuple(LIMITS[limit].number(v, f"orbit_spread {name}") for v, (name, limit) in zip(parts, ORBIT_SPREAD))
+    return spread if any(x > 0.0 for x in spread) else None
 
 
 def _gains_grid(grid) -> tuple:

@@ -254,6 +254,11 @@ LIMITS = {lim.key: lim for lim in (
     Limit("rate_spread", 0.0, 1e3, "rad/s"),
     Limit("inertia_spread", 0.0, 50.0, "percent"),  # not "%": argparse help texts format with %
     Limit("settle_deg", 0.0, 180.0, "deg", low_open=True),
+    # per-body orbits (issue 31): half-widths of the uniform spreads about --orbit's elements and the epoch
+    Limit("orbit_spread_km", 0.0, 1e5, "km"),
+    Limit("orbit_spread_e", 0.0, 1.0),
+    Limit("orbit_spread_deg", 0.0, 360.0, "deg"),
+    Limit("epoch_spread", 0.0, 31_622_400.0, "s"),  # a leap year
     Limit("gains_grid_values", 1, 1000, integer=True),
     # ---- runs
     Limit("duration", 0.0, 1e7, "s", low_open=True),

@@ -181,7 +181,8 @@ class LoadModel:
             if self.orbit:  # the step's position carried along its velocity to the stage's time
                 t0, r, v = self.orbit_state
                 d = t - t0
-                total = gravity_gradient_at(q, (r[0] + v[0] * d, r[1] + v[1] * d, r[2] + v[2] * d), self.j_rows)
+                total = gravity_gradient_at(q, (r[0] + v[0] * d, r[1] + v[1] * d, r[2] + v[2] * d), self.j_rows,
+                                            self.ops)
             else:
                 total = gravity_gradient_torque(q, t, self.rate, self.j_rows)
         if self.disturbance is not None:

@@ -12,8 +12,10 @@ per step"): the gravity gradient inside the integrator's stages takes the
 position as ``r + v (t - t_step)`` (a relative error of ``(n dt)^2 / 2``,
 1e-6 at dt = 1 s in low orbit), the pointing command and its rate
 feed-forward hold over the step.  The formulas are :mod:`sim.world`'s and
-:mod:`sim.gnc.pointing`'s; this module only assembles them (floats: one
-body, or one world shared by every body of an ensemble).
+:mod:`sim.gnc.pointing`'s; this module only assembles them, over
+:mod:`sim.core.ops`: floats (one body, or one world shared by every body of
+an ensemble), or numpy rows (an ensemble whose bodies' orbits or epochs
+differ: one world per body, :mod:`sim.ensemble.engine`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
+from sim.core.ops import FLOAT
 from sim.gnc.pointing import (MOVING_MODES, quaternion_of_matrix, rate_between, references, secondary_axis,
                               two_vector)
 from sim.world.eclipse import sunlit_fraction
@@ -92,14 +97,24 @@ class WorldState:
 
 
 class World:
-    """The orbit, the Sun, the shadow and the pointing command of one ``settings`` (module docstring)."""
+    """The orbit, the Sun, the shadow and the pointing command of one ``settings`` (module docstring).
 
-    __slots__ = ("epoch", "orbit", "mode", "b1", "b2", "target_ecef", "target_up_ecef")
+    ``ops``, ``orbit`` and ``epoch`` make it an ensemble's world, one per body:
+    ``orbit`` a :class:`~sim.world.orbit.KeplerOrbit` of rows and ``epoch`` an
+    :class:`~sim.world.time.Epoch` whose ``jd_day`` and ``jd_frac`` are rows
+    (or floats), with ``ops`` = :data:`sim.core.ops.COLUMN`; the state's
+    values are then rows.
+    """
 
-    def __init__(self, settings):
+    __slots__ = ("epoch", "orbit", "mode", "b1", "b2", "target_ecef", "target_up_ecef", "ops")
+
+    def __init__(self, settings, ops=FLOAT, orbit=None, epoch=None):
         s = settings
-        self.epoch = parse_epoch(s.epoch)
-        if s.tle is not None:
+        self.ops = ops
+        self.epoch = parse_epoch(s.epoch) if epoch is None else epoch
+        if orbit is not None:
+            self.orbit = orbit
+        elif s.tle is not None:
             self.orbit = TleOrbit(read_tle(s.tle), self.epoch)
         else:
             alt, e, i, raan, argp, nu = s.orbit
@@ -113,40 +128,45 @@ class World:
         self.target_up_ecef = (math.cos(lat) * math.cos(lon), math.cos(lat) * math.sin(lon), math.sin(lat))
 
     def _rotation(self, t):
+        ops = self.ops
         days = self.epoch.days_utc(t)
-        g = gmst(days)
-        return days, g, (math.cos(g), math.sin(g)), precession(julian_centuries_tt(self.epoch.days_tt(t)))
+        g = gmst(days, ops)
+        return days, g, (ops.cos(g), ops.sin(g)), precession(julian_centuries_tt(self.epoch.days_tt(t)), ops)
 
-    def _command(self, t, sun):
-        """``(C_c, r1, elevation)`` at ``t``: the commanded attitude matrix of the mode."""
-        r, v = self.orbit.state(t)
+    def _command(self, t, sun, rv=None):
+        """``(C_c, r1, elevation)`` at ``t``: the commanded attitude matrix of the mode (``rv``: the orbit's
+        state at ``t`` when it is known)."""
+        ops = self.ops
+        r, v = self.orbit.state(t) if rv is None else rv
         target = up = None
         if self.mode == "target":
             _, _, rot, p = self._rotation(t)
             target = ecef_to_eci(self.target_ecef, rot, p)
             up = ecef_to_eci(self.target_up_ecef, rot, p)
-        r1, r2 = references(self.mode, r, v, sun=sun, target=target, target_up=up)
+        r1, r2 = references(self.mode, r, v, sun=sun, target=target, target_up=up, ops=ops)
         elevation = None
         if target is not None:
             d = (r[0] - target[0], r[1] - target[1], r[2] - target[2])
-            dn = math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
-            elevation = math.asin(max(-1.0, min(1.0, (d[0] * up[0] + d[1] * up[1] + d[2] * up[2]) / dn)))
-        return two_vector(self.b1, self.b2, r1, r2), r1, elevation
+            dn = ops.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
+            x = (d[0] * up[0] + d[1] * up[1] + d[2] * up[2]) / dn
+            elevation = math.asin(max(-1.0, min(1.0, x))) if ops is FLOAT else np.arcsin(np.clip(x, -1.0, 1.0))
+        return two_vector(self.b1, self.b2, r1, r2, ops), r1, elevation
 
     def state(self, t: float) -> WorldState:
         """The :class:`WorldState` at ``t`` s after the epoch."""
+        ops = self.ops
         r, v = self.orbit.state(t)
         days, g, rot, p = self._rotation(t)
-        sun, au = sun_direction(self.epoch.days_tt(t))
+        sun, au = sun_direction(self.epoch.days_tt(t), ops)
         d = au * AU_KM
-        lit = sunlit_fraction(r, (d * sun[0], d * sun[1], d * sun[2]))
-        lat, lon, alt = ecef_to_geodetic(eci_to_ecef(r, rot, p))
+        lit = sunlit_fraction(r, (d * sun[0], d * sun[1], d * sun[2]), ops)
+        lat, lon, alt = ecef_to_geodetic(eci_to_ecef(r, rot, p), ops)
         qc = wc = r1 = elevation = None
         if self.mode in MOVING_MODES:
-            c, r1, elevation = self._command(t, sun)
-            qc = quaternion_of_matrix(c)
+            c, r1, elevation = self._command(t, sun, (r, v))
+            qc = quaternion_of_matrix(c, ops)
             h = FEED_FORWARD_H
             c0 = self._command(t - 0.5 * h, sun)[0]
             c1 = self._command(t + 0.5 * h, sun)[0]
-            wc = rate_between(c0, c1, h)
+            wc = rate_between(c0, c1, h, ops)
         return WorldState(t, days, r, v, sun, d, lit, g, lat, lon, alt, qc, wc, r1, elevation)

@@ -26,6 +26,7 @@ import math
 
 from sim.core.algebra import cross_VV, matvec_MV, norm2_Q
 from sim.core.angles import cayley_entries
+from sim.core.ops import FLOAT
 
 __all__ = ["MU_EARTH", "EARTH_RADIUS_KM", "orbit_rate", "nadir", "gravity_gradient_torque",
            "disturbance_torque", "gravity_gradient_at", "orbit_quaternion", "to_orbit_frame", "DISTURBANCE_AXES"]
@@ -58,7 +59,7 @@ def _to_body(q, v):
     c11, c12, c13, c21, c22, c23, c31, c32, c33 = cayley_entries(q)
     qq = norm2_Q(q)
     x, y, z = v
-    if y == 0.0:  # the nadir: two terms a row
+    if isinstance(y, float) and y == 0.0:  # the nadir: two terms a row (rows: the three, y is never exactly 0)
         return ((c11 * x + c13 * z) / qq, (c21 * x + c23 * z) / qq, (c31 * x + c33 * z) / qq)
     return ((c11 * x + c12 * y + c13 * z) / qq, (c21 * x + c22 * y + c23 * z) / qq,
             (c31 * x + c32 * y + c33 * z) / qq)
@@ -77,16 +78,17 @@ def gravity_gradient_torque(q, t: float, n: float, jr):
     return (k * gx, k * gy, k * gz)
 
 
-def gravity_gradient_at(q, r_km, jr):
+def gravity_gradient_at(q, r_km, jr, ops=FLOAT):
     """``T = 3 mu/|r|^3 c x (J c)`` at the ECI position ``r_km`` (km): ``c`` the unit nadir ``-r/|r|`` in body axes.
 
     The same torque as :func:`gravity_gradient_torque` (Hughes, *Spacecraft
     Attitude Dynamics* (1986), 8.1, (17)) on any orbit: on the circular orbit
-    ``r = R (sin nt, 0, -cos nt)`` it is that function's torque.
+    ``r = R (sin nt, 0, -cos nt)`` it is that function's torque.  ``r_km`` is floats, or an
+    ensemble's rows (one orbit per body) with ``ops`` = :data:`sim.core.ops.COLUMN`.
     """
     x, y, z = r_km
     rr = x * x + y * y + z * z
-    rn = math.sqrt(rr)
+    rn = ops.sqrt(rr)
     cx, cy, cz = _to_body(q, (-x / rn, -y / rn, -z / rn))
     jx = jr[0] * cx + jr[1] * cy + jr[2] * cz
     jy = jr[3] * cx + jr[4] * cy + jr[5] * cz
