@@ -36,11 +36,13 @@ from app.plots.live import MOMENTUM_PLOTS, PLOTS, WHEEL_COLORS, CurveSpec, PlotP
 from app.plots.tabs import PlotTabs
 from app.view3d.attitude_view import AttitudeView
 from app.view3d.layout import GHOST_COLOR
+from app.view3d.orbit import OrbitView
 from app.window.dialogs import FileDialogs, FolderMemory
 from app.window.export import CsvExport
 from app.window.help_overlay import HelpOverlay
 from app.window.keys import KeyFlyer
 from app.window.menus import build_menus
+from app.window.orbit_readouts import OrbitReadouts
 from app.window.pace import FramePace
 from app.window.readouts import Readouts
 from app.window.statusbar import StatusLine
@@ -170,6 +172,7 @@ class MainWindow(QMainWindow):
                                      self.plot_tabs)
         self.readouts = Readouts()
         self.readouts.orbit_toggled.connect(self._show_orbit_angles)
+        self.orbit_view, self.orbit_readouts = OrbitView(), OrbitReadouts()
         self._wheels_shown = None  # what _show_wheels last drew
         centre = self._build_centre()
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="splitter")
@@ -222,8 +225,12 @@ class MainWindow(QMainWindow):
         column.addLayout(head)
         for widget in (self.caption, self.fault_banner, self.message):
             column.addWidget(widget)
-        column.addWidget(self.viewer, 1)
+        self.views = QSplitter(Qt.Orientation.Vertical, objectName="views")  # the attitude and orbit views
+        for view in (self.viewer, self.orbit_view):
+            self.views.addWidget(view)
+        column.addWidget(self.views, 1)
         column.addWidget(self.readouts)
+        column.addWidget(self.orbit_readouts)
         return centre
 
     def _check_compare_action(self, shown: bool) -> None:
@@ -416,6 +423,7 @@ class MainWindow(QMainWindow):
         self.caption.setText(scenario.caption)
         self.caption.setVisible(bool(scenario.caption))
         self.controls.show_settings(settings, fresh=True)
+        self.orbit_view.new_run(settings)
         self.controls.run.show_end(scenario.duration, self.flight.pause_at_end)
         self._show_legend(settings)
 
@@ -508,6 +516,8 @@ class MainWindow(QMainWindow):
                               if settings.gravity_gradient else None)
         self.viewer.set_command(cayley(last.qc) if settings.controller != "none" else None)
         self.viewer.set_gimbal_angles(*np.radians(last.angles_deg))
+        if self.orbit_view.isVisible():
+            self.orbit_view.show_snapshot(last)
         for label, snapshot in batch.compare.items():
             if label in self._bodies:
                 self.viewer.set_body_attitude(label, cayley(snapshot.attitude))
@@ -570,8 +580,10 @@ class MainWindow(QMainWindow):
         worker = self.flight.worker
         if self._last is not None:
             self.readouts.show_snapshot(self._last)
+            self.orbit_readouts.show_snapshot(self._last)
             self.status.show_time(self._last.t)
         self.controls.show_settings(worker.settings)
+        self.orbit_view.show_settings(worker.settings)
         self.readouts.torque_unit = torque_unit(max(self.controls.torque.limits))
         self._show_body(worker.settings)
         self._show_wheels(worker.settings)
