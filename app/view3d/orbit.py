@@ -246,7 +246,8 @@ class OrbitScene(GLWindow):
 
     def craft_position(self) -> np.ndarray:
         """Where the spacecraft is drawn: its transform's translation, scene units."""
-        return np.array([self.craft.transform().column(3)[i] for i in range(3)])
+        column = self.craft.transform().column(3)
+        return np.array([column.x(), column.y(), column.z()])
 
     def reset_view(self) -> None:
         """Look at the whole orbit from the sunny side of its plane, tilted towards the Sun: the orbit round,
