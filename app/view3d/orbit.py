@@ -70,14 +70,14 @@ itself is shaded by the Earth's shader; starting the tube nearer would darken it
 TRACK_POINTS = 4000
 """Most points of the drawn track; beyond, every second old point is dropped."""
 TRACK_LIT = (1.0, 0.86, 0.45, 1.0)
-TRACK_DARK = (0.35, 0.42, 0.65, 1.0)
+TRACK_DARK = (0.5, 0.58, 0.9, 1.0)
 """The track's colour where the spacecraft was sunlit, and in the umbra (the penumbra in between)."""
 SUN_COLOR = (1.0, 0.85, 0.2, 1.0)
 SHADOW_COLOR = (0.02, 0.02, 0.05, 0.4)
 TARGET_COLOR = (1.0, 0.3, 0.9, 1.0)
 HOME_ELEVATION = 22.0
 """The camera's elevation before the first snapshot, degrees."""
-HOME_TILT = 15.0
+HOME_TILT = 0.0
 """The home camera's tilt from the orbit normal towards the Sun, degrees."""
 HOME_DISTANCE = 5.0
 """The camera's distance before the first snapshot, in Earth radii."""
@@ -141,7 +141,7 @@ class OrbitScene(GLWindow):
         self.sun_disc = PointsItem(np.array([[0.0, 0.0, SUN_LENGTH * self.radius]]), np.asarray([SUN_COLOR]),
                                    size=18.0, parentItem=self.sun_ray)
         self.addItem(self.sun_ray)
-        self.track = LineItem(np.zeros((2, 3)), np.tile(TRACK_LIT, (2, 1)), width=1.5, mode="line_strip")
+        self.track = LineItem(np.zeros((2, 3)), np.tile(TRACK_LIT, (2, 1)), width=2.0, mode="line_strip")
         self.addItem(self.track)
         self.craft = gl.GLGraphicsItem.GLGraphicsItem()  # at r, turned by C^T: body axes
         self.addItem(self.craft)
