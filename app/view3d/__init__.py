@@ -10,6 +10,9 @@
 :mod:`app.view3d.gimbal`           the gimbal rig that shows the Euler angles locking
 :mod:`app.view3d.glitems`          lean GL items: lit meshes, lines, points
 :mod:`app.view3d.mesh`             a body's mesh for drawing (no Qt)
+:mod:`app.view3d.orbit`            the orbit view: Earth, track, Sun, shadow, spacecraft, LVLH
+                                   (:class:`OrbitScene`, :class:`OrbitView`)
+:mod:`app.view3d.earth`            the Earth: the baked land map, the night side (:class:`EarthItem`)
 =================================  ============================================================
 
 GL setup: PyOpenGL checks ``glGetError`` after every GL call (about 200 a

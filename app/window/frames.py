@@ -148,6 +148,8 @@ class FramePresenter:
                            if settings.gravity_gradient else None)
         w.viewer.set_command(cayley(last.qc) if settings.controller != "none" else None)
         w.viewer.set_gimbal_angles(*np.radians(last.angles_deg))
+        if w.orbit_view.isVisible():
+            w.orbit_view.show_snapshot(last)
         for label, snapshot in batch.compare.items():
             if label in self.bodies:
                 w.viewer.set_body_attitude(label, cayley(snapshot.attitude))

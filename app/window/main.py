@@ -33,6 +33,7 @@ from app.plots.history import History
 from app.plots.live import MOMENTUM_PLOTS, PlotPanel
 from app.plots.tabs import PlotTabs
 from app.view3d.attitude_view import AttitudeView
+from app.view3d.orbit import OrbitView
 from app.window.dialogs import FileDialogs, FolderMemory
 from app.window.export import CsvExport, CsvExports
 from app.window.frames import FramePresenter
@@ -40,6 +41,7 @@ from app.window.gamepad_ui import GamepadControl
 from app.window.help_overlay import HelpOverlay
 from app.window.keys import KeyFlyer
 from app.window.menus import build_menus
+from app.window.orbit_readouts import OrbitReadouts
 from app.window.pace import FramePace
 from app.window.playback import PlaybackControl
 from app.window.readouts import Readouts
@@ -173,6 +175,7 @@ class MainWindow(QMainWindow):
         self.readouts = Readouts()
         self.frames = FramePresenter(self)
         self.readouts.orbit_toggled.connect(self.frames.show_orbit_angles)
+        self.orbit_view, self.orbit_readouts = OrbitView(), OrbitReadouts()
         centre = self._build_centre()
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="splitter")
         for widget in (self.controls, centre, self.plot_tabs):
@@ -226,8 +229,12 @@ class MainWindow(QMainWindow):
         column.addLayout(head)
         for widget in (self.caption, self.fault_banner, self.message):
             column.addWidget(widget)
-        column.addWidget(self.viewer, 1)
+        self.views = QSplitter(Qt.Orientation.Vertical, objectName="views")  # the attitude and orbit views
+        for view in (self.viewer, self.orbit_view):
+            self.views.addWidget(view)
+        column.addWidget(self.views, 1)
         column.addWidget(self.readouts)
+        column.addWidget(self.orbit_readouts)
         return centre
 
     def _check_compare_action(self, shown: bool) -> None:
@@ -399,6 +406,7 @@ class MainWindow(QMainWindow):
         self.caption.setText(scenario.caption)
         self.caption.setVisible(bool(scenario.caption))
         self.controls.show_settings(settings, fresh=True)
+        self.orbit_view.new_run(settings)
         self.controls.run.show_end(scenario.duration, self.flight.pause_at_end)
         frames.show_legend(settings)
 
@@ -466,8 +474,10 @@ class MainWindow(QMainWindow):
         worker = self.flight.worker
         if self._last is not None:
             self.readouts.show_snapshot(self._last)
+            self.orbit_readouts.show_snapshot(self._last)
             self.status.show_time(self._last.t)
         self.controls.show_settings(worker.settings)
+        self.orbit_view.show_settings(worker.settings)
         self.readouts.torque_unit = torque_unit(max(self.controls.torque.limits))
         settings = worker.settings
         self.frames.show_body(settings)

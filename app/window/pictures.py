@@ -20,7 +20,7 @@ def grab_window(window, kept: bool = False) -> QImage:
     """A picture of the whole window (a :class:`~app.window.main.MainWindow`) with the 3D view in it.
 
     ``QWidget.grab`` does not capture the OpenGL views reliably, so each
-    view's own framebuffer (the 3D view's, the ensemble sphere's when shown)
+    view's own framebuffer (the 3D view's, the ensemble sphere's and the orbit view's when shown)
     is painted over it at the view's place, and the help overlay, when
     shown, over that.
 
@@ -34,6 +34,7 @@ def grab_window(window, kept: bool = False) -> QImage:
     image = window.grab().toImage()
     painter = QPainter(image)
     views = [window.viewer] + ([window.ensemble.view] if window.ensemble.view.isVisible() else [])
+    views += [window.orbit_view] if window.orbit_view.isVisible() else []
     for view in views:
         painter.drawImage(QRect(view.mapTo(window, QPoint(0, 0)), view.size()), view_image(view.scene, kept))
     if window.help.isVisible():

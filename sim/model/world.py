@@ -28,7 +28,7 @@ import numpy as np
 from sim.core.ops import FLOAT
 from sim.gnc.pointing import (MOVING_MODES, quaternion_of_matrix, rate_between, references, secondary_axis,
                               two_vector)
-from sim.world.eclipse import sunlit_fraction
+from sim.world.eclipse import beta_angle, sunlit_fraction
 from sim.world.frames import ecef_to_eci, ecef_to_geodetic, eci_to_ecef, geodetic_to_ecef, precession
 from sim.world.orbit import R_EARTH_KM, KeplerOrbit, TleOrbit, read_tle
 from sim.world.sun import AU_KM, sun_direction
@@ -94,6 +94,11 @@ class WorldState:
         x, y, z = self.r_km
         n = math.sqrt(x * x + y * y + z * z)
         return (-x / n, -y / n, -z / n)
+
+    @property
+    def beta(self) -> float:
+        """The beta angle, rad: the Sun over the orbit plane (:func:`sim.world.eclipse.beta_angle`)."""
+        return beta_angle(self.r_km, self.v_kms, self.sun)
 
 
 class World:

@@ -25,7 +25,7 @@ import math
 
 from sim.core.ops import FLOAT
 
-__all__ = ["R_SUN_KM", "sunlit_fraction"]
+__all__ = ["R_SUN_KM", "sunlit_fraction", "beta_angle"]
 
 #: The Sun's radius, km (Montenbruck & Gill, Table 3.2).
 R_SUN_KM = 696000.0
@@ -62,3 +62,18 @@ def sunlit_fraction(r, s, ops=FLOAT):
     partial = ops.clip(1.0 - area / (math.pi * a * a), 0.0, 1.0)
     annular = 1.0 - (b * b) / (a * a)
     return ops.select(c >= a + b, 1.0, ops.select(c <= b - a, 0.0, ops.select(c <= a - b, annular, partial)))
+
+
+def beta_angle(r, v, sun, ops=FLOAT):
+    """The beta angle, rad: the Sun's elevation over the orbit plane, positive on the side of the orbit normal.
+
+    ``beta = asin(s . (r x v) / |r x v|)`` with ``s`` the unit vector to the Sun
+    (Rickman, *Introduction to Orbital Mechanics and Spacecraft Attitudes for
+    Thermal Engineers*, NASA 2014, "beta angle"; for a circular orbit of RAAN
+    ``Omega`` and inclination ``i`` with the Sun at ecliptic longitude ``Gamma``
+    it is ``asin(cos Gamma sin Omega sin i - sin Gamma cos eps cos Omega sin i
+    + sin Gamma sin eps cos i)``).  ``r``, ``v`` ECI (any units), ``sun`` a unit vector.
+    """
+    hx, hy, hz = r[1] * v[2] - r[2] * v[1], r[2] * v[0] - r[0] * v[2], r[0] * v[1] - r[1] * v[0]
+    return _asin(ops.clip((sun[0] * hx + sun[1] * hy + sun[2] * hz) / ops.sqrt(hx * hx + hy * hy + hz * hz),
+                          -1.0, 1.0), ops)

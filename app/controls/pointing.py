@@ -1,0 +1,60 @@
+"""Pointing (guidance): the mode, the body axis that points, the ground target."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker
+from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox
+
+from app.controls.widgets import SettingField
+from sim.gnc.pointing import POINTING_MODES
+
+__all__ = ["PointingGroup"]
+
+
+class PointingGroup(QGroupBox):
+    """Where the controller points the body while the run has an orbit (:mod:`sim.gnc.pointing`).
+
+    ``inertial`` holds the commanded angles; ``nadir``, ``sun``, ``target``
+    and ``velocity`` turn the pointing axis to the Earth's centre, the Sun,
+    the ground target or along the velocity, with a second axis constrained
+    (the two-vector construction).  Without an orbit only ``inertial`` exists,
+    so the group is disabled.
+
+    Parameters
+    ----------
+    submit : callable
+        ``submit(key, value)`` sends a validated input to the simulation.
+    parent : QWidget, optional
+    """
+
+    KEYS = ("pointing", "pointing_axis", "target", "orbit", "tle")
+
+    def __init__(self, submit, parent=None):
+        super().__init__("Pointing", parent)
+        self.mode = QComboBox(objectName="combo_pointing")
+        self.mode.addItems(POINTING_MODES)
+        self.mode.setToolTip("inertial: the command angles; nadir, sun, target, velocity: the pointing axis "
+                             "follows them (needs an orbit)")
+        self.mode.currentTextChanged.connect(lambda text: submit("pointing", text))
+        self.axis = SettingField("pointing_axis", "x, y, z; the body axis that points (body axes)")
+        self.axis.committed.connect(lambda value: submit("pointing_axis", value))
+        self.target = SettingField("target", "lat, lon[, alt]; the ground target, deg and km")
+        self.target.committed.connect(lambda value: submit("target", value))
+        layout = QFormLayout(self)
+        layout.addRow("Mode", self.mode)
+        layout.addRow("Axis", self.axis)
+        layout.addRow("Target", self.target)
+        self.setEnabled(False)
+
+    def fields(self) -> list:
+        """The group's :class:`~app.controls.widgets.SettingField` s."""
+        return [self.axis, self.target]
+
+    def show_settings(self, settings) -> None:
+        """Show the model's pointing settings (signals blocked); enabled only with an orbit."""
+        self.setEnabled(settings.has_orbit)
+        with QSignalBlocker(self.mode):
+            self.mode.setCurrentText(settings.pointing)
+        self.axis.show_value(settings.pointing_axis)
+        self.target.show_value(settings.target)
+        self.target.setEnabled(settings.pointing == "target")

@@ -1,0 +1,93 @@
+"""Numbers of where the spacecraft is and where it points: latitude, longitude, altitude, beta angle, shadow,
+pointing error.
+
+Shown under the other readouts while the run has an orbit (a snapshot with a
+:class:`~sim.model.world.WorldState`).  The values are the snapshot's; the
+beta angle is :attr:`sim.model.world.WorldState.beta`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel
+
+__all__ = ["OrbitReadouts", "orbit_texts", "ORBIT_READOUTS", "shadow_text"]
+
+#: (name, label) of each readout in two columns: where left, the light and the pointing right.
+ORBIT_READOUTS = (
+    (("lat", "lat"), ("lon", "lon"), ("alt", "alt")),
+    (("beta", "β"), ("shadow", "Sun"), ("point_err", "pointing error")),
+)
+
+
+def _angle(rad: float, positive: str, negative: str) -> str:
+    """``12.345° N``: degrees to 3 decimals with a hemisphere letter (none at zero)."""
+    deg = round(math.degrees(rad), 3) + 0.0
+    return f"{abs(deg):7.3f}° {positive if deg > 0 else negative if deg < 0 else ' '}"
+
+
+def shadow_text(sunlit: float) -> str:
+    """``sunlit``, ``umbra`` or ``penumbra 42 %`` (the visible share of the Sun's disc)."""
+    if sunlit >= 1.0:
+        return "sunlit"
+    if sunlit <= 0.0:
+        return "umbra"
+    return f"penumbra {min(max(round(100.0 * sunlit), 1), 99)} %"
+
+
+def orbit_texts(snapshot) -> dict:
+    """The text of every orbit readout for a :class:`~sim.model.simulation.Snapshot` with a world, else ``{}``.
+
+    Returns
+    -------
+    dict
+        Readout name (see :data:`ORBIT_READOUTS`) -> text with units.
+    """
+    ws = snapshot.world
+    if ws is None:
+        return {}
+    error = snapshot.pointing_error_deg
+    return {
+        "lat": _angle(ws.lat, "N", "S"),
+        "lon": _angle(ws.lon, "E", "W"),
+        "alt": f"{ws.alt_km:.2f} km",
+        "beta": f"{math.degrees(ws.beta) + 0.0:+.2f}°",
+        "shadow": shadow_text(ws.sunlit),
+        "point_err": "" if error is None else f"{error:.4f}°",
+    }
+
+
+class OrbitReadouts(QFrame):
+    """A grid of labelled numbers of the orbit (:func:`orbit_texts`), hidden while the run has none."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent, objectName="orbit_readouts")
+        layout = QGridLayout(self)
+        layout.setContentsMargins(8, 0, 8, 4)
+        layout.setHorizontalSpacing(8)
+        layout.setVerticalSpacing(1)
+        self.values = {}
+        for col, readouts in enumerate(ORBIT_READOUTS):
+            for row, (name, label) in enumerate(readouts):
+                title = QLabel(label, objectName="readout_name")
+                title.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                value = QLabel(objectName=f"readout_{name}")
+                value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                layout.addWidget(title, row, 2 * col)
+                layout.addWidget(value, row, 2 * col + 1)
+                self.values[name] = value
+        layout.setColumnStretch(1, 3)
+        layout.setColumnStretch(3, 2)
+        self.setVisible(False)
+
+    def show_snapshot(self, snapshot) -> None:
+        """Show a snapshot's orbit values (hide without an orbit); only labels whose text changed are touched."""
+        texts = orbit_texts(snapshot)
+        if self.isHidden() == bool(texts):
+            self.setVisible(bool(texts))
+        for name, text in texts.items():
+            label = self.values[name]
+            if label.text() != text:
+                label.setText(text)

@@ -1,0 +1,41 @@
+"""The window with an orbit (issue 31): the orbit view and readouts show, the Pointing group sends the mode
+through the controls' route, and the run follows it (the pointing error jumps, then falls)."""
+
+import math
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.gl
+
+
+def test_without_an_orbit_there_is_no_orbit_view_and_no_pointing(main_window):
+    win = main_window("default")
+    assert win.orbit_view.isHidden() and win.orbit_readouts.isHidden()
+    assert not win.controls.pointing.isEnabled()
+
+
+def test_the_pointing_control_sends_the_mode_and_the_run_follows(main_window, qtbot):
+    win = main_window("sun_pointing", speed=300.0)
+    assert win.orbit_view.isVisible()
+    qtbot.waitUntil(lambda: win.last_snapshot.t > 150.0 and win.last_snapshot.pointing_error_deg < 0.5,
+                    timeout=30_000)
+    qtbot.waitUntil(win.orbit_readouts.isVisible, timeout=5_000)  # at the next slow sync
+    group = win.controls.pointing
+    assert group.isEnabled() and group.mode.currentText() == "sun"
+    group.mode.setCurrentText("nadir")  # as the user picks it
+    qtbot.waitUntil(lambda: win.worker.settings.pointing == "nadir", timeout=5_000)
+
+    def aims_at_nadir():
+        ws = win.last_snapshot.world
+        return ws.reference is not None and np.allclose(np.array(ws.reference) / np.linalg.norm(ws.reference),
+                                                        ws.nadir, atol=1e-9)  # the reference is not unit
+    qtbot.waitUntil(aims_at_nadir, timeout=5_000)
+    # the Sun was behind the spacecraft's nadir (the orbit starts between the Earth and the Sun): a big slew
+    assert win.last_snapshot.pointing_error_deg > 45.0
+    qtbot.waitUntil(lambda: win.last_snapshot.pointing_error_deg < 0.5, timeout=30_000)
+    # and the body's +z axis (row 3 of C(Q)) is at nadir: an angle computed here, not the snapshot's error
+    from scipy.spatial.transform import Rotation
+
+    z = Rotation.from_quat(win.last_snapshot.attitude).as_matrix()[2]
+    assert math.degrees(math.acos(min(1.0, z @ np.array(win.last_snapshot.world.nadir)))) < 1.0
