@@ -26,6 +26,8 @@ from sim.core.quaternion import from_aircraft_angles
 from sim.model.settings import Settings
 from sim.model.stepping import Stepper
 from sim.model.world import World, WorldState
+from sim.gnc.magnetic import Bdot, dumping_dipole
+from sim.world.magnetic import to_body
 from sim.gnc.pointing import pointing_error, quaternion_of_matrix, two_vector
 from sim.core.quaternion import conjugate, product
 from sim.core.wheels import gyrostat_energy, total_momentum
@@ -82,6 +84,7 @@ HISTORY_COLUMNS = history_columns(0)
 NORM_FAULT = 1e-3
 
 _DEG = 180.0 / math.pi
+_ZERO3 = (0.0, 0.0, 0.0)
 
 
 def _row(t, q, w, angles_deg, norm, multiplier, energy, h, torque, qc, norm_correction, q_dot_p,
@@ -285,6 +288,9 @@ class Simulation(Stepper):
         self._world = World(s) if s.has_orbit else None
         self._world_state = None
         self._torque.rate_ref = None
+        self._rods = s.magnetorquer_set
+        self._bdot = None if s.bdot_law == "off" else Bdot(self._rods, s.bdot_period, s.bdot_gain, s.bdot_law)
+        self._b_body = self._dipole_cmd = None
         if self._world is not None and self._w is not None:
             self._update_world()
         if self._w is not None and len(self._w) != 3 + s.wheel_count:  # a new number of wheels: at their reset speeds
@@ -294,11 +300,43 @@ class Simulation(Stepper):
         """The world at the present time (once per step, sim.model.world): the orbit's state for the gravity
         gradient, and a moving pointing mode's command and rate feed-forward for the controller."""
         ws = self._world_state = self._world.state(self._t)
-        self._load.orbit_state = (ws.t, ws.r_km, ws.v_kms)
+        self._load.set_world(ws)
+        if ws.b_eci is not None:
+            self._magnetic_command(ws)
         if ws.qc is not None:
             self._cmd.qc, self._cmd.path = ws.qc, None
             self._torque.rate_ref = ws.wc
             self._sync_command()
+
+    def _magnetic_command(self, ws) -> None:
+        """The field in body axes at the step's start (what a magnetometer reads) and the torquers' command
+        held over the step: B-dot at its own sampling period, or momentum dumping at every step
+        (sim.gnc.magnetic); the load's dipole is the command plus the residual dipole."""
+        s = self._settings
+        b = self._b_body = to_body(self.attitude, ws.b_eci)
+        m = _ZERO3
+        if self._bdot is not None:
+            m = self._rods.body_dipole(self._bdot(self._t, b))
+        elif s.dumping_gain > 0.0:
+            wheels = s.wheel_set
+            h = _ZERO3
+            for a, j, speed in zip(wheels.axes, wheels.inertia, self._w[3:]):
+                h = (h[0] + a[0] * j * speed, h[1] + a[1] * j * speed, h[2] + a[2] * j * speed)
+            m = self._rods.body_dipole(self._rods.allocate(dumping_dipole(b, h, s.dumping_gain)))
+        self._dipole_cmd = m
+        r = s.residual_dipole
+        self._load.dipole = (m[0] + r[0], m[1] + r[1], m[2] + r[2])
+
+    @property
+    def b_body(self) -> tuple | None:
+        """The field in body axes at the present step (T), or None without a field."""
+        return self._b_body
+
+    @property
+    def dipole(self) -> tuple | None:
+        """The torquers' commanded dipole at the present step (A m^2, body axes; zeros without torquers), or None
+        without a field."""
+        return self._dipole_cmd
 
     @property
     def world(self) -> WorldState | None:
@@ -345,6 +383,8 @@ class Simulation(Stepper):
         self._k = self._k0 = 0
         self._correction = 0.0
         self._reset_command(self._q)
+        if self._bdot is not None:
+            self._bdot.reset()
         if self._world is not None:
             self._update_world()
 
