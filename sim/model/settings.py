@@ -161,10 +161,10 @@ class Settings:
                     ("residual_dipole", any(x != 0.0 for x in self.residual_dipole)))
         for key, on in magnetic:
             if on and self.magnetic_field == "none":
-                raise SettingsError(f"{key}: needs a magnetic field (magnetic_field igrf or dipole)")
+                raise SettingsError(f"{key}: needs a magnetic field (magnetic_field igrf or dipole; --magnetic-field at the command line)")
         for key, on in magnetic[1:3]:
             if on and not self.magnetorquers > 0.0:
-                raise SettingsError(f"{key}: needs magnetorquers (their dipole limit in A m^2)")
+                raise SettingsError(f"{key}: needs magnetorquers (magnetorquers = their dipole limit in A m^2; --magnetorquers)")
         if self.bdot_law != "off" and self.dumping_gain > 0.0:
             raise SettingsError("dumping_gain: B-dot and momentum dumping drive the same rods; choose one")
         if self.dumping_gain > 0.0 and self.wheel_set is None:

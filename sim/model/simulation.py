@@ -33,7 +33,8 @@ from sim.core.quaternion import conjugate, product
 from sim.core.wheels import gyrostat_energy, total_momentum
 
 __all__ = ["Simulation", "Snapshot", "SimulationFault", "COLUMNS", "HISTORY_COLUMNS", "HISTORY_EXTRA",
-           "WHEEL_EXTRA", "ORBIT_COLUMNS", "columns", "history_columns", "NORM_FAULT"]
+           "WHEEL_EXTRA", "ORBIT_COLUMNS", "MAGNETIC_COLUMNS", "TORQUE_COLUMNS", "columns", "history_columns",
+           "columns_of", "history_columns_of", "NORM_FAULT"]
 
 #: CSV columns of ``attitude-sim run`` without reaction wheels, in order (docs/CLI.md).
 COLUMNS = ("t", "q1", "q2", "q3", "q4", "wx", "wy", "wz", "psi_deg", "theta_deg", "phi_deg",
@@ -57,24 +58,44 @@ ORBIT_COLUMNS = ("x_km", "y_km", "z_km", "vx_kms", "vy_kms", "vz_kms", "sun_x", 
                  "point_err_deg")
 
 
-def columns(wheels: int = 0, orbit: bool = False) -> tuple:
+#: With a magnetic field (issue 32), after the orbit's: the field in body axes (T) and the torquers'
+#: commanded dipole (A m^2, body axes; zeros without torquers or between commands).
+MAGNETIC_COLUMNS = ("bx", "by", "bz", "mx", "my", "mz")
+#: With a field, SRP or drag (issue 32), last: the environment's torques one by one, body axes, N m (zeros for
+#: what is off): gravity gradient, solar radiation pressure, drag, the magnetic m x B (command + residual).
+TORQUE_COLUMNS = tuple(f"t_{k}_{a}" for k in ("gg", "srp", "drag", "mag") for a in "xyz")
+
+
+def columns(wheels: int = 0, orbit: bool = False, magnetic: bool = False, torques: bool = False) -> tuple:
     """The CSV columns of a run with ``wheels`` reaction wheels: :data:`COLUMNS`, ``wheel1..N``, ``ux1..N``,
-    then :data:`ORBIT_COLUMNS` with an ``orbit``.
+    then :data:`ORBIT_COLUMNS` with an ``orbit``, :data:`MAGNETIC_COLUMNS` with a ``magnetic`` field and
+    :data:`TORQUE_COLUMNS` with the ``torques`` of issue 32 (:func:`columns_of` reads all four from settings).
 
     ``wheel<i>`` is wheel i's speed relative to the body (rad/s), ``ux<i>`` its
     motor torque (N m).
     """
-    more = ORBIT_COLUMNS if orbit else ()
+    more = ((ORBIT_COLUMNS if orbit else ()) + (MAGNETIC_COLUMNS if magnetic else ())
+            + (TORQUE_COLUMNS if torques else ()))
     if not wheels:
         return COLUMNS + more
     return (COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1))
             + tuple(f"ux{i}" for i in range(1, wheels + 1))) + more
 
 
-def history_columns(wheels: int = 0, orbit: bool = False) -> tuple:
+def history_columns(wheels: int = 0, orbit: bool = False, magnetic: bool = False, torques: bool = False) -> tuple:
     """:func:`columns` and what the live plots show besides (:data:`HISTORY_EXTRA`, :data:`WHEEL_EXTRA`)."""
     extra = HISTORY_EXTRA[:6] + (WHEEL_EXTRA if wheels else ()) + HISTORY_EXTRA[6:]
-    return columns(wheels, orbit) + extra
+    return columns(wheels, orbit, magnetic, torques) + extra
+
+
+def columns_of(settings) -> tuple:
+    """:func:`columns` of a run of ``settings`` (its wheels, orbit, field and torques)."""
+    return columns(settings.wheel_count, settings.has_orbit, settings.magnetic_on, settings.torques_on)
+
+
+def history_columns_of(settings) -> tuple:
+    """:func:`history_columns` of a run of ``settings``."""
+    return history_columns(settings.wheel_count, settings.has_orbit, settings.magnetic_on, settings.torques_on)
 
 
 #: The history columns of a run without wheels.
@@ -169,9 +190,19 @@ class Snapshot:
         angles, the controller, the drawing): ``q`` itself, or ``q / |q|``
         with norm handling ``elimination`` (Joshi (25), :mod:`sim.core.norm`).
     world : sim.model.world.WorldState or None
-        With an orbit: the position, velocity, date, Sun, shadow and pointing command of this step.
+        With an orbit: the position, velocity, date, Sun, shadow and pointing command of this step
+        (with a field its ``b_eci``, T; with drag its ``density``, kg/m^3).
     pointing_error_deg : float or None
         With an orbit: the angle between the pointing axis and where it is commanded, degrees.
+    b_body : tuple of 3 floats or None
+        With a magnetic field: the field in body axes at this step, T.
+    dipole : tuple of 3 floats or None
+        With a magnetic field: the torquers' commanded dipole, A m^2, body axes (the residual dipole not
+        included; zeros without torquers).
+    t_gg, t_srp, t_drag, t_mag : tuple of 3 floats or None
+        With a field, SRP or drag: the environment's torques one by one at this state (N m, body
+        axes; zeros for what is off): gravity gradient, solar radiation pressure, drag, ``m x B``
+        (command plus residual dipole).
     """
 
     t: float
@@ -198,6 +229,12 @@ class Snapshot:
     body_h: tuple | None = None
     world: WorldState | None = None
     pointing_error_deg: float | None = None
+    b_body: tuple | None = None
+    dipole: tuple | None = None
+    t_gg: tuple | None = None
+    t_srp: tuple | None = None
+    t_drag: tuple | None = None
+    t_mag: tuple | None = None
 
     @property
     def four_t(self) -> float:
@@ -214,7 +251,9 @@ class Snapshot:
         return _row(self.t, self.q, self.w, self.angles_deg, self.norm, self.multiplier, self.energy, self.h,
                     self.torque, self.qc, self.norm_correction, self.q_dot_p, self.command_deg, self.four_t,
                     self.wheel_speeds, self.wheel_torques, self.orbit_angles_deg, self.command_torque, self.body_h,
-                    _orbit_values(self.world, self.pointing_error_deg))
+                    _orbit_values(self.world, self.pointing_error_deg)
+                    + _issue32_values(self.b_body, self.dipole, None if self.t_gg is None else
+                                      (self.t_gg, self.t_srp, self.t_drag, self.t_mag)))
 
 
 def _orbit_values(world, error_deg) -> tuple:
@@ -222,6 +261,12 @@ def _orbit_values(world, error_deg) -> tuple:
     if world is None:
         return ()
     return (*world.r_km, *world.v_kms, *world.sun, world.sunlit, error_deg)
+
+
+def _issue32_values(b_body, dipole, parts) -> tuple:
+    """The :data:`MAGNETIC_COLUMNS` and :data:`TORQUE_COLUMNS` values (each empty when off)."""
+    out = () if b_body is None else (*b_body, *dipole)
+    return out if parts is None else out + tuple(x for part in parts for x in part)
 
 
 def to_lvlh(q, r, v) -> tuple:
@@ -506,15 +551,25 @@ class Simulation(Stepper):
         """An immutable record of the current state and the derived quantities."""
         p, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
         if self._world_state is not None:
-            more = dict(more or {}, world=self._world_state, pointing_error_deg=self.pointing_error() * _DEG)
+            more = dict(more or {}, world=self._world_state, pointing_error_deg=self.pointing_error() * _DEG,
+                        **self._issue32())
         return Snapshot(t=self._t, step=self._k, q=self._q, w=self._w[:3], p=p, angles_deg=angles, norm=norm,
                         norm_correction=self._correction, multiplier=mult, energy=energy, h=h,
                         torque=torque, qc=self._cmd.qc, command_deg=command, q_dot_p=q_dot_p,
                         attitude=self.attitude, **(more or {}))
 
+    def _issue32(self) -> dict:
+        """The Snapshot's field, dipole and torques one by one (empty when off)."""
+        out = {}
+        if self._b_body is not None:
+            out["b_body"], out["dipole"] = self._b_body, self._dipole_cmd
+        if self._settings.torques_on:
+            out["t_gg"], out["t_srp"], out["t_drag"], out["t_mag"] = self._load.parts(self._q, self._t)
+        return out
+
     def columns(self) -> tuple:
-        """The CSV columns of this simulation's rows (:func:`columns` of its wheel count and orbit)."""
-        return columns(self._settings.wheel_count, self._settings.has_orbit)
+        """The CSV columns of this simulation's rows (:func:`columns_of` its settings)."""
+        return columns_of(self._settings)
 
     def row(self) -> tuple:
         """``snapshot().row()`` without the :class:`Snapshot`: the values in :func:`history_columns` order.
@@ -523,7 +578,13 @@ class Simulation(Stepper):
         """
         _, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
         ws = self._world_state
-        orbit = () if ws is None else _orbit_values(ws, self.pointing_error() * _DEG)
+        orbit = ()
+        if ws is not None:
+            more32 = self._issue32()
+            parts = more32.get("t_gg")
+            orbit = _orbit_values(ws, self.pointing_error() * _DEG) + _issue32_values(
+                more32.get("b_body"), more32.get("dipole"),
+                None if parts is None else (parts, more32["t_srp"], more32["t_drag"], more32["t_mag"]))
         if more is None:
             return _row(self._t, self._q, self._w, angles, norm, mult, energy, h, torque, self._cmd.qc,
                         self._correction, q_dot_p, command, 4.0 * energy, orbit=orbit)
