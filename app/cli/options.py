@@ -153,7 +153,7 @@ def add_environment_flags(parser) -> None:
 
 def add_body_flags(parser) -> None:
     """``--body``, ``--mass`` and ``--mesh-units`` (``run``, ``sweep`` and ``gui``)."""
-    parser.add_argument("--body", metavar="NAME|FILE", help="aircraft | t_handle | phone | satellite, or a "
+    parser.add_argument("--body", metavar="NAME|FILE", help="aircraft | t_handle | phone | satellite | cubesat_3u, or a "
                         "closed .obj/.stl/.ply/.glb/.gltf mesh; takes the body's inertia")
     parser.add_argument("--mass", metavar="KG", help="total mass for an inertia from the mesh (default: the body's)")
     parser.add_argument("--mesh-units", choices=tuple(MESH_UNITS), help="the length unit of a mesh file's "
