@@ -14,12 +14,15 @@ The format (docs/PHYSICS.md, "Surface coefficients")::
     normal = [0, 0, -1]       # facets whose outward normal is within `within_deg` (default 5) of this
     within_deg = 5
     box = [[-1, 0.3, -1], [1, 3, 1]]  # facets whose centroid lies in this box (mesh coordinates, m)
-    absorbed = 0.8            # any coefficient left out is the [default]'s
+    absorbed = 0.8            # the three optical fractions together (summing to 1), or none of them
     specular = 0.1
     diffuse = 0.1
+    # drag = 2.2              # and/or the drag coefficient
 
 An entry selects the facets that meet all its criteria (``color``,
-``normal``, ``box``; at least one).  The built-in meshes colour their parts
+``normal``, ``box``; at least one) and sets what it names on them: the
+optical fractions (all three), the drag coefficient, or both; what it
+leaves out stays as the ``[default]`` or an earlier entry set it.  The built-in meshes colour their parts
 (the satellite's cells are (0.2, 0.34, 0.78), their backs (0.7, 0.72, 0.76)),
 so a colour is the mesh group of a built-in or of an OBJ with vertex colours.
 
@@ -73,10 +76,17 @@ def _vector(where, key, value, n=3):
 
 
 def _coefficients(where, table, base):
-    out = dict(base)
+    out = {} if base is None else dict(base)
+    optical = [key for key in _COEFFS[:3] if key in table]
+    if base is None:  # an entry: what it names only, the optical fractions together
+        if optical and len(optical) != 3:
+            raise SurfaceFileError(f"{where}: give absorbed, specular and diffuse together (they sum to 1), "
+                                   f"not only {', '.join(optical)}")
     for key in _COEFFS:
         if key in table:
             out[key] = _number(where, key, table[key], 0.0, 1.0 if key != "drag" else 10.0)
+    if base is None and not optical:
+        return out
     total = out["absorbed"] + out["specular"] + out["diffuse"]
     if abs(total - 1.0) > 1e-9:
         raise SurfaceFileError(f"{where}: absorbed + specular + diffuse = {total:g}, must be 1")
@@ -113,7 +123,7 @@ def parse(text: str, source: str) -> SurfaceSpec:
                                        f"{', '.join(_SELECTORS)}, {', '.join(_COEFFS)})")
         if not any(k in item for k in ("color", "normal", "box")):
             raise SurfaceFileError(f"{where}: select its facets by color, normal or box")
-        entry = {"coefficients": _coefficients(where, item, default)}
+        entry = {"coefficients": _coefficients(where, item, None)}
         if "color" in item:
             entry["color"] = _vector(where, "color", item["color"])
         if "normal" in item:
@@ -193,6 +203,6 @@ def coefficients(spec: SurfaceSpec | None, vertices, faces, colors) -> dict:
         if "box" in entry:
             low, high = (np.asarray(b) for b in entry["box"])
             chosen &= np.all((centres >= low) & (centres <= high), axis=1)
-        for k in _COEFFS:
-            out[k][chosen] = entry["coefficients"][k]
+        for k, value in entry["coefficients"].items():
+            out[k][chosen] = value
     return out
