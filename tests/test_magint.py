@@ -293,3 +293,20 @@ def test_world_field_is_igrf_sampled_every_10_s_and_interpolated():
     ws = world.state(15.0)
     slope = (exact(20.0) - exact(10.0)) / 10.0
     assert np.array(ws.b_rate) == pytest.approx(slope, rel=1e-9)
+
+
+def test_snapshot_row_is_the_recorded_row_and_names_its_columns():
+    """The window's Snapshot and the CSV's rows carry the same values in the same order (history_columns_of)."""
+    from sim.model.simulation import Simulation, history_columns_of
+    from sim.run.scenario import load
+
+    sim = Simulation(load("momentum_dumping").settings.replace(dt=1.0))
+    sim.step(30)
+    snap = sim.snapshot()
+    assert snap.row() == sim.row()
+    names = history_columns_of(sim.settings)
+    row = dict(zip(names, sim.row(), strict=True))
+    assert (row["bx"], row["by"], row["bz"]) == snap.b_body
+    assert (row["mx"], row["my"], row["mz"]) == snap.dipole
+    assert (row["t_drag_x"], row["t_drag_y"], row["t_drag_z"]) == snap.t_drag
+    assert snap.world.density > 0 and snap.world.b_eci is not None
