@@ -54,6 +54,10 @@ def cost() -> list[tuple[str, float]]:
     return rows
 
 
+#: No precession: the sampling error is the field's own change along the orbit.
+_IDENTITY = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+
+
 def _orbit(t):
     r = 6378.137e3 + 500e3
     n = math.sqrt(MU_EARTH / r**3)
@@ -67,7 +71,7 @@ def sampling(steps=(1, 5, 10, 15, 20, 30, 60, 120)) -> list[tuple[float, float, 
     model = gauss(2026.5)
     t = np.arange(0.0, 86400.0 + 1.0, 1.0)
     r, _ = _orbit(t)
-    b = np.array(field_eci(r, OMEGA_EARTH * t, model, COLUMN))
+    b = np.array(field_eci(r, (np.cos(OMEGA_EARTH * t), np.sin(OMEGA_EARTH * t)), _IDENTITY, model, COLUMN))
     mag = np.linalg.norm(b, axis=0)
     out = []
     for h in steps:

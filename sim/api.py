@@ -47,7 +47,7 @@ from sim.run.scenario_toml import dumps as scenario_toml
 from sim.run.scenario_writer import save
 from sim.model.settings import Settings, SettingsError, validate
 from sim.model.simulation import COLUMNS, Simulation, SimulationFault
-from sim.model.simulation import columns as body_columns
+from sim.model.simulation import columns_of as body_columns
 
 __all__ = ["run", "replay", "record", "stream", "replay_stream", "columns", "to_dataframe",
            "load_scenario", "save_scenario", "scenario_toml", "as_scenario", "plan", "Plan",
@@ -105,7 +105,7 @@ def columns(scenario: Scenario) -> tuple:
 
 
 def _body_columns(settings) -> tuple:
-    return body_columns(settings.wheel_count, settings.has_orbit)
+    return body_columns(settings)
 
 
 # ------------------------------------------------------------------ planning

@@ -169,7 +169,8 @@ def test_named_values_are_argparse_choices():
                        "norm": tuple(NORM_MODES), "controller": tuple(CONTROLLERS),
                        "disturbance_axes": DISTURBANCE_AXES, "format": ("csv", "npz", "aem", "stk"),
                        "mesh_units": tuple(MESH_UNITS), "quaternion": ORDERS, "direction": DIRECTIONS,
-                       "pointing": POINTING_MODES}
+                       "pointing": POINTING_MODES, "magnetic_field": ("none", "igrf", "dipole"),
+                       "atmosphere": ("exponential", "msis")}
 
 
 def test_version_from_package_metadata(capsys):

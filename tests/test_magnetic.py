@@ -9,6 +9,7 @@ import pytest
 
 from sim.core.ops import COLUMN
 from sim.core.quaternion import cayley, from_axis_angle
+from sim.world.frames import precession
 from sim.world.magnetic import (IGRF_RADIUS, dipole_axis, dipole_ecef, field_eci, gauss, igrf_ecef,
                                 to_body)
 
@@ -151,19 +152,36 @@ def test_columns_are_bit_identical_to_floats():
     cols[:, 0] = (0.0, 0.0, 6.9e6)
     era = rng.uniform(0, 2 * math.pi, 9)
     for dipole in (False, True):
-        bc = field_eci(tuple(cols), era, model, COLUMN, dipole=dipole)
+        p = precession(0.27)
+        bc = field_eci(tuple(cols), (np.cos(era), np.sin(era)), p, model, COLUMN, dipole=dipole)
         for i in range(9):
-            bf = field_eci(tuple(float(v) for v in cols[:, i]), float(era[i]), model, dipole=dipole)
+            rot = (math.cos(float(era[i])), math.sin(float(era[i])))
+            bf = field_eci(tuple(float(v) for v in cols[:, i]), rot, p, model, dipole=dipole)
             assert tuple(float(b[i]) for b in bc) == bf
 
 
 def test_field_eci_turns_by_the_earth_rotation_angle():
-    """At ECI (r, 0, 0) and era = 90 deg the point is at longitude -90 deg; east there is ECI +y."""
+    """At ECI (r, 0, 0) and GMST = 90 deg (no precession) the point is at longitude -90 deg; east there is ECI +y."""
     date = dt.datetime(2025, 1, 1)
     r_km = 6878.137
-    b = np.array(field_eci((r_km * 1e3, 0.0, 0.0), math.pi / 2, gauss(2025.0))) * 1e9
+    b = np.array(field_eci((r_km * 1e3, 0.0, 0.0), (0.0, 1.0), _IDENTITY, gauss(2025.0))) * 1e9
     br, bt, bp = oracle_gc(r_km, 90.0, -90.0, date)
     assert np.allclose(b, [br, bp, -bt], rtol=0, atol=1e-3)  # radial = +x, east = +y, north = -theta = +z
+
+
+def test_field_eci_uses_the_frames_precession():
+    """With the precession of 2025 the field is the ECEF field at P r, turned back by P^T (frames' one transformation)."""
+    model = gauss(2025.0)
+    p = precession(0.25)
+    r = (3.1e6, -4.2e6, 4.4e6)
+    x = np.array(p).reshape(3, 3) @ np.array(r)
+    b_ecef = np.array(igrf_ecef(tuple(x), model))
+    b = np.array(field_eci(r, (1.0, 0.0), p, model))
+    assert np.allclose(b, np.array(p).reshape(3, 3).T @ b_ecef, rtol=0, atol=1e-18)
+    assert not np.allclose(b, igrf_ecef(r, model), rtol=0, atol=1e-9)  # 25 years of precession: 0.35 deg
+
+
+_IDENTITY = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 
 
 def test_to_body_is_the_cayley_matrix_times_the_vector():

@@ -70,6 +70,21 @@ BAD = {
     "pointing": NAMES + ["nadir", "sun", "target", "velocity"],   # all but inertial need an orbit
     "target": [None, "abc", (1.0,), (91.0, 0.0), (0.0, 400.0), (0.0, 0.0, 500.0), (0.0, 0.0, 0.0, 0.0)],
     "pointing_axis": VECTORS + [(0.0, 0.0, 0.0)],
+    # issue 32: each of these also needs an orbit, a field or rods, which a bare Settings lacks
+    "magnetic_field": NAMES + ["IGRF", "igrf", "dipole"],
+    "magnetorquers": NUMBERS[:-2] + [-0.1, 2e4, 0.2],
+    "magnetorquer_axes": [3, "abc", ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0)), ((1.0, 0.0, 0.0),) * 3,
+                          ((1.0, 0.0), (0.0, 1.0), (0.0, 0.0)), ((math.nan, 0.0, 1.0),) * 3, "1,0,0;0,1,0;1,0,0"],
+    "residual_dipole": VECTORS + [(2e4, 0.0, 0.0), (0.01, 0.0, 0.0)],
+    "bdot_law": NAMES + ["on", "proportional", "bang-bang"],
+    "bdot_gain": NUMBERS + [0.0, -1.0, 1e13],
+    "bdot_period": NUMBERS + [0.0, -1.0, 1e-4, 1e4],
+    "dumping_gain": NUMBERS + [-0.1, 2.0, 0.01],
+    "srp": FLAGS + [True],
+    "drag": FLAGS + [True],
+    "surfaces": [3, "", "/no/such/surfaces.toml", "/dev/null/x.toml"],
+    "center_of_mass": VECTORS[1:] + [(2e3, 0.0, 0.0)],  # None: the body's own
+    "atmosphere": NAMES + ["MSIS", "jacchia"],
 }
 CASES = [(key, value) for key in KEYS for value in BAD[key]]
 

@@ -1,4 +1,4 @@
-"""Generate the built-in body meshes ``assets/bodies/{t_handle,phone,satellite}.obj``.
+"""Generate the built-in body meshes ``assets/bodies/{t_handle,phone,satellite,cubesat_3u}.obj``.
 
 Every body is built in BODY coordinates (x nose, y right, z down; the view
 shows -z up) in metres, from closed prisms: a convex outline in one plane
@@ -15,6 +15,8 @@ body is shifted so that its centre of mass is the origin.
   flips like a tennis racket.
 * ``satellite``: a 0.6 x 0.5 x 0.5 m bus with two solar panels on booms
   along y and an antenna on the nadir (+z) face.
+* ``cubesat_3u``: a 3U CubeSat, 340.5 x 100 x 100 mm, long axis along x,
+  cells on the +-z faces.
 
 Output: Wavefront OBJ with vertex colours (``v x y z r g b``), triangles
 ``f i j k``, ``o name`` per part; caps and sides have their own vertices so
@@ -186,6 +188,14 @@ def satellite():
     return parts
 
 
+def cubesat_3u():
+    """A 3U CubeSat, 340.5 x 100 x 100 mm (CubeSat Design Specification rev. 14), long axis along x;
+    body-mounted cells on the +-z faces, aluminium elsewhere."""
+    half_x, half = 0.17025, 0.05
+    return [("cubesat", *_merge(box((-half_x, half_x), (-half, half), (-half, half), PANEL_BLUE, PANEL_BLUE,
+                                    STEEL)))]
+
+
 def _merge(pieces):
     """Concatenate prism pieces into ``(vertices, faces, colours)`` of one part."""
     vertices, faces, colors, offset = [], [], [], 0
@@ -224,7 +234,8 @@ def obj_text(title, parts):
     return "\n".join(lines) + "\n"
 
 
-BODIES = {"t_handle": ("T-handle", t_handle), "phone": ("phone", phone), "satellite": ("small satellite", satellite)}
+BODIES = {"t_handle": ("T-handle", t_handle), "phone": ("phone", phone), "satellite": ("small satellite", satellite),
+          "cubesat_3u": ("3U CubeSat", cubesat_3u)}
 
 
 def main(argv):

@@ -126,11 +126,34 @@ def add_environment_flags(parser) -> None:
     env.add_argument("--disturbance-axes", choices=DISTURBANCE_AXES, help="axes of --disturbance (default body)")
     env.add_argument("--disturbance-period", metavar="S", help="0: constant (default); else the disturbance "
                      "is TX,TY,TZ times sin(2 pi t / S)")
+    mag = parser.add_argument_group("magnetic field, magnetorquers and surface torques (docs/PHYSICS.md, issue 32; "
+                                    "each needs an orbit)")
+    mag.add_argument("--magnetic-field", choices=("none", "igrf", "dipole"), help="the geomagnetic field: "
+                     "IGRF-14 at degree 13 (sampled every 10 s, interpolated) or the tilted dipole; default none")
+    mag.add_argument("--magnetorquers", metavar="LIMIT_AM2[,X,Y,Z,...]", help="magnetorquer rods, each with this "
+                     f"dipole limit ({LIMITS['magnetorquers'].describe()}; 0: none), along body x, y, z or "
+                     "along the axes given after it (three or more, three numbers each)")
+    mag.add_argument("--bdot", metavar="GAIN|bang-bang", help="B-dot detumbling: m = -GAIN dB/dt (A m^2 s/T, "
+                     f"{LIMITS['bdot_gain'].describe()}) saturated, or every rod at its limit (bang-bang); "
+                     "off to switch it off")
+    mag.add_argument("--bdot-period", metavar="S", help="B-dot's magnetometer sampling period, "
+                     f"{LIMITS['bdot_period'].describe()} (default 1)")
+    mag.add_argument("--dumping", metavar="GAIN", help="momentum dumping of the wheels by the rods, "
+                     f"m = GAIN (dh x B)/|B|^2, {LIMITS['dumping_gain'].describe()} (0: off)")
+    mag.add_argument("--residual-dipole", metavar="X,Y,Z", help="the body's residual dipole, A m^2, body axes")
+    mag.add_argument("--srp", action="store_true", help="solar radiation pressure on the body's mesh facets")
+    mag.add_argument("--drag", action="store_true", help="free-molecular drag on the body's mesh facets")
+    mag.add_argument("--surfaces", metavar="FILE.toml", help="optical and drag coefficients per surface or mesh "
+                     "group (docs/PHYSICS.md, \"Surface coefficients\"); default black, C_d 2.2")
+    mag.add_argument("--center-of-mass", metavar="X,Y,Z", help="the centre of mass in the mesh's coordinates, m, "
+                     "for the surface torques (default: the body's own)")
+    mag.add_argument("--atmosphere", choices=("exponential", "msis"), help="the air's density for --drag: "
+                     "Vallado's exponential table (default) or NRLMSIS 2.1 (needs pymsis)")
 
 
 def add_body_flags(parser) -> None:
     """``--body``, ``--mass`` and ``--mesh-units`` (``run``, ``sweep`` and ``gui``)."""
-    parser.add_argument("--body", metavar="NAME|FILE", help="aircraft | t_handle | phone | satellite, or a "
+    parser.add_argument("--body", metavar="NAME|FILE", help="aircraft | t_handle | phone | satellite | cubesat_3u, or a "
                         "closed .obj/.stl/.ply/.glb/.gltf mesh; takes the body's inertia")
     parser.add_argument("--mass", metavar="KG", help="total mass for an inertia from the mesh (default: the body's)")
     parser.add_argument("--mesh-units", choices=tuple(MESH_UNITS), help="the length unit of a mesh file's "
@@ -202,7 +225,9 @@ SETTING_FLAGS = {"integrator": "integrator", "full_quat_form": "full_quat_form",
                  "wheel_speeds": "wheel_speeds", "wheel_torques": "wheel_torques", "disturbance": "disturbance",
                  "disturbance_axes": "disturbance_axes", "disturbance_period": "disturbance_period",
                  "epoch": "epoch", "orbit": "orbit", "pointing": "pointing", "target": "target",
-                 "pointing_axis": "pointing_axis"}
+                 "pointing_axis": "pointing_axis", "magnetic_field": "magnetic_field",
+                 "bdot_period": "bdot_period", "dumping": "dumping_gain", "residual_dipole": "residual_dipole",
+                 "surfaces": "surfaces", "center_of_mass": "center_of_mass", "atmosphere": "atmosphere"}
 #: Settings of one value per wheel, which a new --wheels with another number of wheels sets back to
 #: their default unless given too.
 _PER_WHEEL = ("wheel_speeds", "wheel_torques", "wheel_inertia", "wheel_torque_limit", "wheel_speed_limit",
@@ -246,6 +271,7 @@ def scenario_from_args(args):
             raise UsageError(f"--tle {args.tle}: {str(exc).split(': ', 1)[-1]}") from None
     if getattr(args, "j2", False):
         changes["j2"] = True
+    changes.update(_issue32_flags(args))
     if args.gravity_gradient is not None:
         if args.gravity_gradient.strip().lower() == "on":
             changes["gravity_gradient"] = True
@@ -268,6 +294,11 @@ def scenario_from_args(args):
             if key in changes and message.startswith(key) and getattr(args, flag) is not None:
                 raise UsageError(f"--{flag.replace('_', '-')} {getattr(args, flag)}:"
                                  f"{message[len(key):].split(':', 1)[-1]}") from None
+        for flag, key in (("magnetorquers", "magnetorquers"), ("bdot", "bdot_law"), ("srp", "srp"), ("drag", "drag")):
+            value = getattr(args, flag, None)
+            if key in changes and message.startswith(key) and value:
+                shown = "" if value is True else f" {value}"
+                raise UsageError(f"--{flag}{shown}:{message[len(key):].split(':', 1)[-1]}") from None
         raise UsageError(message) from None
     events = scenario.events
     if args.torque_until is not None:
@@ -277,6 +308,36 @@ def scenario_from_args(args):
     if args.duration is not None:
         duration = _duration(args.duration)
     return replace(scenario, settings=settings, events=events, duration=duration)
+
+
+def _issue32_flags(args) -> dict:
+    """``--magnetorquers``, ``--bdot``, ``--srp`` and ``--drag`` as settings (the others map one to one)."""
+    changes = {}
+    for key in ("srp", "drag"):
+        if getattr(args, key, False):
+            changes[key] = True
+    rods = getattr(args, "magnetorquers", None)
+    if rods is not None:
+        parts = [p.strip() for p in rods.split(",")]
+        if len(parts) > 1 and (len(parts) - 1) % 3:
+            raise UsageError(f"--magnetorquers {rods}: expected LIMIT_AM2 then three numbers per axis, "
+                             f"got {len(parts) - 1} numbers after the limit")
+        changes["magnetorquers"] = flag_value("magnetorquers", "magnetorquers", parts[0])
+        if len(parts) > 1:
+            axes = [parts[i:i + 3] for i in range(1, len(parts), 3)]
+            try:
+                changes["magnetorquer_axes"] = validate("magnetorquer_axes", axes)
+            except SettingsError as exc:
+                raise UsageError(f"--magnetorquers {rods}: {str(exc).split(': ', 1)[-1]}") from None
+    bdot = getattr(args, "bdot", None)
+    if bdot is not None:
+        word = bdot.strip().lower()
+        if word in ("off", "bang-bang"):
+            changes["bdot_law"] = word
+        else:
+            changes["bdot_law"] = "proportional"
+            changes["bdot_gain"] = flag_value("bdot", "bdot_gain", bdot)
+    return changes
 
 
 def flag_value(flag, key, text):

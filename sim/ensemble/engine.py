@@ -37,7 +37,7 @@ from sim.ensemble.metrics import TRACKED, Tracker, nose, outside, rotation_angle
 from sim.ensemble.sampling import sample, sample_inertia, sample_orbits
 from sim.ensemble.spec import EnsembleSpec
 from sim.core.integrators import qdot
-from sim.io.limits import as_integer
+from sim.io.limits import SettingsError, as_integer
 from sim.model.loads import Gyrostat, LoadModel
 from sim.model.world import World
 from sim.gnc.pointing import pointing_error
@@ -236,6 +236,10 @@ class Ensemble(Stepper):
         self._segments.append((self._k0, self._t0, self._dt))
 
     def _configure(self, gains=None) -> None:
+        s = self._settings
+        if s.magnetic_field != "none" or s.srp or s.drag:  # issue 32 flies one body at a time so far
+            raise SettingsError("magnetic_field, srp, drag: ensembles with the magnetic field, the torquers or the "
+                                "surface torques are not built yet; run the bodies one by one (attitude-sim run)")
         smp = self._sample
         super()._configure(tuple(smp.gains) if smp.gains is not None else None, self._jr)
         tm = self._torque

@@ -248,6 +248,19 @@ LIMITS = {lim.key: lim for lim in (
     Limit("disturbance_period", 0.0, 1e7, "s", least=1e-9, least_what="period",
           least_why="the smallest step; a shorter period is not resolved, and 2 pi t / period overflows",
           zero_means="constant"),
+    # ---- the field, magnetorquers and surface torques (issue 32): a 3U CubeSat's rods make 0.2 A m^2, a
+    # large satellite's 400; 1e4 is beyond any rod. The B-dot gain (A m^2 s / T) of a CubeSat is about
+    # 1e4-1e6 (k_w / |B|^2, sim.gnc.magnetic); dumping rates (1/s) faster than 1 would fight the wheels.
+    Limit("magnetorquers", 0.0, 1e4, "A m^2"),
+    Limit("magnetorquer_axis", -_MAGNITUDE, _MAGNITUDE, size=3),
+    Limit("residual_dipole", -1e4, 1e4, "A m^2", size=3),
+    Limit("bdot_gain", 0.0, 1e12, "A m^2 s/T", low_open=True),
+    # the magnetometer's sampling period: a millisecond to a quarter of an hour
+    Limit("bdot_period", 0.0, 1e3, "s", low_open=True, least=1e-3, least_what="period",
+          least_why="a magnetometer samples at most at a kilohertz"),
+    Limit("dumping_gain", 0.0, 1.0, "1/s"),
+    # where the centre of mass lies in the mesh's coordinates: within a kilometre of its origin
+    Limit("center_of_mass", -1e3, 1e3, "m", size=3),
     # ---- ensemble spec (sim.ensemble.EnsembleSpec); its gains grid takes the values of "gains"
     Limit("bodies", 1, 10_000_000, integer=True),
     Limit("seed", 0, 2**64 - 1, integer=True),

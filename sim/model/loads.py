@@ -35,11 +35,17 @@ import numpy as np
 
 from sim.core.control import TorqueModel
 from sim.core.norm import READS_UNIT, unit
+from sim.gnc.magnetic import magnetic_torque
+from sim.model.shape import load as load_shape
+from sim.model.surface_file import coefficients
+from sim.model.surface_file import read as read_surfaces
+from sim.world.magnetic import to_body
+from sim.world.surfaces import Surfaces, drag, facets, relative_velocity, srp
 from sim.world.environment import disturbance_torque, gravity_gradient_at, gravity_gradient_torque, orbit_rate
 from sim.core.ops import FLOAT
 from sim.core.wheels import WheelSet, free_inertia, wheel_reaction
 
-__all__ = ["LoadModel", "Gyrostat", "gyrostat_of", "UserTorqueError"]
+__all__ = ["LoadModel", "Gyrostat", "gyrostat_of", "UserTorqueError", "body_surfaces"]
 
 
 _ZERO = (0.0, 0.0, 0.0)
@@ -128,7 +134,8 @@ class LoadModel:
     """
 
     __slots__ = ("torque", "ops", "wheels", "direct", "gravity_gradient", "rate", "j_rows", "disturbance",
-                 "period", "inertial", "_user", "_motor_load", "_outside", "orbit", "orbit_state", "unit")
+                 "period", "inertial", "_user", "_motor_load", "_outside", "orbit", "orbit_state", "unit",
+                 "world_state", "field", "surfaces", "srp", "drag", "dipole", "_v_rel")
 
     def __init__(self, torque: TorqueModel, ops=FLOAT):
         self.torque, self.ops = torque, ops
@@ -141,6 +148,13 @@ class LoadModel:
         #: ``(t0, r_km, v_kms)`` of the step under way, set by the stepper once per step.
         self.orbit = False
         self.orbit_state = None
+        #: Issue 32: the step's :class:`~sim.model.world.WorldState` (field, Sun, air), set with ``orbit_state``;
+        #: ``dipole`` the body's dipole held over the step (the torquers' command plus the residual, A m^2).
+        self.world_state = None
+        self.field = self.srp = self.drag = False
+        self.surfaces = None
+        self.dipole = _ZERO
+        self._v_rel = _ZERO
 
     def configure(self, settings, j_rows) -> None:
         """Take the wheels and the environment of a :class:`~sim.model.settings.Settings`; ``j_rows`` the craft's ``J``."""
@@ -156,7 +170,54 @@ class LoadModel:
         self.inertial = s.disturbance_axes == "inertial"
         self.unit = s.norm in READS_UNIT
         self._motor_load = None if self.wheels is None else self.wheels.formulas(self.ops).motor_load
-        self._outside = self.gravity_gradient or self.disturbance is not None or self._user is not None
+        self.field, self.srp, self.drag = s.magnetic_on, s.srp, s.drag
+        self.surfaces = body_surfaces(s) if (s.srp or s.drag) else None
+        self.dipole = tuple(s.residual_dipole)
+        self._outside = self._outside_on()
+
+    def _outside_on(self) -> bool:
+        return (self.gravity_gradient or self.disturbance is not None or self._user is not None or self.field
+                or self.srp or self.drag)
+
+    def set_world(self, ws) -> None:
+        """The world of the step under way (:class:`~sim.model.world.WorldState`): read by every stage."""
+        self.world_state = ws
+        self.orbit_state = (ws.t, ws.r_km, ws.v_kms)
+        if self.drag:
+            r = (ws.r_km[0] * 1e3, ws.r_km[1] * 1e3, ws.r_km[2] * 1e3)
+            self._v_rel = relative_velocity(r, (ws.v_kms[0] * 1e3, ws.v_kms[1] * 1e3, ws.v_kms[2] * 1e3))
+
+    def field_body(self, q, t):
+        """The field in body axes at the stage ``(q, t)``: the step's ``B_eci + dB/dt (t - t_step)`` turned by ``C(Q)``."""
+        ws = self.world_state
+        d = t - ws.t
+        b, r = ws.b_eci, ws.b_rate
+        return to_body(q, (b[0] + r[0] * d, b[1] + r[1] * d, b[2] + r[2] * d))
+
+    def parts(self, q, t) -> tuple:
+        """``(T_gg, T_srp, T_drag, T_mag)`` at ``(q, t)`` (N m, body axes; zeros for what is off): the four
+        environment torques one by one, as the CSV's t_gg_x .. t_mag_z report them."""
+        return (self._gravity(q, t) if self.gravity_gradient else _ZERO,
+                self._srp(q) if self.srp else _ZERO,
+                self._drag(q) if self.drag else _ZERO,
+                magnetic_torque(self.dipole, self.field_body(q, t)) if self.field else _ZERO)
+
+    def _gravity(self, q, t):
+        if self.orbit:  # the step's position carried along its velocity to the stage's time
+            t0, r, v = self.orbit_state
+            d = t - t0
+            return gravity_gradient_at(q, (r[0] + v[0] * d, r[1] + v[1] * d, r[2] + v[2] * d), self.j_rows,
+                                       self.ops)
+        return gravity_gradient_torque(q, t, self.rate, self.j_rows)
+
+    def _srp(self, q):
+        ws = self.world_state
+        if ws.sunlit <= 0.0:
+            return _ZERO
+        return srp(self.surfaces, to_body(q, ws.sun), ws.sun_km * 1e3, ws.sunlit)[0]
+
+    def _drag(self, q):
+        return drag(self.surfaces, to_body(q, self._v_rel), self.world_state.density)[0]
 
     @property
     def user(self):
@@ -166,25 +227,26 @@ class LoadModel:
     @user.setter
     def user(self, f) -> None:
         self._user = f
-        self._outside = self.gravity_gradient or self.disturbance is not None or f is not None
+        self._outside = self._outside_on()
 
     @property
     def active(self) -> bool:
         """True when there is more than the torque law: wheels or an external torque."""
-        return (self.wheels is not None or self.gravity_gradient or self.disturbance is not None
-                or self._user is not None)
+        return self.wheels is not None or self._outside_on()
 
     def external(self, q, w, t):
         """``T_ext`` at ``(q, w, t)``: gravity gradient + disturbance + the user's torque (None when none acts)."""
         total = None
         if self.gravity_gradient:
-            if self.orbit:  # the step's position carried along its velocity to the stage's time
-                t0, r, v = self.orbit_state
-                d = t - t0
-                total = gravity_gradient_at(q, (r[0] + v[0] * d, r[1] + v[1] * d, r[2] + v[2] * d), self.j_rows,
-                                            self.ops)
-            else:
-                total = gravity_gradient_torque(q, t, self.rate, self.j_rows)
+            total = self._gravity(q, t)
+        if self.field or self.srp or self.drag:
+            for on, d in ((self.srp, self._srp), (self.drag, self._drag)):
+                if on:
+                    d = d(q)
+                    total = d if total is None else (total[0] + d[0], total[1] + d[1], total[2] + d[2])
+            if self.field:
+                d = magnetic_torque(self.dipole, self.field_body(q, t))
+                total = d if total is None else (total[0] + d[0], total[1] + d[1], total[2] + d[2])
         if self.disturbance is not None:
             d = disturbance_torque(q, t, self.disturbance, self.period, self.inertial)
             total = d if total is None else (total[0] + d[0], total[1] + d[1], total[2] + d[2])
@@ -213,6 +275,20 @@ class LoadModel:
             return load
         r = wheel_reaction(load[3:], w[3:], self.wheels)
         return (load[0] + r[0], load[1] + r[1], load[2] + r[2])
+
+
+def body_surfaces(settings) -> Surfaces:
+    """The facets of the body's mesh (:func:`sim.model.shape.load`) about its centre of mass, with the
+    coefficients of the settings' surfaces file (:mod:`sim.model.surface_file`; none: black, C_d 2.2).
+
+    The centre of mass is ``settings.center_of_mass`` in the mesh's coordinates, else the body's
+    own origin (the solid's centre of mass, :attr:`sim.model.shape.Shape.centre`).
+    """
+    s = settings
+    shape = load_shape(s.body, s.mesh_units)
+    centre = shape.centre if s.center_of_mass is None else s.center_of_mass
+    spec = None if s.surfaces is None else read_surfaces(s.surfaces)
+    return facets(shape.vertices, shape.faces, centre, **coefficients(spec, shape.vertices, shape.faces, shape.colors))
 
 
 def _user_torque(f, t, q, w):

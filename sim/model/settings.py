@@ -9,12 +9,16 @@ in ``_deg``, rates in rad/s, torques in N m, times in s.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import math
 from dataclasses import dataclass, fields, replace
 
 from sim.core.body import Body
 from sim.core.control import CONTROLLERS, HOFFMANN_PRESET
+from sim.gnc.magnetic import BDOT_LAWS, Magnetorquers
 from sim.gnc.pointing import POINTING_MODES
+from sim.model.surface_file import SurfaceFileError
+from sim.model.surface_file import read as read_surfaces
 from sim.world.environment import DISTURBANCE_AXES
 from sim.world.orbit import R_EARTH_KM, OrbitError, check_elements, read_tle
 from sim.world.time import DEFAULT_EPOCH, EpochError, parse_epoch
@@ -103,6 +107,29 @@ class Settings:
     target: tuple = (0.0, 0.0, 0.0)
     #: The body axis pointed by the moving modes (made unit).
     pointing_axis: tuple = (0.0, 0.0, 1.0)
+    #: The geomagnetic field (issue 32, sim.world.magnetic): "none", "igrf" (IGRF-14, degree 13) or "dipole".
+    magnetic_field: str = "none"
+    #: Magnetorquer rods: the dipole limit of each (A m^2; 0: none) and their axes (None: body x, y, z).
+    magnetorquers: float = 0.0
+    magnetorquer_axes: tuple | None = None
+    #: The body's residual dipole, A m^2, body axes (a disturbance in the field).
+    residual_dipole: tuple = (0.0, 0.0, 0.0)
+    #: B-dot detumbling (sim.gnc.magnetic.Bdot): "off", "proportional" (m = -gain dB/dt) or "bang-bang";
+    #: the gain in A m^2 s / T and the magnetometer's sampling period in s.
+    bdot_law: str = "off"
+    bdot_gain: float = 1e5
+    bdot_period: float = 1.0
+    #: Momentum dumping by the torquers, m = k (dh x B)/|B|^2 with dh the wheels' momentum (1/s; 0: off).
+    dumping_gain: float = 0.0
+    #: Surface torques of the body's mesh: solar radiation pressure, drag, their coefficients (a TOML
+    #: file, sim.model.surface_file; None: black, C_d 2.2), and the centre of mass in the mesh's
+    #: coordinates (m; None: the body's own).
+    srp: bool = False
+    drag: bool = False
+    surfaces: str | None = None
+    center_of_mass: tuple | None = None
+    #: The air's density for the drag: "exponential" (Vallado Table 8-4) or "msis" (NRLMSIS 2.1, pymsis).
+    atmosphere: str = "exponential"
 
     def __post_init__(self):
         # Every field through validate(): Settings(dt=-1) fails here, at
@@ -114,6 +141,7 @@ class Settings:
             raise SettingsError("orbit: give Keplerian elements or a TLE, not both")
         if self.pointing != "inertial" and not self.has_orbit:
             raise SettingsError(f"pointing: {self.pointing} needs an orbit (orbit elements or a TLE)")
+        self._check_issue32()
         wheels = self.wheel_set  # raises SettingsError for lists that do not fit the wheels
         if wheels is not None:
             if self.integrator == "splitting":  # its exact principal rotations are the rigid body's (sim.core.integrators)
@@ -123,6 +151,43 @@ class Settings:
                 free_inertia(Body(self.mass_properties.inertia).J, wheels)
             except ValueError as exc:
                 raise SettingsError(f"wheel_inertia: {exc}") from None
+
+    def _check_issue32(self) -> None:
+        """The field, the torquers and the surface torques together (each needs what it acts in)."""
+        for key, on in (("magnetic_field", self.magnetic_field != "none"), ("srp", self.srp), ("drag", self.drag)):
+            if on and not self.has_orbit:
+                raise SettingsError(f"{key}: needs an orbit (orbit elements or a TLE)")
+        magnetic = (("magnetorquers", self.magnetorquers > 0.0), ("bdot_law", self.bdot_law != "off"),
+                    ("dumping_gain", self.dumping_gain > 0.0),
+                    ("residual_dipole", any(x != 0.0 for x in self.residual_dipole)))
+        for key, on in magnetic:
+            if on and self.magnetic_field == "none":
+                raise SettingsError(f"{key}: needs a magnetic field (magnetic_field igrf or dipole; --magnetic-field at the command line)")
+        for key, on in magnetic[1:3]:
+            if on and not self.magnetorquers > 0.0:
+                raise SettingsError(f"{key}: needs magnetorquers (magnetorquers = their dipole limit in A m^2; --magnetorquers)")
+        if self.bdot_law != "off" and self.dumping_gain > 0.0:
+            raise SettingsError("dumping_gain: B-dot and momentum dumping drive the same rods; choose one")
+        if self.dumping_gain > 0.0 and self.wheel_set is None:
+            raise SettingsError("dumping_gain: dumps the momentum of reaction wheels; the body has none")
+
+    @functools.cached_property
+    def magnetorquer_set(self):
+        """The rods (:class:`sim.gnc.magnetic.Magnetorquers`, without the residual dipole), or None."""
+        if not self.magnetorquers > 0.0:
+            return None
+        axes = self.magnetorquer_axes or ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+        return Magnetorquers(axes, (self.magnetorquers,) * len(axes))
+
+    @property
+    def magnetic_on(self) -> bool:
+        """The field is evaluated: the run has the columns bx..bz, mx..mz (sim.model.simulation)."""
+        return self.magnetic_field != "none"
+
+    @property
+    def torques_on(self) -> bool:
+        """The disturbance torques are reported one by one (t_gg_x .. t_mag_z): a field, SRP or drag."""
+        return self.magnetic_on or self.srp or self.drag
 
     def __getstate__(self) -> dict:
         """The fields only: what is derived from them (:attr:`wheel_set` and its compiled formulas) is made
@@ -326,6 +391,43 @@ def _pointing_axis(key, value):
     return (x, y, z) if n == 1.0 else (x / n, y / n, z / n)
 
 
+def _magnetorquer_axes(key, value):
+    """None (body x, y, z), or three or more axes that span space (``"x,y,z;x,y,z;..."`` or a list)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = [axis for axis in value.split(";") if axis.strip()]
+    try:
+        axes = list(value)
+    except TypeError:
+        raise SettingsError(f"{key}: expected three or more axes [[x, y, z], ...], got {value!r}") from None
+    axes = tuple(LIMITS["magnetorquer_axis"].check(a, f"{key}[{i}]") for i, a in enumerate(axes))
+    try:
+        Magnetorquers(axes, (1.0,) * len(axes))
+    except ValueError as exc:
+        raise SettingsError(f"{key}: {str(exc).split(': ', 1)[-1]}") from None
+    return axes
+
+
+def _surfaces(key, value):
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        raise SettingsError(f"{key}: expected the name of a surfaces file (.toml), got {value!r}")
+    try:
+        read_surfaces(value)
+    except SurfaceFileError as exc:
+        raise SettingsError(f"{key}: {exc}") from None
+    return value
+
+
+def _atmosphere(key, value):
+    _choice(key, value, ("exponential", "msis"))
+    if value == "msis" and importlib.util.find_spec("pymsis") is None:
+        raise SettingsError(f"{key}: msis needs the optional package pymsis (pip install 'attitude-sim[msis]')")
+    return value
+
+
 _VALIDATORS = {
     "inertia": _inertia,
     "body": _body,
@@ -367,6 +469,19 @@ _VALIDATORS = {
     "pointing": lambda k, v: _choice(k, v, POINTING_MODES),
     "target": _target,
     "pointing_axis": _pointing_axis,
+    "magnetic_field": lambda k, v: _choice(k, v, ("none", "igrf", "dipole")),
+    "magnetorquers": _limited,
+    "magnetorquer_axes": _magnetorquer_axes,
+    "residual_dipole": _limited,
+    "bdot_law": lambda k, v: _choice(k, v, ("off", *BDOT_LAWS)),
+    "bdot_gain": _limited,
+    "bdot_period": _limited,
+    "dumping_gain": _limited,
+    "srp": _flag,
+    "drag": _flag,
+    "surfaces": _surfaces,
+    "center_of_mass": _optional,
+    "atmosphere": _atmosphere,
 }
 
 #: Setting names, in declaration order.

@@ -105,6 +105,7 @@ BUILTINS = {b.name: b for b in (
     Builtin("t_handle", "T-handle", "bodies/t_handle.obj", mass=0.25),
     Builtin("phone", "Phone", "bodies/phone.obj", mass=0.2),
     Builtin("satellite", "Satellite", "bodies/satellite.obj", mass=60.0),
+    Builtin("cubesat_3u", "3U CubeSat", "bodies/cubesat_3u.obj", mass=4.0),
 )}
 DEFAULT_BODY = "aircraft"
 

@@ -27,13 +27,15 @@ from sim.core.quaternion import from_aircraft_angles
 from sim.model.settings import Settings
 from sim.model.stepping import Stepper
 from sim.model.world import World, WorldState
+from sim.gnc.magnetic import Bdot, dumping_dipole
+from sim.world.magnetic import to_body
 from sim.gnc.pointing import pointing_error, quaternion_of_matrix, two_vector
 from sim.core.quaternion import conjugate, product
 from sim.core.wheels import gyrostat_energy, total_momentum
 
 __all__ = ["Simulation", "Snapshot", "SimulationFault", "COLUMNS", "HISTORY_COLUMNS", "HISTORY_EXTRA",
-           "WHEEL_EXTRA", "ORBIT_COLUMNS", "ORBIT_FRAME_COLUMNS", "orbit_frame_column", "columns", "history_columns",
-           "NORM_FAULT"]
+           "WHEEL_EXTRA", "ORBIT_COLUMNS", "ORBIT_FRAME_COLUMNS", "orbit_frame_column", "MAGNETIC_COLUMNS",
+           "TORQUE_COLUMNS", "columns", "history_columns", "columns_of", "history_columns_of", "NORM_FAULT"]
 
 #: CSV columns of ``attitude-sim run`` without reaction wheels, in order (docs/CLI.md).
 COLUMNS = ("t", "q1", "q2", "q3", "q4", "wx", "wy", "wz", "psi_deg", "theta_deg", "phi_deg",
@@ -66,24 +68,44 @@ def orbit_frame_column(name: str) -> str:
     return ORBIT_FRAME_COLUMNS[name]
 
 
-def columns(wheels: int = 0, orbit: bool = False) -> tuple:
+#: With a magnetic field (issue 32), after the orbit's: the field in body axes (T) and the torquers'
+#: commanded dipole (A m^2, body axes; zeros without torquers or between commands).
+MAGNETIC_COLUMNS = ("bx", "by", "bz", "mx", "my", "mz")
+#: With a field, SRP or drag (issue 32), last: the environment's torques one by one, body axes, N m (zeros for
+#: what is off): gravity gradient, solar radiation pressure, drag, the magnetic m x B (command + residual).
+TORQUE_COLUMNS = tuple(f"t_{k}_{a}" for k in ("gg", "srp", "drag", "mag") for a in "xyz")
+
+
+def columns(wheels: int = 0, orbit: bool = False, magnetic: bool = False, torques: bool = False) -> tuple:
     """The CSV columns of a run with ``wheels`` reaction wheels: :data:`COLUMNS`, ``wheel1..N``, ``ux1..N``,
-    then :data:`ORBIT_COLUMNS` with an ``orbit``.
+    then :data:`ORBIT_COLUMNS` with an ``orbit``, :data:`MAGNETIC_COLUMNS` with a ``magnetic`` field and
+    :data:`TORQUE_COLUMNS` with the ``torques`` of issue 32 (:func:`columns_of` reads all four from settings).
 
     ``wheel<i>`` is wheel i's speed relative to the body (rad/s), ``ux<i>`` its
     motor torque (N m).
     """
-    more = ORBIT_COLUMNS if orbit else ()
+    more = ((ORBIT_COLUMNS if orbit else ()) + (MAGNETIC_COLUMNS if magnetic else ())
+            + (TORQUE_COLUMNS if torques else ()))
     if not wheels:
         return COLUMNS + more
     return (COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1))
             + tuple(f"ux{i}" for i in range(1, wheels + 1))) + more
 
 
-def history_columns(wheels: int = 0, orbit: bool = False) -> tuple:
+def history_columns(wheels: int = 0, orbit: bool = False, magnetic: bool = False, torques: bool = False) -> tuple:
     """:func:`columns` and what the live plots show besides (:data:`HISTORY_EXTRA`, :data:`WHEEL_EXTRA`)."""
     extra = HISTORY_EXTRA[:6] + (WHEEL_EXTRA if wheels else ()) + HISTORY_EXTRA[6:]
-    return columns(wheels, orbit) + extra
+    return columns(wheels, orbit, magnetic, torques) + extra
+
+
+def columns_of(settings) -> tuple:
+    """:func:`columns` of a run of ``settings`` (its wheels, orbit, field and torques)."""
+    return columns(settings.wheel_count, settings.has_orbit, settings.magnetic_on, settings.torques_on)
+
+
+def history_columns_of(settings) -> tuple:
+    """:func:`history_columns` of a run of ``settings``."""
+    return history_columns(settings.wheel_count, settings.has_orbit, settings.magnetic_on, settings.torques_on)
 
 
 #: The history columns of a run without wheels.
@@ -93,6 +115,7 @@ HISTORY_COLUMNS = history_columns(0)
 NORM_FAULT = 1e-3
 
 _DEG = 180.0 / math.pi
+_ZERO3 = (0.0, 0.0, 0.0)
 
 
 def _row(t, q, w, angles_deg, norm, multiplier, energy, h, torque, qc, norm_correction, q_dot_p,
@@ -177,9 +200,19 @@ class Snapshot:
         angles, the controller, the drawing): ``q`` itself, or ``q / |q|``
         with norm handling ``elimination`` (Joshi (25), :mod:`sim.core.norm`).
     world : sim.model.world.WorldState or None
-        With an orbit: the position, velocity, date, Sun, shadow and pointing command of this step.
+        With an orbit: the position, velocity, date, Sun, shadow and pointing command of this step
+        (with a field its ``b_eci``, T; with drag its ``density``, kg/m^3).
     pointing_error_deg : float or None
         With an orbit: the angle between the pointing axis and where it is commanded, degrees.
+    b_body : tuple of 3 floats or None
+        With a magnetic field: the field in body axes at this step, T.
+    dipole : tuple of 3 floats or None
+        With a magnetic field: the torquers' commanded dipole, A m^2, body axes (the residual dipole not
+        included; zeros without torquers).
+    t_gg, t_srp, t_drag, t_mag : tuple of 3 floats or None
+        With a field, SRP or drag: the environment's torques one by one at this state (N m, body
+        axes; zeros for what is off): gravity gradient, solar radiation pressure, drag, ``m x B``
+        (command plus residual dipole).
     """
 
     t: float
@@ -206,6 +239,12 @@ class Snapshot:
     body_h: tuple | None = None
     world: WorldState | None = None
     pointing_error_deg: float | None = None
+    b_body: tuple | None = None
+    dipole: tuple | None = None
+    t_gg: tuple | None = None
+    t_srp: tuple | None = None
+    t_drag: tuple | None = None
+    t_mag: tuple | None = None
 
     @property
     def four_t(self) -> float:
@@ -222,7 +261,9 @@ class Snapshot:
         return _row(self.t, self.q, self.w, self.angles_deg, self.norm, self.multiplier, self.energy, self.h,
                     self.torque, self.qc, self.norm_correction, self.q_dot_p, self.command_deg, self.four_t,
                     self.wheel_speeds, self.wheel_torques, self.orbit_angles_deg, self.command_torque, self.body_h,
-                    _orbit_values(self.world, self.pointing_error_deg))
+                    _orbit_values(self.world, self.pointing_error_deg)
+                    + _issue32_values(self.b_body, self.dipole, None if self.t_gg is None else
+                                      (self.t_gg, self.t_srp, self.t_drag, self.t_mag)))
 
 
 def _orbit_values(world, error_deg) -> tuple:
@@ -230,6 +271,12 @@ def _orbit_values(world, error_deg) -> tuple:
     if world is None:
         return ()
     return (*world.r_km, *world.v_kms, *world.sun, world.sunlit, error_deg)
+
+
+def _issue32_values(b_body, dipole, parts) -> tuple:
+    """The :data:`MAGNETIC_COLUMNS` and :data:`TORQUE_COLUMNS` values (each empty when off)."""
+    out = () if b_body is None else (*b_body, *dipole)
+    return out if parts is None else out + tuple(x for part in parts for x in part)
 
 
 def to_lvlh(q, r, v) -> tuple:
@@ -296,6 +343,9 @@ class Simulation(Stepper):
         self._world = World(s) if s.has_orbit else None
         self._world_state = None
         self._torque.rate_ref = None
+        self._rods = s.magnetorquer_set
+        self._bdot = None if s.bdot_law == "off" else Bdot(self._rods, s.bdot_period, s.bdot_gain, s.bdot_law)
+        self._b_body = self._dipole_cmd = None
         if self._world is not None and self._w is not None:
             self._update_world()
         if self._w is not None and len(self._w) != 3 + s.wheel_count:  # a new number of wheels: at their reset speeds
@@ -305,11 +355,43 @@ class Simulation(Stepper):
         """The world at the present time (once per step, sim.model.world): the orbit's state for the gravity
         gradient, and a moving pointing mode's command and rate feed-forward for the controller."""
         ws = self._world_state = self._world.state(self._t)
-        self._load.orbit_state = (ws.t, ws.r_km, ws.v_kms)
+        self._load.set_world(ws)
+        if ws.b_eci is not None:
+            self._magnetic_command(ws)
         if ws.qc is not None:
             self._cmd.follow(ws.qc)
             self._torque.rate_ref = ws.wc
             self._sync_command()
+
+    def _magnetic_command(self, ws) -> None:
+        """The field in body axes at the step's start (what a magnetometer reads) and the torquers' command
+        held over the step: B-dot at its own sampling period, or momentum dumping at every step
+        (sim.gnc.magnetic); the load's dipole is the command plus the residual dipole."""
+        s = self._settings
+        b = self._b_body = to_body(self.attitude, ws.b_eci)
+        m = _ZERO3
+        if self._bdot is not None:
+            m = self._rods.body_dipole(self._bdot(self._t, b))
+        elif s.dumping_gain > 0.0:
+            wheels = s.wheel_set
+            h = _ZERO3
+            for a, j, speed in zip(wheels.axes, wheels.inertia, self._w[3:]):
+                h = (h[0] + a[0] * j * speed, h[1] + a[1] * j * speed, h[2] + a[2] * j * speed)
+            m = self._rods.body_dipole(self._rods.allocate(dumping_dipole(b, h, s.dumping_gain)))
+        self._dipole_cmd = m
+        r = s.residual_dipole
+        self._load.dipole = (m[0] + r[0], m[1] + r[1], m[2] + r[2])
+
+    @property
+    def b_body(self) -> tuple | None:
+        """The field in body axes at the present step (T), or None without a field."""
+        return self._b_body
+
+    @property
+    def dipole(self) -> tuple | None:
+        """The torquers' commanded dipole at the present step (A m^2, body axes; zeros without torquers), or None
+        without a field."""
+        return self._dipole_cmd
 
     @property
     def world(self) -> WorldState | None:
@@ -356,6 +438,8 @@ class Simulation(Stepper):
         self._k = self._k0 = 0
         self._correction = 0.0
         self._reset_command(self._q)
+        if self._bdot is not None:
+            self._bdot.reset()
         if self._world is not None:
             self._update_world()
 
@@ -489,15 +573,25 @@ class Simulation(Stepper):
         """An immutable record of the current state and the derived quantities."""
         p, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
         if self._world_state is not None:
-            more = dict(more or {}, world=self._world_state, pointing_error_deg=self.pointing_error() * _DEG)
+            more = dict(more or {}, world=self._world_state, pointing_error_deg=self.pointing_error() * _DEG,
+                        **self._issue32())
         return Snapshot(t=self._t, step=self._k, q=self._q, w=self._w[:3], p=p, angles_deg=angles, norm=norm,
                         norm_correction=self._correction, multiplier=mult, energy=energy, h=h,
                         torque=torque, qc=self._cmd.written, command_deg=command, q_dot_p=q_dot_p,
                         attitude=self.attitude, **(more or {}))
 
+    def _issue32(self) -> dict:
+        """The Snapshot's field, dipole and torques one by one (empty when off)."""
+        out = {}
+        if self._b_body is not None:
+            out["b_body"], out["dipole"] = self._b_body, self._dipole_cmd
+        if self._settings.torques_on:
+            out["t_gg"], out["t_srp"], out["t_drag"], out["t_mag"] = self._load.parts(self._q, self._t)
+        return out
+
     def columns(self) -> tuple:
-        """The CSV columns of this simulation's rows (:func:`columns` of its wheel count and orbit)."""
-        return columns(self._settings.wheel_count, self._settings.has_orbit)
+        """The CSV columns of this simulation's rows (:func:`columns_of` its settings)."""
+        return columns_of(self._settings)
 
     def row(self) -> tuple:
         """``snapshot().row()`` without the :class:`Snapshot`: the values in :func:`history_columns` order.
@@ -506,7 +600,13 @@ class Simulation(Stepper):
         """
         _, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
         ws = self._world_state
-        orbit = () if ws is None else _orbit_values(ws, self.pointing_error() * _DEG)
+        orbit = ()
+        if ws is not None:
+            more32 = self._issue32()
+            parts = more32.get("t_gg")
+            orbit = _orbit_values(ws, self.pointing_error() * _DEG) + _issue32_values(
+                more32.get("b_body"), more32.get("dipole"),
+                None if parts is None else (parts, more32["t_srp"], more32["t_drag"], more32["t_mag"]))
         if more is None:
             return _row(self._t, self._q, self._w, angles, norm, mult, energy, h, torque, self._cmd.written,
                         self._correction, q_dot_p, command, 4.0 * energy, orbit=orbit)

@@ -28,16 +28,30 @@ import numpy as np
 from sim.core.ops import FLOAT
 from sim.gnc.pointing import (MOVING_MODES, quaternion_of_matrix, rate_between, references, secondary_axis,
                               two_vector)
+from sim.world.atmosphere import exponential_density, msis_density
 from sim.world.eclipse import beta_angle, sunlit_fraction
+from sim.world.magnetic import IGRF_DEGREE, field_eci, gauss
 from sim.world.frames import ecef_to_eci, ecef_to_geodetic, eci_to_ecef, geodetic_to_ecef, precession
 from sim.world.orbit import R_EARTH_KM, KeplerOrbit, TleOrbit, read_tle
 from sim.world.sun import AU_KM, sun_direction
 from sim.world.time import gmst, julian_centuries_tt, parse_epoch
 
-__all__ = ["World", "WorldState", "FEED_FORWARD_H"]
+__all__ = ["World", "WorldState", "FEED_FORWARD_H", "FIELD_SAMPLE", "decimal_year"]
 
 #: The interval (s) between the two commands whose difference is the rate feed-forward.
 FEED_FORWARD_H = 1.0
+#: IGRF (and NRLMSIS) are sampled every FIELD_SAMPLE s of simulated time and interpolated linearly
+#: between the samples: under 0.02 % error in the field (docs/PHYSICS.md, "The geomagnetic field").
+FIELD_SAMPLE = 10.0
+#: The dipole's rate over a step is the difference of the field at t and t + DIPOLE_H, s.
+DIPOLE_H = 1.0
+_J2000 = np.datetime64("2000-01-01T12:00:00", "ms")
+
+
+def decimal_year(days_utc: float) -> float:
+    """The decimal year of a date given in days from J2000.0 (2000-01-01 12 h): ``2000 + days / 365.25``
+    (within half a day of the calendar's year fraction, 1e-5 of IGRF's yearly secular change)."""
+    return 2000.0 + days_utc / 365.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +84,13 @@ class WorldState:
         Where the pointing axis is sent (ECI), for the pointing error.
     target_elevation : float or None
         The spacecraft's elevation seen from the ground target, rad (target mode).
+    b_eci : tuple or None
+        With a magnetic field: the field at the spacecraft, T, ECI axes (IGRF interpolated between its
+        samples every :data:`FIELD_SAMPLE` s, or the dipole at ``t``).
+    b_rate : tuple or None
+        Its rate of change, T/s (ECI): the integrator's stages take the field as ``b_eci + b_rate (t - t_step)``.
+    density : float or None
+        With drag: the air's density at the spacecraft, kg/m^3.
     """
 
     t: float
@@ -87,6 +108,9 @@ class WorldState:
     wc: tuple | None = None
     reference: tuple | None = None
     target_elevation: float | None = None
+    b_eci: tuple | None = None
+    b_rate: tuple | None = None
+    density: float | None = None
 
     @property
     def nadir(self) -> tuple:
@@ -111,7 +135,8 @@ class World:
     values are then rows.
     """
 
-    __slots__ = ("epoch", "orbit", "mode", "b1", "b2", "target_ecef", "target_up_ecef", "ops")
+    __slots__ = ("epoch", "orbit", "mode", "b1", "b2", "target_ecef", "target_up_ecef", "ops", "field", "model",
+                 "air", "_samples")
 
     def __init__(self, settings, ops=FLOAT, orbit=None, epoch=None):
         s = settings
@@ -131,6 +156,49 @@ class World:
         lat, lon, alt = (math.radians(s.target[0]), math.radians(s.target[1]), s.target[2])
         self.target_ecef = geodetic_to_ecef(lat, lon, alt)
         self.target_up_ecef = (math.cos(lat) * math.cos(lon), math.cos(lat) * math.sin(lon), math.sin(lat))
+        #: The field model ("igrf", "dipole") or None; its coefficients at the epoch's year (the secular
+        #: change over a run of days is under 1e-5 of the field).
+        self.field = None if s.magnetic_field == "none" else s.magnetic_field
+        self.model = None if self.field is None else gauss(decimal_year(self.epoch.days_utc(0.0)), IGRF_DEGREE)
+        #: The atmosphere for the drag ("exponential", "msis") or None without drag.
+        self.air = s.atmosphere if s.drag else None
+        self._samples = {}
+
+    def _sample(self, k: int) -> tuple:
+        """``(B_eci, density)`` at ``t = k FIELD_SAMPLE``: IGRF and NRLMSIS at a sample time (cached)."""
+        got = self._samples.get(k)
+        if got is None:
+            t = k * FIELD_SAMPLE
+            r, _ = self.orbit.state(t)
+            b = rho = None
+            if self.field == "igrf":
+                b = self._field(t, r)
+            if self.air == "msis":
+                days, _, rot, p = self._rotation(t)
+                lat, lon, alt = ecef_to_geodetic(eci_to_ecef(r, rot, p))
+                date = _J2000 + np.timedelta64(round(days * 86400e3), "ms")
+                rho = msis_density(alt * 1e3, math.degrees(lat), math.degrees(lon), date)
+            got = (b, rho)
+            if len(self._samples) > 4:
+                self._samples.clear()
+            self._samples[k] = got
+        return got
+
+    def _field(self, t: float, r_km) -> tuple:
+        """The field model at ``t`` and ``r_km`` (ECI), T, ECI axes (:func:`sim.world.magnetic.field_eci`)."""
+        _, _, rot, p = self._rotation(t)
+        r = (r_km[0] * 1e3, r_km[1] * 1e3, r_km[2] * 1e3)
+        return field_eci(r, rot, p, self.model, dipole=self.field == "dipole")
+
+    def _interpolated(self, t: float, index: int) -> tuple:
+        """``(value, rate)`` of sample ``index`` (0 field, 1 density) linear between the samples around ``t``."""
+        k = math.floor(t / FIELD_SAMPLE)
+        a, b = self._sample(k)[index], self._sample(k + 1)[index]
+        f = (t - k * FIELD_SAMPLE) / FIELD_SAMPLE
+        if index == 1:
+            return a + f * (b - a), (b - a) / FIELD_SAMPLE
+        d = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
+        return (a[0] + f * d[0], a[1] + f * d[1], a[2] + f * d[2]), tuple(x / FIELD_SAMPLE for x in d)
 
     def _rotation(self, t):
         ops = self.ops
@@ -174,4 +242,16 @@ class World:
             c0 = self._command(t - 0.5 * h, sun)[0]
             c1 = self._command(t + 0.5 * h, sun)[0]
             wc = rate_between(c0, c1, h, ops)
-        return WorldState(t, days, r, v, sun, d, lit, g, lat, lon, alt, qc, wc, r1, elevation)
+        b = b_rate = rho = None
+        if self.field == "igrf":
+            b, b_rate = self._interpolated(t, 0)
+        elif self.field == "dipole":
+            b = self._field(t, r)
+            r2, _ = self.orbit.state(t + DIPOLE_H)
+            b2 = self._field(t + DIPOLE_H, r2)
+            b_rate = tuple((y - x) / DIPOLE_H for x, y in zip(b, b2))
+        if self.air == "exponential":
+            rho = exponential_density(alt * 1e3)
+        elif self.air == "msis":
+            rho = self._interpolated(t, 1)[0]
+        return WorldState(t, days, r, v, sun, d, lit, g, lat, lon, alt, qc, wc, r1, elevation, b, b_rate, rho)

@@ -31,7 +31,7 @@ from sim.core.algebra import norm2_Q, rotation_angle
 from sim.run.scenario import Scenario
 from sim.model.settings import SettingsError, validate
 from sim.core.wheels import layout_axes
-from sim.model.simulation import Simulation, SimulationFault, Snapshot, history_columns
+from sim.model.simulation import Simulation, SimulationFault, Snapshot, history_columns_of
 
 __all__ = ["Runner", "Batch", "live_ensemble", "RESET", "ENSEMBLE", "ENSEMBLE_KEYS", "ENSEMBLE_BODY_KEYS", "MAIN",
            "COMPARE_COLUMNS"]
@@ -141,7 +141,7 @@ class Runner:
         self.compare = {label: Simulation(scenario.settings, user_torque=user_torque, **overrides)
                         for label, overrides in scenario.compare}
         #: The history columns of the main body's rows (its number of wheels is fixed for the run).
-        self.columns = history_columns(self.sim.wheel_count, self.sim.settings.has_orbit)
+        self.columns = history_columns_of(self.sim.settings)
         #: The scenario's events: each reaches every body at the first step boundary where its time is reached.
         self._events = EventCursor(scenario.events, self._set_all)
         #: The ensemble flying beside the main body (the input :data:`ENSEMBLE`), or None.

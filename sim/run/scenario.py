@@ -256,6 +256,8 @@ class _Parser:
             raise self.error(f"[{section}]: unknown key {key!r} (known: {', '.join(KEYS)})", key, 0, after)
         if key == "body" and isinstance(value, str) and value not in BUILTINS and self.folder is not None:
             value = str(Path(self.folder) / Path(value).expanduser())  # an absolute path stays as it is
+        if key == "surfaces" and isinstance(value, str) and value and self.folder is not None:
+            value = str(Path(self.folder) / Path(value).expanduser())  # found beside the scenario, as a body
         try:
             return validate(key, value)
         except SettingsError as exc:
@@ -289,6 +291,11 @@ class _Parser:
             if changed.wheel_count != settings.wheel_count:
                 raise self.error(f"[[events]] #{i + 1}: wheels: a run keeps its {settings.wheel_count} wheels "
                                  f"(its rows have a column per wheel), not {changed.wheel_count}", "events", i)
+            for what, on in (("an orbit", "has_orbit"), ("a magnetic field", "magnetic_on"),
+                             ("the torques one by one (a field, srp or drag)", "torques_on")):
+                if getattr(changed, on) != getattr(settings, on):
+                    raise self.error(f"[[events]] #{i + 1}: a run keeps or goes without {what} from start to end "
+                                     "(its rows have columns for it)", "events", i)
             events.append(Event(float(at), changes))
         events.sort(key=lambda e: e.at)
         return tuple(events)

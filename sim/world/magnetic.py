@@ -30,8 +30,9 @@ columns alike (:mod:`sim.core.ops`), bit for bit.
 Frames and units: positions in metres, fields in tesla.  ECEF is the
 Earth-fixed frame the coefficients are given in (geocentric: the field does
 not depend on an ellipsoid; geodetic latitude and height matter only to
-place a point, which is the caller's business).  ECI is ECEF turned back by
-the Earth rotation angle ``era`` about z: ``x_ECI = R3(-era) x_ECEF``.
+place a point, which is the caller's business).  ECI is J2000, turned into
+ECEF as everywhere in the project by :func:`sim.world.frames.eci_to_ecef`
+(``R3(GMST) P``, GMST and the precession of date).
 Body axes are ``x_B = C(Q) x_I`` with Hoffmann's quaternion (scalar last,
 inertial -> body; :func:`sim.core.angles.cayley_entries`).
 """
@@ -46,6 +47,7 @@ from pathlib import Path
 
 from sim.core.angles import cayley_entries
 from sim.core.ops import FLOAT
+from sim.world.frames import ecef_to_eci, eci_to_ecef
 
 __all__ = ["IGRF_RADIUS", "IGRF_DEGREE", "IGRF_YEARS", "Gauss", "gauss", "igrf_ecef", "dipole_ecef",
            "dipole_axis", "field_eci", "to_body"]
@@ -222,18 +224,19 @@ def dipole_axis(model: Gauss) -> tuple:
     return b0, (-dx / b0, -dy / b0, -dz / b0)
 
 
-def field_eci(r_eci, era, model: Gauss, ops=FLOAT, dipole: bool = False) -> tuple:
-    """The field (T, ECI axes) at the ECI position ``r_eci`` (m), the Earth rotation angle ``era`` (rad).
+def field_eci(r_eci, rotation, p, model: Gauss, ops=FLOAT, dipole: bool = False) -> tuple:
+    """The field (T, ECI = J2000 axes) at the ECI position ``r_eci`` (m).
 
-    ``x_ECEF = R3(era) x_ECI``: the position is turned into ECEF, the field
+    ``rotation`` is ``(cos GMST, sin GMST)`` and ``p`` the precession matrix
+    of date (:func:`sim.world.frames.precession`): the position is turned into
+    ECEF by :func:`sim.world.frames.eci_to_ecef` (``R3(GMST) P``), the field
     evaluated there (:func:`igrf_ecef`, or :func:`dipole_ecef` when
-    ``dipole``), and turned back.  ``era`` is a float or a row.
+    ``dipole``) and turned back by :func:`sim.world.frames.ecef_to_eci`: the
+    one transformation of the project.  Floats, or rows for the position and
+    the angle's cosine and sine.
     """
-    c, s = ops.cos(era), ops.sin(era)
-    x, y, z = r_eci
-    p = (c * x + s * y, -s * x + c * y, z)
-    bx, by, bz = (dipole_ecef if dipole else igrf_ecef)(p, model, ops)
-    return (c * bx - s * by, s * bx + c * by, bz)
+    b = (dipole_ecef if dipole else igrf_ecef)(eci_to_ecef(r_eci, rotation, p), model, ops)
+    return ecef_to_eci(b, rotation, p)
 
 
 def to_body(q, v) -> tuple:
