@@ -10,8 +10,8 @@ import pytest
 from sim.core.ops import COLUMN
 from sim.core.quaternion import cayley, from_axis_angle
 from sim.world.frames import precession
-from sim.world.magnetic import (IGRF_RADIUS, dipole_axis, dipole_ecef, field_eci, gauss, igrf_ecef,
-                                to_body)
+from sim.core.angles import to_body
+from sim.world.magnetic import IGRF_RADIUS, dipole_axis, dipole_ecef, field_eci, gauss, igrf_ecef
 
 ppigrf = pytest.importorskip("ppigrf")
 

@@ -7,7 +7,8 @@ import pytest
 
 from sim.core.ops import COLUMN
 from sim.core.quaternion import cayley
-from sim.gnc.pointing import (pointing_error, quaternion_of_matrix, rate_between, references, secondary_axis,
+from sim.core.angles import from_cayley_entries
+from sim.gnc.pointing import (pointing_error, rate_between, references, secondary_axis,
                               two_vector)
 from sim.world.orbit import KeplerOrbit
 
@@ -30,7 +31,7 @@ def test_two_vector_points_the_axis_and_is_a_rotation(k):
     b2_inertial = c.T @ np.array(b2)
     assert abs(np.dot(b2_inertial, np.cross(r1, r2))) < 1e-12 * np.linalg.norm(np.cross(r1, r2))
     assert np.dot(b2_inertial - np.dot(b2_inertial, _unit(r1)) * _unit(r1), r2) > 0.0
-    q = quaternion_of_matrix(tuple(c.ravel()))
+    q = from_cayley_entries(tuple(c.ravel()))
     assert np.linalg.norm(q) == pytest.approx(1.0, abs=1e-14)
     assert np.allclose(cayley(q), c, atol=1e-14)   # Hoffmann's convention: C(Q) inertial -> body
 
@@ -41,12 +42,12 @@ def test_shepperd_every_pivot_and_columns():
     # Hoffmann's Q is the conjugate of scipy's; C(Q) is scipy's matrix transposed (shared/NOTES)
     mats = np.transpose(rots.as_matrix(), (0, 2, 1))
     cols = tuple(mats.reshape(-1, 9).T)
-    q = np.array(quaternion_of_matrix(cols, COLUMN))
+    q = np.array(from_cayley_entries(cols, COLUMN))
     want = rots.as_quat() * np.array([-1, -1, -1, 1])
     sign = np.sign((q * want.T).sum(axis=0))
     assert np.allclose(q * sign, want.T, atol=1e-14)
     for k in (0, 1, 2, 3):
-        assert np.allclose(quaternion_of_matrix(tuple(mats[k].ravel())), q[:, k], atol=0)
+        assert np.allclose(from_cayley_entries(tuple(mats[k].ravel())), q[:, k], atol=0)
 
 
 def test_rate_between_is_the_body_rate():

@@ -36,7 +36,7 @@ from __future__ import annotations
 from sim.core.ops import FLOAT
 
 __all__ = ["vmul_QQ", "vmul3_QQ", "vtmul_QQ", "vtmul_QV", "product_QQ", "dot_QQ", "norm2_Q", "dot_VV",
-           "cross_VV", "matvec_MV", "matvec_MtV", "bivector_norm", "rotation_angle", "path_angle"]
+           "cross_VV", "norm_V", "unit_V", "matvec_MV", "matvec_MtV", "bivector_norm", "rotation_angle", "path_angle"]
 
 
 def vmul_QQ(q, x):
@@ -111,6 +111,17 @@ def cross_VV(a, b):
     a1, a2, a3 = a[0], a[1], a[2]
     b1, b2, b3 = b[0], b[1], b[2]
     return (a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1)
+
+
+def norm_V(a, ops=FLOAT):
+    """``|a|`` of a 3-vector (``ops.sqrt`` of :func:`dot_VV` with itself)."""
+    return ops.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
+
+
+def unit_V(a, ops=FLOAT):
+    """``a / |a|`` of a 3-vector."""
+    n = norm_V(a, ops)
+    return (a[0] / n, a[1] / n, a[2] / n)
 
 
 def matvec_MV(m, x):

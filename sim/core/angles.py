@@ -1,4 +1,5 @@
-"""Attitude read off the quaternion: the Cayley matrix and the aircraft angles.
+"""Attitude read off the quaternion: the Cayley matrix, vectors into body axes, the quaternion of a
+matrix, and the aircraft angles.
 
 Quaternions are scalar last, Hoffmann's convention (see :mod:`sim`).  Each
 formula is written once for one body (``ops`` = :data:`sim.core.ops.FLOAT`, the
@@ -11,10 +12,12 @@ round differently from ``math``'s in the last place (:mod:`sim.core.ops`).
 
 from __future__ import annotations
 
+import math
+
 from sim.core.algebra import norm2_Q
 from sim.core.ops import FLOAT
 
-__all__ = ["SINGULAR", "cayley_entries", "aircraft_angles", "aircraft_angles_of"]
+__all__ = ["SINGULAR", "cayley_entries", "to_body", "from_cayley_entries", "aircraft_angles", "aircraft_angles_of"]
 
 #: Relative size below which an Euler-angle decoding is treated as exactly singular.
 SINGULAR = 1e-12
@@ -32,6 +35,52 @@ def cayley_entries(q) -> tuple:
     return (s1 - s2 - s3 + s4, 2.0 * (p12 - p34), 2.0 * (p13 + p24),
             2.0 * (p12 + p34), -s1 + s2 - s3 + s4, 2.0 * (p23 - p14),
             2.0 * (p13 - p24), 2.0 * (p14 + p23), -s1 - s2 + s3 + s4)
+
+
+def to_body(q, v):
+    """``C(Q) v / |Q|^2``: an inertial vector ``v`` in body axes, Hoffmann (2.12) (exact for any ``|Q|``).
+
+    Arithmetic only: floats or rows alike.
+    """
+    c11, c12, c13, c21, c22, c23, c31, c32, c33 = cayley_entries(q)
+    qq = norm2_Q(q)
+    x, y, z = v
+    if isinstance(y, float) and y == 0.0:  # the nadir: two terms a row (rows: the three, y is never exactly 0)
+        return ((c11 * x + c13 * z) / qq, (c21 * x + c23 * z) / qq, (c31 * x + c33 * z) / qq)
+    return ((c11 * x + c12 * y + c13 * z) / qq, (c21 * x + c22 * y + c23 * z) / qq,
+            (c31 * x + c32 * y + c33 * z) / qq)
+
+
+def from_cayley_entries(c, ops=FLOAT) -> tuple:
+    """Hoffmann's ``Q`` (scalar last, ``C(Q) = C``) of a rotation matrix ``C`` given as its nine
+    entries, row major (the inverse of :func:`cayley_entries`), by Shepperd's method.
+
+    Shepperd (1978); Markley & Crassidis (2.135)-(2.136), for Hoffmann's
+    ``C`` (whose quaternion is the conjugate of theirs: its off-diagonal
+    differences change sign).  Of the four candidates
+    ``4 q_k^2 = 1 + 2 C_kk - tr C`` (``k`` = 1, 2, 3) and ``4 q4^2 = 1 + tr C``
+    the largest is taken as the pivot; ``q4 >= 0`` is chosen where the
+    pivot is ``q4``, otherwise the pivot component is positive.
+    """
+    c11, c12, c13, c21, c22, c23, c31, c32, c33 = c
+    tr = c11 + c22 + c33
+    d4, d1, d2, d3 = 1.0 + tr, 1.0 + 2.0 * c11 - tr, 1.0 + 2.0 * c22 - tr, 1.0 + 2.0 * c33 - tr
+    e1, e2, e3 = c32 - c23, c13 - c31, c21 - c12   # 4 q4 q_k
+    f12, f13, f23 = c12 + c21, c13 + c31, c23 + c32  # 4 q_i q_j
+    tiny = 1e-300
+    s4 = 2.0 * ops.sqrt(ops.clip(d4, tiny, math.inf))
+    s1 = 2.0 * ops.sqrt(ops.clip(d1, tiny, math.inf))
+    s2 = 2.0 * ops.sqrt(ops.clip(d2, tiny, math.inf))
+    s3 = 2.0 * ops.sqrt(ops.clip(d3, tiny, math.inf))
+    q_4 = (e1 / s4, e2 / s4, e3 / s4, 0.25 * s4)
+    q_1 = (0.25 * s1, f12 / s1, f13 / s1, e1 / s1)
+    q_2 = (f12 / s2, 0.25 * s2, f23 / s2, e2 / s2)
+    q_3 = (f13 / s3, f23 / s3, 0.25 * s3, e3 / s3)
+    use4 = (d4 >= d1) & (d4 >= d2) & (d4 >= d3) if ops is not FLOAT else d4 >= max(d1, d2, d3)
+    use1 = (d1 >= d2) & (d1 >= d3) if ops is not FLOAT else d1 >= max(d2, d3)
+    use2 = d2 >= d3
+    sel = ops.select
+    return tuple(sel(use4, q_4[k], sel(use1, q_1[k], sel(use2, q_2[k], q_3[k]))) for k in range(4))
 
 
 def aircraft_angles(q, ops=FLOAT) -> tuple:

@@ -5,8 +5,8 @@ last, the coordinate transformation inertial -> body, ``x_B = C(Q) x_I``.
 Each function takes arrays with any leading axes (one attitude ``(4,)``, or
 ``N`` of them ``(N, 4)``) and works row by row, so a body's result does not
 depend on how many bodies are computed beside it.  They are the stacked forms
-of :func:`sim.core.quaternion.product` and :func:`sim.core.quaternion.cayley`
-(checked against them in tests/test_attitude_determination.py).
+of :func:`sim.core.quaternion.product` and :func:`sim.core.quaternion.cayley`: the
+same kernels (:mod:`sim.core.algebra`, :mod:`sim.core.angles`) on stacks.
 
 The product composes like the Cayley matrices, ``C(Q . S) = C(Q) C(S)``: the
 same order as Markley & Crassidis's ``⊗`` (2014, ch. 2: "Shuster's"
@@ -25,22 +25,26 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.algebra import product_QQ
+from sim.core.angles import cayley_entries, from_cayley_entries
+from sim.core.ops import COLUMN
+
 __all__ = ["product", "conjugate", "cayley", "from_cayley", "from_rotation_vector", "rotation_vector",
            "cross_matrix", "rotate"]
+
+def _parts(q) -> tuple:
+    """The four components of a stack of quaternions ``(..., 4)`` as arrays (the kernels' tuples)."""
+    q = np.asarray(q, dtype=float)
+    return (q[..., 0], q[..., 1], q[..., 2], q[..., 3])
+
 
 #: Below this rotation angle (rad) the half-angle sinc and its inverse are taken from their series.
 _SMALL = 1e-4
 
 
 def product(q, s) -> np.ndarray:
-    """Hoffmann's product ``Q . S`` (1.7), (1.9): ``(q4 s + s4 q + q x s, q4 s4 - q.s)``, row by row."""
-    q = np.asarray(q, dtype=float)
-    s = np.asarray(s, dtype=float)
-    qv, q4 = q[..., :3], q[..., 3:]
-    sv, s4 = s[..., :3], s[..., 3:]
-    vec = q4 * sv + s4 * qv + np.cross(qv, sv)
-    scal = q4 * s4 - np.sum(qv * sv, axis=-1, keepdims=True)
-    return np.concatenate([vec, scal], axis=-1)
+    """Hoffmann's product ``Q . S`` (1.7), row by row: :func:`sim.core.algebra.product_QQ` on the stacks."""
+    return np.stack(product_QQ(_parts(q), _parts(s)), axis=-1)
 
 
 def conjugate(q) -> np.ndarray:
@@ -50,14 +54,10 @@ def conjugate(q) -> np.ndarray:
 
 
 def cayley(q) -> np.ndarray:
-    """Cayley matrices ``C(Q)``, Hoffmann (2.12), shape ``(..., 3, 3)``: ``x_B = C x_I``."""
-    q = np.asarray(q, dtype=float)
-    q1, q2, q3, q4 = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
-    s1, s2, s3, s4 = q1 * q1, q2 * q2, q3 * q3, q4 * q4
-    rows = [[s1 - s2 - s3 + s4, 2.0 * (q1 * q2 - q3 * q4), 2.0 * (q1 * q3 + q2 * q4)],
-            [2.0 * (q1 * q2 + q3 * q4), -s1 + s2 - s3 + s4, 2.0 * (q2 * q3 - q1 * q4)],
-            [2.0 * (q1 * q3 - q2 * q4), 2.0 * (q1 * q4 + q2 * q3), -s1 - s2 + s3 + s4]]
-    return np.stack([np.stack(row, axis=-1) for row in rows], axis=-2)
+    """Cayley matrices ``C(Q)``, Hoffmann (2.12), shape ``(..., 3, 3)``: ``x_B = C x_I``
+    (:func:`sim.core.angles.cayley_entries` on the stacks)."""
+    c = np.stack(cayley_entries(_parts(q)), axis=-1)
+    return c.reshape(c.shape[:-1] + (3, 3))
 
 
 def rotate(q, v) -> np.ndarray:
@@ -66,28 +66,15 @@ def rotate(q, v) -> np.ndarray:
 
 
 def from_cayley(c) -> np.ndarray:
-    """The unit quaternion ``Q`` (scalar last, ``q4 >= 0``) whose Cayley matrix is ``c``: Shepperd's method.
+    """The unit quaternion ``Q`` (scalar last, ``q4 >= 0``) whose Cayley matrix is ``c`` (``(..., 3, 3)``).
 
-    Shepperd (1978), J. Guidance and Control 1(3), 223-224 (also Markley &
-    Crassidis 2014, ch. 2): of the four candidate formulas the one with the largest divisor,
-    chosen row by row.  Written for Hoffmann's (2.12): ``c12 - c21 = -4 q3 q4``
-    and its cyclic twins.
+    Shepperd's method, :func:`sim.core.angles.from_cayley_entries` on the
+    stacks, normalised and turned to ``q4 >= 0``.
     """
     c = np.asarray(c, dtype=float)
-    c11, c12, c13 = c[..., 0, 0], c[..., 0, 1], c[..., 0, 2]
-    c21, c22, c23 = c[..., 1, 0], c[..., 1, 1], c[..., 1, 2]
-    c31, c32, c33 = c[..., 2, 0], c[..., 2, 1], c[..., 2, 2]
-    trace = c11 + c22 + c33
-    # 4 q_i q_j from the matrix: the diagonal gives 4 q_i^2, the off-diagonal sums and differences the products
-    candidates = np.stack([
-        np.stack([1.0 + 2.0 * c11 - trace, c12 + c21, c13 + c31, c32 - c23], axis=-1),
-        np.stack([c12 + c21, 1.0 + 2.0 * c22 - trace, c23 + c32, c13 - c31], axis=-1),
-        np.stack([c13 + c31, c23 + c32, 1.0 + 2.0 * c33 - trace, c21 - c12], axis=-1),
-        np.stack([c32 - c23, c13 - c31, c21 - c12, 1.0 + trace], axis=-1),
-    ], axis=-2)   # row k is 4 q_k Q
-    k = np.argmax(np.stack([c11, c22, c33, trace], axis=-1), axis=-1)
-    row = np.take_along_axis(candidates, k[..., None, None], axis=-2)[..., 0, :]
-    q = row / np.linalg.norm(row, axis=-1, keepdims=True)
+    entries = tuple(c[..., i, j] for i in range(3) for j in range(3))
+    q = np.stack(np.broadcast_arrays(*from_cayley_entries(entries, COLUMN)), axis=-1)
+    q = q / np.linalg.norm(q, axis=-1, keepdims=True)
     return np.where(q[..., 3:] < 0.0, -q, q)
 
 

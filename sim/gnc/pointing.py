@@ -22,7 +22,7 @@ The two-vector construction (the TRIAD of Black 1964; Markley & Crassidis,
 and the commanded attitude matrix is ``C_c = [t1 t2 t3] [s1 s2 s3]^T``
 (inertial -> body): ``C_c r1 = b1`` exactly, and ``b2`` lies in the plane
 of ``r1`` and ``r2``, on ``r2``'s side.  Its quaternion (Hoffmann's: scalar
-last, ``C_c = cayley(Q_c)``) is :func:`quaternion_of_matrix`.  The
+last, ``C_c = cayley(Q_c)``) is :func:`sim.core.angles.from_cayley_entries`.  The
 commanded body rate is read from two commands ``h`` apart:
 ``C(t + h) C(t)^T = I - [w x] h + O(h^2)`` (:func:`rate_between`).
 
@@ -35,9 +35,9 @@ import math
 
 from sim.core.angles import cayley_entries
 from sim.core.ops import FLOAT
-from sim.world.frames import cross, dot, unit
+from sim.core.algebra import cross_VV, dot_VV, unit_V
 
-__all__ = ["POINTING_MODES", "MOVING_MODES", "two_vector", "quaternion_of_matrix", "rate_between",
+__all__ = ["POINTING_MODES", "MOVING_MODES", "two_vector", "rate_between",
            "secondary_axis", "references", "pointing_error", "elevation"]
 
 POINTING_MODES = ("inertial", "nadir", "sun", "target", "velocity")
@@ -52,44 +52,13 @@ def secondary_axis(b1) -> tuple:
 
 def two_vector(b1, b2, r1, r2, ops=FLOAT) -> tuple:
     """``C_c = [t1 t2 t3][s1 s2 s3]^T``, row major: the two-vector construction (module docstring)."""
-    t1 = unit(b1, ops)
-    t2 = unit(cross(t1, b2), ops)
-    t3 = cross(t1, t2)
-    s1 = unit(r1, ops)
-    s2 = unit(cross(s1, r2), ops)
-    s3 = cross(s1, s2)
+    t1 = unit_V(b1, ops)
+    t2 = unit_V(cross_VV(t1, b2), ops)
+    t3 = cross_VV(t1, t2)
+    s1 = unit_V(r1, ops)
+    s2 = unit_V(cross_VV(s1, r2), ops)
+    s3 = cross_VV(s1, s2)
     return tuple(t1[i] * s1[j] + t2[i] * s2[j] + t3[i] * s3[j] for i in range(3) for j in range(3))
-
-
-def quaternion_of_matrix(c, ops=FLOAT) -> tuple:
-    """Hoffmann's ``Q`` (scalar last, ``cayley(Q) = C``) of a rotation matrix, by Shepperd's method.
-
-    Shepperd (1978); Markley & Crassidis (2.135)-(2.136), for Hoffmann's
-    ``C`` (whose quaternion is the conjugate of theirs: its off-diagonal
-    differences change sign).  Of the four candidates
-    ``4 q_k^2 = 1 + 2 C_kk - tr C`` (``k`` = 1, 2, 3) and ``4 q4^2 = 1 + tr C``
-    the largest is taken as the pivot; ``q4 >= 0`` is chosen where the
-    pivot is ``q4``, otherwise the pivot component is positive.
-    """
-    c11, c12, c13, c21, c22, c23, c31, c32, c33 = c
-    tr = c11 + c22 + c33
-    d4, d1, d2, d3 = 1.0 + tr, 1.0 + 2.0 * c11 - tr, 1.0 + 2.0 * c22 - tr, 1.0 + 2.0 * c33 - tr
-    e1, e2, e3 = c32 - c23, c13 - c31, c21 - c12   # 4 q4 q_k
-    f12, f13, f23 = c12 + c21, c13 + c31, c23 + c32  # 4 q_i q_j
-    tiny = 1e-300
-    s4 = 2.0 * ops.sqrt(ops.clip(d4, tiny, math.inf))
-    s1 = 2.0 * ops.sqrt(ops.clip(d1, tiny, math.inf))
-    s2 = 2.0 * ops.sqrt(ops.clip(d2, tiny, math.inf))
-    s3 = 2.0 * ops.sqrt(ops.clip(d3, tiny, math.inf))
-    q_4 = (e1 / s4, e2 / s4, e3 / s4, 0.25 * s4)
-    q_1 = (0.25 * s1, f12 / s1, f13 / s1, e1 / s1)
-    q_2 = (f12 / s2, 0.25 * s2, f23 / s2, e2 / s2)
-    q_3 = (f13 / s3, f23 / s3, 0.25 * s3, e3 / s3)
-    use4 = (d4 >= d1) & (d4 >= d2) & (d4 >= d3) if ops is not FLOAT else d4 >= max(d1, d2, d3)
-    use1 = (d1 >= d2) & (d1 >= d3) if ops is not FLOAT else d1 >= max(d2, d3)
-    use2 = d2 >= d3
-    sel = ops.select
-    return tuple(sel(use4, q_4[k], sel(use1, q_1[k], sel(use2, q_2[k], q_3[k]))) for k in range(4))
 
 
 def rate_between(c0, c1, h, ops=FLOAT) -> tuple:
@@ -113,7 +82,7 @@ def rate_between(c0, c1, h, ops=FLOAT) -> tuple:
 def elevation(r, g, up, ops=FLOAT):
     """The spacecraft's elevation (rad) seen from a ground point ``g`` (ECI km) of local vertical ``up`` (unit, ECI)."""
     d = (r[0] - g[0], r[1] - g[1], r[2] - g[2])
-    return ops.atan2(dot(d, up), ops.sqrt(ops.clip(dot(d, d) - dot(d, up) ** 2, 0.0, math.inf)))
+    return ops.atan2(dot_VV(d, up), ops.sqrt(ops.clip(dot_VV(d, d) - dot_VV(d, up) ** 2, 0.0, math.inf)))
 
 
 def references(mode: str, r, v, sun=None, target=None, target_up=None, ops=FLOAT):
@@ -126,14 +95,14 @@ def references(mode: str, r, v, sun=None, target=None, target_up=None, ops=FLOAT
     nadir = (-r[0], -r[1], -r[2])
     if mode == "nadir":
         return nadir, v
-    normal = cross(r, v)
+    normal = cross_VV(r, v)
     if mode == "sun":
         return sun, normal
     if mode == "velocity":
         return v, nadir
     if mode == "target":
         los = (target[0] - r[0], target[1] - r[1], target[2] - r[2])
-        up = ops.select(dot(los, target_up) < 0.0, 1.0, 0.0)  # the target sees the spacecraft over its horizon
+        up = ops.select(dot_VV(los, target_up) < 0.0, 1.0, 0.0)  # the target sees the spacecraft over its horizon
         return tuple(up * los[k] + (1.0 - up) * nadir[k] for k in range(3)), tuple(
             up * normal[k] + (1.0 - up) * v[k] for k in range(3))
     raise ValueError(f"pointing: unknown mode {mode!r} (choose from {', '.join(MOVING_MODES)})")
@@ -148,7 +117,7 @@ def pointing_error(q, b1, r1, ops=FLOAT):
     c = cayley_entries(q)
     x = (c[0] * r1[0] + c[1] * r1[1] + c[2] * r1[2], c[3] * r1[0] + c[4] * r1[1] + c[5] * r1[2],
          c[6] * r1[0] + c[7] * r1[1] + c[8] * r1[2])
-    x = unit(x, ops)
-    b = unit(b1, ops)
-    k = cross(x, b)
-    return ops.atan2(ops.sqrt(dot(k, k)), dot(x, b))
+    x = unit_V(x, ops)
+    b = unit_V(b1, ops)
+    k = cross_VV(x, b)
+    return ops.atan2(ops.sqrt(dot_VV(k, k)), dot_VV(x, b))

@@ -39,7 +39,7 @@ from sim.gnc.magnetic import magnetic_torque
 from sim.model.shape import load as load_shape
 from sim.model.surface_file import coefficients
 from sim.model.surface_file import read as read_surfaces
-from sim.world.magnetic import to_body
+from sim.core.angles import to_body
 from sim.world.surfaces import Surfaces, drag, facets, relative_velocity, srp
 from sim.world.environment import disturbance_torque, gravity_gradient_at, gravity_gradient_torque, orbit_rate
 from sim.core.ops import FLOAT

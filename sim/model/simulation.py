@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 
 from sim.core.algebra import dot_QQ, norm2_Q
-from sim.core.angles import aircraft_angles, aircraft_angles_of, cayley_entries
+from sim.core.angles import aircraft_angles, aircraft_angles_of, cayley_entries, from_cayley_entries
 from sim.core.body import Body
 from sim.core.control import TorqueModel
 from sim.core.energy import body_momentum, energy_of, inertial_momentum
@@ -28,8 +28,8 @@ from sim.model.settings import Settings
 from sim.model.stepping import Stepper
 from sim.model.world import World, WorldState
 from sim.gnc.magnetic import Bdot, dumping_dipole
-from sim.world.magnetic import to_body
-from sim.gnc.pointing import pointing_error, quaternion_of_matrix, two_vector
+from sim.core.angles import to_body
+from sim.gnc.pointing import pointing_error, two_vector
 from sim.core.quaternion import conjugate, product
 from sim.core.wheels import gyrostat_energy, total_momentum
 
@@ -282,7 +282,7 @@ def _issue32_values(b_body, dipole, parts) -> tuple:
 def to_lvlh(q, r, v) -> tuple:
     """The attitude relative to LVLH (Markley & Crassidis (2.77)): ``Q_r = Q . Q_o'``, ``Q_o`` the LVLH triad's
     quaternion (z to nadir, x along the velocity, :func:`sim.gnc.pointing.two_vector`)."""
-    qo = quaternion_of_matrix(two_vector((0.0, 0.0, 1.0), (1.0, 0.0, 0.0), (-r[0], -r[1], -r[2]), v))
+    qo = from_cayley_entries(two_vector((0.0, 0.0, 1.0), (1.0, 0.0, 0.0), (-r[0], -r[1], -r[2]), v))
     return tuple(float(x) for x in product(q, conjugate(qo)))
 
 

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.core.ops import FLOAT
-from sim.gnc.pointing import (MOVING_MODES, quaternion_of_matrix, rate_between, references, secondary_axis,
+from sim.core.angles import from_cayley_entries
+from sim.gnc.pointing import (MOVING_MODES, rate_between, references, secondary_axis,
                               two_vector)
 from sim.world.atmosphere import exponential_density, msis_density
 from sim.world.eclipse import beta_angle, sunlit_fraction
@@ -237,7 +238,7 @@ class World:
         qc = wc = r1 = elevation = None
         if self.mode in MOVING_MODES:
             c, r1, elevation = self._command(t, sun, (r, v))
-            qc = quaternion_of_matrix(c, ops)
+            qc = from_cayley_entries(c, ops)
             h = FEED_FORWARD_H
             c0 = self._command(t - 0.5 * h, sun)[0]
             c1 = self._command(t + 0.5 * h, sun)[0]

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import math
 
-from sim.core.algebra import cross_VV, matvec_MV, norm2_Q
-from sim.core.angles import cayley_entries
+from sim.core.algebra import cross_VV, matvec_MV
+from sim.core.angles import to_body
 from sim.core.ops import FLOAT
 
 __all__ = ["MU_EARTH", "EARTH_RADIUS_KM", "orbit_rate", "nadir", "gravity_gradient_torque",
@@ -54,24 +54,13 @@ def nadir(t: float, n: float) -> tuple:
     return (-math.sin(n * t), 0.0, math.cos(n * t))
 
 
-def _to_body(q, v):
-    """``C(Q) v / |Q|^2``: an inertial vector in body axes, Hoffmann (2.12) (exact for any ``|Q|``)."""
-    c11, c12, c13, c21, c22, c23, c31, c32, c33 = cayley_entries(q)
-    qq = norm2_Q(q)
-    x, y, z = v
-    if isinstance(y, float) and y == 0.0:  # the nadir: two terms a row (rows: the three, y is never exactly 0)
-        return ((c11 * x + c13 * z) / qq, (c21 * x + c23 * z) / qq, (c31 * x + c33 * z) / qq)
-    return ((c11 * x + c12 * y + c13 * z) / qq, (c21 * x + c22 * y + c23 * z) / qq,
-            (c31 * x + c32 * y + c33 * z) / qq)
-
-
 def gravity_gradient_torque(q, t: float, n: float, jr):
     """``T = 3 n^2 c x (J c)``, ``c`` the nadir in body axes at time ``t`` (the module docstring).
 
     ``q`` the attitude (scalar last, inertial -> body), ``n`` the orbit rate,
     ``jr`` the craft's inertia ``J`` row major (locked wheels).
     """
-    cx, cy, cz = _to_body(q, nadir(t, n))
+    cx, cy, cz = to_body(q, nadir(t, n))
     c = (cx, cy, cz)
     gx, gy, gz = cross_VV(c, matvec_MV(jr, c))
     k = 3.0 * n * n
@@ -89,7 +78,7 @@ def gravity_gradient_at(q, r_km, jr, ops=FLOAT):
     x, y, z = r_km
     rr = x * x + y * y + z * z
     rn = ops.sqrt(rr)
-    cx, cy, cz = _to_body(q, (-x / rn, -y / rn, -z / rn))
+    cx, cy, cz = to_body(q, (-x / rn, -y / rn, -z / rn))
     jx = jr[0] * cx + jr[1] * cy + jr[2] * cz
     jy = jr[3] * cx + jr[4] * cy + jr[5] * cz
     jz = jr[6] * cx + jr[7] * cy + jr[8] * cz
@@ -108,7 +97,7 @@ def disturbance_torque(q, t: float, amplitude, period: float, inertial: bool):
         k = math.sin(2.0 * math.pi * t / period)
         d = (k * d[0], k * d[1], k * d[2])
     if inertial:
-        return _to_body(q, d)
+        return to_body(q, d)
     return d
 
 

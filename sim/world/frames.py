@@ -22,45 +22,17 @@ from __future__ import annotations
 
 import math
 
+from sim.core.algebra import cross_VV, matvec_MtV, matvec_MV, unit_V
 from sim.core.ops import FLOAT
 
-__all__ = ["WGS84_A_KM", "WGS84_F", "precession", "mat_vec", "mat_t_vec", "eci_to_ecef", "ecef_to_eci",
-           "geodetic_to_ecef", "ecef_to_geodetic", "lvlh", "cross", "dot", "norm", "unit"]
+__all__ = ["WGS84_A_KM", "WGS84_F", "precession", "eci_to_ecef", "ecef_to_eci",
+           "geodetic_to_ecef", "ecef_to_geodetic", "lvlh"]
 
 #: WGS-84 semi-major axis, km, and flattening (NIMA TR8350.2).
 WGS84_A_KM = 6378.137
 WGS84_F = 1.0 / 298.257223563
 _E2 = WGS84_F * (2.0 - WGS84_F)
 _ARCSEC = math.pi / (180.0 * 3600.0)
-
-
-def cross(a, b):
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-
-
-def dot(a, b):
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-
-
-def norm(a, ops=FLOAT):
-    return ops.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
-
-
-def unit(a, ops=FLOAT):
-    n = norm(a, ops)
-    return (a[0] / n, a[1] / n, a[2] / n)
-
-
-def mat_vec(m, v):
-    """``M v`` for ``M`` a 9-tuple, row major."""
-    return (m[0] * v[0] + m[1] * v[1] + m[2] * v[2], m[3] * v[0] + m[4] * v[1] + m[5] * v[2],
-            m[6] * v[0] + m[7] * v[1] + m[8] * v[2])
-
-
-def mat_t_vec(m, v):
-    """``M^T v`` for ``M`` a 9-tuple, row major."""
-    return (m[0] * v[0] + m[3] * v[1] + m[6] * v[2], m[1] * v[0] + m[4] * v[1] + m[7] * v[2],
-            m[2] * v[0] + m[5] * v[1] + m[8] * v[2])
 
 
 def precession(t_tt, ops=FLOAT):
@@ -86,7 +58,7 @@ def precession(t_tt, ops=FLOAT):
 
 def eci_to_ecef(r, theta, p):
     """``R3(theta) P r``: an ECI vector in ECEF axes; ``theta`` GMST's cosine and sine ``(c, s)``, ``p`` :func:`precession`."""
-    x, y, z = mat_vec(p, r)
+    x, y, z = matvec_MV(p, r)
     c, s = theta
     return (c * x + s * y, -s * x + c * y, z)
 
@@ -95,7 +67,7 @@ def ecef_to_eci(r, theta, p):
     """``P^T R3(-theta) r``: the inverse of :func:`eci_to_ecef`."""
     c, s = theta
     x, y, z = r
-    return mat_t_vec(p, (c * x - s * y, s * x + c * y, z))
+    return matvec_MtV(p, (c * x - s * y, s * x + c * y, z))
 
 
 def geodetic_to_ecef(lat, lon, alt_km, ops=FLOAT):
@@ -130,7 +102,7 @@ def ecef_to_geodetic(r, ops=FLOAT):
 
 def lvlh(r, v, ops=FLOAT):
     """The LVLH triad ``(o1, o2, o3)`` in ECI, Markley & Crassidis (2.77) (module docstring)."""
-    o3 = unit((-r[0], -r[1], -r[2]), ops)
-    h = cross(r, v)
-    o2 = unit((-h[0], -h[1], -h[2]), ops)
-    return cross(o2, o3), o2, o3
+    o3 = unit_V((-r[0], -r[1], -r[2]), ops)
+    h = cross_VV(r, v)
+    o2 = unit_V((-h[0], -h[1], -h[2]), ops)
+    return cross_VV(o2, o3), o2, o3

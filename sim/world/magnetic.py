@@ -45,12 +45,11 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.core.angles import cayley_entries
 from sim.core.ops import FLOAT
 from sim.world.frames import ecef_to_eci, eci_to_ecef
 
 __all__ = ["IGRF_RADIUS", "IGRF_DEGREE", "IGRF_YEARS", "Gauss", "gauss", "igrf_ecef", "dipole_ecef",
-           "dipole_axis", "field_eci", "to_body"]
+           "dipole_axis", "field_eci"]
 
 #: The geomagnetic reference radius ``a`` of IGRF, m.
 IGRF_RADIUS = 6371200.0
@@ -237,16 +236,3 @@ def field_eci(r_eci, rotation, p, model: Gauss, ops=FLOAT, dipole: bool = False)
     """
     b = (dipole_ecef if dipole else igrf_ecef)(eci_to_ecef(r_eci, rotation, p), model, ops)
     return ecef_to_eci(b, rotation, p)
-
-
-def to_body(q, v) -> tuple:
-    """``C(Q) v / |Q|^2``: an inertial vector in body axes, Hoffmann (2.12) (Q scalar last, inertial -> body).
-
-    Arithmetic only: floats or rows alike.
-    """
-    c11, c12, c13, c21, c22, c23, c31, c32, c33 = cayley_entries(q)
-    q1, q2, q3, q4 = q
-    qq = q1 * q1 + q2 * q2 + q3 * q3 + q4 * q4
-    x, y, z = v
-    return ((c11 * x + c12 * y + c13 * z) / qq, (c21 * x + c22 * y + c23 * z) / qq,
-            (c31 * x + c32 * y + c33 * z) / qq)

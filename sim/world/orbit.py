@@ -34,7 +34,8 @@ import math
 from sgp4.api import Satrec
 
 from sim.core.ops import FLOAT
-from sim.world.frames import WGS84_A_KM, mat_t_vec, precession
+from sim.core.algebra import matvec_MtV
+from sim.world.frames import WGS84_A_KM, precession
 from sim.world.time import DAY, Epoch, julian_centuries_tt
 
 __all__ = ["MU_KM", "J2", "R_EARTH_KM", "OrbitError", "kepler", "true_to_mean", "elements_to_state",
@@ -223,4 +224,4 @@ class TleOrbit:
         if err:
             raise OrbitError(f"tle: SGP4 error {err} at t = {t:g} s (the element set has decayed or is too old)")
         p = precession(julian_centuries_tt(ep.days_tt(t)))
-        return mat_t_vec(p, r), mat_t_vec(p, v)
+        return matvec_MtV(p, r), matvec_MtV(p, v)

@@ -22,7 +22,8 @@ from __future__ import annotations
 import math
 
 from sim.core.ops import FLOAT
-from sim.world.frames import mat_t_vec, precession
+from sim.core.algebra import matvec_MtV
+from sim.world.frames import precession
 
 __all__ = ["AU_KM", "sun_position", "sun_direction"]
 
@@ -44,7 +45,7 @@ def sun_direction(days_tt, ops=FLOAT):
     r = 1.00014 - 0.01671 * ops.cos(g) - 0.00014 * ops.cos(2.0 * g)
     cl, sl = ops.cos(lam), ops.sin(lam)
     of_date = (cl, ops.cos(eps) * sl, ops.sin(eps) * sl)
-    return mat_t_vec(precession(n / 36525.0, ops), of_date), r
+    return matvec_MtV(precession(n / 36525.0, ops), of_date), r
 
 
 def sun_position(days_tt, ops=FLOAT):
