@@ -104,7 +104,7 @@ def columns(scenario: Scenario) -> tuple:
 
 
 def _body_columns(settings) -> tuple:
-    return body_columns(settings.wheel_count, settings.has_orbit)
+    return body_columns(settings.wheel_count, settings.has_orbit, settings.estimator != "truth")
 
 
 # ------------------------------------------------------------------ planning

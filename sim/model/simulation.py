@@ -20,6 +20,7 @@ from sim.core.energy import body_momentum, energy_of, inertial_momentum
 from sim.world.environment import to_orbit_frame
 from sim.core.integrators import qdot
 from sim.model.loads import LoadModel, gyrostat_of
+from sim.model.navigation import AVAILABILITY_COLUMNS, ESTIMATE_COLUMNS, HeldTorque, Navigation
 from sim.core.multiplier import multiplier
 from sim.core.norm import unit
 from sim.core.quaternion import from_aircraft_angles
@@ -55,24 +56,26 @@ ORBIT_COLUMNS = ("x_km", "y_km", "z_km", "vx_kms", "vy_kms", "vz_kms", "sun_x", 
                  "point_err_deg")
 
 
-def columns(wheels: int = 0, orbit: bool = False) -> tuple:
+def columns(wheels: int = 0, orbit: bool = False, estimator: bool = False) -> tuple:
     """The CSV columns of a run with ``wheels`` reaction wheels: :data:`COLUMNS`, ``wheel1..N``, ``ux1..N``,
-    then :data:`ORBIT_COLUMNS` with an ``orbit``.
+    then :data:`ORBIT_COLUMNS` with an ``orbit``, then :data:`sim.model.navigation.ESTIMATE_COLUMNS` with an
+    ``estimator`` (issue 33).
 
     ``wheel<i>`` is wheel i's speed relative to the body (rad/s), ``ux<i>`` its
     motor torque (N m).
     """
-    more = ORBIT_COLUMNS if orbit else ()
+    more = (ORBIT_COLUMNS if orbit else ()) + (ESTIMATE_COLUMNS if estimator else ())
     if not wheels:
         return COLUMNS + more
     return (COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1))
             + tuple(f"ux{i}" for i in range(1, wheels + 1))) + more
 
 
-def history_columns(wheels: int = 0, orbit: bool = False) -> tuple:
-    """:func:`columns` and what the live plots show besides (:data:`HISTORY_EXTRA`, :data:`WHEEL_EXTRA`)."""
+def history_columns(wheels: int = 0, orbit: bool = False, estimator: bool = False) -> tuple:
+    """:func:`columns` and what the live plots show besides (:data:`HISTORY_EXTRA`, :data:`WHEEL_EXTRA`, with an
+    estimator the sensors' :data:`sim.model.navigation.AVAILABILITY_COLUMNS`)."""
     extra = HISTORY_EXTRA[:6] + (WHEEL_EXTRA if wheels else ()) + HISTORY_EXTRA[6:]
-    return columns(wheels, orbit) + extra
+    return columns(wheels, orbit, estimator) + extra + (AVAILABILITY_COLUMNS if estimator else ())
 
 
 #: The history columns of a run without wheels.
@@ -86,11 +89,12 @@ _DEG = 180.0 / math.pi
 
 def _row(t, q, w, angles_deg, norm, multiplier, energy, h, torque, qc, norm_correction, q_dot_p,
          command_deg, four_t, wheel_speeds=(), wheel_torques=(), orbit_angles_deg=None,
-         command_torque=None, body_h=None, orbit=()) -> tuple:
+         command_torque=None, body_h=None, orbit=(), estimate=(), sensors=()) -> tuple:
     """The values in :func:`history_columns` order (the one place that knows that order)."""
     wheels = (*body_h, *command_torque) if wheel_speeds else ()
     return (t, *q, *w, *angles_deg, norm, multiplier, energy, *h, *torque, *qc, *wheel_speeds, *wheel_torques,
-            *orbit, norm_correction, four_t, q_dot_p, *(orbit_angles_deg or angles_deg), *wheels, *command_deg)
+            *orbit, *estimate, norm_correction, four_t, q_dot_p, *(orbit_angles_deg or angles_deg), *wheels,
+            *command_deg, *sensors)
 
 
 class SimulationFault(RuntimeError):
@@ -169,6 +173,12 @@ class Snapshot:
         With an orbit: the position, velocity, date, Sun, shadow and pointing command of this step.
     pointing_error_deg : float or None
         With an orbit: the angle between the pointing axis and where it is commanded, degrees.
+    estimate : tuple or None
+        With an estimator (issue 33): the values of :data:`sim.model.navigation.ESTIMATE_COLUMNS`
+        (``qe1..qe4`` first: the estimated attitude).
+    sensors : tuple or None
+        With an estimator: per :data:`sim.model.navigation.SENSOR_NAMES`, 1.0 when the sensor's last
+        sample was available, 0.0 when not (blinded, dark), nan when there is no such sensor.
     """
 
     t: float
@@ -195,6 +205,8 @@ class Snapshot:
     body_h: tuple | None = None
     world: WorldState | None = None
     pointing_error_deg: float | None = None
+    estimate: tuple | None = None
+    sensors: tuple | None = None
 
     @property
     def four_t(self) -> float:
@@ -211,7 +223,7 @@ class Snapshot:
         return _row(self.t, self.q, self.w, self.angles_deg, self.norm, self.multiplier, self.energy, self.h,
                     self.torque, self.qc, self.norm_correction, self.q_dot_p, self.command_deg, self.four_t,
                     self.wheel_speeds, self.wheel_torques, self.orbit_angles_deg, self.command_torque, self.body_h,
-                    _orbit_values(self.world, self.pointing_error_deg))
+                    _orbit_values(self.world, self.pointing_error_deg), self.estimate or (), self.sensors or ())
 
 
 def _orbit_values(world, error_deg) -> tuple:
@@ -262,6 +274,8 @@ class Simulation(Stepper):
         self._load.user = user_torque
         self._w = None
         self._world = self._world_state = None
+        self._nav = self._nav_key = None
+        self._law = self._torque
         self._configure()
         self.reset()
 
@@ -289,6 +303,33 @@ class Simulation(Stepper):
             self._update_world()
         if self._w is not None and len(self._w) != 3 + s.wheel_count:  # a new number of wheels: at their reset speeds
             self._w = self._w[:3] + self._initial_wheel_speeds()
+        self._configure_navigation()
+
+    def _configure_navigation(self) -> None:
+        """The sensors and estimator (sim.model.navigation), and what the torque law reads: the truth, or the
+        estimate held over each step.  A change of the sensors or the filter starts them again from the present."""
+        s = self._settings
+        key = (s.estimator, s.gyro, s.star_tracker, s.sun_sensors, s.magnetometer, s.sensor_seed, s.filter_gyro,
+               s.epoch)
+        if key != self._nav_key and self._w is not None:
+            self._nav_key = key
+            self._nav = None if s.estimator == "truth" else Navigation(s, [0], self._q, self._w[:3])
+        flying = self._nav is not None and s.fly_on == "estimate"
+        self._law = HeldTorque(self._torque) if flying else self._torque
+        self._load.torque = self._law
+        self._step_torque = self._load if self._load.active else self._law
+        if flying:
+            self._hold()
+
+    def _hold(self) -> None:
+        """The torque law at the estimate of the step's start (fly_on = estimate)."""
+        nav = self._nav
+        self._law.hold(tuple(float(x) for x in nav.q[0]), tuple(float(x) for x in nav.rates[0]))
+
+    @property
+    def navigation(self) -> Navigation | None:
+        """The sensors and the estimator (:class:`sim.model.navigation.Navigation`), or None (estimator truth)."""
+        return self._nav
 
     def _update_world(self) -> None:
         """The world at the present time (once per step, sim.model.world): the orbit's state for the gravity
@@ -347,6 +388,8 @@ class Simulation(Stepper):
         self._reset_command(self._q)
         if self._world is not None:
             self._update_world()
+        self._nav_key = None
+        self._configure_navigation()
 
     @property
     def q(self) -> tuple:
@@ -385,7 +428,14 @@ class Simulation(Stepper):
         integrate, norm, torque, body, cmd = self._integrate, self._norm, self._step_torque, self._gyrostat, self._cmd
         dt = self._dt
         wheels = len(self._w) > 3
+        nav = self._nav
+        held = self._law if self._law is not self._torque else None
         for _ in range(n):
+            if nav is not None:  # the sensors due in [t, t + dt) and the estimate of t (sim.model.navigation)
+                nav.sample(self._t, dt, self._q, self._world_state)
+                if held is not None:
+                    self._hold()
+            w0 = self._w
             q, w, p = integrate(self._q, self._w, self._p, dt, torque, body, self._t)
             q, correction = norm(q)
             if p is not None:
@@ -405,6 +455,8 @@ class Simulation(Stepper):
             if cmd.path is not None:
                 cmd.update(self._t)
                 self._sync_command()
+            if nav is not None:
+                nav.propagate(w0[:3], w[:3], dt)
             if self._world is not None:
                 self._update_world()
 
@@ -438,9 +490,9 @@ class Simulation(Stepper):
         load = self._load
         more = None
         if not load.active:
-            energy, h, torque = energy_of(w, lb), inertial_momentum(c, lb), self._torque(q, w)
+            energy, h, torque = energy_of(w, lb), inertial_momentum(c, lb), self._law(q, w)
         else:
-            command = self._torque(q, w)
+            command = self._law(q, w)
             wheels = load.wheels
             forces = load(q, w, self._t)
             torque = load.body_torque(forces, w)
@@ -467,14 +519,21 @@ class Simulation(Stepper):
         p, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
         if self._world_state is not None:
             more = dict(more or {}, world=self._world_state, pointing_error_deg=self.pointing_error() * _DEG)
+        if self._nav is not None:
+            more = dict(more or {}, estimate=self._estimate(), sensors=tuple(float(x) for x in self._nav.available[0]))
         return Snapshot(t=self._t, step=self._k, q=self._q, w=self._w[:3], p=p, angles_deg=angles, norm=norm,
                         norm_correction=self._correction, multiplier=mult, energy=energy, h=h,
                         torque=torque, qc=self._cmd.qc, command_deg=command, q_dot_p=q_dot_p,
                         attitude=self.attitude, **(more or {}))
 
+    def _estimate(self) -> tuple:
+        """The :data:`sim.model.navigation.ESTIMATE_COLUMNS` values now."""
+        return tuple(float(x) for x in self._nav.values(self.attitude)[0])
+
     def columns(self) -> tuple:
-        """The CSV columns of this simulation's rows (:func:`columns` of its wheel count and orbit)."""
-        return columns(self._settings.wheel_count, self._settings.has_orbit)
+        """The CSV columns of this simulation's rows (:func:`columns` of its wheel count, orbit and estimator)."""
+        s = self._settings
+        return columns(s.wheel_count, s.has_orbit, s.estimator != "truth")
 
     def row(self) -> tuple:
         """``snapshot().row()`` without the :class:`Snapshot`: the values in :func:`history_columns` order.
@@ -484,11 +543,14 @@ class Simulation(Stepper):
         _, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
         ws = self._world_state
         orbit = () if ws is None else _orbit_values(ws, self.pointing_error() * _DEG)
+        nav = self._nav
+        estimate, sensors = ((), ()) if nav is None else (self._estimate(), tuple(nav.available[0].tolist()))
         if more is None:
             return _row(self._t, self._q, self._w, angles, norm, mult, energy, h, torque, self._cmd.qc,
-                        self._correction, q_dot_p, command, 4.0 * energy, orbit=orbit)
+                        self._correction, q_dot_p, command, 4.0 * energy, orbit=orbit, estimate=estimate,
+                        sensors=sensors)
         locked = more.get("locked_energy")
         return _row(self._t, self._q, self._w[:3], angles, norm, mult, energy, h, torque, self._cmd.qc,
                     self._correction, q_dot_p, command, 4.0 * (energy if locked is None else locked),
                     more.get("wheel_speeds", ()), more.get("wheel_torques", ()), more.get("orbit_angles_deg"),
-                    more.get("command_torque"), more.get("body_h"), orbit)
+                    more.get("command_torque"), more.get("body_h"), orbit, estimate, sensors)

@@ -140,7 +140,8 @@ class Runner:
         self.compare = {label: Simulation(scenario.settings, user_torque=user_torque, **overrides)
                         for label, overrides in scenario.compare}
         #: The history columns of the main body's rows (its number of wheels is fixed for the run).
-        self.columns = history_columns(self.sim.wheel_count, self.sim.settings.has_orbit)
+        self.columns = history_columns(self.sim.wheel_count, self.sim.settings.has_orbit,
+                                       self.sim.settings.estimator != "truth")
         #: The scenario's events: each reaches every body at the first step boundary where its time is reached.
         self._events = EventCursor(scenario.events, self._set_all)
         #: The ensemble flying beside the main body (the input :data:`ENSEMBLE`), or None.
