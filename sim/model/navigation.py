@@ -223,11 +223,14 @@ class Navigation:
             return
         (b1, r1, s1, ok1), (b2, r2, s2, ok2) = sorted(vectors, key=lambda v: float(np.mean(v[2])))
         ok = ok1 & ok2
-        solved = (triad(b1, b2, r1, r2) if self.kind == "triad" else
-                  quest(np.stack([b1, b2], axis=1), np.stack([r1, r2], axis=1),
-                        np.stack([1.0 / s1 ** 2, 1.0 / s2 ** 2], axis=1)))
-        unit = lambda v: v / np.linalg.norm(v, axis=-1, keepdims=True)  # noqa: E731
-        p = wahba_covariance(np.stack([unit(b1), unit(b2)], axis=1), np.stack([s1, s2], axis=1))
+        with np.errstate(invalid="ignore", divide="ignore"):  # a dark sun sensor reads 0: no solution, held below
+            solved = (triad(b1, b2, r1, r2) if self.kind == "triad" else
+                      quest(np.stack([b1, b2], axis=1), np.stack([r1, r2], axis=1),
+                            np.stack([1.0 / s1 ** 2, 1.0 / s2 ** 2], axis=1)))
+            unit = np.stack([b1, b2], axis=1)
+            unit = unit / np.linalg.norm(unit, axis=-1, keepdims=True)
+            unit = np.where(ok[:, None, None], unit, np.eye(3)[:2])      # (rows without a solution keep their P)
+            p = wahba_covariance(unit, np.stack([s1, s2], axis=1))
         self.q = np.where(ok[:, None], solved, self.q)
         self.p_att = np.where(ok[:, None, None], p, self.p_att)
 
