@@ -37,6 +37,8 @@ from app.plots.tabs import PlotTabs
 from app.view3d.attitude_view import AttitudeView
 from app.view3d.layout import GHOST_COLOR
 from app.window.dialogs import FileDialogs, FolderMemory
+from app.plots.estimation import ESTIMATE_COLOR
+from app.window.estimation import EstimationView
 from app.window.export import CsvExport
 from app.window.gamepad_ui import GamepadControl
 from app.window.help_overlay import HelpOverlay
@@ -177,6 +179,7 @@ class MainWindow(QMainWindow):
         self.plot_tabs = PlotTabs(self.plots, self.compare, self.momentum)
         self.plot_tabs.compare_shown.connect(self._check_compare_action)
         self.feed = PlotFeed(self.history, self.plots, self.compare)
+        self.estimation = EstimationView(self.history, self.plot_tabs, self.viewer)  # issue 33: tab and ghost
         self.ensemble = EnsembleView(self.flight.worker, self.controls, self.reset, self.show_message,
                                      self.plot_tabs)
         self.readouts = Readouts()
@@ -421,6 +424,8 @@ class MainWindow(QMainWindow):
         self._wheels_shown = None
         self._show_wheels(settings, new_run=True)
         self._set_bodies(tuple(label for label, _ in scenario.compare))
+        self.estimation.new_run(settings)
+        self.estimation.panel.window_seconds = seconds
         self._show_body(settings)
         self.plot_tabs.set_bodies(self._bodies, cycle(COMPARE_COLORS, len(self._bodies)), started.reference,
                                   settings.dt)
@@ -501,6 +506,7 @@ class MainWindow(QMainWindow):
 
     def _show_legend(self, settings) -> None:
         entries = [f"{swatch(GHOST_COLOR)} command"] if settings.controller != "none" else []
+        entries += [f"{swatch(ESTIMATE_COLOR)} estimate"] if settings.estimator != "truth" else []
         entries += [f"{swatch(color)} {label}"
                     for label, color in zip(self._bodies, cycle(COMPARE_COLORS, len(self._bodies)))]
         text = "&nbsp;&nbsp;".join(entries)
@@ -523,6 +529,7 @@ class MainWindow(QMainWindow):
         for label, snapshot in batch.compare.items():
             if label in self._bodies:
                 self.viewer.set_body_attitude(label, cayley(snapshot.attitude))
+        self.estimation.show(last)
 
     def show_frame(self, view_only: bool = False) -> None:
         """Draw one frame now from what the flight computed (an unpaced window's owner calls it).
@@ -567,12 +574,14 @@ class MainWindow(QMainWindow):
             if self.plots.isVisible():
                 self.plots.refresh()
             self.compare.refresh()
+            self.estimation.refresh()
             self._sync()
             return
         if self.plots.isVisible():  # hidden behind the Compare tab: catch up when shown
             self.plots.refresh_due(self._tick)  # a share of the plots each frame
         if self.momentum.isVisible():
             self.momentum.refresh_due(self._tick)
+        self.estimation.refresh_due(self._tick)
         self.compare.refresh_due(self._tick)  # returns at once while hidden
         if self._tick % SLOW_EVERY == 0:
             self._sync()

@@ -68,8 +68,10 @@ ESTIMATE_COLUMNS = ("qe1", "qe2", "qe3", "qe4", "err_x_deg", "err_y_deg", "err_z
                     "bias_est_x", "bias_est_y", "bias_est_z", "nees")
 #: The sensors of the availability timeline, in order (Snapshot.sensors).
 SENSOR_NAMES = ("gyro", "star_tracker", "sun_sensors", "magnetometer")
-#: The history's availability columns (the window's timeline, not the CSV): 1 available, 0 not, nan absent.
-AVAILABILITY_COLUMNS = tuple(f"avail_{name}" for name in SENSOR_NAMES)
+#: What the window's Estimation plots show besides (the history, not the CSV): -3 sigma per axis (deg), and the
+#: sensors' timeline: sensor k of SENSOR_NAMES drawn at level 3 - k + 0.6 while available, 3 - k while not
+#: (blinded, dark), nan when there is no such sensor.
+AVAILABILITY_COLUMNS = ("nsig3_x_deg", "nsig3_y_deg", "nsig3_z_deg") + tuple(f"timeline_{n}" for n in SENSOR_NAMES)
 _DEG = 180.0 / math.pi
 
 
@@ -250,6 +252,11 @@ class Navigation:
             self.rates = raw
 
     # ------------------------------------------------------------ readouts
+    def history_values(self, values) -> tuple:
+        """The :data:`AVAILABILITY_COLUMNS` of body 0, from its :meth:`values` row."""
+        levels = 3.0 - np.arange(len(SENSOR_NAMES)) + 0.6 * self.available[0]
+        return (-values[7], -values[8], -values[9], *levels.tolist())
+
     def covariance(self) -> np.ndarray:
         """The attitude error's covariance (N, 3, 3), rad^2, body axes."""
         return self.filter.p[:, :3, :3] if self.filter is not None else self.p_att

@@ -223,7 +223,8 @@ class Snapshot:
         return _row(self.t, self.q, self.w, self.angles_deg, self.norm, self.multiplier, self.energy, self.h,
                     self.torque, self.qc, self.norm_correction, self.q_dot_p, self.command_deg, self.four_t,
                     self.wheel_speeds, self.wheel_torques, self.orbit_angles_deg, self.command_torque, self.body_h,
-                    _orbit_values(self.world, self.pointing_error_deg), self.estimate or (), self.sensors or ())
+                    _orbit_values(self.world, self.pointing_error_deg), self.estimate or (),
+                    _timeline(self.estimate, self.sensors))
 
 
 def _orbit_values(world, error_deg) -> tuple:
@@ -231,6 +232,14 @@ def _orbit_values(world, error_deg) -> tuple:
     if world is None:
         return ()
     return (*world.r_km, *world.v_kms, *world.sun, world.sunlit, error_deg)
+
+
+def _timeline(estimate, sensors) -> tuple:
+    """The history's :data:`sim.model.navigation.AVAILABILITY_COLUMNS` of a snapshot's estimate (empty without)."""
+    if estimate is None:
+        return ()
+    levels = tuple(3.0 - k + 0.6 * a for k, a in enumerate(sensors))
+    return (-estimate[7], -estimate[8], -estimate[9], *levels)
 
 
 def to_lvlh(q, r, v) -> tuple:
@@ -544,7 +553,10 @@ class Simulation(Stepper):
         ws = self._world_state
         orbit = () if ws is None else _orbit_values(ws, self.pointing_error() * _DEG)
         nav = self._nav
-        estimate, sensors = ((), ()) if nav is None else (self._estimate(), tuple(nav.available[0].tolist()))
+        estimate = sensors = ()
+        if nav is not None:
+            estimate = self._estimate()
+            sensors = nav.history_values(estimate)
         if more is None:
             return _row(self._t, self._q, self._w, angles, norm, mult, energy, h, torque, self._cmd.qc,
                         self._correction, q_dot_p, command, 4.0 * energy, orbit=orbit, estimate=estimate,
