@@ -162,6 +162,7 @@ def test_named_values_are_argparse_choices():
     from sim.gnc.pointing import POINTING_MODES
     from sim.model.shape import MESH_UNITS
     from sim.io.conventions import DIRECTIONS, ORDERS
+    from sim.model.navigation import ESTIMATORS, FLY_ON
 
     run = _subparsers(build_parser())["run"]
     choices = {a.dest: tuple(a.choices) for a in run._actions if a.choices}
@@ -170,7 +171,7 @@ def test_named_values_are_argparse_choices():
                        "disturbance_axes": DISTURBANCE_AXES, "format": ("csv", "npz", "aem", "stk"),
                        "mesh_units": tuple(MESH_UNITS), "quaternion": ORDERS, "direction": DIRECTIONS,
                        "pointing": POINTING_MODES, "magnetic_field": ("none", "igrf", "dipole"),
-                       "atmosphere": ("exponential", "msis")}
+                       "atmosphere": ("exponential", "msis"), "estimator": ESTIMATORS, "fly_on": FLY_ON}
 
 
 def test_version_from_package_metadata(capsys):

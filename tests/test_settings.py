@@ -85,6 +85,16 @@ BAD = {
     "surfaces": [3, "", "/no/such/surfaces.toml", "/dev/null/x.toml"],
     "center_of_mass": VECTORS[1:] + [(2e3, 0.0, 0.0)],  # None: the body's own
     "atmosphere": NAMES + ["MSIS", "jacchia"],
+    # issue 33: an estimator needs its sensors, the sensors of vectors an orbit (the default has none)
+    "estimator": NAMES + ["triad", "quest", "mekf", "ekf"],
+    "gyro": [1.0, "abc", (1e-5,), (0.0, 0.0), (-1e-5, 0.0), (1e-5, -1.0), (1e-5, 0.0, 1.0), (1e-5, 0.0, 0.0, 0.0),
+             (math.nan, 0.0)],
+    "star_tracker": [1.0, "abc", (5.0,), (0.0, 10.0), (5.0, 0.0), (5.0, -1.0), (5.0, 10.0, 1.0), (1e4, 10.0)],
+    "sun_sensors": FLAGS + [True],
+    "magnetometer": [True, "abc", 0.0, -1e-7, 1.0, math.nan],
+    "fly_on": NAMES + ["estimate"],
+    "sensor_seed": [True, "abc", -1, 1.5, 2**63],
+    "filter_gyro": [1.0, (0.0, 0.0), (1e-5, 0.0, 0.0), (1e-5, -1.0)],
 }
 CASES = [(key, value) for key in KEYS for value in BAD[key]]
 

@@ -18,6 +18,7 @@ from dataclasses import replace
 from sim.core.control import CONTROLLERS
 from sim.world.environment import DISTURBANCE_AXES
 from sim.gnc.pointing import POINTING_MODES
+from sim.model.navigation import ESTIMATORS, FLY_ON
 from sim.io.conventions import DIRECTIONS, ORDERS
 from sim.io.files import FileRefused, Output, OutputRefused, read_regular
 from sim.io.files import check_outputs as check_files
@@ -123,6 +124,20 @@ def add_environment_flags(parser) -> None:
                        "default) | nadir | sun | target | velocity; needs an orbit and a controller")
     orbit.add_argument("--target", metavar="LAT_DEG,LON_DEG[,ALT_KM]", help="the ground target of --pointing target")
     orbit.add_argument("--pointing-axis", metavar="X,Y,Z", help="the body axis pointed (default 0,0,1)")
+    nav = parser.add_argument_group("sensors and attitude estimation (docs/PHYSICS.md, issue 33)")
+    nav.add_argument("--estimator", choices=ESTIMATORS, help="truth (none, default) | triad | quest (from the sun "
+                     "sensors and the magnetometer) | mekf (a gyro, and a star tracker, sun sensors or magnetometer)")
+    nav.add_argument("--gyro", metavar="ARW,RRW[,BIAS0]", help="a rate gyro: angle random walk rad/sqrt(s), rate "
+                     "random walk rad/s^(3/2), 1 sigma of the initial bias per axis rad/s (default 0)")
+    nav.add_argument("--star-tracker", metavar="NOISE_ARCSEC,RATE_HZ", help="a star tracker on -z: noise across "
+                     "the boresight (1 sigma; 8x about it), samples per second")
+    nav.add_argument("--sun-sensors", action="store_true", help="coarse sun sensors on the six faces (needs an orbit)")
+    nav.add_argument("--magnetometer", metavar="NOISE_T", help="a magnetometer, noise 1 sigma per axis in tesla "
+                       "(IGRF-14; needs an orbit)")
+    nav.add_argument("--fly-on", choices=FLY_ON, help="what the controller reads: truth (default) or estimate")
+    nav.add_argument("--sensor-seed", metavar="N", help="the sensors' seed (default 0)")
+    nav.add_argument("--filter-gyro", metavar="ARW,RRW", help="the MEKF's tuning: the gyro noises it assumes "
+                     "(default: the gyro's own)")
     env.add_argument("--disturbance-axes", choices=DISTURBANCE_AXES, help="axes of --disturbance (default body)")
     env.add_argument("--disturbance-period", metavar="S", help="0: constant (default); else the disturbance "
                      "is TX,TY,TZ times sin(2 pi t / S)")
@@ -227,7 +242,10 @@ SETTING_FLAGS = {"integrator": "integrator", "full_quat_form": "full_quat_form",
                  "epoch": "epoch", "orbit": "orbit", "pointing": "pointing", "target": "target",
                  "pointing_axis": "pointing_axis", "magnetic_field": "magnetic_field",
                  "bdot_period": "bdot_period", "dumping": "dumping_gain", "residual_dipole": "residual_dipole",
-                 "surfaces": "surfaces", "center_of_mass": "center_of_mass", "atmosphere": "atmosphere"}
+                 "surfaces": "surfaces", "center_of_mass": "center_of_mass", "atmosphere": "atmosphere",
+                 "estimator": "estimator", "gyro": "gyro",
+                 "star_tracker": "star_tracker", "magnetometer": "magnetometer", "fly_on": "fly_on",
+                 "sensor_seed": "sensor_seed", "filter_gyro": "filter_gyro"}
 #: Settings of one value per wheel, which a new --wheels with another number of wheels sets back to
 #: their default unless given too.
 _PER_WHEEL = ("wheel_speeds", "wheel_torques", "wheel_inertia", "wheel_torque_limit", "wheel_speed_limit",
@@ -272,6 +290,8 @@ def scenario_from_args(args):
     if getattr(args, "j2", False):
         changes["j2"] = True
     changes.update(_issue32_flags(args))
+    if getattr(args, "sun_sensors", False):
+        changes["sun_sensors"] = True
     if args.gravity_gradient is not None:
         if args.gravity_gradient.strip().lower() == "on":
             changes["gravity_gradient"] = True
@@ -299,6 +319,8 @@ def scenario_from_args(args):
             if key in changes and message.startswith(key) and value:
                 shown = "" if value is True else f" {value}"
                 raise UsageError(f"--{flag}{shown}:{message[len(key):].split(':', 1)[-1]}") from None
+        if message.startswith("sun_sensors:") and getattr(args, "sun_sensors", False):
+            raise UsageError("--sun-sensors:" + message[len("sun_sensors:"):]) from None
         raise UsageError(message) from None
     events = scenario.events
     if args.torque_until is not None:

@@ -14,6 +14,7 @@ import numpy as np
 
 from app.plots.compare import period_note
 from app.plots.live import PLOTS, WHEEL_COLORS, CurveSpec, wheel_curves
+from app.plots.estimation import ESTIMATE_COLOR
 from app.view3d.layout import GHOST_COLOR
 from app.window.theme import COMPARE_COLORS, cycle, rgba, swatch
 from sim.core.body import Body
@@ -126,9 +127,10 @@ class FramePresenter:
         w.plots.refresh(["angles"])
 
     def show_legend(self, settings) -> None:
-        """The legend above the 3D view: the command ghost (with a controller), the comparison bodies."""
+        """The legend above the 3D view: the command ghost (with a controller), the estimate, the comparison bodies."""
         w = self._window
         entries = [f"{swatch(GHOST_COLOR)} command"] if settings.controller != "none" else []
+        entries += [f"{swatch(ESTIMATE_COLOR)} estimate"] if settings.estimator != "truth" else []
         entries += [f"{swatch(color)} {label}"
                     for label, color in zip(self.bodies, cycle(COMPARE_COLORS, len(self.bodies)))]
         text = "&nbsp;&nbsp;".join(entries)
@@ -148,6 +150,7 @@ class FramePresenter:
                            if settings.gravity_gradient else None)
         w.viewer.set_command(cayley(last.qc) if settings.controller != "none" else None)
         w.viewer.set_gimbal_angles(*np.radians(last.angles_deg))
+        w.estimation.show(last)
         if w.orbit_view.isVisible():
             w.orbit_view.show_snapshot(last)
         for label, snapshot in batch.compare.items():

@@ -37,6 +37,7 @@ from app.view3d.orbit import OrbitView
 from app.window.dialogs import FileDialogs, FolderMemory
 from app.window.export import CsvExport, CsvExports
 from app.window.frames import FramePresenter
+from app.window.estimation import EstimationView
 from app.window.gamepad_ui import GamepadControl
 from app.window.help_overlay import HelpOverlay
 from app.window.keys import KeyFlyer
@@ -170,6 +171,7 @@ class MainWindow(QMainWindow):
         self.plot_tabs = PlotTabs(self.plots, self.compare, self.momentum)
         self.plot_tabs.compare_shown.connect(self._check_compare_action)
         self.feed = PlotFeed(self.history, self.plots, self.compare)
+        self.estimation = EstimationView(self.history, self.plot_tabs, self.viewer)  # issue 33: tab and ghost
         self.ensemble = EnsembleView(lambda: self.flight.worker.settings, self.controls, self.send, self.reset,
                                      self.show_message, self.plot_tabs)
         self.readouts = Readouts()
@@ -399,6 +401,8 @@ class MainWindow(QMainWindow):
         frames.new_run()
         frames.show_wheels(settings, new_run=True)
         frames.set_bodies(tuple(label for label, _ in scenario.compare))
+        self.estimation.new_run(settings)
+        self.estimation.panel.window_seconds = seconds
         frames.show_body(settings)
         self.plot_tabs.set_bodies(frames.bodies, cycle(COMPARE_COLORS, len(frames.bodies)), started.reference,
                                   settings.dt)
@@ -454,12 +458,14 @@ class MainWindow(QMainWindow):
             if self.plots.isVisible():
                 self.plots.refresh()
             self.compare.refresh()
+            self.estimation.refresh()
             self._sync()
             return
         if self.plots.isVisible():  # hidden behind the Compare tab: catch up when shown
             self.plots.refresh_due(self._tick)  # a share of the plots each frame
         if self.momentum.isVisible():
             self.momentum.refresh_due(self._tick)
+        self.estimation.refresh_due(self._tick)
         self.compare.refresh_due(self._tick)  # returns at once while hidden
         if self._tick % SLOW_EVERY == 0:
             self._sync()

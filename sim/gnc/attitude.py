@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.algebra import product_QQ
-from sim.core.angles import cayley_entries, from_cayley_entries
+from sim.core.angles import cayley_entries, from_cayley_entries, to_body
 from sim.core.ops import COLUMN
 
 __all__ = ["product", "conjugate", "cayley", "from_cayley", "from_rotation_vector", "rotation_vector",
@@ -61,9 +61,9 @@ def cayley(q) -> np.ndarray:
 
 
 def rotate(q, v) -> np.ndarray:
-    """``C(Q) v``: inertial vectors ``v`` (``(..., 3)``) in body axes."""
-    return np.einsum("...ij,...j->...i", cayley(q), np.asarray(v, dtype=float))
-
+    """``C(Q) v``: inertial vectors ``v`` (``(..., 3)``) in body axes (:func:`sim.core.angles.to_body` on the stacks)."""
+    v = np.asarray(v, dtype=float)
+    return np.stack(np.broadcast_arrays(*to_body(_parts(q), (v[..., 0], v[..., 1], v[..., 2]))), axis=-1)
 
 def from_cayley(c) -> np.ndarray:
     """The unit quaternion ``Q`` (scalar last, ``q4 >= 0``) whose Cayley matrix is ``c`` (``(..., 3, 3)``).

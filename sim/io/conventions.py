@@ -19,7 +19,7 @@ convention.
 Columns: a quaternion written scalar last keeps its names ``q1, q2, q3, q4``;
 scalar first it is written ``q0, q1, q2, q3`` with ``q0`` the scalar (this
 project's ``q4``), so ``q1..q3`` name the same vector part in both orders.
-The command quaternion ``qc1..qc4`` and a comparison body's
+The command quaternion ``qc1..qc4``, the estimate ``qe1..qe4`` and a comparison body's
 ``<label>:q1..q4`` follow the same rule.  docs/CONVENTIONS.md has the table
 of what other tools use.
 """
@@ -97,7 +97,7 @@ def from_convention(q, convention: Convention) -> np.ndarray:
 def quaternion_groups(names) -> list:
     """The quaternions among column ``names``: the index of each one's ``<prefix>1..4`` columns, in order.
 
-    A prefix is ``q`` or ``qc``, optionally after a comparison body's
+    A prefix is ``q``, ``qc`` or ``qe`` (the estimate, issue 33), optionally after a comparison body's
     ``<label>:``; all four columns must be present.
     """
     index = {name: k for k, name in enumerate(names)}
@@ -106,7 +106,7 @@ def quaternion_groups(names) -> list:
         if not name.endswith("1"):
             continue
         prefix = name[:-1]
-        if prefix.rsplit(":", 1)[-1] not in ("q", "qc"):
+        if prefix.rsplit(":", 1)[-1] not in ("q", "qc", "qe"):
             continue
         members = [prefix + str(i) for i in range(1, 5)]
         if all(m in index for m in members):

@@ -261,6 +261,15 @@ LIMITS = {lim.key: lim for lim in (
     Limit("dumping_gain", 0.0, 1.0, "1/s"),
     # where the centre of mass lies in the mesh's coordinates: within a kilometre of its origin
     Limit("center_of_mass", -1e3, 1e3, "m", size=3),
+    # ---- sensors and estimation (sim.gnc.sensors, sim.model.navigation; issue 33): from a navigation-grade
+    # gyro (1e-7 rad/sqrt(s)) to a consumer MEMS part, star trackers from 0.1 arcsec to a degree
+    Limit("gyro_arw", 0.0, 1e-1, "rad/sqrt(s)", low_open=True),
+    Limit("gyro_rrw", 0.0, 1e-2, "rad/s^(3/2)"),
+    Limit("gyro_bias", 0.0, 0.1, "rad/s"),
+    Limit("star_tracker_noise_arcsec", 0.0, 3600.0, "arcsec", low_open=True),
+    Limit("star_tracker_rate_hz", 0.0, 1000.0, "Hz", low_open=True),
+    Limit("magnetometer_noise", 0.0, 1e-4, "T", low_open=True),
+    Limit("sensor_seed", 0, 2**63 - 1, integer=True),
     # ---- ensemble spec (sim.ensemble.EnsembleSpec); its gains grid takes the values of "gains"
     Limit("bodies", 1, 10_000_000, integer=True),
     Limit("seed", 0, 2**64 - 1, integer=True),

@@ -28,6 +28,7 @@ from sim.core.norm import NORM_MODES
 from sim.model.shape import BUILTINS, DEFAULT_BODY, MESH_UNITS, MassProperties, ShapeError, load, mass_properties, resolve
 from sim.core.wheels import LAYOUTS, WheelSet, free_inertia
 from sim.model.wheel_settings import wheel_set
+from sim.model.navigation import ESTIMATORS, FLY_ON, check_navigation
 
 __all__ = ["Settings", "SettingsError", "validate", "MAX_DT", "MIN_DT", "stability_warning",
            "damper_warning", "INERTIA_SCALED", "axis_ratios", "carried_to"]
@@ -130,6 +131,22 @@ class Settings:
     center_of_mass: tuple | None = None
     #: The air's density for the drag: "exponential" (Vallado Table 8-4) or "msis" (NRLMSIS 2.1, pymsis).
     atmosphere: str = "exponential"
+    #: Attitude estimation (issue 33, sim.model.navigation): truth (none), triad, quest or mekf.
+    estimator: str = "truth"
+    #: The rate gyro: (ARW rad/sqrt(s), RRW rad/s^(3/2), BIAS0 1 sigma per axis of the initial bias, rad/s), or None.
+    gyro: tuple | None = None
+    #: The star tracker: (noise across the boresight, arcsec 1 sigma; samples per second), or None.
+    star_tracker: tuple | None = None
+    #: Coarse sun sensors on the six faces (needs an orbit: the Sun and the shadow).
+    sun_sensors: bool = False
+    #: A magnetometer's noise, T 1 sigma per axis (IGRF-14; needs an orbit), or None.
+    magnetometer: float | None = None
+    #: What the controller and the pointing modes read: the true state, or the estimate.
+    fly_on: str = "truth"
+    #: The sensors' seed: body i's draws come from SeedSequence([sensor_seed, i, sensor id]).
+    sensor_seed: int = 0
+    #: The filter's tuning: the gyro noises (ARW, RRW) the MEKF assumes; None: the gyro's own.
+    filter_gyro: tuple | None = None
 
     def __post_init__(self):
         # Every field through validate(): Settings(dt=-1) fails here, at
@@ -142,6 +159,7 @@ class Settings:
         if self.pointing != "inertial" and not self.has_orbit:
             raise SettingsError(f"pointing: {self.pointing} needs an orbit (orbit elements or a TLE)")
         self._check_issue32()
+        check_navigation(self)  # the sensors an estimator needs, and what they need (sim.model.navigation)
         wheels = self.wheel_set  # raises SettingsError for lists that do not fit the wheels
         if wheels is not None:
             if self.integrator == "splitting":  # its exact principal rotations are the rigid body's (sim.core.integrators)
@@ -383,6 +401,26 @@ def _target(key, value):
             LIMITS["target_alt_km"].number(alt[0] if alt else 0.0, f"{key} altitude"))
 
 
+def _numbers(key, value, names, least, most=None):
+    """None, or ``least`` to ``most`` numbers (text ``"a,b"`` or a sequence), each checked by its LIMITS entry."""
+    if value is None:
+        return None
+    most = most or len(names)
+    parts = listed(key, value, ",".join(n.upper() for n in names[:least]) + "".join(
+        f"[,{n.upper()}]" for n in names[least:most]))
+    if not least <= len(parts) <= most:
+        raise SettingsError(f"{key}: expected {least}{'' if least == most else f' to {most}'} numbers "
+                            f"({', '.join(names[:most])}), got {value!r}")
+    limits = {"arw": "gyro_arw", "rrw": "gyro_rrw", "bias0": "gyro_bias", "noise_arcsec": "star_tracker_noise_arcsec",
+              "rate_hz": "star_tracker_rate_hz"}
+    values = tuple(LIMITS[limits[n]].number(v, f"{key} {n}") for v, n in zip(parts, names))
+    return values + (0.0,) * (most - len(values))
+
+
+def _magnetometer(key, value):
+    return None if value is None else LIMITS["magnetometer_noise"].number(value, key)
+
+
 def _pointing_axis(key, value):
     x, y, z = LIMITS["pointing_axis"].check(value, key)
     n = math.sqrt(x * x + y * y + z * z)
@@ -482,6 +520,14 @@ _VALIDATORS = {
     "surfaces": _surfaces,
     "center_of_mass": _optional,
     "atmosphere": _atmosphere,
+    "estimator": lambda k, v: _choice(k, v, ESTIMATORS),
+    "gyro": lambda k, v: _numbers(k, v, ("arw", "rrw", "bias0"), 2),
+    "star_tracker": lambda k, v: _numbers(k, v, ("noise_arcsec", "rate_hz"), 2),
+    "sun_sensors": _flag,
+    "magnetometer": _magnetometer,
+    "fly_on": lambda k, v: _choice(k, v, FLY_ON),
+    "sensor_seed": lambda k, v: LIMITS["sensor_seed"].number(v, k),
+    "filter_gyro": lambda k, v: _numbers(k, v, ("arw", "rrw"), 2),
 }
 
 #: Setting names, in declaration order.

@@ -21,6 +21,7 @@ from sim.core.energy import body_momentum, energy_of, inertial_momentum
 from sim.world.environment import to_orbit_frame
 from sim.core.integrators import qdot
 from sim.model.loads import LoadModel, gyrostat_of
+from sim.model.navigation import AVAILABILITY_COLUMNS, ESTIMATE_COLUMNS, HeldTorque, Navigation
 from sim.core.multiplier import multiplier
 from sim.core.norm import unit
 from sim.core.quaternion import from_aircraft_angles
@@ -76,36 +77,47 @@ MAGNETIC_COLUMNS = ("bx", "by", "bz", "mx", "my", "mz")
 TORQUE_COLUMNS = tuple(f"t_{k}_{a}" for k in ("gg", "srp", "drag", "mag") for a in "xyz")
 
 
-def columns(wheels: int = 0, orbit: bool = False, magnetic: bool = False, torques: bool = False) -> tuple:
+def columns(wheels: int = 0, orbit: bool = False, magnetic: bool = False, torques: bool = False,
+            estimator: bool = False) -> tuple:
     """The CSV columns of a run with ``wheels`` reaction wheels: :data:`COLUMNS`, ``wheel1..N``, ``ux1..N``,
     then :data:`ORBIT_COLUMNS` with an ``orbit``, :data:`MAGNETIC_COLUMNS` with a ``magnetic`` field and
-    :data:`TORQUE_COLUMNS` with the ``torques`` of issue 32 (:func:`columns_of` reads all four from settings).
+    :data:`TORQUE_COLUMNS` with the ``torques`` of issue 32, then :data:`sim.model.navigation.ESTIMATE_COLUMNS`
+    with an ``estimator`` (issue 33; :func:`columns_of` reads all five from settings).
 
     ``wheel<i>`` is wheel i's speed relative to the body (rad/s), ``ux<i>`` its
     motor torque (N m).
     """
     more = ((ORBIT_COLUMNS if orbit else ()) + (MAGNETIC_COLUMNS if magnetic else ())
-            + (TORQUE_COLUMNS if torques else ()))
+            + (TORQUE_COLUMNS if torques else ()) + (ESTIMATE_COLUMNS if estimator else ()))
     if not wheels:
         return COLUMNS + more
     return (COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1))
             + tuple(f"ux{i}" for i in range(1, wheels + 1))) + more
 
 
-def history_columns(wheels: int = 0, orbit: bool = False, magnetic: bool = False, torques: bool = False) -> tuple:
-    """:func:`columns` and what the live plots show besides (:data:`HISTORY_EXTRA`, :data:`WHEEL_EXTRA`)."""
+def history_columns(wheels: int = 0, orbit: bool = False, magnetic: bool = False, torques: bool = False,
+                    estimator: bool = False) -> tuple:
+    """:func:`columns` and what the live plots show besides (:data:`HISTORY_EXTRA`, :data:`WHEEL_EXTRA`, with an
+    estimator the sensors' :data:`sim.model.navigation.AVAILABILITY_COLUMNS`)."""
     extra = HISTORY_EXTRA[:6] + (WHEEL_EXTRA if wheels else ()) + HISTORY_EXTRA[6:]
-    return columns(wheels, orbit, magnetic, torques) + extra
+    return (columns(wheels, orbit, magnetic, torques, estimator) + extra
+            + (AVAILABILITY_COLUMNS if estimator else ()))
+
+
+def _kinds(settings) -> tuple:
+    """What a run of ``settings`` writes besides the state: wheels, orbit, field, torques, estimate."""
+    return (settings.wheel_count, settings.has_orbit, settings.magnetic_on, settings.torques_on,
+            settings.estimator != "truth")
 
 
 def columns_of(settings) -> tuple:
-    """:func:`columns` of a run of ``settings`` (its wheels, orbit, field and torques)."""
-    return columns(settings.wheel_count, settings.has_orbit, settings.magnetic_on, settings.torques_on)
+    """:func:`columns` of a run of ``settings`` (its wheels, orbit, field, torques and estimator)."""
+    return columns(*_kinds(settings))
 
 
 def history_columns_of(settings) -> tuple:
     """:func:`history_columns` of a run of ``settings``."""
-    return history_columns(settings.wheel_count, settings.has_orbit, settings.magnetic_on, settings.torques_on)
+    return history_columns(*_kinds(settings))
 
 
 #: The history columns of a run without wheels.
@@ -120,11 +132,12 @@ _ZERO3 = (0.0, 0.0, 0.0)
 
 def _row(t, q, w, angles_deg, norm, multiplier, energy, h, torque, qc, norm_correction, q_dot_p,
          command_deg, four_t, wheel_speeds=(), wheel_torques=(), orbit_angles_deg=None,
-         command_torque=None, body_h=None, orbit=()) -> tuple:
+         command_torque=None, body_h=None, orbit=(), estimate=(), sensors=()) -> tuple:
     """The values in :func:`history_columns` order (the one place that knows that order)."""
     wheels = (*body_h, *command_torque) if wheel_speeds else ()
     return (t, *q, *w, *angles_deg, norm, multiplier, energy, *h, *torque, *qc, *wheel_speeds, *wheel_torques,
-            *orbit, norm_correction, four_t, q_dot_p, *(orbit_angles_deg or angles_deg), *wheels, *command_deg)
+            *orbit, *estimate, norm_correction, four_t, q_dot_p, *(orbit_angles_deg or angles_deg), *wheels,
+            *command_deg, *sensors)
 
 
 class SimulationFault(RuntimeError):
@@ -213,6 +226,12 @@ class Snapshot:
         With a field, SRP or drag: the environment's torques one by one at this state (N m, body
         axes; zeros for what is off): gravity gradient, solar radiation pressure, drag, ``m x B``
         (command plus residual dipole).
+    estimate : tuple or None
+        With an estimator (issue 33): the values of :data:`sim.model.navigation.ESTIMATE_COLUMNS`
+        (``qe1..qe4`` first: the estimated attitude).
+    sensors : tuple or None
+        With an estimator: per :data:`sim.model.navigation.SENSOR_NAMES`, 1.0 when the sensor's last
+        sample was available, 0.0 when not (blinded, dark), nan when there is no such sensor.
     """
 
     t: float
@@ -245,6 +264,8 @@ class Snapshot:
     t_srp: tuple | None = None
     t_drag: tuple | None = None
     t_mag: tuple | None = None
+    estimate: tuple | None = None
+    sensors: tuple | None = None
 
     @property
     def four_t(self) -> float:
@@ -263,7 +284,8 @@ class Snapshot:
                     self.wheel_speeds, self.wheel_torques, self.orbit_angles_deg, self.command_torque, self.body_h,
                     _orbit_values(self.world, self.pointing_error_deg)
                     + _issue32_values(self.b_body, self.dipole, None if self.t_gg is None else
-                                      (self.t_gg, self.t_srp, self.t_drag, self.t_mag)))
+                                      (self.t_gg, self.t_srp, self.t_drag, self.t_mag)),
+                    self.estimate or (), _timeline(self.estimate, self.sensors))
 
 
 def _orbit_values(world, error_deg) -> tuple:
@@ -277,6 +299,14 @@ def _issue32_values(b_body, dipole, parts) -> tuple:
     """The :data:`MAGNETIC_COLUMNS` and :data:`TORQUE_COLUMNS` values (each empty when off)."""
     out = () if b_body is None else (*b_body, *dipole)
     return out if parts is None else out + tuple(x for part in parts for x in part)
+
+
+def _timeline(estimate, sensors) -> tuple:
+    """The history's :data:`sim.model.navigation.AVAILABILITY_COLUMNS` of a snapshot's estimate (empty without)."""
+    if estimate is None:
+        return ()
+    levels = tuple(3.0 - k + 0.6 * a for k, a in enumerate(sensors))
+    return (-estimate[7], -estimate[8], -estimate[9], *levels)
 
 
 def to_lvlh(q, r, v) -> tuple:
@@ -320,6 +350,8 @@ class Simulation(Stepper):
         self._load.user = user_torque
         self._w = None
         self._world = self._world_state = None
+        self._nav = self._nav_key = None
+        self._law = self._torque
         self._configure()
         self.reset()
 
@@ -350,6 +382,33 @@ class Simulation(Stepper):
             self._update_world()
         if self._w is not None and len(self._w) != 3 + s.wheel_count:  # a new number of wheels: at their reset speeds
             self._w = self._w[:3] + self._initial_wheel_speeds()
+        self._configure_navigation()
+
+    def _configure_navigation(self) -> None:
+        """The sensors and estimator (sim.model.navigation), and what the torque law reads: the truth, or the
+        estimate held over each step.  A change of the sensors or the filter starts them again from the present."""
+        s = self._settings
+        key = (s.estimator, s.gyro, s.star_tracker, s.sun_sensors, s.magnetometer, s.sensor_seed, s.filter_gyro,
+               s.epoch)
+        if key != self._nav_key and self._w is not None:
+            self._nav_key = key
+            self._nav = None if s.estimator == "truth" else Navigation(s, [0], self._q, self._w[:3])
+        flying = self._nav is not None and s.fly_on == "estimate"
+        self._law = HeldTorque(self._torque) if flying else self._torque
+        self._load.torque = self._law
+        self._step_torque = self._load if self._load.active else self._law
+        if flying:
+            self._hold()
+
+    def _hold(self) -> None:
+        """The torque law at the estimate of the step's start (fly_on = estimate)."""
+        nav = self._nav
+        self._law.hold(tuple(float(x) for x in nav.q[0]), tuple(float(x) for x in nav.rates[0]))
+
+    @property
+    def navigation(self) -> Navigation | None:
+        """The sensors and the estimator (:class:`sim.model.navigation.Navigation`), or None (estimator truth)."""
+        return self._nav
 
     def _update_world(self) -> None:
         """The world at the present time (once per step, sim.model.world): the orbit's state for the gravity
@@ -442,6 +501,8 @@ class Simulation(Stepper):
             self._bdot.reset()
         if self._world is not None:
             self._update_world()
+        self._nav_key = None
+        self._configure_navigation()
 
     @property
     def q(self) -> tuple:
@@ -480,7 +541,14 @@ class Simulation(Stepper):
         integrate, norm, torque, body, cmd = self._integrate, self._norm, self._step_torque, self._gyrostat, self._cmd
         dt = self._dt
         wheels = len(self._w) > 3
+        nav = self._nav
+        held = self._law if self._law is not self._torque else None
         for _ in range(n):
+            if nav is not None:  # the sensors due in [t, t + dt) and the estimate of t (sim.model.navigation)
+                nav.sample(self._t, dt, self._q, self._world_state)
+                if held is not None:
+                    self._hold()
+            w0 = self._w
             try:
                 q, w, p = integrate(self._q, self._w, self._p, dt, torque, body, self._t)
                 q, correction = norm(q)
@@ -513,6 +581,8 @@ class Simulation(Stepper):
             if cmd.path is not None:
                 cmd.update(self._t)
                 self._sync_command()
+            if nav is not None:
+                nav.propagate(w0[:3], w[:3], dt)
             if self._world is not None:
                 self._update_world()
 
@@ -545,9 +615,9 @@ class Simulation(Stepper):
         load = self._load
         more = None
         if not load.active:
-            energy, h, torque = energy_of(w, lb), inertial_momentum(c, lb), self._torque(q, w)
+            energy, h, torque = energy_of(w, lb), inertial_momentum(c, lb), self._law(q, w)
         else:
-            command = self._torque(q, w)
+            command = self._law(q, w)
             wheels = load.wheels
             forces = load(q, w, self._t)
             torque = load.body_torque(forces, w)
@@ -575,6 +645,8 @@ class Simulation(Stepper):
         if self._world_state is not None:
             more = dict(more or {}, world=self._world_state, pointing_error_deg=self.pointing_error() * _DEG,
                         **self._issue32())
+        if self._nav is not None:
+            more = dict(more or {}, estimate=self._estimate(), sensors=tuple(float(x) for x in self._nav.available[0]))
         return Snapshot(t=self._t, step=self._k, q=self._q, w=self._w[:3], p=p, angles_deg=angles, norm=norm,
                         norm_correction=self._correction, multiplier=mult, energy=energy, h=h,
                         torque=torque, qc=self._cmd.written, command_deg=command, q_dot_p=q_dot_p,
@@ -588,6 +660,10 @@ class Simulation(Stepper):
         if self._settings.torques_on:
             out["t_gg"], out["t_srp"], out["t_drag"], out["t_mag"] = self._load.parts(self._q, self._t)
         return out
+
+    def _estimate(self) -> tuple:
+        """The :data:`sim.model.navigation.ESTIMATE_COLUMNS` values now."""
+        return tuple(float(x) for x in self._nav.values(self.attitude)[0])
 
     def columns(self) -> tuple:
         """The CSV columns of this simulation's rows (:func:`columns_of` its settings)."""
@@ -607,11 +683,17 @@ class Simulation(Stepper):
             orbit = _orbit_values(ws, self.pointing_error() * _DEG) + _issue32_values(
                 more32.get("b_body"), more32.get("dipole"),
                 None if parts is None else (parts, more32["t_srp"], more32["t_drag"], more32["t_mag"]))
+        nav = self._nav
+        estimate = sensors = ()
+        if nav is not None:
+            estimate = self._estimate()
+            sensors = nav.history_values(estimate)
         if more is None:
             return _row(self._t, self._q, self._w, angles, norm, mult, energy, h, torque, self._cmd.written,
-                        self._correction, q_dot_p, command, 4.0 * energy, orbit=orbit)
+                        self._correction, q_dot_p, command, 4.0 * energy, orbit=orbit, estimate=estimate,
+                        sensors=sensors)
         locked = more.get("locked_energy")
         return _row(self._t, self._q, self._w[:3], angles, norm, mult, energy, h, torque, self._cmd.written,
                     self._correction, q_dot_p, command, 4.0 * (energy if locked is None else locked),
                     more.get("wheel_speeds", ()), more.get("wheel_torques", ()), more.get("orbit_angles_deg"),
-                    more.get("command_torque"), more.get("body_h"), orbit)
+                    more.get("command_torque"), more.get("body_h"), orbit, estimate, sensors)

@@ -35,7 +35,7 @@ from sim.world.magnetic import IGRF_DEGREE, field_eci, gauss
 from sim.world.frames import ecef_to_eci, ecef_to_geodetic, eci_to_ecef, geodetic_to_ecef, precession
 from sim.world.orbit import R_EARTH_KM, KeplerOrbit, TleOrbit, read_tle
 from sim.world.sun import AU_KM, sun_direction
-from sim.world.time import gmst, julian_centuries_tt, parse_epoch
+from sim.world.time import decimal_year, gmst, julian_centuries_tt, parse_epoch
 
 __all__ = ["World", "WorldState", "FEED_FORWARD_H", "FIELD_SAMPLE", "decimal_year"]
 
@@ -48,11 +48,6 @@ FIELD_SAMPLE = 10.0
 DIPOLE_H = 1.0
 _J2000 = np.datetime64("2000-01-01T12:00:00", "ms")
 
-
-def decimal_year(days_utc: float) -> float:
-    """The decimal year of a date given in days from J2000.0 (2000-01-01 12 h): ``2000 + days / 365.25``
-    (within half a day of the calendar's year fraction, 1e-5 of IGRF's yearly secular change)."""
-    return 2000.0 + days_utc / 365.25
 
 
 @dataclass(frozen=True, slots=True)

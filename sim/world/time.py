@@ -20,7 +20,7 @@ from datetime import datetime, UTC
 
 from sim.core.ops import FLOAT
 
-__all__ = ["Epoch", "parse_epoch", "julian_date", "TT_MINUS_UTC", "J2000_JD", "DAY", "gmst",
+__all__ = ["decimal_year", "Epoch", "parse_epoch", "julian_date", "TT_MINUS_UTC", "J2000_JD", "DAY", "gmst",
            "julian_centuries_tt", "EPOCH_RANGE", "DEFAULT_EPOCH", "EpochError"]
 
 #: TT - UTC, s (TAI - UTC = 37 s since 2017-01-01, plus 32.184 s).
@@ -135,3 +135,9 @@ def gmst(days_ut1, ops=FLOAT):
     rad = deg * (math.pi / 180.0)
     two_pi = 2.0 * math.pi
     return rad - two_pi * (rad // two_pi)
+
+
+def decimal_year(days_utc: float) -> float:
+    """The decimal year of a date given in days from J2000.0 (2000-01-01 12 h): ``2000 + days / 365.25``
+    (within half a day of the calendar's year fraction, 1e-5 of IGRF's yearly secular change)."""
+    return 2000.0 + days_utc / 365.25
