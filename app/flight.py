@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from app.engine import EnsembleEngine
 from app.worker import SimulationWorker
 from sim.model.events import reached
+from sim.run.context import check_inputs
 from sim.run.recording import Recorder, RecordingError, replay
 from sim.run.runner import Runner
 from sim.run.scenario import Scenario, ScenarioError, load
@@ -162,7 +163,11 @@ class Flight:
         return self._engine
 
     def _runner(self, scenario: Scenario, recorder=None) -> Runner:
-        return Runner(scenario, recorder=recorder, ensembles=self._ensembles)
+        """A runner of ``scenario``; FlightError when one of its events does not fit a body (the run flies on)."""
+        try:
+            return Runner(scenario, recorder=recorder, ensembles=self._ensembles)
+        except SettingsError as exc:
+            raise FlightError(str(exc)) from None
 
     # ----------------------------------------------------------------- state
     @property
@@ -234,9 +239,14 @@ class Flight:
             settings = _with_wheels(scenario.settings, wheels)
         except SettingsError as exc:
             raise FlightError(str(exc)) from None
-        events = tuple(e for e in scenario.events if _fits(settings, e.changes))
         compare = tuple((label, o) for label, o in scenario.compare if _fits(settings, o))
-        scenario = dataclasses.replace(scenario, settings=settings, events=events, compare=compare)
+        events, scenario = scenario.events, dataclasses.replace(scenario, settings=settings, events=(), compare=compare)
+        for event in events:  # those that still fit every body, in the order of the run
+            try:
+                check_inputs(dataclasses.replace(scenario, events=(*scenario.events, event)))
+            except SettingsError:
+                continue
+            scenario = dataclasses.replace(scenario, events=(*scenario.events, event))
         count = settings.wheel_count
         return self._start(scenario, self._runner(scenario),
                            f"{count} reaction wheel{'s' if count != 1 else ''}: the run restarted at t = 0"
@@ -245,12 +255,13 @@ class Flight:
     def start_recording(self, path, angles_deg, rates) -> Started:
         """Restart :meth:`current_scenario` at t = 0 and record it to ``path``."""
         scenario = self.current_scenario(angles_deg, rates)
+        runner = self._runner(scenario)  # before the file: a scenario that cannot fly records nothing
         try:
-            recorder = Recorder(path, scenario)
+            runner.recorder = Recorder(path, scenario)
         except OSError as exc:
             raise FlightError(f"cannot record to {path}: {exc.strerror}") from None
         path = os.fspath(path)
-        started = self._start(scenario, self._runner(scenario, recorder),
+        started = self._start(scenario, runner,
                               f"Recording to {path}: the run restarted at t = 0")
         self._recording = path
         return started

@@ -41,6 +41,7 @@ import numpy as np
 from sim.io.conventions import Convention, convert_result
 from sim.io.limits import LIMITS, RunTooLong, as_number, check_cost, duration_text, least_seconds
 from sim.run.recording import Recorder, load_recording
+from sim.run.context import check_inputs
 from sim.run.runner import Runner
 from sim.run.scenario import MAX_DURATION, Scenario, load
 from sim.run.scenario_toml import dumps as scenario_toml
@@ -418,15 +419,20 @@ def record(source, path, duration: float | None = None, inputs=(), *, force: boo
     ``inputs`` is a sequence of ``(t, key, value)``: setting ``key`` changes
     to ``value`` before the first step at or after ``t`` s (counted in steps
     of the initial dt: ``round(t / dt)``); ``key`` may be ``"reset"``.
-    :func:`replay` of the file reproduces the run bit for bit.
+    :func:`replay` of the file reproduces the run bit for bit.  An input
+    that does not fit a body it reaches (three wheel torques for four
+    wheels) raises SettingsError naming it, before the file is made
+    (:func:`sim.run.context.check_inputs`).
     """
     scenario = as_scenario(source)
     p = plan(scenario, duration).check(force=force)
-    schedule = []
-    for t, key, value in inputs:
+    schedule, where = [], []
+    for i, (t, key, value) in enumerate(inputs):
         t = _input_time(t)
         step = round(t / scenario.settings.dt)
         schedule.append((step, key, None if key == "reset" else validate(key, value)))
+        where.append(f"inputs[{i}] ({key!r} at t={t:g} s)")
+    check_inputs(scenario, schedule, where)  # each against the bodies it reaches, before the file is made
     runner = Runner(scenario)
     recorder = runner.recorder = Recorder(path, scenario)
     try:

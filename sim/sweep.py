@@ -29,6 +29,7 @@ from sim.ensemble.sampling import combination
 from sim.model.events import EventCursor
 from sim.io.costs import BYTES_PER_BODY, LOST_SECONDS, POLL_SECONDS, WORKER_BYTES
 from sim.io.limits import LIMITS, least_seconds
+from sim.run.context import check_inputs
 from sim.run.scenario import Scenario
 from sim.model.settings import Settings
 
@@ -200,7 +201,9 @@ class Sweep:
     Parameters
     ----------
     scenario : Scenario
-        Settings, events and duration (comparison bodies are not flown).
+        Settings, events and duration (comparison bodies are not flown).  An
+        event that does not fit a body raises SettingsError here
+        (:func:`sim.run.runner.check_inputs`), as a run refuses it.
     spec : EnsembleSpec
         How the bodies differ (bodies, seed, attitudes, spreads, gains grid,
         settling threshold).
@@ -224,6 +227,7 @@ class Sweep:
 
     def __init__(self, scenario: Scenario, spec: EnsembleSpec, *, chunk: int | None = None,
                  traj_every: int = 0):
+        check_inputs(scenario)  # its events against its bodies (SettingsError), before any chunk flies
         self.scenario = scenario
         self.spec = spec
         self.steps = round(scenario.duration / scenario.settings.dt)

@@ -23,9 +23,11 @@ first, 3 Dask failures that end, 4 no traceback, 5 no silently wrong
 output, 6 friction; ``M`` is issue 23's meshes (inside out, units).
 Round three (issue 35, :data:`ROUND_THREE`) adds ``R1`` the one writer's
 temporary file, ``R2`` signals during ``video``, ``R3`` every command
-through the one estimate, ``R4`` numerical overflow as a fault, ``R8``
-rough edges (classes 5, 6 and 7 of issue 35 are tested in pytest:
-``tests/test_hostile_api.py``, ``tests/test_engine.py``).  The video cases
+through the one estimate, ``R4`` numerical overflow as a fault, ``R5``
+inputs checked against their context at load time, ``R8`` rough edges
+(classes 6 and 7 of issue 35 are tested in pytest:
+``tests/test_hostile_api.py``, ``tests/test_engine.py``; class 5's
+mechanism also in ``tests/test_hostile_context.py``).  The video cases
 draw the window: ``make hostile`` runs them on a virtual screen.
 """
 
@@ -969,6 +971,74 @@ ROUND_THREE += [
     Case("video", "R8", "video --duration 3600.0001 says how long a video may be",
          ["video", "--duration", "3600.0001", "--out", "v.mp4"], 2,
          "--duration 3600.0001: a video of 3600.0001 s of simulated time is longer than the longest video, 3600 s"),
+]
+
+#: An event that fits the main body's four wheels, not the comparison body's three (line 6).
+_MISFIT = scenario('wheels = "pyramid"', "[[events]]\nat = 0.02\nwheel_torques = [0.01, 0, 0, 0]\n\n"
+                   '[[compare]]\nlabel = "three"\nwheels = "orthogonal"\n')
+_MISFIT_SAYS = (r"^attitude-sim: error: s.toml, line 6: \[\[events\]\] #1: comparison body 'three': wheel_torques: "
+                r"4 values for 3 wheels")
+_FOUR = header(settings={"wheels": "pyramid"}, duration=0.05)
+_SPEEDS = [100.0, 0.0, 0.0, 0.0]
+
+
+def _replay(lines, head=_FOUR) -> dict:
+    return {"r.jsonl": recording(head, lines, end=50), "keep.csv": KEEP}
+
+
+ROUND_THREE += [
+    # ---------------------------------------------------------- R5. inputs checked in context, at load time
+    Case("context", "R5", "run: an event that misfits a comparison body's wheels: refused at load, its line named",
+         ["run", "--scenario", "s.toml", "--out", "keep.csv"], 2, _MISFIT_SAYS,
+         files={"s.toml": _MISFIT, "keep.csv": KEEP}, keep=("keep.csv",), absent=("keep.csv.*",)),
+    Case("context", "R5", "run: the same scenario makes no new --out file",
+         ["run", "--scenario", "s.toml", "--out", "new.csv"], 2, _MISFIT_SAYS,
+         files={"s.toml": _MISFIT}, absent=("new.csv*",)),
+    Case("context", "R5", "sweep refuses the scenario the run refuses, before any body flies",
+         ["sweep", "--scenario", "s.toml", "--bodies", "10", "--out", "keep.csv"], 2, _MISFIT_SAYS,
+         files={"s.toml": _MISFIT, "keep.csv": KEEP}, keep=("keep.csv",), absent=("keep.csv.*",)),
+    Case("context", "R5", "video refuses it before any frame",
+         ["video", "--scenario", "s.toml", "--out", "keep.mp4"], 2, _MISFIT_SAYS,
+         files={"s.toml": _MISFIT, **_VK}, keep=("keep.mp4",), absent=("keep.mp4.*",)),
+    Case("context", "R5", "run: an event that fits the file's wheels but not those of --wheels: its line named",
+         ["run", "--scenario", "s.toml", "--wheels", "orthogonal", "--out", "keep.csv"], 2,
+         r"s.toml, line 6: \[\[events\]\] #1: wheel_torques: 4 values for 3 wheels .* \(with the flags given\)",
+         files={"s.toml": scenario('wheels = "pyramid"', "[[events]]\nat = 0.02\nwheel_torques = [0.01, 0, 0, 0]\n"),
+                "keep.csv": KEEP}, keep=("keep.csv",)),
+    Case("context", "R5", "replay: a header event that changes the wheel count: line 1, not a broadcast error",
+         ["replay", "r.jsonl", "--out", "keep.csv"], 2,
+         r"r.jsonl, line 1: the header's event #1 \(at 0.01 s\): wheels: a run keeps its 0 wheels",
+         files=_replay([], header(events=[{"at": 0.01, "wheels": "pyramid"}], duration=0.05)), keep=("keep.csv",)),
+    Case("context", "R5", "replay: 3 wheel torques recorded for 4 wheels: its line, exit 2, not a fault",
+         ["replay", "r.jsonl", "--out", "keep.csv"], 2,
+         r"r.jsonl, line 2: input 'wheel_torques' before step 10: wheel_torques: 3 values for 4 wheels",
+         files=_replay([{"step": 10, "key": "wheel_torques", "value": [0.1, 0, 0]}]), keep=("keep.csv",)),
+    Case("context", "R5", "replay: splitting recorded for a body with wheels: its line, exit 2",
+         ["replay", "r.jsonl", "--out", "keep.csv"], 2,
+         r"r.jsonl, line 3: input 'integrator' before step 10: integrator: splitting is for a body without",
+         files=_replay([{"step": 2, "key": "torque", "value": [0, 0, 0]},
+                        {"step": 10, "key": "integrator", "value": "splitting"}]), keep=("keep.csv",)),
+    Case("context", "R5", "replay: a speed limit that only the ensemble's bodies exceed: its line",
+         ["replay", "r.jsonl", "--out", "keep.csv"], 2,
+         r"r.jsonl, line 4: input 'wheel_speed_limit' before step 2: the ensemble's bodies: wheel_speeds\[0\]",
+         files=_replay([{"step": 0, "key": "ensemble", "value": {"bodies": 4}},
+                        {"step": 1, "key": "wheel_speeds", "value": [0, 0, 0, 0]},
+                        {"step": 2, "key": "wheel_speed_limit", "value": 50.0}],
+                       header(settings={"wheels": "pyramid", "wheel_speeds": _SPEEDS}, duration=0.05)),
+         keep=("keep.csv",)),
+    Case("context", "R5", "replay: a header event replayed after a reset misfits the speeds set since: line 1",
+         ["replay", "r.jsonl", "--out", "keep.csv"], 2,
+         r"r.jsonl, line 1: the header's event #1 \(at 0.01 s\): wheel_speeds\[0\]: 100 rad/s is beyond",
+         files=_replay([{"step": 20, "key": "wheel_speed_limit", "value": 600.0},
+                        {"step": 21, "key": "wheel_speeds", "value": _SPEEDS}, {"step": 22, "key": "reset"}],
+                       header(settings={"wheels": "pyramid"}, events=[{"at": 0.01, "wheel_speed_limit": 50.0}],
+                              duration=0.05)), keep=("keep.csv",)),
+    Case("context", "R5", "replay: the same inputs without the reset replay whole",
+         ["replay", "r.jsonl", "--out", "keep.csv"], 0, lines=1,
+         files=_replay([{"step": 20, "key": "wheel_speed_limit", "value": 600.0},
+                        {"step": 21, "key": "wheel_speeds", "value": _SPEEDS}],
+                       header(settings={"wheels": "pyramid"}, events=[{"at": 0.01, "wheel_speed_limit": 50.0}],
+                              duration=0.05)), check=whole_csv("keep.csv", rows=51)),
 ]
 
 CASES += ROUND_THREE

@@ -25,6 +25,7 @@ from sim.io.files import check_outputs as check_files
 from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
 from sim.io.limits import LIMITS, as_number
 from sim.core.norm import NORM_MODES
+from sim.run.context import check_inputs
 from sim.run.scenario import Event, load
 from sim.run.scenario import resolve as resolve_scenario
 from sim.model.settings import Settings, SettingsError, carried_to, validate
@@ -325,11 +326,17 @@ def scenario_from_args(args):
     events = scenario.events
     if args.torque_until is not None:
         until = flag_value("torque_until", "slerp_time", args.torque_until)  # a time >= 0
-        events = tuple(sorted(events + (Event(until, {"torque": (0.0, 0.0, 0.0)}),), key=lambda e: e.at))
+        events = tuple(sorted(events + (Event(until, {"torque": (0.0, 0.0, 0.0)}, "--torque-until"),),
+                              key=lambda e: e.at))
     duration = scenario.duration
     if args.duration is not None:
         duration = _duration(args.duration)
-    return replace(scenario, settings=settings, events=events, duration=duration)
+    scenario = replace(scenario, settings=settings, events=events, duration=duration)
+    try:  # the scenario's events against the bodies the flags made, before anything is written
+        check_inputs(scenario, source=args.scenario)
+    except SettingsError as exc:
+        raise UsageError(f"{exc} (with the flags given)" if changes else str(exc)) from None
+    return scenario
 
 
 def _issue32_flags(args) -> dict:

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from sim.ensemble import EnsembleSpec
+from sim.run.context import check_inputs
 from sim.run.runner import ENSEMBLE, RESET, Runner
 from sim.io.files import FileRefused, read_regular
 from sim.io.limits import LIMITS
@@ -158,7 +159,7 @@ def load_recording(path, warn=None):
         raise RecordingError(f"{path}, line 1: the header's version {version!r} is not a format version "
                              f"(an integer from 1 to {VERSION})")
     scenario = _header_scenario(header, path)
-    inputs, last, ended = [], 0, False
+    inputs, where, last, ended = [], [], 0, False
     for number, line in enumerate(lines[1:], start=2):
         try:
             record = json.loads(line)
@@ -182,12 +183,17 @@ def load_recording(path, warn=None):
             except SettingsError as exc:
                 raise RecordingError(f"{path}, line {number}: {exc}") from None
             inputs.append((step, key, value))
+            where.append(f"{path}, line {number}: input {key!r} before step {step:,}")
             last = max(last, step)
         elif "alive" in record or "end" in record:
             last = max(last, _step(record.get("end", record.get("alive")), path, number))
             ended = ended or "end" in record
         else:
             raise RecordingError(f"{path}, line {number}: unknown record")
+    try:  # every input and event against the bodies it will reach, in the order of the replay
+        check_inputs(scenario, inputs, where, f"{path}, line 1")
+    except SettingsError as exc:
+        raise RecordingError(str(exc)) from None
     if not ended and warn is not None:
         warn(f"warning: {path} has no end mark: the recording was cut off (the program recording it was "
              f"killed, or the disk filled up); it replays to its last complete line, step {last:,}")
@@ -205,9 +211,9 @@ def _step(value, path, number) -> int:
 def _header_scenario(header: dict, path) -> Scenario:
     try:
         settings = Settings().replace(**header["settings"])
-        events = tuple(Event(_time(e["at"]), {k: validate(k, v)
-                                              for k, v in e.items() if k != "at"})
-                       for e in header.get("events", []))
+        events = tuple(Event(_time(e["at"]), {k: validate(k, v) for k, v in e.items() if k != "at"},
+                             f"{path}, line 1: the header's event #{i + 1} (at {e['at']!r} s)")
+                       for i, e in enumerate(header.get("events", [])))
         compare = tuple((_text(c["label"]), {k: validate(k, v)
                                              for k, v in c.items() if k != "label"})
                         for c in header.get("compare", []))

@@ -28,40 +28,15 @@ from sim.ensemble.info import EnsembleFrame, EnsembleInfo
 from sim.model.controls import CONTROLS, Control, check_control
 from sim.model.events import EventCursor
 from sim.core.algebra import norm2_Q, rotation_angle
+from sim.run.context import (ENSEMBLE, ENSEMBLE_BODY_KEYS, ENSEMBLE_KEYS, RESET, check_inputs, check_wheel_count,
+                             reaches_ensemble)
 from sim.run.scenario import Scenario
 from sim.model.settings import SettingsError, validate
-from sim.core.wheels import layout_axes
 from sim.model.simulation import Simulation, SimulationFault, Snapshot, history_columns_of
 
 __all__ = ["Runner", "Batch", "live_ensemble", "RESET", "ENSEMBLE", "ENSEMBLE_KEYS", "ENSEMBLE_BODY_KEYS", "MAIN",
            "COMPARE_COLUMNS"]
 
-#: The input that resets every body to the scenario's initial state.
-RESET = "reset"
-#: The input that starts an ensemble beside the main body (value: an
-#: :class:`~sim.ensemble.EnsembleSpec`, built from the main body's settings
-#: then) or removes it (value None).  Recorded like a setting, so a replay
-#: flies the same ensemble bit for bit (it is built from the same settings
-#: at the same step).
-ENSEMBLE = "ensemble"
-#: Settings that reach the ensemble too: the shared inputs of
-#: :meth:`sim.ensemble.Ensemble.set`.  A new body reaches it as well
-#: (:data:`ENSEMBLE_BODY_KEYS`: ``body``, ``mass``, ``mesh_units``, and ``inertia`` back to
-#: None, the body's own), so the ensemble re-draws its inertia about the
-#: body now flown.  The others are each body's own: reset angles and rates,
-#: and an explicit inertia (what "Load worst" gives the main body: the
-#: ensemble drew its bodies about the main body's values when it was built,
-#: and keeps them, so the main body can fly beside one of them).
-ENSEMBLE_KEYS = frozenset({"torque", "dampers_on", "dampers", "controller", "gains", "axes", "shortest_path",
-                           "limiter_on", "limits", "command_deg", "slerp_time", "integrator",
-                           "full_quat_form", "norm", "dt", "wheels", "wheel_inertia", "wheel_torque_limit",
-                           "wheel_speed_limit", "wheel_friction", "wheel_torques", "gravity_gradient",
-                           "altitude_km", "disturbance", "disturbance_axes", "disturbance_period"})
-#: Settings whose value fixes how many wheels a body has: a run keeps its number of wheels (its rows
-#: have a column per wheel), so a change to another number is refused (:meth:`Runner.submit`).
-WHEEL_COUNT_KEYS = frozenset({"wheels"})
-#: A change of body: reaches the ensemble, but ``inertia`` only when it goes back to None.
-ENSEMBLE_BODY_KEYS = frozenset({"body", "mass", "mesh_units", "inertia"})
 #: Label of the main body in :attr:`Batch.compare_rows`.
 MAIN = "main"
 #: Columns of :attr:`Batch.compare_rows`: time, attitude error against the
@@ -132,6 +107,7 @@ class Runner:
     """
 
     def __init__(self, scenario: Scenario, recorder=None, user_torque=None, ensembles=None):
+        check_inputs(scenario)  # an event that does not fit a body: refused now, not half way
         self.scenario = scenario
         self.recorder = recorder
         self._inbox: queue.SimpleQueue = queue.SimpleQueue()
@@ -202,16 +178,8 @@ class Runner:
         return self.sim.settings
 
     def check_wheel_count(self, key: str, value) -> None:
-        """SettingsError when ``key = value`` would change the number of wheels of a running body.
-
-        A run's rows hold a column per wheel; the window starts a new run
-        for another number of wheels (:meth:`app.flight.Flight.change_wheels`).
-        """
-        if key in WHEEL_COUNT_KEYS:
-            count = len(layout_axes(value))
-            if count != self.sim.wheel_count:
-                raise SettingsError(f"{key}: a run keeps its {self.sim.wheel_count} wheels (its rows have a "
-                                    f"column per wheel); {count} wheels need a new run")
+        """SettingsError when ``key = value`` would change the number of wheels of the main body (:func:`check_wheel_count`)."""
+        check_wheel_count(key, value, self.sim.wheel_count)
 
     def schedule(self, step: int, key: str, value=None) -> None:
         """Apply an input just before the step that follows global step ``step`` (replay)."""
@@ -233,8 +201,7 @@ class Runner:
         for label, overrides in self.scenario.compare:
             if key not in overrides:
                 getattr(self.compare[label], how)(key, value)
-        if self.ensemble is not None and (key in ENSEMBLE_KEYS or (
-                key in ENSEMBLE_BODY_KEYS and (key != "inertia" or value is None))):
+        if self.ensemble is not None and reaches_ensemble(key, value):
             getattr(self.ensemble, how)(key, value)
 
     def _apply(self, key, value, applied):

@@ -45,6 +45,7 @@ from sim.io.files import FileRefused, read_regular
 from sim.io.limits import LIMITS
 from sim.model.settings import KEYS, Settings, SettingsError, validate
 from sim.model.shape import BUILTINS
+from sim.run.context import check_inputs
 
 __all__ = ["Scenario", "ScenarioError", "load", "loads", "builtin_dir", "builtin_names",
            "resolve"]
@@ -67,10 +68,14 @@ class ScenarioError(ValueError):
 
 @dataclass(frozen=True)
 class Event:
-    """Settings changed at simulated time ``at`` (s)."""
+    """Settings changed at simulated time ``at`` (s).
+
+    ``where`` names it in a message (``"FILE, line N: [[events]] #i"``; empty: by its time).
+    """
 
     at: float
     changes: dict
+    where: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -229,9 +234,14 @@ class _Parser:
         events = self.events(self.table(data, "events", list), settings)
         compare = self.compare(self.table(data, "compare", list), settings)
         ensemble = self.ensemble(self.table(data, "ensemble")) if "ensemble" in data else None
-        return Scenario(name=self.name, title=title, caption=caption, duration=float(duration),
-                        pause_at_end=pause_at_end, speed=speed, plot_seconds=plot_seconds, settings=settings,
-                        events=events, compare=compare, ensemble=ensemble)
+        scenario = Scenario(name=self.name, title=title, caption=caption, duration=float(duration),
+                            pause_at_end=pause_at_end, speed=speed, plot_seconds=plot_seconds, settings=settings,
+                            events=events, compare=compare, ensemble=ensemble)
+        try:  # every event against every body it reaches, in the order of the run
+            check_inputs(scenario, source=self.source)
+        except SettingsError as exc:
+            raise ScenarioError(str(exc)) from None
+        return scenario
 
     def window_number(self, meta: dict, key: str, after: int = 0):
         """``[scenario]`` ``speed`` or ``plot_seconds``: None, or a number in its range of :data:`sim.io.limits.LIMITS`."""
@@ -296,7 +306,9 @@ class _Parser:
                 if getattr(changed, on) != getattr(settings, on):
                     raise self.error(f"[[events]] #{i + 1}: a run keeps or goes without {what} from start to end "
                                      "(its rows have columns for it)", "events", i)
-            events.append(Event(float(at), changes))
+            line = self.find_line("events", i)
+            where = f"{self.source}{f', line {line}' if line else ''}: [[events]] #{i + 1}"
+            events.append(Event(float(at), changes, where))
         events.sort(key=lambda e: e.at)
         return tuple(events)
 
