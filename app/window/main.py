@@ -363,7 +363,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"attitude-sim: {scenario.title or scenario.name}")
         seconds = scenario.plot_seconds or PLOT_SECONDS
         if seconds != self.plots.window_seconds:
-            self.plots.window_seconds = self.momentum.window_seconds = seconds
+            self.plots.window_seconds = self.momentum.window_seconds = self.environment.window_seconds = seconds
         frames = self.frames
         frames.watch_period(settings)
         self.feed.clear(settings.dt, started.columns or None)
