@@ -28,6 +28,7 @@ from app.controls.controller import ControllerGroup
 from app.controls.dampers import DampersGroup
 from app.controls.integrator import IntegratorGroup
 from app.controls.limiter import LimiterGroup
+from app.controls.magnetic import MagneticGroup
 from app.controls.pointing import PointingGroup
 from app.controls.run import RunGroup
 from app.controls.sensors import SensorsGroup
@@ -71,7 +72,8 @@ class ControlPanel(QWidget):
 
     Attributes
     ----------
-    run, torque, command, dampers, controller, limiter, integrator, body, wheels, environment, pointing, sensors
+    run, torque, command, dampers, controller, limiter, integrator, body, wheels, environment, pointing, magnetic,
+    sensors
         The control groups.
 
     Signals
@@ -98,12 +100,15 @@ class ControlPanel(QWidget):
         self.wheels = WheelsGroup(self._submit)
         self.environment = EnvironmentGroup(self._submit)
         self.pointing = PointingGroup(self._submit)
+        self.magnetic = MagneticGroup(self._submit)
         self.sensors = SensorsGroup(self._submit)
         self._groups = (self.torque, self.command, self.dampers, self.controller, self.limiter,
-                        self.integrator, self.body, self.wheels, self.environment, self.pointing, self.sensors)
+                        self.integrator, self.body, self.wheels, self.environment, self.pointing, self.magnetic,
+                        self.sensors)
         self.tabs = QTabWidget(objectName="tabs_controls")
         self.tabs.addTab(_tab(self.torque, self.command, self.pointing), "Fly")
-        self.tabs.addTab(_tab(self.dampers, self.controller, self.limiter, self.sensors, scroll=True), "Control")
+        self.tabs.addTab(_tab(self.dampers, self.controller, self.limiter, self.magnetic, self.sensors, scroll=True),
+                         "Control")
         self.tabs.addTab(_tab(self.integrator, self.body, self.wheels, self.environment, scroll=True), "Model")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -116,7 +121,8 @@ class ControlPanel(QWidget):
         """Every :class:`~app.controls.widgets.SettingField` of the panel."""
         return [self.dampers.gains, self.controller.gains, self.controller.slerp_time, self.limiter.limits,
                 self.integrator.dt, self.body.mass, self.body.inertia, self.body.angles, self.body.rates,
-                *self.wheels.fields(), *self.environment.fields(), *self.pointing.fields(), *self.sensors.fields()]
+                *self.wheels.fields(), *self.environment.fields(), *self.pointing.fields(),
+                *self.magnetic.fields(), *self.sensors.fields()]
 
     def _submit(self, key: str, value) -> None:
         """One group's input, as an entry of its own."""

@@ -145,7 +145,9 @@ class PlotAxisItem(pg.AxisItem):
         self.setStyle(maxTickLevel=1)
 
     def tickStrings(self, values, scale, spacing):
-        """Labels for ``values`` (pyqtgraph's hook); see :func:`tick_strings`."""
+        """Labels for ``values`` (pyqtgraph's hook); see :func:`tick_strings`; powers of ten on a log axis."""
+        if self.logMode:
+            return self.logTickStrings(values, scale, spacing)
         return tick_strings([v * scale for v in values], spacing * scale)
 
     def generateDrawSpecs(self, p):

@@ -52,6 +52,15 @@ class PlotTabs(QtWidgets.QTabWidget):
         elif not present and index >= 0:
             self.removeTab(index)
 
+    def set_tab(self, widget, label: str, present: bool) -> None:
+        """Add ``widget`` as the last tab called ``label`` and show it, or remove it."""
+        index = self.indexOf(widget)
+        if present and index < 0:
+            self.addTab(widget, label)
+            self.setCurrentWidget(widget)
+        elif not present and index >= 0:
+            self.removeTab(index)
+
     def show_momentum(self, checked: bool) -> None:
         """Show the Momentum tab (or the plots), when it is there."""
         if self.momentum is not None and self.indexOf(self.momentum) >= 0:

@@ -25,6 +25,7 @@ from app.view3d.layout import (GHOST_COLOR, GROUND_GRID_COLOR, GROUND_Z, HOME_CE
                                PRINCIPAL_COLORS, PRINCIPAL_LENGTH, REFERENCE_SIZE, RIG_OFFSET, SATURATED_COLOR,
                                SCENE_BACKGROUND, as_rotation, north_marker_points, principal_axes_points, triad_item,
                                wheel_points)
+from app.view3d.magnetic import MAGNETIC_LENGTH, MagneticArrows
 from app.view3d.mesh import body_mesh
 from sim.core.body import Body
 from sim.model.shape import DEFAULT_BODY
@@ -71,6 +72,7 @@ class AttitudeScene(GLWindow):
         self._ghost = self._translucent_body(GHOST_COLOR)
         self._ghost.setVisible(False)
         self._wheel_axes, self._wheel_colors, self._wheel_items, self._wheel_state = (), (), [], None
+        self.magnetic = MagneticArrows(self._aircraft, MAGNETIC_LENGTH * self._body_mesh.size)
         self._orbit = LineItem(np.zeros((6, 3)), np.repeat(np.asarray(ORBIT_COLORS), 2, axis=0), width=2.0,
                                mode="lines")
         self._orbit.setVisible(False)
@@ -177,6 +179,7 @@ class AttitudeScene(GLWindow):
         self._lay_out()
         self._draw_principal_axes()
         self._draw_wheels()
+        self._draw_magnetic()
         self.opts["distance"] *= ratio
         self.opts["center"] = self.opts["center"] * ratio
         self.update()
@@ -244,6 +247,20 @@ class AttitudeScene(GLWindow):
             ring.width = arrow.width = 5.0 if full else 2.5
             ring.set_data(ring_points, np.tile(shade, (len(ring_points), 1)))
             arrow.set_data(arrow_points, np.tile(shade, (len(arrow_points), 1)))
+
+    # ------------------------------------------------------------- magnetic
+    def set_magnetic(self, b_body, dipole, limit) -> None:
+        """The field (T) and the torquers' dipole command (A m^2), body axes, as arrows on the body
+        (:class:`~app.view3d.magnetic.MagneticArrows`); None hides one."""
+        self.magnetic.show(b_body, dipole, limit)
+
+    def _draw_magnetic(self):
+        shown, old = self.magnetic.state, self.magnetic
+        for item in (old.field, old.dipole):
+            item.setParentItem(None)
+        self.magnetic = MagneticArrows(self._aircraft, MAGNETIC_LENGTH * self._body_mesh.size)
+        if shown is not None:
+            self.magnetic.show(*shown)
 
     # ------------------------------------------------------------- orbit
     def set_orbit(self, cayley) -> None:

@@ -92,6 +92,10 @@ class AttitudeView(GLWindowView):
         """Show the wheels' speeds and which are at their limit (:meth:`AttitudeScene.set_wheel_speeds`)."""
         self.scene.set_wheel_speeds(fractions, saturated)
 
+    def set_magnetic(self, b_body, dipole, limit):
+        """The field and the dipole command as arrows on the body (:meth:`AttitudeScene.set_magnetic`)."""
+        self.scene.set_magnetic(b_body, dipole, limit)
+
     def set_orbit(self, cayley):
         """The orbit frame's attitude, or None (:meth:`AttitudeScene.set_orbit`)."""
         self.scene.set_orbit(cayley)

@@ -45,6 +45,7 @@ from app.view3d.earth import EarthItem, cylinder_triangles
 from app.view3d.glitems import LineItem, MeshItem, PointsItem
 from app.view3d.glwindow import GLWindow, GLWindowView
 from app.view3d.layout import AXIS_COLORS, ORBIT_COLORS, SCENE_BACKGROUND
+from app.view3d.magnetic import MAGNETIC_LENGTH, MagneticArrows, dipole_limit
 from app.view3d.mesh import body_mesh
 from sim.core.quaternion import cayley
 from sim.world.frames import ecef_to_eci, geodetic_to_ecef, lvlh, precession
@@ -146,6 +147,9 @@ class OrbitScene(GLWindow):
         self.craft = gl.GLGraphicsItem.GLGraphicsItem()  # at r, turned by C^T: body axes
         self.addItem(self.craft)
         self.body_axes = LineItem(*_segments((TRIAD_LENGTH,) * 3, AXIS_COLORS), width=2.5, parentItem=self.craft)
+        self.magnetic = MagneticArrows(self.craft, MAGNETIC_LENGTH * TRIAD_LENGTH)  # the field at r, ECI
+        #: The torquers' largest dipole, A m^2 (the dipole arrow's full length), set by OrbitView.show_settings.
+        self.dipole_limit = 0.0
         self.lvlh = LineItem(*_segments((LVLH_LENGTH,) * 3, ORBIT_COLORS), width=1.5)
         self.addItem(self.lvlh)
         self._mesh = None
@@ -221,6 +225,7 @@ class OrbitScene(GLWindow):
         r = np.asarray(ws.r_km, dtype=float) * SCENE_PER_KM
         self.craft.setTransform(_matrix(cayley(snapshot.attitude).T, r))
         self.lvlh.setTransform(_matrix(np.column_stack(lvlh(ws.r_km, ws.v_kms)), r))
+        self.magnetic.show(snapshot.b_body, snapshot.dipole, self.dipole_limit)
         self._extend_track(ws.t, r, ws.sunlit)
         if first:
             self.reset_view()
@@ -298,6 +303,7 @@ class OrbitView(GLWindowView):
             self.scene.set_body(settings.body, settings.mesh_units)
         except ValueError:  # the file changed on disk since it was chosen: the attitude view says so
             pass
+        self.scene.dipole_limit = dipole_limit(settings)
         target = settings.target if settings.pointing == "target" else None
         if target != self._target:
             self._target = target

@@ -14,7 +14,7 @@ import threading
 from PySide6.QtCore import QObject, Signal
 
 from app.plots.history import write_table_csv
-from sim.model.simulation import COLUMNS, columns
+from sim.model.simulation import COLUMNS, columns_of
 
 __all__ = ["CsvExport", "CsvExports"]
 
@@ -104,7 +104,8 @@ class CsvExports(QObject):
         self.latest: CsvExport | None = None
 
     def start(self, path) -> CsvExport | None:
-        """Write the history as CSV (``attitude-sim run`` columns) in the background.
+        """Write the history as CSV (the columns ``attitude-sim run`` writes for the run's settings:
+        :func:`sim.model.simulation.columns_of`, with the orbit's and issue 32's) in the background.
 
         The samples held now are copied and written by a :class:`CsvExport`
         thread; progress and the result show in the status bar.  Returns the
@@ -115,8 +116,9 @@ class CsvExports(QObject):
         if self.latest is not None and self.latest.running():
             window.show_message(f"Still exporting to {self.latest.path}")
             return None
-        wheels = sum(1 for name in window.history.columns if name.startswith("ux"))
-        export = CsvExport(window.history, path, columns=columns(wheels), parent=window)
+        wanted = columns_of(window.flight.worker.settings)
+        held = [name for name in wanted if name in window.history.columns]  # a setting changed since the run began
+        export = CsvExport(window.history, path, columns=held, parent=window)
         export.progress.connect(self._progress)
         export.finished.connect(self._finished)
         export.failed.connect(self._failed)

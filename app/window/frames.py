@@ -16,6 +16,7 @@ from app.plots.compare import period_note
 from app.plots.live import PLOTS, WHEEL_COLORS, CurveSpec, wheel_curves
 from app.plots.estimation import ESTIMATE_COLOR
 from app.view3d.layout import GHOST_COLOR
+from app.view3d.magnetic import dipole_limit
 from app.window.theme import COMPARE_COLORS, cycle, rgba, swatch
 from sim.core.body import Body
 from sim.core.quaternion import cayley
@@ -48,6 +49,41 @@ class FramePresenter:
         self.bodies: tuple = ()
         self._wheels_shown = None  # what show_wheels last drew
         self._period_inertia = None  # the inertia the period watch was made for
+        self._dipole_limit = (None, 0.0)  # (rods, their largest dipole) for the dipole arrows
+
+    # ------------------------------------------------- the world (issues 31, 32)
+    def new_world(self, settings) -> None:
+        """A new run: the orbit view's track starts again; the Magnetic tab when the run has a field, SRP or
+        drag (after the history took the run's columns)."""
+        w = self._window
+        w.orbit_view.new_run(settings)
+        w.plot_tabs.set_tab(w.environment, "Magnetic", w.environment.show_settings(settings))
+        self.show_world(settings)
+
+    def show_world(self, settings) -> None:
+        """The orbit view's settings, the Magnetic control group's recommended gain at the field seen so far."""
+        w = self._window
+        w.orbit_view.show_settings(settings)
+        b_rms = None
+        if settings.magnetic_on and "bx" in w.history.columns and len(w.history):
+            b = np.asarray([w.history.column(c) for c in ("bx", "by", "bz")])
+            b_rms = float(np.sqrt((b * b).sum(axis=0).mean())) or None
+        w.controls.magnetic.show_recommended(settings, b_rms)
+
+    def refresh_tabs(self, frame) -> None:
+        """The Momentum and Magnetic tabs' plots when shown: their share of display ``frame``, or all (None)."""
+        for panel in (self._window.momentum, self._window.environment):
+            if panel.isVisible():
+                if frame is None:
+                    panel.refresh()
+                else:
+                    panel.refresh_due(frame)
+
+    def _rods_limit(self, settings) -> float:
+        rods = settings.magnetorquer_set
+        if self._dipole_limit[0] is not rods:
+            self._dipole_limit = (rods, dipole_limit(settings))
+        return self._dipole_limit[1]
 
     def new_run(self) -> None:
         """A new run: the wheels are drawn again."""
@@ -151,6 +187,7 @@ class FramePresenter:
         w.viewer.set_command(cayley(last.qc) if settings.controller != "none" else None)
         w.viewer.set_gimbal_angles(*np.radians(last.angles_deg))
         w.estimation.show(last)
+        w.viewer.set_magnetic(last.b_body, last.dipole, self._rods_limit(settings))
         if w.orbit_view.isVisible():
             w.orbit_view.show_snapshot(last)
         for label, snapshot in batch.compare.items():

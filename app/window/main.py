@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 
 from PySide6.QtCore import QSettings, QSignalBlocker, Qt, QTimer
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from app.controls import ControlPanel
 from app.controls.torque import torque_unit
@@ -30,10 +30,10 @@ from app.flight import Flight, FlightError
 from app.plots.compare import ComparePanel
 from app.plots.feed import PlotFeed
 from app.plots.history import History
+from app.plots.environment import EnvironmentPlots
 from app.plots.live import MOMENTUM_PLOTS, PlotPanel
 from app.plots.tabs import PlotTabs
 from app.view3d.attitude_view import AttitudeView
-from app.view3d.orbit import OrbitView
 from app.window.dialogs import FileDialogs, FolderMemory
 from app.window.export import CsvExport, CsvExports
 from app.window.frames import FramePresenter
@@ -42,11 +42,11 @@ from app.window.gamepad_ui import GamepadControl
 from app.window.help_overlay import HelpOverlay
 from app.window.keys import KeyFlyer
 from app.window.menus import build_menus
-from app.window.orbit_readouts import OrbitReadouts
 from app.window.pace import FramePace
 from app.window.playback import PlaybackControl
 from app.window.readouts import Readouts
 from app.window.statusbar import StatusLine
+from app.window.views import build_centre
 from app.window.theme import COMPARE_COLORS, cycle
 from app.window.video_ui import VideoControl
 from app.worker import SPEED_RANGE
@@ -166,6 +166,7 @@ class MainWindow(QMainWindow):
         self.plots.setObjectName("plots")
         self.momentum = PlotPanel(self.history, plots=MOMENTUM_PLOTS)
         self.momentum.setObjectName("momentum")
+        self.environment = EnvironmentPlots(self.history)  # the Magnetic tab (issue 32)
         self.compare = ComparePanel()
         self.compare.setObjectName("compare")
         self.plot_tabs = PlotTabs(self.plots, self.compare, self.momentum)
@@ -177,8 +178,7 @@ class MainWindow(QMainWindow):
         self.readouts = Readouts()
         self.frames = FramePresenter(self)
         self.readouts.orbit_toggled.connect(self.frames.show_orbit_angles)
-        self.orbit_view, self.orbit_readouts = OrbitView(), OrbitReadouts()
-        centre = self._build_centre()
+        centre = build_centre(self, MESSAGE_SECONDS * 1000)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="splitter")
         for widget in (self.controls, centre, self.plot_tabs):
             self.splitter.addWidget(widget)
@@ -210,34 +210,6 @@ class MainWindow(QMainWindow):
         run.reset_clicked.connect(lambda: self.reset())
         run.speed_changed.connect(worker.set_speed)
         run.pause_at_end_toggled.connect(self._toggle_pause_at_end)
-
-    def _build_centre(self) -> QWidget:
-        """The centre column: title and legend, caption, fault and message, the 3D view, the readouts."""
-        self.title = QLabel(objectName="label_title")
-        self.caption = QLabel(objectName="label_caption", wordWrap=True)
-        self.legend = QLabel(objectName="label_legend", textFormat=Qt.TextFormat.RichText)
-        self.fault_banner = QLabel(objectName="label_fault", wordWrap=True, visible=False)
-        self.message = QLabel(objectName="label_message", wordWrap=True, visible=False)
-        self._message_timer = QTimer(self, singleShot=True, interval=MESSAGE_SECONDS * 1000)
-        self._message_timer.timeout.connect(self.message.hide)
-        head = QHBoxLayout()
-        head.addWidget(self.title)
-        head.addStretch(1)
-        head.addWidget(self.legend)
-        centre = QWidget(objectName="centre")
-        column = QVBoxLayout(centre)
-        column.setContentsMargins(4, 4, 4, 0)
-        column.setSpacing(3)
-        column.addLayout(head)
-        for widget in (self.caption, self.fault_banner, self.message):
-            column.addWidget(widget)
-        self.views = QSplitter(Qt.Orientation.Vertical, objectName="views")  # the attitude and orbit views
-        for view in (self.viewer, self.orbit_view):
-            self.views.addWidget(view)
-        column.addWidget(self.views, 1)
-        column.addWidget(self.readouts)
-        column.addWidget(self.orbit_readouts)
-        return centre
 
     def _check_compare_action(self, shown: bool) -> None:
         self.compare_action.setEnabled(self.compare.has_bodies)
@@ -393,7 +365,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"attitude-sim: {scenario.title or scenario.name}")
         seconds = scenario.plot_seconds or PLOT_SECONDS
         if seconds != self.plots.window_seconds:
-            self.plots.window_seconds = self.momentum.window_seconds = seconds
+            self.plots.window_seconds = self.momentum.window_seconds = self.environment.window_seconds = seconds
         frames = self.frames
         frames.watch_period(settings)
         self.feed.clear(settings.dt, started.columns or None)
@@ -410,7 +382,7 @@ class MainWindow(QMainWindow):
         self.caption.setText(scenario.caption)
         self.caption.setVisible(bool(scenario.caption))
         self.controls.show_settings(settings, fresh=True)
-        self.orbit_view.new_run(settings)
+        frames.new_world(settings)
         self.controls.run.show_end(scenario.duration, self.flight.pause_at_end)
         frames.show_legend(settings)
 
@@ -457,14 +429,14 @@ class MainWindow(QMainWindow):
         if not self._paced:  # every plot (none while hidden), the readouts and controls
             if self.plots.isVisible():
                 self.plots.refresh()
+            self.frames.refresh_tabs(None)
             self.compare.refresh()
             self.estimation.refresh()
             self._sync()
             return
         if self.plots.isVisible():  # hidden behind the Compare tab: catch up when shown
             self.plots.refresh_due(self._tick)  # a share of the plots each frame
-        if self.momentum.isVisible():
-            self.momentum.refresh_due(self._tick)
+        self.frames.refresh_tabs(self._tick)  # the Momentum and Magnetic tabs, when shown
         self.estimation.refresh_due(self._tick)
         self.compare.refresh_due(self._tick)  # returns at once while hidden
         if self._tick % SLOW_EVERY == 0:
@@ -483,7 +455,7 @@ class MainWindow(QMainWindow):
             self.orbit_readouts.show_snapshot(self._last)
             self.status.show_time(self._last.t)
         self.controls.show_settings(worker.settings)
-        self.orbit_view.show_settings(worker.settings)
+        self.frames.show_world(worker.settings)
         self.readouts.torque_unit = torque_unit(max(self.controls.torque.limits))
         settings = worker.settings
         self.frames.show_body(settings)
