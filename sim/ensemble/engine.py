@@ -361,7 +361,7 @@ class Ensemble(Stepper):
             self._update_world()
         self._energy0 = self.energy()
         self._segments = [(0, 0.0, self._dt)]   # (k0, t0, dt): t of step k is t0 + (k - k0) dt
-        self._tracker.reset(smp.w0, self._const_tt, self._outside())
+        self._tracker.reset(smp.w0, self._const_tt, self._outside(), math.radians(self.spec.detumble_deg_s))
         self._tracked = self.track
 
     def frame(self) -> EnsembleFrame:
@@ -563,6 +563,9 @@ class Ensemble(Stepper):
             ``path_deg``: the length of the path, the sum of ``|w_new| dt``
             over the steps (a body that wobbles or overshoots travels farther
             than its net turn).
+            ``detumble_time``: s, the first time ``|w|`` was under
+            ``spec.detumble_deg_s`` (0 if at the start, nan if never so far),
+            whatever it did after: B-dot's time to detumble.
             ``energy_drift``: ``T/T0 - 1`` (meaningful for torque-free runs;
             nan when ``T0 = 0``).  ``faulted`` (bool) and ``fault_t`` (s, nan
             while fine).  With an orbit also ``point_err_deg`` (the pointing
@@ -578,7 +581,7 @@ class Ensemble(Stepper):
         out = {"final_error_deg": self.error_deg(), "settling_time": tracked["settling_time"],
                "peak_torque": tracked["peak_torque"], "peak_rate": tracked["peak_rate"],
                "travelled_deg": rotation_angle_deg(self._sample.q0, self.q, fold=False),
-               "path_deg": tracked["path_deg"],
+               "path_deg": tracked["path_deg"], "detumble_time": tracked["detumble_time"],
                "energy_drift": drift, "faulted": self.faulted.copy(), "fault_t": self.fault_t.copy()}
         if not self._tracked:
             for key in TRACKED:
