@@ -309,6 +309,16 @@ class Ensemble(Stepper):
             return None
         return np.array(np.broadcast_arrays(*self._dipole_cmd, self.index)[:3], dtype=float)
 
+    def disturbance_torques(self) -> dict | None:
+        """The environment's torques one by one at the present state (N m, body axes, each (3, n); zeros for what
+        is off): ``gg``, ``srp``, ``drag``, ``mag``, as :class:`~sim.model.simulation.Snapshot`'s ``t_gg`` ..
+        ``t_mag`` (:meth:`sim.model.loads.LoadModel.parts`); None without a field, SRP or drag."""
+        if not self._settings.torques_on or self._world_state is None:
+            return None
+        parts = self._load.parts(tuple(self.q), self._t)
+        return {k: np.array(np.broadcast_arrays(*p, self.index)[:3], dtype=float)
+                for k, p in zip(("gg", "srp", "drag", "mag"), parts)}
+
     def pointing_error_deg(self) -> np.ndarray | None:
         """Each body's pointing-axis error (deg), as :meth:`Simulation.pointing_error
         <sim.model.simulation.Simulation.pointing_error>` (None without an orbit)."""
