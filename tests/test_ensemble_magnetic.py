@@ -133,3 +133,14 @@ def test_a_sweep_without_a_field_has_no_detumble_column(tmp_path):
     assert main(["sweep", "--scenario", "ensemble_controller", "--workers", "0", "--bodies", "2", "--duration", "0.1",
                  "--out", str(out)]) == 0
     assert "detumble_time" not in out.read_text().splitlines()[0]
+
+
+def test_a_reset_forgets_the_bdot_samples_as_the_run_does():
+    ens = Ensemble(DETUMBLE, SPEC)
+    ens.step(30)
+    ens.reset()
+    ens.step(30)
+    for j in range(ens.n):
+        sim = Simulation(ens.body_settings(j))
+        sim.step(30)
+        assert tuple(ens.w[:, j]) == sim.w and tuple(ens.dipole[:, j]) == sim.dipole, j
