@@ -33,7 +33,8 @@ from sim.run.context import check_inputs
 from sim.run.scenario import Scenario
 from sim.model.settings import Settings
 
-__all__ = ["Sweep", "SweepResult", "SweepFailed", "COLUMNS", "ORBIT_COLUMNS", "SPREAD_COLUMNS", "columns", "run_chunk", "chunks", "summary",
+__all__ = ["Sweep", "SweepResult", "SweepFailed", "COLUMNS", "ORBIT_COLUMNS", "MAGNETIC_COLUMNS", "SPREAD_COLUMNS",
+           "columns", "run_chunk", "chunks", "summary",
            "MAX_TRAJECTORY_BYTES"]
 
 #: Columns of a sweep, in order (README, "Ensembles / sweep"): the global
@@ -52,17 +53,21 @@ COLUMNS = ("index",
 #: With an orbit (issue 31), after the wheels: the pointing axis's final error (deg) and the visible
 #: fraction of the solar disc at the end (0 to 1), :meth:`sim.ensemble.Ensemble.metrics`.
 ORBIT_COLUMNS = ("point_err_deg", "sunlit")
+#: With a magnetic field (issue 32), after the orbit's: the time to detumble (s, nan if never),
+#: :meth:`sim.ensemble.Ensemble.metrics` (``spec.detumble_deg_s``).
+MAGNETIC_COLUMNS = ("detumble_time",)
 #: When the spec spreads orbits or epochs, then: each body's orbit elements (those of ``--orbit``) and
 #: its epoch minus the scenario's (s).
 SPREAD_COLUMNS = ("alt_km", "e", "i_deg", "raan_deg", "argp_deg", "nu_deg", "epoch_offset_s")
 
 
-def columns(wheels: int = 0, orbit: bool = False, spread: bool = False) -> tuple:
+def columns(wheels: int = 0, orbit: bool = False, spread: bool = False, magnetic: bool = False) -> tuple:
     """The columns of a sweep of bodies with ``wheels`` reaction wheels: :data:`COLUMNS`, then each
     wheel's final speed relative to its body, ``wheel1..N`` (rad/s), then :data:`ORBIT_COLUMNS` with an
-    ``orbit`` and :data:`SPREAD_COLUMNS` with orbits or epochs ``spread`` per body."""
+    ``orbit``, :data:`MAGNETIC_COLUMNS` with a ``magnetic`` field and :data:`SPREAD_COLUMNS` with orbits or
+    epochs ``spread`` per body."""
     return (COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1)) + (ORBIT_COLUMNS if orbit else ())
-            + (SPREAD_COLUMNS if spread else ()))
+            + (MAGNETIC_COLUMNS if magnetic else ()) + (SPREAD_COLUMNS if spread else ()))
 
 
 # Ensemble.initial() keys (rows of an array) -> column names.
@@ -185,6 +190,8 @@ def _run_chunk(settings, spec, events, steps, start, count, traj_every, report) 
     if "point_err_deg" in metrics:
         for name in ORBIT_COLUMNS:
             columns[name] = np.asarray(metrics[name], dtype=float)
+    if settings.magnetic_on:
+        columns["detumble_time"] = np.asarray(metrics["detumble_time"], dtype=float)
     if "orbit" in initial:
         columns.update(zip(SPREAD_COLUMNS[:6], np.asarray(initial["orbit"], dtype=float).reshape(6, count)))
         columns["epoch_offset_s"] = np.asarray(initial["epoch_us"], dtype=float) * 1e-6
@@ -277,7 +284,7 @@ class Sweep:
         """
         bodies = self.spec.bodies
         s = self.scenario.settings
-        names = columns(s.wheel_count, s.has_orbit, self.spec.spreads_orbits)
+        names = columns(s.wheel_count, s.has_orbit, self.spec.spreads_orbits, s.magnetic_on)
         result = 2 * (len(names) * 8 * bodies + self.trajectory_bytes())
         chunk = self.chunk_size(workers)
         flying = chunk * BYTES_PER_BODY + self.trajectory_bytes() * chunk // bodies
@@ -483,6 +490,9 @@ def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
     ``final_error_deg`` and ``travelled_deg`` (their percentiles over the
     bodies that did not fault, nearest rank, a never-settled body counting
     as ``inf``), ``point_err_deg`` (likewise with an orbit, else None),
+    ``detumble_time`` (likewise with a magnetic field, else None; a body
+    never under the rate counting as ``inf``), ``detumble_p95`` (its 95th
+    percentile) and ``detumbled`` (count under the rate at some time),
     ``settled`` (count within ``spec.settle_deg`` at the end), ``unwinding``
     (count with ``travelled_deg > 180``), ``worst`` (global indices of the
     ``worst`` bodies: never settled first, by final error, then the longest
@@ -493,6 +503,7 @@ def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
     c = result.columns
     faulted = c["faulted"]
     pointing = c.get("point_err_deg")
+    detumble = c.get("detumble_time")
     ok = ~faulted
     settling = _never_as_inf(c["settling_time"])
     error = c["final_error_deg"]
@@ -503,6 +514,9 @@ def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
             return [math.nan] * len(levels)
         return [float(v) for v in np.percentile(x, levels, method="nearest")]
 
+    def pct95(x):
+        return float(np.percentile(x, 95, method="nearest")) if x.size else math.nan
+
     # Worst first: faulted bodies, then never settled (largest error first), then slowest to settle.
     order = np.lexsort((-error, -settling, ok))
     by_gains = _by_gains(spec.gains_grid, c["index"][ok], settling[ok]) if spec.gains_grid else []
@@ -510,6 +524,9 @@ def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
             "percentiles": levels, "settling_time": pct(settling[ok]), "final_error_deg": pct(error[ok]),
             "travelled_deg": pct(c["travelled_deg"][ok]),
             "point_err_deg": None if pointing is None else pct(pointing[ok]),
+            "detumble_time": None if detumble is None else pct(_never_as_inf(detumble[ok])),
+            "detumbled": None if detumble is None else int(np.isfinite(detumble[ok]).sum()),
+            "detumble_p95": None if detumble is None else pct95(_never_as_inf(detumble[ok])),
             "settled": int(np.isfinite(settling[ok]).sum()),
             "unwinding": int((c["travelled_deg"] > 180.0).sum()),
             "worst": [int(c["index"][i]) for i in order[:worst]], "by_gains": by_gains}

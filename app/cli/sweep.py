@@ -29,7 +29,7 @@ from sim.model.settings import SettingsError, damper_warning, stability_warning
 from sim.sweep import MAX_TRAJECTORY_BYTES, Sweep, SweepFailed, summary
 
 __all__ = ["add_parser", "add_ensemble_flags", "ENSEMBLE_FLAGS", "spec_from_args", "cmd_sweep", "parse_gains_grid",
-           "format_summary"]
+           "format_summary", "histogram"]
 
 #: The scenario a sweep starts from unless --scenario says otherwise.
 DEFAULT_SCENARIO = "ensemble_controller"
@@ -98,7 +98,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 #: The flags of :func:`add_ensemble_flags` (argparse dests); :func:`spec_from_args` reads them.
 ENSEMBLE_FLAGS = ("bodies", "seed", "attitudes", "rate_spread", "inertia_spread", "gains_grid", "settle_deg",
-                  "orbit_spread", "epoch_spread")
+                  "orbit_spread", "epoch_spread", "detumble_deg_s")
 
 
 def add_ensemble_flags(parser) -> None:
@@ -118,6 +118,8 @@ def add_ensemble_flags(parser) -> None:
                        help="controller gains to sweep, e.g. 2:6:10,10,12 or 2..10/5,10,12 (see below)")
     group.add_argument("--settle-deg", metavar="DEG", help=f"settling threshold, {LIMITS['settle_deg'].describe()} "
                        "(default 1)")
+    group.add_argument("--detumble-deg-s", metavar="DEG_S", help="the rate under which a body counts as "
+                       f"detumbled (the detumble_time column), {LIMITS['detumble_deg_s'].describe()} (default 0.5)")
     group.add_argument("--orbit-spread", metavar="ALT_KM,E,I_DEG,RAAN_DEG,ARGP_DEG,NU_DEG",
                        help="one orbit per body: half-widths of uniform spreads about --orbit's elements "
                             "(needs --orbit; e.g. 50,0,2,30,0,180)")
@@ -177,7 +179,7 @@ def parse_gains_grid(text: str) -> tuple:
 def spec_from_args(args, base: EnsembleSpec) -> EnsembleSpec:
     """The scenario's ensemble spec (or the defaults) with the flags applied."""
     changes = {}
-    for key in ("bodies", "seed", "rate_spread", "inertia_spread", "settle_deg"):
+    for key in ("bodies", "seed", "rate_spread", "inertia_spread", "settle_deg", "detumble_deg_s"):
         if getattr(args, key) is not None:
             changes[key] = _limited(key, "--" + key.replace("_", "-"), getattr(args, key))
     if args.attitudes is not None:
@@ -250,13 +252,21 @@ def format_summary(result, spec: EnsembleSpec, scenario, elapsed: float, where: 
         f"{'travelled (deg)':<22}" + "".join(f"{_fmt(v):>10}" for v in s["travelled_deg"]),
         *([f"{'pointing error (deg)':<22}" + "".join(f"{_fmt(v):>10}" for v in s["point_err_deg"])]
           if s["point_err_deg"] is not None else []),
+        *([f"{'time to detumble (s)':<22}" + "".join(f"{_fmt(v):>10}" for v in s["detumble_time"])]
+          if s["detumble_time"] is not None else []),
         "",
         f"settled within {spec.settle_deg:g} deg: {s['settled']:,} of {s['flying']:,}"
         + (f" (percentiles over the {s['flying']:,} bodies that did not fault)" if s["faulted"] else ""),
         f"unwinding (travelled > 180 deg): {s['unwinding']:,}",
+        *([f"detumbled under {spec.detumble_deg_s:g} deg/s: {s['detumbled']:,} of {s['flying']:,}; time to "
+           f"detumble: median {_fmt(s['detumble_time'][1], ' s')}, p95 {_fmt(s['detumble_p95'], ' s')}"]
+          if s["detumble_time"] is not None else []),
         f"faulted: {s['faulted']:,}",
         "",
     ]
+    if s["detumble_time"] is not None:
+        lines += [f"time to detumble (s), {s['detumbled']:,} bodies:",
+                  *histogram(c["detumble_time"][~c["faulted"]]), ""]
     if s["by_gains"]:
         lines += [f"by gains ({len(s['by_gains']):,} combinations flown):",
                   f"{'k1,k2,k3':>22} {'bodies':>8} {'settled':>8} {'p50 s':>8} {'max s':>8}"]
@@ -277,6 +287,19 @@ def format_summary(result, spec: EnsembleSpec, scenario, elapsed: float, where: 
                f"{c['travelled_deg'][j]:>10.1f} {c['peak_torque'][j]:>8.3g} {angles:>22} {gains:>14}  {fault}")
         lines.append(row.rstrip())
     return "\n".join(lines)
+
+
+def histogram(values, bins: int = 10, width: int = 40) -> list:
+    """A text histogram of the finite ``values``: ``bins`` equal bins from the least to the greatest, one line
+    each (``low - high  count  ####``), the longest bar ``width`` characters."""
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    if not x.size:
+        return ["  (none)"]
+    counts, edges = np.histogram(x, bins=bins)
+    top = max(int(counts.max()), 1)
+    return [(f"{edges[i]:>10.4g} - {edges[i + 1]:<10.4g} {int(n):>7,}  " + "#" * round(width * int(n) / top)).rstrip()
+            for i, n in enumerate(counts)]
 
 
 def _inf(x: float) -> float:

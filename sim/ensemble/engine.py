@@ -37,9 +37,10 @@ from sim.ensemble.metrics import TRACKED, Tracker, nose, outside, rotation_angle
 from sim.ensemble.sampling import sample, sample_inertia, sample_orbits
 from sim.ensemble.spec import EnsembleSpec
 from sim.core.integrators import qdot
-from sim.io.limits import SettingsError, as_integer
+from sim.io.limits import as_integer
 from sim.model.loads import Gyrostat, LoadModel
 from sim.model.world import World
+from sim.gnc.magnetic import MagneticControl
 from sim.gnc.pointing import pointing_error
 from sim.world.orbit import R_EARTH_KM, KeplerOrbit
 from sim.world.time import Epoch, parse_epoch
@@ -237,9 +238,6 @@ class Ensemble(Stepper):
 
     def _configure(self, gains=None) -> None:
         s = self._settings
-        if s.magnetic_field != "none" or s.srp or s.drag:  # issue 32 flies one body at a time so far
-            raise SettingsError("magnetic_field, srp, drag: ensembles with the magnetic field, the torquers or the "
-                                "surface torques are not built yet; run the bodies one by one (attitude-sim run)")
         smp = self._sample
         super()._configure(tuple(smp.gains) if smp.gains is not None else None, self._jr)
         tm = self._torque
@@ -252,6 +250,8 @@ class Ensemble(Stepper):
         self._constant_torque()
         self._world = _world(s, self._orbits) if s.has_orbit else None
         self._world_state = None
+        self._magnetic = MagneticControl(s, COLUMN)  # issue 32: the torquers' step, Simulation's own
+        self._b_body = self._dipole_cmd = None
         tm.rate_ref = None
         if hasattr(self, "_cmd"):
             self._sync_command()
@@ -278,7 +278,10 @@ class Ensemble(Stepper):
         """The world at the present time, as :meth:`Simulation._update_world <sim.model.simulation.Simulation>`:
         the orbit's state for the gravity gradient, a moving pointing mode's command and rate feed-forward."""
         ws = self._world_state = self._world.state(self._t)
-        self._load.orbit_state = (ws.t, ws.r_km, ws.v_kms)
+        self._load.set_world(ws)
+        if ws.b_eci is not None:  # the field, the torquers' command and the body's dipole, per body
+            self._b_body, self._dipole_cmd, self._load.dipole = self._magnetic(
+                self._t, tuple(self.attitude), ws.b_eci, tuple(self._x[8:]))
         if ws.qc is not None:
             # one command for all (floats: a shared command), or one per body (4, n); its sign kept from
             # step to step as Simulation's (CommandInterpolator.follow)
@@ -291,6 +294,30 @@ class Ensemble(Stepper):
         """The world at the present step (:class:`~sim.model.world.WorldState`; its values floats when the
         bodies share one orbit, else rows), or None without an orbit."""
         return self._world_state
+
+    @property
+    def b_body(self) -> np.ndarray | None:
+        """The field in body axes at the present step (3, n), T, as :attr:`Simulation.b_body
+        <sim.model.simulation.Simulation.b_body>`; None without a field."""
+        return None if self._b_body is None else np.array(np.broadcast_arrays(*self._b_body, self.index)[:3])
+
+    @property
+    def dipole(self) -> np.ndarray | None:
+        """The torquers' commanded dipole at the present step (3, n), A m^2, body axes, as :attr:`Simulation.dipole
+        <sim.model.simulation.Simulation.dipole>`; None without a field."""
+        if self._dipole_cmd is None:
+            return None
+        return np.array(np.broadcast_arrays(*self._dipole_cmd, self.index)[:3], dtype=float)
+
+    def disturbance_torques(self) -> dict | None:
+        """The environment's torques one by one at the present state (N m, body axes, each (3, n); zeros for what
+        is off): ``gg``, ``srp``, ``drag``, ``mag``, as :class:`~sim.model.simulation.Snapshot`'s ``t_gg`` ..
+        ``t_mag`` (:meth:`sim.model.loads.LoadModel.parts`); None without a field, SRP or drag."""
+        if not self._settings.torques_on or self._world_state is None:
+            return None
+        parts = self._load.parts(tuple(self.q), self._t)
+        return {k: np.array(np.broadcast_arrays(*p, self.index)[:3], dtype=float)
+                for k, p in zip(("gg", "srp", "drag", "mag"), parts)}
 
     def pointing_error_deg(self) -> np.ndarray | None:
         """Each body's pointing-axis error (deg), as :meth:`Simulation.pointing_error
@@ -339,11 +366,12 @@ class Ensemble(Stepper):
         self.faulted[:] = False
         self.fault_t[:] = np.nan
         self._reset_command(smp.q0)
+        self._magnetic.reset()
         if self._world is not None:
             self._update_world()
         self._energy0 = self.energy()
         self._segments = [(0, 0.0, self._dt)]   # (k0, t0, dt): t of step k is t0 + (k - k0) dt
-        self._tracker.reset(smp.w0, self._const_tt, self._outside())
+        self._tracker.reset(smp.w0, self._const_tt, self._outside(), math.radians(self.spec.detumble_deg_s))
         self._tracked = self.track
 
     def frame(self) -> EnsembleFrame:
@@ -545,6 +573,9 @@ class Ensemble(Stepper):
             ``path_deg``: the length of the path, the sum of ``|w_new| dt``
             over the steps (a body that wobbles or overshoots travels farther
             than its net turn).
+            ``detumble_time``: s, the first time ``|w|`` was under
+            ``spec.detumble_deg_s`` (0 if at the start, nan if never so far),
+            whatever it did after: B-dot's time to detumble.
             ``energy_drift``: ``T/T0 - 1`` (meaningful for torque-free runs;
             nan when ``T0 = 0``).  ``faulted`` (bool) and ``fault_t`` (s, nan
             while fine).  With an orbit also ``point_err_deg`` (the pointing
@@ -560,7 +591,7 @@ class Ensemble(Stepper):
         out = {"final_error_deg": self.error_deg(), "settling_time": tracked["settling_time"],
                "peak_torque": tracked["peak_torque"], "peak_rate": tracked["peak_rate"],
                "travelled_deg": rotation_angle_deg(self._sample.q0, self.q, fold=False),
-               "path_deg": tracked["path_deg"],
+               "path_deg": tracked["path_deg"], "detumble_time": tracked["detumble_time"],
                "energy_drift": drift, "faulted": self.faulted.copy(), "fault_t": self.fault_t.copy()}
         if not self._tracked:
             for key in TRACKED:

@@ -20,7 +20,7 @@ __all__ = ["Tracker", "TRACKED", "rotation_angle_deg", "nose", "outside"]
 
 _DEG = 180.0 / math.pi
 #: Metrics that are only known when they are kept at every step.
-TRACKED = ("settling_time", "peak_torque", "peak_rate", "path_deg")
+TRACKED = ("settling_time", "peak_torque", "peak_rate", "path_deg", "detumble_time")
 
 
 def rotation_angle_deg(p, q, fold: bool = True) -> np.ndarray:
@@ -40,7 +40,8 @@ def nose(q) -> np.ndarray:
 
 
 class Tracker:
-    """Peak ``|w|`` and ``|T|``, the angle travelled (sum of ``|w| dt``) and the last step outside the settle band.
+    """Peak ``|w|`` and ``|T|``, the angle travelled (sum of ``|w| dt``), the last step outside the settle band and
+    the first step whose ``|w|`` is under the detumble rate.
 
     Parameters
     ----------
@@ -51,14 +52,17 @@ class Tracker:
     def __init__(self, n: int):
         self.n = n
 
-    def reset(self, w0, const_tt, outside) -> None:
+    def reset(self, w0, const_tt, outside, rate_under: float = 0.0) -> None:
         """Start again at step 0 from rates ``w0``.
 
         ``const_tt``: ``|T|^2`` of a torque the same for every body and
         state (None when it is not); ``outside``: the bodies outside the
-        settle band at the start.
+        settle band at the start; ``rate_under``: the detumble rate (rad/s),
+        ``|w| = sqrt(wx wx + wy wy + wz wz) < rate_under``.
         """
-        self.peak_ww = w0[0] ** 2 + w0[1] ** 2 + w0[2] ** 2
+        self.peak_ww = w0[0] * w0[0] + w0[1] * w0[1] + w0[2] * w0[2]
+        self.rate_under = rate_under
+        self.first_under = np.where(np.sqrt(self.peak_ww) < rate_under, 0, -1).astype(np.int64)
         self.peak_tt = np.zeros(self.n)
         self.peak_const_tt = const_tt if const_tt is not None else 0.0
         self.travel = np.zeros(self.n)
@@ -78,6 +82,7 @@ class Tracker:
         s1 += sq[2]
         np.maximum(self.peak_ww, s1, out=self.peak_ww)
         np.sqrt(s1, out=s1)
+        np.copyto(self.first_under, k, where=(s1 < self.rate_under) & (self.first_under < 0))
         s1 *= dt
         if ok is not None:
             s1 *= ok
@@ -98,21 +103,36 @@ class Tracker:
 
         ``segments``: ``(k0, t0, dt)`` per time base, ``t`` of step ``k`` being ``t0 + (k - k0) dt``.
         """
-        step = self.last_out + 1
-        t = np.zeros(self.n)
-        ends = [seg[0] for seg in segments[1:]] + [np.iinfo(np.int64).max]
-        for (k0, t0, dt), end in zip(segments, ends):
-            sel = (step > k0) & (step <= end)
-            t[sel] = t0 + (step[sel] - k0) * dt
+        t = _time_of(self.last_out + 1, segments)
         t[self.last_out < 0] = 0.0
         t[self.last_out >= k] = np.nan
+        return t
+
+    def detumble_time(self, segments) -> np.ndarray:
+        """Time of the first state whose ``|w|`` was under the detumble rate (0 if the first; nan if none yet),
+        whatever came after: the time to detumble."""
+        t = _time_of(self.first_under, segments)
+        t[self.first_under == 0] = 0.0
+        t[self.first_under < 0] = np.nan
         return t
 
     def tracked(self, segments, k: int) -> dict:
         """The tracked metrics (see :meth:`sim.ensemble.Ensemble.metrics`)."""
         return {"settling_time": self.settling_time(segments, k),
                 "peak_torque": np.sqrt(np.maximum(self.peak_tt, self.peak_const_tt)),
-                "peak_rate": np.sqrt(self.peak_ww), "path_deg": np.degrees(self.travel)}
+                "peak_rate": np.sqrt(self.peak_ww), "path_deg": np.degrees(self.travel),
+                "detumble_time": self.detumble_time(segments)}
+
+
+def _time_of(step, segments) -> np.ndarray:
+    """The time of each step index in ``step`` (n,): ``t0 + (step - k0) dt`` of the time base it falls in
+    (``segments``: ``(k0, t0, dt)`` per time base)."""
+    t = np.zeros(len(step))
+    ends = [seg[0] for seg in segments[1:]] + [np.iinfo(np.int64).max]
+    for (k0, t0, dt), end in zip(segments, ends):
+        sel = (step > k0) & (step <= end)
+        t[sel] = t0 + (step[sel] - k0) * dt
+    return t
 
 
 def outside(q, qc, threshold, norm_none: bool, sc) -> np.ndarray:

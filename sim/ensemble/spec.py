@@ -63,6 +63,9 @@ class EnsembleSpec:
         (``itertools.product`` order).  None: ``settings.gains`` for all.
     settle_deg : float
         Threshold of the settling-time metric, degrees, in (0, 180].
+    detumble_deg_s : float
+        Threshold of the time-to-detumble metric, deg/s: the first time
+        ``|w|`` is under it (default 0.5 deg/s).
     orbit_spread : tuple or None
         ``(alt_km, e, i_deg, raan_deg, argp_deg, nu_deg)``: half-widths of
         uniform spreads about the settings' orbit elements (``Settings.orbit``),
@@ -85,6 +88,7 @@ class EnsembleSpec:
     settle_deg: float = 1.0
     orbit_spread: tuple | None = None
     epoch_spread: float = 0.0
+    detumble_deg_s: float = 0.5
 
     def __post_init__(self):
         def check(key):  # a frozen dataclass: set the checked value past __setattr__
@@ -94,7 +98,7 @@ class EnsembleSpec:
         check("seed")
         if self.attitudes not in ATTITUDES:
             raise SettingsError(f"attitudes: unknown value {self.attitudes!r} (choose from {', '.join(ATTITUDES)})")
-        for key in ("rate_spread", "inertia_spread", "settle_deg"):
+        for key in ("rate_spread", "inertia_spread", "settle_deg", "detumble_deg_s"):
             check(key)
         if self.gains_grid is not None:
             object.__setattr__(self, "gains_grid", _gains_grid(self.gains_grid))

@@ -61,9 +61,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.core.ops import FLOAT
+from sim.core.angles import to_body
 
 __all__ = ["magnetic_torque", "Magnetorquers", "bdot_dipole", "Bdot", "avanzini_giulietti_gain",
-           "dumping_dipole", "BDOT_LAWS"]
+           "dumping_dipole", "BDOT_LAWS", "MagneticControl"]
 
 #: The B-dot laws of :class:`Bdot`.
 BDOT_LAWS = ("proportional", "bang-bang")
@@ -211,3 +212,43 @@ def dumping_dipole(b, dh, gain) -> tuple:
     hx, hy, hz = dh
     s = gain / (bx * bx + by * by + bz * bz)
     return (s * (hy * bz - hz * by), s * (hz * bx - hx * bz), s * (hx * by - hy * bx))
+
+
+class MagneticControl:
+    """The torquers' step, one implementation for one body (floats) and an ensemble (rows): at the start of each
+    step, the field in body axes (what a magnetometer reads), the torquers' command held over the step (B-dot at
+    its own sampling period, :class:`Bdot`, or momentum dumping at every step, :func:`dumping_dipole`) and the
+    body's dipole (the command plus the residual dipole) that ``m x B`` acts with.
+
+    ``settings`` is read for ``magnetorquer_set``, ``bdot_law``, ``bdot_period``, ``bdot_gain``,
+    ``dumping_gain``, ``wheel_set`` and ``residual_dipole`` (a :class:`~sim.model.settings.Settings`).
+    """
+
+    def __init__(self, settings, ops=FLOAT):
+        s = settings
+        self.rods = s.magnetorquer_set
+        self.bdot = None if s.bdot_law == "off" else Bdot(self.rods, s.bdot_period, s.bdot_gain, s.bdot_law, ops)
+        self.dumping_gain = s.dumping_gain
+        self.wheels = s.wheel_set
+        self.residual = tuple(s.residual_dipole)
+        self.ops = ops
+
+    def reset(self) -> None:
+        """Forget the B-dot samples (a new run)."""
+        if self.bdot is not None:
+            self.bdot.reset()
+
+    def __call__(self, t, q, b_eci, wheel_speeds=()) -> tuple:
+        """``(b_body, m_cmd, dipole)`` at the step's start: ``t`` (s), the attitude ``q`` (read as the integrator
+        reads it), the field ``b_eci`` (T, ECI) and the wheels' speeds (rad/s; for the dumping law)."""
+        b = to_body(q, b_eci)
+        m = (0.0, 0.0, 0.0)
+        if self.bdot is not None:
+            m = self.rods.body_dipole(self.bdot(t, b))
+        elif self.dumping_gain > 0.0:
+            h = (0.0, 0.0, 0.0)
+            for a, j, speed in zip(self.wheels.axes, self.wheels.inertia, wheel_speeds):
+                h = (h[0] + a[0] * j * speed, h[1] + a[1] * j * speed, h[2] + a[2] * j * speed)
+            m = self.rods.body_dipole(self.rods.allocate(dumping_dipole(b, h, self.dumping_gain), self.ops))
+        r = self.residual
+        return b, m, (m[0] + r[0], m[1] + r[1], m[2] + r[2])

@@ -276,6 +276,7 @@ LIMITS = {lim.key: lim for lim in (
     Limit("rate_spread", 0.0, 1e3, "rad/s"),
     Limit("inertia_spread", 0.0, 50.0, "percent"),  # not "%": argparse help texts format with %
     Limit("settle_deg", 0.0, 180.0, "deg", low_open=True),
+    Limit("detumble_deg_s", 0.0, 1e3, "deg/s", low_open=True),
     # per-body orbits (issue 31): half-widths of the uniform spreads about --orbit's elements and the epoch
     Limit("orbit_spread_km", 0.0, 1e5, "km"),
     Limit("orbit_spread_e", 0.0, 1.0),

@@ -212,7 +212,7 @@ class LoadModel:
 
     def _srp(self, q):
         ws = self.world_state
-        if ws.sunlit <= 0.0:
+        if isinstance(ws.sunlit, float) and ws.sunlit <= 0.0:  # one world; rows (one per body) scale by sunlit
             return _ZERO
         return srp(self.surfaces, to_body(q, ws.sun), ws.sun_km * 1e3, ws.sunlit)[0]
 

@@ -28,8 +28,7 @@ from sim.core.quaternion import from_aircraft_angles
 from sim.model.settings import Settings
 from sim.model.stepping import Stepper
 from sim.model.world import World, WorldState
-from sim.gnc.magnetic import Bdot, dumping_dipole
-from sim.core.angles import to_body
+from sim.gnc.magnetic import MagneticControl
 from sim.gnc.pointing import pointing_error, two_vector
 from sim.core.quaternion import conjugate, product
 from sim.core.wheels import gyrostat_energy, total_momentum
@@ -127,7 +126,6 @@ HISTORY_COLUMNS = history_columns(0)
 NORM_FAULT = 1e-3
 
 _DEG = 180.0 / math.pi
-_ZERO3 = (0.0, 0.0, 0.0)
 
 
 def _row(t, q, w, angles_deg, norm, multiplier, energy, h, torque, qc, norm_correction, q_dot_p,
@@ -375,8 +373,7 @@ class Simulation(Stepper):
         self._world = World(s) if s.has_orbit else None
         self._world_state = None
         self._torque.rate_ref = None
-        self._rods = s.magnetorquer_set
-        self._bdot = None if s.bdot_law == "off" else Bdot(self._rods, s.bdot_period, s.bdot_gain, s.bdot_law)
+        self._magnetic = MagneticControl(s)
         self._b_body = self._dipole_cmd = None
         if self._world is not None and self._w is not None:
             self._update_world()
@@ -423,23 +420,10 @@ class Simulation(Stepper):
             self._sync_command()
 
     def _magnetic_command(self, ws) -> None:
-        """The field in body axes at the step's start (what a magnetometer reads) and the torquers' command
-        held over the step: B-dot at its own sampling period, or momentum dumping at every step
-        (sim.gnc.magnetic); the load's dipole is the command plus the residual dipole."""
-        s = self._settings
-        b = self._b_body = to_body(self.attitude, ws.b_eci)
-        m = _ZERO3
-        if self._bdot is not None:
-            m = self._rods.body_dipole(self._bdot(self._t, b))
-        elif s.dumping_gain > 0.0:
-            wheels = s.wheel_set
-            h = _ZERO3
-            for a, j, speed in zip(wheels.axes, wheels.inertia, self._w[3:]):
-                h = (h[0] + a[0] * j * speed, h[1] + a[1] * j * speed, h[2] + a[2] * j * speed)
-            m = self._rods.body_dipole(self._rods.allocate(dumping_dipole(b, h, s.dumping_gain)))
-        self._dipole_cmd = m
-        r = s.residual_dipole
-        self._load.dipole = (m[0] + r[0], m[1] + r[1], m[2] + r[2])
+        """The field in body axes, the torquers' command held over the step and the load's dipole
+        (:class:`sim.gnc.magnetic.MagneticControl`, the ensemble's too)."""
+        self._b_body, self._dipole_cmd, self._load.dipole = self._magnetic(self._t, self.attitude, ws.b_eci,
+                                                                          self._w[3:])
 
     @property
     def b_body(self) -> tuple | None:
@@ -497,8 +481,7 @@ class Simulation(Stepper):
         self._k = self._k0 = 0
         self._correction = 0.0
         self._reset_command(self._q)
-        if self._bdot is not None:
-            self._bdot.reset()
+        self._magnetic.reset()
         if self._world is not None:
             self._update_world()
         self._nav_key = None

@@ -153,9 +153,11 @@ class World:
         self.target_ecef = geodetic_to_ecef(lat, lon, alt)
         self.target_up_ecef = (math.cos(lat) * math.cos(lon), math.cos(lat) * math.sin(lon), math.sin(lat))
         #: The field model ("igrf", "dipole") or None; its coefficients at the epoch's year (the secular
-        #: change over a run of days is under 1e-5 of the field).
+        #: change over a run of days is under 1e-5 of the field); one set for an ensemble's per-body
+        #: epochs, at the settings' epoch (an epoch spread of a month moves them under 1e-4).
         self.field = None if s.magnetic_field == "none" else s.magnetic_field
-        self.model = None if self.field is None else gauss(decimal_year(self.epoch.days_utc(0.0)), IGRF_DEGREE)
+        year = decimal_year((self.epoch if epoch is None else parse_epoch(s.epoch)).days_utc(0.0))
+        self.model = None if self.field is None else gauss(year, IGRF_DEGREE)
         #: The atmosphere for the drag ("exponential", "msis") or None without drag.
         self.air = s.atmosphere if s.drag else None
         self._samples = {}
@@ -171,9 +173,13 @@ class World:
                 b = self._field(t, r)
             if self.air == "msis":
                 days, _, rot, p = self._rotation(t)
-                lat, lon, alt = ecef_to_geodetic(eci_to_ecef(r, rot, p))
-                date = _J2000 + np.timedelta64(round(days * 86400e3), "ms")
-                rho = msis_density(alt * 1e3, math.degrees(lat), math.degrees(lon), date)
+                lat, lon, alt = ecef_to_geodetic(eci_to_ecef(r, rot, p), self.ops)
+                if self.ops is FLOAT:
+                    date = _J2000 + np.timedelta64(round(days * 86400e3), "ms")
+                    rho = msis_density(alt * 1e3, math.degrees(lat), math.degrees(lon), date)
+                else:  # an ensemble's worlds, one per body: rows
+                    date = _J2000 + np.round(np.asarray(days) * 86400e3).astype(np.int64).astype("timedelta64[ms]")
+                    rho = msis_density(alt * 1e3, np.degrees(lat), np.degrees(lon), date)
             got = (b, rho)
             if len(self._samples) > 4:
                 self._samples.clear()
@@ -184,7 +190,7 @@ class World:
         """The field model at ``t`` and ``r_km`` (ECI), T, ECI axes (:func:`sim.world.magnetic.field_eci`)."""
         _, _, rot, p = self._rotation(t)
         r = (r_km[0] * 1e3, r_km[1] * 1e3, r_km[2] * 1e3)
-        return field_eci(r, rot, p, self.model, dipole=self.field == "dipole")
+        return field_eci(r, rot, p, self.model, self.ops, dipole=self.field == "dipole")
 
     def _interpolated(self, t: float, index: int) -> tuple:
         """``(value, rate)`` of sample ``index`` (0 field, 1 density) linear between the samples around ``t``."""
@@ -247,7 +253,7 @@ class World:
             b2 = self._field(t + DIPOLE_H, r2)
             b_rate = tuple((y - x) / DIPOLE_H for x, y in zip(b, b2))
         if self.air == "exponential":
-            rho = exponential_density(alt * 1e3)
+            rho = exponential_density(alt * 1e3, ops)
         elif self.air == "msis":
             rho = self._interpolated(t, 1)[0]
         return WorldState(t, days, r, v, sun, d, lit, g, lat, lon, alt, qc, wc, r1, elevation, b, b_rate, rho)
