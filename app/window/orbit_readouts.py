@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel
+from PySide6.QtWidgets import QFrame
+
+from app.window.readouts import readout_grid
 
 __all__ = ["OrbitReadouts", "orbit_texts", "ORBIT_READOUTS", "shadow_text"]
 
@@ -64,20 +65,7 @@ class OrbitReadouts(QFrame):
 
     def __init__(self, parent=None):
         super().__init__(parent, objectName="orbit_readouts")
-        layout = QGridLayout(self)
-        layout.setContentsMargins(8, 0, 8, 4)
-        layout.setHorizontalSpacing(8)
-        layout.setVerticalSpacing(1)
-        self.values = {}
-        for col, readouts in enumerate(ORBIT_READOUTS):
-            for row, (name, label) in enumerate(readouts):
-                title = QLabel(label, objectName="readout_name")
-                title.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                value = QLabel(objectName=f"readout_{name}")
-                value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-                layout.addWidget(title, row, 2 * col)
-                layout.addWidget(value, row, 2 * col + 1)
-                self.values[name] = value
+        layout, self.values = readout_grid(self, ORBIT_READOUTS, (8, 0, 8, 4))
         layout.setColumnStretch(1, 3)
         layout.setColumnStretch(3, 2)
         self.setVisible(False)

@@ -71,6 +71,30 @@ def readout_texts(snapshot, torque_unit=(1.0, "N m"), orbit: bool = False, speed
     return texts
 
 
+def readout_grid(frame, columns, margins) -> tuple:
+    """A grid layout on ``frame`` with a right-aligned name and a selectable value per readout.
+
+    ``columns``: per column, ``(name, label)`` pairs from the top down.  Returns
+    the layout and ``{name: value label}`` (the value's object name is
+    ``readout_<name>``).
+    """
+    layout = QGridLayout(frame)
+    layout.setContentsMargins(*margins)
+    layout.setHorizontalSpacing(8)
+    layout.setVerticalSpacing(1)
+    values = {}
+    for col, readouts in enumerate(columns):
+        for row, (name, label) in enumerate(readouts):
+            title = QLabel(label, objectName="readout_name")
+            title.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            value = QLabel(objectName=f"readout_{name}")
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            layout.addWidget(title, row, 2 * col)
+            layout.addWidget(value, row, 2 * col + 1)
+            values[name] = value
+    return layout, values
+
+
 class Readouts(QFrame):
     """A grid of labelled numbers, the orbit-frame toggle and the gimbal-lock warning.
 
@@ -92,20 +116,7 @@ class Readouts(QFrame):
         self.torque_unit = (1.0, "N m")
         #: The wheels' speed limits (rad/s), to mark a wheel at its limit.
         self.speed_limits = ()
-        layout = QGridLayout(self)
-        layout.setContentsMargins(8, 4, 8, 4)
-        layout.setHorizontalSpacing(8)
-        layout.setVerticalSpacing(1)
-        self.values = {}
-        for col, readouts in enumerate(READOUTS):
-            for row, (name, label) in enumerate(readouts):
-                title = QLabel(label, objectName="readout_name")
-                title.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                value = QLabel(objectName=f"readout_{name}")
-                value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-                layout.addWidget(title, row, 2 * col)
-                layout.addWidget(value, row, 2 * col + 1)
-                self.values[name] = value
+        layout, self.values = readout_grid(self, READOUTS, (8, 4, 8, 4))
         self.titles = {}  # the wheels' readouts: made with the first snapshot that has wheels
         self.angles_title = layout.itemAtPosition(2, 0).widget()
         self.orbit = QCheckBox("Angles relative to the orbit frame", objectName="check_orbit_angles",
