@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 import stat
 
-from sim.io.files import OutputRefused, PartialFile, kind_of
+from sim.io.files import OutputRefused, PartialFile
+from sim.io.reading import kind_of
 from sim.io.limits import LIMITS, SettingsError
 
 __all__ = ["EncoderError", "FORMATS", "FPS_CHOICES", "GIF_FPS", "X264_PRESET", "LIVE_PRESET", "X264_CRF",

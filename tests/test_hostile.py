@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.cli import main
-from sim.io.files import FileRefused, read_regular
+from sim.io.reading import FileRefused, read_regular
 from sim.run.recording import Recorder, RecordingError, load_recording
 from sim.run.scenario import ScenarioError, load
 from sim.model.settings import Settings
