@@ -39,43 +39,21 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
-import stat
 import subprocess
 import tempfile
 import threading
 import time
 from dataclasses import dataclass
 
-from sim.io.files import OutputRefused, PartialFile, kind_of
-from sim.io.limits import LIMITS, SettingsError
+from app.ffmpeg import X264_PRESET, EncoderError, check_output, encode_command, palette_commands
+from sim.io.files import OutputRefused, PartialFile
 
-__all__ = ["VideoEncoder", "EncoderError", "Encoded", "FORMATS", "FPS_CHOICES", "WHATS", "video_format", "check_size",
-           "check_fps", "check_target", "check_output", "parse_size", "ffmpeg_exe", "X264_PRESET", "LIVE_PRESET",
-           "QUEUE_FRAMES", "frame_count", "frames_seconds", "FRAME_SECONDS"]
+__all__ = ["VideoEncoder", "Encoded", "WHATS", "QUEUE_FRAMES", "frame_count", "frames_seconds", "FRAME_SECONDS"]
 
-#: Video formats by file suffix.
-FORMATS = {".mp4": "mp4", ".gif": "gif"}
 #: What a video shows: the whole window, or only its 3D view.
 WHATS = ("window", "view")
-#: Frame rates offered.  A GIF takes 30 only: its frame delays are hundredths of a
-#: second, and browsers play delays under 2/100 s as 1/10 s.
-FPS_CHOICES = (30, 60)
-GIF_FPS = (30,)
-#: libx264 preset: about twice medium's speed on the 3D view, with a file as small as medium's
-#: (synthetic pictures); superfast is faster still but its files much larger (docs/PERFORMANCE.md).
-X264_PRESET = "veryfast"
-#: libx264 preset of a live recording (File > Record video), which must keep up with the wall clock on
-#: the cores the window and the simulation leave: superfast is the fastest preset measured.
-LIVE_PRESET = "superfast"
-#: libx264 constant rate factor (18-23 is visually lossless to good; lower is larger).
-X264_CRF = 20
 #: Frames waiting for the encoder at most (each is width x height x 4 bytes).
 QUEUE_FRAMES = 8
-#: GIF: the 128 colours of the whole video (smaller than 256 with no visible change, docs/PERFORMANCE.md;
-#: 64 tinted the north marker), an ordered dither (small, steady between
-#: frames, no crawling noise) and only the changed rectangle of each frame.
-GIF_PALETTE = "palettegen=stats_mode=diff:max_colors=128"
-GIF_USE = "paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle"
 #: Wall seconds per frame at 1280x720, window opening and file finishing included, by what is drawn
 #: (docs/PERFORMANCE.md, "video of the view / of the window": 600 frames in 10.2 and 13.8 s).
 FRAME_SECONDS = {"view": 10.2 / 600, "window": 13.8 / 600}
@@ -98,10 +76,6 @@ def frames_seconds(frames: int, size, what: str) -> float:
     at its minimum size at least).
     """
     return frames * FRAME_SECONDS[what] * max(1.0, size[0] * size[1] / FRAME_SECONDS_PIXELS)
-
-
-class EncoderError(Exception):
-    """The video cannot be written; the message is one line saying why (the target is left as it was)."""
 
 
 @dataclass(frozen=True)
@@ -130,96 +104,6 @@ class Encoded:
     repeated: int
     seconds: float
     bytes: int
-
-
-def ffmpeg_exe() -> str:
-    """The ffmpeg program (imageio-ffmpeg's); EncoderError when there is none."""
-    try:
-        import imageio_ffmpeg
-    except ImportError:  # pragma: no cover - a dependency of the package
-        raise EncoderError("video needs the Python package imageio-ffmpeg (pip install imageio-ffmpeg)") from None
-    try:
-        return imageio_ffmpeg.get_ffmpeg_exe()
-    except RuntimeError as exc:
-        raise EncoderError(f"no ffmpeg to encode the video: {exc}") from None
-
-
-def video_format(path) -> str:
-    """``"mp4"`` or ``"gif"`` from the suffix of ``path``; EncoderError otherwise."""
-    suffix = os.path.splitext(os.fspath(path))[1].lower()
-    if suffix not in FORMATS:
-        raise EncoderError(f"a video is written as .mp4 (H.264) or .gif, from the file's suffix "
-                           f"(got {suffix or 'none'!r})")
-    return FORMATS[suffix]
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``"1280x720"`` as ``(1280, 720)``, each checked against :data:`sim.io.limits.LIMITS` (SettingsError)."""
-    parts = str(text).lower().replace(" ", "").split("x")
-    if len(parts) != 2:
-        raise SettingsError(f"expected WIDTHxHEIGHT in pixels, e.g. 1280x720, got {text!r}")
-    width = LIMITS["video_width"].number(parts[0], "width")
-    height = LIMITS["video_height"].number(parts[1], "height")
-    return width, height
-
-
-def check_size(size, fmt: str) -> None:
-    """EncoderError when ``size`` cannot be encoded as ``fmt`` (H.264's 4:2:0 needs even sizes)."""
-    width, height = size
-    if fmt == "mp4" and (width % 2 or height % 2):
-        raise EncoderError(f"an MP4 (H.264, yuv420p) needs an even width and height, "
-                           f"e.g. {width + width % 2}x{height + height % 2}")
-
-
-def check_fps(fps: int, fmt: str) -> None:
-    """EncoderError when ``fmt`` does not take ``fps`` frames per second (:data:`FPS_CHOICES`, a GIF 30)."""
-    allowed = GIF_FPS if fmt == "gif" else FPS_CHOICES
-    if fps not in allowed:
-        raise EncoderError(f"a{'n' if fmt == 'mp4' else ''} {fmt.upper()} takes {' or '.join(map(str, allowed))} "
-                           "frames per second" + (" (GIF frame delays are hundredths of a second, and browsers "
-                                                  "slow shorter ones down)" if fmt == "gif" else ""))
-
-
-def check_target(path) -> None:
-    """EncoderError unless a video can be written to ``path``; nothing is changed.
-
-    The folder must exist and be writable (the partial file is created and
-    removed again), and the target must be a regular file or nothing (never
-    a directory or a device).
-    """
-    name = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(name))
-    if not os.path.isdir(folder):
-        raise EncoderError(f"no such folder {folder}")
-    try:
-        info = os.stat(name)
-    except FileNotFoundError:
-        info = None
-    except OSError as exc:
-        raise EncoderError(f"cannot write ({exc.strerror})") from None
-    if info is not None and not stat.S_ISREG(info.st_mode):
-        raise EncoderError(f"is {kind_of(info.st_mode)}, not a video file")
-    try:
-        part = PartialFile(name, "the video")  # the partial file is created beside it ...
-    except OutputRefused as exc:
-        raise EncoderError(f"cannot write ({exc.strerror})") from None
-    part.discard()  # ... and removed again: nothing is changed
-
-
-def check_output(path, size, fps: int) -> str:
-    """Check before any work that a video of ``size`` at ``fps`` can be written to ``path``; returns its format.
-
-    :func:`video_format`, :func:`check_size`, :func:`check_fps`,
-    :func:`check_target`; EncoderError with one line naming the path otherwise.
-    """
-    try:
-        fmt = video_format(path)
-        check_size(size, fmt)
-        check_fps(fps, fmt)
-        check_target(path)
-    except EncoderError as exc:
-        raise EncoderError(f"{os.fspath(path)}: {exc}") from None
-    return fmt
 
 
 class VideoEncoder:
@@ -287,20 +171,8 @@ class VideoEncoder:
         #: Seconds the writer thread spent waiting for ffmpeg to take frames (the encoder's share of the work).
         self.write_seconds = 0.0
         self._stderr = tempfile.TemporaryFile()
-        filters = (["vflip"] if bottom_up else []) + (
-            [f"scale={self.size[0]}:{self.size[1]}:flags=area"] if self.frame_size != self.size else [])
-        command = [ffmpeg_exe(), "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
-                   "-f", "rawvideo", "-pix_fmt", pixels, "-s", f"{self.frame_size[0]}x{self.frame_size[1]}",
-                   "-r", str(self.fps), "-i", "pipe:0", "-an"]
-        if self.format == "mp4":
-            filters.append("scale=out_color_matrix=bt709:out_range=tv")
-            command += ["-vf", ",".join(filters), "-c:v", "libx264", "-preset", preset, "-crf", str(X264_CRF),
-                        "-pix_fmt", "yuv420p", "-colorspace", "bt709", "-color_primaries", "bt709",
-                        "-color_trc", "bt709", "-color_range", "tv", "-movflags", "+faststart",
-                        "-f", "mp4", self._stage]
-        else:  # lossless RGB intermediate; the palette passes run in close()
-            command += (["-vf", ",".join(filters)] if filters else []) + [
-                "-c:v", "libx264rgb", "-qp", "0", "-preset", "ultrafast", "-f", "matroska", self._stage]
+        command = encode_command(self.format, self._stage, self.size, self.frame_size, self.fps, pixels=pixels,
+                                 bottom_up=bottom_up, preset=preset)
         try:
             self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                              stderr=self._stderr, start_new_session=True)
@@ -488,12 +360,7 @@ class VideoEncoder:
 
     def _palette_passes(self, stop=None) -> None:
         """The GIF from the lossless intermediate: the palette of the whole video, then the frames."""
-        exe = ffmpeg_exe()
-        common = [exe, "-hide_banner", "-nostdin", "-loglevel", "error", "-y"]
-        for command in ([*common, "-i", self._stage, "-vf", GIF_PALETTE, "-frames:v", "1", "-update", "1",
-                         "-f", "image2", self._palette],
-                        [*common, "-i", self._stage, "-i", self._palette, "-lavfi", GIF_USE, "-loop", "0",
-                         "-f", "gif", self._part.partial]):
+        for command in palette_commands(self._stage, self._palette, self._part.partial):
             if stop is not None:
                 stop()
             try:

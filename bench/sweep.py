@@ -19,7 +19,8 @@ from dataclasses import replace
 
 from sim.ensemble import EnsembleSpec
 from sim.run.scenario import load
-from sim.sweep import COLUMNS, Sweep
+from sim.sweep import Sweep
+from sim.sweep.chunk import COLUMNS
 
 
 def _sweep(quick: bool) -> Sweep:

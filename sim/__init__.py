@@ -49,7 +49,8 @@ from sim.core.quaternion import (
 )
 from sim.core.interpolation import slerp
 from sim.core.body import Body
-from sim.model.simulation import Simulation, Snapshot
+from sim.model.simulation import Simulation
+from sim.model.rows import Snapshot
 from sim.ensemble import Ensemble, EnsembleSpec
 
 __all__ = [

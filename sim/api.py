@@ -10,7 +10,7 @@ these same functions)::
     (1.0, (11,))
 
 A result is a dict of 1-D float arrays, one per column, in order: the
-columns of the CSV (:func:`sim.model.simulation.columns`: with reaction wheels,
+columns of the CSV (:func:`sim.model.rows.columns`: with reaction wheels,
 ``wheel1..N`` and ``ux1..N`` after ``qc4``) for the main body, then for
 every comparison body of the scenario its columns but ``t``, named
 ``"<label>:<column>"`` (e.g. ``"rk4:q1"``).  Quaternions are scalar last,
@@ -47,8 +47,9 @@ from sim.run.scenario import MAX_DURATION, Scenario, load
 from sim.run.scenario_toml import dumps as scenario_toml
 from sim.run.scenario_writer import save
 from sim.model.settings import Settings, SettingsError, validate
-from sim.model.simulation import COLUMNS, Simulation, SimulationFault
-from sim.model.simulation import columns_of as body_columns
+from sim.model.simulation import Simulation, SimulationFault
+from sim.model.rows import COLUMNS
+from sim.model.rows import columns_of as body_columns
 
 __all__ = ["run", "replay", "record", "stream", "replay_stream", "columns", "to_dataframe",
            "load_scenario", "save_scenario", "scenario_toml", "as_scenario", "plan", "Plan",
@@ -97,7 +98,7 @@ def columns(scenario: Scenario) -> tuple:
     """Column names of a result of ``scenario``: the CSV's, then ``"<label>:<column>"`` per comparison body.
 
     A body with reaction wheels has ``wheel1..N`` and ``ux1..N`` besides
-    (:func:`sim.model.simulation.columns`).
+    (:func:`sim.model.rows.columns`).
     """
     settings = scenario.settings
     extra = tuple(f"{label}:{c}" for label, overrides in scenario.compare

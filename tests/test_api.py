@@ -21,7 +21,8 @@ from sim import api
 from sim.core.body import Body
 from sim.run.scenario import Event, Scenario, builtin_names, load, loads
 from sim.model.settings import Settings, SettingsError
-from sim.model.simulation import COLUMNS, Simulation, SimulationFault
+from sim.model.simulation import Simulation, SimulationFault
+from sim.model.rows import COLUMNS
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "API.md"
 

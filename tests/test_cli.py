@@ -10,7 +10,7 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 from app.cli import main
-from sim.model.simulation import COLUMNS
+from sim.model.rows import COLUMNS
 
 
 def _run(capsys, *argv):

@@ -9,7 +9,8 @@ import pytest
 from sim.core.quaternion import rotation_angle
 from sim.run.runner import Runner
 from sim.run.scenario import load
-from sim.model.simulation import HISTORY_COLUMNS, Simulation
+from sim.model.simulation import Simulation
+from sim.model.rows import HISTORY_COLUMNS
 
 from oracle import solve_attitude
 

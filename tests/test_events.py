@@ -25,7 +25,8 @@ from sim.model.events import TIME_TOLERANCE, EventCursor, reached, steps_until
 from sim.run.runner import ENSEMBLE, Runner
 from sim.run.scenario import Event, loads
 from sim.model.simulation import Simulation
-from sim.sweep import Sweep, run_chunk
+from sim.sweep import Sweep
+from sim.sweep.chunk import run_chunk
 
 # dt = 0.03, then 0.007 from t = 0.6; 40 steps (duration / the first dt) end at t = 0.74.
 SCENARIO = """

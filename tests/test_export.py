@@ -7,7 +7,7 @@ from PySide6.QtCore import QTimer
 
 from app.window.export import CsvExport
 from app.plots.history import History, write_table_csv
-from sim.model.simulation import COLUMNS, HISTORY_COLUMNS
+from sim.model.rows import COLUMNS, HISTORY_COLUMNS
 
 
 def filled(n: int, capacity: int | None = None) -> History:

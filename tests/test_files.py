@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from sim.io.files import FileRefused, kind_of, read_regular
+from sim.io.reading import FileRefused, kind_of, read_regular
 
 
 @pytest.mark.parametrize("kind, words", [

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from app.plots.history import MAX_CAPACITY, History, capacity_for
-from sim.model.simulation import COLUMNS, HISTORY_COLUMNS
+from sim.model.rows import COLUMNS, HISTORY_COLUMNS
 
 DT = 1e-3
 

@@ -25,11 +25,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.cli import main
-from sim.io.files import FileRefused, read_regular
+from sim.io.reading import FileRefused, read_regular
 from sim.run.recording import Recorder, RecordingError, load_recording
 from sim.run.scenario import ScenarioError, load
 from sim.model.settings import Settings
-from sim.model.simulation import COLUMNS
+from sim.model.rows import COLUMNS
 
 CLI = [sys.executable, "-m", "app.cli"]
 ROW = re.compile(r"^-?[0-9][^,]*(,[^,]+){%d}$" % (len(COLUMNS) - 1))

@@ -31,7 +31,8 @@ from sim.run.recording import RecordingError, load_recording
 from sim.run.scenario import Scenario, ScenarioError, loads
 from sim.model.settings import Settings, SettingsError
 from sim.model.shape import ShapeError, load
-from sim.sweep import SweepResult, _by_gains, summary
+from sim.sweep.chunk import SweepResult
+from sim.sweep.summary import _by_gains, summary
 
 OLD = b"the old file\n"
 

@@ -16,7 +16,7 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 from app.cli import main
-from sim.model.simulation import MAGNETIC_COLUMNS, ORBIT_COLUMNS, TORQUE_COLUMNS
+from sim.model.rows import MAGNETIC_COLUMNS, ORBIT_COLUMNS, TORQUE_COLUMNS
 from sim.model.surface_file import SurfaceFileError, coefficients, parse
 
 ORBIT = "500,0,97.4,0,0,0"
@@ -297,7 +297,8 @@ def test_world_field_is_igrf_sampled_every_10_s_and_interpolated():
 
 def test_snapshot_row_is_the_recorded_row_and_names_its_columns():
     """The window's Snapshot and the CSV's rows carry the same values in the same order (history_columns_of)."""
-    from sim.model.simulation import Simulation, history_columns_of
+    from sim.model.simulation import Simulation
+    from sim.model.rows import history_columns_of
     from sim.run.scenario import load
 
     sim = Simulation(load("momentum_dumping").settings.replace(dt=1.0))

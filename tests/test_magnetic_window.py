@@ -115,7 +115,7 @@ def test_the_magnetic_controls_reach_the_run(main_window, qtbot):
 
 
 def test_the_csv_export_has_the_orbit_and_issue_32_columns(main_window, qtbot, tmp_path):
-    from sim.model.simulation import columns_of
+    from sim.model.rows import columns_of
 
     win = main_window("detumble", speed=50.0)
     _paused_on(win, qtbot, 5.0)

@@ -27,7 +27,8 @@ from sim.core.body import HOFFMANN_INERTIA, inertia_tensor
 from sim.run.scenario import ScenarioError, loads
 from sim.model.settings import INERTIA_SCALED, Settings, SettingsError, carried_to, damper_warning
 from sim.model.shape import BUILTINS, ShapeError, mass_properties
-from sim.model.simulation import HISTORY_COLUMNS, Simulation, SimulationFault
+from sim.model.simulation import Simulation, SimulationFault
+from sim.model.rows import HISTORY_COLUMNS
 
 COL = {name: i for i, name in enumerate(HISTORY_COLUMNS)}
 ASSETS = Path(__file__).parents[1] / "assets"

@@ -17,7 +17,8 @@ from app.plots.feed import PlotFeed
 from app.plots.history import History
 from sim.core.body import Body
 from sim.run.scenario import load
-from sim.model.simulation import HISTORY_COLUMNS, Simulation
+from sim.model.simulation import Simulation
+from sim.model.rows import HISTORY_COLUMNS
 from sim.core.tumble import PeriodWatch, torque_free
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from app.plots.history import History
 from app.plots.live import PlotPanel
-from sim.model.simulation import HISTORY_COLUMNS
+from sim.model.rows import HISTORY_COLUMNS
 
 DT = 1e-3
 

@@ -9,7 +9,7 @@ from pyqtgraph.Qt import QtCore, QtGui
 from app.plots.history import History
 from app.plots.live import PLOTS, REFRESH_EVERY, PlotPanel
 from app.plots.style import settle_range, tick_strings
-from sim.model.simulation import HISTORY_COLUMNS
+from sim.model.rows import HISTORY_COLUMNS
 
 DT = 1e-3
 

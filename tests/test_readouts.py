@@ -17,7 +17,8 @@ from scipy.spatial.transform import Rotation
 
 from app.controls.torque import torque_unit
 from app.window.readouts import GIMBAL_LOCK_TEXT, Readouts, readout_texts
-from sim.model.simulation import Simulation, Snapshot
+from sim.model.simulation import Simulation
+from sim.model.rows import Snapshot
 
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
 

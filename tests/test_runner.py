@@ -8,7 +8,7 @@ import pytest
 from sim.run.runner import ENSEMBLE, RESET, Runner
 from sim.run.scenario import load, loads
 from sim.model.settings import SettingsError
-from sim.model.simulation import HISTORY_COLUMNS
+from sim.model.rows import HISTORY_COLUMNS
 
 COL = {name: i for i, name in enumerate(HISTORY_COLUMNS)}
 

@@ -14,7 +14,8 @@ from scipy.spatial.transform import Rotation
 
 from sim.core.integrators import qdot
 from sim.model.settings import Settings, SettingsError
-from sim.model.simulation import HISTORY_COLUMNS, COLUMNS, Simulation, SimulationFault, Snapshot
+from sim.model.simulation import Simulation, SimulationFault
+from sim.model.rows import HISTORY_COLUMNS, COLUMNS, Snapshot
 from oracle import attitude_error, scipy_rotation
 
 W0 = (1.0, 0.2, -0.5)

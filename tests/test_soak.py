@@ -11,7 +11,7 @@ import numpy as np
 
 from sim.run.runner import RESET, Runner
 from sim.run.scenario import load
-from sim.model.simulation import HISTORY_COLUMNS
+from sim.model.rows import HISTORY_COLUMNS
 
 NORM = HISTORY_COLUMNS.index("norm")
 MODES = list(itertools.product(["half-quat", "full-quat", "rk4"], ["hoffmann", "renormalize", "none"]))

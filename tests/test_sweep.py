@@ -19,7 +19,9 @@ from app.cli import main
 from sim.ensemble import EnsembleSpec
 from sim.run.runner import Runner
 from sim.run.scenario import ScenarioError, load, loads
-from sim.sweep import COLUMNS, Sweep, chunks, sample_times, summary
+from sim.sweep import Sweep
+from sim.sweep.chunk import COLUMNS, chunks, sample_times
+from sim.sweep.summary import summary
 
 # Events at times that are not on the step grid, a SLERP, a change of dt, the
 # limiter: every path by which a chunk could drift from Runner's timing.

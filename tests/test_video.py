@@ -23,7 +23,8 @@ import numpy as np
 import pytest
 
 from app.cli import main
-from app.encoder import EncoderError, VideoEncoder, check_output, parse_size
+from app.encoder import VideoEncoder
+from app.ffmpeg import EncoderError, check_output, parse_size
 from app.worker import SimulationWorker
 from sim.io.limits import SettingsError
 from sim.run.runner import Runner

@@ -30,7 +30,8 @@ from sim.core.ops import COLUMN, FLOAT
 from sim.run.runner import Runner
 from sim.run.scenario import Event, Scenario, ScenarioError, loads
 from sim.model.settings import Settings, SettingsError
-from sim.model.simulation import Simulation, columns
+from sim.model.simulation import Simulation
+from sim.model.rows import columns
 from sim.core.wheels import PYRAMID_TILT_DEG, layout_axes
 
 from oracle import hamilton, scipy_rotation

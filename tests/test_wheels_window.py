@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 
 from app.plots.live import WHEEL_COLORS
 from app.view3d.layout import SATURATED_COLOR
-from sim.model.simulation import columns, history_columns
+from sim.model.rows import columns, history_columns
 
 pytestmark = pytest.mark.gl
 

@@ -12,7 +12,7 @@ from app.worker import CHUNK_WALL, MAX_LAG, Fault, SimulationWorker
 from sim.run.runner import Runner
 from sim.run.scenario import Scenario
 from sim.model.settings import Settings
-from sim.model.simulation import HISTORY_COLUMNS
+from sim.model.rows import HISTORY_COLUMNS
 
 T, TX, WX = (HISTORY_COLUMNS.index(name) for name in ("t", "tx", "wx"))
 

@@ -22,7 +22,8 @@ import numpy as np
 from app.cli import gui, importer, lab, run, scenarios, sweep, video
 from app.cli.options import PROG, LineParser, UsageError, drop_notes, say
 from app.cli.output import OutputError
-from sim.io.files import FileRefused, OutputRefused
+from sim.io.files import OutputRefused
+from sim.io.reading import FileRefused
 from sim.io.limits import RunTooLong
 from sim.run.aem import AttitudeFileError
 from sim.run.recording import RecordingError

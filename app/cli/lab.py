@@ -19,7 +19,7 @@ import tempfile
 
 from app.cli.options import UsageError, say
 from sim import lab
-from sim.io.files import kind_of
+from sim.io.reading import kind_of
 from sim.io.limits import LIMITS, SettingsError
 
 __all__ = ["add_parser", "cmd_lab", "report", "REPORT_NAME"]

@@ -20,7 +20,8 @@ from sim.world.environment import DISTURBANCE_AXES
 from sim.gnc.pointing import POINTING_MODES
 from sim.model.navigation import ESTIMATORS, FLY_ON
 from sim.io.conventions import DIRECTIONS, ORDERS
-from sim.io.files import FileRefused, Output, OutputRefused, read_regular
+from sim.io.files import Output, OutputRefused
+from sim.io.reading import FileRefused, read_regular
 from sim.io.files import check_outputs as check_files
 from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
 from sim.io.limits import LIMITS, as_number

@@ -26,7 +26,8 @@ from sim.ensemble.sampling import check_orbit_spread
 from sim.io.costs import BODY_STEP_SECONDS, ROUGH_BODY_STEP_SECONDS, ROUGH_SETUP_SECONDS
 from sim.io.limits import LIMITS, RunTooLong, as_integer, check_cost, check_workers, usable_cores
 from sim.model.settings import SettingsError, damper_warning, stability_warning
-from sim.sweep import MAX_TRAJECTORY_BYTES, Sweep, SweepFailed, summary
+from sim.sweep import MAX_TRAJECTORY_BYTES, Sweep, SweepFailed
+from sim.sweep.summary import summary
 
 __all__ = ["add_parser", "add_ensemble_flags", "ENSEMBLE_FLAGS", "spec_from_args", "cmd_sweep", "parse_gains_grid",
            "format_summary", "histogram"]
@@ -205,7 +206,7 @@ def spec_from_args(args, base: EnsembleSpec) -> EnsembleSpec:
 def csv_chunks(columns: dict, rows: int = CSV_ROWS):
     """The sweep's CSV as chunks of whole lines (bytes): the header, then ``rows`` bodies at a time.
 
-    One row per body in :func:`sim.sweep.columns` order, the order of
+    One row per body in :func:`sim.sweep.chunk.columns` order, the order of
     ``columns`` (floats exact, ``faulted`` as 0/1).  Formatted a chunk at a
     time, so ten million bodies never sit in memory as text.
     """
@@ -232,7 +233,7 @@ def _fmt(x: float, unit: str = "") -> str:
 
 
 def format_summary(result, spec: EnsembleSpec, scenario, elapsed: float, where: str) -> str:
-    """The summary table printed after a sweep (see :func:`sim.sweep.summary`)."""
+    """The summary table printed after a sweep (see :func:`sim.sweep.summary.summary`)."""
     s = summary(result, spec)
     settings = scenario.settings
     c = result.columns

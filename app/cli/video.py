@@ -20,8 +20,8 @@ from dataclasses import replace
 from app.cli.options import UsageError, add_settings_flags, check_outputs, say, scenario_from_args, scenario_inputs
 from app.cli.output import OutputError, Stopped, stop_signals
 from app.cli.sweep import ENSEMBLE_FLAGS, add_ensemble_flags, spec_from_args
-from app.encoder import (FPS_CHOICES, QUEUE_FRAMES, WHATS, EncoderError, check_fps, check_size, check_target, frame_count,
-                         frames_seconds, parse_size, video_format)
+from app.encoder import QUEUE_FRAMES, WHATS, frame_count, frames_seconds
+from app.ffmpeg import FPS_CHOICES, EncoderError, check_fps, check_size, check_target, parse_size, video_format
 from sim.api import plan
 from sim.ensemble import EnsembleSpec
 from sim.io.limits import LIMITS, check_cost

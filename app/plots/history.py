@@ -1,6 +1,6 @@
 """A bounded store of every simulated sample, for the live plots and CSV export.
 
-Pure numpy, no Qt.  Samples arrive as rows in :data:`~sim.model.simulation.HISTORY_COLUMNS`
+Pure numpy, no Qt.  Samples arrive as rows in :data:`~sim.model.rows.HISTORY_COLUMNS`
 order (:attr:`sim.run.runner.Batch.rows`).  The most recent ``capacity`` samples are
 kept at full resolution; older samples are thinned into a bounded archive, so
 memory stays constant however long the simulation runs.
@@ -38,7 +38,7 @@ import os
 import numpy as np
 
 from sim.io.files import write_whole
-from sim.model.simulation import COLUMNS, HISTORY_COLUMNS
+from sim.model.rows import COLUMNS, HISTORY_COLUMNS
 
 __all__ = ["History", "DEFAULT_CAPACITY", "DEFAULT_ARCHIVE_CAPACITY", "MAX_CAPACITY", "capacity_for",
            "write_table_csv"]
@@ -80,7 +80,7 @@ class History:
     ----------
     columns : sequence of str
         Column names, in the order of the rows given to :meth:`append`
-        (default :data:`~sim.model.simulation.HISTORY_COLUMNS`).  Must contain ``"t"``,
+        (default :data:`~sim.model.rows.HISTORY_COLUMNS`).  Must contain ``"t"``,
         the simulated time in s, non-decreasing between :meth:`clear` calls.
     capacity : int
         Samples kept at full resolution (default :data:`DEFAULT_CAPACITY`).
@@ -351,7 +351,7 @@ class History:
         path : str or os.PathLike
             Output file, overwritten.
         columns : sequence of str
-            Columns to write, in order (default :data:`~sim.model.simulation.COLUMNS`,
+            Columns to write, in order (default :data:`~sim.model.rows.COLUMNS`,
             the columns of ``attitude-sim run``).
 
         Returns

@@ -11,7 +11,7 @@ columns are the ECEF axes in ECI, ``P^T R3(-GMST)``
 (:func:`sim.world.frames.ecef_to_eci`, the inverse of the simulation's
 ``r_ECEF = R3(GMST) P r_ECI``).
 
-What is drawn, from a :class:`~sim.model.simulation.Snapshot` with a world
+What is drawn, from a :class:`~sim.model.rows.Snapshot` with a world
 (:class:`~sim.model.world.WorldState`):
 
 * the Earth, its night side shaded from the Sun's direction, and its shadow:

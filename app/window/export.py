@@ -14,7 +14,7 @@ import threading
 from PySide6.QtCore import QObject, Signal
 
 from app.plots.history import write_table_csv
-from sim.model.simulation import COLUMNS, columns_of
+from sim.model.rows import COLUMNS, columns_of
 
 __all__ = ["CsvExport", "CsvExports"]
 
@@ -105,7 +105,7 @@ class CsvExports(QObject):
 
     def start(self, path) -> CsvExport | None:
         """Write the history as CSV (the columns ``attitude-sim run`` writes for the run's settings:
-        :func:`sim.model.simulation.columns_of`, with the orbit's and issue 32's) in the background.
+        :func:`sim.model.rows.columns_of`, with the orbit's and issue 32's) in the background.
 
         The samples held now are copied and written by a :class:`CsvExport`
         thread; progress and the result show in the status bar.  Returns the

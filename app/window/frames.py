@@ -22,7 +22,7 @@ from sim.core.body import Body
 from sim.core.quaternion import cayley
 from sim.core.tumble import PeriodWatch, torque_free
 from sim.model.settings import damper_warning
-from sim.model.simulation import orbit_frame_column
+from sim.model.rows import orbit_frame_column
 from sim.world.environment import orbit_quaternion, orbit_rate
 
 __all__ = ["FramePresenter"]

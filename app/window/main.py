@@ -240,7 +240,7 @@ class MainWindow(QMainWindow):
 
     @property
     def last_snapshot(self):
-        """The latest :class:`~sim.model.simulation.Snapshot` shown, or None before the first."""
+        """The latest :class:`~sim.model.rows.Snapshot` shown, or None before the first."""
         return self._last
 
     # ------------------------------------------------------- inputs and runs

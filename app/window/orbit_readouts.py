@@ -39,7 +39,7 @@ def shadow_text(sunlit: float) -> str:
 
 
 def orbit_texts(snapshot) -> dict:
-    """The text of every orbit readout for a :class:`~sim.model.simulation.Snapshot` with a world, else ``{}``.
+    """The text of every orbit readout for a :class:`~sim.model.rows.Snapshot` with a world, else ``{}``.
 
     Returns
     -------

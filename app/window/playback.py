@@ -36,7 +36,7 @@ from app.plots.compare import MAIN_NAME
 from app.plots.live import PLOTS
 from app.window.theme import COMPARE_COLORS, swatch
 from sim.core.quaternion import cayley
-from sim.model.simulation import HISTORY_COLUMNS
+from sim.model.rows import HISTORY_COLUMNS
 from sim.run.aem import AttitudeFileError, read_aem
 from sim.run.playback import Playback
 from sim.run.runner import MAIN

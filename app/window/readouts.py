@@ -34,7 +34,7 @@ def _vector(values, decimals: int, width: int = 0) -> str:
 
 
 def readout_texts(snapshot, torque_unit=(1.0, "N m"), orbit: bool = False, speed_limits=()) -> dict:
-    """The text of every readout for a :class:`~sim.model.simulation.Snapshot`.
+    """The text of every readout for a :class:`~sim.model.rows.Snapshot`.
 
     ``torque_unit`` is ``(factor, name)`` of the torque's unit
     (:func:`app.controls.torque.torque_unit`: mN m for a small body).

@@ -129,7 +129,7 @@ def render_video(scenario, out, *, fps: int = 30, size=(1280, 720), what: str = 
     ------
     VideoError
         No display or OpenGL context.
-    app.encoder.EncoderError
+    app.ffmpeg.EncoderError
         The file cannot be written; no partial file is left, an existing one is untouched.
     """
     frames = frame_count(scenario.duration, fps, speed)

@@ -24,7 +24,8 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QImage
 
-from app.encoder import LIVE_PRESET, WHATS, EncoderError, VideoEncoder
+from app.encoder import WHATS, VideoEncoder
+from app.ffmpeg import LIVE_PRESET, EncoderError
 from app.window.pictures import grab_window
 
 __all__ = ["FrameGrab", "LiveRecording", "VIEW_ASPECT", "even"]
@@ -149,7 +150,7 @@ class LiveRecording(QObject):
 
     Raises
     ------
-    app.encoder.EncoderError
+    app.ffmpeg.EncoderError
         The file cannot be written (nothing was started).
 
     Attributes

@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
                                QPushButton, QStatusBar, QVBoxLayout, QWidget)
 
-from app.encoder import FPS_CHOICES, GIF_FPS, EncoderError, check_output
+from app.ffmpeg import FPS_CHOICES, GIF_FPS, EncoderError, check_output
 from app.window.video import LiveRecording
 
 __all__ = ["VideoControl", "RecordVideoDialog", "WHAT_LABELS"]
@@ -33,7 +33,7 @@ KINDS = "MP4 video (*.mp4);;GIF animation (*.gif)"
 class RecordVideoDialog(QDialog):
     """Where and what to record: a file (``.mp4`` or ``.gif``), the window or the 3D view, 30 or 60 fps.
 
-    Record checks the choice (:func:`app.encoder.check_output`): a file that
+    Record checks the choice (:func:`app.ffmpeg.check_output`): a file that
     cannot be written is marked with the reason and the dialog stays open.
 
     Parameters

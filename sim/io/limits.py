@@ -453,7 +453,7 @@ def check_workers(value, name: str = "workers") -> int:
     """A number of Dask worker processes for this machine: the table's range, and at most its cores.
 
     Each worker is a process of its own (with numpy and the simulation
-    loaded: :data:`sim.sweep.WORKER_BYTES`) running one chunk at a time; more workers than
+    loaded: :data:`sim.io.costs.WORKER_BYTES`) running one chunk at a time; more workers than
     cores only share the cores and multiply the memory.
     """
     workers = LIMITS["workers"].number(value, name)

@@ -6,7 +6,7 @@ point: eleven steps of 0.03 s end at 0.32999999999999996 s, not 0.33.  So a
 time ``at`` counts as reached at the first step boundary with ``t`` within
 :data:`TIME_TOLERANCE` of it (:func:`reached`), and :func:`steps_until`
 counts the steps to get there.  The single body's runner
-(:class:`sim.run.runner.Runner`), the sweep (:func:`sim.sweep.run_chunk`) and
+(:class:`sim.run.runner.Runner`), the sweep (:func:`sim.sweep.chunk.run_chunk`) and
 the window's pause at the end of a scenario all use these two rules, so
 they agree on the step at which a time is reached.
 

@@ -61,7 +61,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.body import HOFFMANN_INERTIA, inertia_tensor
-from sim.io.files import FileRefused, kind_of, read_regular
+from sim.io.reading import FileRefused, kind_of, read_regular
 from sim.io.limits import LIMITS
 
 __all__ = ["bake", "Builtin", "BUILTINS", "DEFAULT_BODY", "MassProperties", "MESH_SUFFIXES", "MESH_UNITS",
@@ -378,7 +378,7 @@ def _binary_stl_problem(data: bytes) -> str | None:
 def _read(body: str, path: Path):
     """Vertices, triangles and RGBA colours of a mesh file, as in the file.
 
-    The file is read whole through :func:`sim.io.files.read_regular` (a regular
+    The file is read whole through :func:`sim.io.reading.read_regular` (a regular
     file of at most :data:`MAX_MESH_BYTES`, refused by its size before it is
     read), then parsed by trimesh from memory.
     """

@@ -40,7 +40,7 @@ import tomllib
 
 import numpy as np
 
-from sim.io.files import FileRefused, read_regular
+from sim.io.reading import FileRefused, read_regular
 from sim.io.limits import LIMITS
 
 __all__ = ["SurfaceFileError", "SurfaceSpec", "read", "coefficients", "DEFAULTS"]

@@ -38,7 +38,7 @@ import numpy as np
 
 from sim.core.quaternion import (cayley, conjugate, from_axis_angle, normalize, product, rates_from_qdot,
                                  rates_from_samples)
-from sim.io.files import FileRefused, read_regular
+from sim.io.reading import FileRefused, read_regular
 
 __all__ = ["DEFAULT_EPOCH", "AttitudeFileError", "AttitudeTrack", "run_epoch", "epoch_text", "aem_text",
            "read_aem", "parse_aem", "MAX_AEM_BYTES"]

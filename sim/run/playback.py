@@ -3,8 +3,8 @@
 A :class:`Playback` turns an :class:`~sim.run.aem.AttitudeTrack` (what
 :func:`~sim.run.aem.read_aem` read) into :class:`~sim.run.runner.Batch` es,
 the same records the simulation thread hands the window: rows in
-:func:`~sim.model.simulation.history_columns` order for the plots, the last
-state as a :class:`~sim.model.simulation.Snapshot` for the 3D view and the
+:func:`~sim.model.rows.history_columns` order for the plots, the last
+state as a :class:`~sim.model.rows.Snapshot` for the 3D view and the
 readouts, and, beside it, a second attitude (another file, or the live
 simulation's) with the rotation angle between the two as
 :data:`~sim.run.runner.COMPARE_COLUMNS` rows.  Nothing is integrated.
@@ -36,7 +36,7 @@ from sim.core.algebra import rotation_angle
 from sim.core.angles import aircraft_angles
 from sim.core.interpolation import slerp
 from sim.core.ops import COLUMN
-from sim.model.simulation import Snapshot, history_columns
+from sim.model.rows import Snapshot, history_columns
 from sim.run.aem import AttitudeTrack
 from sim.run.runner import COMPARE_COLUMNS, MAIN, Batch
 
@@ -83,7 +83,7 @@ def angle_between_deg(p, q) -> np.ndarray:
 
 
 def history_rows(times, q, w) -> np.ndarray:
-    """Rows in :func:`~sim.model.simulation.history_columns` order: ``t``, ``Q``, ``w``, the aircraft
+    """Rows in :func:`~sim.model.rows.history_columns` order: ``t``, ``Q``, ``w``, the aircraft
     angles (inertial, and in the orbit angles' columns too); NaN for what an attitude file does not hold."""
     times = np.asarray(times, dtype=float)
     rows = np.full((len(times), len(_COLUMNS)), np.nan)

@@ -21,7 +21,7 @@ from pathlib import Path
 from sim.ensemble import EnsembleSpec
 from sim.run.context import check_inputs
 from sim.run.runner import ENSEMBLE, RESET, Runner
-from sim.io.files import FileRefused, read_regular
+from sim.io.reading import FileRefused, read_regular
 from sim.io.limits import LIMITS
 from sim.run.scenario import MAX_DURATION, Event, Scenario
 from sim.model.settings import KEYS, Settings, SettingsError, validate

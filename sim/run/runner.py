@@ -32,7 +32,8 @@ from sim.run.context import (ENSEMBLE, ENSEMBLE_BODY_KEYS, ENSEMBLE_KEYS, RESET,
                              reaches_ensemble)
 from sim.run.scenario import Scenario
 from sim.model.settings import SettingsError, validate
-from sim.model.simulation import Simulation, SimulationFault, Snapshot, history_columns_of
+from sim.model.simulation import Simulation, SimulationFault
+from sim.model.rows import Snapshot, history_columns_of
 
 __all__ = ["Runner", "Batch", "live_ensemble", "RESET", "ENSEMBLE", "ENSEMBLE_KEYS", "ENSEMBLE_BODY_KEYS", "MAIN",
            "COMPARE_COLUMNS"]
@@ -53,7 +54,7 @@ class Batch:
     ----------
     rows : ndarray, shape (n, len(history_columns(wheels)))
         One row per step taken (the state after the step), main body
-        (:func:`sim.model.simulation.history_columns` of its number of wheels).
+        (:func:`sim.model.rows.history_columns` of its number of wheels).
     last : Snapshot
         The main body's state after the batch.
     compare : dict

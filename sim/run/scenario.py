@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from sim.ensemble import EnsembleSpec
-from sim.io.files import FileRefused, read_regular
+from sim.io.reading import FileRefused, read_regular
 from sim.io.limits import LIMITS
 from sim.model.settings import KEYS, Settings, SettingsError, validate
 from sim.model.shape import BUILTINS

@@ -10,70 +10,31 @@ columns are bit-identical whatever the chunk size and wherever a chunk runs:
 in this process (``client=None``) or on the workers of a
 ``dask.distributed`` cluster.
 
-The result holds one value per body and column (:data:`COLUMNS` order: the
+The result holds one value per body and column (:data:`sim.sweep.chunk.COLUMNS` order: the
 index, the initial state, the final state and the metrics), ordered by
 global index, and optionally every k-th sample of every body's ``Q`` and
 ``w``.  No Qt here, and no process pool of our own: parallelism is Dask's.
+
+Here: :class:`Sweep` (sizing, cost and the run, here or on Dask) and the Dask side (gathering the
+chunks, progress from the workers).  :mod:`sim.sweep.chunk` flies one chunk and names the columns;
+:mod:`sim.sweep.summary` sums a result up.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
-from sim.ensemble.sampling import combination
-from sim.model.events import EventCursor
 from sim.io.costs import BYTES_PER_BODY, LOST_SECONDS, POLL_SECONDS, WORKER_BYTES
 from sim.io.limits import LIMITS, least_seconds
 from sim.run.context import check_inputs
 from sim.run.scenario import Scenario
-from sim.model.settings import Settings
+from sim.sweep.chunk import SweepResult, chunks, columns, run_chunk, sample_times
 
-__all__ = ["Sweep", "SweepResult", "SweepFailed", "COLUMNS", "ORBIT_COLUMNS", "MAGNETIC_COLUMNS", "SPREAD_COLUMNS",
-           "columns", "run_chunk", "chunks", "summary",
-           "MAX_TRAJECTORY_BYTES"]
-
-#: Columns of a sweep, in order (README, "Ensembles / sweep"): the global
-#: index; the initial state (attitude quaternion, aircraft angles in
-#: degrees, rates, inertia with Hoffmann's signs, controller gains); the
-#: final state; the metrics of :meth:`sim.ensemble.Ensemble.metrics`.
-COLUMNS = ("index",
-           "q1_0", "q2_0", "q3_0", "q4_0", "psi0_deg", "theta0_deg", "phi0_deg",
-           "wx0", "wy0", "wz0", "jxx", "jyy", "jzz", "jxy", "jxz", "jyz", "k1", "k2", "k3",
-           "q1", "q2", "q3", "q4", "wx", "wy", "wz",
-           "final_error_deg", "settling_time", "peak_torque", "peak_rate", "travelled_deg", "path_deg",
-           "energy_drift", "faulted", "fault_t")
-
-
-
-#: With an orbit (issue 31), after the wheels: the pointing axis's final error (deg) and the visible
-#: fraction of the solar disc at the end (0 to 1), :meth:`sim.ensemble.Ensemble.metrics`.
-ORBIT_COLUMNS = ("point_err_deg", "sunlit")
-#: With a magnetic field (issue 32), after the orbit's: the time to detumble (s, nan if never),
-#: :meth:`sim.ensemble.Ensemble.metrics` (``spec.detumble_deg_s``).
-MAGNETIC_COLUMNS = ("detumble_time",)
-#: When the spec spreads orbits or epochs, then: each body's orbit elements (those of ``--orbit``) and
-#: its epoch minus the scenario's (s).
-SPREAD_COLUMNS = ("alt_km", "e", "i_deg", "raan_deg", "argp_deg", "nu_deg", "epoch_offset_s")
-
-
-def columns(wheels: int = 0, orbit: bool = False, spread: bool = False, magnetic: bool = False) -> tuple:
-    """The columns of a sweep of bodies with ``wheels`` reaction wheels: :data:`COLUMNS`, then each
-    wheel's final speed relative to its body, ``wheel1..N`` (rad/s), then :data:`ORBIT_COLUMNS` with an
-    ``orbit``, :data:`MAGNETIC_COLUMNS` with a ``magnetic`` field and :data:`SPREAD_COLUMNS` with orbits or
-    epochs ``spread`` per body."""
-    return (COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1)) + (ORBIT_COLUMNS if orbit else ())
-            + (MAGNETIC_COLUMNS if magnetic else ()) + (SPREAD_COLUMNS if spread else ()))
-
-
-# Ensemble.initial() keys (rows of an array) -> column names.
-_INITIAL = {"q0": COLUMNS[1:5], "angles_deg0": COLUMNS[5:8], "rates0": COLUMNS[8:11],
-            "inertia": COLUMNS[11:17], "gains": COLUMNS[17:20]}
-_METRICS = COLUMNS[27:]
+__all__ = ["Sweep", "SweepFailed", "MAX_TRAJECTORY_BYTES"]
 
 #: A trajectory file larger than this is refused up front (bytes; :data:`sim.io.limits.LIMITS`).
 MAX_TRAJECTORY_BYTES = LIMITS["trajectory_bytes"].high
@@ -81,125 +42,6 @@ MAX_TRAJECTORY_BYTES = LIMITS["trajectory_bytes"].high
 
 class SweepFailed(RuntimeError):
     """A sweep on Dask ended without its results: the message names the cluster and what went wrong."""
-
-#: Body-steps between progress reports of one chunk (about 0.1-0.2 s of work).
-_REPORT_BODY_STEPS = 2_000_000
-
-
-@dataclass
-class SweepResult:
-    """What a sweep produced.
-
-    Attributes
-    ----------
-    columns : dict of str -> ndarray, shape (bodies,)
-        One array per name of :data:`COLUMNS`, ordered by global index
-        (``faulted`` is bool, ``index`` int, the rest float).
-    t : ndarray, shape (m,) or None
-        Times of the trajectory samples (with ``traj_every``).
-    q : ndarray, shape (m, 4, bodies) or None
-        Every body's attitude quaternion (scalar last, inertial -> body) at ``t``.
-    w : ndarray, shape (m, 3, bodies) or None
-        Every body's rates (rad/s) at ``t``.
-    """
-
-    columns: dict
-    t: np.ndarray | None = None
-    q: np.ndarray | None = None
-    w: np.ndarray | None = None
-
-    @property
-    def bodies(self) -> int:
-        return len(self.columns["index"])
-
-
-def chunks(bodies: int, size: int) -> list[tuple[int, int]]:
-    """``(start, count)`` of consecutive chunks of at most ``size`` bodies covering ``0 .. bodies-1``."""
-    if size < 1:
-        raise ValueError(f"chunk size must be >= 1, got {size}")
-    return [(start, min(size, bodies - start)) for start in range(0, bodies, size)]
-
-
-def sample_times(steps: int, every: int) -> np.ndarray:
-    """Step numbers sampled by a trajectory: 0, every, 2 every, ... and always the last."""
-    ks = list(range(0, steps + 1, every))
-    if ks[-1] != steps:
-        ks.append(steps)
-    return np.array(ks)
-
-
-def run_chunk(settings: Settings, spec: EnsembleSpec, events: tuple, steps: int, start: int,
-              count: int, traj_every: int = 0, report=None) -> dict:
-    """Fly bodies ``start .. start+count-1`` for ``steps`` steps; their columns (and trajectory).
-
-    The scenario's ``events`` are applied to every body at the first step
-    boundary where ``at`` is reached, by the same
-    :class:`~sim.model.events.EventCursor` as :meth:`sim.run.runner.Runner.run`
-    applies them to one body (events at ``at <= 0`` before the first step).
-    ``report(body_steps)`` (optional) is called as the work goes on.
-
-    Returns a dict with one array per name of :func:`columns` and, when
-    ``traj_every > 0``, ``"_t"`` (m,), ``"_q"`` (m, 4, count) and ``"_w"``
-    (m, 3, count), sampled at :func:`sample_times`.
-    """
-    with np.errstate(all="ignore"):  # a body that runs away is a fault in the metrics, not a warning
-        return _run_chunk(settings, spec, events, steps, start, count, traj_every, report)
-
-
-def _run_chunk(settings, spec, events, steps, start, count, traj_every, report) -> dict:
-    ens = Ensemble(settings, spec, start=start, count=count)
-    initial = ens.initial()
-    cursor = EventCursor(events, ens.set)  # as the runner's: the same events at the same steps
-    samples_t, samples_q, samples_w = [], [], []
-
-    def sample():
-        samples_t.append(ens.t)
-        samples_q.append(np.array(ens.q, copy=True))
-        samples_w.append(np.array(ens.w, copy=True))
-
-    cursor.apply(ens.t)
-    if traj_every:
-        sample()
-    report_every = max(1, _REPORT_BODY_STEPS // max(count, 1))
-    k = unreported = 0
-    while k < steps:
-        m = min(steps - k, cursor.steps_to_next(ens.t, ens.settings.dt), report_every - unreported)
-        if traj_every:
-            m = min(m, traj_every - k % traj_every)
-        ens.step(m)
-        k += m
-        unreported += m
-        cursor.apply(ens.t)
-        if traj_every and (k % traj_every == 0 or k == steps):
-            sample()
-        if unreported >= report_every or k == steps:
-            if report is not None:
-                report(unreported * count)
-            unreported = 0
-    columns = {"index": np.asarray(initial["index"], dtype=np.int64)}
-    for key, names in _INITIAL.items():
-        rows = np.asarray(initial[key], dtype=float).reshape(len(names), count)
-        columns.update(zip(names, rows))
-    columns.update(zip(("q1", "q2", "q3", "q4"), np.array(ens.q, dtype=float).reshape(4, count)))
-    columns.update(zip(("wx", "wy", "wz"), np.array(ens.w, dtype=float).reshape(3, count)))
-    metrics = ens.metrics()
-    for name in _METRICS:
-        columns[name] = np.asarray(metrics[name], dtype=bool if name == "faulted" else float)
-    for i, speeds in enumerate(np.array(ens.wheel_speeds, dtype=float).reshape(-1, count), start=1):
-        columns[f"wheel{i}"] = speeds
-    if "point_err_deg" in metrics:
-        for name in ORBIT_COLUMNS:
-            columns[name] = np.asarray(metrics[name], dtype=float)
-    if settings.magnetic_on:
-        columns["detumble_time"] = np.asarray(metrics["detumble_time"], dtype=float)
-    if "orbit" in initial:
-        columns.update(zip(SPREAD_COLUMNS[:6], np.asarray(initial["orbit"], dtype=float).reshape(6, count)))
-        columns["epoch_offset_s"] = np.asarray(initial["epoch_us"], dtype=float) * 1e-6
-    if traj_every:
-        columns["_t"] = np.array(samples_t)
-        columns["_q"] = np.stack(samples_q)
-        columns["_w"] = np.stack(samples_w)
-    return columns
 
 
 class Sweep:
@@ -449,84 +291,3 @@ def _assemble(parts: list[dict], trajectories: bool) -> SweepResult:
         return SweepResult(columns)
     return SweepResult(columns, t=parts[0]["_t"], q=np.concatenate([p["_q"] for p in parts], axis=2),
                        w=np.concatenate([p["_w"] for p in parts], axis=2))
-
-
-def _by_gains(grid, index, settling) -> list:
-    """One row per combination flown, in grid order: ``(gains, bodies, settled, median, max)``.
-
-    Body ``i`` flew combination ``i mod C``; the bodies are grouped by that
-    number (sorted), never by walking all C combinations (up to 10^9).  The
-    median is numpy's ``percentile(method="nearest")`` of each group: the
-    sorted group's element at ``(n - 1) / 2``, rounded half to even.
-    """
-    if not len(index):
-        return []
-    total = len(grid[0]) * len(grid[1]) * len(grid[2])
-    number = np.asarray(index, dtype=np.int64) % total
-    order = np.lexsort((settling, number))
-    number, t = number[order], settling[order]
-    starts = np.flatnonzero(np.r_[True, number[1:] != number[:-1]])
-    ends = np.r_[starts[1:], len(number)]
-    counts = ends - starts
-    settled = np.add.reduceat(np.isfinite(t).astype(np.int64), starts)
-    median = t[starts + np.around((counts - 1) * 0.5).astype(np.int64)]
-    top = t[ends - 1]
-    positions = combination(grid, number[starts])
-    axes = [np.asarray(axis, dtype=float) for axis in grid]
-    gains = zip(*(axis[k] for axis, k in zip(axes, positions)))
-    return [(tuple(float(g) for g in combo), int(n), int(s), float(m), float(x))
-            for combo, n, s, m, x in zip(gains, counts, settled, median, top)]
-
-
-def _never_as_inf(settling: np.ndarray) -> np.ndarray:
-    return np.where(np.isnan(settling), np.inf, settling)
-
-
-def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
-    """The figures of the summary table, computed from the columns.
-
-    Returns a dict: ``bodies``, ``faulted`` (count), ``flying`` (bodies not
-    faulted), ``percentiles`` (the levels), ``settling_time`` and
-    ``final_error_deg`` and ``travelled_deg`` (their percentiles over the
-    bodies that did not fault, nearest rank, a never-settled body counting
-    as ``inf``), ``point_err_deg`` (likewise with an orbit, else None),
-    ``detumble_time`` (likewise with a magnetic field, else None; a body
-    never under the rate counting as ``inf``), ``detumble_p95`` (its 95th
-    percentile) and ``detumbled`` (count under the rate at some time),
-    ``settled`` (count within ``spec.settle_deg`` at the end), ``unwinding``
-    (count with ``travelled_deg > 180``), ``worst`` (global indices of the
-    ``worst`` bodies: never settled first, by final error, then the longest
-    settling times); with a gains grid, ``by_gains``: one tuple
-    ``(gains, bodies, settled, median settling time, max settling time)``
-    per combination flown, in grid order, over the bodies that did not fault.
-    """
-    c = result.columns
-    faulted = c["faulted"]
-    pointing = c.get("point_err_deg")
-    detumble = c.get("detumble_time")
-    ok = ~faulted
-    settling = _never_as_inf(c["settling_time"])
-    error = c["final_error_deg"]
-    levels = (0, 50, 90, 99, 100)
-
-    def pct(x):
-        if not x.size:
-            return [math.nan] * len(levels)
-        return [float(v) for v in np.percentile(x, levels, method="nearest")]
-
-    def pct95(x):
-        return float(np.percentile(x, 95, method="nearest")) if x.size else math.nan
-
-    # Worst first: faulted bodies, then never settled (largest error first), then slowest to settle.
-    order = np.lexsort((-error, -settling, ok))
-    by_gains = _by_gains(spec.gains_grid, c["index"][ok], settling[ok]) if spec.gains_grid else []
-    return {"bodies": result.bodies, "faulted": int(faulted.sum()), "flying": int(ok.sum()),
-            "percentiles": levels, "settling_time": pct(settling[ok]), "final_error_deg": pct(error[ok]),
-            "travelled_deg": pct(c["travelled_deg"][ok]),
-            "point_err_deg": None if pointing is None else pct(pointing[ok]),
-            "detumble_time": None if detumble is None else pct(_never_as_inf(detumble[ok])),
-            "detumbled": None if detumble is None else int(np.isfinite(detumble[ok]).sum()),
-            "detumble_p95": None if detumble is None else pct95(_never_as_inf(detumble[ok])),
-            "settled": int(np.isfinite(settling[ok]).sum()),
-            "unwinding": int((c["travelled_deg"] > 180.0).sum()),
-            "worst": [int(c["index"][i]) for i in order[:worst]], "by_gains": by_gains}
