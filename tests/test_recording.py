@@ -124,7 +124,7 @@ def test_a_scenarios_ensemble_table_is_kept_in_the_header(tmp_path):
 @pytest.mark.parametrize("value, fragment", [
     ({"bodies": 0}, "bodies"),
     ({"bodies": 10, "colour": "red"}, "unknown field 'colour' "
-     r"\(known: attitudes, bodies, epoch_spread, gains_grid, inertia_spread, orbit_spread, rate_spread, seed, "
+     r"\(known: attitudes, bodies, detumble_deg_s, epoch_spread, gains_grid, inertia_spread, orbit_spread, rate_spread, seed, "
      r"settle_deg\)"),
     ([1, 2, 3], "expected the fields of an ensemble"),
 ])
