@@ -160,6 +160,62 @@ def _rotations(ens):
     return Rotation.from_quat(np.column_stack([-q[0], -q[1], -q[2], q[3]]))
 
 
+_M64 = (1 << 64) - 1
+
+
+def _splitmix64_finaliser(z: int) -> int:
+    """SplitMix64's output function (Steele, Lea and Flood 2014), on Python's integers mod 2^64."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return z ^ (z >> 31)
+
+
+def _tensor(comps):
+    jxx, jyy, jzz, jxy, jxz, jyz = comps
+    return np.array([[jxx, -jxy, -jxz], [-jxy, jyy, -jyz], [-jxz, -jyz, jzz]])
+
+
+def _documented_uniform(seed: int, i: int, stream: int) -> float:
+    """Body i's uniform of one stream by the rule docs/ENSEMBLES.md and sim.ensemble.sampling state: the top
+    53 bits of the finaliser of key(seed) + golden * (i * 128 + stream + 1), key(seed) = finaliser(seed)."""
+    z = _splitmix64_finaliser((_splitmix64_finaliser(seed) + 0x9E3779B97F4A7C15 * (i * 128 + stream + 1)) & _M64)
+    return (z >> 11) / 2.0**53
+
+
+def test_each_body_draws_the_documented_samples_of_its_own_index():
+    # Issue 30, bug 5: the draws are pinned to (seed, body index, stream), computed here from the stated rule
+    # (a draw shifted by one index, or one stream, fails): attitude Shoemake (streams 0-2), rates the settings'
+    # plus rate_spread times Box-Muller normals (streams 3+2k, 4+2k), inertia each component times
+    # 1 + p (2u - 1) (streams 16-21, first try), so a sweep gives the same bodies from one version to the next.
+    assert _splitmix64_finaliser(0x9E3779B97F4A7C15) == 0xE220A8397B1DCDAF   # Vigna's splitmix64.c, seed 0
+    settings = Settings(rates=(0.1, -0.2, 0.3))
+    spec = EnsembleSpec(bodies=6, seed=2024, rate_spread=0.5, inertia_spread=10.0)
+    ens = Ensemble(settings, spec)
+    nominal = np.array(settings.mass_properties.inertia)
+    tries = []
+    for i in range(6):
+        mine = ens.body_settings(i)
+        a, b, c = (_documented_uniform(2024, i, k) for k in range(3))   # Shoemake, Graphics Gems III
+        q = [math.sqrt(1 - a) * math.sin(2 * math.pi * b), math.sqrt(1 - a) * math.cos(2 * math.pi * b),
+             math.sqrt(a) * math.sin(2 * math.pi * c), math.sqrt(a) * math.cos(2 * math.pi * c)]
+        drawn = Rotation.from_euler("ZYX", mine.angles_deg, degrees=True).inv().as_quat()   # Hoffmann's Q
+        assert min(np.abs(drawn - q).max(), np.abs(drawn + q).max()) < 1e-12
+        np.testing.assert_allclose(ens.q[:, i] * np.sign(ens.q[3, i] * q[3]), q, rtol=0, atol=1e-12)
+        normal = [math.sqrt(-2 * math.log(1 - _documented_uniform(2024, i, 3 + 2 * k)))
+                  * math.cos(2 * math.pi * _documented_uniform(2024, i, 4 + 2 * k)) for k in range(3)]
+        np.testing.assert_allclose(mine.rates, np.array(settings.rates) + 0.5 * np.array(normal), rtol=1e-15)
+        np.testing.assert_allclose(ens.w[:, i], mine.rates, rtol=0, atol=0)
+        for attempt in range(16):   # redrawn (streams 16 + 6 attempt + k) until the tensor is physical
+            comps = nominal * [1 + 0.1 * (2 * _documented_uniform(2024, i, 16 + 6 * attempt + k) - 1)
+                               for k in range(6)]
+            principal = np.linalg.eigvalsh(_tensor(comps))
+            if principal[0] > 0 and principal[2] <= principal[0] + principal[1]:
+                break
+        tries.append(attempt)
+        np.testing.assert_allclose(mine.mass_properties.inertia, comps, rtol=1e-15)
+    assert max(tries) > 0   # a redraw was among them
+
+
 def test_random_attitudes_are_uniform_on_so3():
     ens = Ensemble(Settings(), EnsembleSpec(bodies=20000, seed=3))
     mine = _rotations(ens)
