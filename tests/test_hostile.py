@@ -139,6 +139,12 @@ def test_broken_pipe_through_head():
     assert "broken pipe" in _one_line(proc.stderr)
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process ``pid`` (/proc/PID/stat, fields 14 and 15)."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @pytest.mark.parametrize("fmt", ["csv", "npz"])
 def test_ctrl_c_finishes_lines_and_names_t(tmp_path, fmt):
     out = tmp_path / f"run.{fmt}"
@@ -151,7 +157,16 @@ def test_ctrl_c_finishes_lines_and_names_t(tmp_path, fmt):
     while time.monotonic() < deadline and (not partial.exists() or (fmt == "csv" and partial.stat().st_size < 50_000)):
         time.sleep(0.05)
     assert partial.exists(), "the run never started writing"
-    time.sleep(0.3 if fmt == "csv" else 1.0)
+    # rows are being computed now (Ctrl-C then writes them): a CSV grows; an npz, written at the end, shows
+    # it by the CPU time the process spends after opening its output (it does nothing else meanwhile)
+    if fmt == "csv":
+        size = partial.stat().st_size
+        while time.monotonic() < deadline and partial.stat().st_size <= size:
+            time.sleep(0.01)
+    else:
+        start = _cpu_seconds(proc.pid)
+        while time.monotonic() < deadline and _cpu_seconds(proc.pid) < start + 0.3:
+            time.sleep(0.01)
     proc.send_signal(signal.SIGINT)
     err = proc.stderr.read()
     assert proc.wait(timeout=60) == 130
