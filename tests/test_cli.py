@@ -55,7 +55,9 @@ def test_run_torque_until_acts_only_before(capsys):
     tx = data[:, COLUMNS.index("tx")]
     assert tx[0] == 5.0 and np.all(tx[1:] == 0.0)
     energy = data[1:, COLUMNS.index("energy")]
-    assert energy.max() - energy.min() < 0.05 * energy[0]
+    # torque-free from t = 0.1 s: the energy is constant but for half-quat's error at dt = 0.1 s, measured
+    # 0.81 % over the 10 steps; 1.2 % leaves a margin (a torque acting on would change it by ~100 %)
+    assert energy.max() - energy.min() < 0.012 * energy[0]
 
 
 def test_run_command_reached_by_quaternion_controller(capsys):

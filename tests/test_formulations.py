@@ -347,7 +347,9 @@ def test_the_ensemble_flies_each_new_choice_as_one_body_does(integrator, form, n
         # sin, cos and sqrt are numpy's on columns and libm's on floats (sim.core.ops): a few ulps apart at most
         np.testing.assert_allclose(ens.q[:, j], sim.q, rtol=0, atol=1e-13)
         np.testing.assert_allclose(ens.w[:, j], sim.w, rtol=0, atol=1e-13)
-    assert (ens.error_deg() < 5.0).all() and not ens.faulted.any()
+    # 3 s into the controlled turn every body is within 2.26-2.61 deg of the command whatever the integrator
+    # (measured: the controller's settling, not the integrators' error, sets it); 3 deg leaves a margin
+    assert (ens.error_deg() < 3.0).all() and not ens.faulted.any()
 
 
 def test_switching_to_and_from_the_new_integrators_keeps_the_state():
