@@ -37,6 +37,7 @@ def _run_child(args: list[str], blocked=_BLOCKED, **env) -> subprocess.Completed
     code = _CHILD.format(blocked=blocked, args=args)
     child_env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONPATH": str(ROOT), **env}
     child_env.pop("DISPLAY", None)
+    child_env.pop("PYTEST_ADDOPTS", None)   # the child runs with these options only (make mutate adds plugins)
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
                           env=child_env)
 
