@@ -205,10 +205,9 @@ def test_readouts_on_screen_are_the_last_state_received(qtbot, main_window):
 @pytest.mark.gl
 def test_pause_step_and_reset_do_what_they_say(qtbot, window):
     child(window, "button_pause").click()
-    qtbot.waitUntil(lambda: window.worker.paused)
-    qtbot.wait(100)
+    qtbot.waitUntil(lambda: caught_up(window), timeout=5000)
     t = window.last_snapshot.t
-    qtbot.wait(300)
+    qtbot.wait(300)   # not a synchronisation: 300 ms watched in which nothing may happen
     assert window.last_snapshot.t == t, "paused: time stands still"
     child(window, "button_step").click()
     qtbot.waitUntil(lambda: window.last_snapshot.t > t, timeout=2000)
@@ -443,7 +442,7 @@ def test_a_scenario_that_pauses_at_its_end_does_and_runs_on_when_asked(qtbot, wi
     child(window, "button_reset").click()                 # and the end holds again
     qtbot.waitUntil(lambda: window.worker.at_end, timeout=3000)
     qtbot.waitUntil(lambda: abs(sim_time(window) - 1.0) < 1e-9, timeout=2000)   # the last batch shown
-    qtbot.wait(300)
+    qtbot.wait(300)   # watched: no step follows
     assert sim_time(window) == pytest.approx(1.0, abs=1e-9)     # and no step beyond
 
 
