@@ -234,6 +234,12 @@ class SimulationWorker:
         """The latest runner (read only from the GUI: never step it or set its state)."""
         return self._runner
 
+    @property
+    def undrained(self) -> int:
+        """Batches published and not yet taken by :meth:`drain` (the tests wait for 0 rather than sleep)."""
+        with self._lock:
+            return len(self._outbox)
+
     def drain(self) -> list[Batch]:
         """Every batch taken since the last call, oldest first."""
         with self._lock:

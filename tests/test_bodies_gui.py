@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QWidget
 
 from app.view3d.layout import REFERENCE_SIZE
 from sim.model.shape import BUILTINS, mass_properties
+from gui_waits import advanced_twice
 
 pytestmark = pytest.mark.gl
 
@@ -130,7 +131,7 @@ def test_bad_mesh_file_gives_a_message_and_the_body_stays(qtbot, main_window, tm
     text.write_text("not a mesh at all\n")
     assert not window.controls.body.choose(str(text))
     assert "not a STL mesh" in window.message.text() or "not a readable STL mesh" in window.message.text()
-    qtbot.wait(300)
+    qtbot.waitUntil(advanced_twice(window.worker), timeout=5000)   # anything sent would be applied by now
     assert window.worker.settings.body == "phone" and window.viewer.scene.body.body == "phone"
     assert child(window, "combo_body").currentData() == "phone"
 

@@ -55,7 +55,9 @@ def test_run_torque_until_acts_only_before(capsys):
     tx = data[:, COLUMNS.index("tx")]
     assert tx[0] == 5.0 and np.all(tx[1:] == 0.0)
     energy = data[1:, COLUMNS.index("energy")]
-    assert energy.max() - energy.min() < 0.05 * energy[0]
+    # torque-free from t = 0.1 s: the energy is constant but for half-quat's error at dt = 0.1 s, measured
+    # 0.81 % over the 10 steps; 1.2 % leaves a margin (a torque acting on would change it by ~100 %)
+    assert energy.max() - energy.min() < 0.012 * energy[0]
 
 
 def test_run_command_reached_by_quaternion_controller(capsys):
@@ -209,3 +211,23 @@ def test_help_examples_run(capsys, tmp_path, monkeypatch):
         argv = [("0.05" if prev == "--duration" else a) for prev, a in zip([""] + argv, argv)]
         assert main(argv) == 0, command
     capsys.readouterr()
+
+
+def test_the_first_row_holds_the_given_rates_and_angles_each_under_its_own_name(capsys, tmp_path):
+    # Issue 30: a swap of two columns (wx and wy, in the header or in the data) fails here by name, in the CSV
+    # and in the npz: the rates are carried as given (exact), the angles come back through Q (to rounding).
+    given = {"wx": 1.0, "wy": -2.0, "wz": 0.5, "psi_deg": 30.0, "theta_deg": -20.0, "phi_deg": 70.0}
+    flags = ["--rates", "1,-2,0.5", "--angles", "30,-20,70", "--duration", "0.01"]
+    code, out, _ = _run(capsys, *flags)
+    assert code == 0
+    header, data = _table(out)
+    npz = tmp_path / "r.npz"
+    assert _run(capsys, *flags, "--format", "npz", "--out", str(npz))[0] == 0
+    with np.load(npz) as saved:
+        firsts = [dict(zip(header, data[0])), {name: float(saved[name][0]) for name in saved.files}]
+    for first in firsts:
+        assert first["t"] == 0.0
+        for name in ("wx", "wy", "wz"):
+            assert first[name] == given[name], name
+        for name in ("psi_deg", "theta_deg", "phi_deg"):
+            assert first[name] == pytest.approx(given[name], abs=1e-12), name

@@ -8,6 +8,7 @@ import pytest
 from app.plots.compare import ERROR_FLOOR_DEG, MAX_BODY_CAPACITY, PLOT_NAMES, ComparePanel, body_capacity
 from app.plots.style import decade_label
 from sim.run.runner import COMPARE_COLUMNS, MAIN
+from gui_waits import caught_up
 
 DT = 0.01
 BODIES = ("rk4", "full-quat", "full-quat raw")
@@ -217,8 +218,7 @@ def compare_window(main_window):
 
 def pause(qtbot, win):
     win.controls.run.pause.click()
-    qtbot.waitUntil(lambda: win.worker.paused)
-    qtbot.wait(100)  # the last batches reach the window
+    qtbot.waitUntil(lambda: caught_up(win), timeout=5000)  # the last batches reached the window
 
 
 @pytest.mark.gl
@@ -275,8 +275,7 @@ def test_compare_tab_hidden_without_comparison_bodies(qtbot, compare_window):
     assert not win.compare.isVisible() and not win.plot_tabs.tabBar().isVisible()
     assert win.plots.isVisible() and not win.compare_action.isEnabled()
     assert win.compare.labels == ()
-    qtbot.wait(200)
-    assert win.history.count > 0  # the run goes on, nothing to compare
+    qtbot.waitUntil(lambda: win.history.count > 0, timeout=5000)  # the run goes on, nothing to compare
     assert win.open_scenario("hoffmann")
     assert win.plot_tabs.currentWidget() is win.compare and win.compare.isVisible()
     assert win.compare.labels == (MAIN, "full-quat", "full-quat raw", "rk4")

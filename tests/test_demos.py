@@ -46,7 +46,9 @@ def test_gimbal_lock_euler_controller_fails_where_quaternion_tracks():
     over_the_top = (t >= 5.0) & (t <= 12.0)     # the command pitches through 90 deg
     quat_err = _attitude_error_deg(main[over_the_top]).max()
     euler_err = _attitude_error_deg(others["euler controller"][over_the_top]).max()
-    assert quat_err < 15.0
+    # the quaternion controller's tracking lag behind the SLERP command over the top: measured 6.52 deg
+    # (dt = 1 ms, deterministic); 7.5 leaves 15 % for rounding across machines, and a worse tracking fails
+    assert quat_err < 7.5
     assert euler_err > 5 * quat_err
     # the aircraft did pass through theta = 90 deg
     assert main[over_the_top, COL["theta_deg"]].max() > 85.0
@@ -99,8 +101,10 @@ def test_integrator_comparison_rk4_error_far_below_half_quat():
     # full-quat raw loses its energy, the Lagrange form keeps it (Sherif's term)
     e0 = Simulation(scenario.settings).snapshot().energy
     assert runner.compare["full-quat raw"].snapshot().energy < 0.5 * e0
-    # first-order False Euler at dt = 10 ms gains a few percent in 10 s (about 1 % in 20 s at 1 ms)
-    assert runner.compare["full-quat lagrange"].snapshot().energy == pytest.approx(e0, rel=0.1)
+    # first-order False Euler at dt = 10 ms gains energy, +5.12 % in 10 s measured (about 1 % in 20 s at 1 ms):
+    # a band of +-1 % about it, so that a form that keeps the energy worse, or one that suddenly keeps it, fails
+    gain = runner.compare["full-quat lagrange"].snapshot().energy / e0 - 1.0
+    assert 0.04 < gain < 0.062
 
 
 @pytest.mark.parametrize("name", ["intermediate_axis", "tennis_racket"])

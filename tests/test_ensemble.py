@@ -84,6 +84,19 @@ def test_every_body_agrees_with_its_single_body_simulation(case):
         assert np.array_equal(ens.q, q_sim) and np.array_equal(ens.w, w_sim)
 
 
+def test_under_elimination_the_published_attitudes_are_unit_and_each_bodys_own():
+    # Issue 30, bug 3: with elimination each body's Q drifts off |Q| = 1 (half-quat at 10 ms); what the
+    # Ensemble tab draws and the runner compares (attitude, frame().q) is Q/|Q|, each body's single-body
+    # Simulation.attitude, never the carried Q.
+    spec = EnsembleSpec(bodies=8, seed=5, rate_spread=0.7, inertia_spread=15.0)
+    ens, sims, faults = _fly_both(Settings(dt=0.01, norm="elimination"), {}, spec=spec, steps=2000)
+    assert not faults
+    assert np.abs(np.linalg.norm(ens.q, axis=0) - 1.0).min() > 1e-3          # every body's |Q| drifted
+    for published in (ens.attitude, ens.frame().q):
+        np.testing.assert_allclose(np.linalg.norm(published, axis=0), 1.0, rtol=0, atol=1e-15)
+        np.testing.assert_allclose(published, np.array([sim.attitude for sim in sims]).T, rtol=0, atol=1e-12)
+
+
 def test_norm_none_runs_away_like_the_single_body_and_is_flagged():
     ens, sims, faults = _fly_both(Settings(dt=0.003, norm="none"), {}, steps=600)
     assert 0 < len(faults) < ens.n  # the case is meaningful: some bodies run away, some do not
@@ -147,6 +160,62 @@ def _rotations(ens):
     return Rotation.from_quat(np.column_stack([-q[0], -q[1], -q[2], q[3]]))
 
 
+_M64 = (1 << 64) - 1
+
+
+def _splitmix64_finaliser(z: int) -> int:
+    """SplitMix64's output function (Steele, Lea and Flood 2014), on Python's integers mod 2^64."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return z ^ (z >> 31)
+
+
+def _tensor(comps):
+    jxx, jyy, jzz, jxy, jxz, jyz = comps
+    return np.array([[jxx, -jxy, -jxz], [-jxy, jyy, -jyz], [-jxz, -jyz, jzz]])
+
+
+def _documented_uniform(seed: int, i: int, stream: int) -> float:
+    """Body i's uniform of one stream by the rule docs/ENSEMBLES.md and sim.ensemble.sampling state: the top
+    53 bits of the finaliser of key(seed) + golden * (i * 128 + stream + 1), key(seed) = finaliser(seed)."""
+    z = _splitmix64_finaliser((_splitmix64_finaliser(seed) + 0x9E3779B97F4A7C15 * (i * 128 + stream + 1)) & _M64)
+    return (z >> 11) / 2.0**53
+
+
+def test_each_body_draws_the_documented_samples_of_its_own_index():
+    # Issue 30, bug 5: the draws are pinned to (seed, body index, stream), computed here from the stated rule
+    # (a draw shifted by one index, or one stream, fails): attitude Shoemake (streams 0-2), rates the settings'
+    # plus rate_spread times Box-Muller normals (streams 3+2k, 4+2k), inertia each component times
+    # 1 + p (2u - 1) (streams 16-21, first try), so a sweep gives the same bodies from one version to the next.
+    assert _splitmix64_finaliser(0x9E3779B97F4A7C15) == 0xE220A8397B1DCDAF   # Vigna's splitmix64.c, seed 0
+    settings = Settings(rates=(0.1, -0.2, 0.3))
+    spec = EnsembleSpec(bodies=6, seed=2024, rate_spread=0.5, inertia_spread=10.0)
+    ens = Ensemble(settings, spec)
+    nominal = np.array(settings.mass_properties.inertia)
+    tries = []
+    for i in range(6):
+        mine = ens.body_settings(i)
+        a, b, c = (_documented_uniform(2024, i, k) for k in range(3))   # Shoemake, Graphics Gems III
+        q = [math.sqrt(1 - a) * math.sin(2 * math.pi * b), math.sqrt(1 - a) * math.cos(2 * math.pi * b),
+             math.sqrt(a) * math.sin(2 * math.pi * c), math.sqrt(a) * math.cos(2 * math.pi * c)]
+        drawn = Rotation.from_euler("ZYX", mine.angles_deg, degrees=True).inv().as_quat()   # Hoffmann's Q
+        assert min(np.abs(drawn - q).max(), np.abs(drawn + q).max()) < 1e-12
+        np.testing.assert_allclose(ens.q[:, i] * np.sign(ens.q[3, i] * q[3]), q, rtol=0, atol=1e-12)
+        normal = [math.sqrt(-2 * math.log(1 - _documented_uniform(2024, i, 3 + 2 * k)))
+                  * math.cos(2 * math.pi * _documented_uniform(2024, i, 4 + 2 * k)) for k in range(3)]
+        np.testing.assert_allclose(mine.rates, np.array(settings.rates) + 0.5 * np.array(normal), rtol=1e-15)
+        np.testing.assert_allclose(ens.w[:, i], mine.rates, rtol=0, atol=0)
+        for attempt in range(16):   # redrawn (streams 16 + 6 attempt + k) until the tensor is physical
+            comps = nominal * [1 + 0.1 * (2 * _documented_uniform(2024, i, 16 + 6 * attempt + k) - 1)
+                               for k in range(6)]
+            principal = np.linalg.eigvalsh(_tensor(comps))
+            if principal[0] > 0 and principal[2] <= principal[0] + principal[1]:
+                break
+        tries.append(attempt)
+        np.testing.assert_allclose(mine.mass_properties.inertia, comps, rtol=1e-15)
+    assert max(tries) > 0   # a redraw was among them
+
+
 def test_random_attitudes_are_uniform_on_so3():
     ens = Ensemble(Settings(), EnsembleSpec(bodies=20000, seed=3))
     mine = _rotations(ens)
@@ -168,7 +237,9 @@ def test_grid_attitudes_cover_so3_evenly():
     random_d = stats.kstest(_rotations(Ensemble(Settings(), EnsembleSpec(bodies=4096, seed=9))).magnitude(),
                             _haar_angle_cdf).statistic
     assert grid_d < 0.01 and grid_d < random_d  # a low-discrepancy cover beats random draws
-    # Every attitude is near a grid point: 500 random attitudes within 15 deg of the grid.
+    # Every attitude is near a grid point: 500 random attitudes within 15 deg of the grid.  Not wide: the
+    # farthest probe is 14.91 deg from the grid (4096 random draws: 17.96), and no 4096 points can cover
+    # SO(3) within 9.5 deg (4096 (r - sin r) / pi >= 1, the angle's distribution above).
     probes = Rotation.random(500, random_state=7)
     q_grid = _rotations(ens).as_quat()
     nearest = np.abs(probes.as_quat() @ q_grid.T).max(axis=1)

@@ -28,6 +28,7 @@ from sim.run.runner import ENSEMBLE, RESET, Runner
 from sim.run.scenario import Scenario, load
 from sim.model.settings import Settings, SettingsError
 from sim.model.simulation import Simulation
+from gui_waits import caught_up
 
 SCENE_FROM_NED = np.diag([1.0, -1.0, -1.0])
 CONTROLLED = Settings(inertia=(0.6, 1.0, 1.5, 0.0, 0.2, 0.0), dt=0.01, dampers_on=True, controller="quaternion",
@@ -202,8 +203,7 @@ def turn_on(qtbot, win, bodies):
 
 def pause(qtbot, win):
     win.controls.run.pause.setChecked(True)
-    qtbot.waitUntil(lambda: win.worker.paused, timeout=2000)
-    qtbot.wait(120)  # the last batch reaches the view
+    qtbot.waitUntil(lambda: caught_up(win), timeout=5000)  # the last batch reached the view
     qtbot.waitUntil(lambda: win.ensemble.settled, timeout=2000)  # and its histogram and statistics
 
 

@@ -9,6 +9,9 @@ tests/test_elliptic.py); conservation laws.
 """
 
 
+import csv
+import io
+
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
@@ -109,6 +112,36 @@ def test_elimination_lets_the_norm_drift_and_keeps_the_attitude_right():
     assert drift > 1e-4                                                   # |Q| drifted freely (7.8e-3)
     assert attitude_error(cayley(elim.attitude), cayley(ref.q)) < 1e-6   # settled on the command
     assert max(abs(np.linalg.norm(elim.q) - 1.0), 0.0) > 1e-4
+
+
+def _inertia_matrix(comps):
+    jxx, jyy, jzz, jxy, jxz, jyz = comps
+    return np.array([[jxx, -jxy, -jxz], [-jxy, jyy, -jyz], [-jxz, -jyz, jzz]])
+
+
+def test_elimination_reads_the_inertial_momentum_of_the_unit_attitude(capsys):
+    # Issue 30, bug 2: with elimination the carried Q drifts off |Q| = 1; the inertial momentum (the readout,
+    # the CSV's hx..hz, the Momentum plot) is C(Q/|Q|)^T J w, so |H| = |J w| however far |Q| drifted.
+    # Read through C(Q) of the carried Q it is scaled by |Q|^2. Free body, half-quat at 10 ms, 2000 steps.
+    from app.cli import main
+    from oracle import scipy_rotation
+
+    settings = dict(integrator="half-quat", norm="elimination", dt=0.01, inertia=AIRCRAFT, rates=W0)
+    sim = Simulation(**settings)
+    sim.step(2000)
+    s = sim.snapshot()
+    assert abs(np.linalg.norm(s.q) - 1.0) > 1e-2                     # |Q| drifted (by 0.15)
+    jw = _inertia_matrix(AIRCRAFT) @ np.array(s.w)
+    assert np.linalg.norm(s.h) == pytest.approx(np.linalg.norm(jw), rel=1e-13)
+    np.testing.assert_allclose(s.h, scipy_rotation(np.array(s.q) / np.linalg.norm(s.q)).apply(jw),
+                               rtol=1e-13, atol=1e-14)
+    # the same numbers in attitude-sim run's hx..hz columns (the default scenario's dampers off: a free body)
+    assert main(["run", "--integrator", "half-quat", "--norm", "elimination", "--dt", "0.01", "--duration", "20",
+                 "--inertia", ",".join(map(str, AIRCRAFT)), "--rates", ",".join(map(str, W0)), "--dampers", "0,0,0", "--every", "2000"]) == 0
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    last = dict(zip(rows[0], map(float, rows[-1])))
+    assert last["t"] == pytest.approx(20.0)
+    np.testing.assert_allclose([last[k] for k in ("hx", "hy", "hz")], s.h, rtol=1e-12, atol=1e-14)
 
 
 def test_norm_none_is_visibly_worse_on_the_same_run():
@@ -314,7 +347,9 @@ def test_the_ensemble_flies_each_new_choice_as_one_body_does(integrator, form, n
         # sin, cos and sqrt are numpy's on columns and libm's on floats (sim.core.ops): a few ulps apart at most
         np.testing.assert_allclose(ens.q[:, j], sim.q, rtol=0, atol=1e-13)
         np.testing.assert_allclose(ens.w[:, j], sim.w, rtol=0, atol=1e-13)
-    assert (ens.error_deg() < 5.0).all() and not ens.faulted.any()
+    # 3 s into the controlled turn every body is within 2.26-2.61 deg of the command whatever the integrator
+    # (measured: the controller's settling, not the integrators' error, sets it); 3 deg leaves a margin
+    assert (ens.error_deg() < 3.0).all() and not ens.faulted.any()
 
 
 def test_switching_to_and_from_the_new_integrators_keeps_the_state():

@@ -142,6 +142,12 @@ def test_broken_pipe_through_head():
     assert "broken pipe" in _one_line(proc.stderr)
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process ``pid`` (/proc/PID/stat, fields 14 and 15)."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @pytest.mark.parametrize("fmt", ["csv", "npz"])
 def test_ctrl_c_finishes_lines_and_names_t(tmp_path, fmt):
     out = tmp_path / f"run.{fmt}"
@@ -155,8 +161,18 @@ def test_ctrl_c_finishes_lines_and_names_t(tmp_path, fmt):
     # wait until rows are being computed (and, for CSV, written)
     while time.monotonic() < deadline and (partial() is None or (fmt == "csv" and partial().stat().st_size < 50_000)):
         time.sleep(0.05)
-    assert partial() is not None, "the run never started writing"
-    time.sleep(0.3 if fmt == "csv" else 1.0)
+    written = partial()
+    assert written is not None, "the run never started writing"
+    # rows are being computed now (Ctrl-C then writes them): a CSV grows; an npz, written at the end, shows
+    # it by the CPU time the process spends after opening its output (it does nothing else meanwhile)
+    if fmt == "csv":
+        size = written.stat().st_size
+        while time.monotonic() < deadline and written.stat().st_size <= size:
+            time.sleep(0.01)
+    else:
+        start = _cpu_seconds(proc.pid)
+        while time.monotonic() < deadline and _cpu_seconds(proc.pid) < start + 0.3:
+            time.sleep(0.01)
     proc.send_signal(signal.SIGINT)
     err = proc.stderr.read()
     assert proc.wait(timeout=60) == 130

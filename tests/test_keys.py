@@ -11,6 +11,7 @@ from the simulation's snapshots, so a test fails if the keys do not reach
 the physics.
 """
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication
@@ -71,7 +72,7 @@ def test_keys_fly_after_a_drag_in_each_3d_view(qtbot, main_window, view):
     fly(qtbot, win, Qt.Key.Key_W, lambda: theta(win) > start + 15.0)  # nose up
     assert seen[0] == (0.0, KEY_TORQUE, 0.0)
     up = theta(win)
-    qtbot.wait(300)  # the dampers stop the turn
+    qtbot.waitUntil(lambda: np.linalg.norm(win.last_snapshot.w) < 0.02, timeout=5000)  # the dampers stop the turn
     fly(qtbot, win, Qt.Key.Key_S, lambda: theta(win) < up - 15.0)  # nose down again
     assert QGuiApplication.focusWindow() is scene, "the keys flew while the 3D view kept the focus"
     assert win.controls.torque.sliders[1].value == 0.0, "the slider keeps its own torque"
@@ -93,8 +94,7 @@ def test_keys_typed_in_a_text_field_edit_it_and_do_not_fly(qtbot, main_window):
     start = theta(win)
     for key in (Qt.Key.Key_W, Qt.Key.Key_S, Qt.Key.Key_A, Qt.Key.Key_D, Qt.Key.Key_Q, Qt.Key.Key_E):
         QTest.keyClick(QGuiApplication.focusWindow(), key)
-    qtbot.wait(200)
-    assert field.text() == "wsadqe", "the keys went into the field"
+    qtbot.waitUntil(lambda: field.text() == "wsadqe", timeout=2000)   # the keys went into the field
     assert seen == [] and win.worker.settings.torque == (0.0, 0.0, 0.0)
     assert abs(theta(win) - start) < 1e-9, "the aircraft did not move"
     assert field.property("invalid") == "true", "letters are no rates: the field is marked, nothing sent"

@@ -157,3 +157,35 @@ def test_a_plot_hidden_while_samples_arrive_catches_up_with_their_values(panel, 
     for label, column in SHOWS["rates"].items():
         x, y = curve_data(panel, "rates", label)
         assert np.array_equal(x, t) and np.array_equal(y, column_value(column, t)), label
+
+
+def test_the_curves_of_a_real_run_are_its_own_csv_columns(panel, history, capsys):
+    """The controller scenario (every curve moving), 200 steps of 0.1 s fed to the plots as the window does
+    (a Runner's batches into the history), against ``attitude-sim run``'s CSV of the same scenario, column
+    by column by name: no synthetic history, so a column swapped or misread between the run and the plots
+    fails here whatever the values."""
+    import csv
+    import io
+
+    from app.cli import main
+    from sim.run.runner import Runner
+    from sim.run.scenario import load
+
+    runner = Runner(load("hoffmann_controller"))
+    assert tuple(runner.columns) == tuple(history.columns)
+    history.append(runner.advance(200).rows)
+    panel.refresh()
+    assert main(["run", "--scenario", "hoffmann_controller", "--duration", "20"]) == 0
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    table = {name: np.array([float(r[k]) for r in rows[2:]]) for k, name in enumerate(rows[0])}  # t > 0
+    assert len(table["t"]) == 200
+    compared = 0
+    for plot, curves in SHOWS.items():
+        for label, column in curves.items():
+            if column not in table:
+                continue    # the history's own columns (the command's angles, 4T, ...) are not in run's CSV
+            x, y = curve_data(panel, plot, label)
+            np.testing.assert_array_equal(x, table["t"], err_msg=f"{plot} {label}")
+            np.testing.assert_allclose(y, table[column], rtol=1e-14, atol=1e-15, err_msg=f"{plot} {label}")
+            compared += 1
+    assert compared >= 10

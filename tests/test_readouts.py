@@ -188,3 +188,26 @@ def test_the_norm_readout_is_the_norm_minus_one():
     q = hoffmann_q(30.0, -20.0, 70.0) * 1.001
     snapshot = dataclasses.replace(SNAPSHOT, q=tuple(q), norm=1.0e-3)
     assert readout_texts(snapshot)["norm"] == "+1.00e-03"
+
+
+def test_the_orbit_frame_readout_of_a_body_held_in_the_orbit_frame_is_its_start_without_gl():
+    # A sphere (no gravity-gradient torque) turning with the orbit frame, i.e. at the orbit rate about the
+    # orbit normal (orbit axis y, rates C (0, -n, 0) in body axes): relative to the orbit frame, which is
+    # the inertial frame at t = 0, it stays at its starting angles; relative to the inertial axes it has
+    # turned by n t = 3.3 rad.  The readout's text, made without a window, shows the orbit angles.
+    from sim.world.environment import orbit_rate
+
+    start = (20.0, 10.0, -30.0)
+    n = orbit_rate(500.0)
+    c = Rotation.from_euler("ZYX", start, degrees=True).inv().as_matrix()   # inertial = orbit -> body at t = 0
+    sim = Simulation(inertia=(1.0, 1.0, 1.0, 0.0, 0.0, 0.0), gravity_gradient=True, altitude_km=500.0,
+                     angles_deg=start, rates=tuple(c @ (0.0, -n, 0.0)), dt=1.0, integrator="rk4")
+    sim.step(3000)
+    s = sim.snapshot()
+
+    def shown(orbit):
+        return [float(v) for v in readout_texts(s, orbit=orbit)["angles"].strip("() °").split(",")]
+
+    np.testing.assert_allclose(shown(True), start, atol=0.006)
+    np.testing.assert_allclose(s.orbit_angles_deg, start, atol=1e-9)
+    assert np.abs(np.subtract(shown(False), start)).max() > 10.0

@@ -11,6 +11,7 @@ import sys
 import time
 from dataclasses import replace
 
+import distributed
 import numpy as np
 import pytest
 
@@ -70,7 +71,6 @@ def serial(scenario):
 
 @pytest.fixture(scope="module")
 def dask_client():
-    distributed = pytest.importorskip("distributed")
     import logging
 
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
@@ -402,7 +402,6 @@ def test_bad_input_exits_2_with_one_line(argv, fragment, tmp_path, capsys, monke
 
 
 def test_a_scheduler_without_workers_is_refused(monkeypatch, capsys):
-    distributed = pytest.importorskip("distributed")
     import logging
 
     monkeypatch.setattr(sweep_cli, "CONNECT_TIMEOUT", 0.5)

@@ -245,6 +245,60 @@ def test_an_unpaced_worker_steps_to_each_frame_time_in_the_callers_thread():
     assert worker.stop()
 
 
+def test_video_speed_sets_each_frames_simulated_time_without_gl(tmp_path, capsys, monkeypatch):
+    # Issue 30, bug 4 (--speed ignored: frame k drawn at k/fps), caught without OpenGL: attitude-sim video's
+    # renderer gets a stand-in window whose unpaced worker is the real one, and each frame drawn records the
+    # simulated time it shows: the first step (dt = 1 ms) at or after k x speed / fps (docs/CLI.md, video).
+    from types import SimpleNamespace
+
+    from app.window import render
+
+    shown, put = [], []
+
+    def fake_open(scenario, what, size):
+        worker = SimulationWorker(Runner(scenario), paced=False)
+        worker.start()
+
+        def show_frame(view_only):
+            shown.append(worker.drain()[-1].last.t)
+
+        window = SimpleNamespace(flight=SimpleNamespace(worker=worker), show_frame=show_frame)
+        grab = SimpleNamespace(frame_size=size, pixels="rgba", bottom_up=False, take=lambda: len(shown))
+        return window, grab
+
+    class FakeEncoder:
+        write_seconds = 0.0
+
+        def __init__(self, out, size, fps, **_):
+            self.out, self.size, self.fps = out, size, fps
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def put(self, picture):
+            put.append(picture)
+
+        def close(self):
+            return SimpleNamespace(path=str(self.out), frames=len(put), seconds=len(put) / self.fps, bytes=0)
+
+    monkeypatch.setattr(render, "_open", fake_open)
+    monkeypatch.setattr(render, "_close", lambda window: window.flight.worker.stop())
+    monkeypatch.setattr(render, "VideoEncoder", FakeEncoder)
+    for speed, fps in ((2, 30), (1, 30), (0.5, 60)):
+        shown.clear()
+        put.clear()
+        assert main(["video", "--scenario", "gimbal_lock", "--duration", "1", "--fps", str(fps), "--speed",
+                     str(speed), "--out", str(tmp_path / "v.mp4")]) == 0
+        frames = round(fps / speed)    # 1 s of simulated time, speed simulated s per video s
+        assert f"wrote {tmp_path / 'v.mp4'}: {frames} frames" in capsys.readouterr().err
+        assert put == list(range(1, frames + 1))
+        wanted = np.arange(frames) * speed / fps
+        assert np.array_equal(np.round(np.array(shown) * 1000), np.ceil(wanted * 1000 - 1e-6))
+
+
 def test_queued_inputs_take_effect_when_no_step_is_due():
     worker = SimulationWorker(Runner(load("default")), paced=False)
     worker.submit("torque", (1.0, 2.0, 3.0))

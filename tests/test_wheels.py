@@ -170,6 +170,45 @@ def test_the_motors_work_is_the_change_of_energy():
     assert abs(work) > 0.1
 
 
+def test_friction_with_the_motors_off_takes_energy_at_the_rate_c_w_squared():
+    # Issue 30, bug 1 (u - cW written u + cW): friction is the only torque on the wheels, so the energy of
+    # body and wheels (written here, _energy) falls, at the rate dE/dt = -sum c_i W_i^2 (the friction
+    # torque -c_i W_i times the relative speed W_i), summed here by the trapezoid rule.
+    friction = (0.02, 0.0, 0.05, 0.01)
+    settings = Settings(integrator="rk4", dt=1e-3, rates=(0.3, -0.4, 0.2), wheels="pyramid", wheel_inertia=0.05,
+                        wheel_speeds=(40.0, -30.0, 25.0, 10.0), wheel_friction=friction)
+    sim = Simulation(settings)
+    energies, loss = [_energy(sim.snapshot(), settings)], [float(np.dot(friction, np.square(settings.wheel_speeds)))]
+    for _ in range(2000):
+        sim.step(1)
+        s = sim.snapshot()
+        energies.append(_energy(s, settings))
+        loss.append(float(np.dot(friction, np.square(s.wheel_speeds))))
+    assert np.all(np.diff(energies) < 0.0)
+    assert energies[0] - energies[-1] == pytest.approx(np.trapezoid(loss, dx=1e-3), rel=1e-6)
+    assert energies[0] - energies[-1] > 0.1 * energies[0]   # friction really acted
+
+
+def test_one_wheel_on_a_principal_axis_spins_down_by_the_closed_form():
+    # One wheel on the body's z axis, the body at rest, the motor off: w stays along z, and from the
+    # conventions (J_z - J_s) dw_z/dt = c W and dW/dt = -c W / J_s - dw_z/dt, so
+    # W(t) = W0 exp(-c (1/J_s + 1/(J_z - J_s)) t) and, the axial momentum J_z w_z + J_s W being held,
+    # w_z = J_s (W0 - W) / J_z.  rk4 at dt = 1 ms: its error ~ (k dt)^5 / 120 per step is below 1e-12.
+    jz, js, c, w0 = 4.0, 0.1, 0.05, 100.0
+    settings = Settings(integrator="rk4", dt=1e-3, inertia=BOX, wheels=((0.0, 0.0, 1.0),), wheel_inertia=js,
+                        wheel_friction=c, wheel_speeds=(w0,))
+    sim = Simulation(settings)
+    rate = c * (1.0 / js + 1.0 / (jz - js))
+    for _ in range(5):
+        sim.step(1000)
+        s = sim.snapshot()
+        speed = w0 * math.exp(-rate * s.t)
+        assert s.wheel_speeds[0] == pytest.approx(speed, rel=1e-10)
+        assert s.w[2] == pytest.approx(js * (w0 - speed) / jz, rel=1e-10)
+        assert s.w[0] == 0.0 and s.w[1] == 0.0
+    assert s.wheel_speeds[0] < 0.1 * w0   # spun well down in 5 s (rate 0.51/s)
+
+
 def _gyrostat_dop853(settings, t_end, t_eval):
     """The free-wheel gyrostat by scipy: ``J' dw/dt = -w x (J' w + h)``, ``h = sum a_i h_i`` constant,
     ``W_i = h_i / J_s - a_i . w``; kinematics ``dQ/dt = -1/2 (w, 0) (x) Q`` (oracle.solve_attitude's)."""

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 
 from app.plots.live import WHEEL_COLORS
 from app.view3d.layout import SATURATED_COLOR
+from gui_waits import caught_up
 from sim.model.rows import columns, history_columns
 
 pytestmark = pytest.mark.gl
@@ -33,8 +34,7 @@ def test_reaction_wheels_scenario_shows_its_wheels_everywhere(qtbot, main_window
     assert len(win.viewer.scene.wheel_items) == 4
     qtbot.waitUntil(lambda: win.last_snapshot.t > 47.0, timeout=20_000)   # into the saturation (44-60 s)
     win.worker.pause(True)
-    qtbot.waitUntil(lambda: win.worker.paused)
-    qtbot.wait(100)
+    qtbot.waitUntil(lambda: caught_up(win), timeout=5000)
     win._frame()
     win.momentum.refresh()
     last = win.last_snapshot

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from app.window import MainWindow, run_gui
 from sim.run.scenario import load
+from gui_waits import caught_up
 
 CONTROLS = (
     "button_pause", "button_step", "button_reset", "slider_speed",
@@ -140,8 +141,7 @@ def test_switching_integrator_and_norm_keeps_the_attitude_continuous(qtbot, wind
 @pytest.mark.gl
 def test_plots_receive_every_sample(qtbot, window):
     child(window, "button_pause").click()
-    qtbot.waitUntil(lambda: window.worker.paused)
-    qtbot.wait(100)
+    qtbot.waitUntil(lambda: caught_up(window), timeout=5000)
     last = window.last_snapshot
     assert window.history.count == last.step > 0
     window.plots.refresh()
@@ -174,8 +174,7 @@ def test_readouts_on_screen_are_the_last_state_received(qtbot, main_window):
     qtbot.waitUntil(lambda: win.last_snapshot is not None and win.last_snapshot.t == 0.0, timeout=5000)
     for _ in range(30):                                  # dt = 0.1 s: on its way to (40, 30, 20) deg
         child(win, "button_step").click()
-    qtbot.waitUntil(lambda: win.last_snapshot.step == 30, timeout=5000)
-    qtbot.wait(100)
+    qtbot.waitUntil(lambda: win.last_snapshot.step == 30 and caught_up(win), timeout=5000)
     last = win.last_snapshot
     assert last.t == pytest.approx(3.0) and win.worker.paused
 
@@ -217,10 +216,9 @@ def test_readouts_on_screen_are_the_last_state_received(qtbot, main_window):
 @pytest.mark.gl
 def test_pause_step_and_reset_do_what_they_say(qtbot, window):
     child(window, "button_pause").click()
-    qtbot.waitUntil(lambda: window.worker.paused)
-    qtbot.wait(100)
+    qtbot.waitUntil(lambda: caught_up(window), timeout=5000)
     t = window.last_snapshot.t
-    qtbot.wait(300)
+    qtbot.wait(300)   # not a synchronisation: 300 ms watched in which nothing may happen
     assert window.last_snapshot.t == t, "paused: time stands still"
     child(window, "button_step").click()
     qtbot.waitUntil(lambda: window.last_snapshot.t > t, timeout=2000)
@@ -455,7 +453,7 @@ def test_a_scenario_that_pauses_at_its_end_does_and_runs_on_when_asked(qtbot, wi
     child(window, "button_reset").click()                 # and the end holds again
     qtbot.waitUntil(lambda: window.worker.at_end, timeout=3000)
     qtbot.waitUntil(lambda: abs(sim_time(window) - 1.0) < 1e-9, timeout=2000)   # the last batch shown
-    qtbot.wait(300)
+    qtbot.wait(300)   # watched: no step follows
     assert sim_time(window) == pytest.approx(1.0, abs=1e-9)     # and no step beyond
 
 

@@ -1,0 +1,98 @@
+"""The test set-up itself (tests/conftest.py): GUI-free tests need no Qt, GL tests cannot skip silently,
+and no child process inherits mutmut's MUTANT_UNDER_TEST."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: The child runs pytest with these packages unimportable, as in a venv without the GUI's libraries.
+_BLOCKED = ("PySide6", "shiboken6", "pyqtgraph", "OpenGL", "pytestqt", "pytest_xvfb")
+
+_CHILD = textwrap.dedent("""
+    import sys
+
+    class Blocked:
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in {blocked!r}:
+                raise ModuleNotFoundError(f"No module named {{name!r}} (blocked by the test)", name=name)
+            return None
+
+    sys.meta_path.insert(0, Blocked())
+    import pytest
+
+    code = pytest.main({args!r})
+    leaked = sorted({{m.split(".")[0] for m in sys.modules}} & set({blocked!r}))
+    print("IMPORTED:", leaked)
+    sys.exit(int(code) or bool(leaked))
+""")
+
+
+def _run_child(args: list[str], blocked=_BLOCKED, **env) -> subprocess.CompletedProcess:
+    code = _CHILD.format(blocked=blocked, args=args)
+    child_env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONPATH": str(ROOT), **env}
+    child_env.pop("DISPLAY", None)
+    child_env.pop("PYTEST_ADDOPTS", None)   # the child runs with these options only (make mutate adds plugins)
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env=child_env)
+
+
+def test_gui_free_tests_run_where_qt_cannot_be_imported():
+    """pytest tests/test_quaternion.py in an environment without PySide6, pyqtgraph or PyOpenGL:
+    conftest imports Qt only when a collected test needs it."""
+    proc = _run_child(["-q", "-x", "-p", "no:cacheprovider", "tests/test_quaternion.py"])
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "passed" in proc.stdout and "IMPORTED: []" in proc.stdout
+
+
+def test_a_gl_test_without_gl_fails_unless_the_opt_out_is_set(tmp_path):
+    """Without a display a GL test fails; ATTITUDE_SIM_NO_GL=1 skips it and the summary counts it."""
+    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    (tmp_path / "test_needs_gl.py").write_text(
+        "import pytest\n\n@pytest.mark.gl\ndef test_draws():\n    pass\n\ndef test_plain():\n    pass\n")
+    args = ["-q", "-p", "no:cacheprovider", "-W", "ignore::pytest.PytestUnknownMarkWarning", str(tmp_path)]
+    failed = _run_child(args, blocked=())
+    assert failed.returncode != 0, failed.stdout
+    assert "1 error" in failed.stdout and "1 passed" in failed.stdout and "ATTITUDE_SIM_NO_GL=1" in failed.stdout
+    skipped = _run_child(args, blocked=(), ATTITUDE_SIM_NO_GL="1")
+    assert skipped.returncode == 0, skipped.stdout
+    assert "1 passed, 1 skipped" in skipped.stdout
+    assert "ATTITUDE_SIM_NO_GL=1: 1 GL tests left out" in skipped.stdout
+
+
+def test_no_child_process_inherits_mutmuts_variable(monkeypatch):
+    """make mutate: while a test runs, MUTANT_UNDER_TEST is out of os.environ when mutmut keeps its own
+    copy of the active mutant (a child that inherited MUTANT_UNDER_TEST=stats exited 1 and failed mutmut's
+    stats step); with an older mutmut, which reads only the variable, it stays."""
+    import types
+
+    import conftest
+
+    trampoline = types.ModuleType("mutmut.mutation.trampoline")  # mutmut 3.8's process-local copy
+    mutation = types.ModuleType("mutmut.mutation")
+    mutation.trampoline = trampoline
+    monkeypatch.setitem(sys.modules, "mutmut", types.ModuleType("mutmut"))
+    monkeypatch.setitem(sys.modules, "mutmut.mutation", mutation)
+    monkeypatch.setitem(sys.modules, "mutmut.mutation.trampoline", trampoline)
+    monkeypatch.setenv("MUTANT_UNDER_TEST", "stats")
+    child = [sys.executable, "-c", "import os; print(os.environ.get('MUTANT_UNDER_TEST'))"]
+
+    def child_sees(own_copy):
+        trampoline._mutant_under_test = own_copy
+        steps = conftest.pytest_runtest_protocol(item=None)
+        next(steps)
+        seen = subprocess.run(child, capture_output=True, text=True, check=True).stdout.strip()
+        try:
+            next(steps)
+        except StopIteration:
+            pass
+        assert os.environ["MUTANT_UNDER_TEST"] == "stats"  # back after the test
+        return seen
+
+    assert child_sees("stats") == "None"
+    assert child_sees(None) == "stats"
