@@ -25,6 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
+from sim.ensemble.environment import ESTIMATION_METRICS
+from sim.ensemble.metrics import nees_band
+from sim.model.navigation import DOF
 from sim.ensemble.sampling import combination
 from sim.model.events import EventCursor
 from sim.io.costs import BYTES_PER_BODY, LOST_SECONDS, POLL_SECONDS, WORKER_BYTES
@@ -34,6 +37,7 @@ from sim.run.scenario import Scenario
 from sim.model.settings import Settings
 
 __all__ = ["Sweep", "SweepResult", "SweepFailed", "COLUMNS", "ORBIT_COLUMNS", "MAGNETIC_COLUMNS", "SPREAD_COLUMNS",
+           "ESTIMATION_COLUMNS",
            "columns", "run_chunk", "chunks", "summary",
            "MAX_TRAJECTORY_BYTES"]
 
@@ -56,18 +60,24 @@ ORBIT_COLUMNS = ("point_err_deg", "sunlit")
 #: With a magnetic field (issue 32), after the orbit's: the time to detumble (s, nan if never),
 #: :meth:`sim.ensemble.Ensemble.metrics` (``spec.detumble_deg_s``).
 MAGNETIC_COLUMNS = ("detumble_time",)
+#: With an estimator (issue 33), after the field's: each body's final estimate ``qe1..qe4``, the angle of its
+#: attitude-estimation error at the end (deg), the RMS of that angle and the mean NEES over the second half of the
+#: run, and the NEES at the end (:meth:`sim.ensemble.Ensemble.estimation_metrics`).
+ESTIMATION_COLUMNS = ESTIMATION_METRICS
 #: When the spec spreads orbits or epochs, then: each body's orbit elements (those of ``--orbit``) and
 #: its epoch minus the scenario's (s).
 SPREAD_COLUMNS = ("alt_km", "e", "i_deg", "raan_deg", "argp_deg", "nu_deg", "epoch_offset_s")
 
 
-def columns(wheels: int = 0, orbit: bool = False, spread: bool = False, magnetic: bool = False) -> tuple:
+def columns(wheels: int = 0, orbit: bool = False, spread: bool = False, magnetic: bool = False,
+            estimator: bool = False) -> tuple:
     """The columns of a sweep of bodies with ``wheels`` reaction wheels: :data:`COLUMNS`, then each
     wheel's final speed relative to its body, ``wheel1..N`` (rad/s), then :data:`ORBIT_COLUMNS` with an
-    ``orbit``, :data:`MAGNETIC_COLUMNS` with a ``magnetic`` field and :data:`SPREAD_COLUMNS` with orbits or
-    epochs ``spread`` per body."""
+    ``orbit``, :data:`MAGNETIC_COLUMNS` with a ``magnetic`` field, :data:`ESTIMATION_COLUMNS` with an
+    ``estimator`` and :data:`SPREAD_COLUMNS` with orbits or epochs ``spread`` per body."""
     return (COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1)) + (ORBIT_COLUMNS if orbit else ())
-            + (MAGNETIC_COLUMNS if magnetic else ()) + (SPREAD_COLUMNS if spread else ()))
+            + (MAGNETIC_COLUMNS if magnetic else ()) + (ESTIMATION_COLUMNS if estimator else ())
+            + (SPREAD_COLUMNS if spread else ()))
 
 
 # Ensemble.initial() keys (rows of an array) -> column names.
@@ -136,7 +146,8 @@ def run_chunk(settings: Settings, spec: EnsembleSpec, events: tuple, steps: int,
     boundary where ``at`` is reached, by the same
     :class:`~sim.model.events.EventCursor` as :meth:`sim.run.runner.Runner.run`
     applies them to one body (events at ``at <= 0`` before the first step).
-    ``report(body_steps)`` (optional) is called as the work goes on.
+    ``report(body_steps)`` (optional) is called as the work goes on.  With an estimator the window of
+    ``est_rms_deg`` and ``nees_mean`` starts half-way, at step ``steps // 2``.
 
     Returns a dict with one array per name of :func:`columns` and, when
     ``traj_every > 0``, ``"_t"`` (m,), ``"_q"`` (m, 4, count) and ``"_w"``
@@ -162,12 +173,17 @@ def _run_chunk(settings, spec, events, steps, start, count, traj_every, report) 
         sample()
     report_every = max(1, _REPORT_BODY_STEPS // max(count, 1))
     k = unreported = 0
+    half = steps // 2
     while k < steps:
         m = min(steps - k, cursor.steps_to_next(ens.t, ens.settings.dt), report_every - unreported)
         if traj_every:
             m = min(m, traj_every - k % traj_every)
+        if k < half:
+            m = min(m, half - k)
         ens.step(m)
         k += m
+        if k == half:
+            ens.start_estimate_window()
         unreported += m
         cursor.apply(ens.t)
         if traj_every and (k % traj_every == 0 or k == steps):
@@ -192,6 +208,8 @@ def _run_chunk(settings, spec, events, steps, start, count, traj_every, report) 
             columns[name] = np.asarray(metrics[name], dtype=float)
     if settings.magnetic_on:
         columns["detumble_time"] = np.asarray(metrics["detumble_time"], dtype=float)
+    for name in ESTIMATION_COLUMNS if "nees" in metrics else ():
+        columns[name] = np.asarray(metrics[name], dtype=float)
     if "orbit" in initial:
         columns.update(zip(SPREAD_COLUMNS[:6], np.asarray(initial["orbit"], dtype=float).reshape(6, count)))
         columns["epoch_offset_s"] = np.asarray(initial["epoch_us"], dtype=float) * 1e-6
@@ -284,7 +302,7 @@ class Sweep:
         """
         bodies = self.spec.bodies
         s = self.scenario.settings
-        names = columns(s.wheel_count, s.has_orbit, self.spec.spreads_orbits, s.magnetic_on)
+        names = columns(s.wheel_count, s.has_orbit, self.spec.spreads_orbits, s.magnetic_on, s.estimator != "truth")
         result = 2 * (len(names) * 8 * bodies + self.trajectory_bytes())
         chunk = self.chunk_size(workers)
         flying = chunk * BYTES_PER_BODY + self.trajectory_bytes() * chunk // bodies
@@ -482,7 +500,7 @@ def _never_as_inf(settling: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(settling), np.inf, settling)
 
 
-def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
+def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5, estimator: str = "truth") -> dict:
     """The figures of the summary table, computed from the columns.
 
     Returns a dict: ``bodies``, ``faulted`` (count), ``flying`` (bodies not
@@ -498,7 +516,12 @@ def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
     ``worst`` bodies: never settled first, by final error, then the longest
     settling times); with a gains grid, ``by_gains``: one tuple
     ``(gains, bodies, settled, median settling time, max settling time)``
-    per combination flown, in grid order, over the bodies that did not fault.
+    per combination flown, in grid order, over the bodies that did not fault.  With an ``estimator`` (the
+    settings' ``estimator`` the sweep flew, :data:`sim.model.navigation.ESTIMATORS`) also
+    ``est_err_deg``, ``est_rms_deg`` and ``nees_mean`` (their percentiles likewise) and ``nees_check``: the
+    average of the final NEES over the bodies that did not fault (``mean``) against the 95 % band of a
+    consistent filter (``low``, ``high``: :func:`sim.ensemble.metrics.nees_band` of ``dof``, 6 for the MEKF's
+    attitude and bias, 3 for TRIAD's and QUEST's attitude), ``inside`` (bool); else all four None.
     """
     c = result.columns
     faulted = c["faulted"]
@@ -529,4 +552,19 @@ def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
             "detumble_p95": None if detumble is None else pct95(_never_as_inf(detumble[ok])),
             "settled": int(np.isfinite(settling[ok]).sum()),
             "unwinding": int((c["travelled_deg"] > 180.0).sum()),
-            "worst": [int(c["index"][i]) for i in order[:worst]], "by_gains": by_gains}
+            "worst": [int(c["index"][i]) for i in order[:worst]], "by_gains": by_gains,
+            **_estimation(c, ok, pct, estimator)}
+
+
+def _estimation(c, ok, pct, estimator) -> dict:
+    """The summary's estimation figures (:func:`summary`)."""
+    if "nees" not in c or estimator not in DOF:
+        return dict.fromkeys(("est_err_deg", "est_rms_deg", "nees_mean", "nees_check"))
+    dof = DOF[estimator]
+    out = {key: pct(c[key][ok]) for key in ("est_err_deg", "est_rms_deg", "nees_mean")}
+    flying = int(ok.sum())
+    mean = float(np.mean(c["nees"][ok])) if flying else math.nan
+    low, high = nees_band(dof, flying) if flying else (math.nan, math.nan)
+    out["nees_check"] = {"mean": mean, "low": low, "high": high, "dof": dof, "bodies": flying,
+                         "inside": bool(low <= mean <= high)}
+    return out

@@ -9,6 +9,7 @@ columns; the peaks and the settling test are kept step by step by a
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
 
@@ -16,11 +17,32 @@ from sim.core.algebra import norm2_Q, path_angle, rotation_angle
 from sim.core.angles import cayley_entries
 from sim.core.ops import COLUMN
 
-__all__ = ["Tracker", "TRACKED", "rotation_angle_deg", "nose", "outside"]
+__all__ = ["Tracker", "TRACKED", "rotation_angle_deg", "nose", "outside", "chi2_quantile", "nees_band"]
 
 _DEG = 180.0 / math.pi
 #: Metrics that are only known when they are kept at every step.
 TRACKED = ("settling_time", "peak_torque", "peak_rate", "path_deg", "detumble_time")
+
+
+def chi2_quantile(p: float, k: float) -> float:
+    """The ``p`` quantile of the chi-square distribution of ``k`` degrees of freedom, by Wilson and Hilferty's
+    cube-root normal approximation (Wilson & Hilferty 1931; Johnson, Kotz & Balakrishnan, *Continuous
+    Univariate Distributions* vol. 1, 2nd ed., (18.24)): ``k (1 - 2/(9k) + z_p sqrt(2/(9k)))^3``, ``z_p`` the
+    standard normal quantile.  Its error shrinks as ``k`` grows: at the 2.5 % point about 2.5 % at ``k = 6``,
+    0.2 % at ``k = 18`` and under 1e-5 from ``k = 600`` (tests/: scipy.stats.chi2 the oracle); a NEES check over
+    N bodies takes ``k = N dof``, hundreds at least."""
+    z = NormalDist().inv_cdf(p)
+    c = 2.0 / (9.0 * k)
+    return k * (1.0 - c + z * math.sqrt(c)) ** 3
+
+
+def nees_band(dof: int, bodies: int, level: float = 0.95) -> tuple:
+    """The two-sided ``level`` band of the average NEES over ``bodies`` independent bodies of a consistent
+    filter: ``N * avg`` is chi-square of ``N dof`` degrees (Bar-Shalom, Li & Kirubarajan 2001, §5.4.2), so the band
+    is ``chi2_quantile((1 -+ level) / 2, N dof) / N`` (:func:`chi2_quantile`)."""
+    k = bodies * dof
+    tail = 0.5 * (1.0 - level)
+    return chi2_quantile(tail, k) / bodies, chi2_quantile(1.0 - tail, k) / bodies
 
 
 def rotation_angle_deg(p, q, fold: bool = True) -> np.ndarray:
