@@ -137,3 +137,17 @@ def test_bad_combinations_one_line_exit_2(flags, message, capsys):
     assert code == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err, err
+
+
+def test_the_sweeps_window_is_the_second_half_of_the_run():
+    from sim.sweep import run_chunk
+
+    spec = EnsembleSpec(bodies=3, seed=6)
+    cols = run_chunk(MEKF, spec, (), 21, 0, 3)
+    ens = Ensemble(MEKF, spec)
+    ens.step(10)
+    ens.start_estimate_window()
+    ens.step(11)
+    m = ens.metrics()
+    for name in ("est_rms_deg", "nees_mean", "est_err_deg", "nees", "qe4"):
+        assert np.array_equal(cols[name], m[name]), name
