@@ -234,7 +234,7 @@ def _fmt(x: float, unit: str = "") -> str:
 
 def format_summary(result, spec: EnsembleSpec, scenario, elapsed: float, where: str) -> str:
     """The summary table printed after a sweep (see :func:`sim.sweep.summary.summary`)."""
-    s = summary(result, spec)
+    s = summary(result, spec, estimator=scenario.settings.estimator)
     settings = scenario.settings
     c = result.columns
     by_index = {int(i): j for j, i in enumerate(c["index"])}
@@ -255,6 +255,9 @@ def format_summary(result, spec: EnsembleSpec, scenario, elapsed: float, where: 
           if s["point_err_deg"] is not None else []),
         *([f"{'time to detumble (s)':<22}" + "".join(f"{_fmt(v):>10}" for v in s["detumble_time"])]
           if s["detumble_time"] is not None else []),
+        *([f"{label:<22}" + "".join(f"{_fmt(v):>10}" for v in s[key])
+           for key, label in (("est_err_deg", "estimate error (deg)"), ("est_rms_deg", "est. RMS, 2nd half"),
+                              ("nees_mean", "mean NEES, 2nd half"))] if s["nees_check"] is not None else []),
         "",
         f"settled within {spec.settle_deg:g} deg: {s['settled']:,} of {s['flying']:,}"
         + (f" (percentiles over the {s['flying']:,} bodies that did not fault)" if s["faulted"] else ""),
@@ -262,6 +265,7 @@ def format_summary(result, spec: EnsembleSpec, scenario, elapsed: float, where: 
         *([f"detumbled under {spec.detumble_deg_s:g} deg/s: {s['detumbled']:,} of {s['flying']:,}; time to "
            f"detumble: median {_fmt(s['detumble_time'][1], ' s')}, p95 {_fmt(s['detumble_p95'], ' s')}"]
           if s["detumble_time"] is not None else []),
+        *([_nees_line(s["nees_check"], settings.estimator)] if s["nees_check"] is not None else []),
         f"faulted: {s['faulted']:,}",
         "",
     ]
@@ -301,6 +305,14 @@ def histogram(values, bins: int = 10, width: int = 40) -> list:
     top = max(int(counts.max()), 1)
     return [(f"{edges[i]:>10.4g} - {edges[i + 1]:<10.4g} {int(n):>7,}  " + "#" * round(width * int(n) / top)).rstrip()
             for i, n in enumerate(counts)]
+
+
+def _nees_line(check: dict, estimator: str) -> str:
+    """The NEES consistency check of the summary (:func:`sim.sweep.summary.summary`'s ``nees_check``)."""
+    verdict = "inside: consistent" if check["inside"] else "OUTSIDE: not consistent"
+    return (f"NEES consistency ({estimator}, {check['dof']} dof): the average of the final NEES over "
+            f"{check['bodies']:,} bodies is {check['mean']:.3f}, 95 % chi-square band {check['low']:.3f} .. "
+            f"{check['high']:.3f} (Wilson-Hilferty): {verdict}")
 
 
 def _inf(x: float) -> float:

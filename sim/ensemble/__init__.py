@@ -24,8 +24,9 @@ set with :meth:`Ensemble.set` as on a :class:`Simulation`.
 Modules: :mod:`~sim.ensemble.spec` (the spec and its validation),
 :mod:`~sim.ensemble.sampling` (the counter-based draws),
 :mod:`~sim.ensemble.engine` (state, set/step, faults),
+:mod:`~sim.ensemble.environment` (the world, the torquers and the navigation loop per step),
 :mod:`~sim.ensemble.kernels` (the fused half-quat step and torque),
-:mod:`~sim.ensemble.metrics` (per-body results),
+:mod:`~sim.ensemble.metrics` (per-body results, the NEES band),
 :mod:`~sim.ensemble.info` (an immutable record of an ensemble for another thread).
 """
 

@@ -27,23 +27,19 @@ import math
 import numpy as np
 
 from sim.core.algebra import norm2_Q
-from sim.core.angles import cayley_entries
 from sim.core.control import TorqueModel
 from sim.core.energy import kinetic_energy
 from sim.ensemble import kernels
+from sim.ensemble.environment import Surroundings, _world
 from sim.ensemble.heap import keep_temporaries
 from sim.ensemble.info import EnsembleFrame, EnsembleInfo, frozen_copy
-from sim.ensemble.metrics import TRACKED, Tracker, nose, outside, rotation_angle_deg
+from sim.ensemble.metrics import Results, Tracker, outside
 from sim.ensemble.sampling import sample, sample_inertia, sample_orbits
 from sim.ensemble.spec import EnsembleSpec
 from sim.core.integrators import qdot
 from sim.io.limits import as_integer
 from sim.model.loads import Gyrostat, LoadModel
-from sim.model.world import World
 from sim.gnc.magnetic import MagneticControl
-from sim.gnc.pointing import pointing_error
-from sim.world.orbit import R_EARTH_KM, KeplerOrbit
-from sim.world.time import Epoch, parse_epoch
 from sim.core.norm import unit
 from sim.core.ops import COLUMN
 from sim.model.settings import Settings
@@ -66,7 +62,7 @@ class _Rows(Gyrostat):
         self.moment_rows, self.axis_rows = moment_rows, axis_rows
 
 
-class Ensemble(Stepper):
+class Ensemble(Results, Surroundings, Stepper):
     """N rigid bodies integrated at once, the column twin of :class:`~sim.model.simulation.Simulation`.
 
     Parameters
@@ -153,6 +149,7 @@ class Ensemble(Stepper):
             self._settings, spec, self.index)
         self._orbits = sample_orbits(self._settings, spec, self.index)  # None: one orbit for all
         self._world = self._world_state = None
+        self._law = self._torque
         self._info: EnsembleInfo | None = None  # the record of the last frame, until a change
         self._configure()
         self.reset()
@@ -246,7 +243,7 @@ class Ensemble(Stepper):
         self._jiterms = kernels.inertia_terms(self._jir)
         self._g2 = 2.0 * np.array(tm.gains, dtype=float).reshape(3, -1)  # 2 K of (9.9), per body or shared
         s = self._settings
-        self._fast = self.fused and kernels.covers(s)
+        self._fast = self.fused and kernels.covers(s) and not (s.estimator != "truth" and s.fly_on == "estimate")
         self._constant_torque()
         self._world = _world(s, self._orbits) if s.has_orbit else None
         self._world_state = None
@@ -257,6 +254,7 @@ class Ensemble(Stepper):
             self._sync_command()
             if self._world is not None:
                 self._update_world()
+            self._configure_navigation()
 
     def _constant_torque(self) -> None:
         """The step's torque row when it is the same for all bodies and states (no dampers, no controller)."""
@@ -273,64 +271,6 @@ class Ensemble(Stepper):
         self._info = None
         if key == "torque":
             self._constant_torque()
-
-    def _update_world(self) -> None:
-        """The world at the present time, as :meth:`Simulation._update_world <sim.model.simulation.Simulation>`:
-        the orbit's state for the gravity gradient, a moving pointing mode's command and rate feed-forward."""
-        ws = self._world_state = self._world.state(self._t)
-        self._load.set_world(ws)
-        if ws.b_eci is not None:  # the field, the torquers' command and the body's dipole, per body
-            self._b_body, self._dipole_cmd, self._load.dipole = self._magnetic(
-                self._t, tuple(self.attitude), ws.b_eci, tuple(self._x[8:]))
-        if ws.qc is not None:
-            # one command for all (floats: a shared command), or one per body (4, n); its sign kept from
-            # step to step as Simulation's (CommandInterpolator.follow)
-            self._cmd.follow(ws.qc if self._orbits is None else tuple(np.broadcast_arrays(*ws.qc, self.index)[:4]))
-            self._torque.rate_ref = ws.wc
-            self._sync_command()
-
-    @property
-    def world(self):
-        """The world at the present step (:class:`~sim.model.world.WorldState`; its values floats when the
-        bodies share one orbit, else rows), or None without an orbit."""
-        return self._world_state
-
-    @property
-    def b_body(self) -> np.ndarray | None:
-        """The field in body axes at the present step (3, n), T, as :attr:`Simulation.b_body
-        <sim.model.simulation.Simulation.b_body>`; None without a field."""
-        return None if self._b_body is None else np.array(np.broadcast_arrays(*self._b_body, self.index)[:3])
-
-    @property
-    def dipole(self) -> np.ndarray | None:
-        """The torquers' commanded dipole at the present step (3, n), A m^2, body axes, as :attr:`Simulation.dipole
-        <sim.model.simulation.Simulation.dipole>`; None without a field."""
-        if self._dipole_cmd is None:
-            return None
-        return np.array(np.broadcast_arrays(*self._dipole_cmd, self.index)[:3], dtype=float)
-
-    def disturbance_torques(self) -> dict | None:
-        """The environment's torques one by one at the present state (N m, body axes, each (3, n); zeros for what
-        is off): ``gg``, ``srp``, ``drag``, ``mag``, as :class:`~sim.model.simulation.Snapshot`'s ``t_gg`` ..
-        ``t_mag`` (:meth:`sim.model.loads.LoadModel.parts`); None without a field, SRP or drag."""
-        if not self._settings.torques_on or self._world_state is None:
-            return None
-        parts = self._load.parts(tuple(self.q), self._t)
-        return {k: np.array(np.broadcast_arrays(*p, self.index)[:3], dtype=float)
-                for k, p in zip(("gg", "srp", "drag", "mag"), parts)}
-
-    def pointing_error_deg(self) -> np.ndarray | None:
-        """Each body's pointing-axis error (deg), as :meth:`Simulation.pointing_error
-        <sim.model.simulation.Simulation.pointing_error>` (None without an orbit)."""
-        ws = self._world_state
-        if ws is None:
-            return None
-        b1 = self._settings.pointing_axis
-        r1 = ws.reference
-        if r1 is None:  # inertial: where the command sends the axis, C(Qc)^T b1
-            r1 = _axis_of(self._qc, b1)
-        r1 = np.broadcast_arrays(*r1, self.index)[:3]
-        return np.degrees(pointing_error(tuple(self.attitude), b1, tuple(r1), COLUMN))
 
     def _derive_p(self, full: bool):
         return np.array(qdot(tuple(self.q), tuple(self.w))) if full else None
@@ -373,6 +313,8 @@ class Ensemble(Stepper):
         self._segments = [(0, 0.0, self._dt)]   # (k0, t0, dt): t of step k is t0 + (k - k0) dt
         self._tracker.reset(smp.w0, self._const_tt, self._outside(), math.radians(self.spec.detumble_deg_s))
         self._tracked = self.track
+        self._nav_key = None
+        self._configure_navigation()
 
     def frame(self) -> EnsembleFrame:
         """The state now as read-only copies another thread may keep (:class:`~sim.ensemble.info.EnsembleFrame`).
@@ -429,6 +371,8 @@ class Ensemble(Stepper):
         """Advance every body ``k`` fixed steps (a faulted body stays frozen at its last good state)."""
         with np.errstate(all="ignore"):
             for _ in range(k):
+                if self._nav is not None:  # the sensors and the estimate of t (sim.model.navigation)
+                    self._navigate_before()
                 if self._fast:
                     self._fused_step()
                 else:
@@ -524,6 +468,8 @@ class Ensemble(Stepper):
         if self._cmd.path is not None:
             self._cmd.update(self._t)
             self._sync_command()
+        if self._nav is not None:  # the gyro over the step (the rates before it: the other buffer now)
+            self._navigate_after(self._xn[4:7], self._dt)
         if self._world is not None:
             self._update_world()
         if self.track:
@@ -539,86 +485,3 @@ class Ensemble(Stepper):
             self._settle_threshold = (c * c) * norm2_Q(qc)
         return outside(self.q, self._qc, self._settle_threshold, self._settings.norm == "none" or self._unit,
                        self._scratch)
-
-    # ------------------------------------------------------------ readouts
-    def error_deg(self) -> np.ndarray:
-        """Rotation angle between each ``Q`` and its command ``Qc``, degrees in [0, 180].
-
-        Hoffmann's bivector angle (Appendix C) folded so ``Q`` and ``-Q``
-        agree: ``2 atan2(|Q^Qc|, |Q.Qc|)`` (:func:`sim.core.algebra.rotation_angle`).
-        """
-        return rotation_angle_deg(self.q, self._qc, fold=True)
-
-    def nose(self) -> np.ndarray:
-        """Body x axis (the nose) in inertial axes, shape (3, n) (:func:`sim.ensemble.metrics.nose`)."""
-        return nose(self.q)
-
-    def metrics(self) -> dict:
-        """Per-body results of the run so far.
-
-        Returns
-        -------
-        dict of ndarray, shape (n,)
-            ``final_error_deg``: :meth:`error_deg` now.  ``settling_time``: s,
-            the first time from which on the error stayed within
-            ``spec.settle_deg`` up to now (0 if it always was; nan if it is
-            outside now).  ``peak_torque``: N m, largest ``|T|`` applied at
-            the start of a step.  ``peak_rate``: rad/s, largest ``|w|`` of the
-            states so far.  ``travelled_deg``: the rotation angle travelled
-            from the initial attitude, measured on the quaternion's own
-            continuous path without folding ``Q`` and ``-Q``: ``2 atan2(|Q0^Q|,
-            Q0.Q)`` in [0, 360] (Hoffmann's bivector angle, Appendix C).  A
-            body that comes to rest at its command turned the short way when
-            this is <= 180 and the long way round (unwinding) when > 180.
-            ``path_deg``: the length of the path, the sum of ``|w_new| dt``
-            over the steps (a body that wobbles or overshoots travels farther
-            than its net turn).
-            ``detumble_time``: s, the first time ``|w|`` was under
-            ``spec.detumble_deg_s`` (0 if at the start, nan if never so far),
-            whatever it did after: B-dot's time to detumble.
-            ``energy_drift``: ``T/T0 - 1`` (meaningful for torque-free runs;
-            nan when ``T0 = 0``).  ``faulted`` (bool) and ``fault_t`` (s, nan
-            while fine).  With an orbit also ``point_err_deg`` (the pointing
-            axis's error now, :meth:`pointing_error_deg`) and ``sunlit`` (the
-            visible fraction of the solar disc now, 0 to 1).  With a moving
-            pointing mode the command is the mode's, so ``final_error_deg``
-            and ``settling_time`` measure the attitude against it.
-        """
-        e0 = self._energy0
-        with np.errstate(all="ignore"):
-            drift = np.where(e0 != 0.0, self.energy() / np.where(e0 != 0.0, e0, 1.0) - 1.0, np.nan)
-        tracked = self._tracker.tracked(self._segments, self._k)
-        out = {"final_error_deg": self.error_deg(), "settling_time": tracked["settling_time"],
-               "peak_torque": tracked["peak_torque"], "peak_rate": tracked["peak_rate"],
-               "travelled_deg": rotation_angle_deg(self._sample.q0, self.q, fold=False),
-               "path_deg": tracked["path_deg"], "detumble_time": tracked["detumble_time"],
-               "energy_drift": drift, "faulted": self.faulted.copy(), "fault_t": self.fault_t.copy()}
-        if not self._tracked:
-            for key in TRACKED:
-                out[key] = np.full(self.n, np.nan)
-        if self._world_state is not None:
-            out["point_err_deg"] = self.pointing_error_deg()
-            out["sunlit"] = np.broadcast_to(np.asarray(self._world_state.sunlit, dtype=float), (self.n,)).copy()
-        return out
-
-
-def _axis_of(qc, b1) -> tuple:
-    """``C(Qc)^T b1``: where the command quaternions ``qc`` (4, m) send the body axis ``b1`` (ECI), rows."""
-    c = cayley_entries(tuple(qc))
-    return (c[0] * b1[0] + c[3] * b1[1] + c[6] * b1[2], c[1] * b1[0] + c[4] * b1[1] + c[7] * b1[2],
-            c[2] * b1[0] + c[5] * b1[1] + c[8] * b1[2])
-
-
-def _world(settings, orbits) -> World:
-    """The bodies' world: the settings' own on floats (shared), or with ``orbits`` (a
-    :class:`~sim.ensemble.sampling.OrbitSample`) one per body on rows, built from each body's numbers
-    exactly as :class:`~sim.model.world.World` builds them from ``Simulation(body_settings(j))``'s."""
-    if orbits is None:
-        return World(settings)
-    el = orbits.elements
-    rad = [[math.radians(float(x)) for x in el[k]] for k in range(2, 6)]  # math.radians, as World does
-    orbit = KeplerOrbit(R_EARTH_KM + el[0], el[1].copy(), *(np.array(r) for r in rad), j2=settings.j2, ops=COLUMN)
-    epochs = [parse_epoch(text) for text in orbits.epochs]
-    epoch = Epoch(settings.epoch, np.array([e.jd_day for e in epochs]), np.array([e.jd_frac for e in epochs]),
-                  epochs[0].year)
-    return World(settings, COLUMN, orbit=orbit, epoch=epoch)

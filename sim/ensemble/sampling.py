@@ -226,8 +226,11 @@ def check_orbit_spread(settings, spec) -> None:
     """
     if not spec.spreads_orbits:
         return
+    key = "orbit_spread" if spec.orbit_spread is not None else "epoch_spread"
+    if settings.estimator != "truth":
+        raise SettingsError(f"{key}: an ensemble flies an estimator ({settings.estimator}) only on one shared "
+                            "orbit and epoch (each body's own Sun and field are not sampled yet)")
     if settings.orbit is None:
-        key = "orbit_spread" if spec.orbit_spread is not None else "epoch_spread"
         raise SettingsError(f"{key}: spreading orbits and epochs needs Keplerian elements (orbit = "
                             "ALT_KM,E,I,RAAN,ARGP,NU)" + (", not a TLE" if settings.tle is not None else ""))
     alt, e = settings.orbit[0], settings.orbit[1]

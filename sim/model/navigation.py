@@ -42,6 +42,7 @@ import numpy as np
 
 from sim.gnc.attitude import from_rotation_vector, product
 from sim.gnc.estimation import Mekf, attitude_error, nees, quest, triad
+from sim.core.ops import COLUMN
 from sim.gnc.sensors import (CoarseSunModel, CoarseSunSensors, Gyro, GyroModel, Magnetometer,
                              MagnetometerModel, StarTracker, StarTrackerModel, coarse_sun_vector, sample_due)
 from sim.io.limits import SettingsError
@@ -50,7 +51,8 @@ from sim.world.magnetic import IGRF_YEARS, field_eci, gauss
 from sim.world.time import decimal_year, julian_centuries_tt, parse_epoch
 
 __all__ = ["ESTIMATORS", "FLY_ON", "VECTOR_RATE_HZ", "INITIAL", "ATTITUDE_SIGMA0", "ESTIMATE_COLUMNS",
-           "SENSOR_NAMES", "AVAILABILITY_COLUMNS", "Navigation", "HeldTorque", "check_navigation", "magnetic_field", "wahba_covariance"]
+           "SENSOR_NAMES", "AVAILABILITY_COLUMNS", "Navigation", "HeldTorque", "check_navigation", "magnetic_field",
+           "wahba_covariance", "navigation_key", "flying_law", "DOF"]
 
 ESTIMATORS = ("truth", "triad", "quest", "mekf")
 FLY_ON = ("truth", "estimate")
@@ -73,6 +75,21 @@ SENSOR_NAMES = ("gyro", "star_tracker", "sun_sensors", "magnetometer")
 #: (blinded, dark), nan when there is no such sensor.
 AVAILABILITY_COLUMNS = ("nsig3_x_deg", "nsig3_y_deg", "nsig3_z_deg") + tuple(f"timeline_{n}" for n in SENSOR_NAMES)
 _DEG = 180.0 / math.pi
+#: The dimension of the error state the NEES is computed over, per estimator: the MEKF's attitude and gyro bias,
+#: TRIAD's and QUEST's attitude alone (what the chi-square band of the NEES consistency check takes).
+DOF = {"triad": 3, "quest": 3, "mekf": 6}
+
+
+def navigation_key(s) -> tuple:
+    """The settings a :class:`Navigation` is built from: a change of any starts the sensors and the filter again."""
+    return (s.estimator, s.gyro, s.star_tracker, s.sun_sensors, s.magnetometer, s.sensor_seed, s.filter_gyro,
+            s.epoch)
+
+
+def flying_law(settings, nav, torque):
+    """What the torque law reads: ``torque`` itself (the truth), or with ``fly_on = "estimate"`` and a
+    :class:`Navigation` a :class:`HeldTorque` around it (Simulation's and Ensemble's, one rule)."""
+    return HeldTorque(torque) if nav is not None and settings.fly_on == "estimate" else torque
 
 
 def check_navigation(s) -> None:
@@ -181,6 +198,18 @@ class Navigation:
             self.filter = Mekf(self.q, np.zeros((n, 3)), np.broadcast_to(p0, (n, 6, 6)), arw, rrw)
 
     # ------------------------------------------------------------ the loop
+    def start_step(self, t: float, dt: float, q, world, held=None) -> None:
+        """Steps 1 and 2 of the loop, what :meth:`Simulation.step <sim.model.simulation.Simulation.step>` and
+        :meth:`Ensemble.step <sim.ensemble.Ensemble.step>` both call before integrating: :meth:`sample`, then
+        (``held``: a :class:`HeldTorque`, fly_on = estimate) the torque law at the estimate of ``t``."""
+        self.sample(t, dt, q, world)
+        if held is not None:
+            held.hold(self.q, self.rates)
+
+    def end_step(self, w0, w1, dt: float) -> None:
+        """Step 3 of the loop, after the step: :meth:`propagate` with the true rates at both ends."""
+        self.propagate(w0, w1, dt)
+
     def sample(self, t: float, dt: float, q, world) -> None:
         """At the step's start: sample the sensors due in ``[t, t + dt)`` from the true ``q`` (N, 4) and the world."""
         q = np.asarray(q, float).reshape(-1, 4)
@@ -259,20 +288,25 @@ class Navigation:
         """The attitude error's covariance (N, 3, 3), rad^2, body axes."""
         return self.filter.p[:, :3, :3] if self.filter is not None else self.p_att
 
+    def scores(self, q_true) -> tuple:
+        """``(err, nees)`` against the true attitude ``q_true`` (N, 4): the attitude error (N, 3), rad, body axes
+        (:func:`sim.gnc.estimation.attitude_error`), and the NEES (N,) of the error state, :data:`DOF` of it."""
+        q_true = np.asarray(q_true, float).reshape(-1, 4)
+        err = attitude_error(q_true, self.q)
+        if self.filter is not None:
+            bias = self.gyro.bias
+            return err, nees(np.concatenate([err, bias - self.filter.bias], axis=-1), self.filter.p)
+        return err, nees(err, self.p_att)
+
     def values(self, q_true) -> np.ndarray:
         """The :data:`ESTIMATE_COLUMNS` (N, 17) against the true attitude ``q_true`` (N, 4)."""
         q_true = np.asarray(q_true, float).reshape(-1, 4)
         n = len(q_true)
-        err = attitude_error(q_true, self.q)
+        err, score = self.scores(q_true)
         p = self.covariance()
         sig3 = 3.0 * np.sqrt(np.diagonal(p, axis1=-2, axis2=-1))
         bias = self.gyro.bias if self.gyro is not None else np.zeros((n, 3))
-        if self.filter is not None:
-            bias_est = self.filter.bias
-            score = nees(np.concatenate([err, bias - bias_est], axis=-1), self.filter.p)
-        else:
-            bias_est = np.full((n, 3), np.nan)
-            score = nees(err, p)
+        bias_est = self.filter.bias if self.filter is not None else np.full((n, 3), np.nan)
         return np.concatenate([self.q, err * _DEG, sig3 * _DEG, bias, bias_est, score[:, None]], axis=-1)
 
 
@@ -292,8 +326,13 @@ class HeldTorque:
         self.value = (0.0, 0.0, 0.0)
 
     def hold(self, q, w) -> None:
-        """The law's torque at the estimate ``q`` (4 floats) and rates ``w`` (3 floats), held from now."""
-        self.value = self.law(q, w)
+        """The law's torque at the estimate ``q`` (N, 4) and rates ``w`` (N, 3), held from now: on rows
+        (``q.T``) when the law is on columns (:data:`sim.core.ops.COLUMN`, the ensemble's), else on the
+        floats of row 0 (one body)."""
+        if self.law.ops is COLUMN:
+            self.value = self.law(tuple(q.T), tuple(w.T))
+        else:
+            self.value = self.law(tuple(float(x) for x in q[0]), tuple(float(x) for x in w[0]))
 
     def __call__(self, q, w, t=None):
         return self.value

@@ -20,7 +20,7 @@ from sim.core.energy import body_momentum, energy_of, inertial_momentum
 from sim.world.environment import to_orbit_frame
 from sim.core.integrators import qdot
 from sim.model.loads import LoadModel, gyrostat_of
-from sim.model.navigation import HeldTorque, Navigation
+from sim.model.navigation import Navigation, flying_law, navigation_key
 from sim.model.rows import Snapshot, columns_of, field_values, history_row, orbit_values
 from sim.core.multiplier import multiplier
 from sim.core.norm import unit
@@ -72,6 +72,9 @@ class Simulation(Stepper):
         body rates ``w`` (3 floats, rad/s), added to the external torques and
         evaluated at every stage of the integrator (docs/API.md).  It acts on
         the body directly, not through the wheels.
+    sensor_body : int
+        The body index the sensors draw with (:class:`sim.model.navigation.Navigation`'s ``bodies``; default
+        0, what ``attitude-sim run`` flies): ``sensor_body=j`` flies the sensors of body ``j`` of an ensemble.
     **changes
         Settings to change from ``settings`` (validated).
 
@@ -83,7 +86,7 @@ class Simulation(Stepper):
     1.0
     """
 
-    def __init__(self, settings: Settings | None = None, *, user_torque=None, **changes):
+    def __init__(self, settings: Settings | None = None, *, user_torque=None, sensor_body: int = 0, **changes):
         self._settings = (settings or Settings()).replace(**changes)
         if user_torque is not None and not callable(user_torque):
             raise TypeError(f"user_torque must be a function f(t, q, w) -> (tx, ty, tz), got {user_torque!r}")
@@ -93,6 +96,7 @@ class Simulation(Stepper):
         self._w = None
         self._world = self._world_state = None
         self._nav = self._nav_key = None
+        self._sensor_body = int(sensor_body)
         self._law = self._torque
         self._configure()
         self.reset()
@@ -129,22 +133,15 @@ class Simulation(Stepper):
         """The sensors and estimator (sim.model.navigation), and what the torque law reads: the truth, or the
         estimate held over each step.  A change of the sensors or the filter starts them again from the present."""
         s = self._settings
-        key = (s.estimator, s.gyro, s.star_tracker, s.sun_sensors, s.magnetometer, s.sensor_seed, s.filter_gyro,
-               s.epoch)
+        key = navigation_key(s)
         if key != self._nav_key and self._w is not None:
             self._nav_key = key
-            self._nav = None if s.estimator == "truth" else Navigation(s, [0], self._q, self._w[:3])
-        flying = self._nav is not None and s.fly_on == "estimate"
-        self._law = HeldTorque(self._torque) if flying else self._torque
+            self._nav = None if s.estimator == "truth" else Navigation(s, [self._sensor_body], self._q, self._w[:3])
+        self._law = flying_law(s, self._nav, self._torque)
         self._load.torque = self._law
         self._step_torque = self._load if self._load.active else self._law
-        if flying:
-            self._hold()
-
-    def _hold(self) -> None:
-        """The torque law at the estimate of the step's start (fly_on = estimate)."""
-        nav = self._nav
-        self._law.hold(tuple(float(x) for x in nav.q[0]), tuple(float(x) for x in nav.rates[0]))
+        if self._law is not self._torque:  # fly_on = estimate: the law at the estimate of now
+            self._law.hold(self._nav.q, self._nav.rates)
 
     @property
     def navigation(self) -> Navigation | None:
@@ -272,9 +269,7 @@ class Simulation(Stepper):
         held = self._law if self._law is not self._torque else None
         for _ in range(n):
             if nav is not None:  # the sensors due in [t, t + dt) and the estimate of t (sim.model.navigation)
-                nav.sample(self._t, dt, self._q, self._world_state)
-                if held is not None:
-                    self._hold()
+                nav.start_step(self._t, dt, self._q, self._world_state, held)
             w0 = self._w
             try:
                 q, w, p = integrate(self._q, self._w, self._p, dt, torque, body, self._t)
@@ -309,7 +304,7 @@ class Simulation(Stepper):
                 cmd.update(self._t)
                 self._sync_command()
             if nav is not None:
-                nav.propagate(w0[:3], w[:3], dt)
+                nav.end_step(w0[:3], w[:3], dt)
             if self._world is not None:
                 self._update_world()
 

@@ -126,7 +126,7 @@ class Sweep:
         """
         bodies = self.spec.bodies
         s = self.scenario.settings
-        names = columns(s.wheel_count, s.has_orbit, self.spec.spreads_orbits, s.magnetic_on)
+        names = columns(s.wheel_count, s.has_orbit, self.spec.spreads_orbits, s.magnetic_on, s.estimator != "truth")
         result = 2 * (len(names) * 8 * bodies + self.trajectory_bytes())
         chunk = self.chunk_size(workers)
         flying = chunk * BYTES_PER_BODY + self.trajectory_bytes() * chunk // bodies

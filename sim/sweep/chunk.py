@@ -13,10 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
+from sim.ensemble.environment import ESTIMATION_METRICS
 from sim.model.events import EventCursor
 from sim.model.settings import Settings
 
-__all__ = ["COLUMNS", "ORBIT_COLUMNS", "MAGNETIC_COLUMNS", "SPREAD_COLUMNS", "columns", "SweepResult", "chunks",
+__all__ = ["COLUMNS", "ORBIT_COLUMNS", "MAGNETIC_COLUMNS", "SPREAD_COLUMNS", "ESTIMATION_COLUMNS", "columns", "SweepResult", "chunks",
            "sample_times", "run_chunk"]
 
 #: Columns of a sweep, in order (README, "Ensembles / sweep"): the global
@@ -38,18 +39,24 @@ ORBIT_COLUMNS = ("point_err_deg", "sunlit")
 #: With a magnetic field (issue 32), after the orbit's: the time to detumble (s, nan if never),
 #: :meth:`sim.ensemble.Ensemble.metrics` (``spec.detumble_deg_s``).
 MAGNETIC_COLUMNS = ("detumble_time",)
+#: With an estimator (issue 33), after the field's: each body's final estimate ``qe1..qe4``, the angle of its
+#: attitude-estimation error at the end (deg), the RMS of that angle and the mean NEES over the second half of the
+#: run, and the NEES at the end (:meth:`sim.ensemble.Ensemble.estimation_metrics`).
+ESTIMATION_COLUMNS = ESTIMATION_METRICS
 #: When the spec spreads orbits or epochs, then: each body's orbit elements (those of ``--orbit``) and
 #: its epoch minus the scenario's (s).
 SPREAD_COLUMNS = ("alt_km", "e", "i_deg", "raan_deg", "argp_deg", "nu_deg", "epoch_offset_s")
 
 
-def columns(wheels: int = 0, orbit: bool = False, spread: bool = False, magnetic: bool = False) -> tuple:
+def columns(wheels: int = 0, orbit: bool = False, spread: bool = False, magnetic: bool = False,
+            estimator: bool = False) -> tuple:
     """The columns of a sweep of bodies with ``wheels`` reaction wheels: :data:`COLUMNS`, then each
     wheel's final speed relative to its body, ``wheel1..N`` (rad/s), then :data:`ORBIT_COLUMNS` with an
-    ``orbit``, :data:`MAGNETIC_COLUMNS` with a ``magnetic`` field and :data:`SPREAD_COLUMNS` with orbits or
-    epochs ``spread`` per body."""
+    ``orbit``, :data:`MAGNETIC_COLUMNS` with a ``magnetic`` field, :data:`ESTIMATION_COLUMNS` with an
+    ``estimator`` and :data:`SPREAD_COLUMNS` with orbits or epochs ``spread`` per body."""
     return (COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1)) + (ORBIT_COLUMNS if orbit else ())
-            + (MAGNETIC_COLUMNS if magnetic else ()) + (SPREAD_COLUMNS if spread else ()))
+            + (MAGNETIC_COLUMNS if magnetic else ()) + (ESTIMATION_COLUMNS if estimator else ())
+            + (SPREAD_COLUMNS if spread else ()))
 
 
 # Ensemble.initial() keys (rows of an array) -> column names.
@@ -111,7 +118,8 @@ def run_chunk(settings: Settings, spec: EnsembleSpec, events: tuple, steps: int,
     boundary where ``at`` is reached, by the same
     :class:`~sim.model.events.EventCursor` as :meth:`sim.run.runner.Runner.run`
     applies them to one body (events at ``at <= 0`` before the first step).
-    ``report(body_steps)`` (optional) is called as the work goes on.
+    ``report(body_steps)`` (optional) is called as the work goes on.  With an estimator the window of
+    ``est_rms_deg`` and ``nees_mean`` starts half-way, at step ``steps // 2``.
 
     Returns a dict with one array per name of :func:`columns` and, when
     ``traj_every > 0``, ``"_t"`` (m,), ``"_q"`` (m, 4, count) and ``"_w"``
@@ -137,12 +145,17 @@ def _run_chunk(settings, spec, events, steps, start, count, traj_every, report) 
         sample()
     report_every = max(1, _REPORT_BODY_STEPS // max(count, 1))
     k = unreported = 0
+    half = steps // 2
     while k < steps:
         m = min(steps - k, cursor.steps_to_next(ens.t, ens.settings.dt), report_every - unreported)
         if traj_every:
             m = min(m, traj_every - k % traj_every)
+        if k < half:
+            m = min(m, half - k)
         ens.step(m)
         k += m
+        if k == half:
+            ens.start_estimate_window()
         unreported += m
         cursor.apply(ens.t)
         if traj_every and (k % traj_every == 0 or k == steps):
@@ -167,6 +180,8 @@ def _run_chunk(settings, spec, events, steps, start, count, traj_every, report) 
             columns[name] = np.asarray(metrics[name], dtype=float)
     if settings.magnetic_on:
         columns["detumble_time"] = np.asarray(metrics["detumble_time"], dtype=float)
+    for name in ESTIMATION_COLUMNS if "nees" in metrics else ():
+        columns[name] = np.asarray(metrics[name], dtype=float)
     if "orbit" in initial:
         columns.update(zip(SPREAD_COLUMNS[:6], np.asarray(initial["orbit"], dtype=float).reshape(6, count)))
         columns["epoch_offset_s"] = np.asarray(initial["epoch_us"], dtype=float) * 1e-6

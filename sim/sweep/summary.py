@@ -10,7 +10,9 @@ import math
 import numpy as np
 
 from sim.ensemble import EnsembleSpec
+from sim.ensemble.metrics import nees_band
 from sim.ensemble.sampling import combination
+from sim.model.navigation import DOF
 from sim.sweep.chunk import SweepResult
 
 __all__ = ["summary"]
@@ -47,7 +49,7 @@ def _never_as_inf(settling: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(settling), np.inf, settling)
 
 
-def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
+def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5, estimator: str = "truth") -> dict:
     """The figures of the summary table, computed from the columns.
 
     Returns a dict: ``bodies``, ``faulted`` (count), ``flying`` (bodies not
@@ -63,7 +65,12 @@ def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
     ``worst`` bodies: never settled first, by final error, then the longest
     settling times); with a gains grid, ``by_gains``: one tuple
     ``(gains, bodies, settled, median settling time, max settling time)``
-    per combination flown, in grid order, over the bodies that did not fault.
+    per combination flown, in grid order, over the bodies that did not fault.  With an ``estimator`` (the
+    settings' ``estimator`` the sweep flew, :data:`sim.model.navigation.ESTIMATORS`) also
+    ``est_err_deg``, ``est_rms_deg`` and ``nees_mean`` (their percentiles likewise) and ``nees_check``: the
+    average of the final NEES over the bodies that did not fault (``mean``) against the 95 % band of a
+    consistent filter (``low``, ``high``: :func:`sim.ensemble.metrics.nees_band` of ``dof``, 6 for the MEKF's
+    attitude and bias, 3 for TRIAD's and QUEST's attitude), ``inside`` (bool); else all four None.
     """
     c = result.columns
     faulted = c["faulted"]
@@ -94,4 +101,19 @@ def summary(result: SweepResult, spec: EnsembleSpec, worst: int = 5) -> dict:
             "detumble_p95": None if detumble is None else pct95(_never_as_inf(detumble[ok])),
             "settled": int(np.isfinite(settling[ok]).sum()),
             "unwinding": int((c["travelled_deg"] > 180.0).sum()),
-            "worst": [int(c["index"][i]) for i in order[:worst]], "by_gains": by_gains}
+            "worst": [int(c["index"][i]) for i in order[:worst]], "by_gains": by_gains,
+            **_estimation(c, ok, pct, estimator)}
+
+
+def _estimation(c, ok, pct, estimator) -> dict:
+    """The summary's estimation figures (:func:`summary`)."""
+    if "nees" not in c or estimator not in DOF:
+        return dict.fromkeys(("est_err_deg", "est_rms_deg", "nees_mean", "nees_check"))
+    dof = DOF[estimator]
+    out = {key: pct(c[key][ok]) for key in ("est_err_deg", "est_rms_deg", "nees_mean")}
+    flying = int(ok.sum())
+    mean = float(np.mean(c["nees"][ok])) if flying else math.nan
+    low, high = nees_band(dof, flying) if flying else (math.nan, math.nan)
+    out["nees_check"] = {"mean": mean, "low": low, "high": high, "dof": dof, "bodies": flying,
+                         "inside": bool(low <= mean <= high)}
+    return out
