@@ -38,9 +38,9 @@ DEFAULT_SCENARIO = "ensemble_controller"
 MAX_BODIES = LIMITS["bodies"].high
 #: Most gain values on one axis of --gains-grid.
 MAX_GRID_AXIS = LIMITS["gains_grid_values"].high
-#: Below this many body-steps (about 5-10 s on one core) a sweep runs in this process by default.
+#: Below this many body-steps (seconds on one core at sim.io.costs.BODY_STEP_SECONDS) a sweep runs in this process by default.
 SERIAL_BODY_STEPS = 100_000_000
-#: Most body-steps accepted (about a day on one core at the measured ~75 ns per body-step).
+#: Most body-steps accepted (about a day on one core at sim.io.costs.BODY_STEP_SECONDS a body-step).
 MAX_BODY_STEPS = LIMITS["body_steps"].high
 #: Seconds to wait for a --scheduler to answer (connection and Dask's handshake) and to have a worker.
 CONNECT_TIMEOUT = 10.0

@@ -43,7 +43,7 @@ and mass properties that reading the OBJ with trimesh gives, written by
 :func:`bake` (``python -m tools.bake_bodies``; a test checks that every
 baked copy still equals its OBJ read through trimesh).  Built-ins load from
 the baked copy, so trimesh (and scipy, which trimesh imports when it is
-installed: together about 80 MB resident) is imported only when a mesh file
+installed: tens of MB resident, docs/PERFORMANCE.md) is imported only when a mesh file
 of the user's is read.
 """
 
