@@ -1,6 +1,6 @@
 """Run every benchmark, print one table, and write it to docs/PERFORMANCE.md.
 
-``python -m bench [--quick] [--no-write] [--only step|ensemble|estimation|cli|sweep|link|video|gui|memory|live|orbit-window]``.
+``python -m bench [--quick] [--no-write] [--only step|ensemble|estimation|cli|sweep|link|video|gui|memory|live|orbit-window|spacecraft-window]``.
 Timings are medians of repeated runs; comparisons are ratios taken in the
 same run.  Benchmarks report; they are not tests.  ``--only`` runs one part
 and replaces its rows in the table of docs/PERFORMANCE.md, leaving the rest
@@ -126,6 +126,7 @@ ONLY = {
             ("GUI ", "real-time factor", "input latency", "start-up", "RSS after", "memory growth")),
     "memory": (lambda quick: gui.memory_rows(1 if quick else 3), ("RSS after 20 s",)),
     "orbit-window": (lambda quick: [gui.orbit_day_row(quick)], ("GUI a day of orbit",)),
+    "spacecraft-window": (lambda quick: gui.spacecraft_rows(quick), ("GUI 100x ",)),
     "live": (lambda quick: gui.ensemble_rows(quick), ("GUI with a 1,000-body", "GUI with a 10,000-body",
                                                       "GUI with 10,000 bodies")),
     "video": (lambda quick: video_bench.run(quick=quick), ("video of the",)),
