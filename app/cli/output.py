@@ -1,7 +1,7 @@
 """Writing the rows of ``attitude-sim run`` and ``replay``: CSV or npz, whole lines, honest errors.
 
 The output is a :class:`sim.io.files.Output`: a file is written beside its
-target (``FILE.part``) and moved over it when the run ends (:func:`finish`
+target under a fresh name (``FILE.<random>.part``) and moved over it when the run ends (:func:`finish`
 says when), stdout and FIFOs are streams.  Rows are formatted into whole
 lines and written in chunks.  When a write fails (disk full, a closed pipe,
 an I/O error, a file size limit) the run stops with :class:`OutputError`:

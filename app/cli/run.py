@@ -158,7 +158,7 @@ def _write(rows, plan, args, fmt) -> int:
     written beside its target and moved into place when the run ends with
     whole rows: complete, stopped by Ctrl-C (with at least one row), or
     stopped by a numerical fault.  A write error leaves the target as it
-    was (a CSV's complete rows stay in ``FILE.part``); so does a kill.
+    was (a CSV's complete rows stay in ``FILE.<random>.part``); so does a kill.
     """
     if fmt == "npz" and args.out == "-" and sys.stdout is not None and sys.stdout.isatty():
         raise UsageError("--format npz: binary output to a terminal; give --out FILE.npz")

@@ -374,8 +374,8 @@ def write_table_csv(path, columns, table, progress=None, chunk: int = 4096) -> s
     """Write samples as CSV with a header line, in the format of ``attitude-sim run``.
 
     Comma separated, one sample per line, values with ``repr`` precision
-    (they read back exactly).  The text goes to ``path + ".part"``, which is
-    moved over ``path`` when complete: ``path`` never holds part of a table.
+    (they read back exactly).  The text goes to a fresh file beside ``path``
+    (``path.<random>.part``, :mod:`sim.io.files`), moved over ``path`` when complete: ``path`` never holds part of a table.
 
     Parameters
     ----------

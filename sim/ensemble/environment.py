@@ -26,7 +26,7 @@ from sim.core.angles import cayley_entries
 from sim.core.ops import COLUMN
 from sim.gnc.pointing import pointing_error
 from sim.io.limits import SettingsError
-from sim.model.navigation import Navigation, flying_law, navigation_key
+from sim.model.navigation import Navigation, navigation_key
 from sim.model.world import World
 from sim.world.orbit import R_EARTH_KM, KeplerOrbit
 from sim.world.time import Epoch, parse_epoch
@@ -58,11 +58,7 @@ class Surroundings:
             self._nav_key = key
             self._nav = None if s.estimator == "truth" else Navigation(s, self.index, self.q.T, self.w.T)
             self.start_estimate_window()
-        self._law = flying_law(s, self._nav, self._torque)
-        self._load.torque = self._law
-        self._step_torque = self._load if self._load.active else self._law
-        if self._law is not self._torque:  # fly_on = estimate: the law at the estimate of now
-            self._law.hold(self._nav.q, self._nav.rates)
+        self._fly_law()
 
     @property
     def navigation(self) -> Navigation | None:

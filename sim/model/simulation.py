@@ -20,7 +20,7 @@ from sim.core.energy import body_momentum, energy_of, inertial_momentum
 from sim.world.environment import to_orbit_frame
 from sim.core.integrators import qdot
 from sim.model.loads import LoadModel, gyrostat_of
-from sim.model.navigation import Navigation, flying_law, navigation_key
+from sim.model.navigation import Navigation, navigation_key
 from sim.model.rows import Snapshot, columns_of, field_values, history_row, orbit_values
 from sim.core.multiplier import multiplier
 from sim.core.norm import unit
@@ -137,11 +137,7 @@ class Simulation(Stepper):
         if key != self._nav_key and self._w is not None:
             self._nav_key = key
             self._nav = None if s.estimator == "truth" else Navigation(s, [self._sensor_body], self._q, self._w[:3])
-        self._law = flying_law(s, self._nav, self._torque)
-        self._load.torque = self._law
-        self._step_torque = self._load if self._load.active else self._law
-        if self._law is not self._torque:  # fly_on = estimate: the law at the estimate of now
-            self._law.hold(self._nav.q, self._nav.rates)
+        self._fly_law()
 
     @property
     def navigation(self) -> Navigation | None:

@@ -17,6 +17,7 @@ from sim.core.command import CommandInterpolator
 from sim.core.integrators import integrator, quasi_rates, rates
 from sim.core.norm import NORM_MODES, READS_UNIT
 from sim.model.controls import CONTROLS, check_control, with_controls
+from sim.model.navigation import flying_law
 from sim.model.settings import Settings, validate
 
 __all__ = ["Stepper"]
@@ -164,6 +165,15 @@ class Stepper:
         self._full = full
 
     # ------------------------------------------------------------- command
+    def _fly_law(self) -> None:
+        """What the torque law reads (:func:`sim.model.navigation.flying_law`): the truth, or with ``fly_on``
+        estimate the estimate held over each step, at the estimate of now; the load and the step call it."""
+        self._law = flying_law(self._settings, self._nav, self._torque)
+        self._load.torque = self._law
+        self._step_torque = self._load if self._load.active else self._law
+        if self._law is not self._torque:
+            self._law.hold(self._nav.q, self._nav.rates)
+
     def _reset_command(self, q0) -> None:
         """The command starts at the attitude ``q0``; a ``command_deg`` in the settings is a change at t = 0."""
         self._cmd = CommandInterpolator(q0)

@@ -20,7 +20,8 @@ __all__ = ["save"]
 def save(scenario, path) -> str:
     """Write ``scenario`` to ``path`` as TOML (UTF-8, overwritten).
 
-    The text is written to ``path + ".part"`` and moved over ``path``, so
+    The text is written beside ``path`` under a fresh name (``path.<random>.part``, :mod:`sim.io.files`)
+    and moved over ``path``, so
     ``path`` never holds half a scenario.
 
     Returns
