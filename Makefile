@@ -109,7 +109,7 @@ stress: $(VENV)/.installed-test sysdeps
 # is left out: ruff and lint-imports read the source text, and mutmut's generated code is what they flag
 # (its stats run failed on it; every mutant would count as killed by it).
 MUTATE_SIM       ?= sim/*
-MUTATE_SIM_TESTS ?= tests -m "not qt and not gl" --ignore=tests/test_soak.py --ignore=tests/test_packaging.py \
+MUTATE_SIM_TESTS ?= tests -m "not qt and not gl and not subprocess and not timing" --ignore=tests/test_soak.py --ignore=tests/test_packaging.py \
                     --ignore=tests/test_architecture.py
 MUTATE_APP       ?= app/window/readouts.py app/plots/live.py app/plots/style.py
 MUTATE_APP_TESTS ?= tests/test_readouts.py tests/test_plot_values.py tests/test_plots.py
