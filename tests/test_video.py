@@ -281,7 +281,7 @@ def test_video_speed_sets_each_frames_simulated_time_without_gl(tmp_path, capsys
         def put(self, picture):
             put.append(picture)
 
-        def close(self):
+        def close(self, stop=None):  # the real encoder is asked to stop between its passes
             return SimpleNamespace(path=str(self.out), frames=len(put), seconds=len(put) / self.fps, bytes=0)
 
     monkeypatch.setattr(render, "_open", fake_open)
