@@ -17,6 +17,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+#: ruff and lint-imports read the source text (make mutate leaves these out: its copy of sim is mutmut's code).
+pytestmark = pytest.mark.source
+
 ROOT = Path(__file__).parents[1]
 QT = ("PySide6", "pyqtgraph", "OpenGL")
 

@@ -82,6 +82,7 @@ def test_a_bench_older_than_its_parts_is_still_its_own(tmp_path):
     assert result["where"]["bench"].startswith(str(tree.resolve()))
 
 
+@pytest.mark.subprocess
 def test_the_old_side_falls_back_to_its_own_bench_when_this_trees_cannot_run_its_code(tmp_path):
     def tree(name, main, step=None):
         root = tmp_path / name
@@ -108,6 +109,7 @@ def worktrees() -> str:
     return subprocess.run(["git", "worktree", "list"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
 
 
+@pytest.mark.subprocess
 def test_a_quick_compare_with_head_measures_both_trees_and_cleans_up(monkeypatch):
     made = []
     mkdtemp = compare.tempfile.mkdtemp

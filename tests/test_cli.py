@@ -115,6 +115,7 @@ def test_bad_input_exits_2_with_one_line(capsys, argv, fragment):
     assert fragment in err
 
 
+@pytest.mark.subprocess
 def test_bad_input_in_a_real_process_has_no_traceback():
     proc = subprocess.run([sys.executable, "-m", "app.cli", "run", "--dt", "abc"],
                           capture_output=True, text=True, timeout=60)

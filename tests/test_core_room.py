@@ -4,12 +4,15 @@ import ast
 import sys
 from pathlib import Path
 
+import pytest
+
 from sim.core.body import MAX_MOMENT, MIN_MOMENT
 from sim.io.limits import LIMITS
 
 CORE = Path(__file__).resolve().parents[1] / "sim" / "core"
 
 
+@pytest.mark.source
 def test_core_imports_only_numpy_the_standard_library_and_itself():
     outside = []
     for path in sorted(CORE.glob("*.py")):

@@ -30,6 +30,9 @@ from sim.run.runner import ENSEMBLE, RESET, Runner
 from sim.run.scenario import load
 from sim.model.settings import SettingsError
 
+#: Every test here talks to the engine's process (app.engine), where no mutant of sim/ runs.
+pytestmark = pytest.mark.subprocess
+
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = EnsembleSpec(bodies=300, seed=11, rate_spread=0.3, inertia_spread=15.0)
 FRAME = ("q", "qc", "faulted")

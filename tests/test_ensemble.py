@@ -458,6 +458,7 @@ def test_bad_inputs_raise_like_the_simulation():
         Ensemble(Settings(), EnsembleSpec(bodies=3), start=2, count=2)
 
 
+@pytest.mark.subprocess
 def test_keep_temporaries_takes_effect_on_glibc_and_changes_no_result():
     """sim.ensemble.heap: mallopt accepted on glibc (the machines the project runs on); results unchanged."""
     import platform

@@ -229,6 +229,7 @@ def test_bad_spreads_exit_2_with_one_line(argv, fragment, capsys):
 
 
 # ------------------------------------------------------------- the window's process
+@pytest.mark.subprocess
 def test_the_window_ensemble_process_flies_an_orbit_as_the_runner_does():
     """The Ensemble tab's process (app.engine) gets the Settings pickled, orbit, epoch and pointing included."""
     from app.engine import EnsembleEngine

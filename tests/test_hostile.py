@@ -82,6 +82,7 @@ def _stated_t(err, word="up to"):
 
 
 # ------------------------------------------------------------------ write errors
+@pytest.mark.subprocess
 def test_disk_full_one_line_exit_1():
     proc = _cli("run", "--out", "/dev/full", "--duration", "5")
     assert proc.returncode == 1
@@ -90,6 +91,7 @@ def test_disk_full_one_line_exit_1():
                     "no row was written")
 
 
+@pytest.mark.subprocess
 def test_disk_full_npz_one_line_exit_1():
     proc = _cli("run", "--out", "/dev/full", "--format", "npz", "--duration", "1")
     assert proc.returncode == 1
@@ -97,6 +99,7 @@ def test_disk_full_npz_one_line_exit_1():
     assert "t=1 s" in proc.stderr
 
 
+@pytest.mark.subprocess
 def test_file_size_limit_cuts_back_to_whole_rows(tmp_path):
     # RLIMIT_FSIZE makes the kernel write part of a chunk, then refuse (EFBIG):
     # the file must be cut back to its last complete line.  (Issue 24: the rows go to
@@ -121,6 +124,7 @@ def test_file_size_limit_cuts_back_to_whole_rows(tmp_path):
     assert out.stat().st_size < 120_000
 
 
+@pytest.mark.subprocess
 def test_broken_pipe_one_line_exit_1():
     # the reader (like `head -1`) goes away after the first line
     proc = subprocess.Popen([*CLI, "run", "--duration", "100"], stdout=subprocess.PIPE,
@@ -134,6 +138,7 @@ def test_broken_pipe_one_line_exit_1():
     assert "cannot write stdout at t=" in line and "broken pipe" in line
 
 
+@pytest.mark.subprocess
 def test_broken_pipe_through_head():
     proc = subprocess.run(f"{' '.join(CLI)} run --duration 100 | head -1; exit ${{PIPESTATUS[0]}}",
                           shell=True, executable="/bin/bash", capture_output=True, text=True, timeout=60)
@@ -148,6 +153,7 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("fmt", ["csv", "npz"])
 def test_ctrl_c_finishes_lines_and_names_t(tmp_path, fmt):
     out = tmp_path / f"run.{fmt}"
@@ -211,6 +217,7 @@ def test_special_files_refused_at_once(kind, command, fifo, tmp_path, capsys):
     assert "no such" not in err
 
 
+@pytest.mark.subprocess
 def test_scenario_dev_zero_in_a_real_process():
     proc = _cli("run", "--scenario", "/dev/zero", timeout=30)
     assert proc.returncode == 2
@@ -218,6 +225,7 @@ def test_scenario_dev_zero_in_a_real_process():
                                       "not a scenario file (a regular file)")
 
 
+@pytest.mark.subprocess
 def test_replay_dev_zero_does_not_hang():
     proc = _cli("replay", "/dev/zero", timeout=30)
     assert proc.returncode == 2
@@ -253,6 +261,7 @@ def test_out_to_a_read_only_proc_file(capsys):
     assert code == 2 and "cannot write (Permission denied)" in _one_line(err)
 
 
+@pytest.mark.subprocess
 def test_out_to_a_fifo_streams_to_its_reader(fifo):
     # a FIFO is a fine output (a reader on the other end): not refused
     proc = subprocess.Popen([*CLI, "run", "--duration", "0.01", "--out", str(fifo)],
@@ -601,6 +610,7 @@ def test_numerical_fault_keeps_the_rows_before_it(fmt, tmp_path, capsys):
     assert times[-1] == pytest.approx(fault_t, rel=1e-6)        # every row before it is kept
 
 
+@pytest.mark.subprocess
 @pytest.mark.gl
 @pytest.mark.parametrize("target, reason", [("/dev/full", "No space left on device"), ("DIR", "Is a directory")])
 def test_gui_screenshot_write_error_one_line_exit_1(target, reason, tmp_path):
@@ -612,6 +622,7 @@ def test_gui_screenshot_write_error_one_line_exit_1(target, reason, tmp_path):
     assert _one_line(proc.stderr) == f"attitude-sim: error: cannot write {target}: {reason}"
 
 
+@pytest.mark.subprocess
 def test_closed_stdout_and_stderr():
     # `attitude-sim run >&-`: one line on stderr, exit 2; `2>&-`: the data still goes to stdout, alone
     proc = subprocess.run(f"{' '.join(CLI)} run --duration 0.01 >&-", shell=True, executable="/bin/bash",

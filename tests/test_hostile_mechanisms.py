@@ -70,6 +70,7 @@ def test_output_writes_through_a_link_and_refuses_what_it_cannot_write(tmp_path)
     assert issubclass(OutputRefused, OSError), "a caller that reports write errors reports this one too"
 
 
+@pytest.mark.subprocess
 def test_output_cuts_a_failed_chunk_back_to_the_last_whole_one(tmp_path):
     path = tmp_path / "cut.csv"
     code = textwrap.dedent(f"""

@@ -47,6 +47,7 @@ def _free_ports() -> int:
     raise RuntimeError("no two free ports")
 
 
+@pytest.mark.subprocess
 def test_the_example_client_holds_an_attitude_at_1x_and_the_recording_replays_bit_for_bit(tmp_path):
     """The PD client of examples/ in this process, the simulator in another: the body starts tumbling under a
     disturbance torque without dampers, and the client's torques bring it back and hold it."""
@@ -111,6 +112,7 @@ def _next_state(sub, seconds=5.0):
     return decode_state(sub.recv())
 
 
+@pytest.mark.timing
 def test_a_torque_through_the_link_turns_the_body_the_right_way(linked):
     worker, link, push, sub = linked
     first = _next_state(sub)
@@ -126,6 +128,7 @@ def test_a_torque_through_the_link_turns_the_body_the_right_way(linked):
     assert stats.applied == 1 and stats.dropped_total == 0 and stats.sent > 0 and stats.clients >= 1
 
 
+@pytest.mark.timing
 def test_hostile_input_is_dropped_and_counted_and_the_run_goes_on(linked):
     worker, link, push, sub = linked
     hostile = [b"\xff\x00 binary", b"{not json", b"[1,2,3]", b'{"v":1,"type":"input","torque":[0,0,NaN]}',

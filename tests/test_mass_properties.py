@@ -231,6 +231,7 @@ def test_bake_writes_a_copy_that_loads_like_the_obj(tmp_path):
         assert str(arrays["problem"]) == ""
 
 
+@pytest.mark.subprocess
 def test_builtins_and_the_window_never_import_trimesh():
     """trimesh (with scipy, ~80 MB resident) is imported only for a user's mesh file."""
     code = ("import sys; from sim.model import shape; from app.view3d.mesh import body_mesh\n"
@@ -431,6 +432,7 @@ def test_command_line_mass_doubles_the_energy(tmp_path):
     assert energies[1] == pytest.approx(2 * energies[0], rel=1e-12)
 
 
+@pytest.mark.subprocess
 def test_scenario_body_is_found_next_to_the_scenario_file(tmp_path):
     write(tmp_path / "brick.obj", *box_mesh(0.2, 0.1, 0.05))
     scenario = tmp_path / "brick.toml"

@@ -155,6 +155,7 @@ _CHILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.subprocess
 def test_sigkill_during_recording_leaves_a_loadable_file(tmp_path):
     path = tmp_path / "killed.jsonl"
     child = subprocess.Popen([sys.executable, "-c", _CHILD, str(path)], stdout=subprocess.PIPE,

@@ -113,6 +113,7 @@ def test_results_do_not_depend_on_chunk_size(scenario, serial, chunk):
     _assert_identical(serial, Sweep(scenario, scenario.ensemble, chunk=chunk, traj_every=7).run())
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("chunk", [None, 3])
 def test_two_dask_workers_give_bit_identical_results(scenario, serial, dask_client, chunk):
     assert len(dask_client.nthreads()) == 2
@@ -120,6 +121,7 @@ def test_two_dask_workers_give_bit_identical_results(scenario, serial, dask_clie
     _assert_identical(serial, result)
 
 
+@pytest.mark.subprocess
 def test_dask_progress_adds_up_to_the_work(scenario, dask_client):
     sweep = Sweep(scenario, scenario.ensemble, chunk=5)
     done = []
@@ -321,6 +323,7 @@ def test_cli_trajectories_file(scenario_file, serial, tmp_path, capsys):
         assert data["index"].tolist() == list(range(13))
 
 
+@pytest.mark.subprocess
 def test_cli_on_a_dask_cluster_writes_the_same_csv(scenario_file, dask_client, tmp_path, capsys):
     here, there = tmp_path / "here.csv", tmp_path / "there.csv"
     assert main(["sweep", "--scenario", scenario_file, "--workers", "0", "--out", str(here)]) == 0
@@ -330,6 +333,7 @@ def test_cli_on_a_dask_cluster_writes_the_same_csv(scenario_file, dask_client, t
     assert "Dask cluster" in capsys.readouterr().out
 
 
+@pytest.mark.subprocess
 def test_cli_local_cluster_writes_the_same_csv(scenario_file, tmp_path, capsys):
     here, there = tmp_path / "here.csv", tmp_path / "there.csv"
     assert main(["sweep", "--scenario", scenario_file, "--workers", "0", "--out", str(here)]) == 0
@@ -410,6 +414,7 @@ def test_a_scheduler_without_workers_is_refused(monkeypatch, capsys):
     assert "no worker" in capsys.readouterr().err
 
 
+@pytest.mark.subprocess
 def test_bad_input_in_a_real_process_has_no_traceback():
     proc = subprocess.run([sys.executable, "-m", "app.cli", "sweep", "--bodies", "0"],
                           capture_output=True, text=True, timeout=60)

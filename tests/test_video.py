@@ -281,7 +281,7 @@ def test_video_speed_sets_each_frames_simulated_time_without_gl(tmp_path, capsys
         def put(self, picture):
             put.append(picture)
 
-        def close(self, stop=None):
+        def close(self, stop=None):  # the real encoder is asked to stop between its passes
             return SimpleNamespace(path=str(self.out), frames=len(put), seconds=len(put) / self.fps, bytes=0)
 
     monkeypatch.setattr(render, "_open", fake_open)
@@ -356,6 +356,7 @@ def test_a_video_too_long_or_too_costly_is_refused_before_any_work(tmp_path, cap
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.subprocess
 def test_an_unwritable_folder_is_refused_and_nothing_is_written(tmp_path):
     folder = tmp_path / "locked"
     folder.mkdir()
@@ -375,6 +376,7 @@ def test_an_unwritable_folder_is_refused_and_nothing_is_written(tmp_path):
     assert list(folder.iterdir()) == []
 
 
+@pytest.mark.subprocess
 def test_without_a_display_one_line_and_exit_2(tmp_path):
     env = {key: value for key, value in os.environ.items() if key not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["QT_QPA_PLATFORM"] = "offscreen"

@@ -61,6 +61,7 @@ def rows_of(batches):
     return np.concatenate([b.rows for b in batches])
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("speed", [1.0, 5.0])
 def test_worker_follows_wall_time_times_speed(started, speed):
     worker = started(speed=speed)
@@ -160,6 +161,7 @@ def test_worker_exception_is_reported_with_where_and_the_thread_lives(started, m
     wait_for(lambda: worker.fault is None and worker.steps_taken > 5)
 
 
+@pytest.mark.timing
 def test_worker_falls_behind_openly_when_the_steps_are_too_slow(started, monkeypatch):
     runner = make_runner()
     real_advance = runner.advance
@@ -183,6 +185,7 @@ def test_worker_falls_behind_openly_when_the_steps_are_too_slow(started, monkeyp
     assert caught_up <= MAX_LAG + 0.1, "old debt is written off, not raced through"
 
 
+@pytest.mark.timing
 def test_slow_steps_still_reach_the_window_every_display_frame(started, monkeypatch):
     """Behind real time (as 10,000 bodies on a busy machine), a chunk takes about CHUNK_WALL, not 0.1 s of
     simulated time: the window gets a new state for each frame, and the run is only slower."""
@@ -222,6 +225,7 @@ def test_worker_replay_pauses_at_the_end(started):
     assert worker.runner.total_steps == 300
 
 
+@pytest.mark.timing
 def test_worker_stops_within_one_second(started):
     worker = started(speed=10.0)
     collect(worker, 0.2)
