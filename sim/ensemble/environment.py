@@ -22,9 +22,8 @@ import math
 
 import numpy as np
 
-from sim.core.angles import cayley_entries
 from sim.core.ops import COLUMN
-from sim.gnc.pointing import pointing_error
+from sim.gnc.pointing import commanded_axis, pointing_error
 from sim.io.limits import SettingsError
 from sim.model.navigation import Navigation, navigation_key
 from sim.model.world import World
@@ -161,16 +160,9 @@ class Surroundings:
         b1 = self._settings.pointing_axis
         r1 = ws.reference
         if r1 is None:  # inertial: where the command sends the axis, C(Qc)^T b1
-            r1 = _axis_of(self._qc, b1)
+            r1 = commanded_axis(tuple(self._qc), b1)
         r1 = np.broadcast_arrays(*r1, self.index)[:3]
         return np.degrees(pointing_error(tuple(self.attitude), b1, tuple(r1), COLUMN))
-
-
-def _axis_of(qc, b1) -> tuple:
-    """``C(Qc)^T b1``: where the command quaternions ``qc`` (4, m) send the body axis ``b1`` (ECI), rows."""
-    c = cayley_entries(tuple(qc))
-    return (c[0] * b1[0] + c[3] * b1[1] + c[6] * b1[2], c[1] * b1[0] + c[4] * b1[1] + c[7] * b1[2],
-            c[2] * b1[0] + c[5] * b1[1] + c[8] * b1[2])
 
 
 def _world(settings, orbits) -> World:

@@ -35,10 +35,10 @@ import math
 
 from sim.core.angles import cayley_entries
 from sim.core.ops import FLOAT
-from sim.core.algebra import cross_VV, dot_VV, unit_V
+from sim.core.algebra import cross_VV, dot_VV, matvec_MtV, unit_V
 
 __all__ = ["POINTING_MODES", "MOVING_MODES", "two_vector", "rate_between",
-           "secondary_axis", "references", "pointing_error", "elevation"]
+           "secondary_axis", "references", "pointing_error", "commanded_axis", "elevation"]
 
 POINTING_MODES = ("inertial", "nadir", "sun", "target", "velocity")
 #: The modes whose command moves with the orbit (all but inertial).
@@ -106,6 +106,14 @@ def references(mode: str, r, v, sun=None, target=None, target_up=None, ops=FLOAT
         return tuple(up * los[k] + (1.0 - up) * nadir[k] for k in range(3)), tuple(
             up * normal[k] + (1.0 - up) * v[k] for k in range(3))
     raise ValueError(f"pointing: unknown mode {mode!r} (choose from {', '.join(MOVING_MODES)})")
+
+
+def commanded_axis(qc, b1) -> tuple:
+    """``C(Qc)^T b1``: where the command ``Qc`` (inertial -> body) sends the body axis ``b1``, in ECI.
+
+    The reference of the pointing error in inertial pointing.  Floats or rows.
+    """
+    return matvec_MtV(cayley_entries(qc), b1)
 
 
 def pointing_error(q, b1, r1, ops=FLOAT):

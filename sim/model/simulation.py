@@ -29,7 +29,7 @@ from sim.model.settings import Settings
 from sim.model.stepping import Stepper
 from sim.model.world import World, WorldState
 from sim.gnc.magnetic import MagneticControl
-from sim.gnc.pointing import pointing_error, two_vector
+from sim.gnc.pointing import commanded_axis, pointing_error, two_vector
 from sim.core.quaternion import conjugate, product
 from sim.core.wheels import gyrostat_energy, total_momentum
 
@@ -185,10 +185,8 @@ class Simulation(Stepper):
             return None
         b1 = self._settings.pointing_axis
         r1 = ws.reference
-        if r1 is None:  # inertial: where the command quaternion sends the axis, C(Qc)^T b1
-            c = cayley_entries(self._cmd.qc)
-            r1 = (c[0] * b1[0] + c[3] * b1[1] + c[6] * b1[2], c[1] * b1[0] + c[4] * b1[1] + c[7] * b1[2],
-                  c[2] * b1[0] + c[5] * b1[1] + c[8] * b1[2])
+        if r1 is None:  # inertial: where the command quaternion sends the axis
+            r1 = commanded_axis(self._cmd.qc, b1)
         return pointing_error(self.attitude, b1, r1)
 
     def _initial_wheel_speeds(self) -> tuple:

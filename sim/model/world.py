@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.core.ops import FLOAT
+from sim.core.algebra import dot_VV, norm_V
 from sim.core.angles import from_cayley_entries
 from sim.gnc.pointing import (MOVING_MODES, rate_between, references, secondary_axis,
                               two_vector)
@@ -222,8 +223,7 @@ class World:
         elevation = None
         if target is not None:
             d = (r[0] - target[0], r[1] - target[1], r[2] - target[2])
-            dn = ops.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
-            x = (d[0] * up[0] + d[1] * up[1] + d[2] * up[2]) / dn
+            x = dot_VV(d, up) / norm_V(d, ops)
             elevation = math.asin(max(-1.0, min(1.0, x))) if ops is FLOAT else np.arcsin(np.clip(x, -1.0, 1.0))
         return two_vector(self.b1, self.b2, r1, r2, ops), r1, elevation
 
