@@ -7,13 +7,13 @@ import warnings
 import numpy as np
 import pytest
 
+import ppigrf  # the oracle; a dependency of the project: a broken install fails, it does not skip
+
 from sim.core.ops import COLUMN
 from sim.core.quaternion import cayley, from_axis_angle
 from sim.world.frames import precession
 from sim.core.angles import to_body
 from sim.world.magnetic import IGRF_RADIUS, dipole_axis, dipole_ecef, field_eci, gauss, igrf_ecef
-
-ppigrf = pytest.importorskip("ppigrf")
 
 # WGS84, for placing geodetic points in the tests (ppigrf's constants)
 WGS84_A, WGS84_E2 = 6378137.0, 0.00669437999014

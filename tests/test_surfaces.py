@@ -4,12 +4,12 @@ import math
 
 import numpy as np
 import pytest
+import trimesh  # a dependency of the project: a broken install fails, it does not skip
 
 from sim.model.shape import load
 from sim.world.surfaces import (ASTRONOMICAL_UNIT, EARTH_ROTATION_RATE, SOLAR_PRESSURE, drag, facets,
                                 relative_velocity, srp)
 
-trimesh = pytest.importorskip("trimesh")
 P = SOLAR_PRESSURE
 RNG = np.random.default_rng(5)
 
