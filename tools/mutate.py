@@ -32,6 +32,7 @@ Usage (the Makefile passes its variables)::
     python tools/mutate.py --report-only --part sim 'sim/*' '' --part app '...' ''
     python tools/mutate.py --retest ...    # the survivors again, after new tests
     python tools/mutate.py --resume ...    # go on with the mutants not yet tested
+    python tools/mutate.py --export ...    # survivors as JSON lines for tools/plant.py
 """
 
 from __future__ import annotations
@@ -231,6 +232,38 @@ class Part:
         return out
 
 
+    def export(self) -> list[Path]:
+        """Every survivor and no-test mutant as JSON lines, one file a module, for tools/plant.py:
+        ``build/mutate/survivors/<module>.jsonl`` with the original and the mutated function's code."""
+        import libcst
+        from mutmut.mutation.diff_apply import (read_functions_from_index, read_mutant_function,
+                                                read_mutants_module, read_original_function)
+
+        by_module = defaultdict(list)
+        cwd = os.getcwd()
+        os.chdir(self.dir)
+        try:
+            for path, name, code in self.results():
+                if status(code) not in ("survived", "no tests"):
+                    continue
+                functions = read_functions_from_index(name, path)
+                if functions is None:
+                    module = read_mutants_module(path)
+                    functions = (read_original_function(module, name), read_mutant_function(module, name))
+                orig, mutant = (libcst.Module([f]).code.strip() for f in functions)
+                by_module[path].append({"name": name, "path": path, "status": status(code),
+                                        "orig": orig, "mutant": mutant})
+        finally:
+            os.chdir(cwd)
+        folder = WORK / "survivors"
+        folder.mkdir(parents=True, exist_ok=True)
+        written = []
+        for path, rows in sorted(by_module.items()):
+            written.append(folder / (path[:-3].replace("/", ".") + ".jsonl"))
+            written[-1].write_text("".join(json.dumps(r) + "\n" for r in rows))
+        return written
+
+
 def row(label: str, codes: list) -> str:
     counts = Counter(status(c) for c in codes)
     total = len(codes)
@@ -279,10 +312,17 @@ def main(argv=None) -> int:
     parser.add_argument("--report-only", action="store_true", help="summarise the last run's results")
     parser.add_argument("--resume", action="store_true",
                         help="keep the last run's results and test only the mutants not yet tested")
+    parser.add_argument("--export", action="store_true",
+                        help="write the survivors as JSON lines for tools/plant.py, and nothing else")
     parser.add_argument("--retest", action="store_true",
                         help="keep the last run's results and test its survivors again (after new tests)")
     args = parser.parse_args(argv)
     parts = [Part(*p) for p in args.part]
+    if args.export:
+        for part in parts:
+            for path in part.export():
+                print(path.relative_to(ROOT))
+        return 0
     failed = 0
     if not args.report_only:
         names = {part.name: part.survivors() if args.retest else [] for part in parts}

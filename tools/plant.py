@@ -1,0 +1,90 @@
+"""Plant mutants by hand, one at a time, and see which tests kill them (docs/RELIABILITY.md).
+
+mutmut's own ``--retest`` needs its ``mutants/`` folder and a new stats run
+(about 15 minutes on this machine).  This tool needs neither: it reads
+mutants exported as JSON lines (``tools/mutate.py --export``: one object a
+line with ``name``, ``path``, ``orig`` and ``mutant``, the original and the
+mutated function's code), writes each mutated function into the checkout in
+place of the original, runs pytest with the given arguments, and puts the
+file back, whatever happens::
+
+    python tools/plant.py build/mutate/survivors/sim.run.stk.jsonl -- tests/test_stk.py
+    python tools/plant.py FILE --only sim.run.stk.x_stk_epoch__mutmut_2 -- tests/test_stk.py
+
+It prints one line a mutant (killed, survived, or "not planted" when the
+function has changed since the export) and exits 1 if any survived.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def plant(source: str, orig: str, mutant: str) -> str | None:
+    """``source`` with the function ``orig`` replaced by ``mutant``, or None if ``orig`` is not in it.
+
+    mutmut gives a method's code dedented: it is tried at each indentation a method may have.
+    """
+    orig_lines, mutant_lines = orig.split("\n"), mutant.split("\n")
+    for indent in ("", "    ", "        "):
+        old = "\n".join(indent + line if line else line for line in orig_lines)
+        if source.count(old) == 1:
+            new = "\n".join(indent + line if line else line for line in mutant_lines)
+            return source.replace(old, new)
+    return None
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--" not in argv:
+        raise SystemExit("usage: plant.py FILE.jsonl [--only NAME ...] -- PYTEST ARGS")
+    cut = argv.index("--")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("mutants", type=Path, help="mutants as JSON lines (tools/mutate.py --export)")
+    parser.add_argument("--only", nargs="+", default=(), help="only these mutants (by name)")
+    args = parser.parse_args(argv[:cut])
+    tests = argv[cut + 1:]
+    rows = [json.loads(line) for line in args.mutants.read_text().splitlines() if line.strip()]
+    if args.only:
+        rows = [r for r in rows if r["name"] in args.only]
+    def pytest():
+        # No bytecode written: a mutant of the original's size, planted and put back within
+        # one second, would otherwise leave a .pyc that later runs take for the original.
+        return subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+                              cwd=ROOT, capture_output=True, text=True,
+                              env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+
+    clean = pytest()
+    if clean.returncode != 0:  # a mutant is killed only by tests that pass on the code as it is
+        print(clean.stdout[-3000:], clean.stderr[-2000:], file=sys.stderr)
+        raise SystemExit(f"plant.py: the tests do not pass unmutated (pytest exit {clean.returncode})")
+    survived = 0
+    for row in rows:
+        path = ROOT / row["path"]
+        original = path.read_text()
+        planted = plant(original, row["orig"], row["mutant"])
+        if planted is None:
+            print(f"not planted  {row['name']} (the function changed since the export)", flush=True)
+            continue
+        try:
+            path.write_text(planted)
+            result = pytest()
+        finally:
+            path.write_text(original)
+        # pytest's exit codes: 1 a test failed; 0 all passed; 5 none collected; 2-4 an error
+        # of collection or usage (a mutant that breaks the import is killed by any test).
+        verdict = {0: "survived", 5: "no tests"}.get(result.returncode, "killed")
+        survived += verdict != "killed"
+        print(f"{verdict:12s} {row['name']}", flush=True)
+    return 1 if survived else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
