@@ -38,6 +38,7 @@ Usage (the Makefile passes its variables)::
 from __future__ import annotations
 
 import argparse
+import difflib
 import fnmatch
 import json
 import os
@@ -51,6 +52,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "build" / "mutate"
+#: Survivors judged equivalent (no observable behaviour can tell them from the code), one file a
+#: module: ``tools/equivalent/sim.run.stk.txt``, a line ``<mutant name>  <reason>``, # comments.
+EQUIVALENT = ROOT / "tools" / "equivalent"
 
 #: pytest options for every run: no pytest-xvfb (the app part shares one screen from
 #: xvfb-run; the sim part needs none) and no cache writes from thousands of children.
@@ -64,6 +68,58 @@ KILLED = {1, 3}
 TIMEOUT = {24, -24, 36, 152, 255}
 SURVIVED = {0}
 NO_TESTS = {5, 33}
+
+
+def equivalents(folder: Path = EQUIVALENT) -> dict[str, str]:
+    """The mutants named equivalent, with their reasons (docs/RELIABILITY.md, "Mutation testing")."""
+    found = {}
+    for path in sorted(folder.glob("*.txt")) if folder.is_dir() else []:
+        for line in path.read_text().splitlines():
+            name, _, reason = line.strip().partition(" ")
+            if name and not name.startswith("#"):
+                found[name] = reason.strip()
+    return found
+
+
+def kind(orig: str, mutant: str) -> str:
+    """What a mutant changed, for the survivors' table: string, number, operator, keyword,
+    value (an argument dropped, or a value or argument made None), call (a method or name
+    swapped) or other."""
+    import difflib
+    import io
+    import tokenize
+
+    def tokens(text):
+        try:
+            return [(t.type, t.string) for t in tokenize.generate_tokens(io.StringIO(text).readline)
+                    if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+                                      tokenize.COMMENT, tokenize.ENDMARKER)]
+        except (tokenize.TokenError, IndentationError, SyntaxError):
+            return []
+
+    a, b = tokens(orig), tokens(mutant)
+    changed_a, changed_b = [], []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op != "equal":
+            changed_a += a[i1:i2]
+            changed_b += b[j1:j2]
+    types = {t for t, _ in changed_a + changed_b}
+    words = {w for _, w in changed_a + changed_b}
+    if types == {tokenize.STRING} or (tokenize.STRING in types and types <= {tokenize.STRING, tokenize.NAME}
+                                      and "None" in words):
+        return "string"
+    if types == {tokenize.NUMBER} or types == {tokenize.NUMBER, tokenize.OP} and words <= set("0123456789.-+"):
+        return "number"
+    if words & {"True", "False", "and", "or", "not", "is", "in", "break", "continue"} and types <= {tokenize.NAME, tokenize.OP}:
+        return "keyword"
+    if not changed_b or (changed_b and {w for _, w in changed_b} <= {"None", ","}) or (
+            changed_a and not changed_b) or "," in {w for _, w in changed_a}:
+        return "value"
+    if types == {tokenize.OP}:
+        return "operator"
+    if types == {tokenize.NAME}:
+        return "call"
+    return "other"
 
 
 def status(code) -> str:
@@ -150,7 +206,10 @@ class Part:
         )
 
     def survivors(self) -> list[str]:
-        return [name for _, name, code in self.results() if status(code) in ("survived", "no tests", "other")]
+        """The mutants no test killed, less those named equivalent (tools/equivalent/)."""
+        same = equivalents()
+        return [name for _, name, code in self.results()
+                if status(code) in ("survived", "no tests", "other") and name not in same]
 
     def run(self, jobs: int, names=()) -> int:
         """mutmut run (only the mutants ``names`` if given); its own output goes to
@@ -215,46 +274,43 @@ class Part:
             found.extend((rel, name, code) for name, code in codes.items())
         return found
 
-    def diffs(self, names: list[tuple[str, str]]) -> list[str]:
-        from mutmut.mutation.diff_apply import get_diff_for_mutant
-
-        out = []
-        cwd = os.getcwd()
-        os.chdir(self.dir)
-        try:
-            for path, name in names:
-                try:
-                    out.append(get_diff_for_mutant(name, path=path))
-                except Exception as error:  # a diff is a help for the reader, never a failure
-                    out.append(f"(no diff for {name}: {error})")
-        finally:
-            os.chdir(cwd)
-        return out
-
-
-    def export(self) -> list[Path]:
-        """Every survivor and no-test mutant as JSON lines, one file a module, for tools/plant.py:
-        ``build/mutate/survivors/<module>.jsonl`` with the original and the mutated function's code."""
+    def diffs(self, names: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+        """``(diff, original code, mutated code)`` of each mutant ``(path, name)``."""
         import libcst
         from mutmut.mutation.diff_apply import (read_functions_from_index, read_mutant_function,
                                                 read_mutants_module, read_original_function)
 
-        by_module = defaultdict(list)
+        out = []
         cwd = os.getcwd()
         os.chdir(self.dir)
+        modules = {}
         try:
-            for path, name, code in self.results():
-                if status(code) not in ("survived", "no tests"):
-                    continue
-                functions = read_functions_from_index(name, path)
-                if functions is None:
-                    module = read_mutants_module(path)
-                    functions = (read_original_function(module, name), read_mutant_function(module, name))
-                orig, mutant = (libcst.Module([f]).code.strip() for f in functions)
-                by_module[path].append({"name": name, "path": path, "status": status(code),
-                                        "orig": orig, "mutant": mutant})
+            for path, name in names:
+                try:  # a diff is a help for the reader, never a failure
+                    functions = read_functions_from_index(name, path)
+                    if functions is None:
+                        if path not in modules:
+                            modules[path] = read_mutants_module(path)
+                        functions = (read_original_function(modules[path], name),
+                                     read_mutant_function(modules[path], name))
+                    orig, mutant = (libcst.Module([f]).code.strip() for f in functions)
+                    diff = "\n".join(difflib.unified_diff(orig.split("\n"), mutant.split("\n"),
+                                                           fromfile=path, tofile=path, lineterm=""))
+                    out.append((diff, orig, mutant))
+                except Exception as error:
+                    out.append((f"(no diff for {name}: {error})", "", ""))
         finally:
             os.chdir(cwd)
+        return out
+
+    def export(self) -> list[Path]:
+        """Every survivor and no-test mutant as JSON lines, one file a module, for tools/plant.py:
+        ``build/mutate/survivors/<module>.jsonl`` with the original and the mutated function's code."""
+        by_module = defaultdict(list)
+        rows = [(path, name, status(code)) for path, name, code in self.results()
+                if status(code) in ("survived", "no tests")]
+        for (path, name, state), (_, orig, mutant) in zip(rows, self.diffs([(p, n) for p, n, _ in rows])):
+            by_module[path].append({"name": name, "path": path, "status": state, "orig": orig, "mutant": mutant})
         folder = WORK / "survivors"
         folder.mkdir(parents=True, exist_ok=True)
         written = []
@@ -264,43 +320,65 @@ class Part:
         return written
 
 
-def row(label: str, codes: list) -> str:
+def row(label: str, codes: list, same: int = 0) -> str:
+    """A table row: ``codes`` mutmut's exit codes, ``same`` how many of the survivors are named equivalent."""
     counts = Counter(status(c) for c in codes)
     total = len(codes)
     killed = counts["killed"] + counts["timeout"] + counts["crashed"]
     tested = total - counts["not checked"]  # a stopped run: the share of what was tested
-    score = f"{100.0 * killed / tested:.1f} %" if tested else "-"
-    return (f"| {label} | {total} | {killed} | {counts['timeout'] + counts['crashed']} | {counts['survived']} | "
-            f"{counts['no tests']} | {counts['not checked'] + counts['other']} | {score} |")
+
+    def share(n, of):
+        return f"{100.0 * n / of:.1f} %" if of else "-"
+
+    return (f"| {label} | {total} | {killed} | {counts['timeout'] + counts['crashed']} | {same} | "
+            f"{counts['survived'] + counts['no tests'] - same} | {counts['not checked'] + counts['other']} | "
+            f"{share(killed, total)} | {share(killed, tested)} | {share(killed, tested - same)} |")
+
+
+HEAD = ["| files | mutants | killed | of which timeouts or crashes | equivalent | survived or no test | not run "
+        "| killed share of all | of tested | of tested, less equivalent |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
 
 
 def report(parts: list[Part]) -> str:
-    head = ["| files | mutants | killed | of which timeouts or crashes | survived | no test | not run | killed share of tested |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    same = equivalents()
     everything, lines, survivors = [], [], []
+    all_same = 0
     minutes = []
+    kinds = defaultdict(Counter)  # part -> (kind, equivalent or not) -> count
     for part in parts:
         results = part.results()
         everything += [c for _, _, c in results]
-        by_module = defaultdict(list)
+        by_module, same_by_module = defaultdict(list), Counter()
         for path, name, code in results:
             by_module[path].append(code)
             if status(code) in ("survived", "no tests", "other"):
                 survivors.append((part, path, name, status(code)))
-        lines.append(row(f"**{part.name}** ({' '.join(part.globs)})", [c for _, _, c in results]))
-        lines += [row(f"{path}", codes) for path, codes in sorted(by_module.items())]
+                if name in same:
+                    same_by_module[path] += 1
+        part_same = sum(same_by_module.values())
+        all_same += part_same
+        lines.append(row(f"**{part.name}** ({' '.join(part.globs)})", [c for _, _, c in results], part_same))
+        lines += [row(f"{path}", codes, same_by_module[path]) for path, codes in sorted(by_module.items())]
         spent = part.dir / "minutes"
         if spent.exists():
             minutes.append(f"{part.name} {' + '.join(spent.read_text().split(chr(10))[:-1])} min")
-    text = "\n".join(head + [row("**all**", everything)] + lines)
+    text = "\n".join(HEAD + [row("**all**", everything, all_same)] + lines)
     if minutes:
         text += "\n\nmutmut run time: " + ", ".join(minutes) + "\n"
     detail = []
     for part in parts:
         mine = [(path, name) for p, path, name, _ in survivors if p is part]
         states = {name: s for p, _, name, s in survivors if p is part}
-        for (_, name), diff in zip(mine, part.diffs(mine)):
-            detail.append(f"## {name} ({states[name]}; cd build/mutate/{part.name} && mutmut show {name})\n{diff}\n")
+        for (_, name), (diff, orig, mutant) in zip(mine, part.diffs(mine)):
+            what = kind(orig, mutant)
+            kinds[part.name][what, name in same] += 1
+            note = f"equivalent: {same[name]}" if name in same else states[name]
+            detail.append(f"## {name} ({what}; {note}; cd build/mutate/{part.name} && mutmut show {name})\n{diff}\n")
+    for part_name, counted in kinds.items():
+        names = sorted({k for k, _ in counted})
+        text += (f"\nSurvivors of part {part_name} by kind (equivalent / not): "
+                 + ", ".join(f"{k} {counted[k, True]} / {counted[k, False]}" for k in names) + "\n")
     return text, "\n".join(detail)
 
 

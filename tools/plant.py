@@ -11,7 +11,10 @@ file back, whatever happens::
     python tools/plant.py build/mutate/survivors/sim.run.stk.jsonl -- tests/test_stk.py
     python tools/plant.py FILE --only sim.run.stk.x_stk_epoch__mutmut_2 -- tests/test_stk.py
 
-It prints one line a mutant (killed, survived, or "not planted" when the
+As in ``make mutate``, tests marked qt, gl, subprocess, timing or source are
+left out unless ``--all-tests`` is given (here a child process would run the
+planted code, which mutmut's children never do; a later ``-m`` replaces this
+one).  It prints one line a mutant (killed, survived, or "not planted" when the
 function has changed since the export) and exits 1 if any survived.
 """
 
@@ -49,8 +52,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("mutants", type=Path, help="mutants as JSON lines (tools/mutate.py --export)")
     parser.add_argument("--only", nargs="+", default=(), help="only these mutants (by name)")
+    parser.add_argument("--all-tests", action="store_true",
+                        help="also the tests make mutate leaves out (marked qt, gl, subprocess, timing, source)")
     args = parser.parse_args(argv[:cut])
     tests = argv[cut + 1:]
+    if not args.all_tests:  # the tests that can kill a mutant in make mutate (a child process runs the planted code)
+        tests = ["-m", "not qt and not gl and not subprocess and not timing and not source", *tests]
     rows = [json.loads(line) for line in args.mutants.read_text().splitlines() if line.strip()]
     if args.only:
         rows = [r for r in rows if r["name"] in args.only]
