@@ -113,8 +113,14 @@ MUTATE_SIM_TESTS ?= tests -m "not qt and not gl and not subprocess and not timin
 MUTATE_APP       ?= app/window/readouts.py app/plots/live.py app/plots/style.py
 MUTATE_APP_TESTS ?= tests/test_readouts.py tests/test_plot_values.py tests/test_plots.py
 MUTATE_JOBS      ?= 1
+# MUTATE_BUDGET=30: each mutant meets at most 30 s of its fastest tests (a survivor of the core's
+# kernels otherwise runs the whole selection, 10 minutes); MUTATE_FLAGS=--resume goes on, --sample 0.1
+# tests a random tenth of each module's untested mutants, --retest the survivors after new tests.
+MUTATE_BUDGET    ?=
+MUTATE_FLAGS     ?=
 mutate: $(VENV)/.installed-mutate sysdeps
-	nice -n 10 $(BIN)/python tools/mutate.py --jobs $(MUTATE_JOBS) \
+	nice -n 10 $(BIN)/python tools/mutate.py --jobs $(MUTATE_JOBS) $(MUTATE_FLAGS) \
+	  $(if $(MUTATE_BUDGET),--budget $(MUTATE_BUDGET)) \
 	  --part sim '$(MUTATE_SIM)' '$(MUTATE_SIM_TESTS)' \
 	  --part app '$(MUTATE_APP)' '$(MUTATE_APP_TESTS)'
 

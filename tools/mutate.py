@@ -211,7 +211,20 @@ class Part:
         return [name for _, name, code in self.results()
                 if status(code) in ("survived", "no tests", "other") and name not in same]
 
-    def run(self, jobs: int, names=()) -> int:
+    def untested(self, share: float, seed: int = 2026) -> list[str]:
+        """A random ``share`` of each module's mutants not yet tested (at least one a module)."""
+        import math
+        import random
+
+        by_module = defaultdict(list)
+        for path, name, code in self.results():
+            if status(code) == "not checked":
+                by_module[path].append(name)
+        draw = random.Random(seed)
+        return [name for path, names in sorted(by_module.items())
+                for name in draw.sample(sorted(names), max(1, math.ceil(share * len(names))))]
+
+    def run(self, jobs: int, names=(), budget: float | None = None, note: str = "") -> int:
         """mutmut run (only the mutants ``names`` if given); its own output goes to
         build/mutate/<part>/mutmut.log, progress is printed."""
         mutmut = Path(sys.executable).with_name("mutmut")
@@ -220,6 +233,9 @@ class Part:
         # The mutated modules are large (every mutant of a function is in the file): their
         # bytecode must be cached, or every subprocess a test starts compiles them anew.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
+        if budget is not None:  # at most this many seconds of each mutant's fastest tests
+            env["MUTATE_BUDGET"] = str(budget)
+            note += f" (budget {budget:g} s)"
         # Each mutant's tests fastest first (tools/mutate_order.py): -x then stops at the first
         # failing test without running the slow ones before it.  Through the environment, not
         # mutmut's pytest arguments, so that it changes no cached verdict.
@@ -257,7 +273,7 @@ class Part:
             tail = log.read_bytes().decode(errors="replace").replace("\r", "\n").splitlines()[-30:]
             print("\n".join(tail), file=sys.stderr)
         with open(self.dir / "minutes", "a") as out:  # one line a run (--resume, --retest add theirs)
-            out.write(f"{minutes:.1f}{' (retest)' if names else ''}\n")
+            out.write(f"{minutes:.1f}{note}\n")
         return proc.returncode
 
     def results(self):
@@ -387,6 +403,12 @@ def main(argv=None) -> int:
     parser.add_argument("--part", nargs=3, action="append", metavar=("NAME", "GLOBS", "TESTS"), required=True,
                         help="a part: its name, the files to mutate (globs), the pytest arguments choosing its tests")
     parser.add_argument("--jobs", type=int, default=1, help="mutants tested at once (default 1)")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="seconds of a mutant's fastest tests (by mutmut's durations) to run at most; "
+                             "default: all its tests (tools/mutate_order.py)")
+    parser.add_argument("--sample", type=float, default=None,
+                        help="test only this share (0-1) of each module's untested mutants, drawn at random "
+                             "(seeded): an unbiased estimate of a run too long to finish; --resume goes on")
     parser.add_argument("--report-only", action="store_true", help="summarise the last run's results")
     parser.add_argument("--resume", action="store_true",
                         help="keep the last run's results and test only the mutants not yet tested")
@@ -403,13 +425,15 @@ def main(argv=None) -> int:
         return 0
     failed = 0
     if not args.report_only:
-        names = {part.name: part.survivors() if args.retest else [] for part in parts}
+        names = {part.name: part.survivors() if args.retest
+                 else part.untested(args.sample) if args.sample else [] for part in parts}
+        note = " (retest)" if args.retest else f" (sample {args.sample:g})" if args.sample else ""
         for part in parts:
-            part.prepare(keep=args.resume or args.retest)
+            part.prepare(keep=args.resume or args.retest or bool(args.sample))
         for part in parts:
-            if args.retest and not names[part.name]:
+            if (args.retest or args.sample) and not names[part.name]:
                 continue
-            failed |= part.run(args.jobs, names[part.name]) != 0
+            failed |= part.run(args.jobs, names[part.name], args.budget, note) != 0
     text, detail = report(parts)
     WORK.mkdir(parents=True, exist_ok=True)
     (WORK / "report.md").write_text(text + "\n")
