@@ -212,7 +212,11 @@ class Part:
                 if status(code) in ("survived", "no tests", "other") and name not in same]
 
     def untested(self, share: float, seed: int = 2026) -> list[str]:
-        """A random ``share`` of each module's mutants not yet tested (at least one a module)."""
+        """A random ``share`` of each module's mutants not yet tested (at least one a module).
+
+        The draw is kept in ``sample.json`` (each module's untested count and the names drawn):
+        the report estimates each module's killed share of all from it (:func:`estimate`).
+        """
         import math
         import random
 
@@ -221,8 +225,41 @@ class Part:
             if status(code) == "not checked":
                 by_module[path].append(name)
         draw = random.Random(seed)
-        return [name for path, names in sorted(by_module.items())
-                for name in draw.sample(sorted(names), max(1, math.ceil(share * len(names))))]
+        sample = {path: {"untested": sorted(names),
+                         "names": draw.sample(sorted(names), max(1, math.ceil(share * len(names))))}
+                  for path, names in sorted(by_module.items())}
+        (self.dir / "sample.json").write_text(json.dumps(sample, indent=1))
+        return [name for drawn in sample.values() for name in drawn["names"]]
+
+    def estimate(self) -> dict[str, tuple[float, float]]:
+        """Each module's estimated killed share of all its mutants, and its 95 % half-width, from the
+        verdicts outside the last sample plus the sample's killed share scaled to the untested
+        mutants it was drawn from (a stratified estimate; empty without a sample)."""
+        path = self.dir / "sample.json"
+        if not path.is_file():
+            return {}
+        sample = json.loads(path.read_text())
+        drawn = {name for module in sample.values() for name in module["names"]}
+        population = {name for module in sample.values() for name in module["untested"]}
+        by_module = defaultdict(lambda: [0, 0, 0, 0])  # tested before: killed, total; sample: killed, done
+        for module, name, code in self.results():
+            state = status(code)
+            killed = state in ("killed", "timeout", "crashed")
+            row = by_module[module]
+            if name in drawn:
+                row[2] += killed
+                row[3] += state != "not checked"
+            elif name not in population:
+                row[0] += killed
+                row[1] += 1
+        out = {}
+        for module, (killed, total, k, n) in by_module.items():
+            untested = len(sample.get(module, {}).get("untested", ()))
+            share = k / n if n else 0.0
+            # the sample's binomial error, finite-population corrected, scaled to the untested mutants
+            half = 1.96 * (share * (1 - share) / n * max(0.0, 1 - n / untested)) ** 0.5 * untested if n else untested
+            out[module] = ((killed + share * untested) / (total + untested), half / (total + untested))
+        return out
 
     def run(self, jobs: int, names=(), budget: float | None = None, note: str = "") -> int:
         """mutmut run (only the mutants ``names`` if given); its own output goes to
@@ -391,6 +428,20 @@ def report(parts: list[Part]) -> str:
             kinds[part.name][what, name in same] += 1
             note = f"equivalent: {same[name]}" if name in same else states[name]
             detail.append(f"## {name} ({what}; {note}; cd build/mutate/{part.name} && mutmut show {name})\n{diff}\n")
+    for part in parts:
+        estimates = part.estimate()
+        if not estimates:
+            continue
+        sizes = Counter(path for path, _, _ in part.results())
+        total = sum(sizes.values())
+        killed = sum(share * sizes[m] for m, (share, _) in estimates.items())
+        spread = sum((half * sizes[m]) ** 2 for m, (_, half) in estimates.items()) ** 0.5
+        text += (f"\nEstimated killed share of all mutants of part {part.name} (the tested ones, and the last "
+                 f"random sample scaled to the untested mutants it was drawn from; 95 % interval): "
+                 f"{100 * killed / total:.1f} % +- {100 * spread / total:.1f}\n\n"
+                 "| module | mutants | estimated killed share of all |\n|---|---:|---:|\n")
+        text += "".join(f"| {m} | {sizes[m]} | {100 * share:.1f} % +- {100 * half:.1f} |\n"
+                        for m, (share, half) in sorted(estimates.items()))
     for part_name, counted in kinds.items():
         names = sorted({k for k, _ in counted})
         text += (f"\nSurvivors of part {part_name} by kind (equivalent / not): "
