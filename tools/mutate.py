@@ -174,7 +174,7 @@ class Part:
             raise SystemExit(f"make mutate: no Python file matches {' '.join(self.globs)} (part {self.name})")
         if keep and (self.dir / "mutants").is_dir():
             for entry in self.dir.iterdir():
-                if entry.name not in ("mutants", "minutes"):
+                if entry.name not in ("mutants", "minutes", "sample.json"):
                     shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
         else:
             shutil.rmtree(self.dir, ignore_errors=True)
