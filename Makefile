@@ -111,7 +111,7 @@ MUTATE_SIM       ?= sim/*
 MUTATE_SIM_TESTS ?= tests -m "not qt and not gl and not subprocess and not timing and not source" \
                     --ignore=tests/test_soak.py --ignore=tests/test_packaging.py
 MUTATE_APP       ?= app/window/readouts.py app/plots/live.py app/plots/style.py
-MUTATE_APP_TESTS ?= tests/test_readouts.py tests/test_plot_values.py tests/test_plots.py
+MUTATE_APP_TESTS ?= tests/test_readouts.py tests/test_plot_values.py tests/test_plots.py tests/test_compare_plots.py
 MUTATE_JOBS      ?= 1
 # MUTATE_BUDGET=30: each mutant meets at most 30 s of its fastest tests (a survivor of the core's
 # kernels otherwise runs the whole selection, 10 minutes); MUTATE_FLAGS=--resume goes on, --sample 0.1
