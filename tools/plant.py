@@ -31,17 +31,28 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def plant(source: str, orig: str, mutant: str) -> str | None:
-    """``source`` with the function ``orig`` replaced by ``mutant``, or None if ``orig`` is not in it.
+    """``source`` with the function whose code is ``orig`` replaced by ``mutant``, or None if no
+    function (or more than one) of ``source`` has that code.
 
-    mutmut gives a method's code dedented: it is tried at each indentation a method may have.
+    Functions are compared and swapped as libcst nodes, as mutmut cut them out: a method comes
+    dedented, but its docstring's lines keep their indentation, so text matching misses it.
     """
-    orig_lines, mutant_lines = orig.split("\n"), mutant.split("\n")
-    for indent in ("", "    ", "        "):
-        old = "\n".join(indent + line if line else line for line in orig_lines)
-        if source.count(old) == 1:
-            new = "\n".join(indent + line if line else line for line in mutant_lines)
-            return source.replace(old, new)
-    return None
+    import libcst
+
+    module = libcst.parse_module(source)
+    new = libcst.parse_module(mutant).body[0]
+    want = orig.strip()
+    found = []
+
+    class Swap(libcst.CSTTransformer):
+        def leave_FunctionDef(self, before, after):
+            if libcst.Module([before]).code.strip() == want:
+                found.append(before)
+                return new.with_changes(leading_lines=before.leading_lines)
+            return after
+
+    planted = module.visit(Swap())
+    return planted.code if len(found) == 1 else None
 
 
 def main(argv=None) -> int:
