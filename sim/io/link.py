@@ -24,7 +24,7 @@ object in one ZeroMQ frame, carrying the protocol version ``"v"`` and its
   with one or more of :data:`INPUT_KEYS`: ``torque`` (N m, body axes),
   ``command_deg`` (the attitude command's aircraft angles psi, theta, phi,
   degrees) and ``wheel_torques`` (N m, one per wheel).  ``seq`` is the
-  client's own counter (an integer >= 0), echoed as the states' ``ack``.
+  client's own counter (an integer from 0 to 2**63 - 1), echoed as the states' ``ack``.
   An input is refused whole when anything in it is wrong: a field this
   version does not know, a missing or other version, a value that is not
   a finite number, a vector of the wrong length.

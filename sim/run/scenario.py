@@ -359,7 +359,7 @@ class _Parser:
         except (SettingsError, TypeError, ValueError) as exc:
             raise self.error(f"[ensemble] {exc}", "ensemble") from None
 
-    def gains_grid(self, value, after=0):
+    def gains_grid(self, value, after):
         """``[[k1, ...], [k2, ...], [k3, ...]]`` as a tuple of three tuples."""
         if not isinstance(value, list) or len(value) != 3 or not all(isinstance(a, list) for a in value):
             raise self.error("[ensemble] gains_grid: expected three arrays of gains "
