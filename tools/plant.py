@@ -30,7 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def plant(source: str, orig: str, mutant: str) -> str | None:
     """``source`` with the function ``orig`` replaced by ``mutant``, or None if ``orig`` is not in it.
 
-    mutmut gives a method's code dedented: it is tried at each indentation a method may have.
+    mutmut gives a method's code dedented: it is tried at each indentation a method may have.  The
+    text inside a multi-line string (a docstring's later lines) is not dedented: where the whole does
+    not match, each line may match indented or as it is (the mutant's lines follow the original's).
     """
     orig_lines, mutant_lines = orig.split("\n"), mutant.split("\n")
     for indent in ("", "    ", "        "):
@@ -38,7 +40,24 @@ def plant(source: str, orig: str, mutant: str) -> str | None:
         if source.count(old) == 1:
             new = "\n".join(indent + line if line else line for line in mutant_lines)
             return source.replace(old, new)
-    return None
+    lines, n = source.split("\n"), len(orig_lines)
+    if len(mutant_lines) != n:
+        return None
+    found = []
+    for indent in ("    ", "        "):
+        for start in range(len(lines) - n + 1):
+            shifted = []
+            for have, want in zip(lines[start:start + n], orig_lines):
+                if want and have == indent + want:
+                    shifted.append(True)
+                elif have == want:
+                    shifted.append(False)
+                else:
+                    break
+            else:
+                new = [indent + line if move and line else line for line, move in zip(mutant_lines, shifted)]
+                found.append(lines[:start] + new + lines[start + n:])
+    return "\n".join(found[0]) if len(found) == 1 else None
 
 
 def main(argv=None) -> int:
