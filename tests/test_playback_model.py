@@ -104,7 +104,7 @@ def test_outside_the_file_the_end_samples_hold_exactly():
 
 def test_between_samples_slerp_and_linear_rates():
     """Attitude: scipy's Slerp of the samples (constant rate about one axis between them).  Rates: the
-    spin-up's rate is linear in time, so linear interpolation of the samples gives it exactly (alpha t n)."""
+    spin-up's rate is linear in time, so linear interpolation of the samples gives it exactly ((w0 + alpha t) n)."""
     track = _spin_up(TIMES, flip=FLIPPED)
     times = np.sort(np.random.default_rng(7).uniform(0.0, 40.0, 60))
     q, w = attitudes_at(track, times)
