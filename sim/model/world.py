@@ -26,9 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.core.ops import FLOAT
-from sim.core.algebra import dot_VV, norm_V
 from sim.core.angles import from_cayley_entries
-from sim.gnc.pointing import (MOVING_MODES, rate_between, references, secondary_axis,
+from sim.gnc.pointing import (MOVING_MODES, elevation, rate_between, references, secondary_axis,
                               two_vector)
 from sim.world.atmosphere import exponential_density, msis_density
 from sim.world.eclipse import beta_angle, sunlit_fraction
@@ -220,12 +219,8 @@ class World:
             target = ecef_to_eci(self.target_ecef, rot, p)
             up = ecef_to_eci(self.target_up_ecef, rot, p)
         r1, r2 = references(self.mode, r, v, sun=sun, target=target, target_up=up, ops=ops)
-        elevation = None
-        if target is not None:
-            d = (r[0] - target[0], r[1] - target[1], r[2] - target[2])
-            x = dot_VV(d, up) / norm_V(d, ops)
-            elevation = math.asin(max(-1.0, min(1.0, x))) if ops is FLOAT else np.arcsin(np.clip(x, -1.0, 1.0))
-        return two_vector(self.b1, self.b2, r1, r2, ops), r1, elevation
+        seen = None if target is None else elevation(r, target, up, ops)
+        return two_vector(self.b1, self.b2, r1, r2, ops), r1, seen
 
     def state(self, t: float) -> WorldState:
         """The :class:`WorldState` at ``t`` s after the epoch."""
