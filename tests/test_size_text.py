@@ -18,6 +18,19 @@ from sim.io.limits import size_text
     (1024 ** 4, "1 TiB"),
     (2.25 * 1024 ** 4, "2.25 TiB"),
     (999 * 1024 ** 4, "999 TiB"),
+    (1000 * 1024, "1000 kiB"),              # not "1e+03 kiB": a unit's last thousandth
+    (1010 * 1024, "1010 kiB"),
+    (5000 * 1024 ** 4, "5000 TiB"),         # past the largest unit
 ])
 def test_a_size_is_written_in_the_largest_binary_unit_it_reaches(size, text):
     assert size_text(size) == text
+
+
+@pytest.mark.parametrize("seconds, text", [
+    (0.5, "0.5 s"), (59, "59 s"), (90, "1.5 min"), (7200, "2 h"), (3 * 86400, "3 days"),
+    (2 * 365.25 * 86400, "2 years"), (1500 * 365.25 * 86400, "1500 years"), (400, "6.67 min"),
+])
+def test_a_duration_is_written_in_the_largest_unit_it_reaches_without_an_exponent(seconds, text):
+    from sim.io.limits import duration_text
+
+    assert duration_text(seconds) == text

@@ -386,11 +386,16 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def _digits(value: float) -> str:
+    """Three significant digits, and whole numbers from 100 up (``"1010"``, never ``"1.01e+03"``)."""
+    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
 def size_text(size: float) -> str:
     """Bytes in words: ``"1.5 GiB"``, ``"300 MiB"``, ``"12 kiB"``."""
     for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("kiB", 2**10)):
         if size >= scale:
-            return f"{size / scale:.3g} {unit}"
+            return f"{_digits(size / scale)} {unit}"
     return f"{size:.0f} bytes"
 
 
@@ -398,8 +403,8 @@ def duration_text(seconds: float) -> str:
     """Seconds in words: ``"3.2 h"``, ``"12 min"``, ``"2.5 days"``."""
     for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("h", 3600), ("min", 60)):
         if seconds >= size:
-            return f"{seconds / size:.3g} {unit}"
-    return f"{seconds:.3g} s"
+            return f"{_digits(seconds / size)} {unit}"
+    return f"{_digits(seconds)} s"
 
 
 def least_seconds(work, repeats: int = 3) -> float:
