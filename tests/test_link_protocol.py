@@ -40,12 +40,15 @@ def test_a_state_before_the_first_input_acks_null():
     assert decode_state(data)["ack"] is None
 
 
-@pytest.mark.parametrize("data", [
-    encode_state(41, 4100, 4.1, (0.0, 0.0, 0.0, 1.0), (0.01, -0.02, 0.0), (1.0,) * 32, ack=40),
-    encode_input(2 ** 63 - 1, torque=(0.1, 0, -0.2), command_deg=(10, 20, 30), wheel_torques=(0.5,) * 32),
-])
-def test_messages_are_compact_json(data):
+# The messages are made in the test, not in the parametrize list: what runs at collection runs before
+# mutmut activates a mutant, so a list of made messages would test the unmutated encoders.
+@pytest.mark.parametrize("make", [
+    lambda: encode_state(41, 4100, 4.1, (0.0, 0.0, 0.0, 1.0), (0.01, -0.02, 0.0), (1.0,) * 32, ack=40),
+    lambda: encode_input(2 ** 63 - 1, torque=(0.1, 0, -0.2), command_deg=(10, 20, 30), wheel_torques=(0.5,) * 32),
+], ids=["state", "input"])
+def test_messages_are_compact_json(make):
     # a state every step at up to 10 kHz: no insignificant whitespace on the wire
+    data = make()
     assert b" " not in data and b"\n" not in data
     assert json.loads(data.decode("utf-8"))["v"] == VERSION
 
