@@ -142,9 +142,6 @@ def aem_text(t, q, epoch: datetime = DEFAULT_EPOCH, w=None, *, xml: bool = False
 
 
 # ------------------------------------------------------------------ reading
-_COLUMNS = {"QUATERNION": 4, "QUATERNION/DERIVATIVE": 8, "QUATERNION/ANGVEL": 7, "EULER_ANGLE": 3,
-            "EULER_ANGLE/DERIVATIVE": 6, "EULER_ANGLE/ANGVEL": 6, "SPIN": 4, "SPIN/NUTATION": 7,
-            "SPIN/NUTATION_MOM": 7}
 _AXES = {"X": (1.0, 0.0, 0.0), "Y": (0.0, 1.0, 0.0), "Z": (0.0, 0.0, 1.0)}
 _TIME = re.compile(r"^(\d{4})-(?:(\d{2})-(\d{2})|(\d{3}))T(\d{2}):(\d{2}):(\d{2})(\.\d+)?Z?$")
 
@@ -158,10 +155,14 @@ def _seconds(text: str, where: str) -> tuple:
     try:
         if doy is not None:
             base = datetime(int(year), 1, 1) + timedelta(days=int(doy) - 1)
+            if base.year != int(year):  # day 000, or 366 of a common year, or 367: not a day of that year
+                raise ValueError(f"day of year {doy} is not in {year}")
         else:
             base = datetime(int(year), int(month), int(day))
         second = int(ss)
-        base += timedelta(hours=int(hh), minutes=int(mm), seconds=second)
+        if second > 60:  # 60: a leap second (CCSDS 301.0-B-4 3.5.1.4), counted as the next minute's 00
+            raise ValueError(f"second {ss} is not in 00..60")
+        base = base.replace(hour=int(hh), minute=int(mm)) + timedelta(seconds=second)
     except ValueError as exc:
         raise AttitudeFileError(f"{where}: EPOCH: {text!r}: {exc}") from None
     return base, float(frac) if frac else 0.0
@@ -247,9 +248,7 @@ def parse_aem(text: str, name: str = "AEM") -> AttitudeTrack:
     for k, segment in enumerate(message.segments):
         meta, data = segment.metadata, segment.data
         where = f"{name}, segment {k + 1}"
-        kind = meta.attitude_type.upper()
-        if kind not in _COLUMNS:
-            raise AttitudeFileError(f"{where}, {_line_of(text, 'ATTITUDE_TYPE')}: ATTITUDE_TYPE: {kind} is not read")
+        kind = meta.attitude_type.upper()  # one of 504.0-B-2's nine: ccsds-ndm-py refuses any other
         a, b = meta.ref_frame_a, meta.ref_frame_b
         if _is_body(b) == _is_body(a):
             raise AttitudeFileError(f"{where}, {_line_of(text, 'REF_FRAME_A')}: REF_FRAME_A/REF_FRAME_B: "
@@ -260,9 +259,7 @@ def parse_aem(text: str, name: str = "AEM") -> AttitudeTrack:
         elif meta.time_system != time_system:
             raise AttitudeFileError(f"{where}: TIME_SYSTEM: {meta.time_system} after {time_system}")
         epochs = list(data.attitude_states_epochs)
-        table = np.asarray(data.attitude_states_numpy, dtype=float)
-        if table.ndim != 2 or table.shape[1] != _COLUMNS[kind] or len(epochs) != len(table):
-            raise AttitudeFileError(f"{where}: {kind}: each data line needs {_COLUMNS[kind]} values")
+        table = data.attitude_states_numpy  # float64, one row per epoch, the type's columns (the library checks)
         seg_lines = lines[k] if k < len(lines) else []
         angvel_frame = (meta.angvel_frame or "").upper()
         rates_in_body = angvel_frame in ("REF_FRAME_B", b.upper()) if body_is_b else angvel_frame in (
@@ -283,11 +280,9 @@ def parse_aem(text: str, name: str = "AEM") -> AttitudeTrack:
                 # the standard's A -> B quaternion is the conjugate of Hoffmann's for A -> B (annex F2)
                 q_ab = conjugate(raw / n)
             elif kind.startswith("EULER"):
-                seq = (meta.euler_rot_seq or "").upper()
-                if len(seq) != 3 or any(c not in _AXES for c in seq):
-                    raise AttitudeFileError(f"{where}, {_line_of(text, 'EULER_ROT_SEQ')}: EULER_ROT_SEQ: "
-                                            f"{meta.euler_rot_seq!r} is not three of X, Y, Z")
-                q_ab = _euler(seq, row[:3])
+                # the library requires EULER_ROT_SEQ for these types, refuses all but the twelve sequences
+                # and gives numeric ones (321) as letters (ZYX)
+                q_ab = _euler(meta.euler_rot_seq.upper(), row[:3])
             else:  # SPIN: Z, X, Z by alpha + 90, 90 - delta, the spin angle (annex F5.2)
                 q_ab = _euler("ZXZ", (row[0] + 90.0, 90.0 - row[1], row[2]))
             q = q_ab if body_is_b else conjugate(q_ab)
@@ -324,7 +319,7 @@ def parse_aem(text: str, name: str = "AEM") -> AttitudeTrack:
         w = np.array(rates)
         source = " and ".join(sorted(rate_sources))
     summary = (f"{name}: {len(t)} states of {', '.join(sorted(kinds))}, {', '.join(sorted(directions))}, "
-               f"{time_system}, from {first_epoch} over {t[-1] - t[0]:g} s; converted to Q scalar last, "
+               f"{time_system}, from {first_epoch} over {t[-1]:g} s; converted to Q scalar last, "
                f"inertial -> body (Hoffmann); rates from {source}")
     return AttitudeTrack(t=t, q=q, w=w, epoch=first_epoch, time_system=time_system, rates_from=source,
                          summary=summary)
