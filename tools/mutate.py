@@ -464,7 +464,8 @@ def main(argv=None) -> int:
     parser.add_argument("--resume", action="store_true",
                         help="keep the last run's results and test only the mutants not yet tested")
     parser.add_argument("--names", type=Path, default=None,
-                        help="with --retest: only the survivors named in this file (a name a line)")
+                        help="with --retest: only the survivors named in this file (a name a line), and every "
+                             "mutant matching a line with * ? or [ (mutmut's fnmatch)")
     parser.add_argument("--export", action="store_true",
                         help="write the survivors as JSON lines for tools/plant.py, and nothing else")
     parser.add_argument("--retest", action="store_true",
@@ -480,9 +481,10 @@ def main(argv=None) -> int:
     if not args.report_only:
         names = {part.name: part.survivors() if args.retest
                  else part.untested(args.sample) if args.sample else [] for part in parts}
-        if args.names:
+        if args.names:  # names, and patterns (mutmut matches them with fnmatch: a changed function's mutants)
             chosen = set(args.names.read_text().split())
-            names = {part: [n for n in these if n in chosen] for part, these in names.items()}
+            patterns = sorted(n for n in chosen if any(c in n for c in "*?["))
+            names = {part: [n for n in these if n in chosen] + patterns for part, these in names.items()}
         note = " (retest)" if args.retest else f" (sample {args.sample:g})" if args.sample else ""
         for part in parts:
             part.prepare(keep=args.resume or args.retest or bool(args.sample))
