@@ -52,3 +52,22 @@ def solve_attitude(t_end, w0, q0, J, torque=(0.0, 0.0, 0.0)):
     sol = solve_ivp(rhs, (0.0, t_end), np.concatenate([w0, q0]), method="DOP853", rtol=1e-12, atol=1e-12)
     assert sol.success
     return sol.y[:3, -1], sol.y[3:, -1]
+
+
+def wgs84_site(lat_deg, lon_deg):
+    """A ground site on the WGS-84 ellipsoid: its ECEF position (km) and its local up (the ellipsoid's
+    normal), from the geodetic latitude and longitude (NIMA TR8350.2, eq. 4-14; a = 6378.137 km,
+    f = 1/298.257223563), written here apart from sim.world.frames."""
+    lat, lon = np.radians(lat_deg), np.radians(lon_deg)
+    a, f = 6378.137, 1.0 / 298.257223563
+    e2 = f * (2.0 - f)
+    n = a / np.sqrt(1.0 - e2 * np.sin(lat) ** 2)
+    site = np.array([n * np.cos(lat) * np.cos(lon), n * np.cos(lat) * np.sin(lon), n * (1.0 - e2) * np.sin(lat)])
+    up = np.array([np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)])
+    return site, up
+
+
+def seen_from(r_ecef_km, site, up):
+    """Elevation (rad) of a point seen from a site: the angle of the line of sight above the local horizon."""
+    d = np.asarray(r_ecef_km, dtype=float) - site
+    return float(np.arcsin(d @ up / np.linalg.norm(d)))

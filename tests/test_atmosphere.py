@@ -57,17 +57,3 @@ def test_msis_is_near_the_table_and_follows_the_solar_flux():
     assert quiet < rho < active  # a hotter thermosphere is denser at a given height
     rows = msis_density(np.array([300e3, 450e3]), 10.0, 20.0, date)
     assert rows.shape == (2,) and rows[1] == pytest.approx(rho, rel=1e-12, abs=0) and rows[0] > rows[1]
-
-
-def test_msis_without_pymsis_names_the_extra(monkeypatch):
-    import builtins
-    real = builtins.__import__
-
-    def refuse(name, *args, **kwargs):
-        if name == "pymsis":
-            raise ImportError(name)
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", refuse)
-    with pytest.raises(RuntimeError, match="msis"):
-        msis_density(400e3, 0.0, 0.0, dt.datetime(2025, 1, 1))

@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+from oracle import seen_from, wgs84_site
 from sim.core.ops import COLUMN
 from sim.core.quaternion import cayley
 from sim.core.angles import from_cayley_entries
@@ -157,20 +158,14 @@ def test_target_tracking_scenario_tracks_the_station_from_horizon_to_horizon():
     r = api.run(scenario, every=5)
     t = r["t"]
     s = scenario.settings
-    lat, lon = np.radians(s.target[0]), np.radians(s.target[1])
-    a, f = 6378.137, 1.0 / 298.257223563
-    e2 = f * (2.0 - f)
-    n = a / np.sqrt(1.0 - e2 * np.sin(lat) ** 2)
-    g = np.array([n * np.cos(lat) * np.cos(lon), n * np.cos(lat) * np.sin(lon), n * (1.0 - e2) * np.sin(lat)])
-    up = np.array([np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)])
+    site, up = wgs84_site(s.target[0], s.target[1])
     epoch = parse_epoch(s.epoch)
     elevation = []
     for k, tk in enumerate(t):
         theta = gmst(epoch.days_utc(tk))
         rot, p = (np.cos(theta), np.sin(theta)), precession(julian_centuries_tt(epoch.days_tt(tk)))
-        rk = np.array(eci_to_ecef((r["x_km"][k], r["y_km"][k], r["z_km"][k]), rot, p))
-        d = rk - g
-        elevation.append(np.degrees(np.arcsin(d @ up / np.linalg.norm(d))))
+        rk = eci_to_ecef((r["x_km"][k], r["y_km"][k], r["z_km"][k]), rot, p)
+        elevation.append(np.degrees(seen_from(rk, site, up)))
     elevation = np.array(elevation)
     above = elevation > 0.0
     assert above.any() and not above[0] and not above[-1]  # a whole pass: rises and sets inside the run

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from oracle import seen_from, wgs84_site
 from sim.core.ops import COLUMN
 from sim.gnc.pointing import elevation
 
@@ -64,19 +65,14 @@ def test_the_worlds_target_elevation_along_the_built_in_pass():
 
     s = api.load_scenario("target_tracking").settings
     world = World(s)
-    lat, lon = np.radians(s.target[0]), np.radians(s.target[1])
-    a, f = 6378.137, 1.0 / 298.257223563
-    e2 = f * (2.0 - f)
-    n = a / np.sqrt(1.0 - e2 * np.sin(lat) ** 2)
-    g = np.array([n * np.cos(lat) * np.cos(lon), n * np.cos(lat) * np.sin(lon), n * (1.0 - e2) * np.sin(lat)])
-    up = np.array([np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)])
+    site, up = wgs84_site(s.target[0], s.target[1])
     epoch = parse_epoch(s.epoch)
     seen = []
     for t in np.arange(0.0, 1200.0, 60.0):
         state = world.state(float(t))
         theta = gmst(epoch.days_utc(t))
         rot, p = (np.cos(theta), np.sin(theta)), precession(julian_centuries_tt(epoch.days_tt(t)))
-        d = np.array(eci_to_ecef(state.r_km, rot, p)) - g
-        assert state.target_elevation == pytest.approx(math.asin(d @ up / np.linalg.norm(d)), abs=1e-9)
+        seen_from_site = seen_from(eci_to_ecef(state.r_km, rot, p), site, up)
+        assert state.target_elevation == pytest.approx(seen_from_site, abs=1e-9)
         seen.append(state.target_elevation)
     assert min(seen) < 0.0 < max(seen)   # below and above the horizon
