@@ -242,10 +242,12 @@ class Part:
         drawn = {name for module in sample.values() for name in module["names"]}
         population = {name for module in sample.values() for name in module["untested"]}
         by_module = defaultdict(lambda: [0, 0, 0, 0])  # tested before: killed, total; sample: killed, done
+        alive = Counter()  # the population's mutants still in the code (a function changed since loses some)
         for module, name, code in self.results():
             state = status(code)
             killed = state in ("killed", "timeout", "crashed")
             row = by_module[module]
+            alive[module] += name in population
             if name in drawn:
                 row[2] += killed
                 row[3] += state != "not checked"
@@ -254,7 +256,7 @@ class Part:
                 row[1] += 1
         out = {}
         for module, (killed, total, k, n) in by_module.items():
-            untested = len(sample.get(module, {}).get("untested", ()))
+            untested = alive[module]
             share = k / n if n else 0.0
             # the sample's binomial error, finite-population corrected, scaled to the untested mutants
             half = 1.96 * (share * (1 - share) / n * max(0.0, 1 - n / untested)) ** 0.5 * untested if n else untested
@@ -355,6 +357,30 @@ class Part:
         finally:
             os.chdir(cwd)
         return out
+
+    def merge(self, other: Path) -> int:
+        """Take the verdicts of another run of this part (``other``: its ``build/mutate/<part>`` folder)
+        for the mutants this one has not tested, where the function is the same in both (mutmut's
+        hash of it); and that run's sample (sample.json), if this one has none.  Two runs on one
+        machine, on copies of one start (one tests a sample, the other the survivors again after
+        new tests), end as one.  Returns how many verdicts were taken."""
+        taken = 0
+        for theirs_path in sorted((other / "mutants").rglob("*.py.meta")):
+            mine_path = self.dir / "mutants" / theirs_path.relative_to(other / "mutants")
+            if not mine_path.is_file():
+                continue
+            theirs, mine = json.loads(theirs_path.read_text()), json.loads(mine_path.read_text())
+            codes = mine["exit_code_by_key"]
+            for key, code in theirs["exit_code_by_key"].items():
+                function = key.rsplit(".", 1)[-1].rsplit("__mutmut_", 1)[0]
+                if (code is not None and key in codes and codes[key] is None
+                        and theirs["hash_by_function_name"].get(function) == mine["hash_by_function_name"].get(function)):
+                    codes[key] = code
+                    taken += 1
+            mine_path.write_text(json.dumps(mine))
+        if (other / "sample.json").is_file() and not (self.dir / "sample.json").is_file():
+            shutil.copy2(other / "sample.json", self.dir / "sample.json")
+        return taken
 
     def export(self) -> list[Path]:
         """Every survivor and no-test mutant as JSON lines, one file a module, for tools/plant.py:
@@ -466,19 +492,25 @@ def main(argv=None) -> int:
     parser.add_argument("--names", type=Path, default=None,
                         help="with --retest: only the survivors named in this file (a name a line), and every "
                              "mutant matching a line with * ? or [ (mutmut's fnmatch)")
+    parser.add_argument("--merge", type=Path, default=None, metavar="FOLDER",
+                        help="take another run's verdicts (its build/mutate/<part> folder) for the mutants not "
+                             "tested here whose function is unchanged, then report")
     parser.add_argument("--export", action="store_true",
                         help="write the survivors as JSON lines for tools/plant.py, and nothing else")
     parser.add_argument("--retest", action="store_true",
                         help="keep the last run's results and test its survivors again (after new tests)")
     args = parser.parse_args(argv)
     parts = [Part(*p) for p in args.part]
+    if args.merge:
+        for part in parts:
+            print(f"{part.name}: {part.merge(args.merge)} verdicts taken from {args.merge}")
     if args.export:
         for part in parts:
             for path in part.export():
                 print(path.relative_to(ROOT))
         return 0
     failed = 0
-    if not args.report_only:
+    if not (args.report_only or args.merge):
         names = {part.name: part.survivors() if args.retest
                  else part.untested(args.sample) if args.sample else [] for part in parts}
         if args.names:  # names, and patterns (mutmut matches them with fnmatch: a changed function's mutants)
