@@ -257,6 +257,8 @@ class Part:
         out = {}
         for module, (killed, total, k, n) in by_module.items():
             untested = alive[module]
+            if untested and not n:  # nothing of its sample tested yet: no estimate
+                continue
             share = k / n if n else 0.0
             # the sample's binomial error, finite-population corrected, scaled to the untested mutants
             half = 1.96 * (share * (1 - share) / n * max(0.0, 1 - n / untested)) ** 0.5 * untested if n else untested
@@ -459,12 +461,15 @@ def report(parts: list[Part]) -> str:
         if not estimates:
             continue
         sizes = Counter(path for path, _, _ in part.results())
-        total = sum(sizes.values())
+        total = sum(sizes[m] for m in estimates)
+        unknown = sorted(set(sizes) - set(estimates))
         killed = sum(share * sizes[m] for m, (share, _) in estimates.items())
         spread = sum((half * sizes[m]) ** 2 for m, (_, half) in estimates.items()) ** 0.5
         text += (f"\nEstimated killed share of all mutants of part {part.name} (the tested ones, and the last "
                  f"random sample scaled to the untested mutants it was drawn from; 95 % interval): "
-                 f"{100 * killed / total:.1f} % +- {100 * spread / total:.1f}\n\n"
+                 f"{100 * killed / total:.1f} % +- {100 * spread / total:.1f}"
+                 + (f" (of the {total} mutants of the modules with a sample result; none yet for "
+                    f"{', '.join(unknown)})" if unknown else "") + "\n\n"
                  "| module | mutants | estimated killed share of all |\n|---|---:|---:|\n")
         text += "".join(f"| {m} | {sizes[m]} | {100 * share:.1f} % +- {100 * half:.1f} |\n"
                         for m, (share, half) in sorted(estimates.items()))
