@@ -61,7 +61,7 @@ class SurfaceSpec(tuple):
     """``(default, entries)``: the default coefficients (a dict) and the ``[[surface]]`` entries (dicts), checked."""
 
 
-def _number(where, key, value, low=0.0, high=math.inf):
+def _number(where, key, value, low, high=math.inf):
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise SurfaceFileError(f"{where} {key}: expected a number, got {value!r}")
     if not low <= value <= high:
