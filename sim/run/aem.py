@@ -90,7 +90,7 @@ def run_epoch(scenario=None) -> datetime:
     if value is None:
         return DEFAULT_EPOCH
     if isinstance(value, str):
-        value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        value = datetime.fromisoformat(value)  # Python >= 3.11 (requires-python) reads a trailing Z
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
