@@ -9,7 +9,6 @@ each test stays well under a second.
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from sim.ensemble import Ensemble, EnsembleSpec
 from sim.model.settings import Settings
