@@ -71,3 +71,16 @@ def test_spread_orbits_build_each_bodys_own_orbit_and_epoch():
     for j, sim in enumerate(sims):
         np.testing.assert_allclose(ens.b_body[:, j], sim.b_body, rtol=1e-9, atol=1e-15)
     assert not np.allclose(ens.b_body[:, 0], ens.b_body[:, 1])  # each body in its own field
+
+
+def test_momentum_dumping_reads_each_bodys_own_wheel_speeds():
+    # the torquers' dumping command is -k (B x h_wheels): it needs the wheels' speeds of each body
+    settings = Settings(body="cubesat_3u", integrator="rk4", dt=0.5, epoch="2025-03-20T00:00:00Z",
+                        orbit=(450.0, 0.0, 51.6, 30.0, 0.0, 0.0), magnetic_field="igrf", magnetorquers=0.2,
+                        wheels="orthogonal", wheel_inertia=1e-5, wheel_speeds=(300.0, -200.0, 100.0),
+                        dumping_gain=0.01)
+    ens, sims = _fly(settings, EnsembleSpec(bodies=3, seed=1, rate_spread=0.01), 20)
+    for j, sim in enumerate(sims):
+        assert tuple(ens.dipole[:, j]) == sim.dipole, j
+        assert tuple(ens.wheel_speeds[:, j]) == sim.wheel_speeds, j
+    assert np.abs(ens.dipole).max() > 0.0
