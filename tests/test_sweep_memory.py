@@ -63,3 +63,19 @@ def test_a_threaded_dask_cluster_gives_the_serial_results():
     for name, column in serial.columns.items():
         assert result.columns[name].tobytes() == column.tobytes(), name
     assert np.all(np.isfinite(result.columns["final_error_deg"]))
+
+
+class _DeadScheduler:
+    """A Dask client whose scheduler has gone: every call to it fails as distributed's do (OSError)."""
+
+    def nthreads(self, callback_timeout=None):
+        raise OSError("Timed out trying to connect to tcp://10.0.0.9:8786")
+
+
+def test_a_scheduler_that_stops_answering_fails_the_sweep_naming_where_it_ran():
+    from sim.sweep import SweepFailed
+
+    scenario = _scenario()
+    with pytest.raises(SweepFailed) as failed:
+        Sweep(scenario, scenario.ensemble).run(_DeadScheduler(), where="the cluster at 10.0.0.9")
+    assert "the cluster at 10.0.0.9" in str(failed.value) and "OSError" in str(failed.value)
