@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -83,6 +84,8 @@ def main(argv=None) -> int:
     if clean.returncode != 0:  # a mutant is killed only by tests that pass on the code as it is
         print(clean.stdout[-3000:], clean.stderr[-2000:], file=sys.stderr)
         raise SystemExit(f"plant.py: the tests do not pass unmutated (pytest exit {clean.returncode})")
+    # A stop from outside (timeout's SIGTERM, Ctrl-C) unwinds through the ``finally`` that puts the file back.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     survived = 0
     for row in rows:
         path = ROOT / row["path"]
