@@ -71,3 +71,17 @@ def seen_from(r_ecef_km, site, up):
     """Elevation (rad) of a point seen from a site: the angle of the line of sight above the local horizon."""
     d = np.asarray(r_ecef_km, dtype=float) - site
     return float(np.arcsin(d @ up / np.linalg.norm(d)))
+
+
+def fly_with_own_runs(settings, spec, steps):
+    """An ensemble flown ``steps`` steps, and beside it each body's own run (a Simulation of its
+    ``body_settings``): the reference every ensemble body must equal bit for bit."""
+    from sim.ensemble import Ensemble
+    from sim.model.simulation import Simulation
+
+    ens = Ensemble(settings, spec)
+    sims = [Simulation(ens.body_settings(j)) for j in range(ens.n)]
+    ens.step(steps)
+    for sim in sims:
+        sim.step(steps)
+    return ens, sims

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from app.cli import main
+from oracle import fly_with_own_runs
 from sim.ensemble import Ensemble, EnsembleSpec
 from sim.model.settings import Settings
 from sim.model.simulation import Simulation
@@ -40,19 +41,10 @@ CASES = {
 }
 
 
-def _fly(settings, spec, steps):
-    ens = Ensemble(settings, spec)
-    sims = [Simulation(ens.body_settings(j)) for j in range(ens.n)]
-    ens.step(steps)
-    for sim in sims:
-        sim.step(steps)
-    return ens, sims
-
-
 @pytest.mark.parametrize("case", list(CASES))
 def test_on_a_shared_orbit_every_body_is_its_run_bit_for_bit(case):
     settings, spec = CASES[case]
-    ens, sims = _fly(settings, spec, 400)
+    ens, sims = fly_with_own_runs(settings, spec, 400)
     for j, sim in enumerate(sims):
         assert tuple(ens.q[:, j]) == sim.q, j
         assert tuple(ens.w[:, j]) == sim.w, j
@@ -64,7 +56,7 @@ def test_on_a_shared_orbit_every_body_is_its_run_bit_for_bit(case):
 
 def test_the_disturbance_torques_per_body_are_the_runs():
     settings, spec = CASES["bdot-srp-drag-inertia-spread"]
-    ens, sims = _fly(settings, spec, 200)
+    ens, sims = fly_with_own_runs(settings, spec, 200)
     torques = ens.disturbance_torques()
     for j, sim in enumerate(sims):
         snap = sim.snapshot()
@@ -76,7 +68,7 @@ def test_the_disturbance_torques_per_body_are_the_runs():
 def test_spread_orbits_fly_each_body_with_its_own_field_and_air():
     settings = DETUMBLE.replace(srp=True, drag=True, dt=0.5)
     spec = EnsembleSpec(bodies=5, seed=4, rate_spread=0.1, orbit_spread=(50.0, 0.0, 5.0, 40.0, 0.0, 180.0))
-    ens, sims = _fly(settings, spec, 200)
+    ens, sims = fly_with_own_runs(settings, spec, 200)
     for j, sim in enumerate(sims):
         # numpy's sin/cos/atan2 may differ from libm's in the last place (sim.core.ops)
         np.testing.assert_allclose(ens.b_body[:, j], sim.b_body, rtol=1e-9, atol=1e-15)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from oracle import fly_with_own_runs
 from sim.ensemble import Ensemble, EnsembleSpec
 from sim.model.settings import Settings
 from sim.model.simulation import Simulation
@@ -20,18 +21,9 @@ def _detumble():
     return load("detumble").settings  # a 3U CubeSat, IGRF, three rods, B-dot
 
 
-def _fly(settings, spec, steps):
-    ens = Ensemble(settings, spec)
-    sims = [Simulation(ens.body_settings(j)) for j in range(ens.n)]
-    ens.step(steps)
-    for sim in sims:
-        sim.step(steps)
-    return ens, sims
-
-
 def test_each_bodys_four_disturbance_torques_are_its_runs():
     settings = _detumble().replace(srp=True, drag=True, dt=0.5, center_of_mass=(0.02, 0.0, 0.0))
-    ens, sims = _fly(settings, EnsembleSpec(bodies=3, seed=7, rate_spread=0.1, inertia_spread=10.0), 30)
+    ens, sims = fly_with_own_runs(settings, EnsembleSpec(bodies=3, seed=7, rate_spread=0.1, inertia_spread=10.0), 30)
     torques = ens.disturbance_torques()
     assert set(torques) == {"gg", "srp", "drag", "mag"}
     for key, t in torques.items():
@@ -55,7 +47,7 @@ def test_an_orbit_without_field_srp_or_drag_reports_no_disturbance_torques():
 
 def test_the_field_and_the_torquers_dipole_per_body_are_the_runs():
     settings = _detumble().replace(residual_dipole=(0.002, -0.001, 0.0005))
-    ens, sims = _fly(settings, EnsembleSpec(bodies=3, seed=5, rate_spread=0.2), 25)
+    ens, sims = fly_with_own_runs(settings, EnsembleSpec(bodies=3, seed=5, rate_spread=0.2), 25)
     for j, sim in enumerate(sims):
         assert tuple(ens.b_body[:, j]) == sim.b_body, j
         assert tuple(ens.dipole[:, j]) == sim.dipole, j
@@ -67,7 +59,7 @@ def test_spread_orbits_build_each_bodys_own_orbit_and_epoch():
     settings = _detumble().replace(dt=0.5)
     spec = EnsembleSpec(bodies=3, seed=4, rate_spread=0.1, orbit_spread=(50.0, 0.0, 5.0, 40.0, 0.0, 180.0),
                         epoch_spread=2.0)
-    ens, sims = _fly(settings, spec, 5)
+    ens, sims = fly_with_own_runs(settings, spec, 5)
     for j, sim in enumerate(sims):
         np.testing.assert_allclose(ens.b_body[:, j], sim.b_body, rtol=1e-9, atol=1e-15)
     assert not np.allclose(ens.b_body[:, 0], ens.b_body[:, 1])  # each body in its own field
@@ -79,7 +71,7 @@ def test_momentum_dumping_reads_each_bodys_own_wheel_speeds():
                         orbit=(450.0, 0.0, 51.6, 30.0, 0.0, 0.0), magnetic_field="igrf", magnetorquers=0.2,
                         wheels="orthogonal", wheel_inertia=1e-5, wheel_speeds=(300.0, -200.0, 100.0),
                         dumping_gain=0.01)
-    ens, sims = _fly(settings, EnsembleSpec(bodies=3, seed=1, rate_spread=0.01), 20)
+    ens, sims = fly_with_own_runs(settings, EnsembleSpec(bodies=3, seed=1, rate_spread=0.01), 20)
     for j, sim in enumerate(sims):
         assert tuple(ens.dipole[:, j]) == sim.dipole, j
         assert tuple(ens.wheel_speeds[:, j]) == sim.wheel_speeds, j
