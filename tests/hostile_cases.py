@@ -209,13 +209,19 @@ def run_case(case: Case) -> str | None:
 
 
 # ------------------------------------------------------------------ checks
-def whole_csv(name, rows=None, columns=None):
-    """The CSV ``name`` ends with a whole line, every line has the header's number of cells."""
+def whole_csv(name, rows=None, columns=None, cut_tail=False):
+    """The CSV ``name`` ends with a whole line, every line has the header's number of cells.
+
+    ``cut_tail``: the last line may be cut (and is left out of the check): a SIGKILL can stop the
+    kernel in the middle of copying one write() to the file, which no writer can prevent.
+    """
     def check(folder, out, err):
         path = _one(folder, name)
         if path is None:
             return f"no {name}"
         data = path.read_bytes()
+        if cut_tail and data and not data.endswith(b"\n"):
+            data = data[: data.rfind(b"\n") + 1]
         if data and not data.endswith(b"\n"):
             return f"{name} ends in half a line"
         table = list(csv.reader(io.StringIO(data.decode())))
@@ -569,10 +575,10 @@ CASES = [
          ["run", "--duration", "1000", "--dt", "0.001", "--format", "npz", "--out", "keep.npz", "--force"],
          -9, lines=None, files=_K, keep=("keep.npz",),
          run=signal_when(signal.SIGKILL, cpu(1.5))),
-    Case("I/O and signals", "1", "kill -9 during run CSV: the old file stays, the rows so far whole in .part",
+    Case("I/O and signals", "1", "kill -9 during run CSV: the old file stays, the rows so far in .part (the last may be cut)",
          ["run", "--duration", "1000", "--dt", "0.001", "--out", "keep.csv", "--force"], -9, lines=None,
          files=_K, keep=("keep.csv",), run=signal_when(signal.SIGKILL, exists("keep.csv.*.part", 100_000)),
-         check=whole_csv("keep.csv.*.part")),
+         check=whole_csv("keep.csv.*.part", cut_tail=True)),
     Case("I/O and signals", "1", "kill -9 during sweep --out: the old files stay",
          ["sweep", "--bodies", "20000", "--duration", "20", "--out", "keep.csv", "--trajectories", "keep.npz",
           "--workers", "0"], -9, lines=None, files=_K, keep=("keep.csv", "keep.npz"),
