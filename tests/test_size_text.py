@@ -19,6 +19,7 @@ from sim.io.limits import size_text
     (2.25 * 1024 ** 4, "2.25 TiB"),
     (999 * 1024 ** 4, "999 TiB"),
     (1000 * 1024, "1000 kiB"),              # not "1e+03 kiB": a unit's last thousandth
+    (999.7 * 1024, "1000 kiB"),             # rounds up to four digits: still no exponent
     (1010 * 1024, "1010 kiB"),
     (5000 * 1024 ** 4, "5000 TiB"),         # past the largest unit
 ])
