@@ -12,6 +12,7 @@ run in an environment without PySide6, pyqtgraph or PyOpenGL.
 """
 
 import os
+import re
 
 import pytest
 
@@ -54,7 +55,27 @@ def pytest_itemcollected(item):
         item.add_marker(pytest.mark.qt)
 
 
+def pytest_make_parametrize_id(config, val, argname):
+    """A text or bytes parameter's id with each run of characters that pytest would escape
+    (newlines, non-ASCII, backslashes) written "_": see the check below."""
+    if isinstance(val, (str, bytes)):
+        text = val.decode("latin-1") if isinstance(val, bytes) else val
+        plain = re.sub(r"[^ -\[\]-~]+", "_", text)  # printable ASCII less the backslash
+        if plain != text:
+            return plain
+    return None
+
+
 def pytest_collection_modifyitems(config, items):
+    # A parameter id with a character that pytest escapes (a newline, a non-ASCII letter, a
+    # backslash) is escaped once more each time pytest collects again in the same process, as
+    # mutmut's fork server does for every mutant: the id is then "not found", pytest exits 4 and
+    # mutmut records a "timeout" (255) without running a test.  One such id once made 211
+    # mutants read as killed (docs/RELIABILITY.md, "What a 255 was").
+    escaped = [item.nodeid for item in items if "\\" in item.nodeid.partition("[")[2]]
+    if escaped:
+        raise pytest.UsageError("a test id holds a character that pytest escapes; give it a plain id "
+                                "(ids=...): " + ", ".join(escaped))
     seed = config.getoption("--shuffle-seed")
     if seed is not None:  # make stress: a different order of set-ups and tear-downs
         import random

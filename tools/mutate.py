@@ -65,7 +65,11 @@ SKIP = {".git", ".venv", "build", "out", "mutants", ".pytest_cache", ".hypothesi
 
 #: mutmut's exit codes, grouped as reported (mutmut.stats.status_by_exit_code).
 KILLED = {1, 3}
-TIMEOUT = {24, -24, 36, 152, 255}
+TIMEOUT = {24, -24, 36, 152}
+#: Not a verdict: mutmut 3.8's fork server writes 255 (and calls it "timeout") when pytest raised or
+#: exited 4 in the child, e.g. a test id not found, so no test ran.  Reported as not run ("other")
+#: and tested again by --retest (docs/RELIABILITY.md, "What a 255 was").
+NOT_RUN = {255}
 SURVIVED = {0}
 NO_TESTS = {5, 33}
 
@@ -127,6 +131,8 @@ def status(code) -> str:
         return "killed"
     if code in TIMEOUT:
         return "timeout"
+    if code in NOT_RUN:
+        return "other"
     if isinstance(code, int) and code < 0:  # the test process died of a signal (SIGSEGV, SIGABRT)
         return "crashed"
     if code in SURVIVED:
@@ -250,7 +256,7 @@ class Part:
             alive[module] += name in population
             if name in drawn:
                 row[2] += killed
-                row[3] += state != "not checked"
+                row[3] += state not in ("not checked", "other")
             elif name not in population:
                 row[0] += killed
                 row[1] += 1
