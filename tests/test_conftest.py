@@ -96,3 +96,44 @@ def test_no_child_process_inherits_mutmuts_variable(monkeypatch):
 
     assert child_sees("stats") == "None"
     assert child_sees(None) == "stats"
+
+
+_TWICE = textwrap.dedent("""
+    import sys
+
+    import pytest
+
+    class Ids:
+        def pytest_collection_modifyitems(self, items):
+            print("IDS:", sorted(item.nodeid.partition("::")[2] for item in items))
+
+    codes = [int(pytest.main({args!r}, plugins=[Ids()])) for _ in range(2)]
+    print("CODES:", codes)
+""")
+
+
+def test_parameter_ids_are_plain_and_the_same_on_each_collection(tmp_path):
+    """make mutate: mutmut's fork server collects the tests once, then again for each mutant, in one
+    process.  A test id with a character that pytest escapes changed between the two (it is escaped once
+    more), pytest then found no such test and exited 4, and mutmut wrote 255 ("timeout", read as a kill)
+    for every mutant that test reached.  Text and bytes parameters get plain ids; an id that pytest would
+    escape is refused at collection, naming it."""
+    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    texts = ["two\nlines", "caf\u00e9", b"\xff\x00", "back\\slash", "plain"]
+    (tmp_path / "test_texts.py").write_text(
+        f"import pytest\n\n@pytest.mark.parametrize('text', {texts!r})\ndef test_text(text):\n    pass\n")
+    args = ["--collect-only", "-q", "-p", "no:cacheprovider", str(tmp_path / "test_texts.py")]
+    proc = subprocess.run([sys.executable, "-c", _TWICE.format(args=args)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    ids = [line for line in proc.stdout.splitlines() if line.startswith("IDS:")]
+    assert "CODES: [0, 0]" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert len(ids) == 2 and ids[0] == ids[1], ids
+    assert "\\\\" not in ids[0] and ids[0].isascii() and ids[0].count("test_text[") == 5, ids[0]
+
+    (tmp_path / "test_texts.py").write_text(
+        "import pytest\n\n@pytest.mark.parametrize('n', [1], ids=lambda n: 'two\\nlines')\n"
+        "def test_n(n):\n    pass\n")
+    refused = subprocess.run([sys.executable, "-c", _TWICE.format(args=args)], cwd=tmp_path, capture_output=True,
+                             text=True, timeout=120, env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    assert "CODES: [4, 4]" in refused.stdout, refused.stdout[-3000:] + refused.stderr[-3000:]
+    assert "test_n[two" in refused.stdout + refused.stderr and "plain id" in refused.stdout + refused.stderr
