@@ -383,3 +383,36 @@ def test_each_plot_follows_data_that_leave_its_range_with_a_five_percent_margin(
     low, high = rows[:, cols].min(), rows[:, cols].max()
     pad = 0.05 * (high - low)
     assert panel.plot("rates").viewRange()[1] == pytest.approx([low - pad, high + pad], rel=1e-12)
+
+
+def test_curves_set_for_the_orbit_frame_keep_their_wrapping_angles_broken(panel, history):
+    """The window's orbit-frame switch (app.window.frames.show_orbit_angles) gives the Angles plot new curves:
+    a yaw that wraps at +-180 deg there is still broken at the wrap, never stroked across the plot."""
+    from app.plots.live import CurveSpec
+    from app.plots.style import BLUE, GREEN
+
+    rows = make_rows(0, 1000)
+    rows[:, HISTORY_COLUMNS.index("psio_deg")] = np.where(np.arange(1000) % 2 == 0, 179.9, -179.9)
+    history.append(rows)
+    panel.set_curves("angles", (CurveSpec("psio_deg", "ψ orbit", BLUE, wraps=True),
+                                CurveSpec("thetao_deg", "θ orbit", GREEN)))
+    panel.refresh()
+    yaw, pitch = panel.plot("angles").listDataItems()
+    _, y = yaw.getData()
+    assert not (np.abs(np.diff(y)) > 180.0).any() and np.isnan(y).sum() >= len(y) - 2
+    assert yaw.opts["connect"] == "finite"
+    assert not np.isnan(pitch.getData()[1]).any()
+
+
+def test_a_png_that_cannot_be_written_raises_oserror_naming_the_file(panel, tmp_path):
+    """Qt's save refusing the image (a full disk, a format it cannot write): OSError names the file, and
+    neither the file nor a partial one is left behind."""
+    class Refused:
+        def save(self, *args):
+            return False
+
+    panel._graphics.grab = Refused
+    target = tmp_path / "plots.png"
+    with pytest.raises(OSError, match="plots.png"):
+        panel.export_png(target)
+    assert list(tmp_path.iterdir()) == []
