@@ -351,10 +351,30 @@ def test_log_axis_labels_every_decade_when_they_fit(log_axis):
 def test_log_axis_labels_every_third_decade_in_a_short_axis_and_marks_the_others(log_axis):
     """84 px hold three labels: 8.5 decades are labelled every 3 (1e-6, 1e-3, 1); the other decades are
     unlabelled minor ticks."""
-    (major_step, major), (_, minor) = log_axis.tickValues(-8.3, 0.2, 84)
+    (major_step, major), (minor_step, minor) = log_axis.tickValues(-8.3, 0.2, 84)
     assert major_step == 3.0 and major == [-6.0, -3.0, 0.0]
     assert minor == [-8.0, -7.0, -5.0, -4.0, -2.0, -1.0]
-    assert log_axis.tickStrings(minor, 1.0, 0.5) == [""] * 6
+    # pyqtgraph asks for each level's labels with that level's spacing: the minor decades stay unlabelled
+    assert log_axis.tickStrings(major, 1.0, major_step) == ["1e-6", "1e-3", "1"]
+    assert log_axis.tickStrings(minor, 1.0, minor_step) == [""] * 6
+
+
+@pytest.mark.parametrize("size, step, major, minor", [
+    (84, 1.0, [-3.0, -2.0, -1.0, 0.0], 24),      # 84 px hold exactly 3 labels of 28 px: every decade
+    (83, 2.0, [-2.0, 0.0], [-3.0, -1.0]),        # one pixel less: every second decade
+    (28, 2.0, [-2.0, 0.0], [-3.0, -1.0]),        # a tiny axis still gets two labels, not one
+])
+def test_log_axis_labels_as_many_decades_as_fit_28_pixels_apart(log_axis, size, step, major, minor):
+    """Three decades (0.001 .. 1) on ``size`` pixels; with every decade labelled, 2..9 times each of the
+    three lower decades are minor ticks (8 x 3 = 24)."""
+    (major_step, got_major), (_, got_minor) = log_axis.tickValues(-3.0, 0.0, size)
+    assert major_step == step and got_major == major
+    assert (len(got_minor) if isinstance(minor, int) else got_minor) == minor
+
+
+def test_log_axis_over_four_decades_still_marks_2_to_9_times_each(log_axis):
+    _, (_, minor) = log_axis.tickValues(-4.0, 0.0, 280)
+    assert len(minor) == 8 * 4 and minor[0] == pytest.approx(math.log10(2e-4))
 
 
 def test_log_axis_over_a_few_decades_marks_2_to_9_times_each_decade(log_axis):
