@@ -328,3 +328,75 @@ def test_plots_take_turns_and_zooming_one_moves_all(panel):
     panel.plot("energy").setXRange(0.2, 0.7, padding=0)
     for name in PLOT_NAMES:
         assert panel.plot(name).viewRange()[0] == pytest.approx([0.2, 0.7])
+
+
+@pytest.fixture
+def log_axis(qtbot):
+    """The error plot's left axis (app.plots.style.LogAxisItem): data in log10 units, ticks at decades."""
+    from app.plots.style import LogAxisItem
+
+    return LogAxisItem("left")
+
+
+def test_log_axis_labels_every_decade_when_they_fit(log_axis):
+    """1e-8.3 .. 1e0.2 on 280 px (ten labels of 28 px fit): a labelled tick at each of 1e-8 .. 1, no minor ticks
+    (nine decades are too many for 2..9 within each)."""
+    (major_step, major), (_, minor) = log_axis.tickValues(-8.3, 0.2, 280)
+    assert major_step == 1.0 and major == [-8.0, -7.0, -6.0, -5.0, -4.0, -3.0, -2.0, -1.0, 0.0]
+    assert minor == []
+    assert log_axis.tickStrings(major, 1.0, major_step) == [
+        "1e-8", "1e-7", "1e-6", "1e-5", "1e-4", "1e-3", "0.01", "0.1", "1"]
+
+
+def test_log_axis_labels_every_third_decade_in_a_short_axis_and_marks_the_others(log_axis):
+    """84 px hold three labels: 8.5 decades are labelled every 3 (1e-6, 1e-3, 1); the other decades are
+    unlabelled minor ticks."""
+    (major_step, major), (minor_step, minor) = log_axis.tickValues(-8.3, 0.2, 84)
+    assert major_step == 3.0 and major == [-6.0, -3.0, 0.0]
+    assert minor == [-8.0, -7.0, -5.0, -4.0, -2.0, -1.0]
+    # pyqtgraph asks for each level's labels with that level's spacing: the minor decades stay unlabelled
+    assert log_axis.tickStrings(major, 1.0, major_step) == ["1e-6", "1e-3", "1"]
+    assert log_axis.tickStrings(minor, 1.0, minor_step) == [""] * 6
+
+
+@pytest.mark.parametrize("size, step, major, minor", [
+    (84, 1.0, [-3.0, -2.0, -1.0, 0.0], 24),      # 84 px hold exactly 3 labels of 28 px: every decade
+    (83, 2.0, [-2.0, 0.0], [-3.0, -1.0]),        # one pixel less: every second decade
+    (28, 2.0, [-2.0, 0.0], [-3.0, -1.0]),        # a tiny axis still gets two labels, not one
+])
+def test_log_axis_labels_as_many_decades_as_fit_28_pixels_apart(log_axis, size, step, major, minor):
+    """Three decades (0.001 .. 1) on ``size`` pixels; with every decade labelled, 2..9 times each of the
+    three lower decades are minor ticks (8 x 3 = 24)."""
+    (major_step, got_major), (_, got_minor) = log_axis.tickValues(-3.0, 0.0, size)
+    assert major_step == step and got_major == major
+    assert (len(got_minor) if isinstance(minor, int) else got_minor) == minor
+
+
+def test_log_axis_over_four_decades_still_marks_2_to_9_times_each(log_axis):
+    _, (_, minor) = log_axis.tickValues(-4.0, 0.0, 280)
+    assert len(minor) == 8 * 4 and minor[0] == pytest.approx(math.log10(2e-4))
+
+
+def test_log_axis_over_a_few_decades_marks_2_to_9_times_each_decade(log_axis):
+    """10^-2.5 .. 10^0.5 (0.00316 .. 3.16): decades 0.01, 0.1, 1 labelled; minor ticks at 4..9 e-3,
+    2..9 e-2, 0.2 .. 0.9, 2 and 3: the values within the range, in log10 units."""
+    (major_step, major), (_, minor) = log_axis.tickValues(-2.5, 0.5, 280)
+    assert major_step == 1.0 and major == [-2.0, -1.0, 0.0]
+    values = [k * 1e-3 for k in range(4, 10)] + [k * 1e-2 for k in range(2, 10)] + \
+             [k * 0.1 for k in range(2, 10)] + [2.0, 3.0]
+    assert minor == pytest.approx([math.log10(v) for v in values], abs=1e-12)
+    assert log_axis.tickStrings(minor, 1.0, 0.5) == [""] * len(minor)
+    assert log_axis.tickStrings([-2.0, -1.0, 0.0, 0.301], 1.0, 1.0) == ["0.01", "0.1", "1", ""]
+
+
+def test_log_axis_keeps_end_decades_lost_to_rounding_and_steps_by_20_over_huge_ranges(log_axis):
+    (_, major), _ = log_axis.tickValues(-2.0 + 1e-12, 2.0 - 1e-12, 280)   # 0.01 .. 100 after float noise
+    assert major == [-2.0, -1.0, 0.0, 1.0, 2.0]
+    (step, major), (_, minor) = log_axis.tickValues(-100.0, 100.0, 84)   # 200 decades, 3 labels fit
+    assert step == 20.0 and major == [float(d) for d in range(-100, 101, 20)]
+    assert len(minor) == 201 - 11 and not set(major) & set(minor)
+
+
+@pytest.mark.parametrize("low, high", [(0.0, 0.0), (1.0, -1.0), (float("nan"), 1.0), (-1.0, float("inf"))])
+def test_log_axis_has_no_ticks_for_an_empty_or_undefined_range(log_axis, low, high):
+    assert log_axis.tickValues(low, high, 280) == []

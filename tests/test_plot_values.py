@@ -9,7 +9,9 @@ column) must show the minimum and maximum of exactly those raw samples.
 """
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
+from pyqtgraph.Qt import QtCore
 
 from app.plots.history import History
 from app.plots.live import PlotPanel
@@ -189,3 +191,168 @@ def test_the_curves_of_a_real_run_are_its_own_csv_columns(panel, history, capsys
             np.testing.assert_allclose(y, table[column], rtol=1e-14, atol=1e-15, err_msg=f"{plot} {label}")
             compared += 1
     assert compared >= 10
+
+
+# ------------------------------------------------------------- the Momentum tab with reaction wheels
+#: The wheels' limits of the run below, rad/s and N m: one per wheel, all different.
+SPEED_LIMITS = (400.0, 500.0, 600.0)
+TORQUE_LIMITS = (0.1, 0.2, 0.3)
+
+
+def wheel_run(steps: int = 100):
+    """A Runner of a body with three orthogonal wheels under the quaternion controller (every wheel column
+    moving, the motors saturating) and the rows of its first ``steps`` steps of 0.05 s."""
+    from sim.model.settings import Settings
+    from sim.run.runner import Runner
+    from sim.run.scenario import Scenario
+
+    settings = Settings(wheels="orthogonal", controller="quaternion", wheel_speeds=(300.0, -200.0, 100.0),
+                        wheel_inertia=1e-3, rates=(0.1, -0.2, 0.3), dt=0.05,
+                        wheel_speed_limit=SPEED_LIMITS, wheel_torque_limit=TORQUE_LIMITS)
+    runner = Runner(Scenario(name="wheels", settings=settings))
+    return runner, np.asarray(runner.advance(steps).rows)
+
+
+@pytest.fixture
+def momentum(qtbot):
+    """The Momentum tab's panel, fed as the window feeds it (app.window.frames: wheel_curves, set_curves with
+    the wheels' +-limits) from a real run with three wheels."""
+    from app.plots.live import MOMENTUM_PLOTS, wheel_curves
+
+    runner, rows = wheel_run()
+    history = History(columns=runner.columns, capacity=2**12)
+    widget = PlotPanel(history, plots=MOMENTUM_PLOTS)
+    qtbot.addWidget(widget)
+    widget.resize(700, 800)
+    widget.show()
+    qtbot.waitExposed(widget)
+    limits = {"wheel_speeds": sorted({v for m in SPEED_LIMITS for v in (m, -m)}),
+              "wheel_torques": sorted({v for m in TORQUE_LIMITS for v in (m, -m)})}
+    for name, specs in wheel_curves(3).items():
+        widget.set_curves(name, specs, limits.get(name, ()))
+    history.append(rows)
+    widget.refresh()
+    return widget, dict(zip(runner.columns, rows.T))
+
+
+#: Momentum plot -> {what the curve's legend must name: the run's column it must show}, by hand from the
+#: columns' meaning (sim.model.rows: wheel<i> speed, ux<i> motor torque, hb* the body's share of H,
+#: tc* the torque law's command), each with its solid (False) or dashed (True) pen.
+MOMENTUM_SHOWS = {
+    "momentum": [(("Hx",), "hx", False), (("Hy",), "hy", False), (("Hz",), "hz", False),
+                 (("Hx", "body"), "hbx", True), (("Hy", "body"), "hby", True), (("Hz", "body"), "hbz", True)],
+    "wheel_speeds": [(("Ω", "1"), "wheel1", False), (("Ω", "2"), "wheel2", False), (("Ω", "3"), "wheel3", False)],
+    "wheel_torques": [(("u", "1"), "ux1", False), (("u", "2"), "ux2", False), (("u", "3"), "ux3", False)],
+    "body_torques": [(("τx",), "tx", False), (("τy",), "ty", False), (("τz",), "tz", False),
+                     (("τx", "asked"), "tcx", True), (("τy", "asked"), "tcy", True), (("τz", "asked"), "tcz", True)],
+}
+
+
+def test_each_momentum_curve_of_a_three_wheel_run_is_its_own_column_named_and_dashed_as_it_should(momentum):
+    """Every curve of the Momentum tab, found by its legend name, holds the run's column of that name sample
+    for sample (5 s of a 20 s window: no decimation); a body or asked twin is dashed, the rest solid."""
+    panel, table = momentum
+    for plot, curves in MOMENTUM_SHOWS.items():
+        items = panel.plot(plot).listDataItems()
+        assert len(items) == len(curves), plot
+        assert panel.columns(plot) == [column for _, column, _ in curves], plot
+        for words, column, dashed in curves:
+            found = [c for c in items
+                     if all(w in (c.name() or "") for w in words) and ("body" in (c.name() or "")) == ("body" in words)
+                     and ("asked" in (c.name() or "")) == ("asked" in words)]
+            assert len(found) == 1, (plot, words, [c.name() for c in items])
+            x, y = found[0].getData()
+            np.testing.assert_array_equal(x, table["t"], err_msg=f"{plot} {column}")
+            np.testing.assert_array_equal(y, table[column], err_msg=f"{plot} {column}")
+            style = found[0].opts["pen"].style()
+            assert (style == QtCore.Qt.PenStyle.DashLine) == dashed, (plot, column)
+
+
+def test_a_wheel_has_one_colour_in_both_wheel_plots_and_a_twin_the_colour_of_its_axis(momentum):
+    """Wheel i is drawn in WHEEL_COLORS[i - 1] (the colour of wheel i on the body in the 3D view) in the speed
+    and the motor-torque plots; the dashed body and asked twins take the colour of the solid curve of their axis."""
+    from app.plots.live import WHEEL_COLORS
+
+    panel, _ = momentum
+
+    def colours(plot):
+        return {c.name(): c.opts["pen"].color().name() for c in panel.plot(plot).listDataItems()}
+
+    speeds, torques = colours("wheel_speeds"), colours("wheel_torques")
+    for i in (1, 2, 3):
+        (speed,) = [colour for name, colour in speeds.items() if name.endswith(str(i))]
+        (torque,) = [colour for name, colour in torques.items() if name.endswith(str(i))]
+        assert speed == torque == WHEEL_COLORS[i - 1].lower(), i
+    for plot, twin in (("momentum", "body"), ("body_torques", "asked")):
+        drawn = colours(plot)
+        solid = {name: colour for name, colour in drawn.items() if twin not in name}
+        assert len(solid) == 3 and len(set(solid.values())) == 3, plot
+        for name, colour in solid.items():
+            assert drawn[f"{name} {twin}"] == colour, (plot, name)
+
+
+def test_the_wheel_limits_are_horizontal_silver_dashed_lines_at_plus_and_minus_each_limit(momentum):
+    from app.plots.style import SILVER
+
+    panel, _ = momentum
+    for plot, limits in (("wheel_speeds", SPEED_LIMITS), ("wheel_torques", TORQUE_LIMITS)):
+        expected = sorted([*limits, *(-m for m in limits)])
+        assert panel.limits(plot) == expected, plot
+        lines = [i for i in panel.plot(plot).items if isinstance(i, pg.InfiniteLine)]
+        assert sorted(line.value() for line in lines) == expected, plot
+        for line in lines:
+            assert line.angle == 0, "horizontal: a level of the plotted value, not a time"
+            assert not line.movable, "a limit cannot be dragged away"
+            assert line.pen.style() == QtCore.Qt.PenStyle.DashLine
+            assert line.pen.color().name() == pg.mkColor(SILVER).name()
+        low, high = panel.plot(plot).viewRange()[1]
+        assert low <= expected[0] and expected[-1] <= high, "the limits stay in sight"
+    for plot in ("momentum", "body_torques"):
+        assert panel.limits(plot) == []
+        assert not [i for i in panel.plot(plot).items if isinstance(i, pg.InfiniteLine)], plot
+
+
+def test_new_curves_replace_the_old_and_are_drawn_at_once_while_paused(momentum):
+    """A new run with one wheel (or none) while paused: the old wheels' curves and limit lines leave the plot,
+    the new curves show the history at once (no new sample needed), and the other plots keep theirs."""
+    from app.plots.live import wheel_curves
+
+    panel, table = momentum
+    n = len(table["t"])
+    one = wheel_curves(1)
+    panel.set_curves("wheel_speeds", one["wheel_speeds"], (-400.0, 400.0))
+    items = panel.plot("wheel_speeds").listDataItems()
+    assert [c.name() for c in items] == [spec.label for spec in one["wheel_speeds"]]
+    lines = [i for i in panel.plot("wheel_speeds").items if isinstance(i, pg.InfiniteLine)]
+    assert sorted(line.value() for line in lines) == [-400.0, 400.0]
+    assert panel.curve_points("momentum", 3) == n, "another plot keeps its count"
+    panel.refresh()                                   # no new sample: only the changed plot is drawn again
+    x, y = items[0].getData()
+    np.testing.assert_array_equal(y, table["wheel1"])
+    assert panel.curve_points("wheel_speeds", 0) == n
+    panel.set_curves("wheel_speeds", wheel_curves(0)["wheel_speeds"])
+    assert panel.plot("wheel_speeds").listDataItems() == [] and panel.columns("wheel_speeds") == []
+    assert not [i for i in panel.plot("wheel_speeds").items if isinstance(i, pg.InfiniteLine)]
+    panel.refresh()
+    assert panel.curve_points("momentum", 0) == n
+
+
+@pytest.mark.parametrize("count", [0, 1, 3, 9])
+def test_wheel_curves_has_one_speed_and_one_torque_curve_per_wheel_and_twins_only_with_wheels(count):
+    """For N wheels: N speed curves wheel1..N and N motor-torque curves ux1..N (colours cycled beyond eight, so
+    wheel 9 takes wheel 1's); H and the torque on the body always, their dashed twins only with wheels."""
+    from app.plots.live import WHEEL_COLORS, wheel_curves
+
+    curves = wheel_curves(count)
+    assert set(curves) == {"momentum", "wheel_speeds", "wheel_torques", "body_torques"}
+    assert [c.column for c in curves["wheel_speeds"]] == [f"wheel{i}" for i in range(1, count + 1)]
+    assert [c.column for c in curves["wheel_torques"]] == [f"ux{i}" for i in range(1, count + 1)]
+    for plot in ("wheel_speeds", "wheel_torques"):
+        for i, spec in enumerate(curves[plot], start=1):
+            assert spec.label.endswith(str(i)) and not spec.dashed, (plot, i)
+            assert spec.color == WHEEL_COLORS[(i - 1) % 8], (plot, i)
+    twins = ["hbx", "hby", "hbz"] if count else []
+    asked = ["tcx", "tcy", "tcz"] if count else []
+    assert [c.column for c in curves["momentum"]] == ["hx", "hy", "hz", *twins]
+    assert [c.column for c in curves["body_torques"]] == ["tx", "ty", "tz", *asked]
+    assert [c.dashed for c in curves["momentum"]] == [False] * 3 + [True] * len(twins)

@@ -3,6 +3,7 @@
 import time
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
 from pyqtgraph.Qt import QtCore, QtGui
 
@@ -383,3 +384,85 @@ def test_each_plot_follows_data_that_leave_its_range_with_a_five_percent_margin(
     low, high = rows[:, cols].min(), rows[:, cols].max()
     pad = 0.05 * (high - low)
     assert panel.plot("rates").viewRange()[1] == pytest.approx([low - pad, high + pad], rel=1e-12)
+
+
+def test_curves_set_for_the_orbit_frame_keep_their_wrapping_angles_broken(panel, history):
+    """The window's orbit-frame switch (app.window.frames.show_orbit_angles) gives the Angles plot new curves:
+    a yaw that wraps at +-180 deg there is still broken at the wrap, never stroked across the plot."""
+    from app.plots.live import CurveSpec
+    from app.plots.style import BLUE, GREEN
+
+    rows = make_rows(0, 1000)
+    rows[:, HISTORY_COLUMNS.index("psio_deg")] = np.where(np.arange(1000) % 2 == 0, 179.9, -179.9)
+    history.append(rows)
+    panel.set_curves("angles", (CurveSpec("psio_deg", "ψ orbit", BLUE, wraps=True),
+                                CurveSpec("thetao_deg", "θ orbit", GREEN)))
+    panel.refresh()
+    yaw, pitch = panel.plot("angles").listDataItems()
+    _, y = yaw.getData()
+    assert not (np.abs(np.diff(y)) > 180.0).any() and np.isnan(y).sum() >= len(y) - 2
+    assert yaw.opts["connect"] == "finite"
+    assert not np.isnan(pitch.getData()[1]).any()
+
+
+def test_a_png_that_cannot_be_written_raises_oserror_naming_the_file(panel, tmp_path):
+    """Qt's save refusing the image (a full disk, a format it cannot write): OSError names the file, and
+    neither the file nor a partial one is left behind."""
+    class Refused:
+        def save(self, *args):
+            return False
+
+    panel._graphics.grab = Refused
+    target = tmp_path / "plots.png"
+    with pytest.raises(OSError, match="plots.png"):
+        panel.export_png(target)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_axis_reads_its_quantity_in_plain_numbers_in_the_foreground_colour_under_the_curves(panel):
+    """Each plot's left axis is labelled with its quantity and unit (PlotSpec.axis_label), the time axis t (s);
+    both in the foreground colour, drawn under the view box (z below it: opaque grid lines under the curves),
+    without an SI prefix rescaling the numbers (3e-6 reads 3e-06, not 3 µ), in two tick levels; the left axes
+    are one width, so the stacked plots line up."""
+    from app.plots.style import AXIS_WIDTH, FOREGROUND
+
+    foreground = pg.mkColor(FOREGROUND).name()
+    for spec in PLOTS:
+        plot = panel.plot(spec.name)
+        left, bottom = plot.getAxis("left"), plot.getAxis("bottom")
+        assert left.labelText == spec.axis_label and bottom.labelText == "t (s)", spec.name
+        for axis in (left, bottom):
+            assert axis.pen().color().name() == foreground and axis.textPen().color().name() == foreground
+            assert axis.labelStyle.get("color") == FOREGROUND, spec.name
+            assert axis.zValue() < plot.getViewBox().zValue(), spec.name
+            assert len(axis.tickValues(0.0, 1.0, 500)) == 2, "major and minor ticks only"
+        for side in ("left", "bottom", "top", "right"):
+            assert not plot.getAxis(side).autoSIPrefix, (spec.name, side)
+        assert left.width() == AXIS_WIDTH
+    plot = panel.plot("norm")
+    plot.setYRange(0.0, 3e-6, padding=0)
+    assert plot.getAxis("left").autoSIPrefixScale == 1.0
+    assert "µ" not in plot.getAxis("left").labelString()
+
+
+def test_each_plot_names_its_curves_in_a_one_row_legend_above_its_data_and_has_a_show_hide_action(panel):
+    """In place of a title: a frameless legend of one row, in the foreground colour, left-aligned over the data
+    and LEGEND_HEIGHT pixels high, naming the plot's curves in order; and a checked, checkable action named
+    after the plot whose tool tip says which plot it shows or hides."""
+    from app.plots.live import LEGEND_HEIGHT
+    from app.plots.style import FOREGROUND
+
+    panel.show()
+    for spec, action in zip(PLOTS, panel.toggle_actions()):
+        plot = panel.plot(spec.name)
+        legend = plot.legend
+        assert [label.text for _, label in legend.items] == [c.label for c in spec.curves], spec.name
+        assert legend.layout.rowCount() == 1, spec.name
+        assert all(label.opts["color"] == FOREGROUND for _, label in legend.items), spec.name
+        assert legend.opts["pen"].style() == QtCore.Qt.PenStyle.NoPen, "no frame"
+        assert not plot.titleLabel.isVisible()
+        assert plot.layout.rowMaximumHeight(0) == LEGEND_HEIGHT == plot.layout.rowMinimumHeight(0)
+        assert legend.geometry().left() == plot.getViewBox().geometry().left(), spec.name
+        assert legend.geometry().top() < plot.getViewBox().geometry().top(), spec.name
+        assert action.text() == spec.title and action.isCheckable() and action.isChecked()
+        assert spec.title.lower() in action.toolTip()

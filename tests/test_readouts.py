@@ -211,3 +211,93 @@ def test_the_orbit_frame_readout_of_a_body_held_in_the_orbit_frame_is_its_start_
     np.testing.assert_allclose(shown(True), start, atol=0.006)
     np.testing.assert_allclose(s.orbit_angles_deg, start, atol=1e-9)
     assert np.abs(np.subtract(shown(False), start)).max() > 10.0
+
+
+# ------------------------------------------------------------------ reaction wheels and the orbit frame
+#: SNAPSHOT with three wheels: wheel 2 exactly at its limit (500 rad/s), wheel 1 just under its 400.
+WHEELS = dataclasses.replace(SNAPSHOT, wheel_speeds=(399.96, -500.0, 123.44), wheel_torques=(0.0, 0.0, 0.0),
+                             h=(0.1234, -2.0, 0.0004))
+LIMITS = (400.0, 500.0, 600.0)
+
+
+@pytest.fixture
+def shown(qtbot):
+    """A Readouts widget on screen (a label's visibility means something only there)."""
+    readouts = Readouts()
+    qtbot.addWidget(readouts)
+    readouts.show()
+    qtbot.waitExposed(readouts)
+    return readouts
+
+
+def test_wheel_rows_appear_under_the_warning_with_their_speeds_and_the_momentum(shown):
+    """The first snapshot with wheels adds two rows under the gimbal-lock warning, each a right-aligned name
+    (Ω, H) beside a selectable value across the rest of the row; the wheel at its limit is marked and named."""
+    from PySide6.QtCore import Qt
+
+    shown.speed_limits = LIMITS
+    shown.show_snapshot(WHEELS)
+    layout = shown.layout()
+    warning_row = layout.getItemPosition(layout.indexOf(shown.gimbal_lock))[0]
+    expected = {"wheels": ("Ω", "(+400.0, -500.0!, +123.4) rad/s  at the speed limit: wheel 2"),
+                "h": ("H", "(+0.123, -2.000, +0.000) N m s (inertial)")}
+    for row, (name, (title, text)) in enumerate(expected.items(), start=warning_row + 1):
+        value = shown.findChild(QLabel, f"readout_{name}")
+        assert value is not None and value.text() == text, name
+        assert layout.getItemPosition(layout.indexOf(value)) == (row, 1, 1, 3), name
+        name_label = layout.itemAtPosition(row, 0).widget()
+        assert name_label is not value and name_label.text() == title, name
+        assert name_label.objectName() == "readout_name"            # the style sheet's name for the names
+        assert name_label.alignment() == Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        assert value.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse, "to copy it"
+        assert value.isVisible() and name_label.isVisible(), name
+    assert len(shown.findChildren(QLabel, "readout_name")) == 11
+    assert shown.findChild(QLabel, "readout_torque").text() == EXPECTED["torque"], "the rows above stay"
+
+
+def test_the_wheel_rows_hide_for_a_body_without_wheels_and_come_back_once(shown):
+    shown.speed_limits = LIMITS
+    shown.show_snapshot(WHEELS)
+    shown.show_snapshot(SNAPSHOT)                    # a new run without wheels
+    wheels, h = shown.findChild(QLabel, "readout_wheels"), shown.findChild(QLabel, "readout_h")
+    assert not wheels.isVisible() and not h.isVisible()
+    assert not [t for t in shown.findChildren(QLabel, "readout_name") if t.isVisible() and t.text() in "ΩH"]
+    shown.show_snapshot(dataclasses.replace(WHEELS, wheel_speeds=(1.0, 2.0, 3.0)))
+    assert wheels.isVisible() and h.isVisible()
+    assert wheels.text() == "(+1.0, +2.0, +3.0) rad/s"
+    assert len(shown.findChildren(QLabel, "readout_name")) == 11, "the rows are made once"
+
+
+def test_the_widget_marks_a_wheel_at_the_limits_it_was_given(shown):
+    """Without limits given no wheel is marked; with them, the wheel whose |speed| reaches its own limit."""
+    shown.show_snapshot(WHEELS)
+    assert "!" not in shown.values["wheels"].text()
+    shown.speed_limits = (100.0, 600.0, 600.0)
+    shown.show_snapshot(WHEELS)
+    assert shown.values["wheels"].text() == "(+400.0!, -500.0, +123.4) rad/s  at the speed limit: wheel 1"
+
+
+def test_the_orbit_toggle_turns_the_angles_title_and_readout_to_the_orbit_frame(shown):
+    """With gravity gradient (allow_orbit(True, on=True), as a new run does) the angles read relative to the
+    orbit frame: their title says so, the signal says True, the readout shows the orbit angles; without an
+    orbit (allow_orbit(False)) they are the inertial angles again, whatever the box."""
+    told = []
+    shown.orbit_toggled.connect(told.append)
+    snapshot = dataclasses.replace(SNAPSHOT, orbit_angles_deg=(-20.0, 5.5, 170.25))
+    shown.show_snapshot(snapshot)
+    assert shown.angles_title.text() == "ψ θ φ" and not shown.relative_to_orbit
+    shown.allow_orbit(True, on=True)
+    assert shown.relative_to_orbit and shown.orbit.isChecked()
+    assert "orbit" in shown.angles_title.text() and shown.angles_title.text().startswith("ψ θ φ")
+    assert told[-1] is True
+    shown.show_snapshot(snapshot)
+    assert shown.values["angles"].text() == "( -20.00,   +5.50, +170.25) °"
+    shown.allow_orbit(False)
+    assert not shown.relative_to_orbit and told[-1] is False
+    assert shown.angles_title.text() == "ψ θ φ"
+    shown.show_snapshot(snapshot)
+    assert shown.values["angles"].text() == EXPECTED["angles"]
+    shown.allow_orbit(True)                          # the box is still checked: relative again
+    assert shown.relative_to_orbit and told[-1] is True and "orbit" in shown.angles_title.text()
+    shown.orbit.setChecked(False)                    # the user unticks it
+    assert told[-1] is False and shown.angles_title.text() == "ψ θ φ"
