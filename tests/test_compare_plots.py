@@ -400,3 +400,68 @@ def test_log_axis_keeps_end_decades_lost_to_rounding_and_steps_by_20_over_huge_r
 @pytest.mark.parametrize("low, high", [(0.0, 0.0), (1.0, -1.0), (float("nan"), 1.0), (-1.0, float("inf"))])
 def test_log_axis_has_no_ticks_for_an_empty_or_undefined_range(log_axis, low, high):
     assert log_axis.tickValues(low, high, 280) == []
+
+
+@pytest.fixture
+def plot_axis(qtbot):
+    """A plain left axis of the plots (app.plots.style.PlotAxisItem), as pyqtgraph makes it."""
+    from app.plots.style import PlotAxisItem
+
+    return PlotAxisItem("left")
+
+
+def test_a_log_mode_axis_labels_its_decades_as_powers_of_ten(plot_axis):
+    """In log mode the ticks are log10 of the values: 1e-5, 0.01, 1, 10, 1000 read 10⁻⁵, 0.01, 1, 10¹, 10³
+    (pyqtgraph's power notation, one significant digit); a scale of 10 moves every label up one decade."""
+    plot_axis.setLogMode(True)
+    assert plot_axis.tickStrings([-5.0, -2.0, 0.0, 1.0, 3.0], 1.0, 1.0) == ["10⁻⁵", "0.01", "1", "10¹", "10³"]
+    assert plot_axis.tickStrings([-5.0, -2.0, 0.0, 1.0, 3.0], 10.0, 1.0) == ["0.0001", "0.1", "10¹", "10²", "10⁴"]
+
+
+@pytest.mark.parametrize("values, scale, spacing, expected", [
+    ([1.0, 2.0, 3.0], 1000.0, 1.0, ["1000", "2000", "3000"]),       # 1000 apart: whole numbers
+    ([0.5, 1.0, 1.5], 1e-3, 0.5, ["5e-4", "1.0e-3", "1.5e-3"]),     # 5e-4 apart, below 0.01: scientific
+    ([2.0, 2.5, 3.0], 0.1, 0.5, ["0.20", "0.25", "0.30"]),          # 0.05 apart: two decimals
+])
+def test_a_scaled_axis_labels_the_values_it_shows(plot_axis, values, scale, spacing, expected):
+    """pyqtgraph hands tickStrings the ticks in view units and the factor to the shown numbers (an axis
+    scale): the labels are those of values * scale, ticks spacing * scale apart."""
+    assert plot_axis.tickStrings(values, scale, spacing) == expected
+
+
+def test_a_plot_axis_reads_small_values_without_an_si_prefix_in_two_tick_levels(plot_axis):
+    """A labelled axis over 0 .. 3e-6 keeps the numbers as they are (no µ put into its label, no rescaling);
+    ticks come in two levels, major and minor."""
+    plot_axis.setLabel("ω (rad/s)")
+    plot_axis.setRange(0.0, 3e-6)
+    assert plot_axis.autoSIPrefixScale == 1.0 and "µ" not in plot_axis.labelString()
+    assert plot_axis.tickStrings([0.0, 1e-6, 2e-6, 3e-6], 1.0, 1e-6) == ["0", "1e-6", "2e-6", "3e-6"]
+    assert len(plot_axis.tickValues(0.0, 1.0, 500)) == 2
+
+
+@pytest.mark.parametrize("decades, step", [(12, 5), (24, 10)])
+def test_log_axis_labels_every_fifth_or_tenth_decade_when_fewer_do_not_fit(log_axis, decades, step):
+    """84 px hold three labels: 12 decades (1e-12 .. 1) are labelled every 5th (1e-10, 1e-5, 1), 24 decades
+    every 10th (1e-20, 1e-10, 1); every other decade is an unlabelled minor tick."""
+    (major_step, major), (minor_step, minor) = log_axis.tickValues(-float(decades), 0.0, 84)
+    multiples = [float(d) for d in range(-decades, 1) if d % step == 0]
+    assert major_step == step and major == multiples
+    assert minor == [float(d) for d in range(-decades, 1) if d % step]
+    assert log_axis.tickStrings(major, 1.0, major_step) == [decade_label(round(d)) for d in multiples]
+    assert log_axis.tickStrings(minor, 1.0, minor_step) == [""] * len(minor)
+
+
+def test_log_axis_over_five_decades_has_no_minor_ticks(log_axis):
+    """1e-5 .. 1 on 280 px: every decade labelled, and more than four decades are too many for 2..9 in each."""
+    (major_step, major), (_, minor) = log_axis.tickValues(-5.0, 0.0, 280)
+    assert major_step == 1.0 and major == [-5.0, -4.0, -3.0, -2.0, -1.0, 0.0]
+    assert minor == []
+
+
+def test_log_axis_marks_minor_ticks_lying_on_either_end_of_the_range(log_axis):
+    """0.002 .. 5: the minor ticks run from 2e-3 (the bottom edge) to 5 (the top edge), both kept."""
+    (_, major), (_, minor) = log_axis.tickValues(-3.0 + math.log10(2.0), math.log10(5.0), 280)
+    assert major == [-2.0, -1.0, 0.0]
+    values = [k * 1e-3 for k in range(2, 10)] + [k * 1e-2 for k in range(2, 10)] + \
+             [k * 0.1 for k in range(2, 10)] + [2.0, 3.0, 4.0, 5.0]
+    assert minor == pytest.approx([math.log10(v) for v in values], abs=1e-12)
