@@ -356,3 +356,162 @@ def test_wheel_curves_has_one_speed_and_one_torque_curve_per_wheel_and_twins_onl
     assert [c.column for c in curves["momentum"]] == ["hx", "hy", "hz", *twins]
     assert [c.column for c in curves["body_torques"]] == ["tx", "ty", "tz", *asked]
     assert [c.dashed for c in curves["momentum"]] == [False] * 3 + [True] * len(twins)
+
+
+# ------------------------------------------------------------- the panel's layout, and the plots as a user drives them
+def test_the_plots_stack_top_to_bottom_edge_to_edge_on_the_plot_background_inside_their_parent(qtbot, history):
+    """A panel made inside a window is that window's child, and so are its show/hide actions; its plots are
+    stacked in PLOTS order, each starting where the one above ends (no gap), one width, on PLOT_BACKGROUND."""
+    from pyqtgraph.Qt import QtWidgets
+
+    from app.plots.live import PLOTS
+    from app.plots.style import PLOT_BACKGROUND
+
+    host = QtWidgets.QWidget()
+    qtbot.addWidget(host)
+    panel = PlotPanel(history, parent=host)
+    assert panel.parent() is host
+    assert all(action.parent() is panel for action in panel.toggle_actions())
+    host.resize(700, 800)
+    panel.resize(700, 800)
+    host.show()
+    qtbot.waitExposed(host)
+    boxes = [panel.plot(spec.name).geometry() for spec in PLOTS]
+    assert boxes[0].height() > 50
+    for upper, lower in zip(boxes, boxes[1:]):
+        assert lower.top() == pytest.approx(upper.bottom(), abs=1e-9), "stacked edge to edge, in order"
+        assert (lower.left(), lower.width()) == (upper.left(), upper.width())
+    image = panel.grab().toImage()
+    background = pg.mkColor(PLOT_BACKGROUND)
+    for x, y in ((2, 2), (690, 400)):                # outside the plots (the screen may have 16-bit colour)
+        seen = image.pixelColor(x, y)
+        assert abs(seen.red() - background.red()) <= 8 and abs(seen.green() - background.green()) <= 4, (x, y)
+        assert abs(seen.blue() - background.blue()) <= 8, (x, y)
+
+
+def test_each_plot_has_horizontal_grid_lines_at_the_grid_opacity_and_no_vertical_ones(panel):
+    """Grid lines mark the values (left and right axes: y) at GRID_ALPHA of the axis colour; none mark the time."""
+    from app.plots.style import GRID_ALPHA
+
+    for name in panel.plot_names():
+        plot = panel.plot(name)
+        for side in ("left", "right"):
+            assert plot.getAxis(side).grid / 255 == pytest.approx(GRID_ALPHA, abs=1 / 255), (name, side)
+        for side in ("bottom", "top"):
+            assert plot.getAxis(side).grid is False, (name, side)
+
+
+def test_the_legend_names_its_curves_in_8_point_text(panel):
+    """Each legend entry's text is as wide as Qt's 8 pt font sets it (the window's text is larger)."""
+    from pyqtgraph.Qt import QtGui
+
+    for name in panel.plot_names():
+        for _, label in panel.plot(name).legend.items:
+            font = QtGui.QFont(label.item.font())
+            font.setPointSizeF(8.0)
+            width = QtGui.QFontMetricsF(font).horizontalAdvance(label.text)
+            margins = 2 * label.item.document().documentMargin()
+            assert label.item.boundingRect().width() == pytest.approx(width + margins, abs=1.0), (name, label.text)
+
+
+def test_a_plot_zoomed_while_paused_stays_zoomed_until_a_new_sample_arrives(panel, history):
+    history.append(make_rows(0, 500))
+    panel.refresh()
+    plot = panel.plot("rates")
+    plot.setXRange(0.1, 0.2, padding=0)
+    panel.refresh()                                   # paused: nothing new
+    assert plot.viewRange()[0] == pytest.approx([0.1, 0.2])
+    history.append(make_rows(500, 1))
+    panel.refresh()
+    t = history.column("t")
+    assert plot.viewRange()[0] == pytest.approx([t[0], t[0] + panel.window_seconds])
+
+
+def test_a_history_refilled_with_another_span_of_as_many_samples_is_drawn_anew(panel, history):
+    """The plots never keep a replaced run on screen: the history cleared and refilled with as many samples of
+    other times is drawn at the next refresh, even before the panel itself is cleared."""
+    history.append(make_rows(0, 300))
+    panel.refresh()
+    history.clear()
+    history.append(make_rows(5000, 300))
+    panel.refresh()
+    t = history.column("t")
+    for label, column in SHOWS["rates"].items():
+        x, y = curve_data(panel, "rates", label)
+        assert np.array_equal(x, t) and np.array_equal(y, column_value(column, t)), label
+
+
+def test_the_one_plot_left_visible_is_drawn_and_its_curves_painted(panel, history, qtbot):
+    names = panel.plot_names()
+    for name in names[1:]:
+        panel.set_visible(name, False)
+    history.append(make_rows(0, 200))
+    panel.refresh()
+    t = history.column("t")
+    for label, column in SHOWS[names[0]].items():
+        x, y = curve_data(panel, names[0], label)
+        assert np.array_equal(x, t) and np.array_equal(y, column_value(column, t)), label
+    for curve in panel.plot(names[0]).listDataItems():   # the path Qt strokes spans the curve's data
+        box = curve.getPath().boundingRect()
+        _, y = curve.getData()
+        assert (box.left(), box.right()) == pytest.approx((t[0], t[-1]))
+        assert (box.top(), box.bottom()) == pytest.approx((y.min(), y.max()))
+
+
+def test_a_window_of_24_samples_per_pixel_is_cut_into_one_run_per_one_or_two_pixel_columns(panel, history):
+    """factor_for(n, width / 2): between width / 2 and width runs of a power of two samples (here 32 a run)."""
+    width = panel.plot("torques").getViewBox().width()
+    n = int(24 * width)
+    assert n < panel.window_seconds / DT              # all in the window
+    history.append(make_rows(0, n))
+    panel.refresh()
+    t = history.column("t")
+    for plot, curves in SHOWS.items():
+        label = next(iter(curves))
+        x, _ = curve_data(panel, plot, label)
+        starts = runs_of(x, t)
+        assert width / 2 <= len(starts) <= width + 1, (plot, len(starts), width)
+
+
+def test_a_plot_shown_again_says_so_and_shows_the_live_window(panel, history, qtbot):
+    history.append(make_rows(0, 500))
+    panel.refresh()
+    t = history.column("t")
+    panel.plot("rates").setXRange(0.1, 0.2, padding=0)
+    panel.set_visible("rates", False)
+    with qtbot.waitSignal(panel.visibility_changed, timeout=1000) as blocker:
+        panel.set_visible("rates", True)
+    assert blocker.args == ["rates", True]
+    assert panel.plot("rates").viewRange()[0] == pytest.approx([t[0], t[0] + panel.window_seconds])
+
+
+def test_an_unknown_plot_is_refused_with_the_list_of_the_known_ones(panel):
+    with pytest.raises(KeyError) as info:
+        panel.plot("speeds")
+    message = str(info.value.args[0])
+    assert "'speeds'" in message
+    assert message.split("known:")[1].strip().split(", ") == list(panel.plot_names())
+
+
+def test_curve_points_of_a_plot_with_one_curve_counts_that_curve(momentum):
+    from app.plots.live import wheel_curves
+
+    panel, table = momentum
+    panel.set_curves("wheel_speeds", wheel_curves(1)["wheel_speeds"])
+    panel.refresh()
+    assert panel.curve_points("wheel_speeds") == len(table["t"])
+
+
+def test_building_the_panels_lays_every_legend_out_without_a_qt_warning(qtbot, qtlog):
+    """Each legend takes its plot's title cell (the title leaves it): Qt's layout engine refuses an item put
+    into a taken cell with a warning, which must never be seen, for the main plots and the Momentum tab."""
+    from app.plots.live import MOMENTUM_PLOTS, PLOTS
+
+    for plots in (PLOTS, MOMENTUM_PLOTS):
+        panel = PlotPanel(History(capacity=64), plots=plots)
+        qtbot.addWidget(panel)
+        for spec in plots:
+            plot = panel.plot(spec.name)
+            assert plot.layout.itemAt(0, 1) is plot.legend, spec.name
+    warnings = [r.message for r in qtlog.records if r.type != QtCore.QtMsgType.QtDebugMsg]
+    assert warnings == []
