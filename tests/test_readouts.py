@@ -301,3 +301,105 @@ def test_the_orbit_toggle_turns_the_angles_title_and_readout_to_the_orbit_frame(
     assert shown.relative_to_orbit and told[-1] is True and "orbit" in shown.angles_title.text()
     shown.orbit.setChecked(False)                    # the user unticks it
     assert told[-1] is False and shown.angles_title.text() == "ψ θ φ"
+
+
+# ------------------------------------------------------------------ second wave: defaults, wheels, the orbit box
+def test_without_orbit_asked_the_angles_are_inertial_even_when_the_snapshot_has_orbit_angles():
+    """readout_texts' default is the inertial frame: a snapshot of a gravity-gradient run carries orbit angles
+    too, and they show only when asked for."""
+    snapshot = dataclasses.replace(SNAPSHOT, orbit_angles_deg=(-20.0, 5.5, 170.25))
+    assert readout_texts(snapshot)["angles"] == EXPECTED["angles"]
+    assert readout_texts(snapshot, orbit=True)["angles"] == "( -20.00,   +5.50, +170.25) °"
+
+
+def test_two_wheels_at_their_limits_are_both_marked_and_named_and_a_creeping_wheel_reads_plus_zero():
+    """Wheels 1 and 3 at (or past) their own limits, wheel 2 turning back at -0.04 rad/s: 0.0 to one
+    decimal, shown +0.0 (never -0.0), and the end of the line names both saturated wheels."""
+    snapshot = dataclasses.replace(WHEELS, wheel_speeds=(-600.0, -0.04, 250.02))
+    text = readout_texts(snapshot, speed_limits=(600.0, 600.0, 250.0))["wheels"]
+    assert text == "(-600.0!, +0.0, +250.0!) rad/s  at the speed limit: wheel 1, 3"
+
+
+def test_a_new_readouts_box_for_the_orbit_frame_is_off_until_an_orbit_exists(qtbot):
+    """Before a gravity-gradient run there is no orbit frame: the box is greyed out and, even ticked by hand,
+    the angles stay inertial; it is found by its object name (check_*, as the window's other boxes)."""
+    from PySide6.QtWidgets import QCheckBox
+
+    readouts = Readouts()
+    qtbot.addWidget(readouts)
+    box = readouts.findChild(QCheckBox, "check_orbit_angles")
+    assert box is readouts.orbit
+    assert not box.isEnabled()
+    box.setChecked(True)
+    assert not readouts.relative_to_orbit
+    readouts.show_snapshot(dataclasses.replace(SNAPSHOT, orbit_angles_deg=(-20.0, 5.5, 170.25)))
+    assert readouts.values["angles"].text() == EXPECTED["angles"]
+
+
+def test_the_orbit_box_says_what_it_turns_and_its_tip_defines_the_orbit_frame(qtbot):
+    """The box's text is a sentence-case phrase naming the angles and the orbit frame; its tool tip gives the
+    orbit frame's axes (z to nadir, x along the velocity), names the Angles plot by its tab title, and says
+    it needs gravity gradient."""
+    from app.plots.live import PLOTS
+
+    readouts = Readouts()
+    qtbot.addWidget(readouts)
+    text, tip = readouts.orbit.text(), readouts.orbit.toolTip()
+    assert text == text[0].upper() + text[1:].lower() and "angles" in text.lower() and "orbit frame" in text
+    assert tip[0].isupper() and tip[1:5].islower()
+    for part in ("Yaw, pitch and roll", "local vertical", "z to nadir", "x along the velocity", "readouts",
+                 "gravity gradient"):
+        assert part in tip, part
+    angles_tab = next(spec.title for spec in PLOTS if spec.name == "angles")
+    assert f"the {angles_tab} plot" in tip
+
+
+def test_the_orbit_box_sits_under_the_scalars_above_the_warning(qtbot):
+    """The grid: names and values of the vectors in columns 0-1, of the scalars in 2-3 (four rows, 0-3); the
+    box takes the scalars' two columns in the row under them (4), beside the torque, and the gimbal-lock
+    warning's row (5) stays free for the warning."""
+    readouts = Readouts()
+    qtbot.addWidget(readouts)
+    layout = readouts.layout()
+    assert layout.itemAtPosition(3, 2).widget().text() == "T"          # the last scalar's name
+    assert layout.getItemPosition(layout.indexOf(readouts.orbit)) == (4, 2, 1, 2)
+    assert layout.columnCount() == 4
+
+
+def test_widening_the_readouts_gives_the_vectors_values_three_parts_and_the_scalars_two(qtbot):
+    """Extra width goes to the value columns, 3 : 2 (the vectors are longer than the scalars); the names'
+    columns keep their width."""
+    readouts = Readouts()
+    qtbot.addWidget(readouts)
+    readouts.show_snapshot(SNAPSHOT)
+    readouts.resize(700, 200)
+    readouts.show()
+    qtbot.waitExposed(readouts)
+    layout = readouts.layout()
+
+    def widths():
+        layout.activate()
+        return [layout.cellRect(0, c).width() for c in range(layout.columnCount())]
+
+    before = widths()
+    readouts.resize(1200, 200)
+    after = widths()
+    grown = [a - b for a, b in zip(after, before)]
+    assert len(grown) == 4 and grown[0] == 0 and grown[2] == 0, grown
+    assert grown[1] + grown[3] == 500
+    assert grown[1] == pytest.approx(300, abs=2) and grown[3] == pytest.approx(200, abs=2), grown
+
+
+def test_the_readouts_sit_centred_in_their_frame(qtbot):
+    """The grid's insets are symmetric: as much room left as right, above as below (a frame drawn around the
+    readouts shows an even border), and a nonzero border on every side so no text touches the frame."""
+    readouts = Readouts()
+    qtbot.addWidget(readouts)
+    readouts.resize(800, 200)
+    layout = readouts.layout()
+    layout.activate()
+    inner, outer = layout.contentsRect(), readouts.rect()
+    left, top = inner.left() - outer.left(), inner.top() - outer.top()
+    right, bottom = outer.right() - inner.right(), outer.bottom() - inner.bottom()
+    assert left == right and top == bottom, (left, top, right, bottom)
+    assert min(left, top) > 0
