@@ -4,6 +4,8 @@ steps asked for (also when the run is longer than one 10,000-step batch)."""
 
 import re
 
+import time
+
 import pytest
 
 from sim import api
@@ -60,12 +62,16 @@ def test_a_replay_stream_reports_every_step_to_its_progress(tmp_path):
 
 def test_a_replay_bar_shows_a_share_of_the_steps_and_leaves_no_line(tmp_path, capsys):
     path = _recording(tmp_path, 0.05)
+    started = time.monotonic()
     result = api.replay(path, progress=True)
+    elapsed = time.monotonic() - started
     assert len(result["t"]) == 51
     err = capsys.readouterr().err
     assert "%" in err and "50" in err  # a share of a known total, 50 steps
     assert "\n" not in err  # the bar is cleared when the replay ends
-    assert err.count("%|") == 1  # redrawn at most every half second: a replay of a few ms shows only its start
+    # redrawn at most every half second: a replay of a few ms shows only its start (a loaded machine's
+    # slower replay may show one more drawing each half second)
+    assert 1 <= err.count("%|") <= 1 + elapsed / 0.5
 
 
 def test_a_recording_longer_than_one_batch_holds_exactly_its_steps(tmp_path):
