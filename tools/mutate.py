@@ -497,6 +497,9 @@ def main(argv=None) -> int:
     parser.add_argument("--sample", type=float, default=None,
                         help="test only this share (0-1) of each module's untested mutants, drawn at random "
                              "(seeded): an unbiased estimate of a run too long to finish; --resume goes on")
+    parser.add_argument("--seed", type=int, default=2026,
+                        help="with --sample: the draw's seed (another seed, another sample: a new estimate "
+                             "after the last sample's survivors were read)")
     parser.add_argument("--report-only", action="store_true", help="summarise the last run's results")
     parser.add_argument("--resume", action="store_true",
                         help="keep the last run's results and test only the mutants not yet tested")
@@ -523,7 +526,7 @@ def main(argv=None) -> int:
     failed = 0
     if not (args.report_only or args.merge):
         names = {part.name: part.survivors() if args.retest
-                 else part.untested(args.sample) if args.sample else [] for part in parts}
+                 else part.untested(args.sample, args.seed) if args.sample else [] for part in parts}
         if args.names:  # names, and patterns (mutmut matches them with fnmatch: a changed function's mutants)
             chosen = set(args.names.read_text().split())
             patterns = sorted(n for n in chosen if any(c in n for c in "*?["))
