@@ -215,9 +215,9 @@ def wheel_run(steps: int = 100):
 
 @pytest.fixture
 def momentum(qtbot):
-    """The Momentum tab's panel, fed as the window feeds it (app.window.frames: wheel_curves, set_curves with
-    the wheels' +-limits) from a real run with three wheels."""
-    from app.plots.live import MOMENTUM_PLOTS, wheel_curves
+    """The Momentum tab's panel, set as the window sets it (app.plots.live.show_wheels, which
+    app.window.frames calls) and fed from a real run with three wheels."""
+    from app.plots.live import MOMENTUM_PLOTS, show_wheels
 
     runner, rows = wheel_run()
     history = History(columns=runner.columns, capacity=2**12)
@@ -226,10 +226,7 @@ def momentum(qtbot):
     widget.resize(700, 800)
     widget.show()
     qtbot.waitExposed(widget)
-    limits = {"wheel_speeds": sorted({v for m in SPEED_LIMITS for v in (m, -m)}),
-              "wheel_torques": sorted({v for m in TORQUE_LIMITS for v in (m, -m)})}
-    for name, specs in wheel_curves(3).items():
-        widget.set_curves(name, specs, limits.get(name, ()))
+    show_wheels(widget, 3, SPEED_LIMITS, TORQUE_LIMITS)
     history.append(rows)
     widget.refresh()
     return widget, dict(zip(runner.columns, rows.T))
@@ -515,3 +512,19 @@ def test_building_the_panels_lays_every_legend_out_without_a_qt_warning(qtbot, q
             assert plot.layout.itemAt(0, 1) is plot.legend, spec.name
     warnings = [r.message for r in qtlog.records if r.type != QtCore.QtMsgType.QtDebugMsg]
     assert warnings == []
+
+
+def test_the_wheel_plots_show_only_for_a_run_with_wheels(momentum):
+    """A body without wheels hides the speed and motor-torque plots (and their limit lines); H and the torque
+    on the body stay; wheels again bring both plots back with their limits."""
+    from app.plots.live import show_wheels
+
+    panel, _ = momentum
+    show_wheels(panel, 0)
+    assert [panel.is_visible(name) for name in ("momentum", "wheel_speeds", "wheel_torques", "body_torques")] \
+        == [True, False, False, True]
+    assert panel.limits("wheel_speeds") == panel.limits("wheel_torques") == []
+    show_wheels(panel, 2, (100.0, 100.0), (0.5, 0.1))
+    assert panel.is_visible("wheel_speeds") and panel.is_visible("wheel_torques")
+    assert panel.limits("wheel_speeds") == [-100.0, 100.0]          # one line for the two equal limits
+    assert panel.limits("wheel_torques") == [-0.5, -0.1, 0.1, 0.5]

@@ -128,6 +128,19 @@ def wheel_curves(count: int) -> dict:
             "wheel_torques": tuple(CurveSpec(f"ux{i}", f"u{i}", colors[i - 1]) for i in range(1, count + 1)),
             "body_torques": torques}
 
+
+def show_wheels(panel: PlotPanel, count: int, speed_limits=(), torque_limits=()) -> None:
+    """The Momentum tab ``panel`` set for a run with ``count`` wheels: :func:`wheel_curves`, a dashed line at
+    plus and minus each wheel's speed and motor-torque limit (each level once), the wheel plots shown only
+    with wheels."""
+    levels = {"wheel_speeds": sorted({v for m in speed_limits for v in (m, -m)}),
+              "wheel_torques": sorted({v for m in torque_limits for v in (m, -m)})}
+    for name, specs in wheel_curves(count).items():
+        panel.set_curves(name, specs, levels.get(name, ()))
+    panel.set_visible("wheel_speeds", count > 0)
+    panel.set_visible("wheel_torques", count > 0)
+
+
 _EMPTY = np.empty(0)
 
 #: Display frames between two refreshes of one plot; the visible plots take turns.

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from app.plots.compare import period_note
-from app.plots.live import PLOTS, WHEEL_COLORS, CurveSpec, wheel_curves
+from app.plots.live import PLOTS, WHEEL_COLORS, CurveSpec, show_wheels
 from app.plots.estimation import ESTIMATE_COLOR
 from app.view3d.layout import GHOST_COLOR
 from app.view3d.magnetic import dipole_limit
@@ -131,13 +131,10 @@ class FramePresenter:
             return
         self._wheels_shown = key
         count = 0 if wheels is None else wheels.n
-        curves = wheel_curves(count)
-        limits = {"wheel_speeds": () if wheels is None else sorted({v for m in wheels.speed_limit for v in (m, -m)}),
-                  "wheel_torques": () if wheels is None else sorted({v for m in wheels.torque_limit for v in (m, -m)})}
-        for name, specs in curves.items():
-            w.momentum.set_curves(name, specs, limits.get(name, ()))
-        w.momentum.set_visible("wheel_speeds", count > 0)
-        w.momentum.set_visible("wheel_torques", count > 0)
+        if wheels is None:
+            show_wheels(w.momentum, 0)
+        else:
+            show_wheels(w.momentum, count, wheels.speed_limit, wheels.torque_limit)
         colors = [rgba(c) for c in cycle(WHEEL_COLORS, count)]
         w.viewer.set_wheels(() if wheels is None else wheels.axes, colors)
         w.readouts.speed_limits = () if wheels is None else wheels.speed_limit
