@@ -27,3 +27,19 @@ def advanced_twice(worker):
         return len(seen) >= 3
 
     return done
+
+
+def came_round(worker, wait) -> None:
+    """Return once ``worker``'s loop has come round since the call: how a test sees that something did NOT
+    happen (a step while paused, at a scenario's end or after a fault) without sleeping.
+
+    The loop applies the commands queued at the top of each turn and only then decides whether to step.
+    Its speed is set away and back twice, each change sent only once ``wait(condition)`` (a bounded wait
+    that fails at its deadline) has seen the previous one applied: four commands that are never queued
+    together, so the loop has finished at least one turn, step decision included, before this returns.
+    """
+    speed = worker.speed
+    other = speed * 2.0 if speed <= 1.0 else speed / 2.0
+    for value in (other, speed, other, speed):
+        worker.set_speed(value)
+        wait(lambda value=value: worker.speed == value)

@@ -456,7 +456,11 @@ def against_cluster(kill):
                                    "--nthreads", "1", "--no-dashboard"], **quiet,
                                   env={**os.environ, "PYTHONPATH": str(ROOT)})
         try:
-            time.sleep(1.0)
+            deadline = time.monotonic() + 30  # until the scheduler listens (or has died)
+            while scheduler.poll() is None and time.monotonic() < deadline:
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1.0):
+                    break
+                time.sleep(0.05)
             argv = [a.replace("{address}", address) for a in case.argv]
             proc = _popen(case, folder, argv)
             start = time.monotonic()  # wait until the worker flies a chunk
@@ -835,11 +839,15 @@ def link_kept(name, target):
 def no_process_in(folder_check=None):
     """No process is left whose command line names the case's folder (an orphaned ffmpeg)."""
     def check(folder, out, err):
-        time.sleep(0.2)
-        for entry in os.listdir("/proc"):
-            if entry.isdigit() and int(entry) != os.getpid() and str(folder) in _cmdline(int(entry)):
-                return f"a process is left running: {_cmdline(int(entry))[:200]}"
-        return folder_check(folder, out, err) if folder_check else None
+        deadline = time.monotonic() + 5.0  # a child that is ending is given the time to end, no more
+        while True:
+            left = [int(e) for e in os.listdir("/proc")
+                    if e.isdigit() and int(e) != os.getpid() and str(folder) in _cmdline(int(e))]
+            if not left:
+                return folder_check(folder, out, err) if folder_check else None
+            if time.monotonic() > deadline:
+                return f"a process is left running: {_cmdline(left[0])[:200]}"
+            time.sleep(0.02)
     return check
 
 

@@ -125,13 +125,20 @@ def test_a_paused_run_shows_its_ensemble_where_its_bodies_are():
         while worker.steps_taken < 300 and time.perf_counter() < deadline:
             time.sleep(0.01)
         for pausing in (lambda: worker.pause(True), lambda: worker.pause_at(worker.runner.sim.t + 0.2)):
+            running = worker.steps_taken
             worker.pause(False)
-            time.sleep(0.1)
+            while worker.steps_taken < running + 10 and time.perf_counter() < deadline:  # flying again
+                time.sleep(0.01)
             pausing()
             while not worker.paused and time.perf_counter() < deadline:
                 time.sleep(0.01)
-            time.sleep(0.1)
-            last = worker.drain()[-1]
+            # paused at the scenario's time, the worker reads as paused and then publishes the bodies where
+            # they are: wait for that batch (a bounded wait; a worker that never publishes it fails below)
+            batches = worker.drain()
+            while not (batches and batches[-1].ensemble.t == batches[-1].last.t) and time.perf_counter() < deadline:
+                time.sleep(0.01)
+                batches += worker.drain()
+            last = batches[-1]
             assert worker.paused and last.ensemble.t == last.last.t > 0.3
     finally:
         worker.stop()

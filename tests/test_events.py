@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gui_waits import came_round
 from sim.ensemble import Ensemble, EnsembleSpec
 from sim.model.events import TIME_TOLERANCE, EventCursor, reached, steps_until
 from sim.run.runner import ENSEMBLE, Runner
@@ -217,7 +218,12 @@ def test_the_window_pauses_at_the_end_on_the_step_the_events_use():
         while not worker.at_end:
             assert time.perf_counter() < end, "timed out"
             time.sleep(0.005)
-        time.sleep(0.05)
+
+        def wait(condition):
+            while not condition():
+                assert time.perf_counter() < end, "timed out"
+                time.sleep(0.005)
+        came_round(worker, wait)  # and it stays there
         assert worker.steps_taken == 11 and worker.drain()[-1].last.t == 11 * 0.03 < 0.33
     finally:
         assert worker.stop(2.0)

@@ -118,10 +118,11 @@ def test_a_torque_through_the_link_turns_the_body_the_right_way(linked):
     first = _next_state(sub)
     push.send(encode_input(9, torque=(0.0, 0.0, 0.3)))
     assert _wait(lambda: worker.settings.torque == (0.0, 0.0, 0.3))
-    assert _wait(lambda: _next_state(sub)["ack"] == 9)            # the states say when the input was applied
-    time.sleep(0.2)
-    while sub.poll(0):
-        state = decode_state(sub.recv())                            # the newest state
+    seen = []
+    assert _wait(lambda: seen.append(_next_state(sub)) or seen[-1]["ack"] == 9)  # the states say when it applied
+    state = seen[-1]
+    while state["t"] < seen[-1]["t"] + 0.2:                         # 0.2 s of flight under the torque
+        state = _next_state(sub)                                    # (each within 5 s, or the test fails)
     # +z torque from rest: the z rate grows the way the torque points (J_zz = 1.5 kg m^2, J_xz = 0.2)
     assert state["w"][2] > first["w"][2] + 0.01
     stats = link.stats()

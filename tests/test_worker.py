@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from app.worker import CHUNK_WALL, MAX_LAG, Fault, SimulationWorker
+from gui_waits import came_round
 from sim.run.runner import Runner
 from sim.run.scenario import Scenario
 from sim.model.settings import Settings
@@ -136,7 +137,7 @@ def test_worker_numerical_fault_pauses_and_reset_recovers(started):
     assert "norm" in worker.fault.message and worker.fault.where == ""
     assert "t=0 s" in str(worker.fault)
     taken = worker.steps_taken
-    time.sleep(0.2)
+    came_round(worker, wait_for)
     assert worker.steps_taken == taken, "a fault pauses the simulation"
     worker.reset((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
     wait_for(lambda: worker.fault is None and worker.steps_taken > taken + 2)
