@@ -99,7 +99,7 @@ class ControlPanel(QWidget):
         self.body = BodyGroup(self._submit_all, self.current_settings)
         self.wheels = WheelsGroup(self._submit)
         self.environment = EnvironmentGroup(self._submit)
-        self.pointing = PointingGroup(self._submit)
+        self.pointing = PointingGroup(self._submit, self._submit_all, self.current_settings)
         self.magnetic = MagneticGroup(self._submit)
         self.sensors = SensorsGroup(self._submit)
         self._groups = (self.torque, self.command, self.dampers, self.controller, self.limiter,

@@ -203,6 +203,7 @@ class MainWindow(QMainWindow):
         self.controls.setMinimumWidth(300)
         self.controls.rejected.connect(lambda text: self.statusBar().showMessage(text, MESSAGE_SECONDS * 1000))
         self.controls.body.rejected.connect(self.show_message)
+        self.controls.pointing.noticed.connect(lambda text: self.show_message(text, error=False))
         run = self.controls.run
         run.show_state(False, speed)
         run.pause_toggled.connect(worker.pause)
