@@ -240,9 +240,13 @@ class Settings:
         record caches from its fields (the wheel set, the rods) is made again
         when read.  An unknown key raises SettingsError naming it.
         """
-        checked = {key: validate(key, value) for key, value in changes.items()}
+        return self.replace_validated(**{key: validate(key, value) for key, value in changes.items()})
+
+    def replace_validated(self, **changes) -> Settings:
+        """:meth:`replace` with values :func:`validate` already returned (a
+        :class:`~sim.model.controls.SettingChange`'s): only the checks that combine keys run."""
         out = object.__new__(Settings)
-        out.__dict__.update({key: self.__dict__[key] for key in KEYS}, **checked)
+        out.__dict__.update({key: self.__dict__[key] for key in KEYS}, **changes)
         out._check_together()
         return out
 
