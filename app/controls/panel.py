@@ -26,12 +26,11 @@ from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget, QVBoxLayout, QWid
 from app.controls.body import BodyGroup
 from app.controls.command import CommandGroup
 from app.controls.controller import ControllerGroup
-from app.controls.dampers import DampersGroup
 from app.controls.integrator import IntegratorGroup
-from app.controls.limiter import LimiterGroup
 from app.controls.magnetic import MagneticGroup
 from app.controls.pointing import PointingGroup
 from app.controls.run import RunGroup
+from app.controls.switched import SWITCHED, SwitchedGroup
 from app.controls.sensors import SensorsGroup
 from app.controls.torque import TorqueGroup
 from app.controls.wheels import EnvironmentGroup, WheelsGroup
@@ -93,9 +92,9 @@ class ControlPanel(QWidget):
         self.run = RunGroup(speed_range)
         self.torque = TorqueGroup(self._submit)
         self.command = CommandGroup(self._submit)
-        self.dampers = DampersGroup(self._submit)
+        self.dampers = SwitchedGroup(SWITCHED["dampers"], self._submit)
         self.controller = ControllerGroup(self._submit)
-        self.limiter = LimiterGroup(self._submit)
+        self.limiter = SwitchedGroup(SWITCHED["limiter"], self._submit)
         self.integrator = IntegratorGroup(self._submit)
         self.body = BodyGroup(self._submit_all, self.current_settings)
         self.wheels = WheelsGroup(self._submit)

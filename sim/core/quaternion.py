@@ -20,7 +20,7 @@ import numpy as np
 
 from sim.core import algebra
 from sim.core.angles import SINGULAR, aircraft_angles, cayley_entries
-from sim.core.interpolation import _scaled
+from sim.core.interpolation import scaled_pair
 
 __all__ = [
     "product",
@@ -324,5 +324,5 @@ def rotation_angle(p, q) -> float:
     [0, pi].  Valid for inputs of any length: they are first divided by their
     largest component, so that squares neither overflow nor underflow.
     """
-    p, q, _ = _scaled(_floats(p), _floats(q))
+    p, q, _ = scaled_pair(_floats(p), _floats(q))
     return algebra.rotation_angle(p, q)
