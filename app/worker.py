@@ -41,7 +41,8 @@ import numpy as np
 
 from sim.model.events import TIME_TOLERANCE, reached, steps_until
 from sim.io.limits import LIMITS
-from sim.run.runner import RESET, Batch, Runner
+from sim.run.inputs import Reset, SettingChange
+from sim.run.runner import Batch, Runner
 
 __all__ = ["SimulationWorker", "Fault", "SPEED_RANGE", "CHUNK_SECONDS", "CHUNK_WALL", "MAX_LAG"]
 
@@ -291,7 +292,8 @@ class SimulationWorker:
         effect at one step, and a recording holds them); while paused the
         window shows the t = 0 state at once.
         """
-        self._runner.send((("angles_deg", angles_deg), ("rates", rates), *with_inputs, (RESET, None)))
+        self._runner.send((SettingChange("angles_deg", angles_deg), SettingChange("rates", rates), *with_inputs,
+                           Reset()))
         self._command(self._do_reset, self._runner)
 
     def replace_runner(self, runner: Runner, stop_at: int | None = None) -> None:

@@ -160,15 +160,16 @@ def view(qtbot):
 
 @pytest.fixture
 def main_window(qtbot):
-    """Open the main window on a scenario (``main_window("integrators", speed=10.0)``), shown and
+    """Open the main window on a scenario (``main_window("integrators", speed=10.0)``, or a Scenario), shown and
     running; every window opened is closed (its thread stopped) at the end."""
     from app.window import MainWindow
     from sim.run.scenario import load
 
     opened = []
 
-    def open_main_window(scenario: str = "default", speed: float = 1.0):
-        win = MainWindow(load(scenario), remember_geometry=False, speed=speed)
+    def open_main_window(scenario="default", speed: float = 1.0):
+        win = MainWindow(load(scenario) if isinstance(scenario, str) else scenario, remember_geometry=False,
+                         speed=speed)
         opened.append(win)
         win.show()
         qtbot.waitExposed(win)

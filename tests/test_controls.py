@@ -11,7 +11,6 @@ import pytest
 import sim.model.controls
 import sim.model.settings
 import sim.model.stepping
-import sim.run.runner
 from sim.ensemble import EnsembleSpec
 from sim.model.controls import CONTROLS, Control
 from sim.model.settings import SettingsError
@@ -57,7 +56,7 @@ def test_wheel_torques_are_a_control_too():
 
 def test_a_control_is_validated_once(monkeypatch):
     calls = []
-    for module in (sim.model.controls, sim.model.settings, sim.model.stepping, sim.run.runner):
+    for module in (sim.model.controls, sim.model.settings, sim.model.stepping):
         real = module.validate
         monkeypatch.setattr(module, "validate", lambda k, v, real=real: calls.append(k) or real(k, v))
     runner = Runner(load("tennis_racket"))   # three bodies

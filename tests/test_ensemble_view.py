@@ -560,6 +560,7 @@ def test_a_hidden_tab_derives_nothing_and_a_shown_one_draws_the_latest_frame(qtb
 
 @pytest.mark.gl
 def test_the_ensemble_tabs_restart_and_load_body_arrive_as_one_entry_each(qtbot, main_window, monkeypatch):
+    from sim.run.inputs import typed
     """Turning the ensemble on restarts the run: the reset angles and rates, the ensemble and the reset go
     through the window's one door as one entry, so no step falls between them (issue 29); so do a loaded
     body's inertia and gains with their reset."""
@@ -570,11 +571,12 @@ def test_the_ensemble_tabs_restart_and_load_body_arrive_as_one_entry_each(qtbot,
     monkeypatch.setattr(runner, "send", lambda entry: entries.append(tuple(entry)) or send(entry))
     view = turn_on(qtbot, win, 100)
     assert len(entries) == 1
-    assert [key for key, _ in entries[0]] == ["angles_deg", "rates", ENSEMBLE, RESET]
-    assert entries[0][2][1] == view.spec
+    first = [typed(item) for item in entries[0]]   # typed inputs (issue 41), or pairs the runner types
+    assert [item.key for item in first] == ["angles_deg", "rates", ENSEMBLE, RESET]
+    assert first[2].value == view.spec
     qtbot.waitUntil(lambda: view.frame is not None and view.frame.n == 100, timeout=3000)
     entries.clear()
     view.load_body(0)
-    keys = [key for key, _ in entries[0]]
+    keys = [typed(item).key for item in entries[0]]
     assert len(entries) == 1 and keys[:2] == ["angles_deg", "rates"] and keys[-1] == RESET
     assert set(keys) <= {"inertia", "gains", "angles_deg", "rates", RESET}

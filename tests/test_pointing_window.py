@@ -39,3 +39,36 @@ def test_the_pointing_control_sends_the_mode_and_the_run_follows(main_window, qt
 
     z = Rotation.from_quat(win.last_snapshot.attitude).as_matrix()[2]
     assert math.degrees(math.acos(min(1.0, z @ np.array(win.last_snapshot.world.nadir)))) < 1.0
+
+
+def test_choosing_sun_pointing_without_a_controller_switches_one_on_and_the_body_points_at_the_sun(main_window,
+                                                                                                   qtbot):
+    """Issue 41: a pointing mode nothing follows is refused by the settings; the window does what the user means
+    instead (the quaternion controller comes with the mode, and the window says so), and the body turns its +z axis
+    to the Sun, whose direction is astropy's here."""
+    import dataclasses
+
+    import tests.astropy_offline  # noqa: F401
+    from astropy.coordinates import get_sun
+    from astropy.time import Time
+    from scipy.spatial.transform import Rotation
+
+    from sim.run.scenario import load
+
+    scenario = load("sun_pointing")
+    scenario = dataclasses.replace(scenario, settings=scenario.settings.replace(pointing="inertial",
+                                                                               controller="none"))
+    win = main_window(scenario, speed=300.0)
+    qtbot.waitUntil(lambda: win.controls.pointing.isEnabled(), timeout=5_000)
+    win.controls.pointing.mode.setCurrentText("sun")  # as the user picks it
+    qtbot.waitUntil(lambda: win.worker.settings.pointing == "sun", timeout=5_000)
+    assert win.worker.settings.controller == "quaternion"
+    assert "quaternion controller is switched on" in win.statusBar().currentMessage()
+    epoch = Time(scenario.settings.epoch)
+
+    def sun_error_deg():
+        snap = win.last_snapshot
+        z = Rotation.from_quat(snap.attitude).as_matrix()[2]  # the body's +z axis in ECI (row 3 of C(Q))
+        sun = get_sun(epoch + snap.t / 86400.0).cartesian.xyz.value
+        return math.degrees(math.acos(min(1.0, z @ (sun / np.linalg.norm(sun)))))
+    qtbot.waitUntil(lambda: sun_error_deg() < 1.0, timeout=60_000)   # the acquisition takes about 100 s simulated

@@ -148,13 +148,31 @@ def test_product_with_conjugate_is_norm_squared(i):
     np.testing.assert_allclose(quat.product(q, quat.conjugate(q)), [0, 0, 0, q @ q], rtol=0, atol=16 * EPS)
 
 
-@pytest.mark.parametrize("bad", [(1.0, 2.0, 3.0), (1.0, 2.0, 3.0, 4.0, 5.0), np.eye(4), ()],
-                         ids=["three", "five", "matrix", "empty"])
+@pytest.mark.parametrize("bad", [(1.0, 2.0, 3.0), (1.0, 2.0, 3.0, 4.0, 5.0), np.ones((4, 3)), (), 1.0],
+                         ids=["three", "five", "matrix_of_threes", "empty", "scalar"])
 def test_product_bad_shape_raises(bad):
     with pytest.raises(ValueError, match=r"shape \(4,\)"):
         quat.product(bad, (0.0, 0.0, 0.0, 1.0))
     with pytest.raises(ValueError, match=r"shape \(4,\)"):
         quat.product((0.0, 0.0, 0.0, 1.0), bad)
+
+
+def test_product_conjugate_and_cayley_of_a_stack_are_those_of_each_row():
+    # one quaternion module (issue 41): a stack (N, 4) is taken row by row, each row as if alone, bit for bit
+    qs, ss = np.array(GENERAL_QUATS[:-1]), np.array(GENERAL_QUATS[1:])
+    stacked, conj, c = quat.product(qs, ss), quat.conjugate(qs), quat.cayley(qs)
+    assert stacked.shape == (len(qs), 4) and conj.shape == (len(qs), 4) and c.shape == (len(qs), 3, 3)
+    for k in range(len(qs)):
+        assert np.array_equal(stacked[k], quat.product(qs[k], ss[k]))
+        assert np.array_equal(conj[k], quat.conjugate(qs[k]))
+        assert np.array_equal(c[k], quat.cayley(qs[k]))
+    # and against scipy, the oracle: C(Q) is scipy's as_matrix() of the same four numbers (scalar last), and
+    # C(Q . S) = C(Q) C(S) for unit quaternions
+    from scipy.spatial.transform import Rotation
+    u, v = qs / np.linalg.norm(qs, axis=1)[:, None], ss / np.linalg.norm(ss, axis=1)[:, None]
+    np.testing.assert_allclose(quat.cayley(u), Rotation.from_quat(u).as_matrix(), rtol=0, atol=1e-14)
+    want = Rotation.from_quat(u).as_matrix() @ Rotation.from_quat(v).as_matrix()
+    np.testing.assert_allclose(quat.cayley(quat.product(u, v)), want, rtol=0, atol=1e-14)
 
 
 # --------------------------------------------------- conjugate, norm, normalize

@@ -6,7 +6,8 @@ step), and are remembered until the model shows them.  A control (the
 torque, the command angles, the wheels' motor torques: :data:`sim.model.controls.CONTROLS`)
 leaves as a :class:`~sim.model.controls.Control`, validated here once and
 applied by the simulation without rebuilding its model; a model setting
-leaves as a ``(key, value)`` pair, validated. the model's
+leaves as a :class:`~sim.model.controls.SettingChange`, validated here once
+too (:func:`~sim.model.controls.input_of`). The model's
 settings come back at the window's sync points through
 :meth:`ControlPanel.show_settings`, which updates the groups with their
 signals blocked.  A value the model has not caught up with yet is shown as
@@ -25,17 +26,16 @@ from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget, QVBoxLayout, QWid
 from app.controls.body import BodyGroup
 from app.controls.command import CommandGroup
 from app.controls.controller import ControllerGroup
-from app.controls.dampers import DampersGroup
 from app.controls.integrator import IntegratorGroup
-from app.controls.limiter import LimiterGroup
 from app.controls.magnetic import MagneticGroup
 from app.controls.pointing import PointingGroup
 from app.controls.run import RunGroup
+from app.controls.switched import SWITCHED, SwitchedGroup
 from app.controls.sensors import SensorsGroup
 from app.controls.torque import TorqueGroup
 from app.controls.wheels import EnvironmentGroup, WheelsGroup
-from sim.model.controls import CONTROLS, Control
-from sim.model.settings import KEYS, validate
+from sim.model.controls import input_of
+from sim.model.settings import KEYS
 
 __all__ = ["ControlPanel"]
 
@@ -64,8 +64,8 @@ class ControlPanel(QWidget):
     Parameters
     ----------
     send : callable
-        ``send(entry)`` sends one entry of validated inputs (Controls and
-        ``(key, value)`` pairs) that take effect at the same step.
+        ``send(entry)`` sends one entry of typed, validated inputs (Controls and
+        SettingChanges) that take effect at the same step.
     speed_range : (float, float)
         Slowest and fastest speed factor.
     parent : QWidget, optional
@@ -92,14 +92,14 @@ class ControlPanel(QWidget):
         self.run = RunGroup(speed_range)
         self.torque = TorqueGroup(self._submit)
         self.command = CommandGroup(self._submit)
-        self.dampers = DampersGroup(self._submit)
+        self.dampers = SwitchedGroup(SWITCHED["dampers"], self._submit)
         self.controller = ControllerGroup(self._submit)
-        self.limiter = LimiterGroup(self._submit)
+        self.limiter = SwitchedGroup(SWITCHED["limiter"], self._submit)
         self.integrator = IntegratorGroup(self._submit)
         self.body = BodyGroup(self._submit_all, self.current_settings)
         self.wheels = WheelsGroup(self._submit)
         self.environment = EnvironmentGroup(self._submit)
-        self.pointing = PointingGroup(self._submit)
+        self.pointing = PointingGroup(self._submit, self._submit_all, self.current_settings)
         self.magnetic = MagneticGroup(self._submit)
         self.sensors = SensorsGroup(self._submit)
         self._groups = (self.torque, self.command, self.dampers, self.controller, self.limiter,
@@ -130,18 +130,10 @@ class ControlPanel(QWidget):
 
     def _submit_all(self, inputs) -> None:
         """Inputs that take effect at the same step (a body and the tuning carried to it): one entry."""
-        entry = []
-        for key, value in inputs:
-            if key in CONTROLS:
-                item = Control(key, value)  # validated once, here
-                key, value = item.key, item.value
-            else:
-                value = validate(key, value)
-                item = (key, value)
-            entry.append((item, key, value))
-        for _, key, value in entry:  # all validated: remembered until the model shows them
-            self._sent.setdefault(key, collections.deque(maxlen=_IN_FLIGHT)).append(value)
-        self._send(tuple(item for item, _, _ in entry))
+        entry = tuple(input_of(key, value) for key, value in inputs)  # typed and validated once, here
+        for item in entry:  # all validated: remembered until the model shows them
+            self._sent.setdefault(item.key, collections.deque(maxlen=_IN_FLIGHT)).append(item.value)
+        self._send(entry)
 
     def show_settings(self, settings, *, fresh: bool = False) -> None:
         """Show the model's settings in every group that has a changed value.

@@ -22,7 +22,7 @@ import numpy as np
 from OpenGL import GL
 from pyqtgraph.opengl import shaders
 
-from app.view3d.glitems import _ArrayItem, _uniform
+from app.view3d.glitems import ArrayItem, uniform_location
 
 __all__ = ["EarthItem", "EARTH_SHADER", "land_map", "sphere_triangles", "cylinder_triangles",
            "OCEAN_COLOR", "LAND_COLOR", "ICE_COLOR", "NIGHT"]
@@ -113,7 +113,7 @@ def cylinder_triangles(radius: float, length: float, segments: int = 48) -> np.n
     return np.stack([a, b, c, a, c, d], axis=1).reshape(-1, 3)
 
 
-class EarthItem(_ArrayItem):
+class EarthItem(ArrayItem):
     """The Earth, in ECEF coordinates scaled to the scene: continents from :func:`land_map`, night by the Sun.
 
     Parameters
@@ -162,8 +162,8 @@ class EarthItem(_ArrayItem):
         if self._texture is None:
             self._upload()
         GL.glBindTexture(GL.GL_TEXTURE_2D, self._texture)
-        GL.glUniform1i(_uniform(program, "u_land"), 0)
-        GL.glUniform3f(_uniform(program, "u_sun"), *(float(x) for x in self._sun))
+        GL.glUniform1i(uniform_location(program, "u_land"), 0)
+        GL.glUniform3f(uniform_location(program, "u_sun"), *(float(x) for x in self._sun))
 
     def _draw(self) -> None:
         super()._draw()

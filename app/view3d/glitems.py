@@ -30,7 +30,7 @@ from PySide6.QtOpenGL import QOpenGLBuffer, QOpenGLVertexArrayObject
 
 from app.view3d.shaders import INSTANCED_SHADER, LINE_SHADER, LIT_SHADER, POINT_SHADER
 
-__all__ = ["MeshItem", "InstancedMeshItem", "LineItem", "PointsItem", "LIT_SHADER", "LINE_SHADER",
+__all__ = ["ArrayItem", "uniform_location", "MeshItem", "InstancedMeshItem", "LineItem", "PointsItem", "LIT_SHADER", "LINE_SHADER",
            "POINT_SHADER", "INSTANCED_SHADER"]
 
 @functools.cache
@@ -40,7 +40,7 @@ def _attribute(program: int, name: str) -> int:
 
 
 @functools.cache
-def _uniform(program: int, name: str) -> int:
+def uniform_location(program: int, name: str) -> int:
     """Location of uniform ``name`` in ``program`` (looked up once)."""
     return GL.glGetUniformLocation(program, name)
 
@@ -57,7 +57,7 @@ def _colors(color, n: int):
     return np.ascontiguousarray(color)
 
 
-class _ArrayItem(GLGraphicsItem):
+class ArrayItem(GLGraphicsItem):
     """Vertex attributes in buffers recorded in one vertex array object, drawn as ``primitive``."""
 
     def __init__(self, arrays: dict, color, program, primitive, parentItem=None, glOptions="opaque"):
@@ -105,7 +105,7 @@ class _ArrayItem(GLGraphicsItem):
             self._build(program)
         GL.glUseProgram(program)
         try:
-            GL.glUniformMatrix4fv(_uniform(program, "u_mvp"), 1, False,
+            GL.glUniformMatrix4fv(uniform_location(program, "u_mvp"), 1, False,
                                   np.array(self.mvpMatrix().data(), dtype=np.float32))
             self._set_uniforms(program)
             if self._color is not None:  # generic attribute: not part of the array object
@@ -121,7 +121,7 @@ class _ArrayItem(GLGraphicsItem):
         GL.glDrawArrays(self._primitive, 0, self._count)
 
 
-class MeshItem(_ArrayItem):
+class MeshItem(ArrayItem):
     """A flat-shaded triangle mesh drawn with :data:`LIT_SHADER`.
 
     Parameters
@@ -146,11 +146,11 @@ class MeshItem(_ArrayItem):
         self.meshdata = meshdata
 
     def _set_uniforms(self, program: int) -> None:
-        GL.glUniformMatrix3fv(_uniform(program, "u_normal"), 1, False,
+        GL.glUniformMatrix3fv(uniform_location(program, "u_normal"), 1, False,
                               np.array(self.modelViewMatrix().normalMatrix().data(), dtype=np.float32))
 
 
-class LineItem(_ArrayItem):
+class LineItem(ArrayItem):
     """Line segments (``"lines"``) or a polyline (``"line_strip"``) in one or per-vertex colours.
 
     Parameters
@@ -216,7 +216,7 @@ class LineItem(_ArrayItem):
         GL.glLineWidth(1.0)
 
 
-class PointsItem(_ArrayItem):
+class PointsItem(ArrayItem):
     """Round points, each with its own colour and size, drawn in one call with :data:`POINT_SHADER`.
 
     Parameters

@@ -51,6 +51,7 @@ from app.window.theme import COMPARE_COLORS, cycle
 from app.window.video_ui import VideoControl
 from app.worker import SPEED_RANGE
 from sim.model.settings import SettingsError
+from sim.run.inputs import SettingChange, typed
 from sim.core.wheels import layout_axes
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
@@ -203,6 +204,7 @@ class MainWindow(QMainWindow):
         self.controls.setMinimumWidth(300)
         self.controls.rejected.connect(lambda text: self.statusBar().showMessage(text, MESSAGE_SECONDS * 1000))
         self.controls.body.rejected.connect(self.show_message)
+        self.controls.pointing.noticed.connect(lambda text: self.show_message(text, error=False))
         run = self.controls.run
         run.show_state(False, speed)
         run.pause_toggled.connect(worker.pause)
@@ -245,18 +247,16 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------- inputs and runs
     def send(self, entry) -> None:
-        """The window's one way for inputs into the worker: an entry that takes effect at one step.
+        """The window's one way for inputs into the worker: an entry of inputs that take effect at one step.
 
-        ``entry`` holds :class:`~sim.model.controls.Control` inputs and
-        ``(key, value)`` pairs (:meth:`app.worker.SimulationWorker.send`);
-        one the model refuses is said, and none is sent.  Another number of
-        reaction wheels starts a new run instead (its rows have a column per wheel).
-        """
-        wheels = next((value for key, value in (i for i in entry if isinstance(i, tuple)) if key == "wheels"), None)
-        if wheels is not None and len(layout_axes(wheels)) != self.flight.worker.settings.wheel_count:
-            self._started(lambda: self.flight.change_wheels(wheels, *self.controls.body.reset_state()))
-            return
+        Typed inputs (:mod:`sim.run.inputs`; a pair is typed here, once); one the model refuses is said, and none
+        is sent.  Another number of reaction wheels starts a new run instead (its rows have a column per wheel)."""
         try:
+            entry = tuple(map(typed, entry))
+            wheels = next((i.value for i in entry if isinstance(i, SettingChange) and i.key == "wheels"), None)
+            if wheels is not None and len(layout_axes(wheels)) != self.flight.worker.settings.wheel_count:
+                self._started(lambda: self.flight.change_wheels(wheels, *self.controls.body.reset_state()))
+                return
             self.flight.worker.send(entry)
         except SettingsError as exc:
             self.show_message(str(exc))

@@ -17,7 +17,7 @@ from sim.core.algebra import bivector_norm as _bivector_norm
 from sim.core.algebra import dot_QQ, norm2_Q
 from sim.core.ops import COLUMN, FLOAT
 
-__all__ = ["bivector", "bivector_norm", "bivector_angle", "sine_cosine", "sine_cosine_unit", "SlerpPath",
+__all__ = ["scaled_pair", "bivector", "bivector_norm", "bivector_angle", "sine_cosine", "sine_cosine_unit", "SlerpPath",
            "SlerpColumns", "slerp", "LINEAR_BELOW", "ANTIPODAL_WITHIN"]
 
 #: Below this angle between the quaternions (1 degree) SLERP is linear,
@@ -40,7 +40,7 @@ def _as4(q) -> tuple:
     return tuple(float(x) for x in a)
 
 
-def _scaled(p, q):
+def scaled_pair(p, q):
     """``p`` and ``q`` divided by their largest component, so squares neither overflow nor underflow."""
     sp = max(abs(x) for x in p) or 1.0
     sq = max(abs(x) for x in q) or 1.0
@@ -68,7 +68,7 @@ def bivector(p, q) -> np.ndarray:
 
 def bivector_norm(p, q) -> float:
     """Euclidean norm ``|P^Q|`` of the bivector, Hoffmann Appendix C."""
-    p, q, scale = _scaled(_as4(p), _as4(q))
+    p, q, scale = scaled_pair(_as4(p), _as4(q))
     return _bivector_norm(p, q) * scale
 
 
@@ -100,7 +100,7 @@ def sine_cosine(p, q) -> tuple[float, float]:
     Appendix C); rescaling keeps tiny and huge inputs from underflowing or
     overflowing.
     """
-    p, q, _ = _scaled(_as4(p), _as4(q))
+    p, q, _ = scaled_pair(_as4(p), _as4(q))
     return _bivector_norm(p, q), dot_QQ(p, q)
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from sim.core import algebra
 from sim.core.angles import SINGULAR, aircraft_angles, cayley_entries
-from sim.core.interpolation import _scaled
+from sim.core.interpolation import scaled_pair
 
 __all__ = [
     "product",
@@ -83,27 +83,41 @@ def r_matrix(q) -> np.ndarray:
     return _matrix_of(algebra.product_QQ, q)
 
 
-def product(q, s) -> np.ndarray:
-    """Quaternion product ``Q . S``, Hoffmann (1.7).
+def _stack(q) -> np.ndarray:
+    """One quaternion ``(4,)`` or a stack ``(..., 4)`` as floats (ValueError when the last axis is not 4)."""
+    a = np.asarray(q, dtype=float)
+    if a.ndim == 0 or a.shape[-1] != 4:
+        raise ValueError(f"a quaternion has shape (4,) (or a stack of them, (..., 4)), got {a.shape}")
+    return a
 
-    Equivalent to (1.9): ``(q4 s4 - q.s) + (q4 s + s4 q + q x s)``.
+
+def _parts(a) -> tuple:
+    """The four components of a stack ``(..., 4)`` as arrays: the kernels' tuple, row by row."""
+    return (a[..., 0], a[..., 1], a[..., 2], a[..., 3])
+
+
+def product(q, s) -> np.ndarray:
+    """Quaternion product ``Q . S``, Hoffmann (1.7): :func:`sim.core.algebra.product_QQ`.
+
+    Equivalent to (1.9): ``(q4 s4 - q.s) + (q4 s + s4 q + q x s)``.  It
+    composes like the Cayley matrices, ``C(Q . S) = C(Q) C(S)``.
 
     Parameters
     ----------
-    q, s : array_like, shape (4,)
-        Quaternions, scalar last.
+    q, s : array_like, shape (4,) or (..., 4)
+        Quaternions, scalar last; stacks are taken row by row (and broadcast).
 
     Returns
     -------
-    ndarray, shape (4,)
+    ndarray, shape (4,) or the broadcast stack's
     """
-    return r_matrix(q) @ _quat(s)
+    return np.stack(np.broadcast_arrays(*algebra.product_QQ(_parts(_stack(q)), _parts(_stack(s)))), axis=-1)
 
 
 def conjugate(q) -> np.ndarray:
-    """Conjugate ``Q' = (-q1, -q2, -q3, q4)``, Hoffmann (1.10)."""
-    q = _quat(q)
-    return np.array([-q[0], -q[1], -q[2], q[3]])
+    """Conjugate ``Q' = (-q1, -q2, -q3, q4)``, Hoffmann (1.10); one quaternion ``(4,)`` or a stack ``(..., 4)``."""
+    q = _stack(q)
+    return np.concatenate([-q[..., :3], q[..., 3:]], axis=-1)
 
 
 def norm(q) -> float:
@@ -121,21 +135,22 @@ def normalize(q) -> np.ndarray:
 
 
 def cayley(q) -> np.ndarray:
-    """Cayley matrix ``C(Q)``, Hoffmann (2.12): ``x_B = C x_I``.
+    """Cayley matrix ``C(Q)``, Hoffmann (2.12): ``x_B = C x_I`` (:func:`sim.core.angles.cayley_entries`).
 
     For a unit quaternion ``C`` is orthonormal; ``C.T`` maps body to inertial
     coordinates.  For ``|Q| != 1`` it is ``|Q|^2`` times a rotation.
 
     Parameters
     ----------
-    q : array_like, shape (4,)
-        Quaternion, scalar last (coordinate transformation inertial -> body).
+    q : array_like, shape (4,) or (..., 4)
+        Quaternion, scalar last (coordinate transformation inertial -> body); stacks row by row.
 
     Returns
     -------
-    ndarray, shape (3, 3)
+    ndarray, shape (3, 3) or (..., 3, 3)
     """
-    return np.array(cayley_entries(_floats(q))).reshape(3, 3)
+    c = np.stack(np.broadcast_arrays(*cayley_entries(_parts(_stack(q)))), axis=-1)
+    return c.reshape(c.shape[:-1] + (3, 3))
 
 
 def v_matrix(q) -> np.ndarray:
@@ -309,5 +324,5 @@ def rotation_angle(p, q) -> float:
     [0, pi].  Valid for inputs of any length: they are first divided by their
     largest component, so that squares neither overflow nor underflow.
     """
-    p, q, _ = _scaled(_floats(p), _floats(q))
+    p, q, _ = scaled_pair(_floats(p), _floats(q))
     return algebra.rotation_angle(p, q)

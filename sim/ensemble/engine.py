@@ -30,7 +30,7 @@ from sim.core.algebra import norm2_Q
 from sim.core.control import TorqueModel
 from sim.core.energy import kinetic_energy
 from sim.ensemble import kernels
-from sim.ensemble.environment import Surroundings, _world
+from sim.ensemble.environment import Surroundings, bodies_world
 from sim.ensemble.heap import keep_temporaries
 from sim.ensemble.info import EnsembleFrame, EnsembleInfo, frozen_copy
 from sim.ensemble.metrics import Results, Tracker, outside
@@ -245,7 +245,7 @@ class Ensemble(Results, Surroundings, Stepper):
         s = self._settings
         self._fast = self.fused and kernels.covers(s) and not (s.estimator != "truth" and s.fly_on == "estimate")
         self._constant_torque()
-        self._world = _world(s, self._orbits) if s.has_orbit else None
+        self._world = bodies_world(s, self._orbits) if s.has_orbit else None
         self._world_state = None
         self._magnetic = MagneticControl(s, COLUMN)  # issue 32: the torquers' step, Simulation's own
         self._b_body = self._dipole_cmd = None

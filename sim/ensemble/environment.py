@@ -23,14 +23,14 @@ import math
 import numpy as np
 
 from sim.core.ops import COLUMN
-from sim.gnc.pointing import commanded_axis, pointing_error
+from sim.gnc.pointing import axis_error
 from sim.io.limits import SettingsError
 from sim.model.navigation import Navigation, navigation_key
 from sim.model.world import World
 from sim.world.orbit import R_EARTH_KM, KeplerOrbit
 from sim.world.time import Epoch, parse_epoch
 
-__all__ = ["Surroundings", "ESTIMATION_METRICS"]
+__all__ = ["Surroundings", "ESTIMATION_METRICS", "bodies_world"]
 
 _DEG = 180.0 / math.pi
 #: The per-body metrics of an ensemble with an estimator (:meth:`Surroundings.estimation_metrics`).
@@ -157,15 +157,11 @@ class Surroundings:
         ws = self._world_state
         if ws is None:
             return None
-        b1 = self._settings.pointing_axis
-        r1 = ws.reference
-        if r1 is None:  # inertial: where the command sends the axis, C(Qc)^T b1
-            r1 = commanded_axis(tuple(self._qc), b1)
-        r1 = np.broadcast_arrays(*r1, self.index)[:3]
-        return np.degrees(pointing_error(tuple(self.attitude), b1, tuple(r1), COLUMN))
+        error = axis_error(tuple(self.attitude), self._settings.pointing_axis, ws.reference, tuple(self._qc), COLUMN)
+        return np.degrees(np.broadcast_to(error, self.index.shape))
 
 
-def _world(settings, orbits) -> World:
+def bodies_world(settings, orbits) -> World:
     """The bodies' world: the settings' own on floats (shared), or with ``orbits`` (a
     :class:`~sim.ensemble.sampling.OrbitSample`) one per body on rows, built from each body's numbers
     exactly as :class:`~sim.model.world.World` builds them from ``Simulation(body_settings(j))``'s."""

@@ -4,9 +4,10 @@ Hoffmann's convention (README "Conventions"): ``Q = (q1, q2, q3, q4)`` scalar
 last, the coordinate transformation inertial -> body, ``x_B = C(Q) x_I``.
 Each function takes arrays with any leading axes (one attitude ``(4,)``, or
 ``N`` of them ``(N, 4)``) and works row by row, so a body's result does not
-depend on how many bodies are computed beside it.  They are the stacked forms
-of :func:`sim.core.quaternion.product` and :func:`sim.core.quaternion.cayley`: the
-same kernels (:mod:`sim.core.algebra`, :mod:`sim.core.angles`) on stacks.
+depend on how many bodies are computed beside it.  The product, the conjugate
+and the Cayley matrix are :mod:`sim.core.quaternion`'s (one quaternion module:
+they take stacks too), offered here beside the rest; the others are the same
+kernels (:mod:`sim.core.algebra`, :mod:`sim.core.angles`) on stacks.
 
 The product composes like the Cayley matrices, ``C(Q . S) = C(Q) C(S)``: the
 same order as Markley & Crassidis's ``⊗`` (2014, ch. 2: "Shuster's"
@@ -25,9 +26,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.algebra import product_QQ
-from sim.core.angles import cayley_entries, from_cayley_entries, to_body
+from sim.core.angles import from_cayley_entries, to_body
 from sim.core.ops import COLUMN
+from sim.core.quaternion import cayley, conjugate, product
 
 __all__ = ["product", "conjugate", "cayley", "from_cayley", "from_rotation_vector", "rotation_vector",
            "cross_matrix", "rotate"]
@@ -40,24 +41,6 @@ def _parts(q) -> tuple:
 
 #: Below this rotation angle (rad) the half-angle sinc and its inverse are taken from their series.
 _SMALL = 1e-4
-
-
-def product(q, s) -> np.ndarray:
-    """Hoffmann's product ``Q . S`` (1.7), row by row: :func:`sim.core.algebra.product_QQ` on the stacks."""
-    return np.stack(product_QQ(_parts(q), _parts(s)), axis=-1)
-
-
-def conjugate(q) -> np.ndarray:
-    """``Q' = (-q1, -q2, -q3, q4)``, Hoffmann (1.10)."""
-    q = np.asarray(q, dtype=float)
-    return np.concatenate([-q[..., :3], q[..., 3:]], axis=-1)
-
-
-def cayley(q) -> np.ndarray:
-    """Cayley matrices ``C(Q)``, Hoffmann (2.12), shape ``(..., 3, 3)``: ``x_B = C x_I``
-    (:func:`sim.core.angles.cayley_entries` on the stacks)."""
-    c = np.stack(cayley_entries(_parts(q)), axis=-1)
-    return c.reshape(c.shape[:-1] + (3, 3))
 
 
 def rotate(q, v) -> np.ndarray:

@@ -38,7 +38,7 @@ from sim.core.ops import FLOAT
 from sim.core.algebra import cross_VV, dot_VV, matvec_MtV, unit_V
 
 __all__ = ["POINTING_MODES", "MOVING_MODES", "two_vector", "rate_between",
-           "secondary_axis", "references", "pointing_error", "commanded_axis", "elevation"]
+           "secondary_axis", "references", "pointing_error", "axis_error", "commanded_axis", "elevation"]
 
 POINTING_MODES = ("inertial", "nadir", "sun", "target", "velocity")
 #: The modes whose command moves with the orbit (all but inertial).
@@ -114,6 +114,17 @@ def commanded_axis(qc, b1) -> tuple:
     The reference of the pointing error in inertial pointing.  Floats or rows.
     """
     return matvec_MtV(cayley_entries(qc), b1)
+
+
+def axis_error(q, b1, reference, qc, ops=FLOAT):
+    """The pointing axis's error (rad), the one a run reports (``point_err_deg``) for one body or columns.
+
+    Against ``reference``, where a moving mode sends the axis, or in inertial
+    pointing (``reference`` None) against where the command ``qc`` holds it,
+    :func:`commanded_axis`; then :func:`pointing_error`.
+    """
+    r1 = commanded_axis(qc, b1) if reference is None else reference
+    return pointing_error(q, b1, r1, ops)
 
 
 def pointing_error(q, b1, r1, ops=FLOAT):

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from sim.model.settings import Settings, SettingsError, validate
 
-__all__ = ["CONTROLS", "Control", "with_controls", "check_control"]
+__all__ = ["CONTROLS", "Control", "SettingChange", "input_of", "validated_input", "with_controls", "check_control"]
 
 #: The settings a user flies with: each is a :class:`Control`, applied without rebuilding the model.
 CONTROLS = frozenset({"torque", "command_deg", "wheel_torques"})
@@ -45,6 +45,44 @@ class Control:
         if self.key not in CONTROLS:
             raise SettingsError(f"{self.key!r} is not a control (controls: {', '.join(sorted(CONTROLS))})")
         object.__setattr__(self, "value", validate(self.key, self.value))
+
+
+@dataclass(frozen=True, slots=True)
+class SettingChange:
+    """One change of the model: ``key`` (a setting that is not a control) and its value, validated once when made.
+
+    Raises SettingsError for an unknown key, a control (a :class:`Control`
+    instead) or a value out of its range.  What a runner's queue entry holds
+    for a model setting: the runner checks it only together with the other
+    settings (:meth:`sim.model.settings.Settings.replace_validated`), and the
+    bodies apply it without validating it again.
+    """
+
+    key: str
+    value: object
+
+    def __post_init__(self):
+        if self.key in CONTROLS:
+            raise SettingsError(f"{self.key!r} is a control: send it as a Control")
+        object.__setattr__(self, "value", validate(self.key, self.value))
+
+
+def input_of(key: str, value) -> Control | SettingChange:
+    """The typed input of ``key = value`` at an edge (a widget, the live link, a gamepad): validated once, here.
+
+    The one place a setting's name decides whether it is a :class:`Control`
+    (flown with, nothing rebuilt) or a :class:`SettingChange` (the model).
+    """
+    return (Control if key in CONTROLS else SettingChange)(key, value)
+
+
+def validated_input(key: str, value) -> Control | SettingChange:
+    """:func:`input_of` for a value :func:`~sim.model.settings.validate` already returned (a scenario's event,
+    a recording's line, both validated when their file was read): made without validating it again."""
+    item = object.__new__(Control if key in CONTROLS else SettingChange)
+    object.__setattr__(item, "key", key)
+    object.__setattr__(item, "value", value)
+    return item
 
 
 def check_control(settings: Settings, key: str, value) -> None:

@@ -9,7 +9,7 @@ in ``_deg``, rates in rad/s, torques in N m, times in s.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
 from sim.core.body import Body
 from sim.core.control import HOFFMANN_PRESET
@@ -145,11 +145,23 @@ class Settings:
         # construction, with the same message as every other input path.
         for f in fields(self):
             object.__setattr__(self, f.name, validate(f.name, getattr(self, f.name)))
+        self._check_together()
+
+    def _check_together(self) -> None:
+        """The checks that combine keys (each key's own range is :func:`validate`'s): SettingsError, one line.
+
+        Run by every new record, and by :meth:`replace` after it validated
+        only the keys it changes.
+        """
         self.mass_properties  # noqa: B018 - raises SettingsError for a body without inertia
         if self.orbit is not None and self.tle is not None:
             raise SettingsError("orbit: give Keplerian elements or a TLE, not both")
         if self.pointing != "inertial" and not self.has_orbit:
             raise SettingsError(f"pointing: {self.pointing} needs an orbit (orbit elements or a TLE)")
+        if self.pointing != "inertial" and self.controller == "none":
+            # the pointing command is read by the attitude controller only: without one it would do nothing
+            raise SettingsError(f"pointing: {self.pointing} needs an attitude controller to follow it "
+                                "(controller quaternion or euler; --controller quaternion)")
         self._check_issue32()
         check_navigation(self)  # the sensors an estimator needs, and what they need (sim.model.navigation)
         wheels = self.wheel_set  # raises SettingsError for lists that do not fit the wheels
@@ -221,11 +233,22 @@ class Settings:
         return 0 if wheels is None else wheels.n
 
     def replace(self, **changes) -> Settings:
-        """A copy with ``changes``, validated like a new record (:meth:`__post_init__`)."""
-        for key in changes:
-            if key not in KEYS:
-                validate(key, None)  # raises SettingsError naming the unknown key
-        return replace(self, **changes)
+        """A copy with ``changes``: each changed key validated once, then the checks that combine keys.
+
+        The other fields were validated when this record was made and are
+        copied as they are (no second pass over every field); what the
+        record caches from its fields (the wheel set, the rods) is made again
+        when read.  An unknown key raises SettingsError naming it.
+        """
+        return self.replace_validated(**{key: validate(key, value) for key, value in changes.items()})
+
+    def replace_validated(self, **changes) -> Settings:
+        """:meth:`replace` with values :func:`validate` already returned (a
+        :class:`~sim.model.controls.SettingChange`'s): only the checks that combine keys run."""
+        out = object.__new__(Settings)
+        out.__dict__.update({key: self.__dict__[key] for key in KEYS}, **changes)
+        out._check_together()
+        return out
 
     @property
     def mass_properties(self) -> MassProperties:

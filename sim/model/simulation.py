@@ -29,7 +29,7 @@ from sim.model.settings import Settings
 from sim.model.stepping import Stepper
 from sim.model.world import World, WorldState
 from sim.gnc.magnetic import MagneticControl
-from sim.gnc.pointing import commanded_axis, pointing_error, two_vector
+from sim.gnc.pointing import axis_error, two_vector
 from sim.core.quaternion import conjugate, product
 from sim.core.wheels import gyrostat_energy, total_momentum
 
@@ -181,13 +181,8 @@ class Simulation(Stepper):
     def pointing_error(self) -> float | None:
         """The pointing axis's error (rad): from where the mode sends it, or (inertial) where the command holds it."""
         ws = self._world_state
-        if ws is None:
-            return None
-        b1 = self._settings.pointing_axis
-        r1 = ws.reference
-        if r1 is None:  # inertial: where the command quaternion sends the axis
-            r1 = commanded_axis(self._cmd.qc, b1)
-        return pointing_error(self.attitude, b1, r1)
+        return None if ws is None else axis_error(self.attitude, self._settings.pointing_axis, ws.reference,
+                                                  self._cmd.qc)
 
     def _initial_wheel_speeds(self) -> tuple:
         s = self._settings

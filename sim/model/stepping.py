@@ -77,7 +77,7 @@ class Stepper:
             check_control(self._settings, key, value)
             self._control(key, value)
             return
-        self._settings = self.settings.replace(**{key: value})
+        self._settings = self.settings.replace_validated(**{key: value})
         self._controls = None  # in the model now
         if key == "command_deg":
             self._start_command()

@@ -23,15 +23,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.ensemble import Ensemble, EnsembleSpec
+from sim.ensemble import Ensemble
 from sim.ensemble.info import EnsembleFrame, EnsembleInfo
-from sim.model.controls import CONTROLS, Control, check_control
+from sim.model.controls import Control, SettingChange, check_control, validated_input
 from sim.model.events import EventCursor
 from sim.core.algebra import norm2_Q, rotation_angle
 from sim.run.context import (ENSEMBLE, ENSEMBLE_BODY_KEYS, ENSEMBLE_KEYS, RESET, check_inputs, check_wheel_count,
                              reaches_ensemble)
+from sim.run.inputs import EnsembleChange, Reset, recorded, typed
 from sim.run.scenario import Scenario
-from sim.model.settings import SettingsError, validate
+from sim.model.settings import SettingsError
 from sim.model.simulation import Simulation, SimulationFault
 from sim.model.rows import Snapshot, history_columns_of
 
@@ -120,7 +121,7 @@ class Runner:
         #: The history columns of the main body's rows (its number of wheels is fixed for the run).
         self.columns = history_columns_of(self.sim.settings)
         #: The scenario's events: each reaches every body at the first step boundary where its time is reached.
-        self._events = EventCursor(scenario.events, self._set_all)
+        self._events = EventCursor(scenario.events, self._event)
         #: The ensemble flying beside the main body (the input :data:`ENSEMBLE`), or None.
         self.ensemble: Ensemble | None = None
         self._ensembles = ensembles if ensembles is not None else live_ensemble
@@ -134,14 +135,17 @@ class Runner:
     def send(self, entry) -> None:
         """Queue one entry (thread-safe): inputs that take effect together, in order, at the next step boundary.
 
-        The one way in.  Each input is a :class:`~sim.model.controls.Control`
-        (a value flown with, validated once when it was made: only checked
-        here against the body, one wheel torque per wheel), or a pair
-        ``(key, value)``: a control (made a Control here), a model setting
-        (validated, and the entry's settings together: one that cannot be
-        refuses them all), :data:`RESET`, or :data:`ENSEMBLE` with an
-        EnsembleSpec or None.  A bad input raises SettingsError in the
-        caller's thread and nothing of the entry is queued.
+        The one way in.  Each input is typed (:mod:`sim.run.inputs`): a
+        :class:`~sim.model.controls.Control` or a
+        :class:`~sim.model.controls.SettingChange` (validated once, when it
+        was made), :class:`~sim.run.inputs.Reset` or
+        :class:`~sim.run.inputs.EnsembleChange`; a pair ``(key, value)`` is
+        made one here (:func:`sim.run.inputs.typed`, validated).  Here a
+        control is only checked against the body (one wheel torque per
+        wheel), and the entry's model settings together (one that cannot be
+        refuses them all), without validating them again.  A bad input
+        raises SettingsError in the caller's thread and nothing of the
+        entry is queued.
 
         What belongs together must not be split by a step: a new body and
         the tuning carried to it (a step of the T-handle with the aircraft's
@@ -150,23 +154,15 @@ class Runner:
         """
         checked, settings = [], {}
         for item in entry:
-            if not isinstance(item, Control):
-                key, value = item
-                if key in CONTROLS:
-                    item = Control(key, value)
-                elif key == ENSEMBLE:
-                    if value is not None and not isinstance(value, EnsembleSpec):
-                        raise SettingsError(f"{ENSEMBLE}: expected an EnsembleSpec or None, got {value!r}")
-                elif key != RESET:
-                    value = validate(key, value)
-                    self.check_wheel_count(key, value)
-                    settings[key] = value
+            item = typed(item)
             if isinstance(item, Control):
-                key, value = item.key, item.value
-                check_control(self._model, key, value)
-            checked.append((key, value))
+                check_control(self._model, item.key, item.value)
+            elif isinstance(item, SettingChange):
+                self.check_wheel_count(item.key, item.value)
+                settings[item.key] = item.value
+            checked.append(item)
         if settings:
-            self._model.replace(**settings)  # a combination that cannot be (wheel speeds, one too many)
+            self._model.replace_validated(**settings)  # a combination that cannot be (wheel speeds, one too many)
         self._inbox.put(tuple(checked))
 
     def submit(self, key: str, value=None) -> None:
@@ -183,21 +179,27 @@ class Runner:
         check_wheel_count(key, value, self.sim.wheel_count)
 
     def schedule(self, step: int, key: str, value=None) -> None:
-        """Apply an input just before the step that follows global step ``step`` (replay)."""
-        self._scheduled.setdefault(step, []).append((key, value))
+        """Apply an input just before the step that follows global step ``step`` (replay; the value validated
+        when the recording was read)."""
+        self._scheduled.setdefault(step, []).append(recorded(key, value))
 
     def scheduled(self, key: str) -> list:
         """``[(step, value), ...]`` of the scheduled inputs ``key`` not yet applied, in step order."""
-        return [(step, v) for step in sorted(self._scheduled) for k, v in self._scheduled[step] if k == key]
+        return [(step, item.value) for step in sorted(self._scheduled) for item in self._scheduled[step]
+                if item.key == key]
 
-    def _set_all(self, key, value):
-        """Set on the main body, on each comparison body that does not override ``key``, on the ensemble.
+    def _event(self, key, value):
+        """A scenario's event (validated when the scenario was read): to every body it reaches."""
+        self._set_all(validated_input(key, value))
 
-        A control (:data:`~sim.model.controls.CONTROLS`, validated when it
-        was sent or read) is applied as one (``control``: nothing rebuilt);
-        a scenario event's setting too.
+    def _set_all(self, item):
+        """Set on the main body, on each comparison body that does not override it, on the ensemble.
+
+        A :class:`~sim.model.controls.Control` is applied as one (``control``:
+        nothing rebuilt), a :class:`~sim.model.controls.SettingChange` with ``set``.
         """
-        how = "control" if key in CONTROLS else "set"
+        key, value = item.key, item.value
+        how = "control" if isinstance(item, Control) else "set"
         getattr(self.sim, how)(key, value)
         for label, overrides in self.scenario.compare:
             if key not in overrides:
@@ -205,35 +207,39 @@ class Runner:
         if self.ensemble is not None and reaches_ensemble(key, value):
             getattr(self.ensemble, how)(key, value)
 
-    def _apply(self, key, value, applied):
-        if key == ENSEMBLE:
-            # built from the main body's settings now; its bodies start at t = 0 (send a reset to align)
-            self.ensemble = None if value is None else self._ensembles(self.sim.settings, value)
-            self._ensemble_info = None
-            if self.recorder is not None:
-                self.recorder.input(self.total_steps, key, None if value is None else dataclasses.asdict(value))
-            return
-        if key == RESET:
-            for sim in (self.sim, *self.compare.values()):
-                sim.reset()
-            if self.ensemble is not None:
-                self.ensemble.reset()
-            self._events.rewind()
-        else:
-            self.check_wheel_count(key, value)
-            self._set_all(key, value)
-        applied.append((self.total_steps, key, value))
+    def _apply(self, item, applied):
+        """One typed input at this step boundary, dispatched on its type; recorded with its step."""
+        match item:
+            case EnsembleChange(spec=spec):
+                # built from the main body's settings now; its bodies start at t = 0 (send a reset to align)
+                self.ensemble = None if spec is None else self._ensembles(self.sim.settings, spec)
+                self._ensemble_info = None
+                if self.recorder is not None:
+                    self.recorder.input(self.total_steps, ENSEMBLE, None if spec is None else dataclasses.asdict(spec))
+                return
+            case Reset():
+                for sim in (self.sim, *self.compare.values()):
+                    sim.reset()
+                if self.ensemble is not None:
+                    self.ensemble.reset()
+                self._events.rewind()
+            case Control():
+                self._set_all(item)
+            case SettingChange():
+                self.check_wheel_count(item.key, item.value)
+                self._set_all(item)
+        applied.append((self.total_steps, item.key, item.value))
         if self.recorder is not None:
-            self.recorder.input(self.total_steps, key, value)
+            self.recorder.input(self.total_steps, item.key, item.value)
 
     def _apply_inputs(self, applied):
         """Inputs (queued or scheduled) due before the next step."""
         while not self._inbox.empty():
-            for key, value in self._inbox.get_nowait():
-                self._apply(key, value, applied)
+            for item in self._inbox.get_nowait():
+                self._apply(item, applied)
         if self._scheduled:
-            for key, value in self._scheduled.pop(self.total_steps, ()):
-                self._apply(key, value, applied)
+            for item in self._scheduled.pop(self.total_steps, ()):
+                self._apply(item, applied)
         self._events.apply(self.sim.t)
 
     # -------------------------------------------------------------- stepping
