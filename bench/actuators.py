@@ -41,10 +41,10 @@ def cmg_us_per_step(law: int, steps: int, per_call: int, repeats: int = 5) -> fl
     for _ in range(repeats):
         q, w, d, j, ji, h0, g, s0 = _state()
         rates = np.zeros(4)
-        args = (j, ji, h0, g, s0, np.array([0.05, -0.02, 0.03]), np.zeros(3), law, 0.01, 10.0, 1.0, 1.5, DT)
+        args = (j, ji, h0, g, s0, np.array([0.05, -0.02, 0.03]), np.zeros(3), law, 0.01, 10.0, 1.0, 1.5)
         start = _clock()
-        for _ in range(steps // per_call):
-            cmg.cmg_advance(q, w, d, *args, per_call, rates)
+        for n in range(steps // per_call):
+            cmg.cmg_advance(q, w, d, *args, n * per_call * DT, 0.01, 0.5 * np.pi, DT, per_call, rates)
         times.append((_clock() - start) / steps * 1e6)
     return statistics.median(times)
 
@@ -90,8 +90,8 @@ def compiled_loop_us(fn, *args, n=200_000, repeats=5) -> float:
 def rows(quick: bool = False) -> list[tuple[str, float]]:
     steps = 2_000 if quick else 20_000
     q, w, d, j, ji, h0, g, s0 = _state()
-    cmg.cmg_advance(q, w, d, j, ji, h0, g, s0, np.zeros(3), np.zeros(3), 0, 0.01, 10.0, 1.0, 1.5, DT, 1,
-                    np.zeros(4))   # compile (or load from the disk cache) outside the timing
+    cmg.cmg_advance(q, w, d, j, ji, h0, g, s0, np.zeros(3), np.zeros(3), 0, 0.01, 10.0, 1.0, 1.5, 0.0, 0.01, 1.0,
+                    DT, 1, np.zeros(4))   # compile (or load from the disk cache) outside the timing
     out = []
     for law, name in enumerate(cmg.STEERING_LAWS):
         out.append((f"cmg rk4 step, {name}, {steps} steps in one call (us/step)", cmg_us_per_step(law, steps, steps)))

@@ -45,14 +45,14 @@ __all__ = ["PYRAMID_SKEW_DEG", "pyramid", "spin_transverse", "cluster_momentum",
            "inverse3", "det3", "singularity_measure", "moore_penrose", "singularity_robust", "sr_torque_error",
            "sr_weight", "measure_gradient", "null_motion", "gradient_steering", "rate_limit", "steer",
            "cmg_rhs", "cmg_advance", "envelope_point", "singular_angles", "momentum_envelope",
-           "STEERING_LAWS"]
+           "STEERING_LAWS", "dither_matrix", "generalized_sr", "gsr_torque_error"]
 
 #: The pyramid's skew angle: ``cos(beta) = 1/sqrt(3)`` (54.7356 deg), for which the four-CMG
 #: pyramid's momentum envelope is nearly spherical (Wie, ch. 7).
 PYRAMID_SKEW_DEG = math.degrees(math.acos(1.0 / math.sqrt(3.0)))
 
 #: The steering laws by name, in the order of their codes in :func:`steer` and :func:`cmg_advance`.
-STEERING_LAWS = ("moore_penrose", "singularity_robust", "gradient")
+STEERING_LAWS = ("moore_penrose", "singularity_robust", "gradient", "generalized_sr")
 
 jitable(vtmul_QV)   # Hoffmann's V(Q)^T [w; 0], compiled inline into cmg_advance
 
@@ -231,6 +231,53 @@ def sr_torque_error(a, hdot, lam):
 
 
 @jitable
+def dither_matrix(eps0, omega, t):
+    """Wie's weight ``E = [[1, e3, e2], [e3, 1, e1], [e2, e1, 1]]``, ``e_i = eps0 sin(omega t + phi_i)``, ``phi = 0, pi/2, pi``.
+
+    Wie, "Singularity escape/avoidance steering logic for control moment gyro systems", JGCD 28(5),
+    2005 (and his book, ch. 7): positive definite for ``eps0 < 1/2``.
+    """
+    e1 = eps0 * math.sin(omega * t)
+    e2 = eps0 * math.sin(omega * t + 0.5 * math.pi)
+    e3 = eps0 * math.sin(omega * t + math.pi)
+    e = np.empty((3, 3))
+    e[0, 0], e[0, 1], e[0, 2] = 1.0, e3, e2
+    e[1, 0], e[1, 1], e[1, 2] = e3, 1.0, e1
+    e[2, 0], e[2, 1], e[2, 2] = e2, e1, 1.0
+    return e
+
+
+@jitable
+def _weighted(a, lam, e):
+    m = gram(a)
+    for r in range(3):
+        for c in range(3):
+            m[r, c] += lam * e[r, c]
+    return inverse3(m)
+
+
+@jitable
+def generalized_sr(a, hdot, lam0, mu, e):
+    """Wie's generalized SR inverse ``ddelta/dt = A^T (A A^T + lam E)^-1 hdot``, ``lam = lam0 exp(-mu m)`` (Wie 2005).
+
+    The off-diagonal dither of ``E`` (:func:`dither_matrix`) makes a torque error about the other
+    axes too, which turns the gimbals off a singular set where the plain SR inverse, asked for
+    torque exactly along the singular direction, sits still.  Error: :func:`gsr_torque_error`.
+    """
+    lam = sr_weight(singularity_measure(a), lam0, mu)
+    return _at_vec(a, _mat3_vec(_weighted(a, lam, e), hdot))
+
+
+@jitable
+def gsr_torque_error(a, hdot, lam, e):
+    """The generalized SR inverse's error ``A ddelta/dt - hdot = -lam E (A A^T + lam E)^-1 hdot`` (``E = I``: the SR's)."""
+    err = _mat3_vec(e, _mat3_vec(_weighted(a, lam, e), hdot))
+    for k in range(3):
+        err[k] = -lam * err[k]
+    return err
+
+
+@jitable
 def measure_gradient(h0, g, s0, delta):
     """``dm/ddelta_i = -2 m h0^2 t_i^T (A A^T)^-1 s_i`` (Jacobi's formula with ``dt_i/ddelta_i = -s_i``), shape (n,)."""
     s, t = spin_transverse(g, s0, delta)
@@ -297,11 +344,12 @@ def rate_limit(rates, rate_max):
 
 
 @jitable
-def steer(law, h0, g, s0, delta, w, torque, lam0, mu, k, rate_max):
+def steer(law, h0, g, s0, delta, w, torque, lam0, mu, k, rate_max, t, eps0, omega):
     """The gimbal rates for a wanted body torque ``torque``: ``hdot = -torque - w x h`` (Wie, ch. 7) by law ``law``.
 
     ``law`` is the index in :data:`STEERING_LAWS`: 0 Moore-Penrose, 1 singularity-robust
-    (``lam0``, ``mu``), 2 gradient null motion (gain ``k``); then :func:`rate_limit`.
+    (``lam0``, ``mu``), 2 gradient null motion (gain ``k``), 3 generalized SR (``lam0``, ``mu`` and
+    the dither ``eps0``, ``omega`` at time ``t``); then :func:`rate_limit`.
     """
     h = cluster_momentum(h0, g, s0, delta)
     hdot = np.empty(3)
@@ -312,7 +360,9 @@ def steer(law, h0, g, s0, delta, w, torque, lam0, mu, k, rate_max):
         rates = gradient_steering(h0, g, s0, delta, hdot, k)
     else:
         a = jacobian(h0, g, s0, delta)
-        if law == 1:
+        if law == 3:
+            rates = generalized_sr(a, hdot, lam0, mu, dither_matrix(eps0, omega, t))
+        elif law == 1:
             rates = singularity_robust(a, hdot, lam0, mu)
         else:
             rates = moore_penrose(a, hdot)
@@ -346,16 +396,16 @@ def cmg_rhs(j, j_inv, h0, g, s0, q, w, delta, rates, torque_ext):
 
 
 @kernel
-def cmg_advance(q, w, delta, j, j_inv, h0, g, s0, torque_cmd, torque_ext, law, lam0, mu, k, rate_max, dt, steps,
-                rates_out):
+def cmg_advance(q, w, delta, j, j_inv, h0, g, s0, torque_cmd, torque_ext, law, lam0, mu, k, rate_max, t0, eps0,
+                omega, dt, steps, rates_out):
     """``steps`` steps of RK4 of :func:`cmg_rhs`, the gimbal rates held over each step (zero-order hold).
 
     The rates are set at the start of each step by :func:`steer` for the body torque ``torque_cmd``;
-    ``q``, ``w`` and ``delta`` are advanced in place, the last step's rates written to ``rates_out``.
+    ``q``, ``w`` and ``delta`` are advanced in place from time ``t0``, the last step's rates written to ``rates_out``.
     Returns the step at which the state stopped being finite, or -1.
     """
     for n in range(steps):
-        rates = steer(law, h0, g, s0, delta, w, torque_cmd, lam0, mu, k, rate_max)
+        rates = steer(law, h0, g, s0, delta, w, torque_cmd, lam0, mu, k, rate_max, t0 + n * dt, eps0, omega)
         for i in range(rates.shape[0]):
             rates_out[i] = rates[i]
         q1d, w1d = cmg_rhs(j, j_inv, h0, g, s0, q, w, delta, rates, torque_ext)
