@@ -215,3 +215,23 @@ def test_torque_authority_finds_a_missing_axis():
     keep = [i for i in range(12) if i not in (10, 11)]      # the couple about -z taken away
     assert torque_authority(b[:, keep]) == ["-z"]
     assert torque_authority(b[:, :4]) == ["+y", "-y", "+z", "-z"]
+
+
+def test_unloading_decays_the_wheel_momentum_and_counts_its_fuel():
+    # the wheels hold the attitude, so the thrusters' torque goes into them: dh_w/dt = T; with
+    # T = -k h_w mapped to on-times over each period P, h_w shrinks by (1 - k P) a period, and the
+    # fuel is the impulse fired over Isp g0
+    pos, dirs, force = twelve_thrusters(f=2.0)
+    isp = np.full(12, 220.0)
+    b = th.torque_matrix(pos, dirs, force, np.zeros(3))
+    h = np.array([0.8, -0.5, 0.3])
+    k, period, fuel, impulse = 0.05, 1.0, 0.0, 0.0
+    for _ in range(30):
+        t = on_times(b, th.unloading_torque(h, k), period)
+        h = h + b @ t                       # the torque of t seconds of firing, into the wheels
+        fuel += th.fuel_used(force, isp, t)
+        impulse += float(force @ t)
+    np.testing.assert_allclose(h, np.array([0.8, -0.5, 0.3]) * (1 - k * period) ** 30, atol=1e-9)
+    assert fuel == pytest.approx(impulse / (220.0 * 9.80665), rel=1e-12)
+    # each couple's two thrusters make |T_k| / (2 F arm) seconds: the impulse is the momentum removed / arm
+    assert impulse == pytest.approx(np.abs(np.array([0.8, -0.5, 0.3])).sum() * (1 - (1 - k) ** 30) / 0.8, rel=1e-9)

@@ -44,7 +44,7 @@ import numpy as np
 from sim.core.jit import jitable
 
 __all__ = ["G0", "PWPF_RULES", "torque_matrix", "thruster_wrench", "fuel_used", "minimum_on_times", "schmitt",
-           "pwpf_step", "pwpf_static", "deadband_pulse", "limit_cycle"]
+           "pwpf_step", "pwpf_static", "deadband_pulse", "limit_cycle", "unloading_torque"]
 
 #: Standard gravity (m/s^2), the g0 of the specific impulse (3rd CGPM, 1901).
 G0 = 9.80665
@@ -165,6 +165,20 @@ def deadband_pulse(theta, rate, left, theta_d, t_pulse, dt):
     if theta < -theta_d and rate <= 0.0:
         return 1.0, t_pulse - dt
     return 0.0, 0.0
+
+
+@jitable
+def unloading_torque(h_wheels, gain):
+    """The thrusters' torque that unloads the wheels: ``T = -k h_w`` (body axes, N m).
+
+    With the attitude held by the wheels, the thrusters' external torque goes into the wheels,
+    ``dh_w/dt = T``, so ``h_w`` decays as ``exp(-k t)`` while the thrusters can make ``T``
+    (Sidi, ch. 7; Wie, ch. 7, momentum unloading).
+    """
+    out = np.empty(3)
+    for k in range(3):
+        out[k] = -gain * h_wheels[k]
+    return out
 
 
 def limit_cycle(inertia: float, torque: float, t_pulse: float, theta_d: float) -> dict:
