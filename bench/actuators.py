@@ -1,0 +1,112 @@
+"""The cost of a CMG step and of the thruster formulas (issue 45), beside the wheel step of today.
+
+``python -m bench.actuators``.  Rows:
+
+* ``cmg_advance`` (sim/core/cmg.py, compiled by sim.core.jit): one RK4 step of the craft with a
+  four-CMG pyramid, the steering law evaluated at every step, per steering law; many steps in one
+  call (the compiled loop) and one step per call (what a Python loop calling it per step pays);
+* the wheel step of today for the same integrator: ``Simulation(integrator="rk4", wheels="pyramid")``,
+  Python (the compiled wheel step is another branch's, issue 42: the ratio the goal asks for,
+  CMG step <= 2x wheel step, is to be taken against that one when it lands);
+* a PWPF step and a thruster wrench of 12 thrusters, compiled, one call each.
+
+Times are CPU time of this process (``time.process_time``), medians of repeats.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import numba
+import numpy as np
+
+from sim.core import cmg
+from sim.core import thrusters as th
+from sim.model.simulation import Simulation
+
+_clock = time.process_time
+DT = 0.01
+
+
+def _state():
+    j = np.array([[40.0, 1.2, -0.5], [1.2, 55.0, 0.8], [-0.5, 0.8, 35.0]])
+    g, s0 = cmg.pyramid()
+    return (np.array([0.0, 0.0, 0.0, 1.0]), np.array([0.01, -0.02, 0.01]), np.radians([10.0, -20.0, 30.0, 5.0]),
+            j, np.linalg.inv(j), 2.5, g, s0)
+
+
+def cmg_us_per_step(law: int, steps: int, per_call: int, repeats: int = 5) -> float:
+    times = []
+    for _ in range(repeats):
+        q, w, d, j, ji, h0, g, s0 = _state()
+        rates = np.zeros(4)
+        args = (j, ji, h0, g, s0, np.array([0.05, -0.02, 0.03]), np.zeros(3), law, 0.01, 10.0, 1.0, 1.5)
+        start = _clock()
+        for n in range(steps // per_call):
+            cmg.cmg_advance(q, w, d, *args, n * per_call * DT, 0.01, 0.5 * np.pi, DT, per_call, rates)
+        times.append((_clock() - start) / steps * 1e6)
+    return statistics.median(times)
+
+
+def wheel_us_per_step(steps: int, repeats: int = 5) -> float:
+    times = []
+    for _ in range(repeats):
+        sim = Simulation(integrator="rk4", wheels="pyramid", rates=(0.01, -0.02, 0.01), dt=DT)
+        start = _clock()
+        sim.step(steps)
+        times.append((_clock() - start) / steps * 1e6)
+    return statistics.median(times)
+
+
+@numba.njit(cache=False)
+def _pwpf_loop(n):
+    f, out, acc = 0.0, 0.0, 0.0
+    for _ in range(n):
+        f, out = th.pwpf_step(0.3, f, out, 4.5, 0.3, 0.45, 0.15, 1.0, 1e-3)
+        acc += out
+    return acc
+
+
+@numba.njit(cache=False)
+def _wrench_loop(pos, dirs, force, level, n):
+    acc = 0.0
+    for _ in range(n):
+        torque, _ = th.thruster_wrench(pos, dirs, force, level, np.zeros(3))
+        acc += torque[0]
+    return acc
+
+
+def compiled_loop_us(fn, *args, n=200_000, repeats=5) -> float:
+    fn(*args, 10)
+    times = []
+    for _ in range(repeats):
+        start = _clock()
+        fn(*args, n)
+        times.append((_clock() - start) / n * 1e6)
+    return statistics.median(times)
+
+
+def rows(quick: bool = False) -> list[tuple[str, float]]:
+    steps = 2_000 if quick else 20_000
+    q, w, d, j, ji, h0, g, s0 = _state()
+    cmg.cmg_advance(q, w, d, j, ji, h0, g, s0, np.zeros(3), np.zeros(3), 0, 0.01, 10.0, 1.0, 1.5, 0.0, 0.01, 1.0,
+                    DT, 1, np.zeros(4))   # compile (or load from the disk cache) outside the timing
+    out = []
+    for law, name in enumerate(cmg.STEERING_LAWS):
+        out.append((f"cmg rk4 step, {name}, {steps} steps in one call (us/step)", cmg_us_per_step(law, steps, steps)))
+        out.append((f"cmg rk4 step, {name}, one step per call (us/step)", cmg_us_per_step(law, steps, 1)))
+    out.append(("wheel rk4 step, pyramid, Simulation.step, Python (us/step)", wheel_us_per_step(steps)))
+    rng = np.random.default_rng(0)
+    pos, dirs = rng.normal(size=(12, 3)), rng.normal(size=(12, 3))
+    out.append(("PWPF step, compiled loop (us/step)", compiled_loop_us(_pwpf_loop)))
+    out.append(("12-thruster wrench, compiled loop (us/call)",
+                compiled_loop_us(_wrench_loop, pos, dirs, np.ones(12), np.full(12, 0.5))))
+    return out
+
+
+if __name__ == "__main__":
+    import sys
+
+    for label, value in rows(quick="--quick" in sys.argv):
+        print(f"{value:10.3f}  {label}")

@@ -1,0 +1,76 @@
+"""CMG clusters and thrusters as a user gives them (sim/model/actuator_settings.py): bad values refused in one line."""
+
+import math
+
+import numpy as np
+import pytest
+
+from sim.io.limits import SettingsError
+from sim.model.actuator_settings import cmg_cluster, thruster_set
+
+
+def refused(match, fn, *args, **kwargs):
+    with pytest.raises(SettingsError, match=match) as info:
+        fn(*args, **kwargs)
+    assert "\n" not in str(info.value)
+    return str(info.value)
+
+
+def test_the_default_pyramid_is_accepted():
+    c = cmg_cluster(2.5)
+    assert c.g.shape == (4, 3) and c.h0 == 2.5
+    np.testing.assert_array_equal(c.delta0, np.zeros(4))
+
+
+@pytest.mark.parametrize("h0", [0.0, -1.0, "nan", None, True])
+def test_zero_or_bad_h0_is_refused(h0):
+    refused("cmg_h0", cmg_cluster, h0)
+
+
+def test_a_singular_design_is_refused():
+    # the pyramid at (90, 0, -90, 0) deg is singular about x (Wie, ch. 7)
+    msg = refused("singular at its design angles", cmg_cluster, 1.0, angles=(90, 0, -90, 0))
+    assert "(1.000, 0.000, 0.000)" in msg or "(-1.000, 0.000, 0.000)" in msg.replace("-0.000", "0.000")
+    # four gimbals on parallel axes: the cluster never makes torque along them, whatever the angles
+    g = [(0, 0, 1)] * 4
+    s = [(1, 0, 0), (0, 1, 0), (-1, 0, 0), (0, -1, 0)]
+    msg = refused("singular", cmg_cluster, 1.0, g, s, angles=(10, 20, 30, 40))
+    assert "0.000, 0.000, 1.000" in msg.replace("-", "")
+    # the same cluster with the gimbals at other angles than singular ones is fine
+    assert cmg_cluster(1.0, angles=(10, 20, 30, 40)).delta0[0] == pytest.approx(math.radians(10))
+
+
+def test_axes_that_are_not_axes_are_refused():
+    refused("perpendicular", cmg_cluster, 1.0, [(1, 0, 0), (0, 1, 0), (0, 0, 1)], [(1, 0, 0), (0, 0, 1), (1, 0, 0)])
+    refused("zero", cmg_cluster, 1.0, [(0, 0, 0), (0, 1, 0), (0, 0, 1)], [(0, 1, 0), (0, 0, 1), (1, 0, 0)])
+    refused("3 or more", cmg_cluster, 1.0, [(1, 0, 0), (0, 1, 0)], [(0, 1, 0), (0, 0, 1)])
+    refused("cmg_skew", cmg_cluster, 1.0, skew_deg=90.0)
+    refused("cmg_angles", cmg_cluster, 1.0, angles=(1, 2, 3))
+
+
+def _twelve(drop=()):
+    pos, dirs = [], []
+    for k in range(3):
+        a, b = (k + 1) % 3, (k + 2) % 3
+        for sense in (1.0, -1.0):
+            for side in (1.0, -1.0):
+                r, d = np.zeros(3), np.zeros(3)
+                r[a], d[b] = side * 0.8, sense * side
+                pos.append(r)
+                dirs.append(d)
+    keep = [i for i in range(12) if i not in drop]
+    return np.array(pos)[keep], np.array(dirs)[keep]
+
+
+def test_thrusters_accepted_and_refused():
+    pos, dirs = _twelve()
+    t = thruster_set(pos, dirs, 1.0, 220.0, 0.01)
+    assert t.force.shape == (12,)
+    pos, dirs = _twelve(drop=(10, 11))                   # the couple about -z taken away
+    refused(r"about -z", thruster_set, pos, dirs, 1.0, 220.0)
+    assert thruster_set(pos, dirs, 1.0, 220.0, needed="+x -x +y -y +z").force.shape == (10,)
+    pos, dirs = _twelve()
+    refused("thruster_force", thruster_set, pos, dirs, 0.0, 220.0)
+    refused("thruster_isp", thruster_set, pos, dirs, 1.0, [220.0] * 11)
+    refused("thruster_impulse_bit", thruster_set, pos, dirs, 1.0, 220.0, -0.1)
+    refused("thruster_positions", thruster_set, pos[:5], dirs, 1.0, 220.0)
