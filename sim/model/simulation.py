@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from sim.core import advance as compiled
+from sim.core.jit import compile_once
 from sim.core.algebra import dot_QQ, norm2_Q
 from sim.core.angles import aircraft_angles, aircraft_angles_of, cayley_entries, from_cayley_entries
 from sim.core.body import Body
@@ -264,6 +265,7 @@ class Simulation(Stepper):
         packed = None
         if compiled.covers(s) and self._world is None and torque.rate_ref is None and len(self._w) == 3:
             packed = compiled.pack(torque, self._rigid.j_rows, self._rigid.j_inv_rows, self._dt, s.integrator, s.norm)
+            compile_once(compiled.advance, np.zeros(8), packed[0], packed[1], 0)  # says so when it compiles
         self._pack_key = (s, self._controls, torque.qc, self._dt, packed)
         return packed
 
