@@ -22,6 +22,11 @@ from sim.model.simulation import Simulation, SimulationFault
 GENERAL = (1.2, 1.7, 2.1, 0.15, -0.25, 0.1)   # every product of inertia non-zero
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _compiled_now():
+    compiled.load()  # else a process loads it only after sim.core.advance.WARM_AFTER steps in Python
+
+
 def _bits(state):
     return np.asarray(state, dtype=float).view(np.uint64)
 

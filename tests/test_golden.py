@@ -40,6 +40,13 @@ AMPLIFIERS = frozenset({
 QUICK_STEPS = 20_000
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _compiled_now():
+    """The compiled advance from the first step (a process loads it only after WARM_AFTER Python steps)."""
+    from sim.core import advance
+    advance.load()
+
+
 def _golden(name):
     path = os.path.join(HERE, f"{name}.npz")
     return np.load(path)

@@ -23,6 +23,7 @@ CHILD = """
 import json, sys
 from sim.core import advance, jit
 from sim.model.simulation import Simulation
+advance.load()
 sim = Simulation(rates=(1.0, 0.2, -0.5))
 sim.step(100)
 stats = advance.advance.stats
@@ -39,6 +40,30 @@ def _run(tree, cache):
                           timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1]), proc.stderr
+
+
+SHORT = """
+from sim.core import advance
+from sim.model.simulation import Simulation
+sim = Simulation()
+for _ in range(1000):
+    sim.step()
+sim.step(1000)
+assert not advance.loaded()                 # a short run stays in Python: no cache to load
+sim.step(advance.WARM_AFTER)                # a long call loads it at once
+assert advance.loaded() and sim._packed() is not None
+print("ok")
+"""
+
+
+@pytest.mark.subprocess
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="the JIT is off: nothing is compiled")
+def test_a_short_run_never_loads_the_kernel_a_long_one_does():
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("MUTANT_UNDER_TEST", None)
+    proc = subprocess.run([sys.executable, "-c", SHORT], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
 
 
 @pytest.mark.subprocess

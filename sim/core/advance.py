@@ -32,14 +32,19 @@ from sim.core.algebra import norm2_Q
 from sim.core.control import quaternion_controller_torque, summed_torque
 from sim.core.equations import euler_rhs, qdot
 from sim.core.integrators import axpy_Q, axpy_V, half_quat_update, rk4_sum_Q, rk4_sum_V
-from sim.core.jit import jitable, kernel
+from sim.core.jit import DISABLED, compile_once, jitable, kernel
 from sim.core.norm import elimination, hoffmann, none, renormalize, unit
 
-__all__ = ["advance", "pack", "covers", "INTEGRATORS", "NORMS", "CONTROLLERS", "OK", "NOT_FINITE", "UNIT_RANGE",
+__all__ = ["advance", "pack", "covers", "load", "loaded", "WARM_AFTER", "INTEGRATORS", "NORMS", "CONTROLLERS", "OK", "NOT_FINITE", "UNIT_RANGE",
            "NORM_RUNAWAY", "NORM_FAULT", "PAR", "FLAGS"]
 
 #: With norm handling ``none``, a norm error beyond this is a fault.
 NORM_FAULT = 1e-3
+
+#: Steps a process takes in Python before it loads the compiled advance (from the disk cache, about 0.3 s, or
+#: compiling it, 5-20 s, once): a short run (``attitude-sim run --duration 1``: 1,000 steps, 3 ms in Python)
+#: never pays for it, a long one pays once; the numbers are the same either way.
+WARM_AFTER = 20_000
 
 #: The integrators the compiled step runs, by their code in ``flags``.
 INTEGRATORS = {"half-quat": 0, "rk4": 1}
@@ -72,6 +77,18 @@ def covers(settings) -> bool:
     return (settings.integrator in INTEGRATORS and settings.controller in CONTROLLERS and settings.norm in NORMS
             and settings.wheel_count == 0 and not settings.gravity_gradient and not settings.has_orbit
             and not any(x != 0.0 for x in settings.disturbance) and settings.estimator == "truth")
+
+
+def loaded() -> bool:
+    """True when :func:`advance` is compiled or loaded in this process (or the JIT is off: it is Python)."""
+    return DISABLED or bool(advance.signatures)
+
+
+def load() -> float:
+    """Compile :func:`advance` or load it from the disk cache now (saying so on stderr when it compiles,
+    :func:`sim.core.jit.compile_once`); the seconds it took."""
+    par, flags = np.zeros(35), np.zeros(9, dtype=np.int64)
+    return compile_once(advance, np.zeros(8), par, flags, 0)
 
 
 def pack(torque, j_rows, j_inv_rows, dt, integrator, norm) -> tuple:

@@ -15,7 +15,6 @@ import math
 import numpy as np
 
 from sim.core import advance as compiled
-from sim.core.jit import compile_once
 from sim.core.algebra import dot_QQ, norm2_Q
 from sim.core.angles import aircraft_angles, aircraft_angles_of, cayley_entries, from_cayley_entries
 from sim.core.body import Body
@@ -44,6 +43,8 @@ __all__ = ["Simulation", "Snapshot", "SimulationFault", "NORM_FAULT", "to_lvlh"]
 NORM_FAULT = compiled.NORM_FAULT
 
 _DEG = 180.0 / math.pi
+#: Steps taken in Python by this process (sim.core.advance.WARM_AFTER: when to load the compiled advance).
+_python_steps = 0
 
 
 class SimulationFault(RuntimeError):
@@ -252,20 +253,25 @@ class Simulation(Stepper):
         """Kinetic energy ``T = 1/2 w^T J w`` (plus the wheels', :func:`sim.core.wheels.gyrostat_energy`), Hoffmann (5.1)."""
         return gyrostat_energy(self._w, self._rigid.j_rows, self._settings.wheel_set)
 
-    def _packed(self):
+    def _packed(self, n: int = 0):
         """``(par, flags)`` of the compiled advance (:mod:`sim.core.advance`), or None when this body steps in
         Python: its settings are not covered (:func:`sim.core.advance.covers`), a user's torque or a SLERP
-        is in progress.  Packed again when the settings, the controls, the command or ``dt`` change."""
+        is in progress, or the compiled advance is not loaded yet and the process, with the ``n`` steps to
+        come, has taken fewer than :data:`sim.core.advance.WARM_AFTER` (then it is loaded now).  Packed again when the settings, the controls, the command or
+        ``dt`` change."""
         s, torque = self._settings, self._torque
         if self._cmd.path is not None or self._step_torque is not torque or self._nav is not None:
             return None
+        if not compiled.loaded():
+            if _python_steps + n < compiled.WARM_AFTER:
+                return None
+            compiled.load()
         key = self._pack_key
         if key is not None and key[0] is s and key[1] is self._controls and key[2] is torque.qc and key[3] == self._dt:
             return key[4]
         packed = None
         if compiled.covers(s) and self._world is None and torque.rate_ref is None and len(self._w) == 3:
             packed = compiled.pack(torque, self._rigid.j_rows, self._rigid.j_inv_rows, self._dt, s.integrator, s.norm)
-            compile_once(compiled.advance, np.zeros(8), packed[0], packed[1], 0)  # says so when it compiles
         self._pack_key = (s, self._controls, torque.qc, self._dt, packed)
         return packed
 
@@ -279,7 +285,7 @@ class Simulation(Stepper):
             On a non-finite state, or a norm error beyond :data:`NORM_FAULT`
             with norm handling ``none``; the state stays at the last good step.
         """
-        packed = self._packed() if n > 0 else None
+        packed = self._packed(n) if n > 0 else None
         if packed is not None:
             q, w = self._q, self._w
             state = np.array((q[0], q[1], q[2], q[3], w[0], w[1], w[2], self._correction))
@@ -296,6 +302,8 @@ class Simulation(Stepper):
         self._step_python(n)
 
     def _step_python(self, n: int) -> None:
+        global _python_steps
+        _python_steps += n
         integrate, norm, torque, body, cmd = self._integrate, self._norm, self._step_torque, self._gyrostat, self._cmd
         dt = self._dt
         wheels = len(self._w) > 3
