@@ -141,3 +141,25 @@ def test_status_codes_of_the_kernel():
     status, done = compiled.advance(state, par, flags, 10_000)
     assert status == compiled.NORM_RUNAWAY and 0 < done < 10_000
     assert abs(math.sqrt(sum(x * x for x in state[:4])) - 1.0) <= compiled.NORM_FAULT
+
+
+def test_a_long_call_runs_in_chunks_bit_for_bit(monkeypatch):
+    """A call of more than ``_CHUNK`` steps goes through several calls of the kernel (Ctrl-C is seen between
+    them), and the state passes from one to the next whole."""
+    import sim.model.simulation as simulation
+
+    calls = []
+    kernel = compiled.advance
+
+    def counted(state, par, flags, n):
+        calls.append(n)
+        return kernel(state, par, flags, n)
+
+    counted.signatures = getattr(kernel, "signatures", ())  # what sim.core.advance.loaded reads (JIT on)
+    monkeypatch.setattr(simulation, "_CHUNK", 7)
+    monkeypatch.setattr(simulation.compiled, "advance", counted)
+    a, b = _pair(controller="quaternion", command_deg=(90.0, 0.0, 0.0), slerp_time=0.0, rates=(0.3, 0.1, 0.0))
+    a.step(100)
+    b._step_python(100)
+    assert calls == [7] * 14 + [2]
+    assert np.array_equal(_bits(_state(a)), _bits(_state(b)))

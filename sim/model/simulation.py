@@ -43,6 +43,8 @@ __all__ = ["Simulation", "Snapshot", "SimulationFault", "NORM_FAULT", "to_lvlh"]
 NORM_FAULT = compiled.NORM_FAULT
 
 _DEG = 180.0 / math.pi
+#: Most steps in one call of the compiled advance (about 10 ms): a Python signal (Ctrl-C) waits no longer.
+_CHUNK = 100_000
 #: Steps taken in Python by this process (sim.core.advance.WARM_AFTER: when to load the compiled advance).
 _python_steps = 0
 
@@ -289,16 +291,19 @@ class Simulation(Stepper):
         if packed is not None:
             q, w = self._q, self._w
             state = np.array((q[0], q[1], q[2], q[3], w[0], w[1], w[2], self._correction))
-            status, done = compiled.advance(state, packed[0], packed[1], n)
-            if done:
-                self._q = (float(state[0]), float(state[1]), float(state[2]), float(state[3]))
-                self._w = (float(state[4]), float(state[5]), float(state[6]))
-                self._correction = float(state[7])
-                self._k += done
-                self._t = self._t0 + (self._k - self._k0) * self._dt
-            if status == compiled.OK:
+            while n > 0:  # in chunks of at most _CHUNK steps (milliseconds): Ctrl-C is seen between them
+                status, done = compiled.advance(state, packed[0], packed[1], min(n, _CHUNK))
+                if done:
+                    self._q = (float(state[0]), float(state[1]), float(state[2]), float(state[3]))
+                    self._w = (float(state[4]), float(state[5]), float(state[6]))
+                    self._correction = float(state[7])
+                    self._k += done
+                    self._t = self._t0 + (self._k - self._k0) * self._dt
+                n -= done
+                if status != compiled.OK:
+                    break  # the faulting step again in Python below: it raises today's SimulationFault
+            if n == 0:
                 return
-            n -= done  # the faulting step again in Python: it raises today's SimulationFault
         self._step_python(n)
 
     def _step_python(self, n: int) -> None:
