@@ -79,14 +79,20 @@ def covers(settings) -> bool:
             and not any(x != 0.0 for x in settings.disturbance) and settings.estimator == "truth")
 
 
+_asked = False
+
+
 def loaded() -> bool:
-    """True when :func:`advance` is compiled or loaded in this process (or the JIT is off: it is Python)."""
-    return DISABLED or bool(advance.signatures)
+    """True when :func:`advance` is compiled or loaded in this process; with the JIT off, when :func:`load`
+    was called (then :func:`advance` runs as Python, slower than the Python step: only when asked)."""
+    return _asked if DISABLED else bool(advance.signatures)
 
 
 def load() -> float:
     """Compile :func:`advance` or load it from the disk cache now (saying so on stderr when it compiles,
     :func:`sim.core.jit.compile_once`); the seconds it took."""
+    global _asked
+    _asked = True
     par, flags = np.zeros(35), np.zeros(9, dtype=np.int64)
     return compile_once(advance, np.zeros(8), par, flags, 0)
 

@@ -259,13 +259,14 @@ class Simulation(Stepper):
         """``(par, flags)`` of the compiled advance (:mod:`sim.core.advance`), or None when this body steps in
         Python: its settings are not covered (:func:`sim.core.advance.covers`), a user's torque or a SLERP
         is in progress, or the compiled advance is not loaded yet and the process, with the ``n`` steps to
-        come, has taken fewer than :data:`sim.core.advance.WARM_AFTER` (then it is loaded now).  Packed again when the settings, the controls, the command or
+        come, has taken fewer than :data:`sim.core.advance.WARM_AFTER` (then it is loaded now; with the
+        JIT off, only :func:`sim.core.advance.load` switches to it).  Packed again when the settings, the controls, the command or
         ``dt`` change."""
         s, torque = self._settings, self._torque
         if self._cmd.path is not None or self._step_torque is not torque or self._nav is not None:
             return None
         if not compiled.loaded():
-            if _python_steps + n < compiled.WARM_AFTER:
+            if compiled.DISABLED or _python_steps + n < compiled.WARM_AFTER:
                 return None
             compiled.load()
         key = self._pack_key
