@@ -23,7 +23,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from bench import cli_run, ensemble, gui, step_cost
+from bench import api_step, cli_run, ensemble, gui, step_cost
 from bench import estimation as estimation_bench
 from bench import link as link_bench
 from bench import video as video_bench
@@ -132,9 +132,10 @@ ONLY = {
     "video": (lambda quick: video_bench.run(quick=quick), ("video of the",)),
     "estimation": (lambda quick: estimation_bench.rows(quick), ("MEKF ",)),
     "link": (lambda quick: link_bench.run(quick=quick), ("link round trip",)),
+    "api": (lambda quick: api_step.run(quick=quick), ("api step",)),
 }
 #: The parts of a full run, in order (``make bench``; ``make bench-compare`` without ``--only``).
-FULL = ("step", "ensemble", "estimation", "cli", "sweep", "link", "video", "gui")
+FULL = ("step", "api", "ensemble", "estimation", "cli", "sweep", "link", "video", "gui")
 
 
 def main(argv=None) -> int:

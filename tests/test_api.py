@@ -111,8 +111,9 @@ def test_run_changes_are_validated():
 
 
 def test_run_too_long_refused_unless_forced(monkeypatch):
-    with pytest.raises(api.RunTooLong, match=r"10,000,000,000 steps would take about .* force=True"):
-        api.run("default", duration=1e7, every=10 ** 6)
+    # 10^13 steps: hours even compiled (sim.core.advance, about 60 ns a step here)
+    with pytest.raises(api.RunTooLong, match=r"10,000,000,000,000 steps would take about .* force=True"):
+        api.run("default", duration=1e7, every=10 ** 9, dt=1e-6)
     with pytest.raises(api.RunTooLong, match="GiB in memory"):
         api.run("default", duration=1e6)
     # force skips the check: with a tiny run and the limit patched to zero

@@ -296,6 +296,9 @@ class Part:
         # (the GUI-free tests of the sim part never do).
         command = ["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24"] + command
         env["QT_QPA_PLATFORM"] = "xcb"
+        # The compiled kernels run as the Python they are written in (sim/core/jit.py): a mutant is
+        # then tested at once, with no compile, and mutmut's trampolines need no numba.
+        env["NUMBA_DISABLE_JIT"] = "1"
         log = self.dir / "mutmut.log"
         print(f"{self.name}: mutating {' '.join(self.globs)} ({len(self.files())} files); "
               f"tests: {' '.join(self.tests)}; log: {log.relative_to(ROOT)}", flush=True)

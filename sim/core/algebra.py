@@ -26,6 +26,9 @@ row major (:attr:`sim.core.body.Body.j_rows`).
 * the angle between two attitudes is Hoffmann's bivector angle (Appendix C),
   doubled and folded so that ``Q`` and ``-Q`` agree (:func:`rotation_angle`).
 
+The arithmetic kernels are :func:`sim.core.jit.jitable`: plain Python for Python callers, compiled
+inline into the compiled step (:mod:`sim.core.advance`) on tuples of floats.
+
 The hand-fused kernels of :mod:`sim.ensemble.kernels` write the same
 algebra into preallocated rows with ``out=``; they do not call these
 (a tuple kernel allocates its result), see that module.
@@ -33,12 +36,14 @@ algebra into preallocated rows with ``out=``; they do not call these
 
 from __future__ import annotations
 
+from sim.core.jit import jitable
 from sim.core.ops import FLOAT
 
 __all__ = ["vmul_QQ", "vmul3_QQ", "vtmul_QQ", "vtmul_QV", "product_QQ", "dot_QQ", "norm2_Q", "dot_VV",
            "cross_VV", "norm_V", "unit_V", "matvec_MV", "matvec_MtV", "bivector_norm", "rotation_angle", "path_angle"]
 
 
+@jitable
 def vmul_QQ(q, x):
     """``V(Q) x`` for a 4-vector ``x``, Hoffmann (3.26)."""
     q1, q2, q3, q4 = q
@@ -49,6 +54,7 @@ def vmul_QQ(q, x):
             q1 * x1 + q2 * x2 + q3 * x3 + q4 * x4)
 
 
+@jitable
 def vmul3_QQ(q, x):
     """The first three rows of ``V(Q) x``, Hoffmann (3.26): ``w = 2 V(Q) dQ/dt`` (3.25) without its fourth row."""
     q1, q2, q3, q4 = q
@@ -58,6 +64,7 @@ def vmul3_QQ(q, x):
             q2 * x1 - q1 * x2 - q4 * x3 + q3 * x4)
 
 
+@jitable
 def vtmul_QQ(q, x):
     """``V(Q)^T x`` for a 4-vector ``x``, Hoffmann (3.26)."""
     q1, q2, q3, q4 = q
@@ -68,6 +75,7 @@ def vtmul_QQ(q, x):
             q1 * x1 + q2 * x2 + q3 * x3 + q4 * x4)
 
 
+@jitable
 def vtmul_QV(q, w):
     """``V(Q)^T [w; 0]`` for a 3-vector ``w``, Hoffmann (3.26): ``dQ/dt = 1/2 V(Q)^T [w; 0]`` (5.18)."""
     q1, q2, q3, q4 = q
@@ -78,6 +86,7 @@ def vtmul_QV(q, w):
             q1 * x + q2 * y + q3 * z)
 
 
+@jitable
 def product_QQ(e, q):
     """Hoffmann's quaternion product ``E . Q = R(E) Q``, (1.7); ``(e4 q4 - e.q) + (e4 q + q4 e + e x q)`` (1.9)."""
     e1, e2, e3, e4 = e
@@ -88,6 +97,7 @@ def product_QQ(e, q):
             -e1 * q1 - e2 * q2 - e3 * q3 + e4 * q4)
 
 
+@jitable
 def dot_QQ(p, q):
     """``P . Q``, summed left to right."""
     p1, p2, p3, p4 = p
@@ -95,17 +105,20 @@ def dot_QQ(p, q):
     return p1 * q1 + p2 * q2 + p3 * q3 + p4 * q4
 
 
+@jitable
 def norm2_Q(q):
     """``|Q|^2 = Q . Q'``, Hoffmann (1.14), summed left to right."""
     q1, q2, q3, q4 = q
     return q1 * q1 + q2 * q2 + q3 * q3 + q4 * q4
 
 
+@jitable
 def dot_VV(a, b):
     """``a . b`` of 3-vectors, summed left to right."""
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
+@jitable
 def cross_VV(a, b):
     """``a x b`` of 3-vectors."""
     a1, a2, a3 = a[0], a[1], a[2]
@@ -124,6 +137,7 @@ def unit_V(a, ops=FLOAT):
     return (a[0] / n, a[1] / n, a[2] / n)
 
 
+@jitable
 def matvec_MV(m, x):
     """``M x`` for a 3x3 ``M`` held as 9 row-major entries (``J w``: the body momentum, Hoffmann (4.2))."""
     m0, m1, m2, m3, m4, m5, m6, m7, m8 = m
@@ -133,6 +147,7 @@ def matvec_MV(m, x):
             m6 * x1 + m7 * x2 + m8 * x3)
 
 
+@jitable
 def matvec_MtV(m, x):
     """``M^T x`` for a 3x3 ``M`` held as 9 row-major entries (``C^T L``: body to inertial axes, Hoffmann (2.12))."""
     m0, m1, m2, m3, m4, m5, m6, m7, m8 = m

@@ -15,15 +15,18 @@ bit between the two.  The Euler controller goes through ``atan2``,
 ``math``'s in the last place (:mod:`sim.core.ops`): there the paths agree to
 about 1e-12.  :mod:`sim.ensemble.kernels` holds a hand-fused column copy of
 :meth:`TorqueModel.__call__` for the dampers and the quaternion
-controller, tested bit for bit against this one.
+controller, tested bit for bit against this one.  The formulas are
+:func:`sim.core.jit.jitable`: the compiled step (:mod:`sim.core.advance`) calls
+them with ``ops=None`` (:mod:`sim.core.ops`).
 """
 
 from __future__ import annotations
 
 from sim.core.algebra import norm2_Q, vmul3_QQ
 from sim.core.angles import aircraft_angles
+from sim.core.jit import jitable
 from sim.core.norm import READS_UNIT, unit
-from sim.core.ops import FLOAT
+from sim.core.ops import FLOAT, clip_of, select_of
 
 __all__ = [
     "CONTROLLERS",
@@ -34,6 +37,7 @@ __all__ = [
     "quaternion_controller_torque",
     "quaternion_error",
     "limit",
+    "summed_torque",
 ]
 
 CONTROLLERS = ("none", "euler", "quaternion")
@@ -47,6 +51,7 @@ HOFFMANN_PRESET = {
 }
 
 
+@jitable
 def damper_torque(w, k):
     """Roll/pitch/yaw rate dampers ``-k_i w_i``, Hoffmann Appendix A (dampP, dampQ, dampR)."""
     return (-k[0] * w[0], -k[1] * w[1], -k[2] * w[2])
@@ -72,6 +77,7 @@ def euler_controller_torque(angles, command, gains, axes=(True, True, True), ops
             -gains[2] * ops.sin(psi - psic) if axes[2] else 0.0)
 
 
+@jitable
 def quaternion_error(q, qc, shortest_path=True, ops=FLOAT):
     """``dQ = Qc - Q``, or ``-Qc - Q`` when shorter, Hoffmann (9.8).
 
@@ -83,9 +89,10 @@ def quaternion_error(q, qc, shortest_path=True, ops=FLOAT):
         return (d1, d2, d3, d4)
     r1, r2, r3, r4 = -qc[0] - q[0], -qc[1] - q[1], -qc[2] - q[2], -qc[3] - q[3]
     shorter = norm2_Q((r1, r2, r3, r4)) < norm2_Q((d1, d2, d3, d4))
-    return ops.select(shorter, (r1, r2, r3, r4), (d1, d2, d3, d4))
+    return select_of(shorter, (r1, r2, r3, r4), (d1, d2, d3, d4), ops)
 
 
+@jitable
 def quaternion_controller_torque(q, qc, gains, axes=(True, True, True), shortest_path=True, ops=FLOAT):
     """Hoffmann's quaternion attitude controller, (9.8)-(9.9).
 
@@ -98,11 +105,31 @@ def quaternion_controller_torque(q, qc, gains, axes=(True, True, True), shortest
             2.0 * gains[2] * v3 if axes[2] else 0.0)
 
 
+@jitable
 def limit(t, limits, ops=FLOAT):
     """Per-axis torque limiter ``|T_i| <= L_i``, Hoffmann 9.9 ("Optional limiters")."""
-    clip = ops.clip
-    return (clip(t[0], -limits[0], limits[0]), clip(t[1], -limits[1], limits[1]),
-            clip(t[2], -limits[2], limits[2]))
+    return (clip_of(t[0], -limits[0], limits[0], ops), clip_of(t[1], -limits[1], limits[1], ops),
+            clip_of(t[2], -limits[2], limits[2], ops))
+
+
+@jitable
+def summed_torque(command, dampers_on, dampers, wd, control_on, control, limiter_on, limits, ops=FLOAT):
+    """The total torque in the order of Hoffmann's 9.9 listing: the command torque, plus the dampers
+    ``-k wd`` (:func:`damper_torque`) when on, plus the attitude controller's ``control`` when on, then
+    the limiter (:func:`limit`) when on.
+
+    ``wd`` is the rate the dampers act against (``w``, or ``w - w_c`` with a rate feed-forward).  A term
+    that is off is not added (so a signed zero stays as it was).
+    """
+    tx, ty, tz = command[0], command[1], command[2]
+    if dampers_on:
+        dx, dy, dz = damper_torque(wd, dampers)
+        tx, ty, tz = tx + dx, ty + dy, tz + dz
+    if control_on:
+        tx, ty, tz = tx + control[0], ty + control[1], tz + control[2]
+    if limiter_on:
+        return limit((tx, ty, tz), limits, ops)
+    return (tx, ty, tz)
 
 
 class TorqueModel:
@@ -163,23 +190,17 @@ class TorqueModel:
 
     def __call__(self, q, w, t=None):
         """The torque at attitude ``q`` and rates ``w`` (its first three entries); ``t`` is not used."""
-        tx, ty, tz = self.command
         if self.unit and self.controller != "none":   # only the terms that read the attitude
             q = unit(q, self.ops)
-        if self.dampers_on:
-            r = self.rate_ref
-            dx, dy, dz = damper_torque(w if r is None else (w[0] - r[0], w[1] - r[1], w[2] - r[2]), self.dampers)
-            tx, ty, tz = tx + dx, ty + dy, tz + dz
+        r = self.rate_ref
+        wd = w if r is None or not self.dampers_on else (w[0] - r[0], w[1] - r[1], w[2] - r[2])
         controller = self.controller
+        control = None
         if controller == "quaternion":
-            cx, cy, cz = quaternion_controller_torque(q, self.qc, self.gains, self.axes, self.shortest_path,
-                                                      self.ops)
-            tx, ty, tz = tx + cx, ty + cy, tz + cz
+            control = quaternion_controller_torque(q, self.qc, self.gains, self.axes, self.shortest_path, self.ops)
         elif controller == "euler":
             ops = self.ops
-            cx, cy, cz = euler_controller_torque(aircraft_angles(q, ops), self.command_angles, self.gains,
-                                                 self.axes, ops)
-            tx, ty, tz = tx + cx, ty + cy, tz + cz
-        if self.limiter_on:
-            return limit((tx, ty, tz), self.limits, self.ops)
-        return (tx, ty, tz)
+            control = euler_controller_torque(aircraft_angles(q, ops), self.command_angles, self.gains,
+                                              self.axes, ops)
+        return summed_torque(self.command, self.dampers_on, self.dampers, wd, control is not None, control,
+                             self.limiter_on, self.limits, self.ops)

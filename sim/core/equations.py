@@ -11,10 +11,12 @@ bit for bit.
 from __future__ import annotations
 
 from sim.core.algebra import matvec_MV, norm2_Q, vmul3_QQ, vtmul_QV
+from sim.core.jit import jitable
 
 __all__ = ["euler_rhs", "rates_rhs", "qdot", "rates", "quasi_rates", "load_at"]
 
 
+@jitable
 def euler_rhs(w, t, jr, jir):
     """``dw/dt = J^-1 (T - w x J w)``, Euler's equations with the full tensor, Hoffmann (4.3), App. A."""
     wx, wy, wz = w
@@ -36,18 +38,21 @@ def rates_rhs(w, load, body):
     return body.formulas.rhs(w, load, body.j_rows, body.j_free_inv_rows)
 
 
+@jitable
 def qdot(q, w):
     """``dQ/dt = 1/2 V(Q)^T [w; 0]``, Hoffmann (5.18) with V from (3.26) (``w``: its first three entries)."""
     a, b, c, d = vtmul_QV(q, w)
     return (0.5 * a, 0.5 * b, 0.5 * c, 0.5 * d)
 
 
+@jitable
 def rates(q, p):
     """Body rates ``w = 2 V(Q) P`` (first three rows), Hoffmann (3.25), (4.16)."""
     a, b, c = vmul3_QQ(q, p)
     return (2.0 * a, 2.0 * b, 2.0 * c)
 
 
+@jitable
 def quasi_rates(q, p):
     """Body rates of the normalised attitude, ``w = 2 V(Q) P / |Q|^2``: Joshi's quasi-velocities (27).
 

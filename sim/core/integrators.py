@@ -55,6 +55,7 @@ from __future__ import annotations
 from sim.core.algebra import matvec_MV, norm2_Q, vmul_QQ, vtmul_QQ, vtmul_QV
 from sim.core.equations import euler_rhs, load_at, qdot, quasi_rates, rates, rates_rhs
 from sim.core.geometric import rkmk4, rotation_quaternion, splitting
+from sim.core.jit import jitable
 from sim.core.wheels import equivalent_torque
 
 __all__ = ["half_quat", "full_quat", "rk4", "rkmk4", "splitting", "INTEGRATORS", "FULL_QUAT_FORMS",
@@ -80,19 +81,32 @@ def half_quat(q, w, p, dt, torque, body, t=None):
     """
     a = rates_rhs(w, torque(q, w) if t is None else torque(q, w, t), body)
     if len(w) == 3:
-        wx, wy, wz = w
-        ax, ay, az = a
-        x = wx + dt * ax
-        y = wy + dt * ay
-        z = wz + dt * az
-        rates_new = (x, y, z)
-    else:
-        rates_new = tuple([s + dt * d for s, d in zip(w, a)])
-        x, y, z = rates_new[0], rates_new[1], rates_new[2]
+        q, rates_new = half_quat_update(q, w, a, dt)
+        return q, rates_new, None
+    rates_new = tuple([s + dt * d for s, d in zip(w, a)])
+    return half_quat_attitude(q, rates_new, dt), rates_new, None
+
+
+@jitable
+def half_quat_update(q, w, a, dt):
+    """Half-quat's step of ``(Q, w)`` without wheels from ``a = dw/dt`` at the old state, Hoffmann App. A:
+    ``w <- w + dt a``, then :func:`half_quat_attitude` with the new ``w``.  Returns ``(q, w)``."""
+    wx, wy, wz = w[0], w[1], w[2]
+    ax, ay, az = a[0], a[1], a[2]
+    x = wx + dt * ax
+    y = wy + dt * ay
+    z = wz + dt * az
+    rates_new = (x, y, z)
+    return half_quat_attitude(q, rates_new, dt), rates_new
+
+
+@jitable
+def half_quat_attitude(q, rates_new, dt):
+    """Half-quat's attitude update ``Q <- Q + dt/2 V(Q)^T [w_new; 0]``, Hoffmann App. A (5.18)."""
     h = 0.5 * dt
     q1, q2, q3, q4 = q
     d1, d2, d3, d4 = vtmul_QV(q, rates_new)
-    return (q1 + h * d1, q2 + h * d2, q3 + h * d3, q4 + h * d4), rates_new, None
+    return (q1 + h * d1, q2 + h * d2, q3 + h * d3, q4 + h * d4)
 
 
 def rk4(q, w, p, dt, torque, body, t=None):
@@ -113,6 +127,13 @@ def rk4(q, w, p, dt, torque, body, t=None):
 
     h = 0.5 * dt
     th = None if t is None else t + h
+    if len(w) == 3:  # the same arithmetic as the compiled step's (sim.core.advance), through the same kernels
+        k1q, k1w = f(q, w, t)
+        k2q, k2w = f(axpy_Q(q, h, k1q), axpy_V(w, h, k1w), th)
+        k3q, k3w = f(axpy_Q(q, h, k2q), axpy_V(w, h, k2w), th)
+        k4q, k4w = f(axpy_Q(q, dt, k3q), axpy_V(w, dt, k3w), None if t is None else t + dt)
+        s = dt / 6.0
+        return rk4_sum_Q(q, s, k1q, k2q, k3q, k4q), rk4_sum_V(w, s, k1w, k2w, k3w, k4w), None
     k1q, k1w = f(q, w, t)
     k2q, k2w = f(tuple(a + h * b for a, b in zip(q, k1q)), tuple(a + h * b for a, b in zip(w, k1w)), th)
     k3q, k3w = f(tuple(a + h * b for a, b in zip(q, k2q)), tuple(a + h * b for a, b in zip(w, k2w)), th)
@@ -122,6 +143,35 @@ def rk4(q, w, p, dt, torque, body, t=None):
     return (tuple(a + s * (b1 + 2.0 * b2 + 2.0 * b3 + b4) for a, b1, b2, b3, b4 in zip(q, k1q, k2q, k3q, k4q)),
             tuple(a + s * (b1 + 2.0 * b2 + 2.0 * b3 + b4) for a, b1, b2, b3, b4 in zip(w, k1w, k2w, k3w, k4w)),
             None)
+
+
+@jitable
+def axpy_Q(a, h, b):
+    """``a + h b`` of 4-vectors: an rk4 stage's state (Butcher's tableau of the classical method)."""
+    return (a[0] + h * b[0], a[1] + h * b[1], a[2] + h * b[2], a[3] + h * b[3])
+
+
+@jitable
+def axpy_V(a, h, b):
+    """``a + h b`` of 3-vectors: an rk4 stage's state (Butcher's tableau of the classical method)."""
+    return (a[0] + h * b[0], a[1] + h * b[1], a[2] + h * b[2])
+
+
+@jitable
+def rk4_sum_Q(a, s, b1, b2, b3, b4):
+    """``a + s (k1 + 2 k2 + 2 k3 + k4)`` of 4-vectors, ``s = dt/6``: the classical Runge-Kutta update."""
+    return (a[0] + s * (b1[0] + 2.0 * b2[0] + 2.0 * b3[0] + b4[0]),
+            a[1] + s * (b1[1] + 2.0 * b2[1] + 2.0 * b3[1] + b4[1]),
+            a[2] + s * (b1[2] + 2.0 * b2[2] + 2.0 * b3[2] + b4[2]),
+            a[3] + s * (b1[3] + 2.0 * b2[3] + 2.0 * b3[3] + b4[3]))
+
+
+@jitable
+def rk4_sum_V(a, s, b1, b2, b3, b4):
+    """``a + s (k1 + 2 k2 + 2 k3 + k4)`` of 3-vectors, ``s = dt/6``: the classical Runge-Kutta update."""
+    return (a[0] + s * (b1[0] + 2.0 * b2[0] + 2.0 * b3[0] + b4[0]),
+            a[1] + s * (b1[1] + 2.0 * b2[1] + 2.0 * b3[1] + b4[1]),
+            a[2] + s * (b1[2] + 2.0 * b2[2] + 2.0 * b3[2] + b4[2]))
 
 
 def full_quat_acceleration(q, p, t, body, form="hoffmann"):

@@ -36,12 +36,13 @@ import hashlib
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numba
 from numba.extending import register_jitable
 
-__all__ = ["jitable", "kernel", "cache_dir", "source_key", "DISABLED", "prange"]
+__all__ = ["jitable", "kernel", "cache_dir", "source_key", "DISABLED", "prange", "compile_once"]
 
 #: True when ``NUMBA_DISABLE_JIT`` is set: every kernel runs as the Python it is written in.
 DISABLED = bool(numba.config.DISABLE_JIT)
@@ -100,6 +101,34 @@ def _choose_cache_dir() -> Path:
 #: The folder numba's cache writes to (keyed by :func:`source_key`).
 cache_dir = _choose_cache_dir()
 numba.config.CACHE_DIR = str(cache_dir)  # read by numba's cache locator when a kernel is decorated
+
+
+def _cached(dispatcher) -> bool:
+    """True when the disk cache holds an index of ``dispatcher`` (numba's ``<module>.<name>-<line>.pyXY.nbi``)."""
+    name = f"{dispatcher.py_func.__module__.rsplit('.', 1)[-1]}.{dispatcher.py_func.__name__}-"
+    return any(p.name.startswith(name) for p in cache_dir.rglob("*.nbi"))
+
+
+def compile_once(dispatcher, *args, stream=None) -> float:
+    """Compile ``dispatcher`` (a :func:`kernel`) for the types of ``args`` by calling it with them, or load it
+    from the disk cache; when it is not cached yet, say so on ``stream`` (default stderr) first and how long it
+    took after ("compiling the simulation kernels, once").  ``args`` must make the call do nothing (no steps).
+
+    Returns the seconds it took (0.0 when it was compiled or loaded before in this process, or the JIT is off).
+    """
+    if DISABLED or dispatcher.signatures:
+        return 0.0
+    stream = sys.stderr if stream is None else stream
+    loud = not _cached(dispatcher)
+    if loud:
+        print(f"attitude-sim: compiling the simulation kernels, once (about 5-20 s; later runs load them from "
+              f"{cache_dir}) ...", file=stream, flush=True)
+    start = time.perf_counter()
+    dispatcher(*args)
+    seconds = time.perf_counter() - start
+    if loud:
+        print(f"attitude-sim: kernels compiled in {seconds:.1f} s", file=stream, flush=True)
+    return seconds
 
 
 def jitable(fn):

@@ -12,39 +12,45 @@ through :func:`unit` (:data:`READS_UNIT`), see :func:`elimination`.
 
 Written once for one body and for the ensemble's columns: ``ops`` is
 :data:`sim.core.ops.FLOAT` (the default) or :data:`sim.core.ops.COLUMN`, and the two
-agree bit for bit (only arithmetic and a correctly rounded square root).
+agree bit for bit (only arithmetic and a correctly rounded square root).  Compiled
+(:mod:`sim.core.advance`) they run with ``ops=None`` (:func:`sim.core.ops.sqrt_of`).
 """
 
 from __future__ import annotations
 
 from sim.core.algebra import norm2_Q
-from sim.core.ops import FLOAT
+from sim.core.jit import jitable
+from sim.core.ops import FLOAT, sqrt_of
 
 __all__ = ["NORM_MODES", "READS_UNIT", "hoffmann", "renormalize", "none", "elimination", "unit"]
 
 
+@jitable
 def hoffmann(q, ops=FLOAT):
     """Hoffmann's norm controller ``Q <- Q + Q (1 - |Q|)`` (Appendix A, "Normalization controller").
 
     A first-order pull toward the unit sphere, independent of the step size.
     """
     q1, q2, q3, q4 = q
-    qn = 1.0 - ops.sqrt(norm2_Q(q))
+    qn = 1.0 - sqrt_of(norm2_Q(q), ops)
     return (q1 + q1 * qn, q2 + q2 * qn, q3 + q3 * qn, q4 + q4 * qn), qn
 
 
+@jitable
 def renormalize(q, ops=FLOAT):
     """Projection ``Q <- Q / |Q|``."""
     q1, q2, q3, q4 = q
-    n = ops.sqrt(norm2_Q(q))
+    n = sqrt_of(norm2_Q(q), ops)
     return (q1 / n, q2 / n, q3 / n, q4 / n), 1.0 - n
 
 
+@jitable
 def none(q, ops=FLOAT):
     """No correction: shows how the integrator's norm drifts."""
     return q, 0.0
 
 
+@jitable
 def elimination(q, ops=FLOAT):
     """Joshi, Guy and Bowling's elimination: ``Q`` is carried as integrated, never corrected.
 
@@ -71,6 +77,7 @@ def elimination(q, ops=FLOAT):
     return q, 0.0
 
 
+@jitable
 def unit(q, ops=FLOAT):
     """``Q / |Q|`` (:func:`renormalize`'s projection): the attitude of the elimination mode, whose Cayley
     matrix is Joshi (25)."""

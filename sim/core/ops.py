@@ -26,6 +26,12 @@ elementary functions, never in the formulas:
   right, on rows (numpy has no n-ary hypot; unit-size inputs cannot
   overflow).  It is used only for Hoffmann's bivector angle, a readout.
 
+A third flavour, ``None``, is one body in compiled code (:mod:`sim.core.jit`): a
+formula called from a compiled kernel gets ``ops=None`` and reaches the operations
+through :func:`sqrt_of`, :func:`select_of` and :func:`clip_of`, whose ``None`` branch
+(``math.sqrt``, a conditional, :func:`clip_float`) numba keeps and whose other branch
+it prunes; on Python floats the two give the same bits as :data:`FLOAT`.
+
 ``sqrt`` is correctly rounded in both (IEEE 754), so the norm modes agree bit
 for bit.  ``select(cond, a, b)`` (``a`` where ``cond``, else ``b``) and
 ``clip(x, low, high)`` (``min(max(x, low), high)``, NaN passes through) are
@@ -73,7 +79,9 @@ import math
 
 import numpy as np
 
-__all__ = ["Ops", "FLOAT", "COLUMN"]
+from sim.core.jit import jitable
+
+__all__ = ["Ops", "FLOAT", "COLUMN", "sqrt_of", "select_of", "clip_of", "clip_float"]
 
 
 class Ops:
@@ -94,9 +102,34 @@ def _select_float(cond, a, b):
     return a if cond else b
 
 
-def _clip_float(x, low, high):
-    # min(max(x, low), high) with one call; NaN fails both tests and passes through, as with min/max
+@jitable
+def clip_float(x, low, high):
+    """``min(max(x, low), high)`` with one call; NaN fails both tests and passes through, as with min/max."""
     return low if x < low else (high if x > high else x)
+
+
+@jitable
+def sqrt_of(x, ops):
+    """``ops.sqrt(x)``, or ``math.sqrt(x)`` for ``ops=None`` (one body, compiled)."""
+    if ops is None:
+        return math.sqrt(x)
+    return ops.sqrt(x)
+
+
+@jitable
+def select_of(cond, a, b, ops):
+    """``ops.select(cond, a, b)``, or ``a if cond else b`` for ``ops=None`` (one body, compiled)."""
+    if ops is None:
+        return a if cond else b
+    return ops.select(cond, a, b)
+
+
+@jitable
+def clip_of(x, low, high, ops):
+    """``ops.clip(x, low, high)``, or :func:`clip_float` for ``ops=None`` (one body, compiled)."""
+    if ops is None:
+        return clip_float(x, low, high)
+    return ops.clip(x, low, high)
 
 
 def _clip_column(x, low, high):
@@ -114,7 +147,7 @@ def _hypot_column(*xs):
 
 #: Python floats: one body.
 FLOAT = Ops("float", sqrt=math.sqrt, sin=math.sin, cos=math.cos, atan2=math.atan2, hypot=math.hypot,
-            select=_select_float, clip=_clip_float, any=bool)
+            select=_select_float, clip=clip_float, any=bool)
 
 #: numpy rows (shape (N,), or floats broadcast against them): one value per body.
 COLUMN = Ops("column", sqrt=np.sqrt, sin=np.sin, cos=np.cos, atan2=np.arctan2, hypot=_hypot_column,

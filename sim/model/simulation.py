@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from sim.core import advance as compiled
 from sim.core.algebra import dot_QQ, norm2_Q
 from sim.core.angles import aircraft_angles, aircraft_angles_of, cayley_entries, from_cayley_entries
 from sim.core.body import Body
@@ -36,10 +39,14 @@ from sim.core.wheels import gyrostat_energy, total_momentum
 # Snapshot is documented here (docs/API.md: sim.model.simulation.Snapshot); the row layout is sim.model.rows.
 __all__ = ["Simulation", "Snapshot", "SimulationFault", "NORM_FAULT", "to_lvlh"]
 
-#: With norm handling ``none``, a norm error beyond this is a fault.
-NORM_FAULT = 1e-3
+#: With norm handling ``none``, a norm error beyond this is a fault (:data:`sim.core.advance.NORM_FAULT`).
+NORM_FAULT = compiled.NORM_FAULT
 
 _DEG = 180.0 / math.pi
+#: Most steps in one call of the compiled advance (about 10 ms): a Python signal (Ctrl-C) waits no longer.
+_CHUNK = 100_000
+#: Steps taken in Python by this process (sim.core.advance.WARM_AFTER: when to load the compiled advance).
+_python_steps = 0
 
 
 class SimulationFault(RuntimeError):
@@ -97,6 +104,7 @@ class Simulation(Stepper):
         self._world = self._world_state = None
         self._nav = self._nav_key = None
         self._sensor_body = int(sensor_body)
+        self._pack_key = None
         self._law = self._torque
         self._configure()
         self.reset()
@@ -242,8 +250,32 @@ class Simulation(Stepper):
         """Kinetic energy ``T = 1/2 w^T J w`` (plus the wheels', :func:`sim.core.wheels.gyrostat_energy`), Hoffmann (5.1)."""
         return gyrostat_energy(self._w, self._rigid.j_rows, self._settings.wheel_set)
 
+    def _packed(self, n: int = 0):
+        """``(par, flags)`` of the compiled advance (:mod:`sim.core.advance`), or None when this body steps in
+        Python: its settings are not covered (:func:`sim.core.advance.covers`), a user's torque or a SLERP
+        is in progress, or the compiled advance is not loaded yet and the process, with the ``n`` steps to
+        come, has taken fewer than :data:`sim.core.advance.WARM_AFTER` (then it is loaded now; with the
+        JIT off, only :func:`sim.core.advance.load` switches to it).  Packed again when the settings, the controls, the command or
+        ``dt`` change."""
+        s, torque = self._settings, self._torque
+        if self._cmd.path is not None or self._step_torque is not torque or self._nav is not None:
+            return None
+        if not compiled.loaded():
+            if compiled.DISABLED or _python_steps + n < compiled.WARM_AFTER:
+                return None
+            compiled.load()
+        key = self._pack_key
+        if key is not None and key[0] is s and key[1] is self._controls and key[2] is torque.qc and key[3] == self._dt:
+            return key[4]
+        packed = None
+        if compiled.covers(s) and self._world is None and torque.rate_ref is None and len(self._w) == 3:
+            packed = compiled.pack(torque, self._rigid.j_rows, self._rigid.j_inv_rows, self._dt, s.integrator, s.norm)
+        self._pack_key = (s, self._controls, torque.qc, self._dt, packed)
+        return packed
+
     def step(self, n: int = 1) -> None:
-        """Advance ``n`` fixed steps.
+        """Advance ``n`` fixed steps: compiled (:func:`sim.core.advance.advance`) where it covers the settings,
+        else in Python; the same numbers either way.
 
         Raises
         ------
@@ -251,6 +283,28 @@ class Simulation(Stepper):
             On a non-finite state, or a norm error beyond :data:`NORM_FAULT`
             with norm handling ``none``; the state stays at the last good step.
         """
+        packed = self._packed(n) if n > 0 else None
+        if packed is not None:
+            q, w = self._q, self._w
+            state = np.array((q[0], q[1], q[2], q[3], w[0], w[1], w[2], self._correction))
+            while n > 0:  # in chunks of at most _CHUNK steps (milliseconds): Ctrl-C is seen between them
+                status, done = compiled.advance(state, packed[0], packed[1], min(n, _CHUNK))
+                if done:
+                    self._q = (float(state[0]), float(state[1]), float(state[2]), float(state[3]))
+                    self._w = (float(state[4]), float(state[5]), float(state[6]))
+                    self._correction = float(state[7])
+                    self._k += done
+                    self._t = self._t0 + (self._k - self._k0) * self._dt
+                n -= done
+                if status != compiled.OK:
+                    break  # the faulting step again in Python below: it raises today's SimulationFault
+            if n == 0:
+                return
+        self._step_python(n)
+
+    def _step_python(self, n: int) -> None:
+        global _python_steps
+        _python_steps += n
         integrate, norm, torque, body, cmd = self._integrate, self._norm, self._step_torque, self._gyrostat, self._cmd
         dt = self._dt
         wheels = len(self._w) > 3

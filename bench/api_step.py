@@ -1,0 +1,56 @@
+"""One step of one body through ``sim.api.run`` with no rows kept: the table of issue 42.
+
+Each row is ``(T(D2) - T(D1)) / (steps(D2) - steps(D1))`` for ``api.run(name, duration=D, every=10**9)``,
+the difference of two durations, so set-up (loading the scenario, the first compile or the disk cache,
+the first and last rows) falls out; CPU time of this process (``time.process_time``, as
+bench/step_cost.py: the machine is shared), best of three.  Goals from the issue: the default aircraft
+0.3 us (aim: 2x the C -O2 step, about 16 ns), rk4 torque-free 0.5, sun_pointing 3, detumble 3,
+momentum_dumping 15, fly_on_estimate 8.
+"""
+
+from __future__ import annotations
+
+import time
+
+from sim import api
+
+#: (label, scenario, settings changed, short duration s, long duration s, goal us)
+CASES = (
+    ("default aircraft (half-quat, dampers)", "default", {}, 1.0, 21.0, 0.3),
+    ("rk4, torque-free (w0 = 1, 0.2, -0.5)", "default", {"integrator": "rk4", "rates": (1.0, 0.2, -0.5),
+                                                         "dampers_on": False}, 1.0, 11.0, 0.5),
+    ("sun_pointing", "sun_pointing", {}, 5.0, 105.0, 3.0),
+    ("detumble", "detumble", {}, 10.0, 210.0, 3.0),
+    ("momentum_dumping, 208 facets", "momentum_dumping", {}, 5.0, 25.0, 15.0),
+    ("fly_on_estimate, MEKF", "fly_on_estimate", {}, 5.0, 25.0, 8.0),
+)
+
+
+def _seconds(name, changes, duration) -> float:
+    start = time.process_time()
+    api.run(name, duration=duration, every=10**9, force=True, **changes)
+    return time.process_time() - start
+
+
+def step_us(name, changes, short, long, repeats=3) -> float:
+    """Best of ``repeats`` of the difference of two durations, us a step."""
+    dt = api.as_scenario(name).settings.replace(**changes).dt
+    steps = round(long / dt) - round(short / dt)
+    _seconds(name, changes, short)  # the compile or the disk cache, once
+    return min(_seconds(name, changes, long) - _seconds(name, changes, short) for _ in range(repeats)) / steps * 1e6
+
+
+def run(quick: bool = False) -> list[dict]:
+    rows = []
+    for label, name, changes, short, long, goal in CASES:
+        if quick:
+            long = short + (long - short) / 5.0
+        us = step_us(name, changes, short, long)
+        rows.append({"what": f"api step, {label}", "figure": f"{us:.3g} us/step", "budget": f"<= {goal:g} us",
+                     "ok": us <= goal, "note": "sim.api.run, no rows kept, CPU time, best of 3 (issue 42)"})
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run():
+        print(f"{row['what']:50s} {row['figure']:>14s}  goal {row['budget']}")

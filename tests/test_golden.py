@@ -1,0 +1,126 @@
+"""Every built-in scenario against its golden output, recorded from the code before the compiled kernels (issue 42).
+
+tests/golden/<name>.npz was written by ``python -m tools.record_golden`` on the unchanged code (commit
+message of the golden files): the columns of :func:`sim.api.run`, the first 1,000 steps (every 10th
+row) and, where the run is short enough, the whole run (about 100 rows) with the spread that a one-ulp
+change of the initial state gives (:func:`tools.record_golden.one_ulp`).
+
+* the first 1,000 steps agree within 1e-10 of each column's scale (its largest magnitude in the golden
+  rows; a column that is zero throughout must stay exactly zero);
+* the whole run agrees within 1e-10 of the scale, or within the one-ulp spread where that is larger:
+  the scenarios whose dynamics amplify rounding (:data:`AMPLIFIERS` names them and which columns move;
+  a test checks that list against the files, so it stays true).
+"""
+
+import os
+
+import numpy as np
+import pytest
+
+from sim import api
+from sim.run.scenario import builtin_names, load
+
+HERE = os.path.join(os.path.dirname(__file__), "golden")
+RTOL = 1e-10
+#: The scenarios whose whole run moves by more than 1e-10 of a column's scale when the initial state moves
+#: by one ulp (found by tools/record_golden.py; checked by test_amplifiers_named).
+AMPLIFIERS = frozenset({
+    # at rest at zero angles: the one-ulp change of psi itself shows in q3, qc3 and psi_deg (zero otherwise):
+    "default",
+    # only |Q| - 1 (the rounding-level "norm" column, of some body of the scenario) moves:
+    "ensemble_controller", "ensemble_long_way", "geometric", "hoffmann", "integrators", "mekf",
+    "mekf_monte_carlo", "momentum_exchange", "nadir_pointing", "shortest_path", "sun_mag_triad", "sun_pointing",
+    # the norm and the inertial momentum hx, hy, hz near zero (a body holding its momentum on wheels):
+    "reaction_wheels", "target_tracking",
+    # the dynamics themselves: phi at gimbal lock (theta = 90 deg), the tumble near the separatrix of the
+    # intermediate axis (wy), the tennis racket's flips (the whole state):
+    "gimbal_lock", "intermediate_axis", "tennis_racket",
+})
+#: Whole runs longer than this many steps are checked under the ``slow`` marker only.
+QUICK_STEPS = 20_000
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _compiled_now():
+    """The compiled advance from the first step (a process loads it only after WARM_AFTER Python steps)."""
+    from sim.core import advance
+    advance.load()
+
+
+def _golden(name):
+    path = os.path.join(HERE, f"{name}.npz")
+    return np.load(path)
+
+
+def _matrix(result, columns):
+    assert tuple(result) == tuple(str(c) for c in columns)
+    return np.column_stack([np.asarray(result[c], dtype=float) for c in result])
+
+
+def _tolerance(gold, spread=None):
+    tol = RTOL * np.abs(gold).max(axis=0)
+    return tol if spread is None else np.maximum(tol, spread)
+
+
+def _compare(now, gold, tol, what):
+    assert now.shape == gold.shape, (what, now.shape, gold.shape)
+    diff = np.abs(now - gold)
+    bad = ~(diff <= tol) & ~(np.isnan(now) & np.isnan(gold))
+    if bad.any():
+        rows, cols = np.nonzero(bad)
+        raise AssertionError(f"{what}: {bad.sum()} values off, first at row {rows[0]} column {cols[0]}: "
+                             f"{now[rows[0], cols[0]]!r} against {gold[rows[0], cols[0]]!r}")
+
+
+def test_every_builtin_scenario_has_a_golden_file():
+    assert sorted(builtin_names()) == sorted(f[:-4] for f in os.listdir(HERE) if f.endswith(".npz"))
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_first_thousand_steps(name):
+    g = _golden(name)
+    dt = load(name).settings.dt
+    now = _matrix(api.run(name, duration=1000 * dt, every=10, force=True), g["columns"])
+    _compare(now, g["first"], _tolerance(g["first"]), f"{name}, first 1,000 steps")
+
+
+def _whole_names(quick):
+    out = []
+    for name in builtin_names():
+        sc = load(name)
+        steps = round(sc.duration / sc.settings.dt)
+        if (steps <= QUICK_STEPS) == quick:
+            out.append(name)
+    return out
+
+
+def _whole(name):
+    g = _golden(name)
+    if "whole" not in g:
+        pytest.skip(f"{name}: no whole run recorded (too long to record)")
+    sc = load(name)
+    steps = round(sc.duration / sc.settings.dt)
+    every = max(1, -(-steps // 100))
+    now = _matrix(api.run(name, every=every, force=True), g["columns"])
+    _compare(now, g["whole"], _tolerance(g["whole"], g["spread"]), f"{name}, whole run")
+
+
+@pytest.mark.parametrize("name", _whole_names(quick=True))
+def test_whole_run(name):
+    _whole(name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", _whole_names(quick=False))
+def test_whole_run_long(name):
+    _whole(name)
+
+
+def test_amplifiers_named():
+    """:data:`AMPLIFIERS` is exactly the set of scenarios whose one-ulp spread exceeds the tolerance somewhere."""
+    found = set()
+    for name in builtin_names():
+        g = _golden(name)
+        if "whole" in g and (g["spread"] > RTOL * np.abs(g["whole"]).max(axis=0)).any():
+            found.add(name)
+    assert found == AMPLIFIERS
