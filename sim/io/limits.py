@@ -52,14 +52,31 @@ class RunTooLong(ValueError):
 def as_number(name: str, value) -> float:
     """``value`` (a number, or text from a command line) as a finite float; SettingsError naming ``name``."""
     if isinstance(value, bool) or value is None:
-        raise SettingsError(f"{name}: expected a number, got {value!r}")
+        raise SettingsError(f"{name}: expected a number, got {_short(value)}")
     try:
         x = float(value)
+    except OverflowError:  # an int beyond any float (10**400): as infinite as float("inf")
+        raise SettingsError(f"{name}: {_short(value)} is not a finite number") from None
     except (TypeError, ValueError):
-        raise SettingsError(f"{name}: expected a number, got {value!r}") from None
+        raise SettingsError(f"{name}: expected a number, got {_short(value)}") from None
     if not math.isfinite(x):
         raise SettingsError(f"{name}: {value!r} is not a finite number")
     return x
+
+
+def _short(value, most: int = 60) -> str:
+    """``repr(value)`` cut to ``most`` characters; an integer of hundreds of digits named by its size.
+
+    ``repr`` of an int beyond 4,300 digits raises ValueError (Python's limit on int-to-text
+    conversion), so a huge integer is never converted.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return f"an integer of about {int(value.bit_length() * math.log10(2)) + 1:,} digits"
+    try:
+        text = repr(value)
+    except ValueError:
+        text = f"a {type(value).__name__} holding an integer of thousands of digits"
+    return text if len(text) <= most else text[:most - 3] + "..."
 
 
 def as_integer(name: str, value, low: int, high: int) -> int:
@@ -83,7 +100,7 @@ def as_integer(name: str, value, low: int, high: int) -> int:
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
     if number is None or not low <= number <= high:
-        raise SettingsError(f"{name}: must be an integer in [{low:,}, {high:,}], got {value!r}")
+        raise SettingsError(f"{name}: must be an integer in [{low:,}, {high:,}], got {_short(value)}")
     return number
 
 
@@ -183,14 +200,14 @@ def listed(name: str, value, expected: str) -> list:
     try:
         return list(value)
     except TypeError:
-        raise SettingsError(f"{name}: expected {expected}, got {value!r}") from None
+        raise SettingsError(f"{name}: expected {expected}, got {_short(value)}") from None
 
 
 def components(name: str, value, n: int) -> list:
     """The ``n`` components of a vector given as a sequence or as ``"a,b,c"`` text; SettingsError otherwise."""
     parts = listed(name, value, f"{n} numbers")
     if len(parts) != n:
-        raise SettingsError(f"{name}: expected {n} numbers, got {len(parts)} ({value!r})")
+        raise SettingsError(f"{name}: expected {n} numbers, got {len(parts)} ({_short(value)})")
     return parts
 
 

@@ -19,6 +19,7 @@ from sim.io.limits import LIMITS, SettingsError
 from sim.model.shape import DEFAULT_BODY, MassProperties, ShapeError, mass_properties
 from sim.core.wheels import WheelSet, free_inertia
 from sim.model.wheel_settings import wheel_set
+from sim.model.domain import check_domain
 from sim.model.navigation import check_navigation
 from sim.model.validators import VALIDATORS
 
@@ -150,8 +151,11 @@ class Settings:
             raise SettingsError("orbit: give Keplerian elements or a TLE, not both")
         if self.pointing != "inertial" and not self.has_orbit:
             raise SettingsError(f"pointing: {self.pointing} needs an orbit (orbit elements or a TLE)")
+        if self.j2 and not self.has_orbit:
+            raise SettingsError("j2: perturbs an orbit; give orbit elements (a TLE's SGP4 has J2 already)")
         self._check_issue32()
         check_navigation(self)  # the sensors an estimator needs, and what they need (sim.model.navigation)
+        check_domain(self)  # the world's models inside their domains at the epoch (sim.model.domain)
         wheels = self.wheel_set  # raises SettingsError for lists that do not fit the wheels
         if wheels is not None:
             if self.integrator == "splitting":  # its exact principal rotations are the rigid body's (sim.core.integrators)

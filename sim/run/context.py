@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 from sim.core.wheels import layout_axes
+from sim.model.domain import check_domain
 from sim.model.events import reached, steps_until
 from sim.model.settings import SettingsError
 
@@ -88,11 +89,14 @@ class _DryRun:
         self.t = self.t0 = 0.0
         self.k = self.k0 = 0
         self.dt = self.main.dt
+        self.duration = scenario.duration
 
     def set(self, key: str, value) -> None:
-        """``Runner._apply`` of a setting: the wheel count kept, then ``Runner._set_all``."""
+        """``Runner._apply`` of a setting: the wheel count kept, then ``Runner._set_all``; the world's models
+        inside their domains for the rest of the run (:func:`sim.model.domain.check_domain`)."""
         check_wheel_count(key, value, self.count)
         self.main = self.main.replace(**{key: value})
+        check_domain(self.main, self.duration - self.t)
         if key == "dt":
             self.t0, self.k0, self.dt = self.t, self.k, self.main.dt
         for label, overrides in self._overrides.items():
@@ -178,6 +182,7 @@ def check_inputs(scenario, inputs=(), where=(), source: str = "") -> None:
         run = _DryRun(scenario)
     except SettingsError as exc:
         raise SettingsError(f"{source}: {exc}" if source else str(exc)) from None
+    check_domain(run.main, run.duration)  # the world's models over the whole run (sim.model.domain)
     order = sorted(range(len(inputs)), key=lambda j: inputs[j][0])  # as Runner.schedule keeps them
     total = i = 0  # global steps taken; inputs applied
     while True:
