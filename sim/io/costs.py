@@ -11,7 +11,8 @@ replaces the rough ones where it matters.
 from __future__ import annotations
 
 __all__ = ["BODY_STEP_SECONDS", "ROUGH_SETUP_SECONDS", "ROUGH_BODY_STEP_SECONDS", "BYTES_PER_BODY",
-           "WORKER_BYTES", "LOST_SECONDS", "CLUSTER_LOST_SECONDS", "POLL_SECONDS"]
+           "WORKER_BYTES", "LOST_SECONDS", "CLUSTER_LOST_SECONDS", "POLL_SECONDS",
+           "AEM_BYTES_PER_STATE", "AEM_SECONDS_PER_STATE"]
 
 #: Seconds of one core per body-step of a large ensemble (a column step at about 5,000 bodies a chunk):
 #: what "core-hours" a sweep too large to run is said to need.
@@ -32,3 +33,9 @@ LOST_SECONDS = 10.0
 CLUSTER_LOST_SECONDS = 3 * LOST_SECONDS
 #: Seconds between the checks of a running Dask sweep (results, workers, the deadline).
 POLL_SECONDS = 1.0
+#: Bytes the AEM import holds per attitude state at its peak (ccsds-ndm-py's parse, the track and the
+#: rows; measured: 4.8-5.0 kB a state for 20,000 and 100,000 states, QUATERNION and QUATERNION/ANGVEL alike,
+#: docs/PERFORMANCE.md).
+AEM_BYTES_PER_STATE = 5_000
+#: Seconds of the AEM import per state (measured: 94-119 us a state at 100,000 states).
+AEM_SECONDS_PER_STATE = 120e-6

@@ -392,7 +392,25 @@ def available_memory() -> int:
             room = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
         except (OSError, ValueError, AttributeError):
             room = 1 << 30
-    return int(min(room, _cgroup_room()))
+    return int(min(room, _cgroup_room(), _address_room()))
+
+
+def _address_room() -> float:
+    """Bytes of address space the process may still map under ``ulimit -v`` (RLIMIT_AS), inf without one.
+
+    A library that allocates past it aborts the process (ccsds-ndm-py's Rust core: SIGABRT).
+    """
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft == resource.RLIM_INFINITY:
+            return math.inf
+        with open("/proc/self/statm", encoding="ascii") as f:
+            used = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        return max(0.0, float(soft - used))
+    except (ImportError, OSError, ValueError, IndexError):
+        return math.inf
 
 
 def usable_cores() -> int:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -38,16 +39,20 @@ import numpy as np
 
 from sim.core.quaternion import (cayley, conjugate, from_axis_angle, normalize, product, rates_from_qdot,
                                  rates_from_samples)
+from sim.io.costs import AEM_BYTES_PER_STATE
+from sim.io.limits import LIMITS, RunTooLong, check_cost
 from sim.io.reading import FileRefused, read_regular
 
 __all__ = ["DEFAULT_EPOCH", "AttitudeFileError", "AttitudeTrack", "run_epoch", "epoch_text", "aem_text",
-           "read_aem", "parse_aem", "MAX_AEM_BYTES"]
+           "read_aem", "parse_aem", "count_states", "MAX_AEM_BYTES"]
 
 #: The epoch of t = 0 when the scenario names none: 2000-01-01T12:00:00 UTC (J2000's calendar date and hour).
 DEFAULT_EPOCH = datetime(2000, 1, 1, 12, 0, 0, tzinfo=UTC)
 #: Largest attitude file read (bytes).
 MAX_AEM_BYTES = 512 << 20
 _DEG = math.pi / 180.0
+#: The body rates a file may hold: those the simulator accepts (a derivative of 1e308 gives inf).
+_RATES = LIMITS["rates"]
 
 
 class AttitudeFileError(ValueError):
@@ -203,6 +208,10 @@ def _check_data_lines(text: str, name: str) -> None:
                                             f"{words[0]}): not a finite number")
 
 
+def _rate_text(w) -> str:
+    return "(" + ", ".join(f"{x:.3g}" for x in w) + ")"
+
+
 def _line_of(text: str, keyword: str) -> str:
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip().startswith(keyword):
@@ -223,7 +232,17 @@ def _euler(seq: str, angles_deg) -> np.ndarray:
 
 
 def parse_aem(text: str, name: str = "AEM") -> AttitudeTrack:
-    """An :class:`AttitudeTrack` from the text of an AEM (KVN or XML); :class:`AttitudeFileError` if it cannot be."""
+    """An :class:`AttitudeTrack` from the text of an AEM (KVN or XML); :class:`AttitudeFileError` if it cannot be.
+
+    Every number is checked where it is read: finite (:func:`_check_data_lines`), a quaternion whose
+    ``|Q|^2`` is a normal float (the simulator's own rule for normalising), body rates (given, or from
+    the quaternion's derivative) in the range the simulator accepts (``LIMITS["rates"]``).
+    """
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # overflow is checked, not printed
+        return _parse(text, name)
+
+
+def _parse(text: str, name: str) -> AttitudeTrack:
     import ccsds_ndm as ndm
 
     if re.search(r"CCSDS_AEM_VERS\s*=\s*1\.", text):
@@ -276,7 +295,12 @@ def parse_aem(text: str, name: str = "AEM") -> AttitudeTrack:
                 raw = row[:4]
                 if not np.any(raw):
                     raise AttitudeFileError(f"{at}: Q1 Q2 Q3 QC: the quaternion is zero")
-                n = float(np.linalg.norm(raw))
+                n2 = float(raw @ raw)
+                if not sys.float_info.min <= n2 < math.inf:  # the simulator's own rule (elimination's |Q|^2)
+                    big = float(np.max(np.abs(raw)))
+                    raise AttitudeFileError(f"{at}: Q1 Q2 Q3 QC: |Q| = {big * np.linalg.norm(raw / big):.3g} is "
+                                            "too small to normalise (|Q|^2 underflows)")
+                n = math.sqrt(n2)
                 # the standard's A -> B quaternion is the conjugate of Hoffmann's for A -> B (annex F2)
                 q_ab = conjugate(raw / n)
             elif kind.startswith("EULER"):
@@ -299,6 +323,9 @@ def parse_aem(text: str, name: str = "AEM") -> AttitudeTrack:
             elif kind == "SPIN" and body_is_b:  # the spin model's body rate (F5.1: B is the body)
                 w = np.array([0.0, 0.0, row[3] * _DEG])
                 rate_sources.add("SPIN_ANGLE_VEL")
+            if w is not None and not _RATES.accepts(float(np.max(np.abs(w)))):
+                raise AttitudeFileError(f"{at}: {kind}: body rates of {_rate_text(w)} rad/s; the simulator "
+                                        f"accepts {_RATES.describe()} about each axis")
             if times and t <= times[-1]:
                 if t == times[-1] and k > 0 and i == 0:
                     continue  # a segment starting where the last one stopped
@@ -331,9 +358,25 @@ def read_aem(path) -> AttitudeTrack:
         raw = read_regular(path, MAX_AEM_BYTES, None, "attitude file")
     except FileRefused as exc:
         raise AttitudeFileError(str(exc)) from None
+    states = count_states(raw)
+    try:
+        check_cost(f"{path}: importing {states:,} attitude states", memory=states * AEM_BYTES_PER_STATE,
+                   memory_hint="split the file into shorter spans")
+    except RunTooLong as exc:
+        raise AttitudeFileError(str(exc)) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         number = raw.count(b"\n", 0, exc.start) + 1
         raise AttitudeFileError(f"{path}, line {number}: not text (UTF-8)") from None
     return parse_aem(text, str(path))
+
+
+#: An epoch as a KVN data line or an XML ``<EPOCH>`` starts it: a calendar or day-of-year date and a time.
+_STATE_EPOCH = re.compile(rb"(?m)(?:^[ \t]*|<EPOCH>[ \t]*)\d{4}-(?:\d\d-\d\d|\d{3})T\d\d:\d\d", re.IGNORECASE)
+
+
+def count_states(raw: bytes) -> int:
+    """The attitude states of an AEM counted in its bytes, before it is parsed (the import's cost grows with them):
+    the lines (KVN) or ``<EPOCH>`` elements (XML) that start with an epoch."""
+    return len(_STATE_EPOCH.findall(raw))

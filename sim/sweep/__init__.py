@@ -29,7 +29,10 @@ import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
 from sim.io.costs import BYTES_PER_BODY, LOST_SECONDS, POLL_SECONDS, WORKER_BYTES
-from sim.io.limits import LIMITS, least_seconds
+from sim.ensemble.sampling import epoch_plus
+from sim.io.limits import LIMITS, SettingsError, least_seconds
+from sim.model.domain import check_domain
+from sim.world.time import EpochError
 from sim.run.context import check_inputs
 from sim.run.scenario import Scenario
 from sim.sweep.chunk import SweepResult, chunks, columns, run_chunk, sample_times
@@ -38,6 +41,24 @@ __all__ = ["Sweep", "SweepFailed", "MAX_TRAJECTORY_BYTES"]
 
 #: A trajectory file larger than this is refused up front (bytes; :data:`sim.io.limits.LIMITS`).
 MAX_TRAJECTORY_BYTES = LIMITS["trajectory_bytes"].high
+
+
+def _check_spread_domain(scenario: Scenario, spec: EnsembleSpec) -> None:
+    """The world's models inside their domains for the earliest and the latest epoch ``epoch_spread`` draws,
+    over the whole run (:func:`sim.model.domain.check_domain`); SettingsError naming ``epoch_spread``."""
+    if not spec.epoch_spread > 0.0:
+        return
+    settings = scenario.settings
+    for sign in (-1, 1):
+        try:
+            epoch = epoch_plus(settings.epoch, sign * round(spec.epoch_spread * 1e6))
+        except (EpochError, OverflowError):  # past the ephemeris's years: check_orbit_spread says so
+            continue
+        try:
+            check_domain(settings.replace(epoch=epoch), scenario.duration)
+        except SettingsError as exc:
+            raise SettingsError(f"epoch_spread: {settings.epoch} {'-+'[sign > 0]} {spec.epoch_spread:g} s: "
+                                f"{exc}") from None
 
 
 class SweepFailed(RuntimeError):
@@ -77,6 +98,7 @@ class Sweep:
     def __init__(self, scenario: Scenario, spec: EnsembleSpec, *, chunk: int | None = None,
                  traj_every: int = 0):
         check_inputs(scenario)  # its events against its bodies (SettingsError), before any chunk flies
+        _check_spread_domain(scenario, spec)
         self.scenario = scenario
         self.spec = spec
         self.steps = round(scenario.duration / scenario.settings.dt)
