@@ -43,7 +43,8 @@ from sim.io.costs import AEM_BYTES_PER_STATE
 from sim.io.limits import LIMITS, RunTooLong, check_cost
 from sim.io.reading import FileRefused, read_regular
 
-__all__ = ["DEFAULT_EPOCH", "AttitudeFileError", "AttitudeTrack", "run_epoch", "epoch_text", "aem_text",
+__all__ = ["DEFAULT_EPOCH", "AttitudeFileError", "AttitudeTrack", "run_epoch", "epoch_text", "attitudes",
+           "comment_line", "aem_text",
            "read_aem", "parse_aem", "count_states", "MAX_AEM_BYTES"]
 
 #: The epoch of t = 0 when the scenario names none: 2000-01-01T12:00:00 UTC (J2000's calendar date and hour).
@@ -100,8 +101,34 @@ def run_epoch(scenario=None) -> datetime:
 
 
 def epoch_text(epoch: datetime, t: float) -> str:
-    """``epoch + t`` seconds as a CCSDS UTC time, ``YYYY-MM-DDThh:mm:ss.ffffff`` (to the microsecond)."""
-    return (epoch + timedelta(seconds=float(t))).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")
+    """``epoch + t`` seconds as a CCSDS UTC time, ``YYYY-MM-DDThh:mm:ss.fffffffff``, to the nanosecond.
+
+    The smallest step a run takes is a nanosecond (``LIMITS["dt"]``): written to the microsecond, the
+    epochs of a run at ``dt = 1e-7`` repeat, and the file is no attitude ephemeris (504.0-B-2 4.2.5.3:
+    increasing epochs).  CCSDS 301.0-B-4 (3.5.1) allows any number of digits of the second.
+    """
+    ns = round(float(t) * 1e9)
+    whole = (epoch + timedelta(microseconds=ns // 1000)).astimezone(UTC)
+    return f"{whole:%Y-%m-%dT%H:%M:%S.%f}{ns % 1000:03d}"
+
+
+def attitudes(q) -> np.ndarray:
+    """The attitudes of quaternion rows ``q`` (N, 4): ``Q / |Q|``, what an attitude file holds.
+
+    With norm handling ``elimination`` the carried Q (the rows' q columns) is not unit and the attitude
+    is ``Q / |Q|`` (Joshi (25); :attr:`sim.model.simulation.Simulation.attitude`); the standards'
+    quaternions are unit (504.0-B-2 F2; STK's .a format), and readers refuse a component above 1.
+    """
+    q = np.asarray(q, dtype=float)
+    n = np.sqrt(np.einsum("ij,ij->i", q, q))[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(n > 0.0, q / n, q)  # a zero row stays zero (the reader names it)
+
+
+def comment_line(text: str) -> str:
+    """``text`` as one comment line: line breaks and other control characters written as escapes
+    (a scenario's name cannot start a line of its own, such as a forged ``BEGIN Attitude``)."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(text))
 
 
 def aem_text(t, q, epoch: datetime = DEFAULT_EPOCH, w=None, *, xml: bool = False,
@@ -111,11 +138,12 @@ def aem_text(t, q, epoch: datetime = DEFAULT_EPOCH, w=None, *, xml: bool = False
     Parameters
     ----------
     t : array_like, shape (N,)
-        Times, s, increasing.
+        Times, s, increasing; the epochs written to the nanosecond (:func:`epoch_text`).
     q : array_like, shape (N, 4)
         This project's quaternions (scalar last, inertial -> body); written
         as the standard's quaternion from EME2000 to SC_BODY_1, their
-        conjugates.
+        conjugates.  The standard's quaternion is unit: give the attitudes
+        (:func:`attitudes` of a run with norm handling elimination).
     epoch : datetime
         The UTC time of t = 0.
     w : array_like, shape (N, 3), optional
@@ -138,7 +166,7 @@ def aem_text(t, q, epoch: datetime = DEFAULT_EPOCH, w=None, *, xml: bool = False
         comment=[line for line in (
             "attitude-sim: quaternion Q1 Q2 Q3 QC (scalar last) from EME2000 to SC_BODY_1 (504.0-B-2 F2)",
             "attitude-sim: the conjugate of the simulator's Q (Hoffmann, inertial -> body)",
-            comment) if line])
+            comment_line(comment)) if line])
     data = ndm.AemData.from_numpy(epochs, np.ascontiguousarray(values), kind)
     header = ndm.AdmHeader(creation_date=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S"),
                            originator="attitude-sim")
