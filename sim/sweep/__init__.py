@@ -28,10 +28,11 @@ import time
 import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
-from sim.io.costs import BYTES_PER_BODY, LOST_SECONDS, POLL_SECONDS, WORKER_BYTES
+from sim.io.costs import BYTES_PER_BODY, BYTES_PER_BODY_FACET, LOST_SECONDS, POLL_SECONDS, WORKER_BYTES
 from sim.ensemble.sampling import epoch_plus
 from sim.io.limits import LIMITS, SettingsError, least_seconds
 from sim.model.domain import check_domain
+from sim.model.shape import load
 from sim.world.time import EpochError
 from sim.run.context import check_inputs
 from sim.run.scenario import Scenario
@@ -138,6 +139,14 @@ class Sweep:
         return chunks(self.spec.bodies, self.chunk_size(workers))
 
     # ------------------------------------------------------------------ costs
+    def bytes_per_body(self) -> int:
+        """Bytes a flying body holds: :data:`~sim.io.costs.BYTES_PER_BODY`, and with SRP or drag its mesh's
+        facets (:data:`~sim.io.costs.BYTES_PER_BODY_FACET` each: the surface torques' per-facet rows)."""
+        s = self.scenario.settings
+        if not (s.srp or s.drag):
+            return BYTES_PER_BODY
+        return BYTES_PER_BODY + BYTES_PER_BODY_FACET * len(load(s.body, s.mesh_units).faces)
+
     def memory(self, workers: int = 0, local: bool = True) -> int:
         """Bytes the sweep holds at once on this machine, estimated before it runs.
 
@@ -151,7 +160,7 @@ class Sweep:
         names = columns(s.wheel_count, s.has_orbit, self.spec.spreads_orbits, s.magnetic_on, s.estimator != "truth")
         result = 2 * (len(names) * 8 * bodies + self.trajectory_bytes())
         chunk = self.chunk_size(workers)
-        flying = chunk * BYTES_PER_BODY + self.trajectory_bytes() * chunk // bodies
+        flying = chunk * self.bytes_per_body() + self.trajectory_bytes() * chunk // bodies
         if workers == 0:
             return result + flying
         return result + (workers * (WORKER_BYTES + 2 * flying) if local else 0)
