@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["SettingsError", "RunTooLong", "Limit", "LIMITS", "as_number", "as_integer", "components", "listed",
+__all__ = ["SettingsError", "RunTooLong", "Limit", "LIMITS", "as_number", "as_integer", "huge_integer", "short_repr", "components", "listed",
            "available_memory", "usable_cores", "check_cost", "check_workers", "least_seconds", "duration_text",
            "size_text"]
 
@@ -52,19 +52,19 @@ class RunTooLong(ValueError):
 def as_number(name: str, value) -> float:
     """``value`` (a number, or text from a command line) as a finite float; SettingsError naming ``name``."""
     if isinstance(value, bool) or value is None:
-        raise SettingsError(f"{name}: expected a number, got {_short(value)}")
+        raise SettingsError(f"{name}: expected a number, got {short_repr(value)}")
     try:
         x = float(value)
     except OverflowError:  # an int beyond any float (10**400): as infinite as float("inf")
-        raise SettingsError(f"{name}: {_short(value)} is not a finite number") from None
+        raise SettingsError(f"{name}: {short_repr(value)} is not a finite number") from None
     except (TypeError, ValueError):
-        raise SettingsError(f"{name}: expected a number, got {_short(value)}") from None
+        raise SettingsError(f"{name}: expected a number, got {short_repr(value)}") from None
     if not math.isfinite(x):
         raise SettingsError(f"{name}: {value!r} is not a finite number")
     return x
 
 
-def _short(value, most: int = 60) -> str:
+def short_repr(value, most: int = 60) -> str:
     """``repr(value)`` cut to ``most`` characters; an integer of hundreds of digits named by its size.
 
     ``repr`` of an int beyond 4,300 digits raises ValueError (Python's limit on int-to-text
@@ -77,6 +77,22 @@ def _short(value, most: int = 60) -> str:
     except ValueError:
         text = f"a {type(value).__name__} holding an integer of thousands of digits"
     return text if len(text) <= most else text[:most - 3] + "..."
+
+
+def huge_integer(value, depth: int = 2):
+    """The first int in ``value`` (or its items, ``depth`` levels down) beyond any float (over 1,024 bits), else None.
+
+    Such an int is no number a setting takes, and its text (a message's ``repr``) is refused by
+    Python beyond 4,300 digits: :func:`sim.model.settings.validate` refuses it first, whatever the key.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if value.bit_length() > 1024 else None
+    if depth > 0 and isinstance(value, (list, tuple)):
+        for item in value:
+            found = huge_integer(item, depth - 1)
+            if found is not None:
+                return found
+    return None
 
 
 def as_integer(name: str, value, low: int, high: int) -> int:
@@ -100,7 +116,7 @@ def as_integer(name: str, value, low: int, high: int) -> int:
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
     if number is None or not low <= number <= high:
-        raise SettingsError(f"{name}: must be an integer in [{low:,}, {high:,}], got {_short(value)}")
+        raise SettingsError(f"{name}: must be an integer in [{low:,}, {high:,}], got {short_repr(value)}")
     return number
 
 
@@ -200,14 +216,14 @@ def listed(name: str, value, expected: str) -> list:
     try:
         return list(value)
     except TypeError:
-        raise SettingsError(f"{name}: expected {expected}, got {_short(value)}") from None
+        raise SettingsError(f"{name}: expected {expected}, got {short_repr(value)}") from None
 
 
 def components(name: str, value, n: int) -> list:
     """The ``n`` components of a vector given as a sequence or as ``"a,b,c"`` text; SettingsError otherwise."""
     parts = listed(name, value, f"{n} numbers")
     if len(parts) != n:
-        raise SettingsError(f"{name}: expected {n} numbers, got {len(parts)} ({_short(value)})")
+        raise SettingsError(f"{name}: expected {n} numbers, got {len(parts)} ({short_repr(value)})")
     return parts
 
 

@@ -15,7 +15,7 @@ from sim.core.body import Body
 from sim.core.control import HOFFMANN_PRESET
 from sim.gnc.magnetic import Magnetorquers
 from sim.world.time import DEFAULT_EPOCH
-from sim.io.limits import LIMITS, SettingsError
+from sim.io.limits import LIMITS, SettingsError, huge_integer, short_repr
 from sim.model.shape import DEFAULT_BODY, MassProperties, ShapeError, mass_properties
 from sim.core.wheels import WheelSet, free_inertia
 from sim.model.wheel_settings import wheel_set
@@ -255,6 +255,8 @@ def validate(key: str, value):
         check = VALIDATORS[key]
     except KeyError:
         raise SettingsError(f"unknown setting {key!r} (known: {', '.join(KEYS)})") from None
+    if huge_integer(value) is not None:  # no setting's number; its repr would fail in any message
+        raise SettingsError(f"{key}: {short_repr(huge_integer(value))} is beyond any number a setting takes")
     return check(key, value)
 
 
