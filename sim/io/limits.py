@@ -36,6 +36,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.io.numbers import huge_integer, short_repr
+
 __all__ = ["SettingsError", "RunTooLong", "Limit", "LIMITS", "as_number", "as_integer", "huge_integer", "short_repr", "components", "listed",
            "available_memory", "usable_cores", "check_cost", "check_workers", "least_seconds", "duration_text",
            "size_text"]
@@ -62,37 +64,6 @@ def as_number(name: str, value) -> float:
     if not math.isfinite(x):
         raise SettingsError(f"{name}: {value!r} is not a finite number")
     return x
-
-
-def short_repr(value, most: int = 60) -> str:
-    """``repr(value)`` cut to ``most`` characters; an integer of hundreds of digits named by its size.
-
-    ``repr`` of an int beyond 4,300 digits raises ValueError (Python's limit on int-to-text
-    conversion), so a huge integer is never converted.
-    """
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
-        return f"an integer of about {int(value.bit_length() * math.log10(2)) + 1:,} digits"
-    try:
-        text = repr(value)
-    except ValueError:
-        text = f"a {type(value).__name__} holding an integer of thousands of digits"
-    return text if len(text) <= most else text[:most - 3] + "..."
-
-
-def huge_integer(value, depth: int = 2):
-    """The first int in ``value`` (or its items, ``depth`` levels down) beyond any float (over 1,024 bits), else None.
-
-    Such an int is no number a setting takes, and its text (a message's ``repr``) is refused by
-    Python beyond 4,300 digits: :func:`sim.model.settings.validate` refuses it first, whatever the key.
-    """
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value if value.bit_length() > 1024 else None
-    if depth > 0 and isinstance(value, (list, tuple)):
-        for item in value:
-            found = huge_integer(item, depth - 1)
-            if found is not None:
-                return found
-    return None
 
 
 def as_integer(name: str, value, low: int, high: int) -> int:
