@@ -179,7 +179,7 @@ def add_body_flags(parser) -> None:
 
 def add_output_flags(parser) -> None:
     """``--every``, ``--format`` and ``--out`` of the commands that write rows (``run``, ``replay``)."""
-    parser.add_argument("--every", type=int, default=1, metavar="N",
+    parser.add_argument("--every", type=ascii_int, default=1, metavar="N",
                         help="write every N-th step, and always the first and the last (default 1)")
     parser.add_argument("--format", choices=("csv", "npz", "aem", "stk"), default=None,
                         help="csv, npz (numpy.savez: one array per column; smaller and faster), aem (a CCSDS "
@@ -377,6 +377,13 @@ def flag_value(flag, key, text):
     except SettingsError as exc:
         reason = str(exc).split(": ", 1)[-1]
         raise UsageError(f"--{flag.replace('_', '-')} {text}: {reason}") from None
+
+
+def ascii_int(text: str) -> int:
+    """An argparse type: a whole number in ASCII digits (``int`` also reads "٣" as 3)."""
+    if not text.isascii():
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r} (ASCII digits only)")
+    return int(text)
 
 
 def _duration(text):

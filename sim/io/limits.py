@@ -53,7 +53,8 @@ class RunTooLong(ValueError):
 
 def as_number(name: str, value) -> float:
     """``value`` (a number, or text from a command line) as a finite float; SettingsError naming ``name``."""
-    if isinstance(value, bool) or value is None:
+    if isinstance(value, bool) or value is None or isinstance(value, str) and not value.isascii():
+        # float() reads any script's digits ("٣" is 3): a number is written in ASCII, as a port is
         raise SettingsError(f"{name}: expected a number, got {short_repr(value)}")
     try:
         x = float(value)
@@ -73,6 +74,8 @@ def as_integer(name: str, value, low: int, high: int) -> int:
     ``10.0``) and text of either (a command line's ``"10"`` or ``"1e6"``).
     """
     number = None
+    if isinstance(value, str) and not value.isascii():  # int() reads any script's digits, as float() does
+        raise SettingsError(f"{name}: must be an integer in [{low:,}, {high:,}], got {short_repr(value)}")
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         number = int(value)
     elif isinstance(value, str):
