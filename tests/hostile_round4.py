@@ -154,6 +154,18 @@ def one_line_block(name: str, keyword: str):
     return check
 
 
+def unit_quaternions(name: str):
+    """Every quaternion of the AEM ``name`` (KVN, QUATERNION) is unit to 1e-12: the standard's, an attitude."""
+    def check(folder, out, err):
+        worst = 0.0
+        for line in (folder / name).read_text().splitlines():
+            if line[:2] == "20":
+                q = [float(x) for x in line.split()[1:5]]
+                worst = max(worst, abs(sum(x * x for x in q) ** 0.5 - 1.0))
+        return None if worst < 1e-12 else f"{name}: a quaternion of |Q| - 1 = {worst:.3g}"
+    return check
+
+
 def epochs_increase(name: str):
     def check(folder, out, err):
         epochs = [line.split()[0] for line in (folder / name).read_text().splitlines() if line[:2] == "20"]
@@ -399,11 +411,11 @@ def cases(h) -> list:
         Case("outputs", "D6", "elimination to AEM: unit attitudes, import reads them back",
              shell="{cli} run --norm elimination --rates 3,2,1 --dt 0.05 --duration 20 --out e.aem && "
                    "{cli} import e.aem --out e.csv", code=0, lines=2, says="e.aem: 401 states",
-             check=h.whole_csv("e.csv", rows=401)),
+             check=h.both(unit_quaternions("e.aem"), h.whole_csv("e.csv", rows=401))),
         Case("outputs", "D6", "STK: a scenario's name with newlines stays in its comment",
              ["run", "--scenario", evil, "--out", "s.a"], 0, lines=1,
              files={evil: "[scenario]\nduration = 0.1\n"}, check=one_line_block("s.a", "BEGIN Attitude")),
-        Case("outputs", "D6", "AEM: the same name cannot open a second DATA_START",
+        Case("outputs", "D6", "AEM: the same name cannot open a second DATA_START (ccsds-ndm-py held already)",
              shell="{cli} run --scenario " + shlex.quote(evil) + " --out s.aem && {cli} import s.aem --out s.csv",
              code=0, lines=2, files={evil: "[scenario]\nduration = 0.1\n"}, check=one_line_block("s.aem", "DATA_START")),
         # ---------------------------------------------------------- D7. signals and stops that report truly
