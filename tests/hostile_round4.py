@@ -346,7 +346,7 @@ def cases(h) -> list:
                               b'{"v": 1, "type": "input", "seq": ' + b"9" * 5000 + b'}',
                               b'{"v": 2, "type": "input", "torque": [0, 0, 0]}',
                               b'{"v": 1, "type": "input", "torque": "0,0,0"}']), timeout=60),
-        Case("link", "D3", "--link 55²5: the port's digits are ASCII only", ["run", "--link", "55²5"], 2,
+        Case("link", "D3", "--link 55(superscript 2)5: the port's digits are ASCII only", ["run", "--link", "55²5"], 2,
              "the port must be a number from 1024 to 65534"),
         Case("link", "D3", "--link with an Arabic-Indic port", ["run", "--link", "٥٥٥٥"], 2, "the port must be"),
         Case("link", "D3", "--link 0.0.0.0 needs --link-public", ["run", "--link", "0.0.0.0:5555"], 2,

@@ -29,7 +29,10 @@ from sim.world.magnetic import IGRF_YEARS
 from sim.world.orbit import OrbitError, TleOrbit, read_tle
 from sim.world.time import DAY, decimal_year, parse_epoch
 
-__all__ = ["check_domain", "field_years"]
+__all__ = ["check_domain", "field_years", "DOMAIN_KEYS"]
+
+#: The settings whose change can move a model out of its domain (the others need no new check).
+DOMAIN_KEYS = frozenset({"epoch", "tle", "orbit", "magnetic_field", "magnetometer"})
 
 
 def field_years(settings, span: float = 0.0) -> tuple | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 
 from sim.core.wheels import layout_axes
-from sim.model.domain import check_domain
+from sim.model.domain import DOMAIN_KEYS, check_domain
 from sim.model.events import reached, steps_until
 from sim.model.rows import columns_of
 from sim.model.settings import SettingsError
@@ -115,7 +115,8 @@ class _DryRun:
         check_wheel_count(key, value, self.count)
         before, self.main = self.main, self.main.replace(**{key: value})
         check_columns(key, before, self.main)
-        check_domain(self.main, self.duration - self.t)
+        if key in DOMAIN_KEYS:
+            check_domain(self.main, self.duration - self.t)
         if key == "dt":
             self.t0, self.k0, self.dt = self.t, self.k, self.main.dt
         for label, overrides in self._overrides.items():
