@@ -127,7 +127,8 @@ mutate: $(VENV)/.installed-mutate sysdeps
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
 
-# Issue 24's hostile cases, each a real attitude-sim process (tests/hostile_cases.py; about 3 minutes):
+# The hostile cases of issues 24, 35 and 44, each a real attitude-sim process (tests/hostile_cases.py, round four's
+# in tests/hostile_round4.py; about 8 minutes):
 # per surface, how many were tried and how many held; WRITE=1 puts the table into docs/RELIABILITY.md.
 # The video cases draw the window: on a virtual screen.
 hostile: $(VENV)/.installed-test sysdeps

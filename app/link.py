@@ -40,7 +40,7 @@ from zmq.utils.monitor import recv_monitor_message
 from sim.io.limits import LIMITS, SettingsError
 from sim.io.link import INPUT_KEYS, REASONS, LinkMessageError, decode_input, encode_state
 
-__all__ = ["LinkServer", "LinkStats", "LinkError", "parse_address", "DEFAULT_ADDRESS", "DEFAULT_RATE",
+__all__ = ["LinkServer", "LinkStats", "LinkError", "parse_address", "exposure", "DEFAULT_ADDRESS", "DEFAULT_RATE",
            "MAX_SUBMIT_RATE", "MAX_FRAME_BYTES"]
 
 #: Where the link listens unless told: loopback only (states on 5555, inputs on 5556).
@@ -64,11 +64,14 @@ class LinkError(Exception):
     """The link cannot be opened (a bad address, a port in use); the message says which and why."""
 
 
-def parse_address(text: str | None) -> tuple[str, str]:
+def parse_address(text: str | None, public: bool = False) -> tuple[str, str]:
     """``(state_address, input_address)`` of ``tcp://HOST:PORT``, ``HOST:PORT`` or ``PORT``; LinkError otherwise.
 
-    HOST is an IP address (``127.0.0.1``, ``0.0.0.0`` for every interface) or ``localhost``;
-    the inputs are on PORT + 1.
+    The one parser of a link's address.  HOST is an IP address or ``localhost``; PORT is ASCII digits
+    (``str.isdigit`` also takes ``"²"``) from 1024 to 65534, the inputs on PORT + 1.  A host that is not
+    loopback (``0.0.0.0``, ``::ffff:0.0.0.0``, an interface's address) lets anyone who reaches the machine
+    fly the body, with no authentication: it needs ``public`` (``--link-public``; :func:`exposure` says the
+    warning); a multicast or broadcast address is never one a TCP link can listen on.
 
     >>> parse_address("5600")
     ('tcp://127.0.0.1:5600', 'tcp://127.0.0.1:5601')
@@ -82,13 +85,30 @@ def parse_address(text: str | None) -> tuple[str, str]:
     if host == "localhost":
         host = "127.0.0.1"
     try:
-        ipaddress.ip_address(host)
+        ip = ipaddress.ip_address(host)
     except ValueError:
         raise LinkError(f"{text}: {host!r} is not an IP address (127.0.0.1 is loopback only, 0.0.0.0 every "
                         "interface)") from None
-    if not port.isdigit() or not 1024 <= int(port) <= 65534:
+    if not (port.isascii() and port.isdigit()) or not 1024 <= int(port) <= 65534:
         raise LinkError(f"{text}: the port must be a number from 1024 to 65534 (the inputs use the next)")
+    plain = getattr(ip, "ipv4_mapped", None) or ip  # ::ffff:a.b.c.d is a.b.c.d
+    if plain.is_multicast or plain == ipaddress.IPv4Address("255.255.255.255"):
+        raise LinkError(f"{text}: {host} is a {'multicast' if plain.is_multicast else 'broadcast'} address; "
+                        "a link listens on one host (127.0.0.1 loopback only, 0.0.0.0 every interface)")
+    if not plain.is_loopback and not public:
+        raise LinkError(f"{text}: {host} is not loopback: anyone who can reach this machine could fly the body "
+                        "(the link has no authentication); add --link-public to listen there")
     return f"tcp://{host}:{port}", f"tcp://{host}:{int(port) + 1}"
+
+
+def exposure(address: str) -> str | None:
+    """The warning for a link on ``address`` (as :func:`parse_address` gives it) that is not loopback, else None."""
+    host = address[len("tcp://"):].rpartition(":")[0]
+    ip = ipaddress.ip_address(host)
+    if (getattr(ip, "ipv4_mapped", None) or ip).is_loopback:
+        return None
+    return (f"warning: the live link listens on {host}, not only on this machine: anyone who can reach it can "
+            "fly the body (no authentication)")
 
 
 @dataclass(frozen=True)
@@ -136,12 +156,12 @@ class LinkServer:
     states from its listener), ``link.start()``, ..., ``link.close()``.
     """
 
-    def __init__(self, address: str | None = None, rate: float = DEFAULT_RATE):
+    def __init__(self, address: str | None = None, rate: float = DEFAULT_RATE, public: bool = False):
         try:
             self.rate = LIMITS["link_rate"].check(rate, "link rate")
         except SettingsError as exc:
             raise LinkError(str(exc)) from None
-        self.address, self.input_address = parse_address(address)
+        self.address, self.input_address = parse_address(address, public)
         self._context = zmq.Context()
         self._pub = self._context.socket(zmq.PUB)
         self._pull = self._context.socket(zmq.PULL)
@@ -309,6 +329,9 @@ class LinkServer:
                 seq, inputs = decode_input(frames[0])
             except LinkMessageError as exc:
                 self._dropped[exc.reason] += 1
+                continue
+            except Exception:  # a message the codec did not foresee: dropped, the thread reads on
+                self._dropped["malformed"] += 1
                 continue
             merged.append(seq)
             for key, value in inputs.items():

@@ -28,7 +28,9 @@ inputs checked against their context at load time, ``R8`` rough edges
 (classes 6 and 7 of issue 35 are tested in pytest:
 ``tests/test_hostile_api.py``, ``tests/test_engine.py``; class 5's
 mechanism also in ``tests/test_hostile_context.py``).  The video cases
-draw the window: ``make hostile`` runs them on a virtual screen.
+draw the window: ``make hostile`` runs them on a virtual screen.  Round
+four (issue 44, :data:`ROUND_FOUR`, classes ``D1``-``D9``) is built in
+``tests/hostile_round4.py``.
 """
 
 from __future__ import annotations
@@ -64,6 +66,8 @@ TABLE_START = "<!-- hostile-cases table: python -m tests.hostile_cases --write -
 TABLE_END = "<!-- end of the hostile-cases table -->"
 TABLE3_START = "<!-- hostile-cases table, round three: python -m tests.hostile_cases --write -->"
 TABLE3_END = "<!-- end of the round-three table -->"
+TABLE4_START = "<!-- hostile-cases table, round four: python -m tests.hostile_cases --write -->"
+TABLE4_END = "<!-- end of the round-four table -->"
 
 
 # ------------------------------------------------------------------ files the cases use
@@ -1057,6 +1061,13 @@ ROUND_THREE += [
 
 CASES += ROUND_THREE
 
+# Round four (issue 44): its cases live in tests/hostile_round4.py, built with this module's Case and helpers.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import hostile_round4  # noqa: E402
+
+ROUND_FOUR = hostile_round4.cases(sys.modules[__name__])
+CASES += ROUND_FOUR
+
 
 # ------------------------------------------------------------------ the runner
 def run_all(cases, jobs: int = 2, progress=None) -> list[tuple[Case, str | None]]:
@@ -1108,11 +1119,13 @@ def main(argv=None) -> int:
               flush=True)
 
     results = run_all(cases, args.jobs, progress)
-    third = {id(c) for c in ROUND_THREE}
-    earlier = table([r for r in results if id(r[0]) not in third])
+    third, fourth = {id(c) for c in ROUND_THREE}, {id(c) for c in ROUND_FOUR}
+    earlier = table([r for r in results if id(r[0]) not in third | fourth])
     latest = table([r for r in results if id(r[0]) in third])
+    newest = table([r for r in results if id(r[0]) in fourth])
     took = time.monotonic() - start
-    print(f"\nrounds one and two:\n{earlier}\n\nround three (issue 35):\n{latest}\n\n{len(results)} cases in {took:.0f} s")
+    print(f"\nrounds one and two:\n{earlier}\n\nround three (issue 35):\n{latest}\n\nround four (issue 44):\n"
+          f"{newest}\n\n{len(results)} cases in {took:.0f} s")
     if args.write:
         if args.surface is not None:
             print("not written: only a part of the cases ran (--surface)")
@@ -1121,6 +1134,7 @@ def main(argv=None) -> int:
                  "the video cases on a virtual screen.)")
         write_table(earlier)
         write_table(latest + stamp, TABLE3_START, TABLE3_END)
+        write_table(newest + stamp, TABLE4_START, TABLE4_END)
         print(f"written to {REPORT}")
     return 0 if all(problem is None for _, problem in results) else 1
 

@@ -117,7 +117,7 @@ def test_bad_state_named_by_line_in_kvn_and_by_epoch_in_xml(bad_row, t1, q1, wha
     assert f"bad.aem, line {line_number(text, bad_row)}: " in str(info.value) and what in str(info.value)
     # the same state in XML, which has no data lines: named by its segment and epoch
     xml = aem_text([0.0, t1, 5.0], [[0, 0, 0, 1.0], q1, [0, 0, 0, 1.0]], xml=True)
-    epoch = (datetime(2000, 1, 1, 12) + timedelta(seconds=t1)).strftime("%Y-%m-%dT%H:%M:%S.%f")
+    epoch = (datetime(2000, 1, 1, 12) + timedelta(seconds=t1)).strftime("%Y-%m-%dT%H:%M:%S.%f") + "000"  # to the ns
     with pytest.raises(AttitudeFileError) as info:
         parse_aem(xml, "bad.xml")
     assert f"bad.xml, segment 1, epoch {epoch}: " in str(info.value) and what in str(info.value)

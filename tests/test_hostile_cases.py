@@ -9,7 +9,7 @@ docs/RELIABILITY.md.
 
 import pytest
 
-from hostile_cases import CASES, ROUND_THREE, run_case
+from hostile_cases import CASES, ROUND_FOUR, ROUND_THREE, run_case
 
 CLASSES = {"1": "no file destroyed", "2": "costs first", "3": "Dask ends", "4": "no traceback",
            "5": "no silent wrong output", "6": "friction", "M": "meshes as exported"}
@@ -27,6 +27,13 @@ def test_round_three_tries_each_of_its_classes_on_its_surfaces():
     by_class = {k: [c for c in ROUND_THREE if c.klass == k] for k in ("R1", "R2", "R3", "R4", "R5", "R8")}
     assert all(len(cases) >= 3 for cases in by_class.values()), {k: len(v) for k, v in by_class.items()}
     assert {c.surface for c in ROUND_THREE} >= {"writer", "video", "lab", "numbers", "meshes", "context"}
+
+
+def test_round_four_tries_each_of_issue_44s_classes():
+    by_class = {k: [c for c in ROUND_FOUR if c.klass == k] for k in ("D1", "D2", "D3", "D4", "D5", "D6", "D7", "D8")}
+    assert all(len(cases) >= 2 for cases in by_class.values()), {k: len(v) for k, v in by_class.items()}
+    assert {c.surface for c in ROUND_FOUR} >= {"domain", "readers", "link", "inputs", "costs", "outputs", "signals",
+                                               "API"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.klass} {c.id}" for c in CASES])

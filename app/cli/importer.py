@@ -2,8 +2,11 @@
 
 The file is read whole and converted (:func:`sim.run.aem.read_aem`) before
 the output opens: a malformed or unsupported file is one line naming the
-line and the field (exit 2), and no output is touched.  One line on stderr
-says what was converted.
+line and the field (exit 2), and no output is touched; its memory is
+estimated from the file's states first (:func:`sim.run.aem.count_states`).
+Ctrl-C while the rows are written leaves the output file as it was (an
+import is written whole or not at all).  One line on stderr says what was
+converted.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from app.cli.options import UsageError, check_outputs, open_output, say
-from app.cli.output import finish, stream_csv, stream_npz
+from app.cli.output import OutputError, finish, stream_csv, stream_npz
 from sim.core.angles import aircraft_angles
 from sim.io.conventions import DIRECTIONS, ORDERS, Convention, table_converter
 from sim.run.aem import read_aem
@@ -63,6 +66,10 @@ def cmd_import(args) -> int:
         else:
             stream_csv(iter(rows), names, sink)
         finish(sink)
+    except OutputError as exc:
+        if exc.code == 130 and args.out != "-":  # a file: an import is written whole or not at all
+            raise OutputError(f"interrupted; nothing written, {args.out} is as it was", 130) from None
+        raise
     finally:
         sink.close()
     say(track.summary)

@@ -16,7 +16,7 @@ import dataclasses
 import time
 
 from app.cli.options import UsageError, note, say
-from app.link import DEFAULT_ADDRESS, DEFAULT_RATE, LinkError, LinkServer
+from app.link import DEFAULT_ADDRESS, DEFAULT_RATE, LinkError, LinkServer, exposure
 from app.worker import SimulationWorker
 from sim.io.limits import LIMITS
 from sim.model.events import reached
@@ -35,6 +35,9 @@ def add_link_flags(parser, record: bool = True) -> None:
     parser.add_argument("--link", nargs="?", const=DEFAULT_ADDRESS, default=None, metavar="ADDR",
                         help=f"open the live link (docs/LINK.md): states out on ADDR, inputs in on its port + 1 "
                         f"(default {DEFAULT_ADDRESS}, loopback only)" + ("; the run is paced at 1x" if record else ""))
+    parser.add_argument("--link-public", action="store_true",
+                        help="let --link listen on an address that is not loopback (0.0.0.0: every interface); "
+                        "the link has no authentication: anyone who reaches it can fly the body")
     parser.add_argument("--link-rate", metavar="HZ", default=None,
                         help=f"states sent per second on the link, {LIMITS['link_rate'].describe()} "
                         f"(default {DEFAULT_RATE:g}; at most one a step)")
@@ -44,7 +47,9 @@ def add_link_flags(parser, record: bool = True) -> None:
 
 
 def link_rate(args) -> float:
-    """``--link-rate`` checked (UsageError), or the default."""
+    """``--link-rate`` checked (UsageError), or the default; ``--link-public`` only with ``--link``."""
+    if getattr(args, "link_public", False) and args.link is None:
+        raise UsageError("--link-public: only with --link")
     if args.link_rate is None:
         return DEFAULT_RATE
     if args.link is None:
@@ -59,9 +64,15 @@ def open_link(args) -> LinkServer:
     """The link of ``--link`` bound (UsageError when the address is bad or taken); not started."""
     rate = link_rate(args)
     try:
-        return LinkServer(args.link, rate)
-    except LinkError as exc:
-        raise UsageError(f"--link {args.link}: {exc}") from None
+        link = LinkServer(args.link, rate, public=args.link_public)
+    except LinkError as exc:  # the address's own messages start with it
+        message = str(exc)
+        named = message.startswith(f"{(args.link or '').strip()}:")
+        raise UsageError(f"--link {message}" if named else f"--link {args.link}: {message}") from None
+    warning = exposure(link.address)
+    if warning:
+        note(warning)
+    return link
 
 
 def linked_rows(scenario, every: int, link: LinkServer, record=None):

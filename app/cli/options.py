@@ -179,7 +179,7 @@ def add_body_flags(parser) -> None:
 
 def add_output_flags(parser) -> None:
     """``--every``, ``--format`` and ``--out`` of the commands that write rows (``run``, ``replay``)."""
-    parser.add_argument("--every", type=int, default=1, metavar="N",
+    parser.add_argument("--every", type=ascii_int, default=1, metavar="N",
                         help="write every N-th step, and always the first and the last (default 1)")
     parser.add_argument("--format", choices=("csv", "npz", "aem", "stk"), default=None,
                         help="csv, npz (numpy.savez: one array per column; smaller and faster), aem (a CCSDS "
@@ -379,6 +379,13 @@ def flag_value(flag, key, text):
         raise UsageError(f"--{flag.replace('_', '-')} {text}: {reason}") from None
 
 
+def ascii_int(text: str) -> int:
+    """An argparse type: a whole number in ASCII digits (``int`` also reads "٣" as 3)."""
+    if not text.isascii():
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r} (ASCII digits only)")
+    return int(text)
+
+
 def _duration(text):
     """``--duration``: the table's range (:data:`sim.io.limits.LIMITS`); beyond its top the run's plan refuses it
     with the step count and the time it would take (:func:`sim.api.plan`)."""
@@ -414,7 +421,12 @@ def check_outputs(outputs: dict, inputs: dict) -> None:
 
 
 def scenario_inputs(args, scenario) -> dict:
-    """The files a run reads, by how to name them: the scenario file, the body's mesh (``--body``)."""
+    """Every file a run reads, by how to name it: the one rule :func:`check_outputs` guards outputs with.
+
+    The scenario file (``--scenario``), the TLE (``--tle``), the body's mesh and the surfaces file (from a
+    flag or the scenario's keys), and those that a comparison body or an event of the scenario names.  A
+    recording (``replay``) and an attitude file (``import``) are added by their commands.
+    """
     inputs = {}
     name = getattr(args, "scenario", None)
     if name:
@@ -424,9 +436,21 @@ def scenario_inputs(args, scenario) -> dict:
             path = None
         if path is not None and os.path.exists(path):
             inputs["--scenario"] = str(path)
-    body = scenario.settings.body
-    if body not in BUILTINS:
-        inputs["--body" if getattr(args, "body", None) else "the scenario's body mesh"] = body
+    if getattr(args, "tle", None):
+        inputs["--tle"] = args.tle
+    settings = scenario.settings
+    if settings.body not in BUILTINS:
+        inputs["--body" if getattr(args, "body", None) else "the scenario's body mesh"] = settings.body
+    if settings.surfaces:
+        inputs["--surfaces" if getattr(args, "surfaces", None) else "the scenario's surfaces file"] = settings.surfaces
+    named = [(f"comparison body {label!r}", changes) for label, changes in scenario.compare]
+    named += [(getattr(e, "where", "") or f"the event at t={e.at:g} s", e.changes) for e in scenario.events]
+    for who, changes in named:
+        body, surfaces = changes.get("body"), changes.get("surfaces")
+        if isinstance(body, str) and body not in BUILTINS:
+            inputs.setdefault(f"{who}: its body mesh", body)
+        if isinstance(surfaces, str) and surfaces:
+            inputs.setdefault(f"{who}: its surfaces file", surfaces)
     return inputs
 
 

@@ -17,7 +17,7 @@ from app.cli.options import (UsageError, add_output_flags, add_settings_flags, c
 from app.cli.output import OutputError, catch_interrupts, finish, stream_csv, stream_npz
 from sim import api
 from sim.io.conventions import NATIVE, Convention, table_converter
-from sim.run.aem import aem_text, run_epoch
+from sim.run.aem import aem_text, attitudes, run_epoch
 from sim.run.stk import stk_attitude_text
 from sim.run.recording import load_recording
 from sim.model.settings import damper_warning, stability_warning
@@ -131,11 +131,14 @@ def _encoder(fmt, plan, args, names):
     qi = [names.index(f"q{i}") for i in range(1, 5)]
     wi = [names.index(c) for c in ("wx", "wy", "wz")]
     xml = args.out.lower().endswith(".xml")
+    carried = plan.scenario.settings.norm == "elimination"  # the rows hold the carried Q, the attitude is Q / |Q|
 
     def encode(table):
         if len(table) < 2:
             raise OSError(f"an attitude file needs two states or more, the run gave {len(table)}")
         t, q = table[:, 0], table[:, qi]
+        if carried:
+            q = attitudes(q)
         if fmt == "stk":
             return stk_attitude_text(t, q, epoch, comment=f"scenario {plan.scenario.name}").encode("utf-8")
         w = table[:, wi] if args.with_rates else None

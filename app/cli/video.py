@@ -128,7 +128,7 @@ def cmd_video(args) -> int:
             raise UsageError(f"{flag} {value}: {exc}") from None
     frames = frame_count(scenario.duration, args.fps, speed)
     _check_cost(scenario, frames, size, args.what)
-    from app.window.render import VideoError, render_video  # Qt: after every check (module docstring)
+    from app.window.render import VideoError, VideoFault, render_video  # Qt: after every check (module docstring)
 
     bar = None
     if sys.stderr is not None and sys.stderr.isatty():
@@ -145,6 +145,10 @@ def cmd_video(args) -> int:
             bar = None
         say(f"attitude-sim: {exc}; {args.out} was not touched")
         return exc.code
+    except VideoFault as exc:  # as run: the frames before the fault are kept, exit 1 with the fault
+        say(f"attitude-sim: simulation fault: {exc}; {exc.result.path} holds the {exc.result.frames} frames "
+            "before it")
+        return 1
     except VideoError as exc:
         raise UsageError(str(exc)) from None
     except EncoderError as exc:

@@ -24,7 +24,7 @@ from app.window.launch import application, display_problem
 from app.window.main import MainWindow
 from app.window.video import VIEW_ASPECT, FrameGrab, even
 
-__all__ = ["render_video", "frame_count", "VideoError", "SHOW_TIMEOUT"]
+__all__ = ["render_video", "frame_count", "VideoError", "VideoFault", "SHOW_TIMEOUT"]
 
 #: Seconds to wait for the window to be laid out and its 3D view to get an OpenGL context.
 SHOW_TIMEOUT = 10.0
@@ -91,6 +91,15 @@ def _close(window: MainWindow) -> None:
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
 
 
+class VideoFault(Exception):
+    """The simulation faulted while a video was made: ``fault`` (:class:`app.worker.Fault`) and ``result``,
+    the video of the frames before it (:class:`app.encoder.Encoded`)."""
+
+    def __init__(self, fault, result):
+        super().__init__(str(fault))
+        self.fault, self.result = fault, result
+
+
 def render_video(scenario, out, *, fps: int = 30, size=(1280, 720), what: str = "window", speed: float = 1.0,
                  progress=None, timings=None, stop=None):
     """Render ``scenario`` to the video file ``out``, off screen, frame by frame in simulated time.
@@ -131,8 +140,12 @@ def render_video(scenario, out, *, fps: int = 30, size=(1280, 720), what: str = 
         No display or OpenGL context.
     app.ffmpeg.EncoderError
         The file cannot be written; no partial file is left, an existing one is untouched.
+    VideoFault
+        The simulation faulted: the video of the frames before the fault was written (as ``run`` keeps
+        the rows before a fault).
     """
     frames = frame_count(scenario.duration, fps, speed)
+    fault = None
     window, grab = _open(scenario, what, size)
     spent = {"step": 0.0, "frame": 0.0, "grab": 0.0, "encode": 0.0} if timings is None else timings
     for key in ("step", "frame", "grab", "encode"):
@@ -148,6 +161,9 @@ def render_video(scenario, out, *, fps: int = 30, size=(1280, 720), what: str = 
                     stop()
                 t0 = time.perf_counter()
                 worker.advance_to(k * speed / fps)
+                if worker.fault is not None and k > 0:  # a simulation fault: the frames before it are the video
+                    fault = worker.fault
+                    break
                 t1 = time.perf_counter()
                 window.show_frame(view_only=what == "view")
                 t2 = time.perf_counter()
@@ -165,6 +181,8 @@ def render_video(scenario, out, *, fps: int = 30, size=(1280, 720), what: str = 
             result = encoder.close(stop=stop)
             spent["encode"] += time.perf_counter() - t0
             spent["encoder_write"] = encoder.write_seconds
+            if fault is not None:
+                raise VideoFault(fault, result)
             return result
     finally:
         _close(window)

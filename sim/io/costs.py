@@ -11,7 +11,8 @@ replaces the rough ones where it matters.
 from __future__ import annotations
 
 __all__ = ["BODY_STEP_SECONDS", "ROUGH_SETUP_SECONDS", "ROUGH_BODY_STEP_SECONDS", "BYTES_PER_BODY",
-           "WORKER_BYTES", "LOST_SECONDS", "CLUSTER_LOST_SECONDS", "POLL_SECONDS"]
+           "WORKER_BYTES", "LOST_SECONDS", "CLUSTER_LOST_SECONDS", "POLL_SECONDS",
+           "AEM_BYTES_PER_STATE", "AEM_SECONDS_PER_STATE", "BYTES_PER_BODY_FACET"]
 
 #: Seconds of one core per body-step of a large ensemble (a column step at about 5,000 bodies a chunk):
 #: what "core-hours" a sweep too large to run is said to need.
@@ -22,6 +23,10 @@ ROUGH_BODY_STEP_SECONDS = 2e-6
 #: Bytes an ensemble holds per body while it flies: state, initial samples, metrics and numpy's
 #: temporaries (measured: 1.0-1.1 kB per body with dispersed inertia and the controller on).
 BYTES_PER_BODY = 1536
+#: Bytes an ensemble holds per body and facet of the mesh when the surface torques (SRP, drag) are on:
+#: the per-facet rows of every body (measured: 439 kB a body on a 5,120-facet sphere, 400 to 1,600 bodies,
+#: --srp --drag, docs/PERFORMANCE.md).
+BYTES_PER_BODY_FACET = 88
 #: Bytes of one Dask worker process with numpy and the simulation loaded (measured: 90-130 MB).
 WORKER_BYTES = 160 << 20
 #: Seconds a cluster may go without any worker before the sweep ends (a local worker killed is
@@ -32,3 +37,9 @@ LOST_SECONDS = 10.0
 CLUSTER_LOST_SECONDS = 3 * LOST_SECONDS
 #: Seconds between the checks of a running Dask sweep (results, workers, the deadline).
 POLL_SECONDS = 1.0
+#: Bytes the AEM import holds per attitude state at its peak (ccsds-ndm-py's parse, the track and the
+#: rows; measured: 4.8-5.0 kB a state for 20,000 and 100,000 states, QUATERNION and QUATERNION/ANGVEL alike,
+#: docs/PERFORMANCE.md).
+AEM_BYTES_PER_STATE = 5_000
+#: Seconds of the AEM import per state (measured: 94-119 us a state at 100,000 states).
+AEM_SECONDS_PER_STATE = 120e-6

@@ -36,7 +36,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["SettingsError", "RunTooLong", "Limit", "LIMITS", "as_number", "as_integer", "components", "listed",
+from sim.io.numbers import huge_integer, short_repr
+
+__all__ = ["SettingsError", "RunTooLong", "Limit", "LIMITS", "as_number", "as_integer", "huge_integer", "short_repr", "components", "listed",
            "available_memory", "usable_cores", "check_cost", "check_workers", "least_seconds", "duration_text",
            "size_text"]
 
@@ -51,12 +53,15 @@ class RunTooLong(ValueError):
 
 def as_number(name: str, value) -> float:
     """``value`` (a number, or text from a command line) as a finite float; SettingsError naming ``name``."""
-    if isinstance(value, bool) or value is None:
-        raise SettingsError(f"{name}: expected a number, got {value!r}")
+    if isinstance(value, bool) or value is None or isinstance(value, str) and not value.isascii():
+        # float() reads any script's digits ("٣" is 3): a number is written in ASCII, as a port is
+        raise SettingsError(f"{name}: expected a number, got {short_repr(value)}")
     try:
         x = float(value)
+    except OverflowError:  # an int beyond any float (10**400): as infinite as float("inf")
+        raise SettingsError(f"{name}: {short_repr(value)} is not a finite number") from None
     except (TypeError, ValueError):
-        raise SettingsError(f"{name}: expected a number, got {value!r}") from None
+        raise SettingsError(f"{name}: expected a number, got {short_repr(value)}") from None
     if not math.isfinite(x):
         raise SettingsError(f"{name}: {value!r} is not a finite number")
     return x
@@ -69,6 +74,8 @@ def as_integer(name: str, value, low: int, high: int) -> int:
     ``10.0``) and text of either (a command line's ``"10"`` or ``"1e6"``).
     """
     number = None
+    if isinstance(value, str) and not value.isascii():  # int() reads any script's digits, as float() does
+        raise SettingsError(f"{name}: must be an integer in [{low:,}, {high:,}], got {short_repr(value)}")
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         number = int(value)
     elif isinstance(value, str):
@@ -83,7 +90,7 @@ def as_integer(name: str, value, low: int, high: int) -> int:
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
     if number is None or not low <= number <= high:
-        raise SettingsError(f"{name}: must be an integer in [{low:,}, {high:,}], got {value!r}")
+        raise SettingsError(f"{name}: must be an integer in [{low:,}, {high:,}], got {short_repr(value)}")
     return number
 
 
@@ -183,14 +190,14 @@ def listed(name: str, value, expected: str) -> list:
     try:
         return list(value)
     except TypeError:
-        raise SettingsError(f"{name}: expected {expected}, got {value!r}") from None
+        raise SettingsError(f"{name}: expected {expected}, got {short_repr(value)}") from None
 
 
 def components(name: str, value, n: int) -> list:
     """The ``n`` components of a vector given as a sequence or as ``"a,b,c"`` text; SettingsError otherwise."""
     parts = listed(name, value, f"{n} numbers")
     if len(parts) != n:
-        raise SettingsError(f"{name}: expected {n} numbers, got {len(parts)} ({value!r})")
+        raise SettingsError(f"{name}: expected {n} numbers, got {len(parts)} ({short_repr(value)})")
     return parts
 
 
@@ -375,7 +382,25 @@ def available_memory() -> int:
             room = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
         except (OSError, ValueError, AttributeError):
             room = 1 << 30
-    return int(min(room, _cgroup_room()))
+    return int(min(room, _cgroup_room(), _address_room()))
+
+
+def _address_room() -> float:
+    """Bytes of address space the process may still map under ``ulimit -v`` (RLIMIT_AS), inf without one.
+
+    A library that allocates past it aborts the process (ccsds-ndm-py's Rust core: SIGABRT).
+    """
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft == resource.RLIM_INFINITY:
+            return math.inf
+        with open("/proc/self/statm", encoding="ascii") as f:
+            used = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        return max(0.0, float(soft - used))
+    except (ImportError, OSError, ValueError, IndexError):
+        return math.inf
 
 
 def usable_cores() -> int:

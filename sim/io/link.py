@@ -106,9 +106,15 @@ def _vector(key, value, size) -> tuple:
         want = f"{size} numbers" if size is not None else f"1 to {_MAX_WHEELS} numbers"
         raise LinkMessageError("malformed", f"{key}: expected a list of {want}")
     out = []
-    for x in value:
-        if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-            raise LinkMessageError("malformed", f"{key}: {x!r} is not a finite number")
+    for i, x in enumerate(value):
+        try:  # an int beyond a float (a 401-digit JSON integer) overflows float(): not a finite number either
+            ok = not isinstance(x, bool) and isinstance(x, (int, float)) and math.isfinite(float(x))
+        except OverflowError:
+            ok = False
+        if not ok:
+            big = isinstance(x, int) and not isinstance(x, bool) and x.bit_length() > 64
+            shown = f"an integer of {x.bit_length()} bits" if big else repr(x)[:40]
+            raise LinkMessageError("malformed", f"{key}[{i}]: {shown} is not a finite number")
         out.append(float(x))
     return tuple(out)
 

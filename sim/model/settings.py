@@ -15,10 +15,11 @@ from sim.core.body import Body
 from sim.core.control import HOFFMANN_PRESET
 from sim.gnc.magnetic import Magnetorquers
 from sim.world.time import DEFAULT_EPOCH
-from sim.io.limits import LIMITS, SettingsError
+from sim.io.limits import LIMITS, SettingsError, huge_integer, short_repr
 from sim.model.shape import DEFAULT_BODY, MassProperties, ShapeError, mass_properties
 from sim.core.wheels import WheelSet, free_inertia
 from sim.model.wheel_settings import wheel_set
+from sim.model.domain import check_domain
 from sim.model.navigation import check_navigation
 from sim.model.validators import VALIDATORS
 
@@ -162,8 +163,11 @@ class Settings:
             # the pointing command is read by the attitude controller only: without one it would do nothing
             raise SettingsError(f"pointing: {self.pointing} needs an attitude controller to follow it "
                                 "(controller quaternion or euler; --controller quaternion)")
+        if self.j2 and not self.has_orbit:
+            raise SettingsError("j2: perturbs an orbit; give orbit elements (a TLE's SGP4 has J2 already)")
         self._check_issue32()
         check_navigation(self)  # the sensors an estimator needs, and what they need (sim.model.navigation)
+        check_domain(self)  # the world's models inside their domains at the epoch (sim.model.domain)
         wheels = self.wheel_set  # raises SettingsError for lists that do not fit the wheels
         if wheels is not None:
             if self.integrator == "splitting":  # its exact principal rotations are the rigid body's (sim.core.integrators)
@@ -274,6 +278,8 @@ def validate(key: str, value):
         check = VALIDATORS[key]
     except KeyError:
         raise SettingsError(f"unknown setting {key!r} (known: {', '.join(KEYS)})") from None
+    if huge_integer(value) is not None:  # no setting's number; its repr would fail in any message
+        raise SettingsError(f"{key}: {short_repr(huge_integer(value))} is beyond any number a setting takes")
     return check(key, value)
 
 

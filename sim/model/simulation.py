@@ -21,6 +21,7 @@ from sim.core.body import Body
 from sim.core.control import TorqueModel
 from sim.core.energy import body_momentum, energy_of, inertial_momentum
 from sim.world.environment import to_orbit_frame
+from sim.world.orbit import OrbitError
 from sim.core.integrators import qdot
 from sim.model.loads import LoadModel, gyrostat_of
 from sim.model.navigation import Navigation, navigation_key
@@ -155,7 +156,10 @@ class Simulation(Stepper):
     def _update_world(self) -> None:
         """The world at the present time (once per step, sim.model.world): the orbit's state for the gravity
         gradient, and a moving pointing mode's command and rate feed-forward for the controller."""
-        ws = self._world_state = self._world.state(self._t)
+        try:
+            ws = self._world_state = self._world.state(self._t)
+        except OrbitError as exc:  # a model past its domain mid-run (a TLE that decays): a fault, the rows kept
+            raise SimulationFault(f"{exc}; paused at the last good state", self._t) from None
         self._load.set_world(ws)
         if ws.b_eci is not None:
             self._magnetic_command(ws)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -38,16 +39,21 @@ import numpy as np
 
 from sim.core.quaternion import (cayley, conjugate, from_axis_angle, normalize, product, rates_from_qdot,
                                  rates_from_samples)
+from sim.io.costs import AEM_BYTES_PER_STATE
+from sim.io.limits import LIMITS, RunTooLong, check_cost
 from sim.io.reading import FileRefused, read_regular
 
-__all__ = ["DEFAULT_EPOCH", "AttitudeFileError", "AttitudeTrack", "run_epoch", "epoch_text", "aem_text",
-           "read_aem", "parse_aem", "MAX_AEM_BYTES"]
+__all__ = ["DEFAULT_EPOCH", "AttitudeFileError", "AttitudeTrack", "run_epoch", "epoch_text", "attitudes",
+           "comment_line", "aem_text",
+           "read_aem", "parse_aem", "count_states", "MAX_AEM_BYTES"]
 
 #: The epoch of t = 0 when the scenario names none: 2000-01-01T12:00:00 UTC (J2000's calendar date and hour).
 DEFAULT_EPOCH = datetime(2000, 1, 1, 12, 0, 0, tzinfo=UTC)
 #: Largest attitude file read (bytes).
 MAX_AEM_BYTES = 512 << 20
 _DEG = math.pi / 180.0
+#: The body rates a file may hold: those the simulator accepts (a derivative of 1e308 gives inf).
+_RATES = LIMITS["rates"]
 
 
 class AttitudeFileError(ValueError):
@@ -95,8 +101,34 @@ def run_epoch(scenario=None) -> datetime:
 
 
 def epoch_text(epoch: datetime, t: float) -> str:
-    """``epoch + t`` seconds as a CCSDS UTC time, ``YYYY-MM-DDThh:mm:ss.ffffff`` (to the microsecond)."""
-    return (epoch + timedelta(seconds=float(t))).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")
+    """``epoch + t`` seconds as a CCSDS UTC time, ``YYYY-MM-DDThh:mm:ss.fffffffff``, to the nanosecond.
+
+    The smallest step a run takes is a nanosecond (``LIMITS["dt"]``): written to the microsecond, the
+    epochs of a run at ``dt = 1e-7`` repeat, and the file is no attitude ephemeris (504.0-B-2 4.2.5.3:
+    increasing epochs).  CCSDS 301.0-B-4 (3.5.1) allows any number of digits of the second.
+    """
+    ns = round(float(t) * 1e9)
+    whole = (epoch + timedelta(microseconds=ns // 1000)).astimezone(UTC)
+    return f"{whole:%Y-%m-%dT%H:%M:%S.%f}{ns % 1000:03d}"
+
+
+def attitudes(q) -> np.ndarray:
+    """The attitudes of quaternion rows ``q`` (N, 4): ``Q / |Q|``, what an attitude file holds.
+
+    With norm handling ``elimination`` the carried Q (the rows' q columns) is not unit and the attitude
+    is ``Q / |Q|`` (Joshi (25); :attr:`sim.model.simulation.Simulation.attitude`); the standards'
+    quaternions are unit (504.0-B-2 F2; STK's .a format), and readers refuse a component above 1.
+    """
+    q = np.asarray(q, dtype=float)
+    n = np.sqrt(np.einsum("ij,ij->i", q, q))[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(n > 0.0, q / n, q)  # a zero row stays zero (the reader names it)
+
+
+def comment_line(text: str) -> str:
+    """``text`` as one comment line: line breaks and other control characters written as escapes
+    (a scenario's name cannot start a line of its own, such as a forged ``BEGIN Attitude``)."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(text))
 
 
 def aem_text(t, q, epoch: datetime = DEFAULT_EPOCH, w=None, *, xml: bool = False,
@@ -106,11 +138,12 @@ def aem_text(t, q, epoch: datetime = DEFAULT_EPOCH, w=None, *, xml: bool = False
     Parameters
     ----------
     t : array_like, shape (N,)
-        Times, s, increasing.
+        Times, s, increasing; the epochs written to the nanosecond (:func:`epoch_text`).
     q : array_like, shape (N, 4)
         This project's quaternions (scalar last, inertial -> body); written
         as the standard's quaternion from EME2000 to SC_BODY_1, their
-        conjugates.
+        conjugates.  The standard's quaternion is unit: give the attitudes
+        (:func:`attitudes` of a run with norm handling elimination).
     epoch : datetime
         The UTC time of t = 0.
     w : array_like, shape (N, 3), optional
@@ -133,7 +166,7 @@ def aem_text(t, q, epoch: datetime = DEFAULT_EPOCH, w=None, *, xml: bool = False
         comment=[line for line in (
             "attitude-sim: quaternion Q1 Q2 Q3 QC (scalar last) from EME2000 to SC_BODY_1 (504.0-B-2 F2)",
             "attitude-sim: the conjugate of the simulator's Q (Hoffmann, inertial -> body)",
-            comment) if line])
+            comment_line(comment)) if line])
     data = ndm.AemData.from_numpy(epochs, np.ascontiguousarray(values), kind)
     header = ndm.AdmHeader(creation_date=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S"),
                            originator="attitude-sim")
@@ -203,6 +236,10 @@ def _check_data_lines(text: str, name: str) -> None:
                                             f"{words[0]}): not a finite number")
 
 
+def _rate_text(w) -> str:
+    return "(" + ", ".join(f"{x:.3g}" for x in w) + ")"
+
+
 def _line_of(text: str, keyword: str) -> str:
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip().startswith(keyword):
@@ -223,7 +260,17 @@ def _euler(seq: str, angles_deg) -> np.ndarray:
 
 
 def parse_aem(text: str, name: str = "AEM") -> AttitudeTrack:
-    """An :class:`AttitudeTrack` from the text of an AEM (KVN or XML); :class:`AttitudeFileError` if it cannot be."""
+    """An :class:`AttitudeTrack` from the text of an AEM (KVN or XML); :class:`AttitudeFileError` if it cannot be.
+
+    Every number is checked where it is read: finite (:func:`_check_data_lines`), a quaternion whose
+    ``|Q|^2`` is a normal float (the simulator's own rule for normalising), body rates (given, or from
+    the quaternion's derivative) in the range the simulator accepts (``LIMITS["rates"]``).
+    """
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # overflow is checked, not printed
+        return _parse(text, name)
+
+
+def _parse(text: str, name: str) -> AttitudeTrack:
     import ccsds_ndm as ndm
 
     if re.search(r"CCSDS_AEM_VERS\s*=\s*1\.", text):
@@ -276,7 +323,12 @@ def parse_aem(text: str, name: str = "AEM") -> AttitudeTrack:
                 raw = row[:4]
                 if not np.any(raw):
                     raise AttitudeFileError(f"{at}: Q1 Q2 Q3 QC: the quaternion is zero")
-                n = float(np.linalg.norm(raw))
+                n2 = float(raw @ raw)
+                if not sys.float_info.min <= n2 < math.inf:  # the simulator's own rule (elimination's |Q|^2)
+                    big = float(np.max(np.abs(raw)))
+                    raise AttitudeFileError(f"{at}: Q1 Q2 Q3 QC: |Q| = {big * np.linalg.norm(raw / big):.3g} is "
+                                            "too small to normalise (|Q|^2 underflows)")
+                n = math.sqrt(n2)
                 # the standard's A -> B quaternion is the conjugate of Hoffmann's for A -> B (annex F2)
                 q_ab = conjugate(raw / n)
             elif kind.startswith("EULER"):
@@ -299,6 +351,9 @@ def parse_aem(text: str, name: str = "AEM") -> AttitudeTrack:
             elif kind == "SPIN" and body_is_b:  # the spin model's body rate (F5.1: B is the body)
                 w = np.array([0.0, 0.0, row[3] * _DEG])
                 rate_sources.add("SPIN_ANGLE_VEL")
+            if w is not None and not _RATES.accepts(float(np.max(np.abs(w)))):
+                raise AttitudeFileError(f"{at}: {kind}: body rates of {_rate_text(w)} rad/s; the simulator "
+                                        f"accepts {_RATES.describe()} about each axis")
             if times and t <= times[-1]:
                 if t == times[-1] and k > 0 and i == 0:
                     continue  # a segment starting where the last one stopped
@@ -331,9 +386,25 @@ def read_aem(path) -> AttitudeTrack:
         raw = read_regular(path, MAX_AEM_BYTES, None, "attitude file")
     except FileRefused as exc:
         raise AttitudeFileError(str(exc)) from None
+    states = count_states(raw)
+    try:
+        check_cost(f"{path}: importing {states:,} attitude states", memory=states * AEM_BYTES_PER_STATE,
+                   memory_hint="split the file into shorter spans")
+    except RunTooLong as exc:
+        raise AttitudeFileError(str(exc)) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         number = raw.count(b"\n", 0, exc.start) + 1
         raise AttitudeFileError(f"{path}, line {number}: not text (UTF-8)") from None
     return parse_aem(text, str(path))
+
+
+#: An epoch as a KVN data line or an XML ``<EPOCH>`` starts it: a calendar or day-of-year date and a time.
+_STATE_EPOCH = re.compile(rb"(?m)(?:^[ \t]*|<EPOCH>[ \t]*)\d{4}-(?:\d\d-\d\d|\d{3})T\d\d:\d\d", re.IGNORECASE)
+
+
+def count_states(raw: bytes) -> int:
+    """The attitude states of an AEM counted in its bytes, before it is parsed (the import's cost grows with them):
+    the lines (KVN) or ``<EPOCH>`` elements (XML) that start with an epoch."""
+    return len(_STATE_EPOCH.findall(raw))

@@ -16,10 +16,12 @@ from __future__ import annotations
 import math
 
 from sim.core.wheels import layout_axes
+from sim.model.domain import DOMAIN_KEYS, check_domain
 from sim.model.events import reached, steps_until
+from sim.model.rows import columns_of
 from sim.model.settings import SettingsError
 
-__all__ = ["check_inputs", "check_wheel_count", "reaches_ensemble", "RESET", "ENSEMBLE", "ENSEMBLE_KEYS",
+__all__ = ["check_inputs", "check_wheel_count", "check_columns", "reaches_ensemble", "RESET", "ENSEMBLE", "ENSEMBLE_KEYS",
            "ENSEMBLE_BODY_KEYS", "WHEEL_COUNT_KEYS"]
 
 #: The input that resets every body to the scenario's initial state.
@@ -68,6 +70,23 @@ def check_wheel_count(key: str, value, count: int) -> None:
                                 f"column per wheel); {new} wheels need a new run")
 
 
+def check_columns(key: str, before, after) -> None:
+    """SettingsError when a change of ``key`` from settings ``before`` to ``after`` changes the run's columns.
+
+    A run's rows keep the columns its first row has (a CSV's header, an npz's arrays): the wheels, the
+    orbit, the field, the torques and the estimate (:func:`sim.model.rows.columns_of`).  An event
+    ``estimator = "truth"`` half way would leave rows shorter than the header.
+    """
+    old, new = columns_of(before), columns_of(after)
+    if old != new:
+        gone = [c for c in old if c not in new]
+        added = [c for c in new if c not in old]
+        what = (f"{len(gone)} columns ({', '.join(gone[:3])}{', ...' if len(gone) > 3 else ''}) gone"
+                if gone else f"{len(added)} columns ({', '.join(added[:3])}{', ...' if len(added) > 3 else ''}) new")
+        raise SettingsError(f"{key}: a run keeps the columns of its rows; this change would leave {what}: "
+                            "start a new run with it instead")
+
+
 class _DryRun:
     """A run's bodies as settings only, and its clock: :class:`~sim.run.runner.Runner` without a step (:func:`check_inputs`)."""
 
@@ -88,11 +107,16 @@ class _DryRun:
         self.t = self.t0 = 0.0
         self.k = self.k0 = 0
         self.dt = self.main.dt
+        self.duration = scenario.duration
 
     def set(self, key: str, value) -> None:
-        """``Runner._apply`` of a setting: the wheel count kept, then ``Runner._set_all``."""
+        """``Runner._apply`` of a setting: the wheel count kept, then ``Runner._set_all``; the world's models
+        inside their domains for the rest of the run (:func:`sim.model.domain.check_domain`)."""
         check_wheel_count(key, value, self.count)
-        self.main = self.main.replace(**{key: value})
+        before, self.main = self.main, self.main.replace(**{key: value})
+        check_columns(key, before, self.main)
+        if key in DOMAIN_KEYS:
+            check_domain(self.main, self.duration - self.t)
         if key == "dt":
             self.t0, self.k0, self.dt = self.t, self.k, self.main.dt
         for label, overrides in self._overrides.items():
@@ -178,6 +202,7 @@ def check_inputs(scenario, inputs=(), where=(), source: str = "") -> None:
         run = _DryRun(scenario)
     except SettingsError as exc:
         raise SettingsError(f"{source}: {exc}" if source else str(exc)) from None
+    check_domain(run.main, run.duration)  # the world's models over the whole run (sim.model.domain)
     order = sorted(range(len(inputs)), key=lambda j: inputs[j][0])  # as Runner.schedule keeps them
     total = i = 0  # global steps taken; inputs applied
     while True:

@@ -22,7 +22,7 @@ from sim.ensemble import EnsembleSpec
 from sim.run.context import check_inputs
 from sim.run.runner import ENSEMBLE, RESET, Runner
 from sim.io.reading import FileRefused, read_regular
-from sim.io.limits import LIMITS
+from sim.io.limits import LIMITS, short_repr
 from sim.run.scenario import MAX_DURATION, Event, Scenario
 from sim.model.settings import KEYS, Settings, SettingsError, validate
 
@@ -203,7 +203,7 @@ def load_recording(path, warn=None):
 def _step(value, path, number) -> int:
     """A step number from a recording: an integer in [0, MAX_STEP]."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_STEP:
-        raise RecordingError(f"{path}, line {number}: step {value!r} is not a step number "
+        raise RecordingError(f"{path}, line {number}: step {short_repr(value)} is not a step number "
                              f"(an integer from 0 to {MAX_STEP:g})")
     return value
 

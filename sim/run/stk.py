@@ -21,6 +21,8 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from sim.run.aem import comment_line
+
 __all__ = ["stk_attitude_text", "STK_VERSION", "stk_epoch"]
 
 #: The .a format's version line (STK: "stk.v.8.0 must be used ... for new Ephemeris and Attitude files").
@@ -35,14 +37,18 @@ def stk_epoch(epoch: datetime) -> str:
 
 
 def stk_attitude_text(t, q, epoch: datetime, *, axes: str = "J2000", comment: str = "") -> str:
-    """An STK attitude file of this project's quaternions ``q`` (N, 4) at times ``t`` (N,) s after ``epoch``."""
+    """An STK attitude file of this project's quaternions ``q`` (N, 4) at times ``t`` (N,) s after ``epoch``.
+
+    ``q`` are attitudes (unit: :func:`sim.run.aem.attitudes` of a run with norm handling elimination);
+    ``comment`` is written as one line (:func:`sim.run.aem.comment_line`).
+    """
     t = np.asarray(t, dtype=float)
     values = np.asarray(q, dtype=float) * np.array([-1.0, -1.0, -1.0, 1.0]) + 0.0  # reference -> body (STK)
     lines = [STK_VERSION, "",
              "# Written by attitude-sim: q1 q2 q3 q4 (q4 scalar), J2000 axes to body axes;",
              "# the conjugate of the simulator's Q (Hoffmann, inertial -> body)."]
     if comment:
-        lines.append(f"# {comment}")
+        lines.append(f"# {comment_line(comment)}")
     lines += ["", "BEGIN Attitude", "",
               f"NumberOfAttitudePoints {len(t)}",
               f"ScenarioEpoch {stk_epoch(epoch)}",

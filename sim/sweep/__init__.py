@@ -28,8 +28,12 @@ import time
 import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
-from sim.io.costs import BYTES_PER_BODY, LOST_SECONDS, POLL_SECONDS, WORKER_BYTES
-from sim.io.limits import LIMITS, least_seconds
+from sim.io.costs import BYTES_PER_BODY, BYTES_PER_BODY_FACET, LOST_SECONDS, POLL_SECONDS, WORKER_BYTES
+from sim.ensemble.sampling import epoch_plus
+from sim.io.limits import LIMITS, SettingsError, least_seconds
+from sim.model.domain import check_domain
+from sim.model.shape import load
+from sim.world.time import EpochError
 from sim.run.context import check_inputs
 from sim.run.scenario import Scenario
 from sim.sweep.chunk import SweepResult, chunks, columns, run_chunk, sample_times
@@ -38,6 +42,24 @@ __all__ = ["Sweep", "SweepFailed", "MAX_TRAJECTORY_BYTES"]
 
 #: A trajectory file larger than this is refused up front (bytes; :data:`sim.io.limits.LIMITS`).
 MAX_TRAJECTORY_BYTES = LIMITS["trajectory_bytes"].high
+
+
+def _check_spread_domain(scenario: Scenario, spec: EnsembleSpec) -> None:
+    """The world's models inside their domains for the earliest and the latest epoch ``epoch_spread`` draws,
+    over the whole run (:func:`sim.model.domain.check_domain`); SettingsError naming ``epoch_spread``."""
+    if not spec.epoch_spread > 0.0:
+        return
+    settings = scenario.settings
+    for sign in (-1, 1):
+        try:
+            epoch = epoch_plus(settings.epoch, sign * round(spec.epoch_spread * 1e6))
+        except (EpochError, OverflowError):  # past the ephemeris's years: check_orbit_spread says so
+            continue
+        try:
+            check_domain(settings.replace(epoch=epoch), scenario.duration)
+        except SettingsError as exc:
+            raise SettingsError(f"epoch_spread: {settings.epoch} {'-+'[sign > 0]} {spec.epoch_spread:g} s: "
+                                f"{exc}") from None
 
 
 class SweepFailed(RuntimeError):
@@ -77,6 +99,7 @@ class Sweep:
     def __init__(self, scenario: Scenario, spec: EnsembleSpec, *, chunk: int | None = None,
                  traj_every: int = 0):
         check_inputs(scenario)  # its events against its bodies (SettingsError), before any chunk flies
+        _check_spread_domain(scenario, spec)
         self.scenario = scenario
         self.spec = spec
         self.steps = round(scenario.duration / scenario.settings.dt)
@@ -116,6 +139,14 @@ class Sweep:
         return chunks(self.spec.bodies, self.chunk_size(workers))
 
     # ------------------------------------------------------------------ costs
+    def bytes_per_body(self) -> int:
+        """Bytes a flying body holds: :data:`~sim.io.costs.BYTES_PER_BODY`, and with SRP or drag its mesh's
+        facets (:data:`~sim.io.costs.BYTES_PER_BODY_FACET` each: the surface torques' per-facet rows)."""
+        s = self.scenario.settings
+        if not (s.srp or s.drag):
+            return BYTES_PER_BODY
+        return BYTES_PER_BODY + BYTES_PER_BODY_FACET * len(load(s.body, s.mesh_units).faces)
+
     def memory(self, workers: int = 0, local: bool = True) -> int:
         """Bytes the sweep holds at once on this machine, estimated before it runs.
 
@@ -129,7 +160,7 @@ class Sweep:
         names = columns(s.wheel_count, s.has_orbit, self.spec.spreads_orbits, s.magnetic_on, s.estimator != "truth")
         result = 2 * (len(names) * 8 * bodies + self.trajectory_bytes())
         chunk = self.chunk_size(workers)
-        flying = chunk * BYTES_PER_BODY + self.trajectory_bytes() * chunk // bodies
+        flying = chunk * self.bytes_per_body() + self.trajectory_bytes() * chunk // bodies
         if workers == 0:
             return result + flying
         return result + (workers * (WORKER_BYTES + 2 * flying) if local else 0)

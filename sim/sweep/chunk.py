@@ -16,6 +16,8 @@ from sim.ensemble import Ensemble, EnsembleSpec
 from sim.ensemble.environment import ESTIMATION_METRICS
 from sim.model.events import EventCursor
 from sim.model.settings import Settings
+from sim.model.simulation import SimulationFault
+from sim.world.orbit import OrbitError
 
 __all__ = ["COLUMNS", "ORBIT_COLUMNS", "MAGNETIC_COLUMNS", "SPREAD_COLUMNS", "ESTIMATION_COLUMNS", "columns", "SweepResult", "chunks",
            "sample_times", "run_chunk"]
@@ -152,7 +154,10 @@ def _run_chunk(settings, spec, events, steps, start, count, traj_every, report) 
             m = min(m, traj_every - k % traj_every)
         if k < half:
             m = min(m, half - k)
-        ens.step(m)
+        try:
+            ens.step(m)
+        except OrbitError as exc:  # the shared TLE decays mid-sweep: a fault of every body (sim.model.domain)
+            raise SimulationFault(f"{exc}; every body of the sweep flies this orbit", ens.t) from None
         k += m
         if k == half:
             ens.start_estimate_window()

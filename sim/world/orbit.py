@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 
-from sgp4.api import Satrec
+from sgp4.api import SGP4_ERRORS, Satrec
 
 from sim.core.ops import FLOAT
 from sim.core.algebra import matvec_MtV
@@ -179,6 +179,15 @@ class KeplerOrbit:
         return elements_to_state(a, e, i, raan, argp, nu, ops)
 
 
+#: A TLE's numeric fields, 0-based column slices of lines 1 and 2 (NORAD's two-line element format).
+TLE_FIELDS = {1: ((18, 32, "the epoch"), (33, 43, "the mean motion's first derivative"),
+                  (44, 52, "the mean motion's second derivative"), (53, 61, "B*")),
+              2: ((8, 16, "the inclination"), (17, 25, "the node"), (26, 33, "the eccentricity"),
+                  (34, 42, "the argument of perigee"), (43, 51, "the mean anomaly"), (52, 63, "the mean motion"))}
+#: The largest mean motion a TLE may hold, rev/day: an orbit at the surface makes about 17.
+TLE_MEAN_MOTION_MAX = 18.0
+
+
 def read_tle(text: str, name: str = "tle") -> Satrec:
     """A ``Satrec`` of a two-line element set (the two lines, or three with a title line); OrbitError when malformed."""
     lines = [ln.rstrip() for ln in str(text).splitlines() if ln.strip()]
@@ -192,12 +201,30 @@ def read_tle(text: str, name: str = "tle") -> Satrec:
             total = sum(int(c) if c.isdigit() else (1 if c == "-" else 0) for c in ln[:68])
             if total % 10 != int(ln[68]):
                 raise OrbitError(f"{name}: line {k} fails its checksum ({total % 10} computed, {ln[68]} given)")
+    for k, ln in enumerate(lines, 1):  # the parser reads "nan" and skips letters: only a number's characters
+        for start, end, what in TLE_FIELDS[k]:
+            text = ln[start:end]
+            if text.strip(" 0123456789.+-"):
+                raise OrbitError(f"{name}: line {k}, columns {start + 1}-{end}: {what} {text.strip()!r} "
+                                 "is not a number")
     try:
         sat = Satrec.twoline2rv(lines[0], lines[1])
     except (ValueError, IndexError) as exc:
         raise OrbitError(f"{name}: not a readable TLE ({exc})") from None
     if sat.error:
         raise OrbitError(f"{name}: SGP4 refuses this element set (error {sat.error})")
+    revs = sat.no_kozai * DAY / 60.0 / (2.0 * math.pi)
+    inc = math.degrees(sat.inclo)
+    for what, value, ok, span in (("the epoch's day of the year", sat.epochdays, 1.0 <= sat.epochdays < 367.0, "1 to 366"),
+                                  ("the mean motion", revs, 0.0 < revs <= TLE_MEAN_MOTION_MAX,
+                                   f"above 0, at most {TLE_MEAN_MOTION_MAX:g} rev/day"),
+                                  ("the eccentricity", sat.ecco, 0.0 <= sat.ecco < 1.0, "0 <= e < 1"),
+                                  ("the inclination", inc, 0.0 <= inc <= 180.0, "0 to 180 deg"),
+                                  ("B*", sat.bstar, math.isfinite(sat.bstar), "a finite number"),
+                                  ("the mean motion's derivatives", sat.ndot + sat.nddot,
+                                   math.isfinite(sat.ndot + sat.nddot), "finite numbers")):
+        if not ok:  # a comparison with nan is False: nan is refused here too
+            raise OrbitError(f"{name}: {what} is {value:g}, outside the TLE's range ({span})")
     return sat
 
 
@@ -222,6 +249,9 @@ class TleOrbit:
         whole = math.floor(frac)
         err, r, v = self.sat.sgp4(ep.jd_day + whole, frac - whole)
         if err:
-            raise OrbitError(f"tle: SGP4 error {err} at t = {t:g} s (the element set has decayed or is too old)")
+            raise OrbitError(f"tle: SGP4 error {err} at t = {t:g} s ({SGP4_ERRORS.get(err, 'no orbit')}): "
+                             "the element set has decayed or is used too far from its epoch")
+        if not math.hypot(*r) > R_EARTH_KM:  # the orbit's domain: above the surface (a decaying set reaches it)
+            raise OrbitError(f"tle: the orbit is under the Earth's surface at t = {t:g} s (the element set has decayed)")
         p = precession(julian_centuries_tt(ep.days_tt(t)))
         return matvec_MtV(p, r), matvec_MtV(p, v)

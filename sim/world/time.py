@@ -16,6 +16,7 @@ alike (:mod:`sim.core.ops`).
 from __future__ import annotations
 
 import math
+import re
 from datetime import datetime, UTC
 
 from sim.core.ops import FLOAT
@@ -33,6 +34,10 @@ DAY = 86400.0
 EPOCH_RANGE = (1950, 2050)
 #: The epoch a run takes without one (the J2000 epoch, in UTC).
 DEFAULT_EPOCH = "2000-01-01T12:00:00Z"
+
+
+#: The text of a leap second, ``hh:mm:60`` (UTC's 23:59:60 of a day that has one): ``datetime`` cannot hold it.
+_LEAP_SECOND = re.compile(r"[T ]\d\d:\d\d:60(?:[.,]\d+)?(?:[zZ]|[+-]\d\d:?\d\d)?$")
 
 
 class EpochError(ValueError):
@@ -103,6 +108,9 @@ def parse_epoch(text) -> Epoch:
     try:
         d = datetime.fromisoformat(s[:-1] + "+00:00" if s.endswith(("Z", "z")) else s)
     except ValueError:
+        if _LEAP_SECOND.search(s):
+            raise EpochError(f"{text!r} is a leap second (23:59:60), which simulated time does not "
+                             "count (it runs uniformly from the epoch): give 23:59:59 or the next 00:00:00") from None
         raise EpochError(f"expected an ISO 8601 date such as 2024-03-20T12:00:00Z, got {text!r}") from None
     if d.tzinfo is not None:
         d = d.astimezone(UTC).replace(tzinfo=None)
