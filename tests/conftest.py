@@ -181,11 +181,30 @@ def pytest_collection_modifyitems(config, items):
     if escaped:
         raise pytest.UsageError("a test id holds a character that pytest escapes; give it a plain id "
                                 "(ids=...): " + ", ".join(escaped))
+    _group_shared_fixtures(items)
     seed = config.getoption("--shuffle-seed")
     if seed is not None:  # make stress: a different order of set-ups and tear-downs
         import random
 
         random.Random(seed).shuffle(items)
+
+
+def _group_shared_fixtures(items) -> None:
+    """Under pytest-xdist (``make test``: ``-n auto --dist loadgroup``) tests are spread over the workers one
+    by one, and a fixture of module scope is made again in every worker that runs one of its tests.  A
+    test module whose own fixtures are shared (scope module, class, package or session: a long run made
+    once) therefore goes whole to one worker (``xdist_group``, named by the module); every other test is
+    spread freely.  Without xdist the mark does nothing."""
+    for item in items:
+        module = getattr(item, "module", None)
+        info = getattr(item, "_fixtureinfo", None)
+        if module is None or info is None:
+            continue
+        shared = any(getattr(definitions[-1], "scope", "function") != "function"
+                     and getattr(getattr(definitions[-1], "func", None), "__module__", None) == module.__name__
+                     for definitions in info.name2fixturedefs.values() if definitions)
+        if shared:
+            item.add_marker(pytest.mark.xdist_group(module.__name__))
 
 
 @pytest.hookimpl(trylast=True)
@@ -326,6 +345,8 @@ def main_window(qtbot):
 def pytest_addoption(parser):
     parser.addoption("--soak-minutes", type=float, default=0.5,
                      help="wall time of the soak test in minutes (make soak: 30)")
+    parser.addoption("--window-cycles", type=int, default=5,
+                     help="times every built-in scenario is opened in the window-cycle test (make stress: 20)")
     parser.addoption("--shuffle-seed", type=int, default=None,
                      help="run the tests in an order shuffled with this seed (make stress)")
 
