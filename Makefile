@@ -55,10 +55,15 @@ run: $(VENV)/.installed sysdeps
 	    && echo "screenshot saved to out/screenshot.png"; \
 	fi
 
+# The tests across the cores: pytest-xdist, TEST_JOBS workers (auto: one per core), each with its own
+# virtual screen (pytest-xvfb); a test module whose own fixtures are shared goes whole to one worker
+# (tests/conftest.py); the 20 slowest tests are listed (docs/RELIABILITY.md, "The suite's time").
+# TEST_JOBS=0 runs them in this one process.
 # After the tests: the wheel, installed into a fresh venv outside the checkout,
 # used from another folder (.ci/check_install.py; 15-30 s with pip's cache warm).
+TEST_JOBS ?= auto
 test: $(VENV)/.installed-test sysdeps
-	$(BIN)/python -m pytest -q -ra
+	$(BIN)/python -m pytest -q -ra -n $(TEST_JOBS) --dist loadgroup --durations=20
 	$(BIN)/python .ci/check_install.py
 
 bench: $(VENV)/.installed-test sysdeps

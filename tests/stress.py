@@ -73,7 +73,7 @@ def main(argv=None) -> int:
     start = time.monotonic()
     try:
         for run in range(1, args.runs + 1):
-            order = ["-p", "no:cacheprovider"]
+            order = ["-p", "no:cacheprovider", "--window-cycles=20"]  # make test's window churn is 5 cycles
             label = "file order"
             if run % 2 == 0:
                 order += [f"--shuffle-seed={run}"]

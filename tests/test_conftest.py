@@ -4,6 +4,7 @@ and no child process inherits mutmut's MUTANT_UNDER_TEST."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -137,3 +138,65 @@ def test_parameter_ids_are_plain_and_the_same_on_each_collection(tmp_path):
                              text=True, timeout=120, env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
     assert "CODES: [4, 4]" in refused.stdout, refused.stdout[-3000:] + refused.stderr[-3000:]
     assert "test_n[two" in refused.stdout + refused.stderr and "plain id" in refused.stdout + refused.stderr
+
+
+def _pytest_child(args: list[str], **env) -> subprocess.CompletedProcess:
+    """pytest in a child on this checkout, with its plugins (pytest-xvfb gives it an X display of its own)."""
+    child_env = {**os.environ, "PYTHONPATH": str(ROOT), **env}
+    for name in ("PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER", "PYTEST_XDIST_TESTRUNUID", "PYTEST_XDIST_WORKER_COUNT"):
+        child_env.pop(name, None)
+    return subprocess.run([sys.executable, "-X", "faulthandler", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           *args], cwd=ROOT, capture_output=True, text=True, timeout=300, env=child_env)
+
+
+#: A GL test through the `view` fixture, and one that opens the main window through `main_window`
+#: (not marked gl by hand: the fixture marks it); both segfaulted a run on a display without GL.
+_GL_TESTS = ["tests/test_viewer.py::test_reset_view_restores_the_camera",
+             "tests/test_devices_gui.py::test_the_gamepad_flies_the_aircraft"]
+
+
+def test_a_display_without_gl_fails_the_gl_tests_in_one_line_and_the_opt_out_skips_them():
+    """An X display whose Qt has no GL (QT_XCB_GL_INTEGRATION=none) segfaulted the run (rc 139) inside the
+    view fixture, even with ATTITUDE_SIM_NO_GL=1: GL is now probed in a child process, not guessed from
+    DISPLAY.  Without the opt-out each GL test errors with the line saying why; with it they are skipped and
+    counted."""
+    failed = _pytest_child(_GL_TESTS, QT_XCB_GL_INTEGRATION="none")
+    assert failed.returncode == 1, failed.stdout[-3000:] + failed.stderr[-3000:]
+    assert "2 errors" in failed.stdout and "Fatal Python error" not in failed.stderr
+    assert failed.stdout.count("needs OpenGL and none is here (Qt cannot create an OpenGL context on the xcb "
+                               "platform). On a machine without GL, set ATTITUDE_SIM_NO_GL=1") == 2
+    assert "no OpenGL here: 2 GL tests failed" in failed.stdout
+    skipped = _pytest_child(_GL_TESTS, QT_XCB_GL_INTEGRATION="none", ATTITUDE_SIM_NO_GL="1")
+    assert skipped.returncode == 0, skipped.stdout[-3000:] + skipped.stderr[-3000:]
+    assert "2 skipped" in skipped.stdout and "ATTITUDE_SIM_NO_GL=1: 2 GL tests left out" in skipped.stdout
+
+
+def test_the_probe_answers_in_a_child_that_may_crash(monkeypatch):
+    """The probe reads GL_VERSION where there is GL, and reads a crash of its child as "no GL", not as a
+    crash of the run."""
+    import conftest
+
+    monkeypatch.setattr(conftest, "_probed", {})
+    ok, version = conftest.gl_probe()
+    if os.environ.get("DISPLAY") and os.environ.get("QT_QPA_PLATFORM") == "xcb":
+        assert ok and re.match(r"\d+\.\d+", version), version    # Mesa here: "4.5 (Compatibility Profile) ..."
+    monkeypatch.setattr(conftest, "_probed", {})
+    monkeypatch.setattr(conftest, "_PROBE", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)")
+    monkeypatch.setenv("DISPLAY", os.environ.get("DISPLAY") or ":0")
+    monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")
+    monkeypatch.delenv("PYTEST_XDIST_TESTRUNUID", raising=False)
+    assert conftest.gl_probe() == (False, "the GL probe crashed (signal 11)")
+
+
+def test_a_test_that_opens_a_gl_view_without_the_marker_is_refused(tmp_path):
+    """A test that makes a GL window without the gl marker (two such tests opened the main window) fails
+    with a line naming the marker, on every machine; on a display without GL it would have segfaulted."""
+    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    (tmp_path / "test_unmarked.py").write_text(
+        "def test_opens_a_view(qtbot):\n"
+        "    from app.view3d.attitude_view import AttitudeView\n\n"
+        "    qtbot.addWidget(AttitudeView())\n")
+    proc = _pytest_child(["-W", "ignore::pytest.PytestUnknownMarkWarning", str(tmp_path)],
+                         QT_XCB_GL_INTEGRATION="none")
+    assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "this test opens a GL view (a GLWindow) but is not marked gl" in proc.stdout

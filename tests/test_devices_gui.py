@@ -98,6 +98,7 @@ def test_command_mode_sets_the_command_angles(qtbot, main_window, virtual):
     assert win.worker.settings.torque == (0.0, 0.0, 0.0)
 
 
+@pytest.mark.gl
 def test_the_status_bar_counts_the_live_link(qtbot):
     """A window opened with a link (``gui --link``): an input through it flies, a bad one is counted."""
     from app.window import MainWindow

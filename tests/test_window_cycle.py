@@ -5,22 +5,28 @@ crashed under load in a plot's paintEvent and at a framebuffer object made
 before the 3D view had a context).  ``make stress`` runs them under load.
 """
 
+import random
+
 import pytest
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication, QGraphicsView
 
 from sim.run.scenario import builtin_names
 
-CYCLES = 20
-
 
 @pytest.mark.gl
-def test_every_builtin_scenario_cycles_through_the_window_while_frames_are_drawn(qtbot, main_window):
+def test_every_builtin_scenario_cycles_through_the_window_while_frames_are_drawn(qtbot, main_window, request):
+    """Every built-in scenario opened ``--window-cycles`` times (5; make stress: 20), each cycle in another
+    order (the first in the built-in order, then seeded shuffles), so the switches cover many pairs of
+    scenarios, not the same 26 pairs again and again."""
     win = main_window("default", speed=10.0)
-    names = builtin_names()
+    cycles = request.config.getoption("--window-cycles")
     frames = []
     win.viewer.frameSwapped.connect(lambda: frames.append(1))
-    for cycle in range(CYCLES):
+    for cycle in range(cycles):
+        names = builtin_names()
+        if cycle:
+            random.Random(cycle).shuffle(names)
         for name in names:
             assert win.open_scenario(name), name
             # Let the new run reach the screen: a 3D frame and the plots' refresh.
@@ -30,7 +36,7 @@ def test_every_builtin_scenario_cycles_through_the_window_while_frames_are_drawn
             if win.compare.has_bodies:  # the Compare tab comes and goes with the scenario
                 win.plot_tabs.show_compare(cycle % 2 == 0)
     assert win.scenario.name == names[-1]
-    assert len(frames) > CYCLES  # frames were drawn between the switches
+    assert len(frames) > cycles  # frames were drawn between the switches
     # The last scenario runs: its time moves on and nothing has faulted.
     win.worker.pause(False)
     t0 = win.last_snapshot.t if win.last_snapshot is not None else 0.0
