@@ -18,20 +18,25 @@ run by itself (tests/test_mekf.py).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from sim.core.algebra import product_QQ
+from sim.core.angles import to_body
+from sim.core.jit import jitable, kernel
 from sim.gnc.attitude import (
     conjugate,
-    cross_matrix,
+    delta_q,
     from_cayley,
-    from_rotation_vector,
     product,
-    rotate,
     rotation_vector,
+    rotation_vector_of,
 )
 
-__all__ = ["triad", "davenport_k", "q_method", "quest", "attitude_error", "transition", "process_noise",
-           "nees", "Mekf"]
+__all__ = ["triad", "davenport_k", "q_method", "quest", "attitude_error", "transition", "transition_into",
+           "process_noise", "nees", "Mekf", "kalman_update", "mekf_propagate", "mekf_update_attitude",
+           "mekf_update_vector"]
 
 
 def _unit(v):
@@ -202,8 +207,10 @@ def attitude_error(q_true, q_est) -> np.ndarray:
     return rotation_vector(product(q_true, conjugate(q_est)))
 
 
-def transition(w, dt: float) -> np.ndarray:
-    """The MEKF's discrete state transition ``Φ`` (6x6) over ``dt`` for the estimated rate ``w`` (constant).
+@jitable
+def transition_into(phi, wx, wy, wz, dt):
+    """The MEKF's discrete state transition ``Φ`` (6x6) over ``dt`` for the estimated rate ``w`` (constant),
+    written into ``phi``.
 
     For the error state ``x = (a, Δβ)``, ``da/dt = -[w×] a - Δβ - η_v``,
     ``dΔβ/dt = η_u`` (Lefferts, Markley & Shuster 1982; Markley & Crassidis
@@ -214,25 +221,42 @@ def transition(w, dt: float) -> np.ndarray:
         Φ12 = [w×] (1 - cos θ) / |w|^2 - I dt - [w×]^2 (θ - sin θ) / |w|^3
         Φ21 = 0,  Φ22 = I
 
-    and their series below ``θ = 1e-4``.  ``w``: shape ``(..., 3)``.
+    and their series below ``θ = 1e-4``.
     """
-    w = np.asarray(w, float)
-    n = np.linalg.norm(w, axis=-1)[..., None, None]
+    n = math.sqrt(wx * wx + wy * wy + wz * wz)
     th = n * dt
-    small = th < 1e-4
-    safe = np.where(small, 1.0, n)
     th2 = th * th
-    s1 = np.where(small, dt * (1.0 - th2 / 6.0), np.sin(th) / safe)                      # sin θ / |w|
-    s2 = np.where(small, dt * dt * (0.5 - th2 / 24.0), (1.0 - np.cos(th)) / safe ** 2)   # (1 - cos θ) / |w|^2
-    s3 = np.where(small, dt ** 3 * (1.0 / 6.0 - th2 / 120.0), (th - np.sin(th)) / safe ** 3)
-    wx = cross_matrix(w)
-    wx2 = wx @ wx
-    eye = np.eye(3)
-    phi = np.zeros(w.shape[:-1] + (6, 6))
-    phi[..., :3, :3] = eye - wx * s1 + wx2 * s2
-    phi[..., :3, 3:] = wx * s2 - eye * dt - wx2 * s3
-    phi[..., 3:, 3:] = eye
-    return phi
+    if th < 1e-4:
+        s1 = dt * (1.0 - th2 / 6.0)                       # sin θ / |w|
+        s2 = dt * dt * (0.5 - th2 / 24.0)                 # (1 - cos θ) / |w|^2
+        s3 = dt * dt * dt * (1.0 / 6.0 - th2 / 120.0)     # (θ - sin θ) / |w|^3
+    else:
+        s1 = math.sin(th) / n
+        s2 = (1.0 - math.cos(th)) / (n * n)
+        s3 = (th - math.sin(th)) / (n * n * n)
+    wx_ = ((0.0, -wz, wy), (wz, 0.0, -wx), (-wy, wx, 0.0))
+    for i in range(3):
+        for j in range(3):
+            w2 = wx_[i][0] * wx_[0][j] + wx_[i][1] * wx_[1][j] + wx_[i][2] * wx_[2][j]
+            eye = 1.0 if i == j else 0.0
+            phi[i, j] = eye - wx_[i][j] * s1 + w2 * s2
+            phi[i, j + 3] = wx_[i][j] * s2 - eye * dt - w2 * s3
+            phi[i + 3, j] = 0.0
+            phi[i + 3, j + 3] = eye
+
+
+@kernel
+def _transition_rows(w, dt):
+    out = np.empty((w.shape[0], 6, 6))
+    for j in range(w.shape[0]):
+        transition_into(out[j], w[j, 0], w[j, 1], w[j, 2], dt)
+    return out
+
+
+def transition(w, dt: float) -> np.ndarray:
+    """:func:`transition_into` for rates ``w`` (shape ``(..., 3)``): ``Φ``, shape ``(..., 6, 6)``."""
+    w = np.asarray(w, float)
+    return _transition_rows(np.ascontiguousarray(w.reshape(-1, 3)), float(dt)).reshape(w.shape[:-1] + (6, 6))
 
 
 def process_noise(arw: float, rrw: float, dt: float) -> np.ndarray:
@@ -256,6 +280,148 @@ def nees(error, p) -> np.ndarray:
     """The normalised estimation error squared ``e^T P^-1 e`` (Bar-Shalom et al. 2001, §5.4): shape ``(...)``."""
     e = np.asarray(error, float)
     return np.einsum("...i,...i->...", e, np.linalg.solve(p, e[..., None])[..., 0])
+
+
+@jitable
+def _reset(q, bias, j, d1, d2, d3, d4, d5, d6):
+    """The MEKF's reset: ``Q̂ <- δQ(â) . Q̂`` normalised, ``β̂ <- β̂ + Δβ̂`` (row ``j``)."""
+    n1, n2, n3, n4 = product_QQ(delta_q(d1, d2, d3), (q[j, 0], q[j, 1], q[j, 2], q[j, 3]))
+    size = math.sqrt(n1 * n1 + n2 * n2 + n3 * n3 + n4 * n4)
+    q[j, 0], q[j, 1], q[j, 2], q[j, 3] = n1 / size, n2 / size, n3 / size, n4 / size
+    bias[j, 0] += d4
+    bias[j, 1] += d5
+    bias[j, 2] += d6
+
+
+@jitable
+def kalman_update(q, bias, p, j, residual, h3, r):
+    """One Kalman update of filter ``j`` in Joseph form, then the reset of the error state (:func:`_reset`).
+
+    ``H = [h3 0]`` (3x6), ``S = H P H^T + R``, ``K = P H^T S^-1`` (``S`` solved by
+    Gaussian elimination, without pivoting: ``S`` is symmetric positive definite,
+    for which it is stable, Golub & Van Loan 2013 §4.2), ``x̂ = K z``,
+    ``P <- (I - K H) P (I - K H)^T + K R K^T``, symmetrised (Markley &
+    Crassidis 2014 ch. 6, Table 6.3; Bucy & Joseph 1968 for the form).
+    ``residual`` (3,), ``h3`` and ``r`` (3, 3).
+    """
+    pj = p[j]
+    pht = np.zeros((6, 3))
+    for a in range(6):
+        for b in range(3):
+            acc = 0.0
+            for k in range(3):
+                acc += pj[a, k] * h3[b, k]
+            pht[a, b] = acc
+    m = np.zeros((3, 9))        # [S | (P H^T)^T]: solved in place for K^T
+    for a in range(3):
+        for b in range(3):
+            acc = 0.0
+            for k in range(3):
+                acc += h3[a, k] * pht[k, b]
+            m[a, b] = acc + r[a, b]
+        for b in range(6):
+            m[a, 3 + b] = pht[b, a]
+    for c in range(3):
+        for a in range(c + 1, 3):
+            f = m[a, c] / m[c, c]
+            for b in range(c, 9):
+                m[a, b] -= f * m[c, b]
+    gain = np.zeros((6, 3))     # K
+    for b in range(6):
+        for a in range(2, -1, -1):
+            acc = m[a, 3 + b]
+            for k in range(a + 1, 3):
+                acc -= m[a, k] * gain[b, k]
+            gain[b, a] = acc / m[a, a]
+    dx = np.zeros(6)
+    for a in range(6):
+        dx[a] = gain[a, 0] * residual[0] + gain[a, 1] * residual[1] + gain[a, 2] * residual[2]
+    ikh = np.zeros((6, 6))
+    for a in range(6):
+        for b in range(6):
+            kh = 0.0
+            if b < 3:
+                kh = gain[a, 0] * h3[0, b] + gain[a, 1] * h3[1, b] + gain[a, 2] * h3[2, b]
+            ikh[a, b] = (1.0 if a == b else 0.0) - kh
+    tmp = np.zeros((6, 6))
+    for a in range(6):
+        for b in range(6):
+            acc = 0.0
+            for k in range(6):
+                acc += ikh[a, k] * pj[k, b]
+            tmp[a, b] = acc
+    kr = np.zeros((6, 3))
+    for a in range(6):
+        for b in range(3):
+            kr[a, b] = gain[a, 0] * r[0, b] + gain[a, 1] * r[1, b] + gain[a, 2] * r[2, b]
+    new = np.zeros((6, 6))
+    for a in range(6):
+        for b in range(6):
+            acc = 0.0
+            for k in range(6):
+                acc += tmp[a, k] * ikh[b, k]
+            new[a, b] = acc + (kr[a, 0] * gain[b, 0] + kr[a, 1] * gain[b, 1] + kr[a, 2] * gain[b, 2])
+    for a in range(6):
+        for b in range(6):
+            pj[a, b] = 0.5 * (new[a, b] + new[b, a])
+    _reset(q, bias, j, dx[0], dx[1], dx[2], dx[3], dx[4], dx[5])
+
+
+@kernel
+def mekf_propagate(q, bias, p, rates, dt, qd):
+    """Each filter over ``dt`` with its gyro sample ``rates[j]``: ``ŵ = w~ - β̂``, ``Q̂ <- δQ(ŵ dt) . Q̂``
+    normalised (the exact rotation for a constant rate, Markley & Crassidis's ``Θ̄(ŵ) q̂``), and
+    ``P <- Φ P Φ^T + Q_d`` (:func:`transition_into`; ``qd`` :func:`process_noise`).  In place."""
+    phi = np.empty((6, 6))
+    tmp = np.empty((6, 6))
+    for j in range(q.shape[0]):
+        wx, wy, wz = rates[j, 0] - bias[j, 0], rates[j, 1] - bias[j, 1], rates[j, 2] - bias[j, 2]
+        n1, n2, n3, n4 = product_QQ(delta_q(wx * dt, wy * dt, wz * dt), (q[j, 0], q[j, 1], q[j, 2], q[j, 3]))
+        size = math.sqrt(n1 * n1 + n2 * n2 + n3 * n3 + n4 * n4)
+        q[j, 0], q[j, 1], q[j, 2], q[j, 3] = n1 / size, n2 / size, n3 / size, n4 / size
+        transition_into(phi, wx, wy, wz, dt)
+        pj = p[j]
+        for a in range(6):
+            for b in range(6):
+                acc = 0.0
+                for k in range(6):
+                    acc += phi[a, k] * pj[k, b]
+                tmp[a, b] = acc
+        for a in range(6):
+            for b in range(6):
+                acc = 0.0
+                for k in range(6):
+                    acc += tmp[a, k] * phi[b, k]
+                pj[a, b] = acc + qd[a, b]
+
+
+@kernel
+def mekf_update_attitude(q, bias, p, q_measured, r, valid):
+    """Each filter ``j`` with ``valid[j]`` updated by a measured attitude: residual ``a(Q_m, Q̂)``
+    (:func:`attitude_error`), ``H = [I 0]``, ``R = r`` (3x3); :func:`kalman_update`.  In place."""
+    eye = np.eye(3)
+    res = np.empty(3)
+    for j in range(q.shape[0]):
+        if valid[j]:
+            e = product_QQ((q_measured[j, 0], q_measured[j, 1], q_measured[j, 2], q_measured[j, 3]),
+                           (-q[j, 0], -q[j, 1], -q[j, 2], q[j, 3]))
+            res[0], res[1], res[2] = rotation_vector_of(e[0], e[1], e[2], e[3])
+            kalman_update(q, bias, p, j, res, eye, r)
+
+
+@kernel
+def mekf_update_vector(q, bias, p, b, reference, r, valid):
+    """Each filter ``j`` with ``valid[j]`` updated by a vector measured in body axes, ``b = C(Q) r_ref + noise``:
+    residual ``b - ĥ``, ``ĥ = C(Q̂) r_ref``, ``H = [[ĥ×] 0]`` (Markley & Crassidis 2014 ch. 6:
+    ``C(Q) r ≈ (I - [a×]) ĥ = ĥ + [ĥ×] a``), ``R = r[j]`` (3x3); :func:`kalman_update`.  In place."""
+    h3 = np.zeros((3, 3))
+    res = np.empty(3)
+    for j in range(q.shape[0]):
+        if valid[j]:
+            x, y, z = to_body((q[j, 0], q[j, 1], q[j, 2], q[j, 3]), (reference[j, 0], reference[j, 1], reference[j, 2]))
+            h3[0, 1], h3[0, 2], h3[1, 0], h3[1, 2], h3[2, 0], h3[2, 1] = -z, y, z, -x, -y, x
+            res[0], res[1], res[2] = b[j, 0] - x, b[j, 1] - y, b[j, 2] - z
+            kalman_update(q, bias, p, j, res, h3, r[j])
 
 
 class Mekf:
@@ -332,64 +498,33 @@ class Mekf:
         return self._out(nees(e, self._p))
 
     def propagate(self, rates, dt: float) -> None:
-        """Propagate over ``dt`` with the gyro's sample ``rates`` (rad/s, body axes).
+        """Propagate over ``dt`` with the gyro's sample ``rates`` (rad/s, body axes): :func:`mekf_propagate`."""
+        rates = np.ascontiguousarray(np.broadcast_to(np.asarray(rates, float), self._bias.shape))
+        mekf_propagate(self._q, self._bias, self._p, rates, float(dt), process_noise(self.arw, self.rrw, dt))
 
-        ``ŵ = w~ - β̂``; ``Q̂ <- δQ(ŵ dt) . Q̂`` (the exact rotation for a
-        constant rate, Markley & Crassidis's ``Θ̄(ŵ) q̂``);
-        ``P <- Φ P Φ^T + Q_d`` (:func:`transition`, :func:`process_noise`).
-        """
-        w = np.broadcast_to(np.asarray(rates, float), self._bias.shape) - self._bias
-        q = product(from_rotation_vector(w * dt), self._q)
-        self._q = q / np.linalg.norm(q, axis=-1, keepdims=True)
-        phi = transition(w, dt)
-        self._p = phi @ self._p @ np.swapaxes(phi, -1, -2) + process_noise(self.arw, self.rrw, dt)
+    def _valid(self, valid) -> np.ndarray:
+        n = len(self._q)
+        return np.ones(n, bool) if valid is None else np.ascontiguousarray(np.broadcast_to(np.asarray(valid, bool), (n,)))
 
     def update_attitude(self, q_measured, r, valid=None) -> None:
-        """Update with a measured attitude (a star tracker's ``Q_m = δQ(n) . Q``).
+        """Update with a measured attitude (a star tracker's ``Q_m = δQ(n) . Q``): :func:`mekf_update_attitude`.
 
-        Residual ``z = a(Q_m, Q̂)`` (:func:`attitude_error`), ``H = [I 0]``,
-        ``R = r`` (3x3, rad^2, body axes; :meth:`sim.gnc.sensors.StarTrackerModel.covariance`).
+        ``r``: 3x3, rad^2, body axes (:meth:`sim.gnc.sensors.StarTrackerModel.covariance`).
         ``valid`` (bool, or one per filter): filters with False keep their state.
         """
-        q_measured = np.broadcast_to(np.asarray(q_measured, float), self._q.shape)
-        h = np.zeros((1, 3, 6))
-        h[:, :, :3] = np.eye(3)
-        self._update(attitude_error(q_measured, self._q), np.broadcast_to(h, (len(self._q), 3, 6)), r, valid)
+        q_measured = np.ascontiguousarray(np.broadcast_to(np.asarray(q_measured, float), self._q.shape))
+        mekf_update_attitude(self._q, self._bias, self._p, q_measured, np.ascontiguousarray(r, dtype=float),
+                             self._valid(valid))
 
     def update_vector(self, b_measured, reference, r, valid=None) -> None:
-        """Update with one vector measured in body axes, ``b = C(Q) r_ref + noise``.
+        """Update with one vector measured in body axes, ``b = C(Q) r_ref + noise``: :func:`mekf_update_vector`.
 
-        Residual ``b - ĥ``, ``ĥ = C(Q̂) r_ref``, ``H = [[ĥ×] 0]`` (Markley &
-        Crassidis 2014 ch. 6: ``C(Q) r ≈ (I - [a×]) ĥ = ĥ + [ĥ×] a``).  ``r``: a
-        variance (isotropic, in the units of ``b`` squared) or a 3x3 covariance.
-        A sun sensor: unit vectors, ``r = σ²`` (rad²); a magnetometer: tesla.
+        ``r``: a variance (isotropic, in the units of ``b`` squared), a 3x3 covariance, or one per filter
+        ``(N, 3, 3)``.  A sun sensor: unit vectors, ``r = σ²`` (rad²); a magnetometer: tesla.
         """
-        ref = np.broadcast_to(np.asarray(reference, float), self._bias.shape)
-        b = np.broadcast_to(np.asarray(b_measured, float), self._bias.shape)
-        predicted = rotate(self._q, ref)
-        h = np.zeros((len(self._q), 3, 6))
-        h[:, :, :3] = cross_matrix(predicted)
+        n = len(self._q)
+        ref = np.ascontiguousarray(np.broadcast_to(np.asarray(reference, float), self._bias.shape))
+        b = np.ascontiguousarray(np.broadcast_to(np.asarray(b_measured, float), self._bias.shape))
         r = np.asarray(r, float)
-        self._update(b - predicted, h, r * np.eye(3) if r.ndim == 0 else r, valid)
-
-    def _update(self, residual, h, r, valid) -> None:
-        """One Kalman update (Joseph form), then the reset of the error state into ``Q̂`` and ``β̂``."""
-        p = self._p
-        ht = np.swapaxes(h, -1, -2)
-        pht = p @ ht
-        s = h @ pht + r
-        k = np.swapaxes(np.linalg.solve(s, np.swapaxes(pht, -1, -2)), -1, -2)   # K = P H^T S^-1 (S symmetric)
-        dx = (k @ residual[..., None])[..., 0]
-        ikh = np.eye(6) - k @ h
-        p_new = ikh @ p @ np.swapaxes(ikh, -1, -2) + k @ r @ np.swapaxes(k, -1, -2)
-        p_new = 0.5 * (p_new + np.swapaxes(p_new, -1, -2))
-        q = product(from_rotation_vector(dx[:, :3]), self._q)
-        q = q / np.linalg.norm(q, axis=-1, keepdims=True)
-        bias = self._bias + dx[:, 3:]
-        if valid is not None:
-            ok = np.broadcast_to(np.asarray(valid, bool), (len(self._q),))
-            q = np.where(ok[:, None], q, self._q)
-            bias = np.where(ok[:, None], bias, self._bias)
-            p_new = np.where(ok[:, None, None], p_new, p)
-        self._q, self._bias, self._p = q, bias, p_new
-
+        r = np.ascontiguousarray(np.broadcast_to(r * np.eye(3) if r.ndim == 0 else r, (n, 3, 3)))
+        mekf_update_vector(self._q, self._bias, self._p, b, ref, r, self._valid(valid))
