@@ -24,14 +24,23 @@ Hoffmann's coordinate rotation (2.1) by ``|a|`` about ``a``.  It is Markley
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from sim.core.algebra import product_QQ
 from sim.core.angles import from_cayley_entries, to_body
+from sim.core.jit import jitable, kernel
 from sim.core.ops import COLUMN
 from sim.core.quaternion import cayley, conjugate, product
 
+# sim.core's formulas that the compiled kernels of sim.gnc call (the quaternion product, C(Q) v): compiled
+# inline into them, unchanged for Python callers (sim.core.jit.jitable returns the function itself).
+jitable(product_QQ)
+jitable(to_body)
+
 __all__ = ["product", "conjugate", "cayley", "from_cayley", "from_rotation_vector", "rotation_vector",
-           "cross_matrix", "rotate"]
+           "cross_matrix", "rotate", "delta_q", "rotation_vector_of"]
 
 def _parts(q) -> tuple:
     """The four components of a stack of quaternions ``(..., 4)`` as arrays (the kernels' tuples)."""
@@ -61,32 +70,60 @@ def from_cayley(c) -> np.ndarray:
     return np.where(q[..., 3:] < 0.0, -q, q)
 
 
-def from_rotation_vector(a) -> np.ndarray:
+@jitable
+def delta_q(ax, ay, az):
     """``δQ(a)``: Hoffmann's coordinate rotation (2.1) by ``|a|`` about ``a``, ``(-sin(|a|/2) a/|a|, cos(|a|/2))``.
 
-    ``C(δQ(a)) = exp(-[a×])``; exact for any angle, the half-angle sinc from
-    its series below ``_SMALL``.
+    ``C(δQ(a)) = exp(-[a×])``; exact for any angle, the half-angle sinc
+    ``sin(|a|/2) / |a|`` from its series ``1/2 - |a|^2 / 48`` below ``_SMALL``.
     """
+    angle = math.sqrt(ax * ax + ay * ay + az * az)
+    half_sinc = 0.5 - angle * angle / 48.0 if angle < _SMALL else math.sin(0.5 * angle) / angle
+    return (-half_sinc * ax, -half_sinc * ay, -half_sinc * az, math.cos(0.5 * angle))
+
+
+@jitable
+def rotation_vector_of(q1, q2, q3, q4):
+    """The rotation vector ``a`` with ``δQ(a) = ±Q / |Q|`` (:func:`delta_q`), ``|a| <= pi``.
+
+    ``|a| = 2 atan2(|q|, q4)`` taken with ``q4 >= 0``; ``a = -|a| q / |q|``,
+    the ratio ``|a| / |q|`` from its series ``2 / q4 (1 - |q|^2 / (3 q4^2))``
+    below ``_SMALL`` (``2 atan(x) / x``, ``x = |q| / q4``).
+    """
+    if q4 < 0.0:
+        q1, q2, q3, q4 = -q1, -q2, -q3, -q4
+    s = math.sqrt(q1 * q1 + q2 * q2 + q3 * q3)
+    angle = 2.0 * math.atan2(s, q4)
+    ratio = 2.0 / q4 * (1.0 - s * s / (3.0 * q4 * q4 + 1e-300)) if angle < _SMALL else angle / s
+    return (-ratio * q1, -ratio * q2, -ratio * q3)
+
+
+@kernel
+def _delta_q_rows(a):
+    out = np.empty((a.shape[0], 4))
+    for j in range(a.shape[0]):
+        out[j, 0], out[j, 1], out[j, 2], out[j, 3] = delta_q(a[j, 0], a[j, 1], a[j, 2])
+    return out
+
+
+@kernel
+def _rotation_vector_rows(q):
+    out = np.empty((q.shape[0], 3))
+    for j in range(q.shape[0]):
+        out[j, 0], out[j, 1], out[j, 2] = rotation_vector_of(q[j, 0], q[j, 1], q[j, 2], q[j, 3])
+    return out
+
+
+def from_rotation_vector(a) -> np.ndarray:
+    """:func:`delta_q` of rotation vectors ``a`` (``(..., 3)``, rad): quaternions ``(..., 4)``."""
     a = np.asarray(a, dtype=float)
-    angle = np.linalg.norm(a, axis=-1, keepdims=True)
-    small = angle < _SMALL
-    safe = np.where(small, 1.0, angle)
-    half_sinc = np.where(small, 0.5 - angle * angle / 48.0, np.sin(0.5 * safe) / safe)
-    return np.concatenate([-half_sinc * a, np.cos(0.5 * angle)], axis=-1)
+    return _delta_q_rows(np.ascontiguousarray(a.reshape(-1, 3))).reshape(a.shape[:-1] + (4,))
 
 
 def rotation_vector(q) -> np.ndarray:
-    """The rotation vector ``a`` with ``δQ(a) = ±Q / |Q|`` (:func:`from_rotation_vector`), ``|a| <= pi``."""
+    """:func:`rotation_vector_of` of quaternions ``q`` (``(..., 4)``): rotation vectors ``(..., 3)``, rad."""
     q = np.asarray(q, dtype=float)
-    q = np.where(q[..., 3:] < 0.0, -q, q)
-    s = np.linalg.norm(q[..., :3], axis=-1, keepdims=True)
-    c = q[..., 3:]
-    angle = 2.0 * np.arctan2(s, c)
-    small = angle < _SMALL
-    # angle / s = 2 atan(x) / s = 2 / c (1 - x^2 / 3 + ...), x = s / c -> 0
-    ratio = np.where(small, 2.0 / np.where(small, c, 1.0) * (1.0 - s * s / (3.0 * c * c + 1e-300)),
-                     angle / np.where(small, 1.0, s))
-    return -ratio * q[..., :3]
+    return _rotation_vector_rows(np.ascontiguousarray(q.reshape(-1, 4))).reshape(q.shape[:-1] + (3,))
 
 
 def cross_matrix(v) -> np.ndarray:

@@ -20,18 +20,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.gnc.attitude import (
-    conjugate,
-    cross_matrix,
-    from_cayley,
-    from_rotation_vector,
-    product,
-    rotate,
-    rotation_vector,
-)
+from sim.gnc.attitude import conjugate, from_cayley, product, rotation_vector
+from sim.gnc.kalman import (_transition_rows, kalman_update, mekf_propagate, mekf_update_attitude,
+                            mekf_update_vector, transition_into)
 
-__all__ = ["triad", "davenport_k", "q_method", "quest", "attitude_error", "transition", "process_noise",
-           "nees", "Mekf"]
+__all__ = ["triad", "davenport_k", "q_method", "quest", "attitude_error", "transition", "transition_into",
+           "process_noise", "nees", "Mekf", "kalman_update", "mekf_propagate", "mekf_update_attitude",
+           "mekf_update_vector"]
 
 
 def _unit(v):
@@ -203,36 +198,9 @@ def attitude_error(q_true, q_est) -> np.ndarray:
 
 
 def transition(w, dt: float) -> np.ndarray:
-    """The MEKF's discrete state transition ``Φ`` (6x6) over ``dt`` for the estimated rate ``w`` (constant).
-
-    For the error state ``x = (a, Δβ)``, ``da/dt = -[w×] a - Δβ - η_v``,
-    ``dΔβ/dt = η_u`` (Lefferts, Markley & Shuster 1982; Markley & Crassidis
-    2014 ch. 6), ``Φ = exp(F dt)`` in closed form (Crassidis & Junkins 2012
-    §7.2), with ``θ = |w| dt``::
-
-        Φ11 = I - [w×] sin θ / |w| + [w×]^2 (1 - cos θ) / |w|^2     (= C(δQ(w dt)))
-        Φ12 = [w×] (1 - cos θ) / |w|^2 - I dt - [w×]^2 (θ - sin θ) / |w|^3
-        Φ21 = 0,  Φ22 = I
-
-    and their series below ``θ = 1e-4``.  ``w``: shape ``(..., 3)``.
-    """
+    """:func:`transition_into` for rates ``w`` (shape ``(..., 3)``): ``Φ``, shape ``(..., 6, 6)``."""
     w = np.asarray(w, float)
-    n = np.linalg.norm(w, axis=-1)[..., None, None]
-    th = n * dt
-    small = th < 1e-4
-    safe = np.where(small, 1.0, n)
-    th2 = th * th
-    s1 = np.where(small, dt * (1.0 - th2 / 6.0), np.sin(th) / safe)                      # sin θ / |w|
-    s2 = np.where(small, dt * dt * (0.5 - th2 / 24.0), (1.0 - np.cos(th)) / safe ** 2)   # (1 - cos θ) / |w|^2
-    s3 = np.where(small, dt ** 3 * (1.0 / 6.0 - th2 / 120.0), (th - np.sin(th)) / safe ** 3)
-    wx = cross_matrix(w)
-    wx2 = wx @ wx
-    eye = np.eye(3)
-    phi = np.zeros(w.shape[:-1] + (6, 6))
-    phi[..., :3, :3] = eye - wx * s1 + wx2 * s2
-    phi[..., :3, 3:] = wx * s2 - eye * dt - wx2 * s3
-    phi[..., 3:, 3:] = eye
-    return phi
+    return _transition_rows(np.ascontiguousarray(w.reshape(-1, 3)), float(dt)).reshape(w.shape[:-1] + (6, 6))
 
 
 def process_noise(arw: float, rrw: float, dt: float) -> np.ndarray:
@@ -332,64 +300,33 @@ class Mekf:
         return self._out(nees(e, self._p))
 
     def propagate(self, rates, dt: float) -> None:
-        """Propagate over ``dt`` with the gyro's sample ``rates`` (rad/s, body axes).
+        """Propagate over ``dt`` with the gyro's sample ``rates`` (rad/s, body axes): :func:`mekf_propagate`."""
+        rates = np.ascontiguousarray(np.broadcast_to(np.asarray(rates, float), self._bias.shape))
+        mekf_propagate(self._q, self._bias, self._p, rates, float(dt), process_noise(self.arw, self.rrw, dt))
 
-        ``ŵ = w~ - β̂``; ``Q̂ <- δQ(ŵ dt) . Q̂`` (the exact rotation for a
-        constant rate, Markley & Crassidis's ``Θ̄(ŵ) q̂``);
-        ``P <- Φ P Φ^T + Q_d`` (:func:`transition`, :func:`process_noise`).
-        """
-        w = np.broadcast_to(np.asarray(rates, float), self._bias.shape) - self._bias
-        q = product(from_rotation_vector(w * dt), self._q)
-        self._q = q / np.linalg.norm(q, axis=-1, keepdims=True)
-        phi = transition(w, dt)
-        self._p = phi @ self._p @ np.swapaxes(phi, -1, -2) + process_noise(self.arw, self.rrw, dt)
+    def _valid(self, valid) -> np.ndarray:
+        n = len(self._q)
+        return np.ones(n, bool) if valid is None else np.ascontiguousarray(np.broadcast_to(np.asarray(valid, bool), (n,)))
 
     def update_attitude(self, q_measured, r, valid=None) -> None:
-        """Update with a measured attitude (a star tracker's ``Q_m = δQ(n) . Q``).
+        """Update with a measured attitude (a star tracker's ``Q_m = δQ(n) . Q``): :func:`mekf_update_attitude`.
 
-        Residual ``z = a(Q_m, Q̂)`` (:func:`attitude_error`), ``H = [I 0]``,
-        ``R = r`` (3x3, rad^2, body axes; :meth:`sim.gnc.sensors.StarTrackerModel.covariance`).
+        ``r``: 3x3, rad^2, body axes (:meth:`sim.gnc.sensors.StarTrackerModel.covariance`).
         ``valid`` (bool, or one per filter): filters with False keep their state.
         """
-        q_measured = np.broadcast_to(np.asarray(q_measured, float), self._q.shape)
-        h = np.zeros((1, 3, 6))
-        h[:, :, :3] = np.eye(3)
-        self._update(attitude_error(q_measured, self._q), np.broadcast_to(h, (len(self._q), 3, 6)), r, valid)
+        q_measured = np.ascontiguousarray(np.broadcast_to(np.asarray(q_measured, float), self._q.shape))
+        mekf_update_attitude(self._q, self._bias, self._p, q_measured, np.ascontiguousarray(r, dtype=float),
+                             self._valid(valid))
 
     def update_vector(self, b_measured, reference, r, valid=None) -> None:
-        """Update with one vector measured in body axes, ``b = C(Q) r_ref + noise``.
+        """Update with one vector measured in body axes, ``b = C(Q) r_ref + noise``: :func:`mekf_update_vector`.
 
-        Residual ``b - ĥ``, ``ĥ = C(Q̂) r_ref``, ``H = [[ĥ×] 0]`` (Markley &
-        Crassidis 2014 ch. 6: ``C(Q) r ≈ (I - [a×]) ĥ = ĥ + [ĥ×] a``).  ``r``: a
-        variance (isotropic, in the units of ``b`` squared) or a 3x3 covariance.
-        A sun sensor: unit vectors, ``r = σ²`` (rad²); a magnetometer: tesla.
+        ``r``: a variance (isotropic, in the units of ``b`` squared), a 3x3 covariance, or one per filter
+        ``(N, 3, 3)``.  A sun sensor: unit vectors, ``r = σ²`` (rad²); a magnetometer: tesla.
         """
-        ref = np.broadcast_to(np.asarray(reference, float), self._bias.shape)
-        b = np.broadcast_to(np.asarray(b_measured, float), self._bias.shape)
-        predicted = rotate(self._q, ref)
-        h = np.zeros((len(self._q), 3, 6))
-        h[:, :, :3] = cross_matrix(predicted)
+        n = len(self._q)
+        ref = np.ascontiguousarray(np.broadcast_to(np.asarray(reference, float), self._bias.shape))
+        b = np.ascontiguousarray(np.broadcast_to(np.asarray(b_measured, float), self._bias.shape))
         r = np.asarray(r, float)
-        self._update(b - predicted, h, r * np.eye(3) if r.ndim == 0 else r, valid)
-
-    def _update(self, residual, h, r, valid) -> None:
-        """One Kalman update (Joseph form), then the reset of the error state into ``Q̂`` and ``β̂``."""
-        p = self._p
-        ht = np.swapaxes(h, -1, -2)
-        pht = p @ ht
-        s = h @ pht + r
-        k = np.swapaxes(np.linalg.solve(s, np.swapaxes(pht, -1, -2)), -1, -2)   # K = P H^T S^-1 (S symmetric)
-        dx = (k @ residual[..., None])[..., 0]
-        ikh = np.eye(6) - k @ h
-        p_new = ikh @ p @ np.swapaxes(ikh, -1, -2) + k @ r @ np.swapaxes(k, -1, -2)
-        p_new = 0.5 * (p_new + np.swapaxes(p_new, -1, -2))
-        q = product(from_rotation_vector(dx[:, :3]), self._q)
-        q = q / np.linalg.norm(q, axis=-1, keepdims=True)
-        bias = self._bias + dx[:, 3:]
-        if valid is not None:
-            ok = np.broadcast_to(np.asarray(valid, bool), (len(self._q),))
-            q = np.where(ok[:, None], q, self._q)
-            bias = np.where(ok[:, None], bias, self._bias)
-            p_new = np.where(ok[:, None, None], p_new, p)
-        self._q, self._bias, self._p = q, bias, p_new
-
+        r = np.ascontiguousarray(np.broadcast_to(r * np.eye(3) if r.ndim == 0 else r, (n, 3, 3)))
+        mekf_update_vector(self._q, self._bias, self._p, b, ref, r, self._valid(valid))

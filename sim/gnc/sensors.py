@@ -26,13 +26,15 @@ from statistics import NormalDist
 
 import numpy as np
 
+from sim.core.angles import to_body
+from sim.core.jit import jitable, kernel
 from sim.gnc.attitude import cross_matrix, from_rotation_vector, product, rotate
 from sim.world.environment import EARTH_RADIUS_KM
 
 __all__ = ["GYRO", "GYRO_BIAS", "STAR_TRACKER", "COARSE_SUN", "FINE_SUN", "MAGNETOMETER", "ARCSEC",
            "Streams", "GyroModel", "Gyro", "StarTrackerModel", "StarTracker", "CoarseSunModel",
            "CoarseSunSensors", "coarse_sun_vector", "FineSunModel", "FineSunSensor", "MagnetometerModel",
-           "Magnetometer", "sensor_axes", "sample_due", "excluded"]
+           "Magnetometer", "sensor_axes", "sample_due", "excluded", "excluded_one", "star_tracker_sees"]
 
 #: Sensor ids, the last entry of each stream's seed.
 GYRO, GYRO_BIAS, STAR_TRACKER, COARSE_SUN, FINE_SUN, MAGNETOMETER = 1, 2, 3, 4, 5, 6
@@ -114,16 +116,67 @@ def sample_due(t: float, dt: float, rate_hz: float) -> bool:
     return math.floor((t + dt) * rate_hz - eps) > math.floor(t * rate_hz - eps)
 
 
-def excluded(axis_body, target_body, angle: float, radius=0.0) -> np.ndarray:
-    """Whether ``target`` comes within ``angle`` of the sensor axis: ``angle(axis, target) - radius < angle``.
+@jitable
+def excluded_one(ax, ay, az, tx, ty, tz, angle, radius):
+    """Whether target ``t`` comes within ``angle`` of the sensor axis ``a``: ``acos(a.t / |a||t|) - radius < angle``.
 
     ``radius`` (rad) is the target's angular radius (the Earth's limb:
-    ``asin(R / |r|)``), 0 for a point (the Sun).  Row by row.
+    ``asin(R / |r|)``), 0 for a point (the Sun).  The cosine is clipped to
+    ``[-1, 1]`` (a NaN passes).
     """
-    a = np.asarray(axis_body, dtype=float)
-    t = np.asarray(target_body, dtype=float)
-    cos = np.sum(a * t, axis=-1) / (np.linalg.norm(a, axis=-1) * np.linalg.norm(t, axis=-1))
-    return np.arccos(np.clip(cos, -1.0, 1.0)) - radius < angle
+    cos = (ax * tx + ay * ty + az * tz) / (math.sqrt(ax * ax + ay * ay + az * az)
+                                           * math.sqrt(tx * tx + ty * ty + tz * tz))
+    if cos > 1.0:
+        cos = 1.0
+    elif cos < -1.0:
+        cos = -1.0
+    return math.acos(cos) - radius < angle
+
+
+@kernel
+def _excluded_rows(a, t, angle, radius):
+    out = np.empty(a.shape[0], dtype=np.bool_)
+    for j in range(a.shape[0]):
+        out[j] = excluded_one(a[j, 0], a[j, 1], a[j, 2], t[j, 0], t[j, 1], t[j, 2], angle, radius[j])
+    return out
+
+
+def excluded(axis_body, target_body, angle: float, radius=0.0) -> np.ndarray:
+    """:func:`excluded_one` row by row (``axis_body``, ``target_body`` of shape ``(..., 3)``, ``radius`` rad)."""
+    a, t = np.broadcast_arrays(np.asarray(axis_body, dtype=float), np.asarray(target_body, dtype=float))
+    shape = a.shape[:-1]
+    r = np.broadcast_to(np.asarray(radius, dtype=float), shape)
+    return _excluded_rows(np.ascontiguousarray(a.reshape(-1, 3)), np.ascontiguousarray(t.reshape(-1, 3)),
+                          float(angle), np.ascontiguousarray(r.reshape(-1))).reshape(shape)
+
+
+@kernel
+def star_tracker_sees(q, axis, sun, sunlit, sun_angle, earth, earth_angle, earth_radius):
+    """Whether each tracker ``j`` sees: neither the lit Sun (``sunlit[j] > 0``) within ``sun_angle`` of its
+    boresight ``axis`` (body axes) nor the Earth's limb within ``earth_angle`` (:func:`excluded_one`).
+
+    ``q`` (N, 4); ``sun`` (N, 3) unit vectors to the Sun, ECI, or (0, 3) to leave the Sun out; ``earth``
+    (N, 3) from the spacecraft to the Earth's centre (ECI, m), or (0, 3); ``earth_radius`` (m) gives the
+    limb ``asin(R / |earth|)``.
+    """
+    ok = np.ones(q.shape[0], dtype=np.bool_)
+    for j in range(q.shape[0]):
+        qj = (q[j, 0], q[j, 1], q[j, 2], q[j, 3])
+        if sun.shape[0] > 0:
+            x, y, z = to_body(qj, (sun[j, 0], sun[j, 1], sun[j, 2]))
+            if excluded_one(axis[0], axis[1], axis[2], x, y, z, sun_angle, 0.0) and sunlit[j] > 0.0:
+                ok[j] = False
+        if earth.shape[0] > 0:
+            ex, ey, ez = earth[j, 0], earth[j, 1], earth[j, 2]
+            ratio = earth_radius / math.sqrt(ex * ex + ey * ey + ez * ez)
+            if ratio > 1.0:
+                ratio = 1.0
+            elif ratio < 0.0:
+                ratio = 0.0
+            x, y, z = to_body(qj, (ex, ey, ez))
+            if excluded_one(axis[0], axis[1], axis[2], x, y, z, earth_angle, math.asin(ratio)):
+                ok[j] = False
+    return ok
 
 
 # ------------------------------------------------------------------ gyro
@@ -246,6 +299,8 @@ class StarTracker(_Sensor):
         self._sigma = np.array([model.noise_cross_arcsec, model.noise_cross_arcsec, model.noise_about_arcsec]) * ARCSEC
         self._drop = -math.inf if model.dropout <= 0.0 else (
             math.inf if model.dropout >= 1.0 else NormalDist().inv_cdf(model.dropout))
+        #: :meth:`StarTrackerModel.covariance`, made once (the model does not change).
+        self.covariance = model.covariance()
 
     def available(self, q, sun=None, sunlit=1.0, earth=None) -> np.ndarray:
         """Whether the geometry lets the tracker see: neither the Sun nor the Earth's limb too near the boresight.
@@ -255,16 +310,14 @@ class StarTracker(_Sensor):
         the vector from the spacecraft to the Earth's centre (ECI, m; its
         length gives the limb).  ``None`` leaves the check out.
         """
-        q = self._in(q, 4)
-        ok = np.ones(len(self.bodies), dtype=bool)
-        axis = self._axes[:, 2]
-        if sun is not None:
-            blind = excluded(axis, rotate(q, self._in(sun, 3)), math.radians(self.model.sun_exclusion_deg))
-            ok &= ~(blind & (self._scalar_in(sunlit) > 0.0))
-        if earth is not None:
-            e = self._in(earth, 3)
-            radius = np.arcsin(np.clip(_EARTH_RADIUS / np.linalg.norm(e, axis=-1), 0.0, 1.0))
-            ok &= ~excluded(axis, rotate(q, e), math.radians(self.model.earth_exclusion_deg), radius)
+        n = len(self.bodies)
+        none = np.zeros((0, 3))
+        sun = none if sun is None else np.ascontiguousarray(self._in(sun, 3))
+        earth = none if earth is None else np.ascontiguousarray(self._in(earth, 3))
+        ok = star_tracker_sees(np.ascontiguousarray(self._in(q, 4)), self._axes[:, 2].copy(), sun,
+                               np.ascontiguousarray(self._scalar_in(sunlit)) if len(sun) else np.ones(n),
+                               math.radians(self.model.sun_exclusion_deg), earth,
+                               math.radians(self.model.earth_exclusion_deg), _EARTH_RADIUS)
         return self._out(ok)
 
     def measure(self, q, sun=None, sunlit=1.0, earth=None):

@@ -134,8 +134,8 @@ class LoadModel:
     """
 
     __slots__ = ("torque", "ops", "wheels", "direct", "gravity_gradient", "rate", "j_rows", "disturbance",
-                 "period", "inertial", "_user", "_motor_load", "_outside", "orbit", "orbit_state", "unit",
-                 "world_state", "field", "surfaces", "srp", "drag", "dipole", "_v_rel")
+                 "period", "inertial", "_user", "_motor_load", "_outside", "orbit", "unit",
+                 "world_state", "field", "surfaces", "srp", "drag", "dipole", "_stage")
 
     def __init__(self, torque: TorqueModel, ops=FLOAT):
         self.torque, self.ops = torque, ops
@@ -144,17 +144,17 @@ class LoadModel:
         self.rate = self.period = 0.0
         self.j_rows = self._motor_load = None
         self._outside = False
-        #: With an orbit (sim.model.world) the gravity gradient follows it: ``orbit_state`` is
-        #: ``(t0, r_km, v_kms)`` of the step under way, set by the stepper once per step.
+        #: With an orbit (sim.model.world) the gravity gradient and the drag follow it, read at each stage's time.
         self.orbit = False
-        self.orbit_state = None
-        #: Issue 32: the step's :class:`~sim.model.world.WorldState` (field, Sun, air), set with ``orbit_state``;
-        #: ``dipole`` the body's dipole held over the step (the torquers' command plus the residual, A m^2).
+        #: Issue 32: the step's :class:`~sim.model.world.WorldState` (field, Sun, air, the orbit), set by the
+        #: stepper once per step; ``dipole`` the body's dipole held over the step (the torquers' command plus
+        #: the residual, A m^2).
         self.world_state = None
         self.field = self.srp = self.drag = False
         self.surfaces = None
         self.dipole = _ZERO
-        self._v_rel = _ZERO
+        #: ``(t, r_km, v_rel)`` of the last stage time read (:meth:`stage`): rk4's two middle stages share one.
+        self._stage = None
 
     def configure(self, settings, j_rows) -> None:
         """Take the wheels and the environment of a :class:`~sim.model.settings.Settings`; ``j_rows`` the craft's ``J``."""
@@ -182,10 +182,23 @@ class LoadModel:
     def set_world(self, ws) -> None:
         """The world of the step under way (:class:`~sim.model.world.WorldState`): read by every stage."""
         self.world_state = ws
-        self.orbit_state = (ws.t, ws.r_km, ws.v_kms)
-        if self.drag:
-            r = (ws.r_km[0] * 1e3, ws.r_km[1] * 1e3, ws.r_km[2] * 1e3)
-            self._v_rel = relative_velocity(r, (ws.v_kms[0] * 1e3, ws.v_kms[1] * 1e3, ws.v_kms[2] * 1e3))
+        self._stage = None
+
+    def stage(self, t):
+        """``(r_km, v_rel)`` at a stage's time ``t``: the orbit's position (km, ECI) and the velocity relative to
+        the co-rotating air (m/s, ECI, :func:`sim.world.surfaces.relative_velocity`).
+
+        The orbit is evaluated at ``t`` itself (:attr:`WorldState.orbit <sim.model.world.WorldState.orbit>`:
+        an analytic propagator gives the state at any time), so the integrator keeps its order on an orbit;
+        a straight line ``r + v (t - t_step)`` would make rk4 second order (issue 42).
+        """
+        got = self._stage
+        if got is None or got[0] != t:
+            ws = self.world_state
+            r, v = (ws.r_km, ws.v_kms) if t == ws.t or ws.orbit is None else ws.orbit.state(t)
+            v_rel = relative_velocity((r[0] * 1e3, r[1] * 1e3, r[2] * 1e3), (v[0] * 1e3, v[1] * 1e3, v[2] * 1e3))
+            got = self._stage = (t, r, v_rel)
+        return got[1], got[2]
 
     def field_body(self, q, t):
         """The field in body axes at the stage ``(q, t)``: the step's ``B_eci + dB/dt (t - t_step)`` turned by ``C(Q)``."""
@@ -199,15 +212,12 @@ class LoadModel:
         environment torques one by one, as the CSV's t_gg_x .. t_mag_z report them."""
         return (self._gravity(q, t) if self.gravity_gradient else _ZERO,
                 self._srp(q) if self.srp else _ZERO,
-                self._drag(q) if self.drag else _ZERO,
+                self._drag(q, t) if self.drag else _ZERO,
                 magnetic_torque(self.dipole, self.field_body(q, t)) if self.field else _ZERO)
 
     def _gravity(self, q, t):
-        if self.orbit:  # the step's position carried along its velocity to the stage's time
-            t0, r, v = self.orbit_state
-            d = t - t0
-            return gravity_gradient_at(q, (r[0] + v[0] * d, r[1] + v[1] * d, r[2] + v[2] * d), self.j_rows,
-                                       self.ops)
+        if self.orbit:  # the orbit at the stage's time
+            return gravity_gradient_at(q, self.stage(t)[0], self.j_rows, self.ops)
         return gravity_gradient_torque(q, t, self.rate, self.j_rows)
 
     def _srp(self, q):
@@ -216,8 +226,8 @@ class LoadModel:
             return _ZERO
         return srp(self.surfaces, to_body(q, ws.sun), ws.sun_km * 1e3, ws.sunlit)[0]
 
-    def _drag(self, q):
-        return drag(self.surfaces, to_body(q, self._v_rel), self.world_state.density)[0]
+    def _drag(self, q, t):
+        return drag(self.surfaces, to_body(q, self.stage(t)[1]), self.world_state.density)[0]
 
     @property
     def user(self):
@@ -240,10 +250,12 @@ class LoadModel:
         if self.gravity_gradient:
             total = self._gravity(q, t)
         if self.field or self.srp or self.drag:
-            for on, d in ((self.srp, self._srp), (self.drag, self._drag)):
-                if on:
-                    d = d(q)
-                    total = d if total is None else (total[0] + d[0], total[1] + d[1], total[2] + d[2])
+            if self.srp:
+                d = self._srp(q)
+                total = d if total is None else (total[0] + d[0], total[1] + d[1], total[2] + d[2])
+            if self.drag:
+                d = self._drag(q, t)
+                total = d if total is None else (total[0] + d[0], total[1] + d[1], total[2] + d[2])
             if self.field:
                 d = magnetic_torque(self.dipole, self.field_body(q, t))
                 total = d if total is None else (total[0] + d[0], total[1] + d[1], total[2] + d[2])

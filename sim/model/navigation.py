@@ -224,7 +224,7 @@ class Navigation:
             q_m, ok = self.star.measure(q, sun, sunlit, earth)
             self.available[:, 1] = ok
             if f is not None:
-                f.update_attitude(q_m, self.star.model.covariance(), ok)
+                f.update_attitude(q_m, self.star.covariance, ok)
         if (self.sun is None and self.mag is None) or not sample_due(t, dt, VECTOR_RATE_HZ):
             if f is not None:
                 self.q = f.q

@@ -8,9 +8,9 @@ readouts), the surface torques and the magnetic field (issue 32) and the
 sensors (issue 33) read the position, velocity, date, Sun and shadow from.
 
 Evaluated once per step, at the step's start (docs/PHYSICS.md, "World state
-per step"): the gravity gradient inside the integrator's stages takes the
-position as ``r + v (t - t_step)`` (a relative error of ``(n dt)^2 / 2``,
-1e-6 at dt = 1 s in low orbit), the pointing command and its rate
+per step"); the integrator's stages read the orbit itself at their own times
+(:attr:`WorldState.orbit`: the gravity gradient and the drag's velocity, so
+rk4 stays fourth order on an orbit), the pointing command and its rate
 feed-forward hold over the step.  The formulas are :mod:`sim.world`'s and
 :mod:`sim.gnc.pointing`'s; this module only assembles them, over
 :mod:`sim.core.ops`: floats (one body, or one world shared by every body of
@@ -21,7 +21,7 @@ differ: one world per body, :mod:`sim.ensemble.engine`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -87,6 +87,9 @@ class WorldState:
         Its rate of change, T/s (ECI): the integrator's stages take the field as ``b_eci + b_rate (t - t_step)``.
     density : float or None
         With drag: the air's density at the spacecraft, kg/m^3.
+    orbit : KeplerOrbit or TleOrbit or None
+        The propagator that gave ``r_km`` and ``v_kms``: the integrator's stages read the orbit at their own
+        times from it (``orbit.state(t)``, an analytic propagator gives the position at any ``t``).
     """
 
     t: float
@@ -107,6 +110,7 @@ class WorldState:
     b_eci: tuple | None = None
     b_rate: tuple | None = None
     density: float | None = None
+    orbit: object = field(default=None, compare=False, repr=False)
 
     @property
     def nadir(self) -> tuple:
@@ -251,4 +255,5 @@ class World:
             rho = exponential_density(alt * 1e3, ops)
         elif self.air == "msis":
             rho = self._interpolated(t, 1)[0]
-        return WorldState(t, days, r, v, sun, d, lit, g, lat, lon, alt, qc, wc, r1, elevation, b, b_rate, rho)
+        return WorldState(t, days, r, v, sun, d, lit, g, lat, lon, alt, qc, wc, r1, elevation, b, b_rate, rho,
+                          self.orbit)

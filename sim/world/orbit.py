@@ -31,14 +31,17 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from sgp4.api import SGP4_ERRORS, Satrec
 
+from sim.core.jit import jitable, kernel
 from sim.core.ops import FLOAT
 from sim.core.algebra import matvec_MtV
 from sim.world.frames import WGS84_A_KM, precession
 from sim.world.time import DAY, Epoch, julian_centuries_tt
 
-__all__ = ["MU_KM", "J2", "R_EARTH_KM", "OrbitError", "kepler", "true_to_mean", "elements_to_state",
+__all__ = ["MU_KM", "J2", "R_EARTH_KM", "OrbitError", "kepler", "eccentric_anomaly", "coe_to_rv",
+           "mean_elements_state", "true_to_mean", "elements_to_state",
            "state_to_elements", "j2_rates", "KeplerOrbit", "TleOrbit", "read_tle", "check_elements"]
 
 #: The Earth's gravitational parameter, km^3/s^2 (EGM96; the same as sim.world.environment's MU_EARTH).
@@ -53,21 +56,42 @@ class OrbitError(ValueError):
     """Elements or a TLE that make no orbit (one line, naming what is wrong)."""
 
 
-def kepler(m, e, ops=FLOAT):
+@jitable
+def eccentric_anomaly(m, e):
     """The eccentric anomaly ``E`` of Kepler's equation ``M = E - e sin E`` (rad), Vallado Algorithm 2.
 
     ``M`` is taken into ``[-pi, pi)``; Newton's method from Vallado's start
-    ``E = M - e`` for ``M < 0``, ``M + e`` otherwise, until every step is
-    under 1e-15 rad (at most 50 passes).
+    ``E = M - e`` for ``M < 0``, ``M + e`` otherwise, until a step is under
+    1e-15 rad (at most 50 passes).
     """
     m = m - (2.0 * math.pi) * ((m + math.pi) // (2.0 * math.pi))  # into [-pi, pi)
-    ee = m + e * ops.select(m < 0.0, -1.0, 1.0)
+    ee = m + e * (-1.0 if m < 0.0 else 1.0)
     for _ in range(50):
-        step = (ee - e * ops.sin(ee) - m) / (1.0 - e * ops.cos(ee))
+        step = (ee - e * math.sin(ee) - m) / (1.0 - e * math.cos(ee))
         ee = ee - step
-        if not ops.any(abs(step) > 1e-15):
+        if not abs(step) > 1e-15:
             break
     return ee
+
+
+@kernel
+def _eccentric_rows(m, e):
+    out = np.empty(m.shape[0])
+    for j in range(m.shape[0]):
+        out[j] = eccentric_anomaly(m[j], e[j])
+    return out
+
+
+def _rows(*values):
+    """``values`` (floats or rows) as contiguous float rows of one common length."""
+    return [np.array(v) for v in np.broadcast_arrays(*(np.asarray(v, dtype=float).reshape(-1) for v in values))]
+
+
+def kepler(m, e, ops=FLOAT):
+    """:func:`eccentric_anomaly` of floats (``ops`` = FLOAT) or of rows, one per body (COLUMN)."""
+    if ops is FLOAT:
+        return eccentric_anomaly(m, e)
+    return _eccentric_rows(*_rows(m, e))
 
 
 def true_to_mean(nu, e, ops=FLOAT):
@@ -77,26 +101,70 @@ def true_to_mean(nu, e, ops=FLOAT):
     return ee - e * ops.sin(ee)
 
 
-def elements_to_state(a, e, i, raan, argp, nu, ops=FLOAT, mu=MU_KM):
-    """``(r, v)`` ECI (km, km/s) of elements ``a`` (km), ``e``, ``i``, RAAN, argument of perigee, true anomaly (rad).
+@jitable
+def coe_to_rv(a, e, i, raan, argp, nu, mu):
+    """``(rx, ry, rz, vx, vy, vz)`` ECI (km, km/s) of elements ``a`` (km), ``e``, ``i``, RAAN, argument of perigee,
+    true anomaly (rad), ``mu`` km^3/s^2.
 
     Vallado Algorithm 10 (COE2RV): perifocal ``r = p/(1 + e cos nu) (cos nu, sin nu, 0)``,
     ``v = sqrt(mu/p) (-sin nu, e + cos nu, 0)``, turned by ``R3(-RAAN) R1(-i) R3(-argp)``.
     """
     p = a * (1.0 - e * e)
-    cn, sn = ops.cos(nu), ops.sin(nu)
+    cn, sn = math.cos(nu), math.sin(nu)
     rr = p / (1.0 + e * cn)
-    k = ops.sqrt(mu / p)
+    k = math.sqrt(mu / p)
     px, py = rr * cn, rr * sn
     vx, vy = -k * sn, k * (e + cn)
-    co, so = ops.cos(raan), ops.sin(raan)
-    ci, si = ops.cos(i), ops.sin(i)
-    cw, sw = ops.cos(argp), ops.sin(argp)
+    co, so = math.cos(raan), math.sin(raan)
+    ci, si = math.cos(i), math.sin(i)
+    cw, sw = math.cos(argp), math.sin(argp)
     # columns of the perifocal -> ECI matrix (P and Q vectors)
     p1, p2, p3 = co * cw - so * sw * ci, so * cw + co * sw * ci, sw * si
     q1, q2, q3 = -co * sw - so * cw * ci, -so * sw + co * cw * ci, cw * si
-    return ((p1 * px + q1 * py, p2 * px + q2 * py, p3 * px + q3 * py),
-            (p1 * vx + q1 * vy, p2 * vx + q2 * vy, p3 * vx + q3 * vy))
+    return (p1 * px + q1 * py, p2 * px + q2 * py, p3 * px + q3 * py,
+            p1 * vx + q1 * vy, p2 * vx + q2 * vy, p3 * vx + q3 * vy)
+
+
+@jitable
+def mean_elements_state(a, e, i, raan, argp, m0, raan_rate, argp_rate, m_rate, t):
+    """``(rx, ry, rz, vx, vy, vz)`` at ``t`` of mean elements drifting at constant rates (two-body, or the J2
+    secular rates of :func:`j2_rates`): ``M = M0 + dM/dt t``, :func:`eccentric_anomaly`, the true anomaly
+    ``nu = 2 atan2(sqrt(1+e) sin(E/2), sqrt(1-e) cos(E/2))`` (Vallado (2-10)), :func:`coe_to_rv`."""
+    ee = eccentric_anomaly(m0 + m_rate * t, e)
+    nu = 2.0 * math.atan2(math.sqrt(1.0 + e) * math.sin(0.5 * ee), math.sqrt(1.0 - e) * math.cos(0.5 * ee))
+    return coe_to_rv(a, e, i, raan + raan_rate * t, argp + argp_rate * t, nu, MU_KM)
+
+
+@kernel
+def _coe_rows(a, e, i, raan, argp, nu, mu):
+    out = np.empty((6, a.shape[0]))
+    for j in range(a.shape[0]):
+        out[0, j], out[1, j], out[2, j], out[3, j], out[4, j], out[5, j] = coe_to_rv(a[j], e[j], i[j], raan[j],
+                                                                                   argp[j], nu[j], mu)
+    return out
+
+
+@kernel
+def _state_one(a, e, i, raan, argp, m0, raan_rate, argp_rate, m_rate, t):
+    return mean_elements_state(a, e, i, raan, argp, m0, raan_rate, argp_rate, m_rate, t)
+
+
+@kernel
+def _state_rows(el, t):
+    out = np.empty((6, t.shape[0]))
+    for j in range(t.shape[0]):
+        out[0, j], out[1, j], out[2, j], out[3, j], out[4, j], out[5, j] = mean_elements_state(
+            el[0, j], el[1, j], el[2, j], el[3, j], el[4, j], el[5, j], el[6, j], el[7, j], el[8, j], t[j])
+    return out
+
+
+def elements_to_state(a, e, i, raan, argp, nu, ops=FLOAT, mu=MU_KM):
+    """``(r, v)`` ECI (km, km/s) of elements (:func:`coe_to_rv`): floats, or rows (``ops`` = COLUMN)."""
+    if ops is FLOAT:
+        x = coe_to_rv(a, e, i, raan, argp, nu, mu)
+    else:
+        x = _coe_rows(*_rows(a, e, i, raan, argp, nu), float(mu))
+    return (x[0], x[1], x[2]), (x[3], x[4], x[5])
 
 
 def state_to_elements(r, v, mu=MU_KM):
@@ -152,13 +220,18 @@ class KeplerOrbit:
     ``(r, v)`` at ``t`` s after the epoch.
     """
 
-    __slots__ = ("a", "e", "i", "raan", "argp", "m0", "rates", "j2", "ops")
+    __slots__ = ("a", "e", "i", "raan", "argp", "m0", "rates", "j2", "ops", "_elements", "_shape")
 
     def __init__(self, a, e, i, raan, argp, nu, j2=False, ops=FLOAT):
         self.a, self.e, self.i, self.raan, self.argp, self.j2, self.ops = a, e, i, raan, argp, j2, ops
         self.m0 = true_to_mean(nu, e, ops)
         n = ops.sqrt(MU_KM / (a * a * a))
         self.rates = j2_rates(a, e, i, ops) if j2 else (0.0 * n, 0.0 * n, n)
+        # what :func:`mean_elements_state` takes: nine floats, or nine rows (9, N) for one orbit per body
+        values = (a, e, i, raan, argp, self.m0, *self.rates)
+        self._elements = (tuple(float(x) for x in values) if ops is FLOAT
+                          else np.ascontiguousarray(_rows(*values)))
+        self._shape = () if ops is FLOAT else np.broadcast_shapes(*(np.shape(x) for x in values))
 
     @property
     def period(self):
@@ -171,12 +244,17 @@ class KeplerOrbit:
         return self.a, self.e, self.i, self.raan + dr * t, self.argp + dw * t, self.m0 + dm * t
 
     def state(self, t):
-        """``(r, v)`` ECI, km and km/s, at ``t`` s after the epoch."""
-        ops = self.ops
-        a, e, i, raan, argp, m = self.elements(t)
-        ee = kepler(m, e, ops)
-        nu = 2.0 * ops.atan2(ops.sqrt(1.0 + e) * ops.sin(0.5 * ee), ops.sqrt(1.0 - e) * ops.cos(0.5 * ee))
-        return elements_to_state(a, e, i, raan, argp, nu, ops)
+        """``(r, v)`` ECI, km and km/s, at ``t`` s after the epoch (:func:`mean_elements_state`, compiled)."""
+        if self.ops is FLOAT:
+            x = _state_one(*self._elements, float(t))
+        else:  # rows: one orbit per body, or one orbit at many times
+            shape = np.broadcast_shapes(self._shape, np.shape(t))
+            n = math.prod(shape)
+            el = self._elements if self._elements.shape[1] == n else np.ascontiguousarray(
+                np.broadcast_to(self._elements, (9, n)))
+            x = _state_rows(el, np.ascontiguousarray(np.broadcast_to(np.asarray(t, float).reshape(-1), (n,))))
+            x = [row.reshape(shape) for row in x] if shape else [float(row[0]) for row in x]
+        return (x[0], x[1], x[2]), (x[3], x[4], x[5])
 
 
 #: A TLE's numeric fields, 0-based column slices of lines 1 and 2 (NORAD's two-line element format).

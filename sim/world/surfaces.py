@@ -37,20 +37,24 @@ a concave body (a panel beside a box) is lit and dragged on every facet
 that faces the Sun or the flow, which overstates the force on the hidden
 parts.  Both laws are exact for convex bodies.
 
-Each law is a weighted sum over the facets; the sums run in one fixed order
-(``numpy.cumsum`` along the facets), so one body (``s`` and ``v`` as
-3-tuples of floats: facet arrays of shape ``(F,)``) and an ensemble's
-columns (3-tuples of rows: ``(F, N)``) give the same numbers bit for bit.
+Each law is a weighted sum over the facets, written once as a compiled formula
+(:func:`srp_facets`, :func:`drag_facets`: :mod:`sim.core.jit`) that adds the
+facets' terms one by one in the mesh's order, for one body or for each body
+of an ensemble's column (:func:`srp_columns`, :func:`drag_columns`), so a body
+alone and the same body in a column give the same numbers bit for bit.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
+from sim.core.jit import jitable, kernel
+
 __all__ = ["SOLAR_PRESSURE", "ASTRONOMICAL_UNIT", "EARTH_ROTATION_RATE", "Surfaces", "facets", "srp",
-           "drag", "relative_velocity"]
+           "drag", "relative_velocity", "srp_facets", "drag_facets", "srp_columns", "drag_columns", "TABLE_COLUMNS"]
 
 #: Solar radiation pressure at 1 AU on an absorbing surface, N/m^2 (Wertz 1978, section 17.2).
 SOLAR_PRESSURE = 4.56e-6
@@ -75,8 +79,15 @@ class Surfaces:
     drag: np.ndarray
 
     def __post_init__(self):
-        # facet constants of the two laws, made once: c x n (F, 3)
-        object.__setattr__(self, "_cxn", np.cross(self.centres, self.normals))
+        # the facet constants of the two laws, made once, one row per facet (TABLE_COLUMNS)
+        table = np.column_stack([self.normals, self.centres, np.cross(self.centres, self.normals), self.areas,
+                                 self.specular, self.diffuse, self.drag * self.areas])
+        object.__setattr__(self, "table", np.ascontiguousarray(table, dtype=float).reshape(-1, len(TABLE_COLUMNS)))
+
+
+#: The columns of :attr:`Surfaces.table`, what the compiled sums read: ``n`` (3), ``c`` (3), ``c x n`` (3),
+#: ``A``, ``rho_s``, ``rho_d``, ``C_d A``.
+TABLE_COLUMNS = ("nx", "ny", "nz", "cx", "cy", "cz", "cnx", "cny", "cnz", "area", "specular", "diffuse", "cd_area")
 
 
 def _per_facet(value, n: int, name: str) -> np.ndarray:
@@ -113,27 +124,103 @@ def facets(vertices, faces, centre_of_mass=(0.0, 0.0, 0.0), absorbed=1.0, specul
                     *(c[keep] for c in coeffs))
 
 
-def _sum(terms):
-    """``sum`` over the facets (axis 0) in one fixed order, the same for (F,) and (F, N)."""
-    return np.cumsum(terms, axis=0)[-1]
+@jitable
+def srp_facets(table, sx, sy, sz, p):
+    """Solar radiation pressure summed over the lit facets: ``(Tx, Ty, Tz, Fx, Fy, Fz)`` (N m, N; body axes).
+
+    Markley & Crassidis (2014) section 3.3.6, Wertz (1978) section 17.2 (the
+    law of the module docstring): a facet with ``cos t = n . s > 0`` feels
+    ``F = P A cos t [2 (rho_d / 3 + rho_s cos t) n + (1 - rho_s) s]`` with
+    ``P`` = ``p`` (the pressure times the visible fraction, negative: it
+    pushes away from the Sun), at its centre ``c``: ``T = c x F``.  ``table``:
+    :attr:`Surfaces.table`; ``s``: the unit vector to the Sun, body axes.
+    The facets are added in their order, one by one.
+    """
+    fnx = fny = fnz = tnx = tny = tnz = ws = wcx = wcy = wcz = 0.0
+    for f in range(table.shape[0]):
+        nx, ny, nz = table[f, 0], table[f, 1], table[f, 2]
+        c = nx * sx + ny * sy + nz * sz
+        a_lit = table[f, 9] * (c if c > 0.0 or c != c else 0.0)   # numpy's maximum: NaN passes
+        w_n = a_lit * 2.0 * (table[f, 11] / 3.0 + table[f, 10] * c)  # along n
+        w_s = a_lit * (1.0 - table[f, 10])  # along s
+        fnx += w_n * nx
+        fny += w_n * ny
+        fnz += w_n * nz
+        tnx += w_n * table[f, 6]
+        tny += w_n * table[f, 7]
+        tnz += w_n * table[f, 8]
+        ws += w_s
+        wcx += w_s * table[f, 3]
+        wcy += w_s * table[f, 4]
+        wcz += w_s * table[f, 5]
+    return (p * (tnx + (wcy * sz - wcz * sy)), p * (tny + (wcz * sx - wcx * sz)), p * (tnz + (wcx * sy - wcy * sx)),
+            p * (fnx + ws * sx), p * (fny + ws * sy), p * (fnz + ws * sz))
 
 
-def _cos(normals, u):
-    """``n_f . u`` for every facet: (F,) for a 3-tuple of floats, (F, N) for a 3-tuple of rows."""
-    ux, uy, uz = u
-    if np.ndim(ux) == 0:
-        return normals[:, 0] * ux + normals[:, 1] * uy + normals[:, 2] * uz
-    return (normals[:, 0, None] * np.asarray(ux)[None, :] + normals[:, 1, None] * np.asarray(uy)[None, :]
-            + normals[:, 2, None] * np.asarray(uz)[None, :])
+@jitable
+def drag_facets(table, vx, vy, vz, density):
+    """Free-molecular drag summed over the facets facing the flow: ``(Tx, Ty, Tz, Fx, Fy, Fz)`` (N m, N; body axes).
+
+    Markley & Crassidis (2014) section 3.3.6, Wertz (1978) section 17.2 (the
+    law of the module docstring): with ``u = v / |v|`` and ``cos a = n . u > 0``
+    a facet feels ``F = -1/2 rho C_d A |v|^2 cos a u`` at its centre ``c``:
+    ``T = c x F``.  ``table``: :attr:`Surfaces.table`; ``v``: the velocity
+    relative to the air (m/s, body axes); ``density`` (kg/m^3).
+    """
+    speed = math.sqrt(vx * vx + vy * vy + vz * vz)
+    safe = speed if speed > 0.0 else 1.0
+    ux, uy, uz = vx / safe, vy / safe, vz / safe
+    w_sum = wcx = wcy = wcz = 0.0
+    for f in range(table.shape[0]):
+        c = table[f, 0] * ux + table[f, 1] * uy + table[f, 2] * uz
+        w = table[f, 12] * (c if c > 0.0 or c != c else 0.0)  # C_d A cos a on the facets facing the flow
+        w_sum += w
+        wcx += w * table[f, 3]
+        wcy += w * table[f, 4]
+        wcz += w * table[f, 5]
+    k = -0.5 * density * speed * speed
+    return (k * (wcy * uz - wcz * uy), k * (wcz * ux - wcx * uz), k * (wcx * uy - wcy * ux),
+            k * w_sum * ux, k * w_sum * uy, k * w_sum * uz)
 
 
-def _col(x, like):
-    """The facet constant ``x`` (F,) shaped to multiply ``like`` ((F,) or (F, N))."""
-    return x if np.ndim(like) == 1 else x[:, None]
+@kernel
+def _srp_one(table, sx, sy, sz, p):
+    return srp_facets(table, sx, sy, sz, p)
 
 
-def _out(x, scalar):
-    return float(x) if scalar else x
+@kernel
+def _drag_one(table, vx, vy, vz, density):
+    return drag_facets(table, vx, vy, vz, density)
+
+
+@kernel
+def srp_columns(table, sx, sy, sz, p):
+    """:func:`srp_facets` for each body of a column: rows ``s`` (N,) and ``p`` (N,) -> (6, N)."""
+    out = np.empty((6, sx.shape[0]))
+    for j in range(sx.shape[0]):
+        out[0, j], out[1, j], out[2, j], out[3, j], out[4, j], out[5, j] = srp_facets(table, sx[j], sy[j], sz[j],
+                                                                                      p[j])
+    return out
+
+
+@kernel
+def drag_columns(table, vx, vy, vz, density):
+    """:func:`drag_facets` for each body of a column: rows ``v`` (N,) and ``density`` (N,) -> (6, N)."""
+    out = np.empty((6, vx.shape[0]))
+    for j in range(vx.shape[0]):
+        out[0, j], out[1, j], out[2, j], out[3, j], out[4, j], out[5, j] = drag_facets(table, vx[j], vy[j], vz[j],
+                                                                                       density[j])
+    return out
+
+
+def _rows(*values):
+    """``values`` (floats or rows) as contiguous float rows of one common length."""
+    return [np.array(v) for v in np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in values))]
+
+
+def pressure(distance=ASTRONOMICAL_UNIT, sunlit=1.0):
+    """``-P (1 AU / d)^2`` times the visible fraction: the signed pressure :func:`srp_facets` takes (floats or rows)."""
+    return -SOLAR_PRESSURE * (ASTRONOMICAL_UNIT / distance) ** 2 * sunlit
 
 
 def srp(surfaces: Surfaces, sun, distance: float = ASTRONOMICAL_UNIT, sunlit=1.0) -> tuple:
@@ -141,26 +228,14 @@ def srp(surfaces: Surfaces, sun, distance: float = ASTRONOMICAL_UNIT, sunlit=1.0
 
     ``sun`` the unit vector to the Sun in body axes (floats, or rows: one
     per body), ``distance`` from the Sun (m), ``sunlit`` the visible
-    fraction of the solar disc (0 in the umbra).  The law of the module
-    docstring summed over the lit facets.
+    fraction of the solar disc (0 in the umbra).  :func:`srp_facets`.
     """
-    scalar = np.ndim(sun[0]) == 0
-    c = _cos(surfaces.normals, sun)
-    lit = np.maximum(c, 0.0)
-    a_lit = _col(surfaces.areas, c) * lit
-    w_n = a_lit * 2.0 * (_col(surfaces.diffuse, c) / 3.0 + _col(surfaces.specular, c) * c)  # along n
-    w_s = a_lit * (1.0 - _col(surfaces.specular, c))  # along s
-    p = -SOLAR_PRESSURE * (ASTRONOMICAL_UNIT / distance) ** 2 * sunlit
-    sx, sy, sz = sun
-    sum_ws = _sum(w_s)
-    force, torque = [], []
-    wc = [_sum(w_s * _col(surfaces.centres[:, i], c)) for i in range(3)]  # sum w_s c
-    for i, si in enumerate((sx, sy, sz)):
-        force.append(_out(p * (_sum(w_n * _col(surfaces.normals[:, i], c)) + sum_ws * si), scalar))
-    cxs = (wc[1] * sz - wc[2] * sy, wc[2] * sx - wc[0] * sz, wc[0] * sy - wc[1] * sx)
-    for i in range(3):
-        torque.append(_out(p * (_sum(w_n * _col(surfaces._cxn[:, i], c)) + cxs[i]), scalar))
-    return tuple(torque), tuple(force)
+    p = pressure(distance, sunlit)
+    if np.ndim(sun[0]) == 0 and np.ndim(p) == 0:
+        out = _srp_one(surfaces.table, float(sun[0]), float(sun[1]), float(sun[2]), float(p))
+        return out[:3], out[3:]
+    out = srp_columns(surfaces.table, *_rows(sun[0], sun[1], sun[2], p))
+    return (out[0], out[1], out[2]), (out[3], out[4], out[5])
 
 
 def drag(surfaces: Surfaces, velocity, density) -> tuple:
@@ -168,22 +243,13 @@ def drag(surfaces: Surfaces, velocity, density) -> tuple:
 
     ``velocity`` the body's velocity relative to the air in body axes (m/s;
     floats, or rows), ``density`` the air's (kg/m^3; a float or a row).
-    The law of the module docstring over the facets facing the flow.
+    :func:`drag_facets`.
     """
-    scalar = np.ndim(velocity[0]) == 0
-    vx, vy, vz = velocity
-    speed = np.sqrt(vx * vx + vy * vy + vz * vz)
-    safe = np.where(speed > 0.0, speed, 1.0)
-    u = (vx / safe, vy / safe, vz / safe)
-    c = _cos(surfaces.normals, u)
-    w = _col(surfaces.drag * surfaces.areas, c) * np.maximum(c, 0.0)  # C_d A cos a on facets facing the flow
-    k = -0.5 * density * speed * speed
-    wsum = _sum(w)
-    wc = [_sum(w * _col(surfaces.centres[:, i], c)) for i in range(3)]
-    force = tuple(_out(k * wsum * ui, scalar) for ui in u)
-    cxu = (wc[1] * u[2] - wc[2] * u[1], wc[2] * u[0] - wc[0] * u[2], wc[0] * u[1] - wc[1] * u[0])
-    torque = tuple(_out(k * x, scalar) for x in cxu)
-    return torque, force
+    if np.ndim(velocity[0]) == 0 and np.ndim(density) == 0:
+        out = _drag_one(surfaces.table, float(velocity[0]), float(velocity[1]), float(velocity[2]), float(density))
+        return out[:3], out[3:]
+    out = drag_columns(surfaces.table, *_rows(velocity[0], velocity[1], velocity[2], density))
+    return (out[0], out[1], out[2]), (out[3], out[4], out[5])
 
 
 def relative_velocity(r_eci, v_eci) -> tuple:

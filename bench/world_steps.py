@@ -1,0 +1,68 @@
+"""The spacecraft's step in its world through ``sim.api.run`` (issue 42's table), before and after, in one run.
+
+``python -m bench.world_steps [--before DIR] [NAME ...]`` prints microseconds per step of the built-in
+scenarios (default: sun_pointing, detumble, momentum_dumping, fly_on_estimate) as the issue measures them:
+through ``sim.api.run`` with no rows kept (``every`` = 10^9), the difference of two durations (200 and 1,200
+steps, so set-up falls out), best of three, in CPU time of the process (``time.process_time``: on a shared
+machine wall time also counts the waits for a core).  With ``--before DIR`` (a checkout of the code before
+the change, e.g. ``git archive e160f8c | tar -x -C DIR``) each scenario is measured there too, in a child
+process, alternating with this tree's: old and new in one run.  The figures are in docs/PERFORMANCE.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+NAMES = ("sun_pointing", "detumble", "momentum_dumping", "fly_on_estimate")
+
+
+def us_per_step(name: str, short: int = 200, long: int = 1200, repeats: int = 3) -> float:
+    """CPU microseconds per step of ``name`` through sim.api.run, the best of ``repeats`` differences."""
+    from sim import api
+    from sim.run.scenario import load
+
+    dt = load(name).settings.dt
+
+    def run(steps):
+        start = time.process_time()
+        api.run(name, duration=steps * dt, every=10**9, force=True)
+        return time.process_time() - start
+
+    run(short)  # compile or load the kernels, warm the caches
+    return min((run(long) - run(short)) / (long - short) for _ in range(repeats)) * 1e6
+
+
+def _child(folder: str, name: str) -> float:
+    env = dict(os.environ, PYTHONPATH=folder)
+    out = subprocess.run([sys.executable, "-c", f"from bench.world_steps import us_per_step; "
+                          f"print(us_per_step({name!r}))"], cwd=folder, env=env, capture_output=True, text=True,
+                         check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", help="a checkout of the code before the change, measured alongside")
+    parser.add_argument("names", nargs="*", default=NAMES)
+    args = parser.parse_args(argv)
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for name in args.names:
+        if args.before:
+            # the old tree has no bench/world_steps.py: give it this file's function
+            os.makedirs(os.path.join(args.before, "bench"), exist_ok=True)
+            with open(__file__) as src, open(os.path.join(args.before, "bench", "world_steps.py"), "w") as dst:
+                dst.write(src.read())
+            old = _child(args.before, name)
+            new = _child(here, name)
+            print(f"{name:18s} before {old:8.1f} us  after {new:8.1f} us  ({old / new:4.1f}x)", flush=True)
+        else:
+            print(f"{name:18s} {_child(here, name):8.1f} us", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

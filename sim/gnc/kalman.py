@@ -1,0 +1,209 @@
+"""The MEKF's compiled kernels: the transition, one Kalman update in Joseph form, and the filter's propagation
+and updates over a column of filters (one filter is a column of one).
+
+The formulas of :class:`sim.gnc.estimation.Mekf` (Lefferts, Markley & Shuster 1982; Markley & Crassidis
+2014 ch. 6, Table 6.3), with the 6x6 covariance's products written out as loops (no BLAS), compiled by
+:mod:`sim.core.jit`; :class:`~sim.gnc.estimation.Mekf` holds the state and calls them.  Conventions as
+:mod:`sim.gnc.attitude`: ``Q`` scalar last, inertial -> body; the error state ``x = (a, Δβ)``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sim.core.algebra import product_QQ
+from sim.core.angles import to_body
+from sim.core.jit import jitable, kernel
+from sim.gnc.attitude import delta_q, rotation_vector_of
+
+__all__ = ["transition_into", "kalman_update", "mekf_propagate", "mekf_update_attitude", "mekf_update_vector"]
+
+
+@jitable
+def transition_into(phi, wx, wy, wz, dt):
+    """The MEKF's discrete state transition ``Φ`` (6x6) over ``dt`` for the estimated rate ``w`` (constant),
+    written into ``phi``.
+
+    For the error state ``x = (a, Δβ)``, ``da/dt = -[w×] a - Δβ - η_v``,
+    ``dΔβ/dt = η_u`` (Lefferts, Markley & Shuster 1982; Markley & Crassidis
+    2014 ch. 6), ``Φ = exp(F dt)`` in closed form (Crassidis & Junkins 2012
+    §7.2), with ``θ = |w| dt``::
+
+        Φ11 = I - [w×] sin θ / |w| + [w×]^2 (1 - cos θ) / |w|^2     (= C(δQ(w dt)))
+        Φ12 = [w×] (1 - cos θ) / |w|^2 - I dt - [w×]^2 (θ - sin θ) / |w|^3
+        Φ21 = 0,  Φ22 = I
+
+    and their series below ``θ = 1e-4``.
+    """
+    n = math.sqrt(wx * wx + wy * wy + wz * wz)
+    th = n * dt
+    th2 = th * th
+    if th < 1e-4:
+        s1 = dt * (1.0 - th2 / 6.0)                       # sin θ / |w|
+        s2 = dt * dt * (0.5 - th2 / 24.0)                 # (1 - cos θ) / |w|^2
+        s3 = dt * dt * dt * (1.0 / 6.0 - th2 / 120.0)     # (θ - sin θ) / |w|^3
+    else:
+        s1 = math.sin(th) / n
+        s2 = (1.0 - math.cos(th)) / (n * n)
+        s3 = (th - math.sin(th)) / (n * n * n)
+    wx_ = ((0.0, -wz, wy), (wz, 0.0, -wx), (-wy, wx, 0.0))
+    for i in range(3):
+        for j in range(3):
+            w2 = wx_[i][0] * wx_[0][j] + wx_[i][1] * wx_[1][j] + wx_[i][2] * wx_[2][j]
+            eye = 1.0 if i == j else 0.0
+            phi[i, j] = eye - wx_[i][j] * s1 + w2 * s2
+            phi[i, j + 3] = wx_[i][j] * s2 - eye * dt - w2 * s3
+            phi[i + 3, j] = 0.0
+            phi[i + 3, j + 3] = eye
+
+
+@kernel
+def _transition_rows(w, dt):
+    out = np.empty((w.shape[0], 6, 6))
+    for j in range(w.shape[0]):
+        transition_into(out[j], w[j, 0], w[j, 1], w[j, 2], dt)
+    return out
+
+
+@jitable
+def _reset(q, bias, j, d1, d2, d3, d4, d5, d6):
+    """The MEKF's reset: ``Q̂ <- δQ(â) . Q̂`` normalised, ``β̂ <- β̂ + Δβ̂`` (row ``j``)."""
+    n1, n2, n3, n4 = product_QQ(delta_q(d1, d2, d3), (q[j, 0], q[j, 1], q[j, 2], q[j, 3]))
+    size = math.sqrt(n1 * n1 + n2 * n2 + n3 * n3 + n4 * n4)
+    q[j, 0], q[j, 1], q[j, 2], q[j, 3] = n1 / size, n2 / size, n3 / size, n4 / size
+    bias[j, 0] += d4
+    bias[j, 1] += d5
+    bias[j, 2] += d6
+
+
+@jitable
+def kalman_update(q, bias, p, j, residual, h3, r):
+    """One Kalman update of filter ``j`` in Joseph form, then the reset of the error state (:func:`_reset`).
+
+    ``H = [h3 0]`` (3x6), ``S = H P H^T + R``, ``K = P H^T S^-1`` (``S`` solved by
+    Gaussian elimination, without pivoting: ``S`` is symmetric positive definite,
+    for which it is stable, Golub & Van Loan 2013 §4.2), ``x̂ = K z``,
+    ``P <- (I - K H) P (I - K H)^T + K R K^T``, symmetrised (Markley &
+    Crassidis 2014 ch. 6, Table 6.3; Bucy & Joseph 1968 for the form).
+    ``residual`` (3,), ``h3`` and ``r`` (3, 3).
+    """
+    pj = p[j]
+    pht = np.zeros((6, 3))
+    for a in range(6):
+        for b in range(3):
+            acc = 0.0
+            for k in range(3):
+                acc += pj[a, k] * h3[b, k]
+            pht[a, b] = acc
+    m = np.zeros((3, 9))        # [S | (P H^T)^T]: solved in place for K^T
+    for a in range(3):
+        for b in range(3):
+            acc = 0.0
+            for k in range(3):
+                acc += h3[a, k] * pht[k, b]
+            m[a, b] = acc + r[a, b]
+        for b in range(6):
+            m[a, 3 + b] = pht[b, a]
+    for c in range(3):
+        for a in range(c + 1, 3):
+            f = m[a, c] / m[c, c]
+            for b in range(c, 9):
+                m[a, b] -= f * m[c, b]
+    gain = np.zeros((6, 3))     # K
+    for b in range(6):
+        for a in range(2, -1, -1):
+            acc = m[a, 3 + b]
+            for k in range(a + 1, 3):
+                acc -= m[a, k] * gain[b, k]
+            gain[b, a] = acc / m[a, a]
+    dx = np.zeros(6)
+    for a in range(6):
+        dx[a] = gain[a, 0] * residual[0] + gain[a, 1] * residual[1] + gain[a, 2] * residual[2]
+    ikh = np.zeros((6, 6))
+    for a in range(6):
+        for b in range(6):
+            kh = 0.0
+            if b < 3:
+                kh = gain[a, 0] * h3[0, b] + gain[a, 1] * h3[1, b] + gain[a, 2] * h3[2, b]
+            ikh[a, b] = (1.0 if a == b else 0.0) - kh
+    tmp = np.zeros((6, 6))
+    for a in range(6):
+        for b in range(6):
+            acc = 0.0
+            for k in range(6):
+                acc += ikh[a, k] * pj[k, b]
+            tmp[a, b] = acc
+    kr = np.zeros((6, 3))
+    for a in range(6):
+        for b in range(3):
+            kr[a, b] = gain[a, 0] * r[0, b] + gain[a, 1] * r[1, b] + gain[a, 2] * r[2, b]
+    new = np.zeros((6, 6))
+    for a in range(6):
+        for b in range(6):
+            acc = 0.0
+            for k in range(6):
+                acc += tmp[a, k] * ikh[b, k]
+            new[a, b] = acc + (kr[a, 0] * gain[b, 0] + kr[a, 1] * gain[b, 1] + kr[a, 2] * gain[b, 2])
+    for a in range(6):
+        for b in range(6):
+            pj[a, b] = 0.5 * (new[a, b] + new[b, a])
+    _reset(q, bias, j, dx[0], dx[1], dx[2], dx[3], dx[4], dx[5])
+
+
+@kernel
+def mekf_propagate(q, bias, p, rates, dt, qd):
+    """Each filter over ``dt`` with its gyro sample ``rates[j]``: ``ŵ = w~ - β̂``, ``Q̂ <- δQ(ŵ dt) . Q̂``
+    normalised (the exact rotation for a constant rate, Markley & Crassidis's ``Θ̄(ŵ) q̂``), and
+    ``P <- Φ P Φ^T + Q_d`` (:func:`transition_into`; ``qd`` :func:`sim.gnc.estimation.process_noise`).  In place."""
+    phi = np.empty((6, 6))
+    tmp = np.empty((6, 6))
+    for j in range(q.shape[0]):
+        wx, wy, wz = rates[j, 0] - bias[j, 0], rates[j, 1] - bias[j, 1], rates[j, 2] - bias[j, 2]
+        n1, n2, n3, n4 = product_QQ(delta_q(wx * dt, wy * dt, wz * dt), (q[j, 0], q[j, 1], q[j, 2], q[j, 3]))
+        size = math.sqrt(n1 * n1 + n2 * n2 + n3 * n3 + n4 * n4)
+        q[j, 0], q[j, 1], q[j, 2], q[j, 3] = n1 / size, n2 / size, n3 / size, n4 / size
+        transition_into(phi, wx, wy, wz, dt)
+        pj = p[j]
+        for a in range(6):
+            for b in range(6):
+                acc = 0.0
+                for k in range(6):
+                    acc += phi[a, k] * pj[k, b]
+                tmp[a, b] = acc
+        for a in range(6):
+            for b in range(6):
+                acc = 0.0
+                for k in range(6):
+                    acc += tmp[a, k] * phi[b, k]
+                pj[a, b] = acc + qd[a, b]
+
+
+@kernel
+def mekf_update_attitude(q, bias, p, q_measured, r, valid):
+    """Each filter ``j`` with ``valid[j]`` updated by a measured attitude: residual ``a(Q_m, Q̂)``
+    (:func:`sim.gnc.estimation.attitude_error`), ``H = [I 0]``, ``R = r`` (3x3); :func:`kalman_update`.  In place."""
+    eye = np.eye(3)
+    res = np.empty(3)
+    for j in range(q.shape[0]):
+        if valid[j]:
+            e = product_QQ((q_measured[j, 0], q_measured[j, 1], q_measured[j, 2], q_measured[j, 3]),
+                           (-q[j, 0], -q[j, 1], -q[j, 2], q[j, 3]))
+            res[0], res[1], res[2] = rotation_vector_of(e[0], e[1], e[2], e[3])
+            kalman_update(q, bias, p, j, res, eye, r)
+
+
+@kernel
+def mekf_update_vector(q, bias, p, b, reference, r, valid):
+    """Each filter ``j`` with ``valid[j]`` updated by a vector measured in body axes, ``b = C(Q) r_ref + noise``:
+    residual ``b - ĥ``, ``ĥ = C(Q̂) r_ref``, ``H = [[ĥ×] 0]`` (Markley & Crassidis 2014 ch. 6:
+    ``C(Q) r ≈ (I - [a×]) ĥ = ĥ + [ĥ×] a``), ``R = r[j]`` (3x3); :func:`kalman_update`.  In place."""
+    h3 = np.zeros((3, 3))
+    res = np.empty(3)
+    for j in range(q.shape[0]):
+        if valid[j]:
+            x, y, z = to_body((q[j, 0], q[j, 1], q[j, 2], q[j, 3]), (reference[j, 0], reference[j, 1], reference[j, 2]))
+            h3[0, 1], h3[0, 2], h3[1, 0], h3[1, 2], h3[2, 0], h3[2, 1] = -z, y, z, -x, -y, x
+            res[0], res[1], res[2] = b[j, 0] - x, b[j, 1] - y, b[j, 2] - z
+            kalman_update(q, bias, p, j, res, h3, r[j])
