@@ -21,12 +21,18 @@ ESTIMATE_GHOST = "(estimate)"
 ESTIMATE_COLOR = (0.35, 1.0, 0.45, 0.35)
 
 
+#: The sensors' timeline's y axis: each sensor named between its low (not available) and high level
+#: (:data:`sim.model.navigation.AVAILABILITY_COLUMNS`: sensor k of ``SENSOR_NAMES`` at 3 - k, 3 - k + 0.6 while
+#: available), in short: gyro, star tracker, sun sensors, magnetometer.
+TIMELINE_TICKS = tuple((3 - k + 0.3, name) for k, name in enumerate(("gyro", "star trk", "sun", "magnet")))
+
+
 def _axis(a: str, color: str) -> PlotSpec:
     return PlotSpec(f"err_{a}", f"Error {a}", f"{a} error (deg)", (
         CurveSpec(f"err_{a}_deg", f"δθ{a}", color),
         CurveSpec(f"sig3_{a}_deg", "+3σ", SILVER, dashed=True),
         CurveSpec(f"nsig3_{a}_deg", "−3σ", SILVER, dashed=True),
-    ))
+    ), floor=1e-6)
 
 
 ESTIMATION_PLOTS = (
@@ -40,7 +46,7 @@ ESTIMATION_PLOTS = (
         CurveSpec("bias_x", "βx true", RED, dashed=True),
         CurveSpec("bias_y", "βy true", GREEN, dashed=True),
         CurveSpec("bias_z", "βz true", BLUE, dashed=True),
-    )),
+    ), floor=1e-9),
     PlotSpec("nees", "NEES", "NEES", (
         CurveSpec("nees", "NEES", AMBER),
     )),
@@ -49,6 +55,6 @@ ESTIMATION_PLOTS = (
         CurveSpec("timeline_star_tracker", "star tracker", VIOLET),
         CurveSpec("timeline_sun_sensors", "sun sensors", AMBER),
         CurveSpec("timeline_magnetometer", "magnetometer", BLUE),
-    )),
+    ), ticks=TIMELINE_TICKS),
 )
 """The Estimation tab's plots, top to bottom."""
