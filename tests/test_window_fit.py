@@ -15,7 +15,9 @@ from app.plots.live import PlotPanel
 from app.plots.tabs import MIN_WIDTH
 from app.plots.style import RELATIVE_FLOOR, LogAxisItem, legend_columns, settle_range
 from sim.model.rows import HISTORY_COLUMNS
-from sim.run.scenario import builtin_dir
+from sim.run.scenario import builtin_dir, load
+from app.view3d.layout import GHOST_COLOR
+from app.window.theme import COMPARE_COLORS, cycle
 
 #: Window sizes the layout is made for: laptops and projectors (1280x720, 1366x768), the default, full HD.
 SIZES = ((1280, 720), (1366, 768), (1400, 900), (1920, 1080))
@@ -237,3 +239,56 @@ def test_rounding_noise_at_rest_is_drawn_flat(qtbot):
     low, high = panel.plot("rates").viewRange()[1]
     assert high - low >= 1e-9  # the rates plot's floor: the noise lies flat in its middle
     assert low < -1e-14 and 1e-14 < high
+
+
+# ------------------------------------------------------------------------ videos (item 10)
+def _has_color(region, rgb, tolerance=6):
+    """Whether some pixel of ``region`` (RGBA uint8, rows top-down) has the colour ``rgb`` (0..1 floats)."""
+    want = np.round(255 * np.asarray(rgb[:3]))
+    return bool(np.any(np.all(np.abs(region[..., :3].astype(float) - want) <= tolerance, axis=-1)))
+
+
+@pytest.fixture
+def video_window(qtbot):
+    """An unpaced window laid out for a video as ``attitude-sim video`` opens it (app.window.render), closed after."""
+    from app.window import render
+
+    opened = []
+
+    def open_for_video(name, what, size):
+        window, grab = render._open(load(name), what, size)
+        opened.append(window)
+        return window, grab
+
+    yield open_for_video
+    for window in opened:
+        render._close(window)
+
+
+@pytest.mark.gl
+def test_a_video_of_the_view_explains_its_ghosts(video_window):
+    # intermediate_axis flies three comparison bodies beside the main one: their legend is in the picture
+    window, grab = video_window("intermediate_axis", "view", (640, 360))
+    window.flight.worker.advance_to(0.5)
+    window.show_frame(view_only=True)
+    frame = grab.take()[::-1]  # rows top-down
+    assert frame.shape == (360, 640, 4)
+    corner = frame[:60, 320:]  # the top-right corner, where the window's legend is painted
+    colors = cycle(COMPARE_COLORS, len(window.frames.bodies))
+    assert len(colors) == 2 and "command" not in window.legend.text()
+    for color in colors:
+        assert _has_color(corner, color), color
+    assert not _has_color(corner, GHOST_COLOR)  # no controller: no command ghost, not named
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize("size", [(960, 540), (1280, 720)])
+def test_a_small_window_video_draws_the_whole_window(qtbot, video_window, size):
+    # a 960x540 video: the window drawn at 1280x720 at least and scaled down, every tab's plots whole
+    window, grab = video_window("fly_on_estimate", "window", size)
+    assert grab.frame_size == (1280, 720)
+    window.flight.worker.advance_to(5.0)
+    window.show_frame()
+    for index in range(window.plot_tabs.count()):
+        window.plot_tabs.setCurrentIndex(index)
+        qtbot.waitUntil(lambda: _fits(window, size), timeout=3000)
