@@ -292,3 +292,36 @@ def test_a_small_window_video_draws_the_whole_window(qtbot, video_window, size):
     for index in range(window.plot_tabs.count()):
         window.plot_tabs.setCurrentIndex(index)
         qtbot.waitUntil(lambda: _fits(window, size), timeout=3000)
+
+
+# -------------------------------------------------------------- the estimate drawn (item 8)
+@pytest.mark.parametrize("degrees", [0.01, 0.3, 2.0, 30.0])
+def test_the_estimate_is_drawn_with_its_error_magnified(degrees):
+    from scipy.spatial.transform import Rotation
+
+    from app.window.estimation import magnified
+
+    truth = Rotation.from_euler("zyx", [40.0, -20.0, 75.0], degrees=True).as_matrix()
+    axis = np.array([0.2, -0.6, 0.77]) / np.linalg.norm([0.2, -0.6, 0.77])
+    error = Rotation.from_rotvec(np.radians(degrees) * axis).as_matrix()
+    estimate = error @ truth
+    assert np.allclose(magnified(estimate, truth, 1.0), estimate, atol=1e-12)
+    drawn = Rotation.from_matrix(magnified(estimate, truth, 50.0, 60.0) @ truth.T).as_rotvec()
+    assert np.degrees(np.linalg.norm(drawn)) == pytest.approx(min(50.0 * degrees, 60.0), rel=1e-9)
+    assert drawn / np.linalg.norm(drawn) == pytest.approx(axis, abs=1e-9)  # about the error's own axis
+
+
+@pytest.mark.gl
+def test_the_estimate_shows_apart_from_the_body(qtbot, main_window):
+    # mekf: the estimate agrees with the truth to a fraction of a degree after its first seconds; its axes are
+    # drawn in their own opaque green, longer than the body's own, where a translucent copy showed only in specks
+    from app.plots.estimation import ESTIMATE_COLOR
+    from app.window.pictures import view_image
+
+    win = main_window("mekf", speed=10.0)
+    qtbot.waitUntil(lambda: win.last_snapshot.t > 20.0, timeout=20000)
+    image = view_image(win.viewer.scene).convertToFormat(QImage.Format.Format_RGBA8888)
+    pixels = np.frombuffer(image.constBits(), np.uint8, count=image.sizeInBytes())
+    pixels = pixels.reshape(image.height(), image.bytesPerLine() // 4, 4)[:, :image.width()]
+    green = np.all(np.abs(pixels[..., :3].astype(float) - 255 * np.asarray(ESTIMATE_COLOR[:3])) <= 12, axis=-1)
+    assert green.sum() >= 100  # three lines some 3 px wide and tens of pixels long
