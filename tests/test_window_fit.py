@@ -325,3 +325,50 @@ def test_the_estimate_shows_apart_from_the_body(qtbot, main_window):
     pixels = pixels.reshape(image.height(), image.bytesPerLine() // 4, 4)[:, :image.width()]
     green = np.all(np.abs(pixels[..., :3].astype(float) - 255 * np.asarray(ESTIMATE_COLOR[:3])) <= 12, axis=-1)
     assert green.sum() >= 100  # three lines some 3 px wide and tens of pixels long
+
+
+@pytest.mark.gl
+def test_the_earth_hides_the_sun_behind_it(qtbot, main_window):
+    # nadir_pointing's orbit view turned so that the Sun's disc lies just beyond the Earth's limb, behind it:
+    # nothing of the Sun may show inside the Earth's outline (a point sprite drew its whole disc over the Earth)
+    from PySide6.QtGui import QVector4D
+
+    from app.view3d.orbit import SUN_LENGTH
+    from app.window.pictures import view_image
+
+    win = main_window("nadir_pointing")
+    win.worker.pause(True)
+    qtbot.waitUntil(lambda: win.orbit_view.scene.snapshot is not None, timeout=5000)
+    scene = win.orbit_view.scene
+    sun = np.asarray(scene.snapshot.world.sun, dtype=float)
+    sun /= np.linalg.norm(sun)
+    side = np.cross(sun, [0.0, 0.0, 1.0])
+    side /= np.linalg.norm(side)
+    distance, radius = float(scene.opts["distance"]), scene.radius
+    image = view_image(scene)
+    width, height = image.width(), image.height()
+    focal = 0.5 * width / math.tan(math.radians(0.5 * scene.opts["fov"]))  # pyqtgraph's fov is horizontal
+    limb = focal * math.tan(math.asin(radius / distance))  # the Earth's outline, pixels from the image centre
+
+    def offset(alpha):
+        """Pixels from the image centre to the Sun's disc, the camera ``alpha`` off the anti-Sun line."""
+        d = -math.cos(alpha) * sun + math.sin(alpha) * side
+        scene.look_from((0.0, 0.0, 0.0), distance, math.degrees(math.asin(d[2])),
+                        math.degrees(math.atan2(d[1], d[0])))
+        mvp = scene.projectionMatrix((0, 0, width, height), (0, 0, width, height)) * scene.viewMatrix()
+        p = mvp.map(QVector4D(*(SUN_LENGTH * radius * sun), 1.0))
+        return math.hypot(p.x() / p.w() * 0.5 * width, p.y() / p.w() * 0.5 * height)
+
+    low, high = 0.0, 0.5  # bisect for the disc's centre 4 px beyond the limb
+    for _ in range(40):
+        middle = 0.5 * (low + high)
+        low, high = (middle, high) if offset(middle) < limb + 4.0 else (low, middle)
+    offset(low)
+    shot = view_image(scene).convertToFormat(QImage.Format.Format_RGBA8888)
+    pixels = np.frombuffer(shot.constBits(), np.uint8, count=shot.sizeInBytes())
+    pixels = pixels.reshape(height, shot.bytesPerLine() // 4, 4)[:, :width, :3].astype(int)
+    yellow = (pixels[..., 0] > 200) & (pixels[..., 1] > 150) & (pixels[..., 2] < 120)
+    rows, cols = np.mgrid[0:height, 0:width]
+    inside = np.hypot(cols + 0.5 - 0.5 * width, rows + 0.5 - 0.5 * height) < limb - 2.0
+    assert yellow[~inside].sum() > 0  # the Sun's visible part, beyond the limb
+    assert yellow[inside].sum() == 0
