@@ -44,8 +44,9 @@ def test_settle_range_without_a_current_range_takes_the_data():
 @pytest.mark.parametrize("widths, available, columns", [
     ([30, 30, 30], 1000, 3),
     ([30, 30, 30, 90, 90, 90], 360, 6),   # Hx Hy Hz Hx body Hy body Hz body on one row
-    ([30, 30, 30, 90, 90, 90], 359, 5),   # each column as wide as its widest entry: 90 + 90 + 90 + 30 + 30
-    ([30, 30, 30, 90, 90, 90], 299, 3),   # four take 90 + 90 + 30 + 90 = 300
+    ([30, 30, 30, 90, 90, 90], 359, 3),   # five would fit (90 + 90 + 90 + 30 + 30): two rows, filled evenly
+    ([30, 30, 30, 30, 30, 30, 30], 200, 4),  # six fit (180): two rows, of four and three
+    ([30, 30, 30, 90, 90, 90], 269, 2),   # three take 270
     ([200, 10], 150, 1),                  # even one entry too wide: one column, never zero
 ])
 def test_legend_columns_fit_the_room(widths, available, columns):

@@ -140,15 +140,17 @@ def settle_range(current, low: float, high: float, margin: float = 0.05,
 def legend_columns(widths, available: float) -> int:
     """How many columns a legend of entries ``widths`` wide (pixels) takes to fit in ``available`` pixels.
 
-    The legend is a grid (pyqtgraph's ``LegendItem``): a column is as wide
-    as its widest entry.  The most columns whose grid fits, at least one:
-    the one layout rule of every plot's legend, so that no legend makes a
-    plot wider than its panel.
+    The legend is a grid (pyqtgraph's ``LegendItem``), filled row by row: a
+    column is as wide as its widest entry.  The fewest rows whose grid
+    fits, filled evenly, at least one column: the one layout rule of every
+    plot's legend, so that no legend makes a plot wider than its panel.
 
     Examples
     --------
     >>> legend_columns([40, 40, 40, 70, 70, 70], 500)
     6
+    >>> legend_columns([40, 40, 40, 70, 70, 70], 300)  # five would fit: two rows all the same, of three
+    3
     >>> legend_columns([40, 40, 40, 70, 70, 70], 220)
     3
     >>> legend_columns([40, 40, 40, 70, 70, 70], 10)
@@ -157,7 +159,8 @@ def legend_columns(widths, available: float) -> int:
     widths = list(widths)
     for columns in range(len(widths), 1, -1):
         if sum(max(widths[c::columns]) for c in range(columns)) <= available:
-            return columns
+            rows = math.ceil(len(widths) / columns)
+            return math.ceil(len(widths) / rows)  # as many rows, filled evenly: 3 + 3 rather than 5 + 1
     return 1
 
 
