@@ -20,7 +20,7 @@ from pyqtgraph.Qt import QtCore, QtWidgets
 __all__ = ["PlotTabs", "MIN_WIDTH"]
 
 #: The plot column's narrowest, pixels: a left axis, a legend of three entries a row and 20 s of curves.
-MIN_WIDTH = 340
+MIN_WIDTH = 330
 
 
 class PlotTabs(QtWidgets.QTabWidget):
