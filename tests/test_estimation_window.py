@@ -5,7 +5,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
-from app.plots.estimation import ESTIMATE_GHOST, ESTIMATION_PLOTS
+from scipy.spatial.transform import Rotation
+
+from app.plots.estimation import ESTIMATE_GHOST, ESTIMATE_MAGNIFY, ESTIMATE_MOST, ESTIMATION_PLOTS
 from sim.core.quaternion import cayley
 
 pytestmark = pytest.mark.gl
@@ -28,11 +30,15 @@ def test_the_estimate_is_a_ghost_and_plotted(qtbot, main_window):
     win.plot_tabs.setCurrentWidget(win.estimation.panel)
     qtbot.waitUntil(lambda: all(win.estimation.panel.curve_points(p.name) > 10 for p in ESTIMATION_PLOTS),
                     timeout=10000)
-    # the ghost is drawn at the estimate of the state shown, which is not the truth
+    # the estimate's axes are turned from the truth about the error's axis by 50 times its angle (scipy the oracle)
     shown = win.last_snapshot
-    ghost = np.asarray(scene._orientations[scene._bodies[ESTIMATE_GHOST]]).reshape(3, 3)
-    assert np.allclose(ghost, np.asarray(cayley(shown.estimate[:4])).reshape(3, 3), atol=1e-12)
-    assert not np.allclose(ghost, np.asarray(cayley(shown.attitude)).reshape(3, 3), atol=1e-9)
+    drawn = np.asarray(scene._orientations[scene._bodies[ESTIMATE_GHOST]]).reshape(3, 3)
+    truth = np.asarray(cayley(shown.attitude)).reshape(3, 3)
+    error = Rotation.from_matrix(np.asarray(cayley(shown.estimate[:4])).reshape(3, 3) @ truth.T).as_rotvec()
+    angle = min(ESTIMATE_MAGNIFY * np.linalg.norm(error), np.radians(ESTIMATE_MOST))
+    assert np.linalg.norm(error) > 1e-6  # the estimate is not the truth
+    expected = Rotation.from_rotvec(angle * error / np.linalg.norm(error)).as_matrix() @ truth
+    assert np.allclose(drawn, expected, atol=1e-9)
     # the +3 sigma curve is the history's sig3 column, the error inside it
     x, y = win.estimation.panel._curves["err_x"][1].getData()
     assert np.nanmin(y) > 0.0

@@ -16,6 +16,8 @@ import math
 from app.cli.linked import add_link_flags, link_rate, open_link
 from app.cli.options import (UsageError, add_body_flags, check_outputs, flush_notes, note, say_body_note,
                              scenario_inputs, with_body)
+from app.ffmpeg import parse_size
+from sim.model.settings import SettingsError
 from sim.run.aem import read_aem
 from sim.run.scenario import load
 
@@ -32,6 +34,9 @@ def add_parser(subparsers) -> None:
     gui.add_argument("--screenshot", metavar="FILE.png", help="save a picture of the window and exit")
     gui.add_argument("--after", type=float, default=2.0, metavar="S",
                      help=f"seconds to run before the screenshot (default 2, at most {MAX_AFTER:g})")
+    gui.add_argument("--size", metavar="WxH",
+                     help="the window's size in pixels, e.g. 1280x720 (default: the size saved last; 1400x900 for "
+                          "a screenshot); the smallest supported is 1280x720 (docs/WINDOW.md)")
     gui.add_argument("--attitude-file", metavar="FILE.aem",
                      help="play a CCSDS attitude file (AEM) beside the simulation, as File > Open attitude file does")
     add_body_flags(gui)
@@ -49,6 +54,12 @@ def cmd_gui(args) -> int:
         read_aem(args.attitude_file)  # a file it cannot read: one line, exit 2, before any window
         inputs = {**inputs, "--attitude-file": args.attitude_file}
     check_outputs({"--screenshot": args.screenshot}, inputs)
+    size = None
+    if args.size is not None:
+        try:
+            size = parse_size(args.size)
+        except SettingsError as exc:
+            raise UsageError(f"--size {args.size}: {exc}") from None
     link_rate(args)  # --link-rate without --link: refused
     link = open_link(args) if args.link is not None else None  # bound here: a port in use is one line, exit 2
     if link is not None:
@@ -57,4 +68,4 @@ def cmd_gui(args) -> int:
     from app.window.launch import run_gui  # Qt is loaded for the window only (see the module docstring)
 
     return run_gui(scenario, screenshot=args.screenshot, after=args.after, link=link,
-                   attitude_file=args.attitude_file)
+                   attitude_file=args.attitude_file, size=size)

@@ -28,16 +28,14 @@ TORQUE_SOURCES = (("t_gg", "gravity gradient", GREEN), ("t_srp", "SRP", AMBER), 
                   ("t_mag", "magnetic", VIOLET))
 
 ENVIRONMENT_PLOTS = (
-    PlotSpec("rate_norm", "|ω| (log)", "|ω| (deg/s)", (CurveSpec("log_w_deg", "|ω|", AMBER),)),
+    PlotSpec("rate_norm", "|ω| (log)", "|ω| (deg/s)", (CurveSpec("log_w_deg", "|ω|", AMBER),), floor=1.0, log=True),
     PlotSpec("wheel_momentum", "Wheel momentum", "h wheels (N m s)", (
-        CurveSpec("hw_x", "hx", RED), CurveSpec("hw_y", "hy", GREEN), CurveSpec("hw_z", "hz", BLUE))),
+        CurveSpec("hw_x", "hx", RED), CurveSpec("hw_y", "hy", GREEN), CurveSpec("hw_z", "hz", BLUE)), floor=1e-9),
     PlotSpec("disturbances", "Disturbance torques (log)", "|τ| (N m)",
              tuple(CurveSpec(f"log_{prefix}", label, color, wraps=True)  # wraps: gaps where a torque is 0
-                   for prefix, label, color in TORQUE_SOURCES)),
+                   for prefix, label, color in TORQUE_SOURCES), floor=1.0, log=True),
 )
-"""The tab's plots, top to bottom; ``log_*`` columns are drawn on a logarithmic axis."""
-
-_LOG_PLOTS = ("rate_norm", "disturbances")
+"""The tab's plots, top to bottom; ``log_*`` columns are drawn on a logarithmic axis, at least a decade high."""
 
 
 def _log10(values):
@@ -76,6 +74,10 @@ class DerivedHistory:
     def count(self) -> int:
         return self.history.count
 
+    @property
+    def generation(self) -> int:
+        return self.history.generation
+
     def window(self, seconds, names=None):
         return self.history.window(seconds, ())[0], {}
 
@@ -109,8 +111,6 @@ class EnvironmentPlots(PlotPanel):
     def __init__(self, history, parent=None):
         self.derived = DerivedHistory(history, derived_columns())
         super().__init__(self.derived, parent, plots=ENVIRONMENT_PLOTS)
-        for name in _LOG_PLOTS:
-            self.plot(name).getAxis("left").setLogMode(True)
 
     def show_settings(self, settings) -> bool:
         """A new run: the derived columns of its wheels, and each plot shown when its columns are recorded.

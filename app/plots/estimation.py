@@ -14,19 +14,33 @@ from __future__ import annotations
 from app.plots.live import CurveSpec, PlotSpec
 from app.plots.style import AMBER, BLUE, GREEN, RED, SILVER, VIOLET
 
-__all__ = ["ESTIMATION_PLOTS", "ESTIMATE_GHOST", "ESTIMATE_COLOR"]
+__all__ = ["ESTIMATION_PLOTS", "ESTIMATE_GHOST", "ESTIMATE_COLOR", "ESTIMATE_MAGNIFY", "ESTIMATE_MOST"]
 
-#: The estimate's ghost in the 3D view: its name there and its colour (RGBA 0..1, translucent green).
+#: The estimate in the 3D view, drawn as its body axes: its name there and its colour (RGBA 0..1, green).
 ESTIMATE_GHOST = "(estimate)"
 ESTIMATE_COLOR = (0.35, 1.0, 0.45, 0.35)
+#: The estimate's axes are turned from the truth by its error times this (an error of 0.05 deg shows as 2.5 deg),
+#: and by at most ESTIMATE_MOST degrees (the first seconds' errors of degrees stay readable).
+ESTIMATE_MAGNIFY, ESTIMATE_MOST = 50.0, 60.0
+
+
+#: The sensors' timeline's y axis: each sensor named between its low (not available) and high level
+#: (:data:`sim.model.navigation.AVAILABILITY_COLUMNS`: sensor k of ``SENSOR_NAMES`` at 3 - k, 3 - k + 0.6 while
+#: available), in short: gyro, star tracker, sun sensors, magnetometer.
+TIMELINE_TICKS = tuple((3 - k + 0.3, name) for k, name in enumerate(("gyro", "star trk", "sun", "magnet")))
+
+
+#: The ±3σ band's lines: solid and dim (a dashed pen over a curve drawn as a min/max envelope per pixel column
+#: broke into a white speckle).
+BAND = "#8a8f9c"
 
 
 def _axis(a: str, color: str) -> PlotSpec:
     return PlotSpec(f"err_{a}", f"Error {a}", f"{a} error (deg)", (
         CurveSpec(f"err_{a}_deg", f"δθ{a}", color),
-        CurveSpec(f"sig3_{a}_deg", "+3σ", SILVER, dashed=True),
-        CurveSpec(f"nsig3_{a}_deg", "−3σ", SILVER, dashed=True),
-    ))
+        CurveSpec(f"sig3_{a}_deg", "+3σ", BAND),
+        CurveSpec(f"nsig3_{a}_deg", "−3σ", BAND),
+    ), floor=1e-6)
 
 
 ESTIMATION_PLOTS = (
@@ -40,7 +54,7 @@ ESTIMATION_PLOTS = (
         CurveSpec("bias_x", "βx true", RED, dashed=True),
         CurveSpec("bias_y", "βy true", GREEN, dashed=True),
         CurveSpec("bias_z", "βz true", BLUE, dashed=True),
-    )),
+    ), floor=1e-9),
     PlotSpec("nees", "NEES", "NEES", (
         CurveSpec("nees", "NEES", AMBER),
     )),
@@ -49,6 +63,6 @@ ESTIMATION_PLOTS = (
         CurveSpec("timeline_star_tracker", "star tracker", VIOLET),
         CurveSpec("timeline_sun_sensors", "sun sensors", AMBER),
         CurveSpec("timeline_magnetometer", "magnetometer", BLUE),
-    )),
+    ), ticks=TIMELINE_TICKS),
 )
 """The Estimation tab's plots, top to bottom."""

@@ -193,7 +193,8 @@ class History:
         self.clear()
 
     def clear(self) -> None:
-        """Forget every sample (after a reset); storage is kept."""
+        """Forget every sample (after a reset); storage is kept; :attr:`generation` counts one more."""
+        self.generation = getattr(self, "generation", -1) + 1  # which run the samples are of (the plots' ranges)
         self._count = 0
         self._held = 0
         self._archived = 0

@@ -26,16 +26,13 @@ from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
 from app.plots.decimate import envelope, factor_for
 from app.plots.history import History
-from app.plots.style import (AMBER, BLUE, FOREGROUND, GREEN, GRID_ALPHA, PLOT_BACKGROUND, RED, SILVER, VIOLET,
+from app.plots.legend import LEGEND_HEIGHT, add_legend, fit_legend
+from app.plots.style import (AMBER, BLUE, GREEN, GRID_ALPHA, PLOT_BACKGROUND, RED, SILVER, VIOLET, LogAxisItem,
                              PlotAxisItem, XLink, settle_range, style_axes)
 from sim.io.files import whole_path
 
 __all__ = ["PlotPanel", "PlotSpec", "CurveSpec", "PLOTS", "MOMENTUM_PLOTS", "WHEEL_COLORS", "REFRESH_EVERY",
-           "wheel_curves"]
-
-LEGEND_HEIGHT = 20
-"""Pixels of the legend row above each plot."""
-
+           "wheel_curves", "LEGEND_HEIGHT"]
 
 @dataclass(frozen=True)
 class CurveSpec:
@@ -51,12 +48,24 @@ class CurveSpec:
 
 @dataclass(frozen=True)
 class PlotSpec:
-    """One plot: its name, left axis label (with units) and curves."""
+    """One plot: its name, left axis label (with units) and curves.
+
+    ``floor``: the smallest span of its y axis, in the curves' units (the
+    resolution worth showing, :func:`~app.plots.style.settle_range`);
+    ``ticks``: fixed ``(value, label)`` ticks on the y axis instead of
+    numbers, the range fixed around them (the sensors' timeline);
+    ``log``: the curves are ``log10`` of the quantity, the axis labels
+    powers of ten (:class:`~app.plots.style.LogAxisItem`; give ``floor=1``,
+    a decade, so that a labelled decade is always in sight).
+    """
 
     name: str
     title: str
     axis_label: str
     curves: tuple
+    floor: float = 0.0
+    ticks: tuple = ()
+    log: bool = False
 
 
 PLOTS = (
@@ -75,17 +84,17 @@ PLOTS = (
         CurveSpec("psic_deg", "ψ cmd", BLUE, dashed=True, wraps=True),
         CurveSpec("thetac_deg", "θ cmd", GREEN, dashed=True),
         CurveSpec("phic_deg", "φ cmd", RED, dashed=True, wraps=True),
-    )),
+    ), floor=1e-6),
     PlotSpec("rates", "Body rates", "rate (rad/s)", (
         CurveSpec("wx", "ωx", RED),
         CurveSpec("wy", "ωy", GREEN),
         CurveSpec("wz", "ωz", BLUE),
-    )),
+    ), floor=1e-9),
     PlotSpec("torques", "Torques", "torque (N m)", (
         CurveSpec("tx", "τx", RED),
         CurveSpec("ty", "τy", GREEN),
         CurveSpec("tz", "τz", BLUE),
-    )),
+    ), floor=1e-12),
 )
 """The plots, top to bottom."""
 
@@ -99,14 +108,14 @@ MOMENTUM_PLOTS = (
         CurveSpec("hx", "Hx", RED),
         CurveSpec("hy", "Hy", GREEN),
         CurveSpec("hz", "Hz", BLUE),
-    )),
-    PlotSpec("wheel_speeds", "Wheel speeds", "Ω (rad/s)", ()),
-    PlotSpec("wheel_torques", "Motor torques", "u (N m)", ()),
+    ), floor=1e-9),
+    PlotSpec("wheel_speeds", "Wheel speeds", "Ω (rad/s)", (), floor=1e-6),
+    PlotSpec("wheel_torques", "Motor torques", "u (N m)", (), floor=1e-12),
     PlotSpec("body_torques", "Torque on the body", "τ (N m)", (
         CurveSpec("tx", "τx", RED),
         CurveSpec("ty", "τy", GREEN),
         CurveSpec("tz", "τz", BLUE),
-    )),
+    ), floor=1e-12),
 )
 
 #: One colour per reaction wheel (cycled beyond eight), in the plots and on the body in the 3D view.
@@ -147,18 +156,6 @@ _EMPTY = np.empty(0)
 REFRESH_EVERY = 3
 
 
-def _add_legend(plot: pg.PlotItem, entries: int) -> None:
-    """Give ``plot`` a one-row legend in place of its title, above the data."""
-    plot.layout.removeItem(plot.titleLabel)
-    plot.titleLabel.hide()
-    plot.layout.setRowFixedHeight(0, LEGEND_HEIGHT)
-    legend = pg.LegendItem(colCount=max(1, entries), labelTextColor=FOREGROUND, labelTextSize="8pt",
-                           horSpacing=4, frame=False)
-    legend.setSizePolicy(QtWidgets.QSizePolicy.Policy.Maximum, QtWidgets.QSizePolicy.Policy.Fixed)
-    plot.layout.addItem(legend, 0, 1, QtCore.Qt.AlignmentFlag.AlignLeft)
-    plot.legend = legend  # PlotItem.addItem enters named curves here
-
-
 class PlotPanel(QtWidgets.QWidget):
     """Live plots of the last ``window_seconds`` of a :class:`~app.plots.history.History`.
 
@@ -188,6 +185,7 @@ class PlotPanel(QtWidgets.QWidget):
         self._graphics = pg.GraphicsLayoutWidget(parent=self)
         self._graphics.setBackground(PLOT_BACKGROUND)
         self._graphics.ci.setSpacing(0)
+        self._graphics.ci.setContentsMargins(2, 4, 2, 2)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._graphics)
@@ -198,23 +196,32 @@ class PlotPanel(QtWidgets.QWidget):
         self._wraps = {spec.name: [curve.wraps for curve in spec.curves] for spec in plots}
         self._actions = {spec.name: self._make_action(spec) for spec in plots}
         self._limits = {spec.name: [] for spec in plots}  # horizontal lines: (value, item)
+        self._specs = {spec.name: spec for spec in plots}
+        self._ranged = {}  # plot name -> the history's run (History.generation) its y range was set in
         self._drawn = {}  # plot name -> (history count, last t) it shows
         self._shown = {}  # (plot name, curve index) -> history samples that curve was last given
         self._x_link = XLink(lambda: [self._plots[name] for name in self._visible()])
         for plot in self._plots.values():
             self._x_link.add(plot)
         self._arrange()
+        self._graphics.installEventFilter(self)
 
     # ---------------------------------------------------------------- set-up
     def _make_plot(self, row: int, spec: PlotSpec) -> pg.PlotItem:
         """Create the plot of ``spec`` in layout row ``row``, with its legend above it."""
         plot = self._graphics.addPlot(row=row, col=0, axisItems={
-            "left": PlotAxisItem("left"), "bottom": PlotAxisItem("bottom")})
+            "left": (LogAxisItem if spec.log else PlotAxisItem)("left"), "bottom": PlotAxisItem("bottom")})
         plot.disableAutoRange()  # refresh() sets both ranges
         plot.hideButtons()
         plot.showGrid(x=False, y=True, alpha=GRID_ALPHA)
         style_axes(plot, spec.axis_label)
-        _add_legend(plot, len(spec.curves))
+        add_legend(plot, len(spec.curves))
+        if spec.ticks:  # labelled levels in place of numbers, the range fixed around them; every label drawn
+            axis = plot.getAxis("left")
+            axis.setTicks([list(spec.ticks), []])
+            axis.setStyle(textFillLimits=[(0, 1.0)])
+            values = [v for v, _ in spec.ticks]
+            plot.setYRange(min(values) - 0.5, max(values) + 0.5, padding=0)
         return plot
 
     @staticmethod
@@ -313,6 +320,7 @@ class PlotPanel(QtWidgets.QWidget):
         for key in [k for k in self._shown if k[0] == name]:
             del self._shown[key]
         self._drawn.pop(name, None)
+        self.fit_legends()
 
     def columns(self, name: str) -> list:
         """The history columns plot ``name`` draws now."""
@@ -334,6 +342,27 @@ class PlotPanel(QtWidgets.QWidget):
     def _visible(self) -> list[str]:
         """Names of the visible plots, top to bottom."""
         return [name for name, plot in self._plots.items() if plot.isVisible()]
+
+    def eventFilter(self, watched, event):
+        """Before the view lays its plots out at a new size, fit every legend to it (:meth:`fit_legends`)."""
+        if watched is self._graphics and event.type() == QtCore.QEvent.Type.Resize:
+            self.fit_legends(event.size().width())
+        return False
+
+    def showEvent(self, event):
+        """Fit every legend to the width shown (curves given while hidden)."""
+        super().showEvent(event)
+        self.fit_legends()
+
+    def fit_legends(self, width: float | None = None) -> None:
+        """Every plot's legend in as many columns as fit the view's ``width`` (default: now) (:func:`fit_legend`),
+        the plots laid out again inside the view: the one layout rule of every tab."""
+        view = self._graphics
+        left, _, right, _ = view.ci.layout.getContentsMargins()
+        for plot in self._plots.values():
+            fit_legend(plot, (view.width() if width is None else width) - left - right)
+        if width is None:  # no resize follows: lay the plots out again at the view's size
+            view.ci.setGeometry(QtCore.QRectF(0, 0, view.width(), view.height()))
 
     def _arrange(self) -> None:
         """Time axis under the lowest visible plot only (the only one laid out again as it scrolls)."""
@@ -359,7 +388,8 @@ class PlotPanel(QtWidgets.QWidget):
             plots are skipped and caught up when shown.
         """
         t, _ = self._history.window(self._window_seconds, ())
-        key = (self._history.count, float(t[-1]) if len(t) else None)
+        generation = self._history.generation  # a new run or a reset (History.clear)
+        key = (generation, self._history.count, float(t[-1]) if len(t) else None)
         visible = self._visible()
         wanted = visible if names is None else set(names)
         due = [name for name in visible if name in wanted and self._drawn.get(name) != key]
@@ -380,7 +410,9 @@ class PlotPanel(QtWidgets.QWidget):
                 for index, (curve, y) in enumerate(zip(self._curves[name], ys)):
                     curve.setData(x, y)
                     self._shown[name, index] = len(t)
-                self._follow(name, ys)
+                fresh = self._ranged.get(name) != generation  # a new run or a reset: forget the last run's range
+                self._ranged[name] = generation
+                self._follow(name, ys, fresh)
 
     def refresh_due(self, frame: int) -> None:
         """Refresh the visible plots whose turn it is in display frame ``frame``.
@@ -397,16 +429,18 @@ class PlotPanel(QtWidgets.QWidget):
         turn = frame % REFRESH_EVERY
         self.refresh(visible[turn::REFRESH_EVERY])
 
-    def _follow(self, name: str, ys) -> None:
-        """Move the y range of plot ``name`` when its data ``ys`` (and its limit lines) no longer sit well in it."""
+    def _follow(self, name: str, ys, fresh: bool = False) -> None:
+        """Move the y range of plot ``name`` when its data ``ys`` (and its limit lines) no longer sit well in it
+        (:func:`~app.plots.style.settle_range` with the plot's floor); ``fresh``: whatever range it shows."""
         finite = ys[np.isfinite(ys)]  # commands are NaN without a controller
-        if not len(finite):
+        if not len(finite) or self._specs[name].ticks:
             return
         low, high = finite.min(), finite.max()
         for value, _ in self._limits[name]:  # a limit line stays in sight
             low, high = min(low, value), max(high, value)
         plot = self._plots[name]
-        new = settle_range(plot.viewRange()[1], float(low), float(high))
+        new = settle_range(None if fresh else plot.viewRange()[1], float(low), float(high),
+                           floor=self._specs[name].floor)
         if new is not None:
             plot.setYRange(*new, padding=0)
 

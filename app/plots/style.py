@@ -19,7 +19,7 @@ import pyqtgraph as pg
 from pyqtgraph.Qt import QtGui
 
 __all__ = ["PLOT_BACKGROUND", "FOREGROUND", "GRID_ALPHA", "AXIS_WIDTH", "RED", "GREEN", "BLUE", "AMBER",
-           "VIOLET", "SILVER", "tick_strings", "settle_range", "PlotAxisItem", "LogAxisItem", "decade_label",
+           "VIOLET", "SILVER", "tick_strings", "settle_range", "legend_columns", "RELATIVE_FLOOR", "PlotAxisItem", "LogAxisItem", "decade_label",
            "style_axes", "XLink"]
 
 PLOT_BACKGROUND = "#1e1f24"
@@ -75,24 +75,35 @@ def _scientific(value: float, spacing: float) -> str:
     return f"{mantissa}e{int(exponent)}"
 
 
+#: Smallest span of an autoscaled axis relative to the size of its values: the digits a tick label can show in
+#: the :data:`AXIS_WIDTH` (``0.06601``; labels any longer are dropped by pyqtgraph); closer values (rounding
+#: noise on a constant, lambda against 4T) are drawn flat.
+RELATIVE_FLOOR = 1e-4
+
+
 def settle_range(current, low: float, high: float, margin: float = 0.05,
-                 min_fill: float = 0.5):
-    """A new axis range for data in ``[low, high]``, or None to keep ``current``.
+                 min_fill: float = 0.5, floor: float = 0.0):
+    """A new axis range for data in ``[low, high]``, or None to keep ``current``: every plot's one autoscale rule.
 
     The range changes only when the data leave it or the padded data span
     less than ``min_fill`` of it, so a scrolling plot's axis holds still
-    instead of following every sample.
+    instead of following every sample.  The range never spans less than
+    ``floor`` nor :data:`RELATIVE_FLOOR` times the largest magnitude: data
+    that vary less (a body at rest, rates near 1e-14 rad/s) sit flat in the
+    middle instead of filling the axis with rounding noise.
 
     Parameters
     ----------
-    current : (float, float)
-        The axis range shown now.
+    current : (float, float) or None
+        The axis range shown now; None: none yet (a new run), the data's range is returned.
     low, high : float
         Smallest and largest value to show; non-finite values keep ``current``.
     margin : float
         Padding on each side, as a fraction of the data span.
     min_fill : float
         Fraction of the range the padded data must fill at least.
+    floor : float
+        Smallest span of the range, in the data's units (>= 0; the plot's resolution).
 
     Returns
     -------
@@ -105,17 +116,52 @@ def settle_range(current, low: float, high: float, margin: float = 0.05,
     True
     >>> settle_range((0.0, 1.0), 0.0, 2.0)
     (-0.1, 2.1)
+    >>> settle_range(None, -1e-14, 1e-14, floor=1e-6)
+    (-5e-07, 5e-07)
     """
     if not (math.isfinite(low) and math.isfinite(high)):
         return None
     pad = margin * (high - low) or 0.1 * abs(high) or 1.0
     target = (low - pad, high + pad)
+    least = max(floor, RELATIVE_FLOOR * max(abs(low), abs(high)))
+    if target[1] - target[0] < least:
+        middle = 0.5 * (low + high)
+        target = (middle - 0.5 * least, middle + 0.5 * least)
+    if current is None:
+        return target
     inside = current[0] <= low and high <= current[1]
     if low == high and low in current:  # a constant on the edge (zero torque on a 0..1 axis): centre it
         inside = False
     if inside and target[1] - target[0] >= min_fill * (current[1] - current[0]):
         return None
     return target
+
+
+def legend_columns(widths, available: float) -> int:
+    """How many columns a legend of entries ``widths`` wide (pixels) takes to fit in ``available`` pixels.
+
+    The legend is a grid (pyqtgraph's ``LegendItem``), filled row by row: a
+    column is as wide as its widest entry.  The fewest rows whose grid
+    fits, filled evenly, at least one column: the one layout rule of every
+    plot's legend, so that no legend makes a plot wider than its panel.
+
+    Examples
+    --------
+    >>> legend_columns([40, 40, 40, 70, 70, 70], 500)
+    6
+    >>> legend_columns([40, 40, 40, 70, 70, 70], 300)  # five would fit: two rows all the same, of three
+    3
+    >>> legend_columns([40, 40, 40, 70, 70, 70], 220)
+    3
+    >>> legend_columns([40, 40, 40, 70, 70, 70], 10)
+    1
+    """
+    widths = list(widths)
+    for columns in range(len(widths), 1, -1):
+        if sum(max(widths[c::columns]) for c in range(columns)) <= available:
+            rows = math.ceil(len(widths) / columns)
+            return math.ceil(len(widths) / rows)  # as many rows, filled evenly: 3 + 3 rather than 5 + 1
+    return 1
 
 
 def _opaque(pen: QtGui.QPen) -> QtGui.QPen:

@@ -5,13 +5,22 @@ external torque (gravity gradient, a disturbance), the Compare tab only
 while the scenario has comparison bodies (each is shown when it arrives);
 with one tab the tab bar hides.  Other rooms may add their own tab (the
 ensemble view does).
+
+The column's one layout rule: it is never narrower than :data:`MIN_WIDTH`
+nor than its tabs side by side (no scroll arrows, no elided names), and
+each plot's legend wraps to the width it has
+(:meth:`app.plots.live.PlotPanel.fit_legends`), so every plot and its
+legend lie inside the column at any size the window can take.
 """
 
 from __future__ import annotations
 
 from pyqtgraph.Qt import QtCore, QtWidgets
 
-__all__ = ["PlotTabs"]
+__all__ = ["PlotTabs", "MIN_WIDTH"]
+
+#: The plot column's narrowest, pixels: a left axis, a legend of three entries a row and 20 s of curves.
+MIN_WIDTH = 330
 
 
 class PlotTabs(QtWidgets.QTabWidget):
@@ -33,13 +42,19 @@ class PlotTabs(QtWidgets.QTabWidget):
     compare_shown = QtCore.Signal(bool)
 
     def __init__(self, plots, compare, momentum=None, parent=None):
-        super().__init__(parent, objectName="plot_tabs", documentMode=True, tabBarAutoHide=True)
+        super().__init__(parent, objectName="plot_tabs", documentMode=True, tabBarAutoHide=True,
+                         usesScrollButtons=False, elideMode=QtCore.Qt.TextElideMode.ElideNone)
         self.plots = plots
         self.compare = compare
         #: The Momentum tab's :class:`~app.plots.live.PlotPanel` (of :data:`~app.plots.live.MOMENTUM_PLOTS`), or None.
         self.momentum = momentum
         self.addTab(plots, "Plots")
         self.currentChanged.connect(self._say_shown)
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        """:data:`MIN_WIDTH` wide at least, and as wide as the tabs side by side (the splitter keeps to it)."""
+        hint = super().minimumSizeHint()
+        return QtCore.QSize(max(MIN_WIDTH, hint.width()), hint.height())
 
     def set_momentum(self, present: bool) -> None:
         """Add the Momentum tab (after the Compare tab, if any) and show it, or remove it."""

@@ -23,8 +23,8 @@ from app.view3d.glwindow import GLWindow
 from app.view3d.layout import (GHOST_COLOR, GROUND_GRID_COLOR, GROUND_Z, HOME_CENTER, HOME_DISTANCE,
                                HOME_ELEVATION_AZIMUTH, NORTH_COLOR, NORTH_MARKER_ORIGIN, ORBIT_COLORS, ORBIT_LENGTH,
                                PRINCIPAL_COLORS, PRINCIPAL_LENGTH, REFERENCE_SIZE, RIG_OFFSET, SATURATED_COLOR,
-                               SCENE_BACKGROUND, as_rotation, north_marker_points, principal_axes_points, triad_item,
-                               wheel_points)
+                               SCENE_BACKGROUND, TRIAD_LENGTHS, as_rotation, north_marker_points, principal_axes_points,
+                               triad_item, wheel_points)
 from app.view3d.magnetic import MAGNETIC_LENGTH, MagneticArrows
 from app.view3d.mesh import body_mesh
 from sim.core.body import Body
@@ -36,6 +36,10 @@ __all__ = ["AttitudeScene"]
 def _meshdata(mesh):
     """pyqtgraph MeshData of an :class:`app.view3d.mesh.BodyMesh`."""
     return gl.MeshData(vertexes=mesh.vertices, faces=mesh.faces, vertexColors=mesh.colors)
+
+
+#: An extra body drawn as its axes (:meth:`AttitudeScene.add_body`): their length over the body's own triad's.
+EXTRA_AXES = 1.3
 
 
 class AttitudeScene(GLWindow):
@@ -55,6 +59,7 @@ class AttitudeScene(GLWindow):
         self._orientations = {}
         self._bodies = {}
         self._colors = {}
+        self._axes_only = set()  # extra bodies drawn as their axes (add_body(axes=True))
         self._ghost_enabled = True
         self._has_command = False
         self._inertia = None
@@ -172,7 +177,7 @@ class AttitudeScene(GLWindow):
         self._swap(self._ghost, ghost)
         self._ghost = ghost
         for name, item in list(self._bodies.items()):
-            replacement = self._translucent_body(self._colors[name])
+            replacement = self._extra_body(self._colors[name], name in self._axes_only)
             self._swap(item, replacement)
             self._bodies[name] = replacement
         self._rig.set_marker(self._mesh, MARKER_SCALE * REFERENCE_SIZE / mesh.size)
@@ -379,15 +384,31 @@ class AttitudeScene(GLWindow):
         """
         self._rig.set_visible(visible)
 
-    def add_body(self, name, color):
-        """Add a translucent extra body, e.g. the result of another integrator.
+    def _extra_body(self, color, axes: bool):
+        """A translucent copy of the body, or with ``axes`` its three axes in ``color``, longer than the body's own
+        (:data:`EXTRA_AXES`), so that they show beside the body's triad when both attitudes agree."""
+        if not axes:
+            return self._translucent_body(color)
+        item = gl.GLGraphicsItem.GLGraphicsItem()
+        self.addItem(item)
+        pos = np.zeros((6, 3))
+        pos[1::2] = np.diag(TRIAD_LENGTHS) * EXTRA_AXES * self._scale
+        LineItem(pos, np.tile(np.asarray(color[:3] + (1.0,)), (6, 1)), width=3.0, mode="lines", parentItem=item)
+        self._orient(item, np.eye(3))
+        return item
+
+    def add_body(self, name, color, axes: bool = False):
+        """Add an extra body: a translucent copy, e.g. the result of another integrator, or its axes.
 
         Parameters
         ----------
         name : str
             Key for :meth:`set_body_attitude` and :meth:`remove_body`.
         color : tuple of float
-            RGBA in [0, 1]; alpha below 1 makes it translucent.
+            RGBA in [0, 1]; alpha below 1 makes the copy translucent (axes are drawn opaque).
+        axes : bool
+            Draw the body's three axes alone (the estimate's: no copy sitting on the body in z-fighting
+            speckles when the two attitudes agree).
 
         Raises
         ------
@@ -396,8 +417,10 @@ class AttitudeScene(GLWindow):
         """
         if name in self._bodies:
             raise ValueError(f"body {name!r} already exists")
-        self._bodies[name] = self._translucent_body(tuple(color))
+        self._bodies[name] = self._extra_body(tuple(color), axes)
         self._colors[name] = tuple(color)
+        if axes:
+            self._axes_only.add(name)
 
     def set_body_attitude(self, name, cayley):
         """Turn an extra body.
@@ -431,6 +454,7 @@ class AttitudeScene(GLWindow):
         """
         item = self._bodies.pop(name)
         del self._colors[name]
+        self._axes_only.discard(name)
         del self._orientations[item]
         self.removeItem(item)
 

@@ -55,9 +55,9 @@ class AttitudeView(GLWindowView):
         """Turn the gimbal rig, radians (:meth:`AttitudeScene.set_gimbal_angles`)."""
         self.scene.set_gimbal_angles(psi, theta, phi)
 
-    def add_body(self, name, color):
-        """Add a translucent comparison body (:meth:`AttitudeScene.add_body`)."""
-        self.scene.add_body(name, color)
+    def add_body(self, name, color, axes=False):
+        """Add a translucent comparison body, or its axes (:meth:`AttitudeScene.add_body`)."""
+        self.scene.add_body(name, color, axes)
 
     def set_body_attitude(self, name, cayley):
         """Turn a comparison body (:meth:`AttitudeScene.set_body_attitude`)."""

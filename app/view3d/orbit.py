@@ -39,6 +39,7 @@ import math
 
 import numpy as np
 import pyqtgraph.opengl as gl
+from OpenGL import GL
 from pyqtgraph.Qt import QtGui
 
 from app.view3d.earth import EarthItem, cylinder_triangles
@@ -75,6 +76,10 @@ TRACK_DARK = (0.5, 0.58, 0.9, 1.0)
 """The track's colour where the spacecraft was sunlit, and in the umbra (the penumbra in between)."""
 SUN_COLOR = (1.0, 0.85, 0.2, 1.0)
 SHADOW_COLOR = (0.02, 0.02, 0.05, 0.4)
+SHADOW_GL = {GL.GL_DEPTH_TEST: True, GL.GL_BLEND: True, GL.GL_CULL_FACE: True,
+             "glBlendFunc": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)}
+"""The shadow's drawing: translucent with its inner (back) faces culled, so one dark layer shows whose outline is
+the cylinder's (drawing both faces showed the far inner face offset inside it)."""
 TARGET_COLOR = (1.0, 0.3, 0.9, 1.0)
 HOME_ELEVATION = 22.0
 """The camera's elevation before the first snapshot, degrees."""
@@ -114,6 +119,11 @@ def _turn_z_to(direction) -> np.ndarray:
     return np.column_stack([x, np.cross(z, x), z])
 
 
+def _mesh(triangles) -> gl.MeshData:
+    """Mesh data of ``(3 n, 3)`` triangle corners."""
+    return gl.MeshData(vertexes=triangles, faces=np.arange(len(triangles)).reshape(-1, 3))
+
+
 def _segments(lengths, colors) -> tuple[np.ndarray, np.ndarray]:
     """Three segments from the origin along x, y, z of the given lengths, coloured per axis (``'lines'``)."""
     pos = np.zeros((6, 3))
@@ -133,8 +143,7 @@ class OrbitScene(GLWindow):
         self.target = PointsItem(np.zeros((1, 3)), np.asarray([TARGET_COLOR]), size=9.0, parentItem=self.earth)
         self.target.setVisible(False)
         tube = cylinder_triangles(0.99 * self.radius, SHADOW_LENGTH * self.radius)
-        self.shadow = MeshItem(gl.MeshData(vertexes=tube, faces=np.arange(len(tube)).reshape(-1, 3)),
-                               color=SHADOW_COLOR, glOptions="translucent")
+        self.shadow = MeshItem(_mesh(tube), color=SHADOW_COLOR, glOptions=SHADOW_GL)
         self.shadow.setDepthValue(10)
         self.addItem(self.shadow)
         self.sun_ray = LineItem(np.array([[0.0, 0.0, 0.0], [0.0, 0.0, SUN_LENGTH * self.radius]]), SUN_COLOR,

@@ -1,18 +1,46 @@
 """The window's view of the estimator (issue 33): the Estimation tab and the estimate's ghost.
 
 With a run that has an estimator (:mod:`sim.model.navigation`), an "Estimation" tab
-beside the plots (:data:`app.plots.estimation.ESTIMATION_PLOTS`) and a translucent
-green ghost at the estimated attitude beside the body (the command ghost is
-blue); both go with a run without one.
+beside the plots (:data:`app.plots.estimation.ESTIMATION_PLOTS`) and the estimate's
+body axes in green through the body, turned from the truth by the estimation
+error magnified (:func:`magnified`), so that an estimate a fraction of a degree
+off shows apart from the body's own axes; both go with a run without one.
 """
 
 from __future__ import annotations
 
-from app.plots.estimation import ESTIMATE_COLOR, ESTIMATE_GHOST, ESTIMATION_PLOTS
+import math
+
+import numpy as np
+
+from app.plots.estimation import ESTIMATE_COLOR, ESTIMATE_GHOST, ESTIMATE_MAGNIFY, ESTIMATE_MOST, ESTIMATION_PLOTS
 from app.plots.live import PlotPanel
 from sim.core.quaternion import cayley
 
-__all__ = ["EstimationView"]
+__all__ = ["EstimationView", "magnified"]
+
+
+def magnified(estimate, truth, factor: float, most_deg: float = 180.0) -> np.ndarray:
+    """The Cayley matrix ``R^k C`` drawn for an estimate ``C_e = E C`` of the attitude ``C``: its error
+    ``E = C_e C^T`` (about the body axes) scaled in angle by ``factor``, to at most ``most_deg`` degrees.
+
+    ``E`` is a rotation by ``theta`` about the unit axis ``n``, read from ``E - E^T = 2 sin(theta) [n x]`` and
+    ``trace E = 1 + 2 cos(theta)``; the drawn error is the rotation by ``phi = min(factor theta, most)`` about
+    ``n``, by Rodrigues' formula ``I + sin(phi) [n x] + (1 - cos(phi)) [n x]^2`` (the Euler axis and angle of
+    Shuster, "A survey of attitude representations", J. Astronaut. Sci. 41 (1993)).  ``factor = 1`` gives
+    ``C_e`` back.
+    """
+    estimate, truth = np.asarray(estimate, dtype=float), np.asarray(truth, dtype=float)
+    error = estimate @ truth.T
+    skew = 0.5 * (error - error.T)
+    s = np.array([skew[2, 1], skew[0, 2], skew[1, 0]])  # sin(theta) n
+    theta = math.atan2(float(np.linalg.norm(s)), 0.5 * (float(np.trace(error)) - 1.0))
+    if theta == 0.0:
+        return truth.copy()
+    n = s / np.linalg.norm(s)
+    phi = min(factor * theta, math.radians(most_deg))
+    cross = np.array([[0.0, -n[2], n[1]], [n[2], 0.0, -n[0]], [-n[1], n[0], 0.0]])
+    return (np.eye(3) + math.sin(phi) * cross + (1.0 - math.cos(phi)) * cross @ cross) @ truth
 
 
 class EstimationView:
@@ -39,16 +67,18 @@ class EstimationView:
             self.tabs.removeTab(index)
         if on != self._ghost:
             if on:
-                self.viewer.add_body(ESTIMATE_GHOST, ESTIMATE_COLOR)
+                self.viewer.add_body(ESTIMATE_GHOST, ESTIMATE_COLOR, axes=True)
             else:
                 self.viewer.remove_body(ESTIMATE_GHOST)
             self._ghost = on
         self.panel.clear()
 
     def show(self, snapshot) -> None:
-        """Turn the ghost to the snapshot's estimate."""
+        """Turn the estimate's axes to the snapshot's estimate, its error magnified (:func:`magnified`)."""
         if self._ghost and snapshot.estimate is not None:
-            self.viewer.set_body_attitude(ESTIMATE_GHOST, cayley(snapshot.estimate[:4]))
+            truth = np.asarray(cayley(snapshot.attitude), dtype=float).reshape(3, 3)
+            estimate = np.asarray(cayley(snapshot.estimate[:4]), dtype=float).reshape(3, 3)
+            self.viewer.set_body_attitude(ESTIMATE_GHOST, magnified(estimate, truth, ESTIMATE_MAGNIFY, ESTIMATE_MOST))
 
     def refresh_due(self, frame: int) -> None:
         """Bring the visible plots up in turns (:meth:`PlotPanel.refresh_due`)."""

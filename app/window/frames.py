@@ -14,7 +14,7 @@ import numpy as np
 
 from app.plots.compare import period_note
 from app.plots.live import PLOTS, WHEEL_COLORS, CurveSpec, show_wheels
-from app.plots.estimation import ESTIMATE_COLOR
+from app.plots.estimation import ESTIMATE_COLOR, ESTIMATE_MAGNIFY
 from app.view3d.layout import GHOST_COLOR
 from app.view3d.magnetic import dipole_limit
 from app.window.theme import COMPARE_COLORS, cycle, rgba, swatch
@@ -163,7 +163,8 @@ class FramePresenter:
         """The legend above the 3D view: the command ghost (with a controller), the estimate, the comparison bodies."""
         w = self._window
         entries = [f"{swatch(GHOST_COLOR)} command"] if settings.controller != "none" else []
-        entries += [f"{swatch(ESTIMATE_COLOR)} estimate"] if settings.estimator != "truth" else []
+        entries += ([f"{swatch(ESTIMATE_COLOR)} estimate (axes, error ×{ESTIMATE_MAGNIFY:g})"]
+                    if settings.estimator != "truth" else [])
         entries += [f"{swatch(color)} {label}"
                     for label, color in zip(self.bodies, cycle(COMPARE_COLORS, len(self.bodies)))]
         text = "&nbsp;&nbsp;".join(entries)

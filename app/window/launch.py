@@ -63,7 +63,8 @@ def display_problem() -> str | None:
     return None
 
 
-def run_gui(scenario="default", screenshot=None, after: float = 2.0, link=None, attitude_file=None) -> int:
+def run_gui(scenario="default", screenshot=None, after: float = 2.0, link=None, attitude_file=None,
+            size=None) -> int:
     """Open the window; with ``screenshot``, save a picture after ``after`` s and exit.
 
     Parameters
@@ -80,6 +81,8 @@ def run_gui(scenario="default", screenshot=None, after: float = 2.0, link=None, 
         The live link, bound (``--link``): the window attaches and closes it.
     attitude_file : path-like, optional
         A CCSDS attitude file to play beside the simulation (File > Open attitude file).
+    size : (int, int), optional
+        The window's width and height (``--size``), or as large as its smallest when it cannot be that small.
 
     Returns
     -------
@@ -96,6 +99,8 @@ def run_gui(scenario="default", screenshot=None, after: float = 2.0, link=None, 
         return 2
     scenario = load(scenario) if isinstance(scenario, str) else scenario
     window = open_window(scenario, remember_geometry=screenshot is None, link=link)
+    if size is not None:
+        window.resize(*size)
     if attitude_file is not None:
         window.playback.open(attitude_file)
     app = QApplication.instance()

@@ -24,7 +24,7 @@ from app.window.launch import application, display_problem
 from app.window.main import MainWindow
 from app.window.video import VIEW_ASPECT, FrameGrab, even
 
-__all__ = ["render_video", "frame_count", "VideoError", "VideoFault", "SHOW_TIMEOUT"]
+__all__ = ["render_video", "frame_count", "VideoError", "VideoFault", "SHOW_TIMEOUT", "SMALLEST_WINDOW"]
 
 #: Seconds to wait for the window to be laid out and its 3D view to get an OpenGL context.
 SHOW_TIMEOUT = 10.0
@@ -44,10 +44,17 @@ def _wait_until(ready, timeout: float) -> bool:
     return True
 
 
+#: The smallest window drawn for a video, pixels: the smallest size the window is laid out for
+#: (docs/WINDOW.md); a smaller video is drawn at this size or more and scaled down, its plots whole.
+SMALLEST_WINDOW = (1280, 720)
+
+
 def _window_size(window: MainWindow, size) -> tuple[int, int]:
-    """The size to draw the window at for a video of ``size``: at least its minimum, the same aspect ratio."""
+    """The size to draw the window at for a video of ``size``: at least its minimum and :data:`SMALLEST_WINDOW`,
+    the same aspect ratio."""
     minimum = window.minimumSizeHint().expandedTo(window.minimumSize())
-    scale = max(1.0, minimum.width() / size[0], minimum.height() / size[1])
+    scale = max(1.0, min(SMALLEST_WINDOW[0] / size[0], SMALLEST_WINDOW[1] / size[1]),  # one side at the smallest
+                minimum.width() / size[0], minimum.height() / size[1])
     return even(size[0] * scale), even(size[1] * scale)
 
 

@@ -21,14 +21,15 @@ import threading
 import time
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QImage
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QRegion
+from PySide6.QtWidgets import QWidget
 
 from app.encoder import WHATS, VideoEncoder
 from app.ffmpeg import LIVE_PRESET, EncoderError
 from app.window.pictures import grab_window
 
-__all__ = ["FrameGrab", "LiveRecording", "VIEW_ASPECT", "even"]
+__all__ = ["FrameGrab", "LiveRecording", "VIEW_ASPECT", "even", "paint_legend"]
 
 #: A video of the 3D view wider than this (width / height) shows as much above and below as one of
 #: this aspect ratio, and more across: the home camera frames the aircraft and the rig for about 4:3.
@@ -38,6 +39,37 @@ VIEW_ASPECT = 4 / 3
 def even(n: float) -> int:
     """The even whole number at or above ``n`` (H.264's 4:2:0 needs even sizes)."""
     return int(math.ceil(n / 2.0) * 2)
+
+
+def paint_legend(pixels: np.ndarray, legend: QWidget) -> np.ndarray:
+    """A picture of the 3D view (RGBA, rows bottom-up) with the window's ``legend`` of it in its top-right corner.
+
+    The legend (the label above the 3D view naming the command ghost, the
+    estimate and the comparison bodies by colour) is painted over a dark box,
+    so that a video of the view alone explains its ghosts as the window does.
+    An empty legend leaves the picture as it is.
+
+    Returns
+    -------
+    ndarray, shape (height, width, 4)
+        A new array (or ``pixels`` when there is nothing to paint).
+    """
+    if not legend.text():
+        return pixels
+    height, width, _ = pixels.shape
+    rows = np.ascontiguousarray(pixels[::-1])  # top-down for the painter
+    image = QImage(rows.data, width, height, 4 * width, QImage.Format.Format_RGBA8888)
+    size, pad = legend.sizeHint(), 6
+    box = QRect(width - size.width() - 2 * pad - 8, 8, size.width() + 2 * pad, size.height() + 2 * pad)
+    painter = QPainter(image)
+    try:
+        painter.fillRect(box, QColor(20, 21, 26, 210))
+        legend.render(painter, box.topLeft() + QPoint(pad, pad), QRegion(QRect(QPoint(0, 0), size)),
+                      QWidget.RenderFlag.DrawChildren)
+    finally:
+        painter.end()
+    drawn = np.frombuffer(image.constBits(), dtype=np.uint8, count=image.sizeInBytes()).reshape(height, width, 4)
+    return drawn[::-1].copy()
 
 
 class FrameGrab:
@@ -97,9 +129,9 @@ class FrameGrab:
         if self.what == "view":
             scene = self.window.viewer.scene
             pixels = scene.kept_frame() if self._kept else None
-            if pixels is not None and pixels.shape[:2] == self.frame_size[::-1]:
-                return pixels
-            return scene.render_rgba(*self.frame_size, widest=self._widest)
+            if pixels is None or pixels.shape[:2] != self.frame_size[::-1]:
+                pixels = scene.render_rgba(*self.frame_size, widest=self._widest)
+            return paint_legend(pixels, self.window.legend)  # the ghosts explained, as above the view
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest.value)  # labels that changed size
         shown = [widget for widget in self._hide if widget.isVisible()]
         for widget in shown:  # not painted; shown again before any layout or paint event
