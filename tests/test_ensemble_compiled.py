@@ -19,7 +19,7 @@ from sim.model.settings import Settings
 from sim.model.simulation import Simulation, SimulationFault
 
 SPEC = EnsembleSpec(bodies=23, seed=11, rate_spread=0.7, inertia_spread=15.0,
-                    gains_grid=((4.0, 6.0), (10.0,), (8.0, 12.0, 14.0)))
+                    gains_grid=((4.0, 6.0), (10.0,), (8.0, 12.0, 14.0)), detumble_deg_s=20.0, settle_deg=5.0)
 CONTROL = dict(dampers_on=True, controller="quaternion", command_deg=(30.0, -20.0, 150.0), slerp_time=0.0)
 
 # Every branch of the compiled step: both integrators, every norm mode, dampers, the controller with and
@@ -105,6 +105,20 @@ def test_metrics_while_faulted_bodies_stay_frozen_match_the_numpy_path():
     assert 2 < new.faulted.sum() < new.n and new.faulted[3] and new.faulted[17]
     assert new.fault_t[3] == 0.0 and len(set(new.fault_t[new.faulted])) > 2
     _same_results(new, old)
+    m = new.metrics()  # body 3's frozen |w| is inf: it adds nothing to the path or the peak torque (not inf * 0)
+    assert np.isfinite(m["path_deg"]).all() and np.isfinite(m["peak_torque"]).all()
+
+
+def test_a_torque_the_same_for_every_body_counts_once_changed():
+    new, old = _pair(Settings(dt=0.01, torque=(0.2, -0.1, 0.05)))
+    for ens in (new, old):
+        ens.step(50)
+        ens.control("torque", (0.5, 0.5, -0.5))  # |T| = sqrt(0.75) from now on
+        ens.step(50)
+        ens.control("torque", (0.0, 0.1, 0.0))
+        ens.step(50)
+    _same_results(new, old)
+    assert np.array_equal(new.metrics()["peak_torque"], np.full(new.n, 0.75 ** 0.5))
 
 
 def test_a_slerp_steps_in_numpy_and_then_compiled_alike():
@@ -151,3 +165,9 @@ def test_what_the_compiled_step_does_not_hold_steps_in_numpy():
     assert ens._packed_bodies(1) is None  # a SLERP in progress
     ens.step(101)
     assert ens._packed_bodies(1) is not None  # and after it
+
+
+def test_unless_told_only_rk4_steps_compiled():
+    # sim.ensemble.compiled.AUTO: half-quat stays on the fused numpy kernels, which are faster on one core
+    assert Ensemble(Settings(dt=0.01, **CONTROL), SPEC)._packed_bodies(1) is None
+    assert Ensemble(Settings(dt=0.01, integrator="rk4", **CONTROL), SPEC)._packed_bodies(1) is not None

@@ -35,7 +35,7 @@ from sim.core.integrators import axpy_Q, axpy_V, half_quat_update, rk4_sum_Q, rk
 from sim.core.jit import DISABLED, compile_once, jitable, kernel
 from sim.core.norm import elimination, hoffmann, none, renormalize, unit
 
-__all__ = ["advance", "checked_step", "inertia", "pack", "covers", "load", "loaded", "WARM_AFTER", "INTEGRATORS", "NORMS", "CONTROLLERS", "OK", "NOT_FINITE", "UNIT_RANGE",
+__all__ = ["advance", "checked_step", "inertia", "as_tuples", "pack", "covers", "load", "loaded", "WARM_AFTER", "INTEGRATORS", "NORMS", "CONTROLLERS", "OK", "NOT_FINITE", "UNIT_RANGE",
            "NORM_RUNAWAY", "NORM_FAULT", "PAR", "FLAGS"]
 
 #: With norm handling ``none``, a norm error beyond this is a fault.
@@ -163,6 +163,14 @@ def _normed(q, mode):
     if mode == 2:
         return none(q, None)
     return elimination(q, None)
+
+
+@jitable
+def as_tuples(par, flags):
+    """``par`` and ``flags`` of :func:`pack` as tuples, for a loop that steps many times: passed to the step's
+    functions they cost no reference counts (an array's are atomic, and shared between the threads of a
+    parallel loop)."""
+    return (par[0], par[1], par[2], par[3], par[4], par[5], par[6], par[7], par[8], par[9], par[10], par[11], par[12], par[13], par[14], par[15], par[16], par[17], par[18], par[19], par[20], par[21], par[22], par[23], par[24], par[25], par[26], par[27], par[28], par[29], par[30], par[31], par[32], par[33], par[34],), (flags[0], flags[1], flags[2], flags[3], flags[4], flags[5], flags[6], flags[7], flags[8],)
 
 
 @jitable

@@ -14,6 +14,11 @@ before.
 Each body has its own ``par`` row (:func:`pack_bodies`: :func:`sim.core.advance.pack`'s layout, with the
 per-body gains, command and inertia of the ensemble); ``flags`` are shared.  A body that faults is frozen
 at its last good state; ``done[j]`` says how many good steps it took in the call.
+
+Where it pays: on one core it beats the numpy kernels for rk4 and loses to the fused half-quat kernels
+of :mod:`sim.ensemble.kernels` (:data:`AUTO`; docs/PERFORMANCE.md).  The single body's compiled step costs
+about 56 ns where the same arithmetic written inline costs 17: numba compiles each ``jitable`` as a function
+of its own and the step calls them (``_rates_rhs`` five times in rk4's code) rather than inlining them.
 """
 
 from __future__ import annotations
@@ -23,15 +28,21 @@ import math
 import numpy as np
 
 from sim.core import advance as single
-from sim.core.advance import OK, _torque, checked_step, inertia
+from sim.core.advance import OK, _torque, as_tuples, checked_step, inertia
 from sim.core.jit import DISABLED, compile_once, kernel, prange
 
-__all__ = ["advance_bodies", "pack_bodies", "load", "loaded", "CompiledSteps", "WARM_AFTER", "CHUNK"]
+__all__ = ["advance_bodies", "pack_bodies", "load", "loaded", "CompiledSteps", "WARM_AFTER", "AUTO", "CHUNK"]
 
 #: Body-steps a process takes through the numpy kernels before it loads the compiled body loop (from the
 #: disk cache, about 0.3 s; compiling it, 5-20 s, once): a short run never pays for it.  The results are the
 #: same either way.
 WARM_AFTER = 20_000_000
+
+#: The integrators an ensemble steps compiled unless told (``Ensemble(compiled=None)``): where the compiled
+#: loop beat the numpy kernels on one core (docs/PERFORMANCE.md, "ensemble compiled"; measured at N = 10,000,
+#: CPU time: rk4 110 ns against 114 torque-free, 183 against 217 with dampers, the controller and the
+#: metrics).  Half-quat stays on the fused numpy kernels, which beat it (47 ns against 110 with the controller).
+AUTO = ("rk4",)
 
 #: Most body-steps in one call of :func:`advance_bodies` (tens of milliseconds): Ctrl-C is seen between calls.
 CHUNK = 2_000_000
@@ -100,7 +111,7 @@ def advance_bodies(x, par, flags, n, faulted, done, track, k0, qc, threshold, ra
     """
     m = x.shape[1]
     for j in prange(m):
-        p = par[j]
+        p, fl = as_tuples(par[j], flags)
         jr, jir = inertia(p)
         dt = p[34]
         q = (x[0, j], x[1, j], x[2, j], x[3, j])
@@ -114,9 +125,9 @@ def advance_bodies(x, par, flags, n, faulted, done, track, k0, qc, threshold, ra
             tt = 0.0
             if alive:
                 if track[0] != 0 and track[1] != 0:  # |T|^2 of the torque at the start of the step
-                    t = _torque(q, w, p, flags)
+                    t = _torque(q, w, p, fl)
                     tt = t[0] * t[0] + t[1] * t[1] + t[2] * t[2]
-                status, q1, w1, c1 = checked_step(q, w, p, flags, jr, jir)
+                status, q1, w1, c1 = checked_step(q, w, p, fl, jr, jir)
                 if status == OK:
                     q, w, correction = q1, w1, c1
                     good += 1
@@ -162,11 +173,13 @@ class CompiledSteps:
         """``(par, flags)`` of :func:`advance_bodies` for the next ``k`` steps, or None when they go through
         the numpy step: the settings are not covered (:func:`sim.core.advance.covers`, no wheels, full-quat's
         ``P``, world, navigation, user torque or rate reference), a SLERP is in progress, ``compiled`` is
-        False, or (``compiled`` None) the body loop is not loaded and the process, with these steps, has
-        taken fewer than :data:`WARM_AFTER` body-steps (then it is loaded now)."""
+        False, or (``compiled`` None) the integrator is not one of :data:`AUTO`, or the body loop is not loaded
+        and the process, with these steps, has taken fewer than :data:`WARM_AFTER` body-steps (then it is
+        loaded now)."""
         global _other_steps
         s, torque = self._settings, self._torque
-        if (self._compiled is False or self._cmd.path is not None or self._nav is not None or self._world is not None
+        if (self._compiled is False or self._compiled is None and s.integrator not in AUTO
+                or self._cmd.path is not None or self._nav is not None or self._world is not None
                 or self._p is not None or self._step_torque is not torque or torque.rate_ref is not None
                 or len(self._x) != 8 or not single.covers(s)):
             _other_steps += self.n

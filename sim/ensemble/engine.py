@@ -88,8 +88,8 @@ class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
         formulas; the results are the same bit for bit, only slower (the
         bench compares the two).
     compiled : bool or None
-        Step through :mod:`sim.ensemble.compiled` (every core) where it covers the settings: True at once,
-        False never, None after :data:`~sim.ensemble.compiled.WARM_AFTER` body-steps; the same bits either way.
+        Step through :mod:`sim.ensemble.compiled` (every core) where it covers the settings: True at once, False
+        never, None for :data:`~sim.ensemble.compiled.AUTO` after ``WARM_AFTER`` body-steps; the same bits anyway.
 
     Attributes
     ----------
