@@ -35,7 +35,7 @@ from sim.core.integrators import axpy_Q, axpy_V, half_quat_update, rk4_sum_Q, rk
 from sim.core.jit import DISABLED, compile_once, jitable, kernel
 from sim.core.norm import elimination, hoffmann, none, renormalize, unit
 
-__all__ = ["advance", "pack", "covers", "load", "loaded", "WARM_AFTER", "INTEGRATORS", "NORMS", "CONTROLLERS", "OK", "NOT_FINITE", "UNIT_RANGE",
+__all__ = ["advance", "checked_step", "inertia", "as_tuples", "pack", "covers", "load", "loaded", "WARM_AFTER", "INTEGRATORS", "NORMS", "CONTROLLERS", "OK", "NOT_FINITE", "UNIT_RANGE",
            "NORM_RUNAWAY", "NORM_FAULT", "PAR", "FLAGS"]
 
 #: With norm handling ``none``, a norm error beyond this is a fault.
@@ -165,37 +165,60 @@ def _normed(q, mode):
     return elimination(q, None)
 
 
+@jitable
+def as_tuples(par, flags):
+    """``par`` and ``flags`` of :func:`pack` as tuples, for a loop that steps many times: passed to the step's
+    functions they cost no reference counts (an array's are atomic, and shared between the threads of a
+    parallel loop)."""
+    return (par[0], par[1], par[2], par[3], par[4], par[5], par[6], par[7], par[8], par[9], par[10], par[11], par[12], par[13], par[14], par[15], par[16], par[17], par[18], par[19], par[20], par[21], par[22], par[23], par[24], par[25], par[26], par[27], par[28], par[29], par[30], par[31], par[32], par[33], par[34],), (flags[0], flags[1], flags[2], flags[3], flags[4], flags[5], flags[6], flags[7], flags[8],)
+
+
+@jitable
+def inertia(par):
+    """``(J, J^-1)``, row major, of a ``par`` of :func:`pack`."""
+    jr = (par[16], par[17], par[18], par[19], par[20], par[21], par[22], par[23], par[24])
+    jir = (par[25], par[26], par[27], par[28], par[29], par[30], par[31], par[32], par[33])
+    return jr, jir
+
+
+@jitable
+def checked_step(q, w, par, flags, jr, jir):
+    """One step of the integrator and the norm mode coded in ``flags``, and the checks of
+    :meth:`sim.model.simulation.Simulation.step` in its order: ``(status, q, w, correction)``, the new state
+    when ``status`` is :data:`OK`.  The one step :func:`advance` and the ensemble's body loop
+    (:func:`sim.ensemble.compiled.advance_bodies`) both take."""
+    mode = flags[1]
+    q1, w1 = _step(q, w, par[34], par, flags, jr, jir)
+    q1, c1 = _normed(q1, mode)
+    sw = 0.0 + w1[0] + w1[1] + w1[2]  # Python's sum(w), left to right from 0
+    if not math.isfinite(q1[0] + q1[1] + q1[2] + q1[3] + sw + c1):
+        return NOT_FINITE, q1, w1, c1
+    if mode == 3:
+        qq = q1[0] * q1[0] + q1[1] * q1[1] + q1[2] * q1[2] + q1[3] * q1[3]
+        if not 0.0 < qq < math.inf:
+            return UNIT_RANGE, q1, w1, c1
+    if mode == 2 and abs(math.sqrt(norm2_Q(q1)) - 1.0) > NORM_FAULT:
+        return NORM_RUNAWAY, q1, w1, c1
+    return OK, q1, w1, c1
+
+
 @kernel
 def advance(state, par, flags, n):
     """Take up to ``n`` steps from ``state = (q1..q4, wx, wy, wz, correction)``, in place.
 
     Returns ``(status, steps)``: :data:`OK` and ``n``, or a fault status and the number of good
     steps before the step that faulted (``state`` holds the last good state), the checks of
-    :meth:`sim.model.simulation.Simulation.step` in its order.
+    :meth:`sim.model.simulation.Simulation.step` in its order (:func:`checked_step`).
     """
-    jr = (par[16], par[17], par[18], par[19], par[20], par[21], par[22], par[23], par[24])
-    jir = (par[25], par[26], par[27], par[28], par[29], par[30], par[31], par[32], par[33])
-    dt = par[34]
-    mode = flags[1]
+    jr, jir = inertia(par)
     q = (state[0], state[1], state[2], state[3])
     w = (state[4], state[5], state[6])
     correction = state[7]
     status = OK
     done = 0
     for _ in range(n):
-        q1, w1 = _step(q, w, dt, par, flags, jr, jir)
-        q1, c1 = _normed(q1, mode)
-        sw = 0.0 + w1[0] + w1[1] + w1[2]  # Python's sum(w), left to right from 0
-        if not math.isfinite(q1[0] + q1[1] + q1[2] + q1[3] + sw + c1):
-            status = NOT_FINITE
-            break
-        if mode == 3:
-            qq = q1[0] * q1[0] + q1[1] * q1[1] + q1[2] * q1[2] + q1[3] * q1[3]
-            if not 0.0 < qq < math.inf:
-                status = UNIT_RANGE
-                break
-        if mode == 2 and abs(math.sqrt(norm2_Q(q1)) - 1.0) > NORM_FAULT:
-            status = NORM_RUNAWAY
+        status, q1, w1, c1 = checked_step(q, w, par, flags, jr, jir)
+        if status != OK:
             break
         q, w, correction = q1, w1, c1
         done += 1

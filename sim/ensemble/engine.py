@@ -30,6 +30,7 @@ from sim.core.algebra import norm2_Q
 from sim.core.control import TorqueModel
 from sim.core.energy import kinetic_energy
 from sim.ensemble import kernels
+from sim.ensemble.compiled import CompiledSteps
 from sim.ensemble.environment import Surroundings, bodies_world
 from sim.ensemble.heap import keep_temporaries
 from sim.ensemble.info import EnsembleFrame, EnsembleInfo, frozen_copy
@@ -62,7 +63,7 @@ class _Rows(Gyrostat):
         self.moment_rows, self.axis_rows = moment_rows, axis_rows
 
 
-class Ensemble(Results, Surroundings, Stepper):
+class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
     """N rigid bodies integrated at once, the column twin of :class:`~sim.model.simulation.Simulation`.
 
     Parameters
@@ -86,6 +87,9 @@ class Ensemble(Results, Surroundings, Stepper):
         (default).  False runs every step through the single-source
         formulas; the results are the same bit for bit, only slower (the
         bench compares the two).
+    compiled : bool or None
+        Step through :mod:`sim.ensemble.compiled` (every core) where it covers the settings: True at once, False
+        never, None for :data:`~sim.ensemble.compiled.AUTO` after ``WARM_AFTER`` body-steps; the same bits anyway.
 
     Attributes
     ----------
@@ -121,7 +125,8 @@ class Ensemble(Results, Surroundings, Stepper):
     """
 
     def __init__(self, settings: Settings | None = None, spec: EnsembleSpec = EnsembleSpec(), *,
-                 start: int = 0, count: int | None = None, track: bool = True, fused: bool = True):
+                 start: int = 0, count: int | None = None, track: bool = True, fused: bool = True,
+                 compiled: bool | None = None):
         if not isinstance(spec, EnsembleSpec):
             raise TypeError(f"spec must be an EnsembleSpec, got {type(spec).__name__}")
         start = as_integer("start", start, 0, spec.bodies - 1)
@@ -133,6 +138,7 @@ class Ensemble(Results, Surroundings, Stepper):
         self.n = n = count
         self.track = bool(track)
         self.fused = bool(fused)
+        self._compiled = None if compiled is None else bool(compiled)
         rows = 8 + self._settings.wheel_count
         self._x = np.zeros((rows, n))       # q (4), w (3), norm correction, a row per wheel: the state
         self._xn = np.zeros((rows, n))      # the next state (the two swap after each step)
@@ -370,7 +376,12 @@ class Ensemble(Results, Surroundings, Stepper):
     def step(self, k: int = 1) -> None:
         """Advance every body ``k`` fixed steps (a faulted body stays frozen at its last good state)."""
         with np.errstate(all="ignore"):
-            for _ in range(k):
+            while k > 0:
+                packed = self._packed_bodies(k)
+                if packed is not None:  # sim.ensemble.compiled: on every core, a chunk of steps
+                    k -= self._compiled_steps(packed, k)
+                    continue
+                k -= 1
                 if self._nav is not None:  # the sensors and the estimate of t (sim.model.navigation)
                     self._navigate_before()
                 if self._fast:

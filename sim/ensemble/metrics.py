@@ -106,8 +106,8 @@ class Tracker:
         np.sqrt(s1, out=s1)
         np.copyto(self.first_under, k, where=(s1 < self.rate_under) & (self.first_under < 0))
         s1 *= dt
-        if ok is not None:
-            s1 *= ok
+        if ok is not None:  # a faulted body adds nothing (not s1 * 0: a frozen |w| may be inf, and inf * 0 is nan)
+            s1[~ok] = 0.0
         self.travel += s1
         if const_tt is not None:
             self.peak_const_tt = max(self.peak_const_tt, const_tt)
@@ -116,7 +116,7 @@ class Tracker:
             np.add(sq[0], sq[1], out=s1)
             s1 += sq[2]
             if ok is not None:
-                s1 *= ok
+                s1[~ok] = 0.0
             np.maximum(self.peak_tt, s1, out=self.peak_tt)
         np.copyto(self.last_out, k, where=outside)
 
