@@ -55,12 +55,7 @@ def _fits(settings: Settings, changes: dict) -> bool:
     except SettingsError:
         return False
 
-__all__ = ["Flight", "Started", "FlightError", "own_speed"]
-
-
-def own_speed(scenario: Scenario) -> float:
-    """The speed factor a scenario starts at: its own, 1x unless it says otherwise."""
-    return scenario.speed if scenario.speed is not None else 1.0
+__all__ = ["Flight", "Started", "FlightError"]
 
 
 class FlightError(Exception):
@@ -108,7 +103,7 @@ class Flight:
     scenario : Scenario
         What to fly first (from :meth:`start` on).
     speed : float, optional
-        Initial speed factor (:data:`app.worker.SPEED_RANGE`; default: the scenario's own, :func:`own_speed`).
+        Initial speed factor (:data:`app.worker.SPEED_RANGE`; default: the scenario's own, :attr:`Scenario.start_speed`).
     paced : bool
         False: the worker has no thread; its owner steps it
         (:meth:`SimulationWorker.advance_to`), as ``attitude-sim video`` does.
@@ -129,7 +124,7 @@ class Flight:
         self._engine = EnsembleEngine() if paced else None
         self._ensembles = self._engine.ensemble if self._engine is not None else None  # the runners' factory
         self._first = self._runner(scenario)
-        self.worker = SimulationWorker(self._first, own_speed(scenario) if speed is None else speed, paced)
+        self.worker = SimulationWorker(self._first, scenario.start_speed if speed is None else speed, paced)
         self._recording: str | None = None
         self._pause_at_end = bool(scenario.pause_at_end)
         self._prepare = None
@@ -293,7 +288,7 @@ class Flight:
         """Hand a new runner to the worker (a recording in progress is closed with the old one).
 
         The one rule of a scenario's start: a ``new`` scenario (opened or
-        replayed) runs at its own speed (:func:`own_speed`), whatever the
+        replayed) runs at its own speed (:attr:`~sim.run.scenario.Scenario.start_speed`), whatever the
         last one's speed and pause were; a restart of the scenario flown
         (other wheels, a recording) keeps the speed and the pause the user chose.
         """
@@ -306,7 +301,7 @@ class Flight:
         started = Started.of(scenario, runner, (*notices, notice))  # before the hand-over
         self.worker.replace_runner(runner, stop_at)
         if new:
-            self.worker.set_speed(own_speed(scenario))
+            self.worker.set_speed(scenario.start_speed)
             self.worker.pause(False)
         self._scenario = scenario
         self._pause_at_end = bool(scenario.pause_at_end)
