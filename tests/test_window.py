@@ -13,9 +13,9 @@ import time
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QImage, QKeySequence
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QAction, QGuiApplication, QImage, QKeySequence
+from PySide6.QtWidgets import QWidget
 
 from app.window import MainWindow, run_gui
 from sim.run.scenario import load
@@ -342,15 +342,46 @@ def test_exports_write_files(window, tmp_path):
     assert view.width() == window.viewer.width() * window.viewer.devicePixelRatio()
 
 
+def _rgb(image) -> np.ndarray:
+    """A QImage as an (h, w, 3) uint8 array (copied)."""
+    image = image.convertToFormat(QImage.Format.Format_RGB888)
+    rows = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
+    return rows[:, :image.width() * 3].reshape(image.height(), image.width(), 3).copy()
+
+
 @pytest.mark.gl
-def test_help_overlay_toggles_with_f1(qtbot, window):
+@pytest.mark.parametrize("size", [(1000, 600), (1600, 1000)])
+def test_f1_help_shows_on_screen_above_the_3d_view_at_any_window_size(qtbot, window, size):
+    # Issue 43: the help was a widget drawn over the window, and the 3D view, a native OpenGL window,
+    # stayed above it: only fragments showed. The screen's own pixels where the help is must be the help's.
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.viewer.width() > 0)
     # the F1 action, not a key press: shortcuts need an active window, which Xvfb
     # without a window manager does not always give
     (action,) = [a for a in window.findChildren(QAction) if a.shortcut() == QKeySequence("F1")]
     action.trigger()
-    assert window.help.isVisible() and "W" in window.help.findChild(QLabel).text()
-    qtbot.keyClick(window.help, Qt.Key.Key_Escape)
-    assert not window.help.isVisible()
+    help_ = window.help
+    qtbot.waitExposed(help_)
+    box = QRect(help_.mapToGlobal(QPoint(0, 0)), help_.size())   # on the screen
+    view = QRect(window.viewer.mapToGlobal(QPoint(0, 0)), window.viewer.size())
+    assert box.intersects(view), "the help is over the 3D view, where it was hidden"
+    assert help_.screen().availableGeometry().contains(box), "the whole help is on the screen"
+    assert help_.text.width() >= 600, "lines of a readable length"
+    assert "nose up" in help_.text.text() and "F1 or Esc closes this help" in help_.text.text()
+    own = _rgb(help_.grab().toImage())   # what the help draws
+
+    def on_screen() -> bool:             # what the screen shows there: the help, text included
+        shot = _rgb(QGuiApplication.primaryScreen().grabWindow(0, box.x(), box.y(), box.width(),
+                                                               box.height()).toImage())
+        same = shot.shape == own.shape and np.mean(np.abs(shot.astype(int) - own).max(axis=2) <= 8) > 0.98
+        return same and np.mean(shot.max(axis=2) > 180) > 0.01   # light text on the dark help
+    qtbot.waitUntil(on_screen, timeout=5000)
+    qtbot.keyClick(help_, Qt.Key.Key_Escape)
+    assert not help_.isVisible()
+    action.trigger()
+    qtbot.waitExposed(help_)
+    qtbot.keyClick(help_, Qt.Key.Key_F1)
+    assert not help_.isVisible()
 
 
 @pytest.mark.gl
