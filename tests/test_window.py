@@ -18,6 +18,7 @@ from PySide6.QtGui import QAction, QGuiApplication, QImage, QKeySequence
 from PySide6.QtWidgets import QWidget
 
 from app.window import MainWindow, run_gui
+from app.window.readouts import torque_readout_unit
 from sim.run.scenario import load
 from gui_waits import caught_up
 
@@ -189,11 +190,11 @@ def test_readouts_on_screen_are_the_last_state_received(qtbot, main_window):
     assert child(win, "readout_angles").text().endswith(" °")
     assert readout_numbers(win, "w") == pytest.approx(last.w, abs=5e-4 + 1e-9)
     assert child(win, "readout_w").text().endswith(" rad/s")
-    factor, unit = win.readouts.torque_unit
-    assert unit == "N m"                                # Hoffmann's aircraft: torques of N m
+    factor, unit = torque_readout_unit(last.torque)     # the unit of the value (issue 43)
+    assert win.readouts.torque_unit == (1.0, "N m")     # Hoffmann's aircraft: a zero torque reads in N m
     assert any(abs(c) >= 0.01 for c in last.torque), "the controller is pushing"
     assert readout_numbers(win, "torque") == pytest.approx([factor * c for c in last.torque], abs=5e-3 + 1e-9)
-    assert child(win, "readout_torque").text().endswith(" N m")
+    assert child(win, "readout_torque").text().endswith(f" {unit}")
     energy = last.energy
     assert readout_numbers(win, "multiplier") == pytest.approx([last.multiplier], rel=5e-5, abs=1e-300)
     assert readout_numbers(win, "four_t") == pytest.approx([4.0 * energy], rel=5e-5)
