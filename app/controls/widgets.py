@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSlider, QToolButt
 
 from sim.model.settings import SettingsError, validate
 
-__all__ = ["SettingField", "ValueSlider", "format_value"]
+__all__ = ["SettingField", "ValueSlider", "format_value", "text_decimals"]
 
 
 def format_value(value) -> str:
@@ -125,6 +125,11 @@ def _decimals(step: float) -> int:
     return max(0, -math.floor(math.log10(step) + 1e-9))
 
 
+def text_decimals(resolution: float, factor: float = 1.0) -> int:
+    """Decimal places of a slider's text: those that show a step of ``resolution`` read as ``value * factor``."""
+    return _decimals(resolution * factor)
+
+
 class ValueSlider(QWidget):
     """A horizontal slider for a number, its value as text, and an optional zero button.
 
@@ -180,25 +185,28 @@ class ValueSlider(QWidget):
                 self._resolution)
 
     def set_range(self, low: float, high: float, resolution: float, unit: str | None = None,
-                  factor: float = 1.0) -> None:
+                  factor: float = 1.0, decimals: int | None = None) -> None:
         """A new range and step; the value is kept, clamped into the range (signals blocked).
 
         ``unit`` and ``factor`` change how the value reads (``value * factor``
-        followed by ``unit``; 1e3 and "mN m" for a value in N m), not the value.
+        followed by ``unit``; 1e3 and "mN m" for a value in N m), not the value;
+        ``decimals``, the text's decimal places (default: those of a step, :func:`text_decimals`),
+        lets sliders side by side read alike.
         """
         value = self.value
         if unit is not None:
             self._unit = unit
         with QSignalBlocker(self.slider):
-            self._set_range(low, high, resolution, factor)
+            self._set_range(low, high, resolution, factor, decimals)
             self.slider.setValue(round(value / resolution))
         self._show_text()
 
-    def _set_range(self, low: float, high: float, resolution: float, factor: float = 1.0) -> None:
+    def _set_range(self, low: float, high: float, resolution: float, factor: float = 1.0,
+                   decimals: int | None = None) -> None:
         self._resolution = resolution
         self._factor = factor
         self._value_decimals = _decimals(resolution)  # of the value
-        self._decimals = _decimals(resolution * factor)  # of the text
+        self._decimals = text_decimals(resolution, factor) if decimals is None else decimals  # of the text
         self.slider.setRange(round(low / resolution), round(high / resolution))
         self.slider.setPageStep(max(1, round((high - low) / resolution / 20)))
         self._text.setMinimumWidth(self.fontMetrics().horizontalAdvance(
