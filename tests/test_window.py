@@ -492,3 +492,19 @@ def test_unticking_pause_at_end_lets_the_scenario_run_on(qtbot, window):
     set_speed(window, 4.0)
     qtbot.waitUntil(lambda: sim_time(window) > 1.5, timeout=3000)
     assert not window.worker.at_end
+
+
+@pytest.mark.gl
+def test_momentum_plots_say_why_there_are_none_and_show_when_there_are(qtbot, window):
+    # issue 43: View > Momentum plots (Ctrl+M) without wheels did nothing, silently
+    from app.window.menus import NO_MOMENTUM
+
+    (action,) = [a for a in window.findChildren(QAction) if a.shortcut() == QKeySequence("Ctrl+M")]
+    window.plot_tabs.setCurrentWidget(window.plots)
+    action.trigger()
+    assert window.statusBar().currentMessage() == NO_MOMENTUM
+    assert window.plot_tabs.currentWidget() is window.plots
+    assert window.open_scenario("reaction_wheels")
+    window.plot_tabs.setCurrentWidget(window.plots)
+    action.trigger()
+    assert window.plot_tabs.currentWidget() is window.momentum and window.momentum.isVisible()
