@@ -508,3 +508,56 @@ def test_momentum_plots_say_why_there_are_none_and_show_when_there_are(qtbot, wi
     window.plot_tabs.setCurrentWidget(window.plots)
     action.trigger()
     assert window.plot_tabs.currentWidget() is window.momentum and window.momentum.isVisible()
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize("size", [(1400, 900), (1280, 720)])
+def test_the_control_panel_is_never_cut_when_its_scroll_bar_shows(qtbot, main_window, size):
+    # issue 43: with the scroll bar showing, the page was cut at its right edge: "Use" read "Us", the
+    # estimator's text was truncated and the recommended B-dot gain read "k = k_w/|B|² =" with no value
+    from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QLineEdit, QScrollArea
+
+    win = main_window("detumble", speed=200.0)
+    win.resize(*size)
+    panel = win.controls
+    panel.tabs.setCurrentIndex(1)   # Control: dampers, controller, limiter, magnetic, sensors
+    area = panel.tabs.currentWidget()
+    assert isinstance(area, QScrollArea)
+    note = panel.magnetic.recommended
+    qtbot.waitUntil(lambda: "µT (RMS so far)" in note.text() and area.verticalScrollBar().isVisible(),
+                    timeout=10_000)
+    viewport = area.viewport()
+    shown = [w for w in area.widget().findChildren(QWidget)
+             if isinstance(w, (QLabel, QAbstractButton, QLineEdit, QComboBox)) and w.isVisible()]
+    assert len(shown) > 20
+    for widget in shown:   # every control whole within the page's visible width, left of the scroll bar
+        right = widget.mapTo(viewport, QPoint(widget.width(), 0)).x()
+        assert right <= viewport.width(), (widget.objectName() or widget.text(), right, viewport.width())
+    for label in (note, panel.sensors.estimator):   # and, once laid out, tall enough for every line of its text
+        qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()), timeout=3000)
+
+
+def test_a_page_of_controls_keeps_room_for_itself_and_its_scroll_bar(qtbot):
+    # the mechanism under the control panel's tabs (app.controls.widgets.PageScroll): however narrow the
+    # panel is asked to be, a page wider than the room left beside the scroll bar is never cut
+    from PySide6.QtWidgets import QLineEdit, QVBoxLayout
+
+    from app.controls.widgets import PageScroll
+
+    page = QWidget()
+    column = QVBoxLayout(page)
+    fields = [QLineEdit(f"field {k}") for k in range(40)]   # taller than the panel: the scroll bar shows
+    for field in fields:
+        field.setMinimumWidth(260)
+        column.addWidget(field)
+    panel = QWidget()
+    area = PageScroll(page)
+    QVBoxLayout(panel).addWidget(area)
+    qtbot.addWidget(panel)
+    panel.resize(120, 300)
+    panel.show()
+    qtbot.waitExposed(panel)
+    qtbot.waitUntil(lambda: area.verticalScrollBar().isVisible())
+    assert area.viewport().width() >= page.minimumSizeHint().width()
+    for field in fields:
+        assert field.mapTo(area.viewport(), QPoint(field.width(), 0)).x() <= area.viewport().width()

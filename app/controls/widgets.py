@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSlider, QToolButton, QWidget
+from PySide6.QtCore import QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QLineEdit, QScrollArea, QSlider, QStyle, QToolButton,
+                               QWidget)
 
 from sim.model.settings import SettingsError, validate
 
-__all__ = ["SettingField", "ValueSlider", "format_value", "text_decimals"]
+__all__ = ["SettingField", "ValueSlider", "PageScroll", "format_value", "text_decimals"]
 
 
 def format_value(value) -> str:
@@ -123,6 +124,32 @@ class SettingField(QLineEdit):
 def _decimals(step: float) -> int:
     """Decimal places that show a multiple of ``step`` (0.1 -> 1, 0.05 -> 2, 5e-05 -> 5, 2 -> 0)."""
     return max(0, -math.floor(math.log10(step) + 1e-9))
+
+
+class PageScroll(QScrollArea):
+    """A page of controls that scrolls up and down, never sideways, and is never cut at its right edge.
+
+    A ``QScrollArea`` reports no minimum width of its own, so the panel
+    could be laid out narrower than its page plus the vertical scroll bar;
+    the page was then cut at the right edge whenever the bar showed ("Use"
+    read "Us", issue 43).  This one asks for the page's minimum width and
+    the bar's, so the layouts above it (the tabs, the splitter) keep room for both.
+    """
+
+    def __init__(self, page, parent=None):
+        super().__init__(parent, widgetResizable=True, frameShape=QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWidget(page)
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self)
+        return QSize(max(hint.width(), self.widget().minimumSizeHint().width() + bar + 2 * self.frameWidth()),
+                     hint.height())
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(max(hint.width(), self.minimumSizeHint().width()), hint.height())
 
 
 def text_decimals(resolution: float, factor: float = 1.0) -> int:
