@@ -561,3 +561,26 @@ def test_a_page_of_controls_keeps_room_for_itself_and_its_scroll_bar(qtbot):
     assert area.viewport().width() >= page.minimumSizeHint().width()
     for field in fields:
         assert field.mapTo(area.viewport(), QPoint(field.width(), 0)).x() <= area.viewport().width()
+
+
+@pytest.mark.gl
+def test_a_long_status_message_stops_short_of_the_time(qtbot, window):
+    # issue 43: an attitude file's summary ran into the t readout, mid-word, with no space between
+    from PySide6.QtWidgets import QSizeGrip
+
+    from app.window.statusbar import MESSAGE_GAP
+
+    bar, time_label = window.statusBar(), window.status.labels["time"]
+    text = "an attitude file's summary, longer than the room the status bar has left of its labels " * 4
+    window.show_message(text, error=False)
+    qtbot.waitUntil(lambda: time_label.isVisible() and time_label.x() > 200)
+    first = min(w.x() for w in bar.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+                if w.isVisible() and w.x() > 0 and not isinstance(w, QSizeGrip))   # the permanent widgets
+    picture = _rgb(bar.grab().toImage()).max(axis=2).astype(int)
+    background = np.median(picture[:, first - MESSAGE_GAP:first])
+    ink = np.abs(picture - background) > 60          # the text's pixels, light or dark
+    columns = np.flatnonzero(ink.any(axis=0))
+    message = columns[columns < first]
+    assert message.size > 100, "the message is drawn"
+    assert message.max() < first - MESSAGE_GAP // 2, "and ends clear of the first label, the time's or another's"
+    assert bar.toolTip() == text and bar.currentMessage() == text
