@@ -69,7 +69,9 @@ class StatusLine(QObject):
         super().__init__(bar)
         self._bar = bar
         bar.installEventFilter(self)  # the message drawn elided, clear of the labels (eventFilter)
-        bar.messageChanged.connect(lambda text: bar.setToolTip(text))  # the whole of a long message
+        bar.messageChanged.connect(self._whole_message)
+        self._redraw = QTimer(self, singleShot=True, interval=0)  # dies with the bar (this object is its child)
+        self._redraw.timeout.connect(bar.update)
         self.labels = {name: QLabel(objectName=f"status_{name}") for name in ("time", "speed", "steps", "fps")}
         # room for a long time (an attitude file's are days), so the labels do not shift as it grows
         time_label = self.labels["time"]
@@ -85,6 +87,10 @@ class StatusLine(QObject):
             bar.addPermanentWidget(label)
         self._meter = RateMeter()
         self._next = 0.0
+
+    def _whole_message(self, text: str) -> None:
+        """The whole of a long message as the bar's tooltip (its text is cut to fit, :meth:`eventFilter`)."""
+        self._bar.setToolTip(text)
 
     def eventFilter(self, watched, event) -> bool:
         """Draw the bar's message cut with "…" :data:`MESSAGE_GAP` pixels before the first widget shown.
@@ -125,7 +131,7 @@ class StatusLine(QObject):
         before = label.sizeHint().width()
         label.setText(text)
         if label.sizeHint().width() != before:
-            QTimer.singleShot(0, self._bar.update)  # after the layout request the new width posted
+            self._redraw.start()  # after the layout request the new width posted
 
     def show_recording(self, path) -> None:
         """A red mark with the file's name while recording (``path`` None: hidden)."""
