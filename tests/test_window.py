@@ -162,18 +162,23 @@ def readout_numbers(win, name):
 
 @pytest.mark.gl
 def test_readouts_on_screen_are_the_last_state_received(qtbot, main_window):
-    """The controller scenario (every readout moving), paused near its start and stepped 30 more steps
-    (3 s): the labels read back as numbers equal the window's last snapshot to their printed rounding.
+    """The controller scenario (every readout moving), paused, reset and stepped to t = 3 s: the labels
+    read back as numbers equal the window's last snapshot to their printed rounding.
+
+    A scenario opens running (issue 43), so it is paused and reset: from t = 0 the controller flies to
+    the command in force (the scenario's, or its event's at t = 1 s if a busy machine got there first),
+    every readout moving either way.
     """
     win = main_window("hoffmann_controller")
-    child(win, "button_pause").click()                   # a scenario opens running (issue 43): pause it
+    child(win, "button_pause").click()
     qtbot.waitUntil(lambda: caught_up(win), timeout=5000)
-    start = win.last_snapshot
-    for _ in range(30):                                  # dt = 0.1 s: on its way to (40, 30, 20) deg
+    child(win, "button_reset").click()                   # paused: the t = 0 state shows at once
+    qtbot.waitUntil(lambda: caught_up(win) and win.last_snapshot.t == 0.0, timeout=5000)
+    for _ in range(30):                                  # dt = 0.1 s: on its way to the command
         child(win, "button_step").click()
-    qtbot.waitUntil(lambda: win.last_snapshot.step == start.step + 30 and caught_up(win), timeout=5000)
+    qtbot.waitUntil(lambda: win.last_snapshot.step == 30 and caught_up(win), timeout=5000)
     last = win.last_snapshot
-    assert last.t == pytest.approx(start.t + 3.0) and win.worker.paused
+    assert last.t == pytest.approx(3.0) and win.worker.paused
 
     def shows_last():  # the readouts follow every few frames (empty before the first)
         t = readout_numbers(win, "t")
