@@ -102,8 +102,8 @@ class Flight:
     ----------
     scenario : Scenario
         What to fly first (from :meth:`start` on).
-    speed : float
-        Initial speed factor (:data:`app.worker.SPEED_RANGE`).
+    speed : float, optional
+        Initial speed factor (:data:`app.worker.SPEED_RANGE`; default: the scenario's own, :attr:`Scenario.start_speed`).
     paced : bool
         False: the worker has no thread; its owner steps it
         (:meth:`SimulationWorker.advance_to`), as ``attitude-sim video`` does.
@@ -124,9 +124,7 @@ class Flight:
         self._engine = EnsembleEngine() if paced else None
         self._ensembles = self._engine.ensemble if self._engine is not None else None  # the runners' factory
         self._first = self._runner(scenario)
-        if speed is None:
-            speed = scenario.speed if scenario.speed is not None else 1.0
-        self.worker = SimulationWorker(self._first, speed, paced)
+        self.worker = SimulationWorker(self._first, scenario.start_speed if speed is None else speed, paced)
         self._recording: str | None = None
         self._pause_at_end = bool(scenario.pause_at_end)
         self._prepare = None
@@ -213,7 +211,7 @@ class Flight:
             scenario = load(str(name_or_path))
         except ScenarioError as exc:
             raise FlightError(str(exc)) from None
-        return self._start(scenario, self._runner(scenario), f"Scenario {scenario.name}: {scenario.title}")
+        return self._start(scenario, self._runner(scenario), f"Scenario {scenario.name}: {scenario.title}", new=True)
 
     def current_scenario(self, angles_deg, rates) -> Scenario:
         """The scenario with the settings in force now and the given reset angles and rates."""
@@ -284,10 +282,16 @@ class Flight:
             raise FlightError(str(exc)) from None
         cut = " (no end mark: the recording was cut off; it replays to its last complete line)" if warnings else ""
         return self._start(runner.scenario, runner, f"Replaying {path}: {steps} steps; it pauses at the end{cut}",
-                           stop_at=steps)
+                           stop_at=steps, new=True)
 
-    def _start(self, scenario, runner, notice: str, stop_at=None) -> Started:
-        """Hand a new runner to the worker (a recording in progress is closed with the old one)."""
+    def _start(self, scenario, runner, notice: str, stop_at=None, new: bool = False) -> Started:
+        """Hand a new runner to the worker (a recording in progress is closed with the old one).
+
+        The one rule of a scenario's start: a ``new`` scenario (opened or
+        replayed) runs at its own speed (:attr:`~sim.run.scenario.Scenario.start_speed`), whatever the
+        last one's speed and pause were; a restart of the scenario flown
+        (other wheels, a recording) keeps the speed and the pause the user chose.
+        """
         notices = []
         if self._recording is not None:  # the worker closes it with the old runner
             notices.append(f"Recording saved to {self._recording}")
@@ -296,8 +300,9 @@ class Flight:
             self._prepare(scenario, runner)
         started = Started.of(scenario, runner, (*notices, notice))  # before the hand-over
         self.worker.replace_runner(runner, stop_at)
-        if scenario.speed is not None:
-            self.worker.set_speed(scenario.speed)
+        if new:
+            self.worker.set_speed(scenario.start_speed)
+            self.worker.pause(False)
         self._scenario = scenario
         self._pause_at_end = bool(scenario.pause_at_end)
         self._arm_end()

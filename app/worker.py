@@ -325,6 +325,11 @@ class SimulationWorker:
         """True while paused because the time given to :meth:`pause_at` was reached."""
         return self._at_end and self._paused
 
+    def republish(self) -> None:
+        """Publish the runner's present state again (no step taken): a window that showed something else
+        meanwhile (an attitude file) shows the simulation's state at once, also while paused."""
+        self._command(lambda: self._publish(self._active, _current(self._active)))
+
     def stop_recording(self) -> None:
         """Close the runner's recording, if any, at the current step."""
         self._command(self._do_stop_recording)

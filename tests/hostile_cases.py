@@ -988,7 +988,7 @@ ROUND_THREE += [
          files={"km.obj": obj_at(0.1, 1000.0)}, check=first_row("energy", _BOX_JXX / 200, rel=1e-6)),
     Case("video", "R8", "video --duration 3600.0001 says how long a video may be",
          ["video", "--duration", "3600.0001", "--out", "v.mp4"], 2,
-         "--duration 3600.0001: a video of 3600.0001 s of simulated time is longer than the longest video, 3600 s"),
+         "--duration 3600.0001 at --speed 1: a video of 3600.0001 s \\(108,000 frames at 30 fps\\) is longer than the longest video, 3600 s"),
 ]
 
 #: An event that fits the main body's four wheels, not the comparison body's three (line 6).

@@ -249,3 +249,19 @@ def test_a_body_and_its_carried_tuning_reach_the_simulation_at_the_same_step(qtb
     assert worker.fault is None and not window.fault_banner.isVisible()
     j0, j1 = (np.array(mass_properties(b).inertia[:3]) for b in ("aircraft", "t_handle"))
     np.testing.assert_allclose(worker.settings.dampers, np.array((3.0, 4.0, 6.0)) * j1 / j0, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name, torque, reads", [
+    # issue 43: reaction_wheels' ranges of 500, 50 and 100 N m (steps 5, 0.5, 1) read "+10", "+12.5", "-3"
+    ("reaction_wheels", (10.0, 12.5, -3.0), ("+10.0 N m", "+12.5 N m", "-3.0 N m")),
+    ("default", (2.0, 2.5, -3.1), ("+2.0 N m", "+2.5 N m", "-3.1 N m")),
+    ("tennis_racket", (2e-4, 2.5e-3, -5e-5), ("+0.20 mN m", "+2.50 mN m", "-0.05 mN m")),
+])
+def test_the_torque_sliders_read_in_one_unit_with_the_same_decimals(qtbot, name, torque, reads):
+    from app.controls.torque import TorqueGroup
+    from sim.run.scenario import load
+
+    group = TorqueGroup(lambda key, value: None)
+    qtbot.addWidget(group)
+    group.show_settings(load(name).settings.replace(torque=torque))
+    assert [slider._text.text() for slider in group.sliders] == list(reads)

@@ -14,6 +14,7 @@ from app.flight import Flight, FlightError, Started
 from sim.core.quaternion import from_aircraft_angles
 from sim.run.recording import RecordingError, load_recording
 from sim.run.scenario import Scenario, load
+from sim.run.scenario_writer import save as save_scenario_file
 from sim.model.settings import Settings
 
 
@@ -61,7 +62,7 @@ def flights():
     """Flights started by a test, every one stopped at the end."""
     made = []
 
-    def fly(scenario="default", speed=1.0, paused=True, prepare=None):
+    def fly(scenario="default", speed=1.0, paused=True, prepare=None):  # speed None: the scenario's own
         flight = Flight(load(scenario) if isinstance(scenario, str) else scenario, speed)
         if paused:
             flight.worker.pause(True)
@@ -133,6 +134,29 @@ def test_the_run_pauses_at_the_scenario_end_and_again_after_a_reset(flights):
     assert not flight.pause_at_end
     flight.worker.pause(False)
     wait_for(lambda: flight.worker.runner.sim.t > 0.35)
+
+
+@pytest.mark.parametrize("own", [None, 7.0])
+def test_a_scenario_opens_at_its_own_speed_and_running_whatever_the_last_one_did(flights, tmp_path, own):
+    # the last run was fast and sits paused at its end banner (issue 43: detumble's end, then sun_pointing;
+    # fly_on_estimate's 100x, then gimbal_lock)
+    last = Scenario(name="fast", settings=Settings(dt=0.01), duration=0.3, pause_at_end=True, speed=100.0)
+    flight = flights(last, speed=None, paused=False)
+    wait_for(lambda: flight.worker.at_end)
+    assert flight.worker.speed == 100.0
+    path = tmp_path / "next.toml"
+    save_scenario_file(Scenario(name="next", settings=Settings(dt=0.01), duration=50.0, speed=own), path)
+    flight.open_scenario(path)
+    wait_for(lambda: not flight.worker.paused and flight.worker.runner.sim.t > 0.05)
+    assert flight.worker.speed == (1.0 if own is None else own)
+
+
+def test_a_restart_of_the_scenario_flown_keeps_the_speed_and_the_pause(flights, tmp_path):
+    flight = flights("gimbal_lock", speed=3.0)
+    latest = Latest(flight.worker)
+    flight.start_recording(tmp_path / "run.jsonl", (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+    steps(flight, latest, 2)  # taken while paused: the restart did not run it
+    assert flight.worker.paused and flight.worker.speed == 3.0
 
 
 def test_a_recording_replays_to_the_state_it_ended_in(flights, tmp_path):

@@ -15,11 +15,17 @@ change of the initial state gives (:func:`tools.record_golden.one_ulp`).
   that prefix (``spread_rows``), not of the whole run.
 
 The scenarios with an orbit (:data:`ORBITING`, checked against their settings) are where the stage-time
-orbit of issue 42 is meant to change the numbers at the integrator's error level; their tolerance is left
-as it is here, for the lead to judge once that change is merged (the issue checks the stage-time orbit
-against DOP853 at rtol 1e-12 instead).
+orbit of issue 42 could change the numbers; it does in those whose load reads the orbit inside a step
+(:data:`STAGE_TIME`: the gravity gradient, the drag's air velocity), the one intended change of outputs.
+Before it, a stage at ``t + tau`` read the straight line ``r + v tau`` with ``v`` held: the position was
+second order in ``n tau`` (``n`` the mean motion) but the velocity's direction, which the drag reads, was
+first order, off by ``n tau`` radians.  So their columns are checked within ``n dt`` of the scale of the
+vector they belong to (``hx, hy, hz`` together, the wheels together): the old code's own error bound,
+about 6e-4 at dt 0.5 s on a low orbit; measured, at most 2.4e-4.  The new orbit is checked against
+DOP853 at rtol 1e-12 by tests/test_stage_time_orbit.py, which is where its accuracy is judged.
 """
 
+import math
 import os
 
 import numpy as np
@@ -63,6 +69,10 @@ ORBITING = frozenset({
     "nadir_pointing", "sun_mag_triad", "sun_pointing", "target_tracking",
 })
 
+#: The scenarios whose load reads the orbit inside a step (checked by test_stage_time_named): the stage-time
+#: orbit changes them by up to the old straight line's error (see the module's docstring).
+STAGE_TIME = frozenset({"disturbances", "fly_on_estimate", "j2_precession", "momentum_dumping", "nadir_pointing"})
+
 
 @pytest.fixture(autouse=True, scope="module")
 def _compiled_now():
@@ -81,8 +91,16 @@ def _matrix(result, columns):
     return np.column_stack([np.asarray(result[c], dtype=float) for c in result])
 
 
-def _tolerance(gold, spread=None):
-    tol = RTOL * np.abs(gold).max(axis=0)
+def _tolerance(gold, spread=None, name=None, columns=None):
+    scale = np.abs(gold).max(axis=0)
+    tol = RTOL * scale
+    if name in STAGE_TIME:  # the old straight-line orbit's error, n dt of the vector's scale (module docstring)
+        sc = load(name).settings
+        a = 6378137.0 + 1e3 * sc.orbit[0]
+        n_dt = math.sqrt(3.986004418e14 / a**3) * sc.dt
+        group = [str(c).rstrip("xyz0123456789") for c in columns]
+        vector = np.array([max(scale[k] for k in range(len(group)) if group[k] == g) for g in group])
+        tol = np.maximum(tol, n_dt * vector)
     return tol if spread is None else np.maximum(tol, spread)
 
 
@@ -105,7 +123,7 @@ def test_first_thousand_steps(name):
     g = _golden(name)
     dt = load(name).settings.dt
     now = _matrix(api.run(name, duration=1000 * dt, every=10, force=True), g["columns"])
-    _compare(now, g["first"], _tolerance(g["first"]), f"{name}, first 1,000 steps")
+    _compare(now, g["first"], _tolerance(g["first"], None, name, g["columns"]), f"{name}, first 1,000 steps")
 
 
 def _whole_names(quick):
@@ -136,7 +154,7 @@ def _whole(name):
         gold, spread = g["whole"], g["spread"]
         now = _matrix(api.run(name, every=every, force=True), g["columns"])
         what = f"{name}, whole run"
-    _compare(now, gold, _tolerance(gold, spread), what)
+    _compare(now, gold, _tolerance(gold, spread, name, g["columns"]), what)
 
 
 @pytest.mark.parametrize("name", _whole_names(quick=True))
@@ -172,3 +190,10 @@ def test_every_whole_run_recorded():
 def test_orbiting_named():
     """:data:`ORBITING` is exactly the set of built-in scenarios with an orbit."""
     assert ORBITING == {name for name in builtin_names() if load(name).settings.has_orbit}
+
+
+def test_stage_time_named():
+    """:data:`STAGE_TIME` is exactly the set of built-in scenarios whose load reads the orbit inside a step."""
+    def reads_orbit(s):
+        return s.has_orbit and (s.gravity_gradient or getattr(s, "drag", False))
+    assert STAGE_TIME == {name for name in builtin_names() if reads_orbit(load(name).settings)}

@@ -18,7 +18,9 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 
+from app.window import keys
 from app.window.keys import KEY_TORQUE
+from gui_waits import caught_up
 
 
 def activate(qtbot, win):
@@ -98,3 +100,48 @@ def test_keys_typed_in_a_text_field_edit_it_and_do_not_fly(qtbot, main_window):
     assert seen == [] and win.worker.settings.torque == (0.0, 0.0, 0.0)
     assert abs(theta(win) - start) < 1e-9, "the aircraft did not move"
     assert field.property("invalid") == "true", "letters are no rates: the field is marked, nothing sent"
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize("focus", ["slider", "3d view"])
+def test_a_key_held_while_x_repeats_it_has_its_torque_at_every_step(qtbot, main_window, tmp_path, focus,
+                                                                     monkeypatch):
+    """Issue 43: X repeats a held key as a release and a press, and Qt leaves about one pair in six unmarked
+    as auto-repeat (the press arrives 0.1-6 ms after the release); each one dropped the key's torque for a
+    few steps. Here every repeat is such a pair, the simulation stepping between its release and its press;
+    with the dampers off the torque column is the key's alone: it must hold at every step of the hold.
+
+    The gap here is two of the worker's steps, which on a loaded 2-core machine can take longer than the
+    real 30 ms grace; the grace is widened so that the test checks the rule (a press within the grace keeps
+    the key held), not the machine's load. X's real timing was checked by hand with xdotool (issue 43).
+    """
+    monkeypatch.setattr(keys, "RELEASE_GRACE_MS", 1000)
+    path = tmp_path / "free.toml"
+    path.write_text("[settings]\ndampers_on = false\n")
+    win = main_window("default")
+    assert win.open_scenario(path)
+    activate(qtbot, win)
+    if focus == "3d view":
+        drag(qtbot, win.viewer.scene)
+        qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is win.viewer.scene, timeout=3000)
+    else:
+        win.controls.torque.sliders[0].setFocus()
+    target = QGuiApplication.focusWindow()
+    QTest.keyPress(target, Qt.Key.Key_W)
+    qtbot.waitUntil(lambda: win.worker.settings.torque == (0.0, KEY_TORQUE, 0.0), timeout=2000)
+    for _ in range(20):
+        QTest.keyRelease(target, Qt.Key.Key_W)   # a repeat Qt did not recognise: its release ...
+        taken = win.worker.steps_taken
+        qtbot.waitUntil(lambda: win.worker.steps_taken > taken + 1, timeout=2000)   # ... steps on ...
+        QTest.keyPress(target, Qt.Key.Key_W)     # ... and its press
+    QTest.keyRelease(target, Qt.Key.Key_W)      # let go: the torque goes
+    qtbot.waitUntil(lambda: win.worker.settings.torque == (0.0, 0.0, 0.0), timeout=3000)
+    taken = win.worker.steps_taken
+    qtbot.waitUntil(lambda: win.worker.steps_taken > taken + 5, timeout=2000)
+    win.controls.run.pause.setChecked(True)
+    qtbot.waitUntil(lambda: caught_up(win), timeout=5000)
+    ty = win.history.column("ty")
+    held = np.flatnonzero(ty != 0.0)
+    assert held.size > 40 and ty[-1] == 0.0, "the hold is in the history, and its end"
+    assert np.all(ty[held[0]:held[-1] + 1] == KEY_TORQUE), (
+        f"{np.count_nonzero(ty[held[0]:held[-1] + 1] != KEY_TORQUE)} steps without the key's torque")

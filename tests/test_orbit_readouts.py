@@ -11,7 +11,8 @@ import math
 import pytest
 from PySide6.QtWidgets import QLabel
 
-from app.window.orbit_readouts import ORBIT_READOUTS, OrbitReadouts, orbit_texts, shadow_text
+from app.window.orbit_readouts import NOT_POINTED, ORBIT_READOUTS, OrbitReadouts, orbit_texts, pointed, shadow_text
+from sim.run.scenario import load
 from sim.model.world import WorldState
 from tests.test_readouts import SNAPSHOT
 
@@ -83,3 +84,19 @@ def test_the_widget_shows_each_text_beside_its_name_and_hides_without_an_orbit(q
         assert layout.itemAtPosition(row, col - 1).widget().text() == title, name
     readouts.show_snapshot(SNAPSHOT)
     assert readouts.isHidden()
+
+
+@pytest.mark.parametrize("name, points", [("detumble", False), ("sun_pointing", True), ("nadir_pointing", True)])
+def test_the_pointing_error_reads_only_while_something_points_the_body(name, points):
+    # issue 43: detumble (B-dot, no attitude controller) read a "pointing error" of 99 deg, 153 deg, 2.2 deg
+    assert pointed(load(name).settings) is points
+    assert orbit_texts(ORBIT, pointing=points)["point_err"] == ("0.0123°" if points else NOT_POINTED)
+
+
+@pytest.mark.gl
+def test_the_window_reads_no_pointing_error_in_detumble_and_one_in_sun_pointing(qtbot, main_window):
+    win = main_window("detumble")
+    shown = win.orbit_readouts.values["point_err"]
+    qtbot.waitUntil(lambda: win.orbit_readouts.isVisible() and shown.text() == NOT_POINTED, timeout=5000)
+    assert win.open_scenario("sun_pointing")
+    qtbot.waitUntil(lambda: shown.text().endswith("°") and float(shown.text()[:-1]) > 0.0, timeout=5000)

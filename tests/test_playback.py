@@ -212,3 +212,28 @@ def test_malformed_file_says_one_line_and_the_simulation_runs_on(qtbot, main_win
     assert window.title.text() == title
     t = window.last_snapshot.t
     qtbot.waitUntil(lambda: window.last_snapshot.t > t + 0.1, timeout=2000)
+
+
+@pytest.mark.gl
+def test_closing_a_file_while_paused_shows_the_simulation_as_it_was(qtbot, main_window):
+    # issue 43: closed while paused, the readouts kept the file's t = 747685.796 s and "nan", and the plots
+    # were empty until the next step
+    from gui_waits import caught_up
+
+    window = main_window("default")
+    qtbot.waitUntil(lambda: window.history.count > 20, timeout=5000)
+    window.controls.run.pause.setChecked(True)
+    qtbot.waitUntil(lambda: caught_up(window), timeout=5000)
+    before, times = window.last_snapshot, window.history.column("t").copy()
+    shown_t = window.findChild(QLabel, "readout_t")
+    assert window.playback.open(G4)
+    window.playback.bar.pause.setChecked(True)
+    window.playback.seek(1000.0)
+    qtbot.waitUntil(lambda: float(shown_t.text().split()[0]) == pytest.approx(1000.0), timeout=3000)   # the file's
+    window.playback.close()
+    qtbot.waitUntil(lambda: shown_t.text() == f"{before.t:10.3f} s", timeout=3000)
+    texts = [label.text() for label in window.readouts.values.values()]
+    assert all("nan" not in text for text in texts), texts
+    assert window.last_snapshot.t == before.t and window.worker.paused
+    assert np.array_equal(window.history.column("t"), times)   # the plots' samples as they were
+    qtbot.waitUntil(lambda: window.plots.curve_points("rates") >= len(times), timeout=3000)

@@ -65,10 +65,17 @@ def test_a_known_state_reads_as_written_by_hand():
     (10.0, (2.0, -0.004, -3.456), "(+2.00, +0.00, -3.46) N m"),
     (1.0, (2.0, -0.004, -3.456), "(+2.00, +0.00, -3.46) N m"),
     (0.01, (2.1e-3, -4e-6, -3.456e-3), "(+2.10, +0.00, -3.46) mN m"),
-    (1e-3, (2.1e-3, -4e-6, -3.456e-3), "(+2.10, +0.00, -3.46) mN m"),
     (1e-4, (2.1e-6, -4e-9, -3.456e-6), "(+2.10, +0.00, -3.46) µN m"),
+    # issue 43: the unit is the value's, not the sliders' (detumble read "+0.00 mN m" for torques of µN m)
+    (0.01, (2.1e-6, -4e-9, -3.456e-6), "(+2.10, +0.00, -3.46) µN m"),
+    (10.0, (2.1e-3, -4e-6, -3.456e-3), "(+2.10, +0.00, -3.46) mN m"),
+    (1e-4, (2.0, -0.004, -3.456), "(+2.00, +0.00, -3.46) N m"),
+    (1e-3, (0.0, 9.99e-4, 0.0), "(+0.00, +999.00, +0.00) µN m"),
+    # a zero torque reads in the body's unit
+    (0.01, (0.0, 0.0, -0.0), "(+0.00, +0.00, +0.00) mN m"),
+    (10.0, (0.0, 0.0, 0.0), "(+0.00, +0.00, +0.00) N m"),
 ])
-def test_torque_is_shown_in_the_unit_of_the_sliders(limit, torque, expected):
+def test_torque_is_shown_in_the_unit_of_its_value_with_the_same_decimals_per_axis(limit, torque, expected):
     snapshot = dataclasses.replace(SNAPSHOT, torque=torque)
     assert readout_texts(snapshot, torque_unit(limit))["torque"] == expected
 

@@ -245,10 +245,11 @@ def test_an_unpaced_worker_steps_to_each_frame_time_in_the_callers_thread():
     assert worker.stop()
 
 
-def test_video_speed_sets_each_frames_simulated_time_without_gl(tmp_path, capsys, monkeypatch):
-    # Issue 30, bug 4 (--speed ignored: frame k drawn at k/fps), caught without OpenGL: attitude-sim video's
-    # renderer gets a stand-in window whose unpaced worker is the real one, and each frame drawn records the
-    # simulated time it shows: the first step (dt = 1 ms) at or after k x speed / fps (docs/CLI.md, video).
+@pytest.fixture
+def rendered(monkeypatch):
+    """``attitude-sim video``'s renderer with a stand-in window whose unpaced worker is the real one, without
+    OpenGL: ``rendered.shown`` is the simulated time each frame drawn showed, ``rendered.put`` the frames the
+    encoder was given."""
     from types import SimpleNamespace
 
     from app.window import render
@@ -287,6 +288,14 @@ def test_video_speed_sets_each_frames_simulated_time_without_gl(tmp_path, capsys
     monkeypatch.setattr(render, "_open", fake_open)
     monkeypatch.setattr(render, "_close", lambda window: window.flight.worker.stop())
     monkeypatch.setattr(render, "VideoEncoder", FakeEncoder)
+    return SimpleNamespace(shown=shown, put=put)
+
+
+def test_video_speed_sets_each_frames_simulated_time_without_gl(tmp_path, capsys, rendered):
+    # Issue 30, bug 4 (--speed ignored: frame k drawn at k/fps), caught without OpenGL: each frame drawn
+    # records the simulated time it shows: the first step (dt = 1 ms) at or after k x speed / fps
+    # (docs/CLI.md, video).
+    shown, put = rendered.shown, rendered.put
     for speed, fps in ((2, 30), (1, 30), (0.5, 60)):
         shown.clear()
         put.clear()
@@ -297,6 +306,24 @@ def test_video_speed_sets_each_frames_simulated_time_without_gl(tmp_path, capsys
         assert put == list(range(1, frames + 1))
         wanted = np.arange(frames) * speed / fps
         assert np.array_equal(np.round(np.array(shown) * 1000), np.ceil(wanted * 1000 - 1e-6))
+
+
+@pytest.mark.parametrize("name", ["sun_pointing", "detumble"])
+def test_an_orbit_scenarios_video_with_its_defaults_is_the_whole_run_at_its_own_speed(tmp_path, capsys,
+                                                                                       rendered, name):
+    # Issue 43, item 6: "video --scenario sun_pointing --out s.mp4" exited 2 (4,800 s of simulated time
+    # over a cap of 3,600 s), and --speed defaulted to 1, not the scenario's own speed
+    scenario = load(name)
+    assert main(["video", "--scenario", name, "--out", str(tmp_path / "v.mp4")]) == 0
+    frames = round(scenario.duration * 30 / scenario.speed)    # sun_pointing: 4,800 s at 100x, 48 s of video
+    assert f"wrote {tmp_path / 'v.mp4'}: {frames} frames, {frames / 30:g} s at 30 fps" in capsys.readouterr().err
+    shown = np.array(rendered.shown)
+    assert len(shown) == frames and shown[0] == 0.0
+    # frame k at the first step at or after k x speed / fps: the last within one frame of the scenario's end
+    wanted = np.arange(frames) * scenario.speed / 30
+    dt = scenario.settings.dt
+    assert np.all(shown >= wanted - 1e-9) and np.all(shown < wanted + dt + 1e-9)
+    assert scenario.duration - scenario.speed / 30 - 1e-9 <= shown[-1] < scenario.duration
 
 
 def test_queued_inputs_take_effect_when_no_step_is_due():
@@ -319,7 +346,8 @@ def test_queued_inputs_take_effect_when_no_step_is_due():
     (["--out", "{tmp}/v.gif", "--fps", "60"], "--fps 60: a GIF takes 30 frames per second"),
     (["--fps", "25"], "argument --fps: invalid choice: 25"),
     (["--speed", "5000"], "--speed: 5000 is too large (at most 1000 x)"),
-    (["--duration", "4000"], "--duration 4000: a video of 4000 s of simulated time is longer than the longest video, 3600 s"),
+    (["--duration", "4000"], "--duration 4000 at --speed 1: a video of 4000 s (120,000 frames at 30 fps) is longer "
+                             "than the longest video, 3600 s; give a higher --speed or a shorter --duration"),
     (["--what", "plots"], "argument --what: invalid choice: 'plots'"),
     (["--bodies", "0"], "--bodies: must be an integer in [1, 10,000,000], got '0'"),
     (["--scenario", "nonsense"], "nonsense"),
@@ -335,17 +363,20 @@ def test_bad_video_flags_give_one_line_and_exit_2(tmp_path, capsys, argv, messag
     assert [p for p in tmp_path.iterdir() if p.is_file()] == []
 
 
-def test_a_scenario_too_long_for_a_video_asks_for_a_duration(tmp_path, capsys):
+def test_a_video_too_long_asks_for_a_speed_or_a_duration(tmp_path, capsys):
+    # the video's own length is limited (its frames), not the simulated time it shows
     scenario = tmp_path / "long.toml"
     scenario.write_text("[scenario]\nduration = 7200.0\n")
     assert main(["video", "--scenario", str(scenario), "--out", str(tmp_path / "v.mp4")]) == 2
-    assert "the scenario's duration: a video of 7200 s of simulated time is longer than the longest video, " \
-           "3600 s; give a shorter --duration" in _one_line(capsys.readouterr().err)
+    assert "the scenario's duration at --speed 1: a video of 7200 s (216,000 frames at 30 fps) is longer than the " \
+           "longest video, 3600 s; give a higher --speed or a shorter --duration" in _one_line(capsys.readouterr().err)
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--duration", "3600.0001"], "--duration 3600.0001: a video of 3600.0001 s of simulated time is longer than "
-                                  "the longest video, 3600 s"),
+    (["--duration", "3600.0001"], "--duration 3600.0001 at --speed 1: a video of 3600.0001 s (108,000 frames at "
+                                  "30 fps) is longer than the longest video, 3600 s"),
+    # two hours at 2x is an hour of video: within the length, refused for its frames' wall time
+    (["--duration", "7200", "--speed", "2", "--fps", "60"], "a video of 216,000 frames at 1280x720"),
     (["--dt", "1e-9", "--duration", "3600"], "3,600,000,000,000 steps would take about"),
     (["--size", "3840x2160", "--duration", "3600"], "a video of 108,000 frames at 3840x2160"),
 ])

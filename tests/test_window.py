@@ -13,11 +13,12 @@ import time
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QImage, QKeySequence
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QAction, QGuiApplication, QImage, QKeySequence
+from PySide6.QtWidgets import QWidget
 
 from app.window import MainWindow, run_gui
+from app.window.readouts import torque_readout_unit
 from sim.run.scenario import load
 from gui_waits import caught_up
 
@@ -161,18 +162,19 @@ def readout_numbers(win, name):
 
 @pytest.mark.gl
 def test_readouts_on_screen_are_the_last_state_received(qtbot, main_window):
-    """The controller scenario (every readout moving), paused, opened afresh and stepped to t = 3 s:
-    the labels read back as numbers equal the window's last snapshot to their printed rounding.
+    """The controller scenario (every readout moving), paused, reset and stepped to t = 3 s: the labels
+    read back as numbers equal the window's last snapshot to their printed rounding.
 
-    Opened afresh rather than reset: a reset keeps the command the scenario's event at t = 1 s set, if
-    the run got there before the pause (a busy machine), and the controller then flies it from t = 0.
+    A scenario opens running (issue 43), so it is paused and reset: from t = 0 the controller flies to
+    the command in force (the scenario's, or its event's at t = 1 s if a busy machine got there first),
+    every readout moving either way.
     """
     win = main_window("hoffmann_controller")
     child(win, "button_pause").click()
-    qtbot.waitUntil(lambda: win.worker.paused)
-    assert win.open_scenario("hoffmann_controller")       # from t = 0 as loaded, still paused
-    qtbot.waitUntil(lambda: win.last_snapshot is not None and win.last_snapshot.t == 0.0, timeout=5000)
-    for _ in range(30):                                  # dt = 0.1 s: on its way to (40, 30, 20) deg
+    qtbot.waitUntil(lambda: caught_up(win), timeout=5000)
+    child(win, "button_reset").click()                   # paused: the t = 0 state shows at once
+    qtbot.waitUntil(lambda: caught_up(win) and win.last_snapshot.t == 0.0, timeout=5000)
+    for _ in range(30):                                  # dt = 0.1 s: on its way to the command
         child(win, "button_step").click()
     qtbot.waitUntil(lambda: win.last_snapshot.step == 30 and caught_up(win), timeout=5000)
     last = win.last_snapshot
@@ -193,11 +195,11 @@ def test_readouts_on_screen_are_the_last_state_received(qtbot, main_window):
     assert child(win, "readout_angles").text().endswith(" °")
     assert readout_numbers(win, "w") == pytest.approx(last.w, abs=5e-4 + 1e-9)
     assert child(win, "readout_w").text().endswith(" rad/s")
-    factor, unit = win.readouts.torque_unit
-    assert unit == "N m"                                # Hoffmann's aircraft: torques of N m
+    factor, unit = torque_readout_unit(last.torque)     # the unit of the value (issue 43)
+    assert win.readouts.torque_unit == (1.0, "N m")     # Hoffmann's aircraft: a zero torque reads in N m
     assert any(abs(c) >= 0.01 for c in last.torque), "the controller is pushing"
     assert readout_numbers(win, "torque") == pytest.approx([factor * c for c in last.torque], abs=5e-3 + 1e-9)
-    assert child(win, "readout_torque").text().endswith(" N m")
+    assert child(win, "readout_torque").text().endswith(f" {unit}")
     energy = last.energy
     assert readout_numbers(win, "multiplier") == pytest.approx([last.multiplier], rel=5e-5, abs=1e-300)
     assert readout_numbers(win, "four_t") == pytest.approx([4.0 * energy], rel=5e-5)
@@ -329,6 +331,7 @@ def test_recording_replays_bit_for_bit(qtbot, window, tmp_path):
     qtbot.waitUntil(lambda: window.history.count >= end, timeout=2000)
     recorded = np.array([window.history.column(f"q{i}")[end - 1] for i in range(1, 5)])
     assert window.replay(path)
+    set_speed(window, 5.0)   # a replay starts at its scenario's own speed, 1x here (issue 43): as recorded
     qtbot.waitUntil(lambda: window.worker.paused, timeout=3000)
     qtbot.waitUntil(lambda: window.last_snapshot is not None and window.last_snapshot.step == end, timeout=2000)
     assert np.array_equal(np.array(window.last_snapshot.q), recorded)
@@ -346,15 +349,46 @@ def test_exports_write_files(window, tmp_path):
     assert view.width() == window.viewer.width() * window.viewer.devicePixelRatio()
 
 
+def _rgb(image) -> np.ndarray:
+    """A QImage as an (h, w, 3) uint8 array (copied)."""
+    image = image.convertToFormat(QImage.Format.Format_RGB888)
+    rows = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
+    return rows[:, :image.width() * 3].reshape(image.height(), image.width(), 3).copy()
+
+
 @pytest.mark.gl
-def test_help_overlay_toggles_with_f1(qtbot, window):
+@pytest.mark.parametrize("size", [(1000, 600), (1600, 1000)])
+def test_f1_help_shows_on_screen_above_the_3d_view_at_any_window_size(qtbot, window, size):
+    # Issue 43: the help was a widget drawn over the window, and the 3D view, a native OpenGL window,
+    # stayed above it: only fragments showed. The screen's own pixels where the help is must be the help's.
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.viewer.width() > 0)
     # the F1 action, not a key press: shortcuts need an active window, which Xvfb
     # without a window manager does not always give
     (action,) = [a for a in window.findChildren(QAction) if a.shortcut() == QKeySequence("F1")]
     action.trigger()
-    assert window.help.isVisible() and "W" in window.help.findChild(QLabel).text()
-    qtbot.keyClick(window.help, Qt.Key.Key_Escape)
-    assert not window.help.isVisible()
+    help_ = window.help
+    qtbot.waitExposed(help_)
+    box = QRect(help_.mapToGlobal(QPoint(0, 0)), help_.size())   # on the screen
+    view = QRect(window.viewer.mapToGlobal(QPoint(0, 0)), window.viewer.size())
+    assert box.intersects(view), "the help is over the 3D view, where it was hidden"
+    assert help_.screen().availableGeometry().contains(box), "the whole help is on the screen"
+    assert help_.text.width() >= 600, "lines of a readable length"
+    assert "nose up" in help_.text.text() and "F1 or Esc closes this help" in help_.text.text()
+    own = _rgb(help_.grab().toImage())   # what the help draws
+
+    def on_screen() -> bool:             # what the screen shows there: the help, text included
+        shot = _rgb(QGuiApplication.primaryScreen().grabWindow(0, box.x(), box.y(), box.width(),
+                                                               box.height()).toImage())
+        same = shot.shape == own.shape and np.mean(np.abs(shot.astype(int) - own).max(axis=2) <= 8) > 0.98
+        return same and np.mean(shot.max(axis=2) > 180) > 0.01   # light text on the dark help
+    qtbot.waitUntil(on_screen, timeout=5000)
+    qtbot.keyClick(help_, Qt.Key.Key_Escape)
+    assert not help_.isVisible()
+    action.trigger()
+    qtbot.waitExposed(help_)
+    qtbot.keyClick(help_, Qt.Key.Key_F1)
+    assert not help_.isVisible()
 
 
 @pytest.mark.gl
@@ -464,3 +498,95 @@ def test_unticking_pause_at_end_lets_the_scenario_run_on(qtbot, window):
     set_speed(window, 4.0)
     qtbot.waitUntil(lambda: sim_time(window) > 1.5, timeout=3000)
     assert not window.worker.at_end
+
+
+@pytest.mark.gl
+def test_momentum_plots_say_why_there_are_none_and_show_when_there_are(qtbot, window):
+    # issue 43: View > Momentum plots (Ctrl+M) without wheels did nothing, silently
+    from app.window.menus import NO_MOMENTUM
+
+    (action,) = [a for a in window.findChildren(QAction) if a.shortcut() == QKeySequence("Ctrl+M")]
+    window.plot_tabs.setCurrentWidget(window.plots)
+    action.trigger()
+    assert window.statusBar().currentMessage() == NO_MOMENTUM
+    assert window.plot_tabs.currentWidget() is window.plots
+    assert window.open_scenario("reaction_wheels")
+    window.plot_tabs.setCurrentWidget(window.plots)
+    action.trigger()
+    assert window.plot_tabs.currentWidget() is window.momentum and window.momentum.isVisible()
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize("size", [(1400, 900), (1280, 720)])
+def test_the_control_panel_is_never_cut_when_its_scroll_bar_shows(qtbot, main_window, size):
+    # issue 43: with the scroll bar showing, the page was cut at its right edge: "Use" read "Us", the
+    # estimator's text was truncated and the recommended B-dot gain read "k = k_w/|B|² =" with no value
+    from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QLineEdit, QScrollArea
+
+    win = main_window("detumble", speed=200.0)
+    win.resize(*size)
+    panel = win.controls
+    panel.tabs.setCurrentIndex(1)   # Control: dampers, controller, limiter, magnetic, sensors
+    area = panel.tabs.currentWidget()
+    assert isinstance(area, QScrollArea)
+    note = panel.magnetic.recommended
+    qtbot.waitUntil(lambda: "µT (RMS so far)" in note.text() and area.verticalScrollBar().isVisible(),
+                    timeout=10_000)
+    viewport = area.viewport()
+    shown = [w for w in area.widget().findChildren(QWidget)
+             if isinstance(w, (QLabel, QAbstractButton, QLineEdit, QComboBox)) and w.isVisible()]
+    assert len(shown) > 20
+    for widget in shown:   # every control whole within the page's visible width, left of the scroll bar
+        right = widget.mapTo(viewport, QPoint(widget.width(), 0)).x()
+        assert right <= viewport.width(), (widget.objectName() or widget.text(), right, viewport.width())
+    for label in (note, panel.sensors.estimator):   # and, once laid out, tall enough for every line of its text
+        qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()), timeout=3000)
+
+
+def test_a_page_of_controls_keeps_room_for_itself_and_its_scroll_bar(qtbot):
+    # the mechanism under the control panel's tabs (app.controls.widgets.PageScroll): however narrow the
+    # panel is asked to be, a page wider than the room left beside the scroll bar is never cut
+    from PySide6.QtWidgets import QLineEdit, QVBoxLayout
+
+    from app.controls.widgets import PageScroll
+
+    page = QWidget()
+    column = QVBoxLayout(page)
+    fields = [QLineEdit(f"field {k}") for k in range(40)]   # taller than the panel: the scroll bar shows
+    for field in fields:
+        field.setMinimumWidth(260)
+        column.addWidget(field)
+    panel = QWidget()
+    area = PageScroll(page)
+    QVBoxLayout(panel).addWidget(area)
+    qtbot.addWidget(panel)
+    panel.resize(120, 300)
+    panel.show()
+    qtbot.waitExposed(panel)
+    qtbot.waitUntil(lambda: area.verticalScrollBar().isVisible())
+    assert area.viewport().width() >= page.minimumSizeHint().width()
+    for field in fields:
+        assert field.mapTo(area.viewport(), QPoint(field.width(), 0)).x() <= area.viewport().width()
+
+
+@pytest.mark.gl
+def test_a_long_status_message_stops_short_of_the_time(qtbot, window):
+    # issue 43: an attitude file's summary ran into the t readout, mid-word, with no space between
+    from PySide6.QtWidgets import QSizeGrip
+
+    from app.window.statusbar import MESSAGE_GAP
+
+    bar, time_label = window.statusBar(), window.status.labels["time"]
+    text = "an attitude file's summary, longer than the room the status bar has left of its labels " * 4
+    window.show_message(text, error=False)
+    qtbot.waitUntil(lambda: time_label.isVisible() and time_label.x() > 200)
+    first = min(w.x() for w in bar.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+                if w.isVisible() and w.x() > 0 and not isinstance(w, QSizeGrip))   # the permanent widgets
+    picture = _rgb(bar.grab().toImage()).max(axis=2).astype(int)
+    background = np.median(picture[:, first - MESSAGE_GAP:first])
+    ink = np.abs(picture - background) > 60          # the text's pixels, light or dark
+    columns = np.flatnonzero(ink.any(axis=0))
+    message = columns[columns < first]
+    assert message.size > 100, "the message is drawn"
+    assert message.max() < first - MESSAGE_GAP // 2, "and ends clear of the first label, the time's or another's"
+    assert bar.toolTip() == text and bar.currentMessage() == text

@@ -383,7 +383,10 @@ def ascii_int(text: str) -> int:
     """An argparse type: a whole number in ASCII digits (``int`` also reads "٣" as 3)."""
     if not text.isascii():
         raise argparse.ArgumentTypeError(f"invalid int value: {text!r} (ASCII digits only)")
-    return int(text)
+    try:
+        return int(text)
+    except ValueError:  # argparse would name the function ("invalid ascii_int value"), not what was asked
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
 
 
 def _duration(text):

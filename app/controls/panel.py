@@ -20,8 +20,8 @@ from __future__ import annotations
 import collections
 import dataclasses
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
 from app.controls.body import BodyGroup
 from app.controls.command import CommandGroup
@@ -34,6 +34,7 @@ from app.controls.switched import SWITCHED, SwitchedGroup
 from app.controls.sensors import SensorsGroup
 from app.controls.torque import TorqueGroup
 from app.controls.wheels import EnvironmentGroup, WheelsGroup
+from app.controls.widgets import PageScroll
 from sim.model.controls import input_of
 from sim.model.settings import KEYS
 
@@ -52,10 +53,7 @@ def _tab(*groups, scroll: bool = False) -> QWidget:
     layout.addStretch(1)
     if not scroll:
         return page
-    area = QScrollArea(widgetResizable=True, frameShape=QFrame.Shape.NoFrame)
-    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    area.setWidget(page)
-    return area
+    return PageScroll(page)
 
 
 class ControlPanel(QWidget):

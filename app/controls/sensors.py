@@ -28,7 +28,7 @@ class SensorsGroup(QGroupBox):
 
     def __init__(self, submit, parent=None):
         super().__init__("Sensors and estimation", parent)
-        self.estimator = QLabel(objectName="label_estimator")
+        self.estimator = QLabel(objectName="label_estimator", wordWrap=True)
         self.gyro = SettingField("gyro", "ARW rad/sqrt(s), RRW rad/s^(3/2), BIAS0 rad/s; the rate gyro's noise")
         self.star_tracker = SettingField("star_tracker", "NOISE arcsec, RATE Hz; the star tracker's noise across "
                                                          "the boresight (8x about it) and its samples a second")

@@ -6,7 +6,7 @@ import math
 
 from PySide6.QtWidgets import QCheckBox, QGroupBox, QVBoxLayout
 
-from app.controls.widgets import ValueSlider
+from app.controls.widgets import ValueSlider, text_decimals
 from sim.core.body import HOFFMANN_INERTIA
 from sim.model.settings import SettingsError, axis_ratios
 
@@ -104,10 +104,11 @@ class TorqueGroup(QGroupBox):
             limits = torque_limits(settings.mass_properties.inertia)
         except SettingsError:  # a body and inertia still in flight: keep the ranges
             limits = self._limits
-        for slider, limit, before in zip(self.sliders, limits, self._limits):
-            if limit != before:
-                factor, unit = torque_unit(limit)
-                slider.set_range(-limit, limit, limit / STEPS, unit, factor)
+        if limits != self._limits:  # one unit and one number of decimals for the three axes (issue 43)
+            factor, unit = torque_unit(max(limits))
+            decimals = max(text_decimals(limit / STEPS, factor) for limit in limits)
+            for slider, limit in zip(self.sliders, limits):
+                slider.set_range(-limit, limit, limit / STEPS, unit, factor, decimals)
         self._limits = limits
         for slider, total, key in zip(self.sliders, settings.torque, self._keys):
             slider.show_value(total - key)

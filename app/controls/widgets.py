@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSlider, QToolButton, QWidget
+from PySide6.QtCore import QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QLineEdit, QScrollArea, QSlider, QStyle, QToolButton,
+                               QWidget)
 
 from sim.model.settings import SettingsError, validate
 
-__all__ = ["SettingField", "ValueSlider", "format_value"]
+__all__ = ["SettingField", "ValueSlider", "PageScroll", "format_value", "text_decimals"]
 
 
 def format_value(value) -> str:
@@ -125,6 +126,37 @@ def _decimals(step: float) -> int:
     return max(0, -math.floor(math.log10(step) + 1e-9))
 
 
+class PageScroll(QScrollArea):
+    """A page of controls that scrolls up and down, never sideways, and is never cut at its right edge.
+
+    A ``QScrollArea`` reports no minimum width of its own, so the panel
+    could be laid out narrower than its page plus the vertical scroll bar;
+    the page was then cut at the right edge whenever the bar showed ("Use"
+    read "Us", issue 43).  This one asks for the page's minimum width and
+    the bar's, so the layouts above it (the tabs, the splitter) keep room for both.
+    """
+
+    def __init__(self, page, parent=None):
+        super().__init__(parent, widgetResizable=True, frameShape=QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWidget(page)
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self)
+        return QSize(max(hint.width(), self.widget().minimumSizeHint().width() + bar + 2 * self.frameWidth()),
+                     hint.height())
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(max(hint.width(), self.minimumSizeHint().width()), hint.height())
+
+
+def text_decimals(resolution: float, factor: float = 1.0) -> int:
+    """Decimal places of a slider's text: those that show a step of ``resolution`` read as ``value * factor``."""
+    return _decimals(resolution * factor)
+
+
 class ValueSlider(QWidget):
     """A horizontal slider for a number, its value as text, and an optional zero button.
 
@@ -180,25 +212,28 @@ class ValueSlider(QWidget):
                 self._resolution)
 
     def set_range(self, low: float, high: float, resolution: float, unit: str | None = None,
-                  factor: float = 1.0) -> None:
+                  factor: float = 1.0, decimals: int | None = None) -> None:
         """A new range and step; the value is kept, clamped into the range (signals blocked).
 
         ``unit`` and ``factor`` change how the value reads (``value * factor``
-        followed by ``unit``; 1e3 and "mN m" for a value in N m), not the value.
+        followed by ``unit``; 1e3 and "mN m" for a value in N m), not the value;
+        ``decimals``, the text's decimal places (default: those of a step, :func:`text_decimals`),
+        lets sliders side by side read alike.
         """
         value = self.value
         if unit is not None:
             self._unit = unit
         with QSignalBlocker(self.slider):
-            self._set_range(low, high, resolution, factor)
+            self._set_range(low, high, resolution, factor, decimals)
             self.slider.setValue(round(value / resolution))
         self._show_text()
 
-    def _set_range(self, low: float, high: float, resolution: float, factor: float = 1.0) -> None:
+    def _set_range(self, low: float, high: float, resolution: float, factor: float = 1.0,
+                   decimals: int | None = None) -> None:
         self._resolution = resolution
         self._factor = factor
         self._value_decimals = _decimals(resolution)  # of the value
-        self._decimals = _decimals(resolution * factor)  # of the text
+        self._decimals = text_decimals(resolution, factor) if decimals is None else decimals  # of the text
         self.slider.setRange(round(low / resolution), round(high / resolution))
         self.slider.setPageStep(max(1, round((high - low) / resolution / 20)))
         self._text.setMinimumWidth(self.fontMetrics().horizontalAdvance(

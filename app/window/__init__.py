@@ -14,7 +14,7 @@
 :mod:`app.window.dialogs`           file dialogs that remember their folder
 :mod:`app.window.export`            the history to CSV in a background thread
 :mod:`app.window.keys`              flying with the keyboard
-:mod:`app.window.help_overlay`      the F1 help
+:mod:`app.window.help_window`       the F1 help (a tool window)
 :mod:`app.window.readouts`          the numbers of the current state
 ==================================  ===========================================================
 """

@@ -17,6 +17,7 @@ from app.plots.live import PLOTS, WHEEL_COLORS, CurveSpec, show_wheels
 from app.plots.estimation import ESTIMATE_COLOR, ESTIMATE_MAGNIFY
 from app.view3d.layout import GHOST_COLOR
 from app.view3d.magnetic import dipole_limit
+from app.window.orbit_readouts import pointed
 from app.window.theme import COMPARE_COLORS, cycle, rgba, swatch
 from sim.core.body import Body
 from sim.core.quaternion import cayley
@@ -61,9 +62,11 @@ class FramePresenter:
         self.show_world(settings)
 
     def show_world(self, settings) -> None:
-        """The orbit view's settings, the Magnetic control group's recommended gain at the field seen so far."""
+        """The orbit view's settings, whether the pointing error means one, the Magnetic control group's
+        recommended gain at the field seen so far."""
         w = self._window
         w.orbit_view.show_settings(settings)
+        w.orbit_readouts.pointing = pointed(settings)
         b_rms = None
         if settings.magnetic_on and "bx" in w.history.columns and len(w.history):
             b = np.asarray([w.history.column(c) for c in ("bx", "by", "bz")])

@@ -39,7 +39,7 @@ from app.window.export import CsvExport, CsvExports
 from app.window.frames import FramePresenter
 from app.window.estimation import EstimationView
 from app.window.gamepad_ui import GamepadControl
-from app.window.help_overlay import HelpOverlay
+from app.window.help_window import HelpWindow
 from app.window.keys import KeyFlyer
 from app.window.menus import build_menus
 from app.window.pace import FramePace
@@ -185,11 +185,11 @@ class MainWindow(QMainWindow):
             self.splitter.addWidget(widget)
         self.splitter.setCollapsible(1, False)
         self.splitter.setStretchFactor(1, 1)
-        body = QWidget(objectName="body")  # holds the splitter and, above it, the help
+        body = QWidget(objectName="body")  # holds the splitter
         QVBoxLayout(body).addWidget(self.splitter)
         body.layout().setContentsMargins(0, 0, 0, 0)
         self.setCentralWidget(body)
-        self.help = HelpOverlay(body)
+        self.help = HelpWindow(self)
         self.keys = KeyFlyer(self)
         self.status = StatusLine(self.statusBar())
         self.gamepad = GamepadControl(self, self.controls.torque.set_key_torque, lambda key, value: self.send(((key, value),)),

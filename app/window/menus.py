@@ -12,7 +12,7 @@ from PySide6.QtGui import QAction, QKeySequence
 
 from sim.run.scenario import builtin_names
 
-__all__ = ["build_menus"]
+__all__ = ["build_menus", "show_momentum", "NO_MOMENTUM"]
 
 
 def _action(window, menu, text, slot, shortcut=None, tip=None, checkable=False) -> QAction:
@@ -29,6 +29,20 @@ def _action(window, menu, text, slot, shortcut=None, tip=None, checkable=False) 
 def _check_quietly(action: QAction, checked: bool) -> None:
     with QSignalBlocker(action):
         action.setChecked(checked)
+
+
+#: What View > Momentum plots says in a run without the Momentum tab.
+NO_MOMENTUM = ("No Momentum plots in this run: they come with reaction wheels (Model tab), gravity gradient or "
+               "a disturbance torque, and this run has none")
+
+
+def show_momentum(window) -> None:
+    """View > Momentum plots: the Momentum tab, or, in a run without one, a message that says why."""
+    tabs = window.plot_tabs
+    if tabs.momentum is None or tabs.indexOf(tabs.momentum) < 0:
+        window.show_message(NO_MOMENTUM, error=False)
+    else:
+        tabs.show_momentum(True)
 
 
 def build_menus(window) -> tuple[QAction, QAction]:
@@ -83,7 +97,7 @@ def build_menus(window) -> tuple[QAction, QAction]:
     compare = _action(
         window, view, "Comparison plots", window.plot_tabs.show_compare, "Ctrl+T", checkable=True,
         tip="The Compare tab: error, energy and norm drift of the comparison bodies")
-    _action(window, view, "Momentum plots", window.plot_tabs.show_momentum, "Ctrl+M",
+    _action(window, view, "Momentum plots", lambda: show_momentum(window), "Ctrl+M",
             tip="The Momentum tab (with wheels or an external torque): total momentum, wheel speeds and "
                 "motor torques with their limits, the torque on the body")
     view.addAction(window.ensemble.action)

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QFrame
 
 from app.window.readouts import readout_grid
 
-__all__ = ["OrbitReadouts", "orbit_texts", "ORBIT_READOUTS", "shadow_text"]
+__all__ = ["OrbitReadouts", "orbit_texts", "ORBIT_READOUTS", "shadow_text", "pointed", "NOT_POINTED"]
 
 #: (name, label) of each readout in two columns: where left, the light and the pointing right.
 ORBIT_READOUTS = (
@@ -38,8 +38,24 @@ def shadow_text(sunlit: float) -> str:
     return f"penumbra {min(max(round(100.0 * sunlit), 1), 99)} %"
 
 
-def orbit_texts(snapshot) -> dict:
+#: The pointing error's text while nothing points the axis (no attitude controller flies the command).
+NOT_POINTED = "— (no controller)"
+
+
+def pointed(settings) -> bool:
+    """True when something points the body: an attitude controller flies the command or the pointing mode.
+
+    Without one (B-dot detumbling, free flight) the axis goes where the body
+    tumbles, and its angle from the command is no error of anything.
+    """
+    return settings.controller != "none"
+
+
+def orbit_texts(snapshot, pointing: bool = True) -> dict:
     """The text of every orbit readout for a :class:`~sim.model.rows.Snapshot` with a world, else ``{}``.
+
+    ``pointing``: something points the body (:func:`pointed`); else the
+    pointing error reads :data:`NOT_POINTED`.
 
     Returns
     -------
@@ -56,7 +72,7 @@ def orbit_texts(snapshot) -> dict:
         "alt": f"{ws.alt_km:.2f} km",
         "beta": f"{math.degrees(ws.beta) + 0.0:+.2f}°",
         "shadow": shadow_text(ws.sunlit),
-        "point_err": "" if error is None else f"{error:.4f}°",
+        "point_err": "" if error is None else f"{error:.4f}°" if pointing else NOT_POINTED,
     }
 
 
@@ -69,10 +85,12 @@ class OrbitReadouts(QFrame):
         layout.setColumnStretch(1, 3)
         layout.setColumnStretch(3, 2)
         self.setVisible(False)
+        #: Something points the body (:func:`pointed`); the window sets it from the settings in force.
+        self.pointing = True
 
     def show_snapshot(self, snapshot) -> None:
         """Show a snapshot's orbit values (hide without an orbit); only labels whose text changed are touched."""
-        texts = orbit_texts(snapshot)
+        texts = orbit_texts(snapshot, self.pointing)
         if self.isHidden() == bool(texts):
             self.setVisible(bool(texts))
         for name, text in texts.items():

@@ -21,8 +21,8 @@ def grab_window(window, kept: bool = False) -> QImage:
 
     ``QWidget.grab`` does not capture the OpenGL views reliably, so each
     view's own framebuffer (the 3D view's, the ensemble sphere's and the orbit view's when shown)
-    is painted over it at the view's place, and the help overlay, when
-    shown, over that.
+    is painted over it at the view's place.  The F1 help is a window of its
+    own (:mod:`app.window.help_window`), not in the picture.
 
     Parameters
     ----------
@@ -37,8 +37,6 @@ def grab_window(window, kept: bool = False) -> QImage:
     views += [window.orbit_view] if window.orbit_view.isVisible() else []
     for view in views:
         painter.drawImage(QRect(view.mapTo(window, QPoint(0, 0)), view.size()), view_image(view.scene, kept))
-    if window.help.isVisible():
-        window.help.render(painter, window.help.mapTo(window, QPoint(0, 0)))
     painter.end()
     return image
 

@@ -39,7 +39,7 @@ from sim.core.quaternion import cayley
 from sim.model.rows import HISTORY_COLUMNS
 from sim.run.aem import AttitudeFileError, read_aem
 from sim.run.playback import Playback
-from sim.run.runner import MAIN
+from sim.run.runner import MAIN, Batch
 
 __all__ = ["PlaybackControl", "SLIDER_STEPS", "FILE_KINDS"]
 
@@ -120,7 +120,7 @@ class PlaybackControl(QObject):
         self._simulation = None  # the simulation's latest snapshot
         self._tick = 0
         self._hidden: tuple = ()  # plots hidden while a file plays
-        self._restore = None  # (reference, columns, compare's seconds) to give back on close
+        self._restore = None  # (reference, columns, compare's seconds, the history's rows) to give back on close
 
     @property
     def active(self) -> bool:
@@ -149,7 +149,9 @@ class PlaybackControl(QObject):
             return False
         window = self._window
         if self.playback is None:
-            self._restore = (window.compare.reference, window.history.columns, window.compare.window_seconds)
+            history = window.history
+            self._restore = (window.compare.reference, history.columns, window.compare.window_seconds,
+                             history.table(history.columns).T)
             self._hidden = tuple(name for name in window.plots.plot_names()
                                  if name not in _PLOTS and window.plots.is_visible(name))
         self.playback = Playback(track, os.path.basename(os.fspath(path)))
@@ -254,7 +256,7 @@ class PlaybackControl(QObject):
         if self.playback is None:
             return
         window = self._window
-        reference, columns, seconds = self._restore
+        reference, columns, seconds, rows = self._restore
         self.playback = None
         self.bar.hide()
         window.compare.main_name = MAIN_NAME
@@ -264,6 +266,11 @@ class PlaybackControl(QObject):
             window.plots.set_visible(name, True)
         window.frames.show_orbit_angles(window.readouts.relative_to_orbit)  # the angles' curves as they were
         window._show_run(Started(window.flight.scenario, window.worker.settings, reference, (), columns))
+        # the simulation as it was: its plots up to the file's opening, its state now (also while paused,
+        # when no batch would come: the readouts kept the file's last time and its missing values as nan)
+        if len(rows):
+            window.feed.take(Batch(rows=rows, last=self._simulation), window.worker.settings.dt)
+        window.worker.republish()
 
     # --------------------------------------------------------------- frames
     def frame(self, tick: int, wall: float | None = None) -> None:

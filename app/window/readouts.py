@@ -13,7 +13,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QLabel
 
-__all__ = ["Readouts", "readout_texts", "GIMBAL_LOCK_TEXT"]
+from app.controls.torque import torque_unit
+
+__all__ = ["Readouts", "readout_texts", "torque_readout_unit", "GIMBAL_LOCK_TEXT"]
 
 GIMBAL_LOCK_TEXT = "Gimbal lock (|cos θ| < 0.05): Euler angles meaningless here; the body is fine"
 
@@ -33,11 +35,27 @@ def _vector(values, decimals: int, width: int = 0) -> str:
     return "(" + ", ".join(f"{round(v, decimals) + 0.0:+{width}.{decimals}f}" for v in values) + ")"
 
 
+def torque_readout_unit(torque, body_unit=(1.0, "N m")) -> tuple:
+    """``(factor, name)`` of the torque readout's unit: from the largest component's size
+    (:func:`app.controls.torque.torque_unit`: N m, mN m or µN m), so that a torque of µN m never reads
+    +0.00 mN m; ``body_unit`` while the torque is zero."""
+    largest = max(abs(t) for t in torque)
+    return torque_unit(largest) if largest > 0.0 else body_unit
+
+
+def _torque_text(torque, body_unit) -> str:
+    """``(+1.25, -0.03, +0.00) mN m``: one unit and two decimals for every axis."""
+    factor, name = torque_readout_unit(torque, body_unit)
+    return _vector([t * factor for t in torque], 2) + " " + name
+
+
 def readout_texts(snapshot, torque_unit=(1.0, "N m"), orbit: bool = False, speed_limits=()) -> dict:
     """The text of every readout for a :class:`~sim.model.rows.Snapshot`.
 
-    ``torque_unit`` is ``(factor, name)`` of the torque's unit
-    (:func:`app.controls.torque.torque_unit`: mN m for a small body).
+    The torque's unit is chosen from its value, as the torque plot's axis
+    is (:func:`torque_readout_unit`); ``torque_unit``, ``(factor, name)``
+    of the body's (:func:`app.controls.torque.torque_unit` of its sliders'
+    range: mN m for a small body), is the unit of a zero torque.
     ``orbit``: the angles relative to the orbit frame, when the snapshot has
     them (gravity gradient).  ``speed_limits``: the wheels' speed limits; a
     wheel at its limit is marked ``!`` and named at the end.
@@ -55,7 +73,7 @@ def readout_texts(snapshot, torque_unit=(1.0, "N m"), orbit: bool = False, speed
         "norm": f"{snapshot.norm:+.2e}",
         "angles": _vector(angles, 2, 7) + " °",
         "w": _vector(snapshot.w, 3) + " rad/s",
-        "torque": _vector([t * torque_unit[0] for t in snapshot.torque], 2) + " " + torque_unit[1],
+        "torque": _torque_text(snapshot.torque, torque_unit),
         "multiplier": f"{snapshot.multiplier:.5g}",
         "four_t": f"{snapshot.four_t:.5g} J",
         "energy": f"{snapshot.energy:.5g} J",
@@ -112,7 +130,7 @@ class Readouts(QFrame):
 
     def __init__(self, parent=None):
         super().__init__(parent, objectName="readouts")
-        #: ``(factor, name)`` of the torque readout's unit; the window sets it from the torque sliders.
+        #: ``(factor, name)`` of the body's torque unit (a zero torque's); the window sets it from the sliders.
         self.torque_unit = (1.0, "N m")
         #: The wheels' speed limits (rad/s), to mark a wheel at its limit.
         self.speed_limits = ()

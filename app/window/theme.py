@@ -31,8 +31,8 @@ QLabel#note { color: #8a93a3; }
 QLabel#readout_name { color: #8f98a8; }
 QFrame#readouts QLabel { font-family: "DejaVu Sans Mono", monospace; }
 QFrame#readouts { background: #1c1f25; border-top: 1px solid #323844; }
-QFrame#help_overlay { background: rgba(14, 16, 21, 235); }
-QFrame#help_overlay QLabel { font-size: 10.5pt; }
+QDialog#help_window { background: rgb(14, 16, 21); }
+QDialog#help_window QLabel { font-size: 10.5pt; }
 QLabel#status_recording { color: #ff6b6b; font-weight: bold; }
 QLabel#status_video { color: #ff6b6b; font-weight: bold; }
 """

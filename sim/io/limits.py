@@ -326,7 +326,8 @@ LIMITS = {lim.key: lim for lim in (
     # ---- the live link (app.link, docs/LINK.md): states sent per second, at most one a step of the
     # smallest dt that keeps up at 1x on this machine's kind (dt 0.1 ms)
     Limit("link_rate", 0.0, 10_000.0, "Hz", low_open=True),
-    # ---- videos (attitude-sim video; File > Record video): an hour of 4K UHD at most
+    # ---- videos (attitude-sim video; File > Record video): an hour of 4K UHD at most. The length is the
+    # video's own (its frames / fps), not the simulated time it shows: frames and wall time are what cost
     Limit("video_seconds", 0.0, 3600.0, "s", low_open=True),
     Limit("video_width", 16, 3840, "pixels", integer=True),
     Limit("video_height", 16, 2160, "pixels", integer=True),

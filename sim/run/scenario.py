@@ -8,7 +8,7 @@ files")::
     caption = "What to watch ..."
     duration = 30.0               # s, default run length
     pause_at_end = true           # the window pauses at t = duration (default false)
-    speed = 200.0                 # the window's speed factor to start with (default: as it was)
+    speed = 200.0                 # the window's and a video's speed factor to start with (default 1)
     plot_seconds = 6000.0         # the window's plotted time window, s (default 20)
 
     [settings]                    # any Settings field, see sim.model.settings
@@ -88,7 +88,8 @@ class Scenario:
     duration: float = 20.0
     #: The window pauses when the simulated time reaches ``duration`` (the command line always stops there).
     pause_at_end: bool = False
-    #: The window's speed factor for this scenario (simulated s per wall s), or None: the speed in force.
+    #: The speed factor this scenario starts at (simulated s per wall s, or per s of video), or None: 1x
+    #: (:attr:`start_speed`).
     speed: float | None = None
     #: The time window of the window's live plots, s, or None: 20 s.
     plot_seconds: float | None = None
@@ -112,6 +113,12 @@ class Scenario:
                 raise SettingsError(f"compare: two comparison bodies are labelled {label!r}; "
                                     "each needs its own label (it names its columns)")
             seen.add(label)
+
+    @property
+    def start_speed(self) -> float:
+        """The speed factor the scenario starts at, in the window and in a video: its own, 1x unless it says
+        otherwise (never the speed the last run was left at)."""
+        return self.speed if self.speed is not None else 1.0
 
 
 def builtin_dir() -> Path:

@@ -1,13 +1,25 @@
-"""The F1 help: the flying keys and what to watch, over the window's centre."""
+"""The F1 help: the flying keys and what to watch, in a tool window of its own above the main window.
+
+Not a widget drawn over the window: the 3D views are native OpenGL windows
+(``QOpenGLWindow`` in window containers, :mod:`app.view3d.glwindow`), and a
+native window stays above every widget of its parent, so an overlay showed
+only in fragments around them (issue 43).  A top-level tool window is
+stacked by the window system above its parent window, views included, and
+is sized to the screen rather than to the main window, so it reads the same
+at any window size; the text scrolls where the screen is short.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtWidgets import QDialog, QLabel, QScrollArea, QVBoxLayout
 
 from app.window.keys import KEY_TORQUE
 
-__all__ = ["HelpOverlay", "HELP_HTML"]
+__all__ = ["HelpWindow", "HELP_HTML", "HELP_WIDTH"]
+
+#: The help's width, pixels, where the screen allows: about 90 characters a line.
+HELP_WIDTH = 820
 
 HELP_HTML = f"""
 <h2>Flying</h2>
@@ -51,49 +63,55 @@ or a click on a point puts that body's initial state into the aircraft.</li>
 """
 
 
-class HelpOverlay(QFrame):
-    """A translucent panel covering its parent; F1, Esc or a click closes it.
+class HelpWindow(QDialog):
+    """The help as a tool window of the main window: F1 (the main window's Help menu) opens or closes it,
+    Esc or F1 closes it; not modal, so the run goes on beside it.
 
     Parameters
     ----------
     parent : QWidget
-        The widget to cover; the overlay follows its size.
+        The main window: the help is stacked above it and centred on it.
     """
 
     def __init__(self, parent):
-        super().__init__(parent, objectName="help_overlay")
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        text = QLabel(HELP_HTML, wordWrap=True, textFormat=Qt.TextFormat.RichText)
-        text.setMaximumWidth(760)
+        super().__init__(parent, Qt.WindowType.Tool, objectName="help_window")
+        self.setWindowTitle("attitude-sim: keys and what to watch")
+        self.text = QLabel(HELP_HTML, wordWrap=True, textFormat=Qt.TextFormat.RichText, objectName="label_help")
+        self.text.setContentsMargins(24, 12, 24, 12)
+        self.scroll = QScrollArea(widgetResizable=True, objectName="scroll_help")
+        self.scroll.setWidget(self.text)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(40, 30, 40, 30)
-        layout.addWidget(text, 0, Qt.AlignmentFlag.AlignCenter)
-        parent.installEventFilter(self)
-        self.hide()
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.scroll)
 
     def toggle(self) -> None:
-        """Show the help over the parent, or hide it."""
+        """Show the help above the main window, centred on it and inside its screen, or close it."""
         if self.isVisible():
-            self.hide()
-        else:
-            self.setGeometry(self.parentWidget().rect())
-            self.raise_()
-            self.show()
-            self.setFocus()
+            self.close()
+            return
+        self.setGeometry(self._place())
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
+    def _place(self) -> QRect:
+        """The help's geometry: :data:`HELP_WIDTH` by the text's height, both at most the screen's available
+        size (less a margin), centred on the main window and moved inside the screen."""
+        window = self.parentWidget().window()
+        screen = (window.screen() or self.screen()).availableGeometry()
+        width = min(HELP_WIDTH, screen.width() - 40)
+        bar = self.scroll.verticalScrollBar().sizeHint().width()
+        height = min(self.text.heightForWidth(width - bar) + 4, screen.height() - 60)
+        box = QRect(0, 0, width, height)
+        box.moveCenter(window.frameGeometry().center())
+        box.moveTopLeft(QPoint(min(max(box.left(), screen.left()), screen.right() + 1 - width),
+                               min(max(box.top(), screen.top()), screen.bottom() + 1 - height)))
+        return box
 
     def keyPressEvent(self, event):
-        """Esc closes the help."""
-        if event.key() == Qt.Key.Key_Escape:
-            self.hide()
+        """Esc (the dialog's own) or F1 closes the help."""
+        if event.key() == Qt.Key.Key_F1:
+            self.close()
         else:
             super().keyPressEvent(event)
-
-    def mousePressEvent(self, event):
-        """A click closes the help."""
-        self.hide()
-
-    def eventFilter(self, watched, event):
-        """Follow the parent's size."""
-        if event.type() == QEvent.Type.Resize and watched is self.parentWidget():
-            self.setGeometry(watched.rect())
-        return False
