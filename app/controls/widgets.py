@@ -14,7 +14,7 @@ import math
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSlider, QToolButton, QWidget
 
-from sim.model.settings import SettingsError, validate
+from sim import SettingsError, validate
 
 __all__ = ["SettingField", "ValueSlider", "format_value"]
 

@@ -28,7 +28,7 @@ from app.plots.decimate import envelope, factor_for
 from app.plots.history import History
 from app.plots.style import (AMBER, BLUE, FOREGROUND, GREEN, GRID_ALPHA, PLOT_BACKGROUND, RED, SILVER, VIOLET,
                              PlotAxisItem, XLink, settle_range, style_axes)
-from sim.io.files import whole_path
+from sim import whole_path
 
 __all__ = ["PlotPanel", "PlotSpec", "CurveSpec", "PLOTS", "MOMENTUM_PLOTS", "WHEEL_COLORS", "REFRESH_EVERY",
            "wheel_curves"]

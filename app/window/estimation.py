@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from app.plots.estimation import ESTIMATE_COLOR, ESTIMATE_GHOST, ESTIMATION_PLOTS
 from app.plots.live import PlotPanel
-from sim.core.quaternion import cayley
+from sim import cayley
 
 __all__ = ["EstimationView"]
 
