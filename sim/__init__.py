@@ -47,7 +47,8 @@ tools/one_door.py rewrites app's imports to go through the face.
 
 from importlib import import_module
 
-#: name -> ``"module"`` (the attribute of that name) or ``"module:attribute"`` (renamed on the face).
+#: name -> ``"module"`` (the attribute of that name) or ``"package:attribute"`` (renamed on the face; the
+#: attribute may be a module of that package).
 _FACE = {
     # sim.core.algebra
     "norm2_Q": "sim.core.algebra",
@@ -236,7 +237,10 @@ def __getattr__(name: str):
     if name not in _FACE:
         raise AttributeError(f"module 'sim' has no attribute {name!r}")
     module, attribute = _target(name)
-    value = getattr(import_module(module), attribute)
+    try:
+        value = getattr(import_module(module), attribute)
+    except AttributeError:   # a module on the face ("sim.core:quaternion") not imported yet
+        value = import_module(f"{module}.{attribute}")
     globals()[name] = value
     return value
 
