@@ -137,3 +137,25 @@ def test_the_script_rewrites_every_form_of_import_once_and_names_what_it_cannot(
 def test_app_has_nothing_left_to_convert():
     proc = one_door(ROOT, "--check")
     assert proc.returncode == 0, proc.stdout
+
+
+def test_add_puts_a_missing_name_on_the_face_and_leaves_a_clash_to_a_person(tmp_path):
+    """What the lead runs over merged branches: a new room's name goes on the face, a second `validate` does not."""
+    shutil.copytree(ROOT / "sim", tmp_path / "sim", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "sim" / "model" / "extra.py").write_text('"""A room\'s new module."""\n\n\ndef fresh():\n    return 41\n\n\n'
+                                                          'def validate():\n    return None\n')
+    (tmp_path / "app").mkdir()
+    sample = tmp_path / "app" / "late.py"
+    sample.write_text("from sim.model.extra import fresh\n\nfrom sim.model.extra import validate as v2\n\nUSED = (fresh, v2)\n")
+    proc = one_door(tmp_path, "--add")
+    assert sample.read_text() == ("from sim import fresh\n\nfrom sim.model.extra import validate as v2\n\n"
+                                  "USED = (fresh, v2)\n"), proc.stdout
+    assert "put on the face: fresh (sim.model.extra)" in proc.stdout
+    assert "app/late.py:3: 'validate' on the face is sim.model.settings.validate, not sim.model.extra.validate" \
+        in proc.stdout
+    assert '    # sim.model.extra\n    "fresh": "sim.model.extra",\n}' in (tmp_path / "sim" / "__init__.py").read_text()
+    again = one_door(tmp_path, "--add")
+    assert "0 files rewritten, 1 imports not converted" in again.stdout and "put on the face" not in again.stdout
+    loaded = subprocess.run([sys.executable, "-c", "import sim; print(sim.fresh())"],
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path, env={"PYTHONPATH": str(tmp_path)})
+    assert loaded.stdout.strip() == "41", loaded.stderr

@@ -1,6 +1,6 @@
 """Rewrite app/'s imports of sim's inner rooms so they go through the one door, ``sim``.
 
-    python tools/one_door.py [ROOT] [--check]
+    python tools/one_door.py [ROOT] [--check] [--add]
 
 For every ``.py`` file under ``ROOT/app`` (ROOT defaults to this repository),
 every import of a module of sim that is not a door (``sim``, ``sim.api``,
@@ -19,7 +19,10 @@ Only import statements change (at module level, in functions, in ``try`` and
 characters.  Running it again changes nothing.  Whatever it cannot convert (a
 name the face does not offer, a bare ``import sim.x.y``, a relative import) is
 printed as ``path:line: reason`` and left as it was; the exit status is then 1.
-With ``--check`` nothing is written and the status is 1 if a file would change.
+With ``--add``, a name the face lacks is put on it (a line in ``_FACE``, under
+its module) when no other name of the face holds it and the module has it, and
+the import converted; a clash of two names is still only printed (rename one by
+hand).  With ``--check`` nothing is written and the status is 1 if a file would change.
 """
 
 from __future__ import annotations
@@ -61,9 +64,11 @@ def inner(module: str | None) -> bool:
 class Converter:
     """Turns the targets of imports into names of the face; notes what it cannot."""
 
-    def __init__(self, face: dict[str, tuple[str, str]]):
+    def __init__(self, face: dict[str, tuple[str, str]], add: bool = False):
         self.face = face
         self.by_target = {target: name for name, target in face.items()}
+        self.add = add
+        self.added: dict[str, str] = {}   # name -> module, put on the face by --add
 
     def name_for(self, module: str, attribute: str) -> tuple[str | None, str]:
         """The face's name for ``module.attribute``, or None and the reason."""
@@ -75,7 +80,11 @@ class Converter:
             return (attribute, "") if same_object(other, (module, attribute)) else (
                 None, f"'{attribute}' on the face is {other[0]}.{other[1]}, not {module}.{attribute}: "
                       "add it to sim._FACE under another name")
-        return None, f"{module}.{attribute} is not on the face: add it to sim._FACE in sim/__init__.py"
+        if self.add and not attribute.startswith("_") and exists(module, attribute):
+            self.face[attribute] = self.by_target[module, attribute] = (module, attribute)
+            self.added[attribute] = module
+            return attribute, ""
+        return None, f"{module}.{attribute} is not on the face: add it to sim._FACE in sim/__init__.py (or --add)"
 
 
 def same_object(a: tuple[str, str], b: tuple[str, str]) -> bool:
@@ -85,6 +94,31 @@ def same_object(a: tuple[str, str], b: tuple[str, str]) -> bool:
         return getattr(import_module(a[0]), a[1]) is getattr(import_module(b[0]), b[1])
     except Exception:   # a tree that does not import cannot prove the two the same
         return False
+
+
+def exists(module: str, attribute: str) -> bool:
+    """True if this tree's ``module`` has ``attribute`` (imports it)."""
+    from importlib import import_module
+    try:
+        return hasattr(import_module(module), attribute)
+    except Exception:   # a module that does not import offers nothing
+        return False
+
+
+def add_to_face(init: Path, added: dict[str, str]) -> None:
+    """Write names put on the face by --add into ``_FACE``: under their module's comment, or a new one at the end."""
+    lines = init.read_text().splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith("_FACE = {"))
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("}"))
+    for name, module in sorted(added.items()):
+        entry = f'    "{name}": "{module}",\n'
+        heading = f"    # {module}\n"
+        if heading in lines[start:end]:
+            lines.insert(lines.index(heading, start, end) + 1, entry)
+        else:
+            lines[end:end] = [heading, entry]
+        end = next(i for i in range(start, len(lines)) if lines[i].startswith("}"))
+    init.write_text("".join(lines))
 
 
 def alias_text(name: str, local: str) -> str:
@@ -205,10 +239,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("root", nargs="?", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file would change")
+    parser.add_argument("--add", action="store_true",
+                        help="put a name the face lacks on it (sim/__init__.py's _FACE), if no other name holds it")
     args = parser.parse_args(argv)
     root = args.root.resolve()
     sys.path.insert(0, str(root))   # same_object imports this tree's sim
-    converter = Converter(read_face(root))
+    converter = Converter(read_face(root), add=args.add and not args.check)
     problems: list[str] = []
     changed = []
     for path in sorted((root / "app").rglob("*.py")):
@@ -219,6 +255,9 @@ def main(argv=None) -> int:
             changed.append(path.relative_to(root).as_posix())
             if not args.check:
                 path.write_text(new)
+    if converter.added:
+        add_to_face(root / "sim" / "__init__.py", converter.added)
+        print("put on the face: " + ", ".join(f"{n} ({m})" for n, m in sorted(converter.added.items())))
     for line in changed:
         print(("would rewrite " if args.check else "rewrote ") + line)
     for line in problems:
