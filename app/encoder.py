@@ -46,7 +46,7 @@ import time
 from dataclasses import dataclass
 
 from app.ffmpeg import X264_PRESET, EncoderError, check_output, encode_command, palette_commands
-from sim.io.files import OutputRefused, PartialFile
+from sim import OutputRefused, PartialFile
 
 __all__ = ["VideoEncoder", "Encoded", "WHATS", "QUEUE_FRAMES", "frame_count", "frames_seconds", "FRAME_SECONDS"]
 

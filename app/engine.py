@@ -50,10 +50,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.ensemble import EnsembleSpec
-from sim.ensemble.info import EnsembleFrame, frozen_copy
-from sim.run.runner import live_ensemble
-from sim.model.settings import Settings
+from sim import EnsembleSpec, EnsembleFrame, frozen_copy, live_ensemble, Settings
 
 __all__ = ["EnsembleEngine", "RemoteEnsemble", "EngineError", "FrameBuffer", "serve", "main"]
 

@@ -13,9 +13,7 @@ from __future__ import annotations
 import os
 import stat
 
-from sim.io.files import OutputRefused, PartialFile
-from sim.io.reading import kind_of
-from sim.io.limits import LIMITS, SettingsError
+from sim import OutputRefused, PartialFile, kind_of, LIMITS, SettingsError
 
 __all__ = ["EncoderError", "FORMATS", "FPS_CHOICES", "GIF_FPS", "X264_PRESET", "LIVE_PRESET", "X264_CRF",
            "video_format", "check_size", "check_fps", "check_target", "check_output", "parse_size", "ffmpeg_exe",

@@ -23,14 +23,10 @@ from dataclasses import dataclass
 
 from app.engine import EnsembleEngine
 from app.worker import SimulationWorker
-from sim.model.events import reached
-from sim.run.context import check_inputs
-from sim.run.recording import Recorder, RecordingError, replay
-from sim.run.runner import Runner
-from sim.run.scenario import Scenario, ScenarioError, load
-from sim.run.scenario_writer import save as save_scenario_file
-from sim.model.settings import Settings, SettingsError
-from sim.core.wheels import layout_axes
+from sim import (
+    reached, check_inputs, Recorder, RecordingError, replay, Runner, Scenario, ScenarioError, load_scenario as load,
+    save as save_scenario_file, Settings, SettingsError, layout_axes,
+)
 
 #: The settings of one value per wheel (or a tuple of one per wheel).
 _PER_WHEEL = ("wheel_speeds", "wheel_torques", "wheel_inertia", "wheel_torque_limit", "wheel_speed_limit",

@@ -37,8 +37,7 @@ from dataclasses import dataclass, field
 import zmq
 from zmq.utils.monitor import recv_monitor_message
 
-from sim.io.limits import LIMITS, SettingsError
-from sim.io.link import INPUT_KEYS, REASONS, LinkMessageError, decode_input, encode_state
+from sim import LIMITS, SettingsError, INPUT_KEYS, REASONS, LinkMessageError, decode_input, encode_state
 
 __all__ = ["LinkServer", "LinkStats", "LinkError", "parse_address", "exposure", "DEFAULT_ADDRESS", "DEFAULT_RATE",
            "MAX_SUBMIT_RATE", "MAX_FRAME_BYTES"]

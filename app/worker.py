@@ -39,10 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.model.events import TIME_TOLERANCE, reached, steps_until
-from sim.io.limits import LIMITS
-from sim.run.inputs import Reset, SettingChange
-from sim.run.runner import Batch, Runner
+from sim import TIME_TOLERANCE, reached, steps_until, LIMITS, Reset, SettingChange, Batch, Runner
 
 __all__ = ["SimulationWorker", "Fault", "SPEED_RANGE", "CHUNK_SECONDS", "CHUNK_WALL", "MAX_LAG"]
 

@@ -12,7 +12,9 @@ what a static graph cannot: which libraries are loaded when the headless
 paths actually run.
 """
 
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -32,7 +34,29 @@ def test_import_contracts_hold():
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     kept = re.search(r"Contracts: (\d+) kept, 0 broken", proc.stdout)
-    assert kept and int(kept.group(1)) >= 6, proc.stdout[-4000:]
+    assert kept and int(kept.group(1)) >= 9, proc.stdout[-4000:]
+
+
+def _lint_imports(root: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([sys.executable, "-c", "from importlinter.cli import lint_imports_command; "
+                           "lint_imports_command()", "--no-cache", "--no-logo"],
+                          cwd=root, capture_output=True, text=True, timeout=180, env=env)
+
+
+def test_an_app_import_of_an_inner_room_breaks_the_one_door(tmp_path):
+    """A copy of the tree with one app -> sim.core import planted: lint-imports fails on the one-door contract only."""
+    for part in ("sim", "app"):
+        shutil.copytree(ROOT / part, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    flight = tmp_path / "app" / "flight.py"
+    flight.write_text(flight.read_text() + "\n\ndef _planted():\n    from sim.core.quaternion import cayley\n"
+                      "    return cayley\n")
+    proc = _lint_imports(tmp_path)
+    assert proc.returncode != 0, proc.stdout[-4000:]
+    assert re.search(r"Contracts: \d+ kept, 1 broken", proc.stdout), proc.stdout[-4000:]
+    assert "app.flight -> sim.core.quaternion" in proc.stdout, proc.stdout[-4000:]
+    assert re.search(r"one door from app into sim.*\n?.*BROKEN", proc.stdout), proc.stdout[-4000:]
 
 
 def _loaded_after(code: str) -> list:
@@ -59,6 +83,16 @@ def test_ruff_finds_nothing():
 def test_importing_sim_and_running_headless_loads_no_qt():
     assert _loaded_after("import sim, sim.run.runner, sim.run.recording, app.cli\n"
                          "assert app.cli.main(['run', '--duration', '0.01', '--out', '/dev/null']) == 0") == []
+
+
+def test_attitude_sim_run_loads_neither_dask_nor_ccsds_nor_trimesh():
+    """The face is lazy: ``attitude-sim run`` loads only the rooms it uses (no Dask, CCSDS files, meshes or pandas)."""
+    code = ("import sys, app.cli\nassert app.cli.main(['run', '--duration', '0.01', '--out', '/dev/null']) == 0\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & "
+            "{'dask', 'distributed', 'ccsds_ndm', 'trimesh', 'pandas', 'PySide6', 'pyqtgraph', 'OpenGL'}))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "[]", proc.stdout
 
 
 def test_the_gui_command_checks_its_flags_without_qt():

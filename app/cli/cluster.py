@@ -15,7 +15,7 @@ import logging
 
 from app.cli.options import UsageError
 from app.cli.output import deferred_interrupts
-from sim.io.costs import CLUSTER_LOST_SECONDS
+from sim import CLUSTER_LOST_SECONDS
 from sim.sweep import SweepFailed
 
 __all__ = ["probe_scheduler", "quiet_dask", "dask_client"]

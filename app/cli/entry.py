@@ -22,15 +22,10 @@ import numpy as np
 from app.cli import gui, importer, lab, run, scenarios, sweep, video
 from app.cli.options import PROG, LineParser, UsageError, drop_notes, say
 from app.cli.output import OutputError
-from sim.io.files import OutputRefused
-from sim.io.reading import FileRefused
-from sim.io.limits import RunTooLong
-from sim.run.aem import AttitudeFileError
-from sim.run.recording import RecordingError
-from sim.run.scenario import ScenarioError
-from sim.model.settings import SettingsError
-from sim.model.shape import ShapeError
-from sim.model.simulation import SimulationFault
+from sim import (
+    OutputRefused, FileRefused, RunTooLong, AttitudeFileError, RecordingError, ScenarioError, SettingsError,
+    ShapeError, SimulationFault,
+)
 
 __all__ = ["main", "build_parser", "EXAMPLES"]
 

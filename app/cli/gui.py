@@ -17,9 +17,7 @@ from app.cli.linked import add_link_flags, link_rate, open_link
 from app.cli.options import (UsageError, add_body_flags, check_outputs, flush_notes, note, say_body_note,
                              scenario_inputs, with_body)
 from app.ffmpeg import parse_size
-from sim.model.settings import SettingsError
-from sim.run.aem import read_aem
-from sim.run.scenario import load
+from sim import SettingsError, read_aem, load_scenario as load
 
 __all__ = ["add_parser", "cmd_gui", "MAX_AFTER"]
 

@@ -15,9 +15,7 @@ import numpy as np
 
 from app.cli.options import UsageError, check_outputs, open_output, say
 from app.cli.output import OutputError, finish, stream_csv, stream_npz
-from sim.core.angles import aircraft_angles
-from sim.io.conventions import DIRECTIONS, ORDERS, Convention, table_converter
-from sim.run.aem import read_aem
+from sim import aircraft_angles, DIRECTIONS, ORDERS, Convention, table_converter, read_aem
 
 __all__ = ["add_parser", "cmd_import", "COLUMNS"]
 

@@ -18,9 +18,7 @@ import sys
 import tempfile
 
 from app.cli.options import UsageError, say
-from sim import lab
-from sim.io.reading import kind_of
-from sim.io.limits import LIMITS, SettingsError
+from sim import lab, kind_of, LIMITS, SettingsError
 
 __all__ = ["add_parser", "cmd_lab", "report", "REPORT_NAME"]
 

@@ -18,11 +18,7 @@ import time
 from app.cli.options import UsageError, note, say
 from app.link import DEFAULT_ADDRESS, DEFAULT_RATE, LinkError, LinkServer, exposure
 from app.worker import SimulationWorker
-from sim.io.limits import LIMITS
-from sim.model.events import reached
-from sim.model.simulation import SimulationFault
-from sim.run.recording import Recorder
-from sim.run.runner import Runner
+from sim import LIMITS, reached, SimulationFault, Recorder, Runner
 
 __all__ = ["add_link_flags", "open_link", "linked_rows", "link_rate", "link_summary"]
 

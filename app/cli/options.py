@@ -15,23 +15,12 @@ import re
 import sys
 from dataclasses import replace
 
-from sim.core.control import CONTROLLERS
-from sim.world.environment import DISTURBANCE_AXES
-from sim.gnc.pointing import POINTING_MODES
-from sim.model.navigation import ESTIMATORS, FLY_ON
-from sim.io.conventions import DIRECTIONS, ORDERS
-from sim.io.files import Output, OutputRefused
-from sim.io.reading import FileRefused, read_regular
-from sim.io.files import check_outputs as check_files
-from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
-from sim.io.limits import LIMITS, as_number
-from sim.core.norm import NORM_MODES
-from sim.run.context import check_inputs
-from sim.run.scenario import Event, load
-from sim.run.scenario import resolve as resolve_scenario
-from sim.model.settings import Settings, SettingsError, carried_to, validate
-from sim.model.shape import BUILTINS, MESH_UNITS
-from sim.core.wheels import layout_axes
+from sim import (
+    CONTROLLERS, DISTURBANCE_AXES, POINTING_MODES, ESTIMATORS, FLY_ON, DIRECTIONS, ORDERS, Output, OutputRefused,
+    FileRefused, read_regular, check_outputs as check_files, FULL_QUAT_FORMS, INTEGRATORS, LIMITS, as_number,
+    NORM_MODES, check_inputs, Event, load_scenario as load, resolve as resolve_scenario, Settings, SettingsError,
+    carried_to, validate, BUILTINS, MESH_UNITS, layout_axes,
+)
 
 __all__ = ["PROG", "UsageError", "LineParser", "SETTING_FLAGS", "add_settings_flags", "add_body_flags",
            "add_environment_flags", "add_output_flags", "scenario_from_args", "with_body", "flag_value",

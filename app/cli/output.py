@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from sim.io.files import Output
+from sim import Output
 
 __all__ = ["Stopped", "stop_signals", "OutputError", "Output", "stream_csv", "stream_npz", "catch_interrupts", "deferred_interrupts", "finish",
            "reason"]

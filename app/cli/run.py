@@ -15,13 +15,10 @@ from app.cli.linked import add_link_flags, link_rate, linked_rows, open_link
 from app.cli.options import (UsageError, add_output_flags, add_settings_flags, check_outputs, flush_notes, note,
                              open_output, say, scenario_from_args, scenario_inputs)
 from app.cli.output import OutputError, catch_interrupts, finish, stream_csv, stream_npz
-from sim import api
-from sim.io.conventions import NATIVE, Convention, table_converter
-from sim.run.aem import aem_text, attitudes, run_epoch
-from sim.run.stk import stk_attitude_text
-from sim.run.recording import load_recording
-from sim.model.settings import damper_warning, stability_warning
-from sim.model.simulation import SimulationFault
+from sim import (
+    api, NATIVE, Convention, table_converter, aem_text, attitudes, run_epoch, stk_attitude_text, load_recording,
+    damper_warning, stability_warning, SimulationFault,
+)
 
 __all__ = ["add_run_parser", "add_replay_parser", "cmd_run", "cmd_replay", "RUN_EXAMPLES"]
 

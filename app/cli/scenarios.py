@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.run.scenario import builtin_names, load
+from sim import builtin_names, load_scenario as load
 
 __all__ = ["add_parser", "cmd_scenarios"]
 

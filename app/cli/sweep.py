@@ -21,13 +21,12 @@ from app.cli.options import (PROG, UsageError, add_settings_flags, check_outputs
                              say, scenario_from_args, scenario_inputs)
 from app.cli.cluster import dask_client
 from app.cli.output import OutputError, catch_interrupts, reason
-from sim.ensemble import EnsembleSpec
-from sim.ensemble.sampling import check_orbit_spread
-from sim.io.costs import BODY_STEP_SECONDS, ROUGH_BODY_STEP_SECONDS, ROUGH_SETUP_SECONDS
-from sim.io.limits import LIMITS, RunTooLong, as_integer, check_cost, check_workers, usable_cores
-from sim.model.settings import SettingsError, damper_warning, stability_warning
+from sim import (
+    EnsembleSpec, check_orbit_spread, BODY_STEP_SECONDS, ROUGH_BODY_STEP_SECONDS, ROUGH_SETUP_SECONDS, LIMITS,
+    RunTooLong, as_integer, check_cost, check_workers, usable_cores, SettingsError, damper_warning, stability_warning,
+)
 from sim.sweep import MAX_TRAJECTORY_BYTES, Sweep, SweepFailed
-from sim.sweep.summary import summary
+from sim import sweep_summary as summary
 
 __all__ = ["add_parser", "add_ensemble_flags", "ENSEMBLE_FLAGS", "spec_from_args", "cmd_sweep", "parse_gains_grid",
            "format_summary", "histogram"]

@@ -23,9 +23,7 @@ from app.cli.sweep import ENSEMBLE_FLAGS, add_ensemble_flags, spec_from_args
 from app.encoder import QUEUE_FRAMES, WHATS, frame_count, frames_seconds
 from app.ffmpeg import FPS_CHOICES, EncoderError, check_fps, check_size, check_target, parse_size, video_format
 from sim.api import plan
-from sim.ensemble import EnsembleSpec
-from sim.io.limits import LIMITS, check_cost
-from sim.model.settings import SettingsError, damper_warning, stability_warning
+from sim import EnsembleSpec, LIMITS, check_cost, SettingsError, damper_warning, stability_warning
 
 __all__ = ["add_parser", "cmd_video", "VIDEO_EXAMPLES"]
 

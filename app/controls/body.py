@@ -18,9 +18,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.controls.widgets import SettingField
-from sim.io.limits import LIMITS
-from sim.model.settings import SettingsError, carried_to, damper_warning, validate
-from sim.model.shape import BUILTINS, MESH_SUFFIXES, MESH_UNITS, ShapeError, load, mass_properties
+from sim import (
+    LIMITS, SettingsError, carried_to, damper_warning, validate, BUILTINS, MESH_SUFFIXES, MESH_UNITS, ShapeError,
+    load_shape as load, mass_properties,
+)
 
 __all__ = ["BodyGroup"]
 

@@ -6,7 +6,7 @@ from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout
 
 from app.controls.widgets import SettingField
-from sim.core.control import CONTROLLERS
+from sim import CONTROLLERS
 
 __all__ = ["ControllerGroup"]
 

@@ -6,10 +6,7 @@ from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel
 
 from app.controls.widgets import SettingField
-from sim.core.integrators import FULL_QUAT_FORMS, INTEGRATORS
-from sim.io.limits import LIMITS
-from sim.core.norm import NORM_MODES
-from sim.model.settings import stability_warning
+from sim import FULL_QUAT_FORMS, INTEGRATORS, LIMITS, NORM_MODES, stability_warning
 
 __all__ = ["IntegratorGroup"]
 

@@ -9,9 +9,7 @@ from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton
 
 from app.controls.widgets import SettingField
-from sim.core.body import Body
-from sim.gnc.magnetic import BDOT_LAWS, avanzini_giulietti_gain
-from sim.world.environment import orbit_rate
+from sim import Body, BDOT_LAWS, avanzini_giulietti_gain, orbit_rate
 
 __all__ = ["MagneticGroup", "recommended_gain"]
 

@@ -35,8 +35,7 @@ from app.controls.sensors import SensorsGroup
 from app.controls.torque import TorqueGroup
 from app.controls.wheels import EnvironmentGroup, WheelsGroup
 from app.controls.widgets import PageScroll
-from sim.model.controls import input_of
-from sim.model.settings import KEYS
+from sim import input_of, KEYS
 
 __all__ = ["ControlPanel"]
 

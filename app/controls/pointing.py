@@ -6,7 +6,7 @@ from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox
 
 from app.controls.widgets import SettingField
-from sim.gnc.pointing import POINTING_MODES
+from sim import POINTING_MODES
 
 __all__ = ["PointingGroup"]
 

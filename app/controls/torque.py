@@ -7,8 +7,7 @@ import math
 from PySide6.QtWidgets import QCheckBox, QGroupBox, QVBoxLayout
 
 from app.controls.widgets import ValueSlider, text_decimals
-from sim.core.body import HOFFMANN_INERTIA
-from sim.model.settings import SettingsError, axis_ratios
+from sim import HOFFMANN_INERTIA, SettingsError, axis_ratios
 
 __all__ = ["TorqueGroup", "TORQUE_LIMIT", "torque_limits", "torque_unit"]
 

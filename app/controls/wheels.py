@@ -8,9 +8,7 @@ from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel
 
 from app.controls.widgets import SettingField
-from sim.world.environment import DISTURBANCE_AXES, orbit_rate
-from sim.io.limits import LIMITS
-from sim.core.wheels import LAYOUTS, PYRAMID_TILT_DEG
+from sim import DISTURBANCE_AXES, orbit_rate, LIMITS, LAYOUTS, PYRAMID_TILT_DEG
 
 __all__ = ["WheelsGroup", "EnvironmentGroup", "CUSTOM"]
 

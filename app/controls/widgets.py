@@ -15,7 +15,7 @@ from PySide6.QtCore import QSignalBlocker, QSize, Qt, Signal
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QLineEdit, QScrollArea, QSlider, QStyle, QToolButton,
                                QWidget)
 
-from sim.model.settings import SettingsError, validate
+from sim import SettingsError, validate
 
 __all__ = ["SettingField", "ValueSlider", "PageScroll", "format_value", "text_decimals"]
 

@@ -52,14 +52,7 @@ from app.ensemble.colors import error_colors
 from app.ensemble.histogram import ErrorHistogram
 from app.ensemble.scene import LONG_WAY_SIZE, POINT_SIZE, EnsembleSceneView, aircraft_size
 from app.view3d.mesh import body_mesh
-from sim.core.algebra import norm2_Q
-from sim.core.angles import cayley_entries
-from sim.ensemble import EnsembleSpec
-from sim.io.limits import LIMITS
-from sim.core.quaternion import cayley
-from sim.run.runner import ENSEMBLE
-from sim.model.settings import SettingsError
-from sim.model.shape import ShapeError
+from sim import norm2_Q, cayley_entries, EnsembleSpec, LIMITS, cayley, ENSEMBLE, SettingsError, ShapeError
 
 __all__ = ["EnsembleView", "MAX_BODIES", "MAX_AIRCRAFT", "DEFAULT_BODIES", "parse_bodies", "aircraft_indices",
            "body_to_ned"]

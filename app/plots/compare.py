@@ -45,8 +45,7 @@ from app.plots.history import History, capacity_for
 from app.plots.live import REFRESH_EVERY
 from app.plots.style import (FOREGROUND, GRID_ALPHA, PLOT_BACKGROUND, SILVER, LogAxisItem, PlotAxisItem, XLink,
                              settle_range, style_axes)
-from sim.io.files import whole_path
-from sim.run.runner import COMPARE_COLUMNS, MAIN
+from sim import whole_path, COMPARE_COLUMNS, MAIN
 
 __all__ = ["ComparePanel", "period_note", "PLOT_NAMES", "WINDOW_SECONDS", "ERROR_FLOOR_DEG", "REST_ENERGY",
            "MAIN_COLOR", "MAIN_NAME", "MAX_BODY_CAPACITY", "body_capacity"]

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from app.plots.history import History, capacity_for
-from sim.model.rows import HISTORY_COLUMNS
+from sim import HISTORY_COLUMNS
 
 __all__ = ["PlotFeed"]
 

@@ -37,8 +37,7 @@ import os
 
 import numpy as np
 
-from sim.io.files import write_whole
-from sim.model.rows import COLUMNS, HISTORY_COLUMNS
+from sim import write_whole, COLUMNS, HISTORY_COLUMNS
 
 __all__ = ["History", "DEFAULT_CAPACITY", "DEFAULT_ARCHIVE_CAPACITY", "MAX_CAPACITY", "capacity_for",
            "write_table_csv"]

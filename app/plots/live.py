@@ -29,7 +29,7 @@ from app.plots.history import History
 from app.plots.legend import LEGEND_HEIGHT, add_legend, fit_legend
 from app.plots.style import (AMBER, BLUE, GREEN, GRID_ALPHA, PLOT_BACKGROUND, RED, SILVER, VIOLET, LogAxisItem,
                              PlotAxisItem, XLink, settle_range, style_axes)
-from sim.io.files import whole_path
+from sim import whole_path
 
 __all__ = ["PlotPanel", "PlotSpec", "CurveSpec", "PLOTS", "MOMENTUM_PLOTS", "WHEEL_COLORS", "REFRESH_EVERY",
            "wheel_curves", "LEGEND_HEIGHT"]

@@ -27,8 +27,7 @@ from app.view3d.layout import (GHOST_COLOR, GROUND_GRID_COLOR, GROUND_Z, HOME_CE
                                triad_item, wheel_points)
 from app.view3d.magnetic import MAGNETIC_LENGTH, MagneticArrows
 from app.view3d.mesh import body_mesh
-from sim.core.body import Body
-from sim.model.shape import DEFAULT_BODY
+from sim import Body, DEFAULT_BODY
 
 __all__ = ["AttitudeScene"]
 

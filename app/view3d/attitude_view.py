@@ -14,7 +14,7 @@ from pyqtgraph.Qt import QtGui
 
 from app.view3d.attitude import AttitudeScene
 from app.view3d.glwindow import GLWindowView
-from sim.io.files import whole_path
+from sim import whole_path
 
 __all__ = ["AttitudeView"]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.model.shape import load
+from sim import load_shape as load
 
 __all__ = ["BodyMesh", "body_mesh", "aircraft_path", "decimated"]
 

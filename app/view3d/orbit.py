@@ -48,10 +48,9 @@ from app.view3d.glwindow import GLWindow, GLWindowView
 from app.view3d.layout import AXIS_COLORS, ORBIT_COLORS, SCENE_BACKGROUND
 from app.view3d.magnetic import MAGNETIC_LENGTH, MagneticArrows, dipole_limit
 from app.view3d.mesh import body_mesh
-from sim.core.quaternion import cayley
-from sim.world.frames import ecef_to_eci, geodetic_to_ecef, lvlh, precession
-from sim.world.orbit import R_EARTH_KM
-from sim.world.time import DAY, TT_MINUS_UTC, julian_centuries_tt
+from sim import (
+    cayley, ecef_to_eci, geodetic_to_ecef, lvlh, precession, R_EARTH_KM, DAY, TT_MINUS_UTC, julian_centuries_tt,
+)
 
 __all__ = ["OrbitScene", "OrbitView", "SCENE_PER_KM", "CRAFT_SIZE", "TRIAD_LENGTH", "TRACK_POINTS",
            "ecef_to_eci_matrix"]

@@ -15,7 +15,7 @@ import numpy as np
 
 from app.plots.estimation import ESTIMATE_COLOR, ESTIMATE_GHOST, ESTIMATE_MAGNIFY, ESTIMATE_MOST, ESTIMATION_PLOTS
 from app.plots.live import PlotPanel
-from sim.core.quaternion import cayley
+from sim import cayley
 
 __all__ = ["EstimationView", "magnified"]
 

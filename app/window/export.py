@@ -14,7 +14,7 @@ import threading
 from PySide6.QtCore import QObject, Signal
 
 from app.plots.history import write_table_csv
-from sim.model.rows import COLUMNS, columns_of
+from sim import COLUMNS, columns_of
 
 __all__ = ["CsvExport", "CsvExports"]
 

@@ -19,12 +19,7 @@ from app.view3d.layout import GHOST_COLOR
 from app.view3d.magnetic import dipole_limit
 from app.window.orbit_readouts import pointed
 from app.window.theme import COMPARE_COLORS, cycle, rgba, swatch
-from sim.core.body import Body
-from sim.core.quaternion import cayley
-from sim.core.tumble import PeriodWatch, torque_free
-from sim.model.settings import damper_warning
-from sim.model.rows import orbit_frame_column
-from sim.world.environment import orbit_quaternion, orbit_rate
+from sim import Body, cayley, PeriodWatch, torque_free, damper_warning, orbit_frame_column, orbit_quaternion, orbit_rate
 
 __all__ = ["FramePresenter"]
 

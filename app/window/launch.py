@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 from app.window.main import MainWindow
 from app.window.pictures import grab_window, save_png
 from app.window.theme import apply_theme
-from sim.run.scenario import load
+from sim import load_scenario as load
 
 __all__ = ["run_gui", "application", "open_window", "display_problem"]
 

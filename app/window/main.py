@@ -50,9 +50,7 @@ from app.window.views import build_centre
 from app.window.theme import COMPARE_COLORS, cycle
 from app.window.video_ui import VideoControl
 from app.worker import SPEED_RANGE
-from sim.model.settings import SettingsError
-from sim.run.inputs import SettingChange, typed
-from sim.core.wheels import layout_axes
+from sim import SettingsError, SettingChange, typed, layout_axes
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
 

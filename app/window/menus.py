@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSignalBlocker
 from PySide6.QtGui import QAction, QKeySequence
 
-from sim.run.scenario import builtin_names
+from sim import builtin_names
 
 __all__ = ["build_menus", "show_momentum", "NO_MOMENTUM"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, Qt
 from PySide6.QtGui import QImage, QPainter
 
-from sim.io.files import write_whole
+from sim import write_whole
 
 __all__ = ["grab_window", "view_image", "save_png"]
 

@@ -35,11 +35,7 @@ from app.flight import Started
 from app.plots.compare import MAIN_NAME
 from app.plots.live import PLOTS
 from app.window.theme import COMPARE_COLORS, swatch
-from sim.core.quaternion import cayley
-from sim.model.rows import HISTORY_COLUMNS
-from sim.run.aem import AttitudeFileError, read_aem
-from sim.run.playback import Playback
-from sim.run.runner import MAIN, Batch
+from sim import cayley, HISTORY_COLUMNS, AttitudeFileError, read_aem, Playback, MAIN, Batch
 
 __all__ = ["PlaybackControl", "SLIDER_STEPS", "FILE_KINDS"]
 
