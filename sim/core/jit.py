@@ -32,10 +32,13 @@ package's own folder is never written, so a wheel installed by pip works as well
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import signal
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -109,6 +112,28 @@ def _cached(dispatcher) -> bool:
     return any(p.name.startswith(name) for p in cache_dir.rglob("*.nbi"))
 
 
+@contextlib.contextmanager
+def _interrupts_held():
+    """Ctrl-C during a compile or a load from the cache is held and delivered right after it, to the handler
+    that was in force (a KeyboardInterrupt raised inside numba's compiler or cache was seen to end the process
+    by the signal, exit -2, after the program had handled it; measured with ``attitude-sim run`` interrupted
+    at the moment its kernel loads)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if held:
+        if callable(old):
+            old(signal.SIGINT, None)
+        elif old == signal.SIG_DFL:
+            raise KeyboardInterrupt
+
+
 def compile_once(dispatcher, *args, stream=None) -> float:
     """Compile ``dispatcher`` (a :func:`kernel`) for the types of ``args`` by calling it with them, or load it
     from the disk cache; when it is not cached yet, say so on ``stream`` (default stderr) first and how long it
@@ -124,7 +149,8 @@ def compile_once(dispatcher, *args, stream=None) -> float:
         print(f"attitude-sim: compiling the simulation kernels, once (about 5-20 s; later runs load them from "
               f"{cache_dir}) ...", file=stream, flush=True)
     start = time.perf_counter()
-    dispatcher(*args)
+    with _interrupts_held():
+        dispatcher(*args)
     seconds = time.perf_counter() - start
     if loud:
         print(f"attitude-sim: kernels compiled in {seconds:.1f} s", file=stream, flush=True)
