@@ -22,7 +22,10 @@ second order in ``n tau`` (``n`` the mean motion) but the velocity's direction, 
 first order, off by ``n tau`` radians.  So their columns are checked within ``n dt`` of the scale of the
 vector they belong to (``hx, hy, hz`` together, the wheels together): the old code's own error bound,
 about 6e-4 at dt 0.5 s on a low orbit; measured, at most 2.4e-4.  The new orbit is checked against
-DOP853 at rtol 1e-12 by tests/test_stage_time_orbit.py, which is where its accuracy is judged.
+DOP853 at rtol 1e-12 by tests/test_stage_time_orbit.py, which is where its accuracy is judged.  Their
+whole runs are not compared with the old ones: over thousands of steps the closed loops carry the old
+error along (disturbances' small body rates, 2e-7 rad/s, move by 1.8e-10 after 25 rows), and no bound
+of the old code's error there is simpler than the new orbit's own check against DOP853.
 """
 
 import math
@@ -101,6 +104,9 @@ def _tolerance(gold, spread=None, name=None, columns=None):
         group = [str(c).rstrip("xyz0123456789") for c in columns]
         vector = np.array([max(scale[k] for k in range(len(group)) if group[k] == g) for g in group])
         tol = np.maximum(tol, n_dt * vector)
+        # |Q| - 1, at rounding level: from an attitude that moved, it rounds anew (a few ulp of |Q| = 1)
+        tol[[str(c) for c in columns].index("norm")] = max(tol[[str(c) for c in columns].index("norm")],
+                                                            4 * np.finfo(float).eps)
     return tol if spread is None else np.maximum(tol, spread)
 
 
@@ -131,7 +137,7 @@ def _whole_names(quick):
     for name in builtin_names():
         sc = load(name)
         steps = round(sc.duration / sc.settings.dt)
-        if (steps <= QUICK_STEPS) == quick:
+        if (steps <= QUICK_STEPS) == quick and name not in STAGE_TIME:
             out.append(name)
     return out
 

@@ -35,7 +35,7 @@ from sim.core.integrators import axpy_Q, axpy_V, half_quat_update, rk4_sum_Q, rk
 from sim.core.jit import DISABLED, compile_once, jitable, kernel
 from sim.core.norm import elimination, hoffmann, none, renormalize, unit
 
-__all__ = ["advance", "checked_step", "inertia", "as_tuples", "pack", "covers", "load", "loaded", "WARM_AFTER", "INTEGRATORS", "NORMS", "CONTROLLERS", "OK", "NOT_FINITE", "UNIT_RANGE",
+__all__ = ["advance", "checked_step", "step_torque", "inertia", "as_tuples", "pack", "covers", "load", "loaded", "WARM_AFTER", "INTEGRATORS", "NORMS", "CONTROLLERS", "OK", "NOT_FINITE", "UNIT_RANGE",
            "NORM_RUNAWAY", "NORM_FAULT", "PAR", "FLAGS"]
 
 #: With norm handling ``none``, a norm error beyond this is a fault.
@@ -116,7 +116,7 @@ def pack(torque, j_rows, j_inv_rows, dt, integrator, norm) -> tuple:
 
 
 @jitable
-def _torque(q, w, par, flags):
+def step_torque(q, w, par, flags):
     """:meth:`sim.core.control.TorqueModel.__call__` for the settings :func:`pack` holds (no Euler controller,
     no rate feed-forward): the same terms in the same order, :func:`~sim.core.control.summed_torque`."""
     control_on = flags[3] != 0
@@ -131,8 +131,8 @@ def _torque(q, w, par, flags):
 
 @jitable
 def _rates_rhs(q, w, par, flags, jr, jir):
-    """``dw/dt``: Euler's equations (:func:`~sim.core.equations.euler_rhs`) under :func:`_torque`."""
-    return euler_rhs(w, _torque(q, w, par, flags), jr, jir)
+    """``dw/dt``: Euler's equations (:func:`~sim.core.equations.euler_rhs`) under :func:`step_torque`."""
+    return euler_rhs(w, step_torque(q, w, par, flags), jr, jir)
 
 
 @jitable

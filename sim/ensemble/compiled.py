@@ -28,7 +28,7 @@ import math
 import numpy as np
 
 from sim.core import advance as single
-from sim.core.advance import OK, _torque, as_tuples, checked_step, inertia
+from sim.core.advance import OK, as_tuples, checked_step, inertia, step_torque
 from sim.core.jit import DISABLED, compile_once, kernel, prange
 
 __all__ = ["advance_bodies", "pack_bodies", "load", "loaded", "CompiledSteps", "WARM_AFTER", "AUTO", "CHUNK"]
@@ -125,7 +125,7 @@ def advance_bodies(x, par, flags, n, faulted, done, track, k0, qc, threshold, ra
             tt = 0.0
             if alive:
                 if track[0] != 0 and track[1] != 0:  # |T|^2 of the torque at the start of the step
-                    t = _torque(q, w, p, fl)
+                    t = step_torque(q, w, p, fl)
                     tt = t[0] * t[0] + t[1] * t[1] + t[2] * t[2]
                 status, q1, w1, c1 = checked_step(q, w, p, fl, jr, jir)
                 if status == OK:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.gnc.attitude import conjugate, from_cayley, product, rotation_vector
-from sim.gnc.kalman import (_transition_rows, kalman_update, mekf_propagate, mekf_update_attitude,
+from sim.gnc.kalman import (transition_rows, kalman_update, mekf_propagate, mekf_update_attitude,
                             mekf_update_vector, transition_into)
 
 __all__ = ["triad", "davenport_k", "q_method", "quest", "attitude_error", "transition", "transition_into",
@@ -200,7 +200,7 @@ def attitude_error(q_true, q_est) -> np.ndarray:
 def transition(w, dt: float) -> np.ndarray:
     """:func:`transition_into` for rates ``w`` (shape ``(..., 3)``): ``Φ``, shape ``(..., 6, 6)``."""
     w = np.asarray(w, float)
-    return _transition_rows(np.ascontiguousarray(w.reshape(-1, 3)), float(dt)).reshape(w.shape[:-1] + (6, 6))
+    return transition_rows(np.ascontiguousarray(w.reshape(-1, 3)), float(dt)).reshape(w.shape[:-1] + (6, 6))
 
 
 def process_noise(arw: float, rrw: float, dt: float) -> np.ndarray:

@@ -60,7 +60,7 @@ def transition_into(phi, wx, wy, wz, dt):
 
 
 @kernel
-def _transition_rows(w, dt):
+def transition_rows(w, dt):
     out = np.empty((w.shape[0], 6, 6))
     for j in range(w.shape[0]):
         transition_into(out[j], w[j, 0], w[j, 1], w[j, 2], dt)
