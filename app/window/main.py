@@ -3,15 +3,13 @@
 The window composes the rooms: the control panel (:mod:`app.controls`), the
 3D view (:mod:`app.view3d`), the plots (:mod:`app.plots`) and the ensemble
 view (:mod:`app.ensemble`), around a :class:`~app.flight.Flight`, which holds
-the simulation thread and the run-level actions (open, record, replay,
-reset).  The window sends inputs and commands, and a frame timer in the GUI
-thread (:class:`~app.window.pace.FramePace`: 60 Hz, slower while the
-simulation cannot keep up) collects what the thread computed: every sample
-goes to the :class:`~app.plots.history.History` behind the plots, the last
-state turns the aircraft, its command ghost, the gimbal rig and the
-comparison bodies; the readouts, the controls (bound to the model's
-settings) and the status bar follow at :data:`SLOW_EVERY` frames.  Nothing
-here computes physics.
+the simulation thread.  Its parts by job: the run-level actions (open, save,
+record, replay, reset, export; :class:`~app.window.runs.RunActions`), the
+centre column (:class:`~app.window.views.CentreColumn`) and the frame loop
+(:class:`~app.window.loop.FrameLoop`: a frame timer in the GUI thread collects
+what the thread computed and shows it).  The window sends inputs
+(:meth:`MainWindow.send`, its one door into the worker).  Nothing here
+computes physics.
 
 :func:`app.window.launch.run_gui` opens it for ``attitude-sim gui``.
 """
@@ -20,11 +18,10 @@ from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QSettings, QSignalBlocker, Qt, QTimer
+from PySide6.QtCore import QSettings, QSignalBlocker, Qt
 from PySide6.QtWidgets import QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from app.controls import ControlPanel
-from app.controls.torque import torque_unit
 from app.ensemble.view import EnsembleView
 from app.flight import Flight
 from app.plots.compare import ComparePanel
@@ -41,7 +38,7 @@ from app.window.gamepad_ui import GamepadControl
 from app.window.help_window import HelpWindow
 from app.window.keys import KeyFlyer
 from app.window.menus import build_menus
-from app.window.pace import FramePace
+from app.window.loop import MESSAGE_SECONDS, FrameLoop
 from app.window.playback import PlaybackControl
 from app.window.readouts import Readouts
 from app.window.statusbar import StatusLine
@@ -53,10 +50,6 @@ from sim import SettingsError, SettingChange, typed, layout_axes
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
 
-#: Readouts, controls and fault banner are updated every this many frames (about 15 Hz).
-SLOW_EVERY = 4
-#: Seconds an inline message stays.
-MESSAGE_SECONDS = 12
 #: Window size when none was saved.
 DEFAULT_SIZE = (1400, 900)
 #: Initial widths of the control column, the centre and the plots.
@@ -84,7 +77,16 @@ class MainWindow(QMainWindow):
     Attributes
     ----------
     flight : Flight
-        The simulation thread and the run-level actions.
+        The simulation thread.
+    runs : RunActions
+        The run-level actions (:mod:`app.window.runs`); ``open_scenario``, ``current_scenario``,
+        ``save_scenario``, ``start_recording``, ``stop_recording``, ``replay``, ``reset``, ``export_csv``,
+        ``export_plots`` and ``save_view`` are its methods, offered as the window's own.
+    centre : CentreColumn
+        Title, caption, legend, fault banner, message, the views and the orbit readouts (:mod:`app.window.views`);
+        its labels and views are also the window's attributes of the same names.
+    loop : FrameLoop
+        The frame timer and what each frame shows (:mod:`app.window.loop`).
     history : History
         The samples since the last reset (the plots' data): at least the
         plotted window (``plots.window_seconds``) at full resolution, sized from dt
@@ -124,18 +126,14 @@ class MainWindow(QMainWindow):
     def __init__(self, scenario, *, remember_geometry: bool = True, speed: float | None = None,
                  paced: bool = True, link=None):
         super().__init__()
-        self._paced = paced
         self.setWindowTitle("attitude-sim")
         self._remember = remember_geometry
-        self._last = None
-        self._tick = 0
-        self._frames = 0
-        self._fault = None
-        self._at_end = False
+        self.loop = FrameLoop(self, paced)  # the frame timer and what each frame shows (app.window.loop)
+        self.pace = self.loop.pace
         self.dialogs = FileDialogs(self, FolderMemory(QSettings("attitude-sim", "attitude-sim")
                                                       if remember_geometry else None))
         self.history = History()
-        self.runs = runs = RunActions(self, self._forget_last)  # the run-level actions (app.window.runs)
+        self.runs = runs = RunActions(self, self.loop.forget_last)  # the run-level actions (app.window.runs)
         self.open_scenario, self.current_scenario, self.save_scenario = (runs.open_scenario, runs.current_scenario,
                                                                           runs.save_scenario)
         self.start_recording, self.stop_recording, self.replay = runs.start_recording, runs.stop_recording, runs.replay
@@ -151,18 +149,15 @@ class MainWindow(QMainWindow):
         runs.record_action = self.record_action
         runs.show_run(self.flight.start(prepare=self.ensemble.prepare))
         self._restore_geometry()
-        self.pace = FramePace()
-        self._timer = QTimer(self, timerType=Qt.TimerType.PreciseTimer, interval=self.pace.interval)
-        self._timer.timeout.connect(self._frame)
         if paced:
-            self._timer.start()
+            self.loop.timer.start()
 
     # ---------------------------------------------------------------- layout
     def _build(self, speed: float) -> None:
         self._build_controls(speed)
         self.viewer = AttitudeView()
         self.viewer.setObjectName("viewer")
-        self.viewer.frameSwapped.connect(self._count_frame)
+        self.viewer.frameSwapped.connect(self.loop.count_frame)
         self.controls.body.principal_axes.toggled.connect(self.viewer.show_principal_axes)
         self.plots = PlotPanel(self.history)
         self.plots.setObjectName("plots")
@@ -247,7 +242,7 @@ class MainWindow(QMainWindow):
     @property
     def last_snapshot(self):
         """The latest :class:`~sim.model.rows.Snapshot` shown, or None before the first."""
-        return self._last
+        return self.loop.last
 
     # ------------------------------------------------------- inputs and runs
     def send(self, entry) -> None:
@@ -266,7 +261,7 @@ class MainWindow(QMainWindow):
             self.show_message(str(exc))
 
     def _toggle_pause_at_end(self, pause: bool) -> None:
-        self.flight.set_pause_at_end(pause, self._last.t if self._last is not None else 0.0)
+        self.flight.set_pause_at_end(pause, self.loop.last.t if self.loop.last is not None else 0.0)
 
     def show_message(self, text: str, error: bool = True) -> None:
         """Say something in the status bar and, for an error, above the 3D view; never blocks."""
@@ -274,106 +269,20 @@ class MainWindow(QMainWindow):
         if error:
             self.centre.show_error(text)
 
-    def _forget_last(self) -> None:
-        """A new run is shown: no snapshot of it yet."""
-        self._last = None
-
     # ---------------------------------------------------------- frame loop
     def show_frame(self, view_only: bool = False) -> None:
-        """Draw one frame now from what the flight computed (an unpaced window's owner calls it).
-
-        With ``view_only`` only the 3D view is brought up to date (the
-        bodies, the command ghost, the gimbal rig): a video of the view
-        alone, where the plots, readouts and controls are not seen.
-        """
-        if not view_only:
-            self._frame()
-            return
-        batches = self.flight.worker.drain()
-        if batches:
-            self._last = batches[-1].last
-            self.frames.show_bodies(batches[-1], self.flight.worker.settings)
-            self.frames.show_body(self.flight.worker.settings)
+        """Draw one frame now (:meth:`app.window.loop.FrameLoop.show_frame`; an unpaced window's owner calls it)."""
+        self.loop.show_frame(view_only)
 
     @property
     def frame_interval(self) -> int:
         """The frame timer's interval now, ms (:class:`~app.window.pace.FramePace`)."""
-        return self._timer.interval()
-
-    def _frame(self) -> None:
-        """One display frame: collect the worker's batches and show them.
-
-        Paced, the plots take turns and the readouts follow every
-        :data:`SLOW_EVERY` frames; unpaced, every frame is complete.
-        """
-        self._tick += 1
-        if self.playback.active:  # an attitude file plays: it shows its own frame (app.window.playback)
-            self.playback.frame(self._tick)
-            return
-        worker = self.flight.worker
-        batches = worker.drain()
-        for batch in batches:
-            self.feed.take(batch, worker.settings.dt)
-        if batches:
-            self._last = batches[-1].last
-            self.frames.show_bodies(batches[-1], worker.settings)
-            self.ensemble.show_batch(batches[-1])
-        if not self._paced:  # every plot (none while hidden), the readouts and controls
-            if self.plots.isVisible():
-                self.plots.refresh()
-            self.frames.refresh_tabs(None)
-            self.compare.refresh()
-            self.estimation.refresh()
-            self._sync()
-            return
-        if self.plots.isVisible():  # hidden behind the Compare tab: catch up when shown
-            self.plots.refresh_due(self._tick)  # a share of the plots each frame
-        self.frames.refresh_tabs(self._tick)  # the Momentum and Magnetic tabs, when shown
-        self.estimation.refresh_due(self._tick)
-        self.compare.refresh_due(self._tick)  # returns at once while hidden
-        if self._tick % SLOW_EVERY == 0:
-            self._sync()
-        measured = self.status.show_rates_due(worker, self._frames)
-        if measured is not None and self.link is not None:
-            self.status.show_link(self.link.stats())
-        if measured is not None and self.pace.update(*measured) != self._timer.interval():
-            self._timer.setInterval(self.pace.interval)  # frames yield to the simulation (app.window.pace)
-
-    def _sync(self) -> None:
-        """The slower half of a frame: readouts, controls, fault banner."""
-        worker = self.flight.worker
-        if self._last is not None:
-            self.readouts.show_snapshot(self._last)
-            self.orbit_readouts.show_snapshot(self._last)
-            self.status.show_time(self._last.t)
-        self.controls.show_settings(worker.settings)
-        self.frames.show_world(worker.settings)
-        self.readouts.torque_unit = torque_unit(max(self.controls.torque.limits))
-        settings = worker.settings
-        self.frames.show_body(settings)
-        self.frames.show_wheels(settings)
-        self.frames.watch_period(settings)
-        self.controls.run.show_state(worker.paused, worker.speed)
-        self.frames.show_legend(settings)
-        if worker.at_end != self._at_end:
-            self._at_end = worker.at_end
-            if self._at_end:
-                self.show_message(f"End of the scenario at t = {self.flight.scenario.duration:g} s: paused. "
-                                  "Run (Space) goes on; Reset starts it again.")
-        fault = worker.fault
-        if fault != self._fault:
-            self._fault = fault
-            self.centre.show_fault(fault)
-            if fault is not None:
-                self.statusBar().showMessage(f"fault: {fault}", MESSAGE_SECONDS * 1000)
-
-    def _count_frame(self) -> None:
-        self._frames += 1
+        return self.loop.interval
 
     # ---------------------------------------------------------------- close
     def closeEvent(self, event):
         """Stop the frame timer and the simulation thread (within 1 s), save the size."""
-        self._timer.stop()
+        self.loop.timer.stop()
         self.keys.detach()
         self.gamepad.close()
         self.video.close()
