@@ -128,3 +128,15 @@ def test_assets_hold_data_only():
     assert python == ["assets/__init__.py"]
     generators = {"bake_bodies.py", "make_aircraft.py", "make_bodies.py"}
     assert generators <= {p.name for p in (ROOT / "tools").glob("*.py")}
+
+
+def test_the_window_is_split_by_job_and_no_module_reaches_into_anothers_privates():
+    """Issue 41: no module of app/window over 350 lines; across app/, no ``window._x``, ``w._x`` or ``self._window._x``."""
+    window_modules = sorted((ROOT / "app" / "window").glob("*.py"))
+    assert window_modules
+    long = [(p.name, n) for p in window_modules if (n := len(p.read_text().splitlines())) > 350]
+    assert long == []
+    reach = re.compile(r"\b(?:window|w)\._[a-z]|self\._window\._[a-z]")
+    found = [f"{p.relative_to(ROOT)}:{i}" for p in sorted((ROOT / "app").rglob("*.py"))
+             for i, line in enumerate(p.read_text().splitlines(), 1) if reach.search(line)]
+    assert found == []

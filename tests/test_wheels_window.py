@@ -35,7 +35,7 @@ def test_reaction_wheels_scenario_shows_its_wheels_everywhere(qtbot, main_window
     qtbot.waitUntil(lambda: win.last_snapshot.t > 47.0, timeout=20_000)   # into the saturation (44-60 s)
     win.worker.pause(True)
     qtbot.waitUntil(lambda: caught_up(win), timeout=5000)
-    win._frame()
+    win.loop.frame()
     win.momentum.refresh()
     last = win.last_snapshot
     at_limit = [abs(s) >= 350.0 for s in last.wheel_speeds]
@@ -89,7 +89,7 @@ def test_gravity_gradient_reads_and_draws_the_orbit_frame(qtbot, main_window):
     assert win.orbit_action.isChecked() and win.viewer.scene._orbit.visible()
     assert win.plots.columns("angles") == ["psio_deg", "thetao_deg", "phio_deg"]
     qtbot.waitUntil(lambda: win.last_snapshot.t > 200.0, timeout=10_000)
-    win._sync()
+    win.loop.sync()
     s = win.last_snapshot
     expected = np.degrees(aircraft_angles(to_orbit_frame(s.q, s.t, orbit_rate(500.0))))
     shown = [float(v) for v in win.readouts.values["angles"].text().strip("() °").split(",")]
@@ -97,12 +97,12 @@ def test_gravity_gradient_reads_and_draws_the_orbit_frame(qtbot, main_window):
     assert win.readouts.angles_title.text() == "ψ θ φ orbit"
     win.readouts.orbit.setChecked(False)                        # back to inertial axes
     assert win.plots.columns("angles")[:3] == ["psi_deg", "theta_deg", "phi_deg"]
-    win._sync()
+    win.loop.sync()
     shown = [float(v) for v in win.readouts.values["angles"].text().strip("() °").split(",")]
     np.testing.assert_allclose(shown, np.round(win.last_snapshot.angles_deg, 2), atol=0.006)
     win.controls.environment.gravity_gradient.setChecked(False)   # no orbit: no orbit toggles
     qtbot.waitUntil(lambda: not win.worker.settings.gravity_gradient, timeout=3000)
-    win._sync()
+    win.loop.sync()
     assert not win.readouts.orbit.isEnabled()
 
 

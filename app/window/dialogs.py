@@ -85,40 +85,40 @@ class FileDialogs:
         """Scenario > Open: a scenario file to fly."""
         path = self.folders.ask_open(self._window, "Open scenario", "Scenario (*.toml);;All files (*)")
         if path:
-            self._window.open_scenario(path)
+            self._window.runs.open_scenario(path)
 
     def toggle_recording(self, checked: bool) -> None:
         """File > Record (checkable): ask where to record and start, or stop recording."""
         if not checked:
-            self._window.stop_recording()
+            self._window.runs.stop_recording()
             return
         path = self.folders.ask_save(self._window, "Record to (restarts the run at t = 0)", "recording.jsonl",
                                      "Recording (*.jsonl)")
-        if not (path and self._window.start_recording(path)):
-            self._window.show_recording()  # cancelled or refused: the action unchecked again
+        if not (path and self._window.runs.start_recording(path)):
+            self._window.runs.show_recording()  # cancelled or refused: the action unchecked again
 
     def ask_replay(self) -> None:
         """File > Replay: a recording to fly."""
         path = self.folders.ask_open(self._window, "Replay recording", "Recording (*.jsonl);;All files (*)")
         if path:
-            self._window.replay(path)
+            self._window.runs.replay(path)
 
     def ask_save_scenario(self) -> None:
         """File > Save scenario."""
         self._ask_save("Save scenario", f"{self._window.scenario.name}.toml", "Scenario (*.toml)",
-                       self._window.save_scenario)
+                       self._window.runs.save_scenario)
 
     def ask_export_csv(self) -> None:
         """File > Export history CSV."""
-        self._ask_save("Export history", "history.csv", "CSV (*.csv)", self._window.export_csv)
+        self._ask_save("Export history", "history.csv", "CSV (*.csv)", self._window.runs.export_csv)
 
     def ask_export_plots(self) -> None:
         """File > Export plots PNG."""
-        self._ask_save("Export plots", "plots.png", "PNG (*.png)", self._window.export_plots)
+        self._ask_save("Export plots", "plots.png", "PNG (*.png)", self._window.runs.export_plots)
 
     def ask_save_view(self) -> None:
         """File > Save 3D view PNG."""
-        self._ask_save("Save 3D view", "view.png", "PNG (*.png)", self._window.save_view)
+        self._ask_save("Save 3D view", "view.png", "PNG (*.png)", self._window.runs.save_view)
 
     def _ask_save(self, title, default, kind, write) -> None:
         path = self.folders.ask_save(self._window, title, default, kind)

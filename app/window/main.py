@@ -3,15 +3,13 @@
 The window composes the rooms: the control panel (:mod:`app.controls`), the
 3D view (:mod:`app.view3d`), the plots (:mod:`app.plots`) and the ensemble
 view (:mod:`app.ensemble`), around a :class:`~app.flight.Flight`, which holds
-the simulation thread and the run-level actions (open, record, replay,
-reset).  The window sends inputs and commands, and a frame timer in the GUI
-thread (:class:`~app.window.pace.FramePace`: 60 Hz, slower while the
-simulation cannot keep up) collects what the thread computed: every sample
-goes to the :class:`~app.plots.history.History` behind the plots, the last
-state turns the aircraft, its command ghost, the gimbal rig and the
-comparison bodies; the readouts, the controls (bound to the model's
-settings) and the status bar follow at :data:`SLOW_EVERY` frames.  Nothing
-here computes physics.
+the simulation thread.  Its parts by job: the run-level actions (open, save,
+record, replay, reset, export; :class:`~app.window.runs.RunActions`), the
+centre column (:class:`~app.window.views.CentreColumn`) and the frame loop
+(:class:`~app.window.loop.FrameLoop`: a frame timer in the GUI thread collects
+what the thread computed and shows it).  The window sends inputs
+(:meth:`MainWindow.send`, its one door into the worker).  Nothing here
+computes physics.
 
 :func:`app.window.launch.run_gui` opens it for ``attitude-sim gui``.
 """
@@ -20,13 +18,12 @@ from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QSettings, QSignalBlocker, Qt, QTimer
+from PySide6.QtCore import QSettings, QSignalBlocker, Qt
 from PySide6.QtWidgets import QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from app.controls import ControlPanel
-from app.controls.torque import torque_unit
 from app.ensemble.view import EnsembleView
-from app.flight import Flight, FlightError
+from app.flight import Flight
 from app.plots.compare import ComparePanel
 from app.plots.feed import PlotFeed
 from app.plots.history import History
@@ -35,33 +32,26 @@ from app.plots.live import MOMENTUM_PLOTS, PlotPanel
 from app.plots.tabs import PlotTabs
 from app.view3d.attitude_view import AttitudeView
 from app.window.dialogs import FileDialogs, FolderMemory
-from app.window.export import CsvExport, CsvExports
 from app.window.frames import FramePresenter
 from app.window.estimation import EstimationView
 from app.window.gamepad_ui import GamepadControl
 from app.window.help_window import HelpWindow
 from app.window.keys import KeyFlyer
 from app.window.menus import build_menus
-from app.window.pace import FramePace
+from app.window.loop import MESSAGE_SECONDS, FrameLoop
 from app.window.playback import PlaybackControl
 from app.window.readouts import Readouts
 from app.window.statusbar import StatusLine
-from app.window.views import build_centre
-from app.window.theme import COMPARE_COLORS, cycle
+from app.window.runs import RunActions
+from app.window.views import CentreColumn
 from app.window.video_ui import VideoControl
 from app.worker import SPEED_RANGE
 from sim import SettingsError, SettingChange, typed, layout_axes
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
 
-#: Readouts, controls and fault banner are updated every this many frames (about 15 Hz).
-SLOW_EVERY = 4
-#: Seconds an inline message stays.
-MESSAGE_SECONDS = 12
 #: Window size when none was saved.
 DEFAULT_SIZE = (1400, 900)
-#: The live plots' time window, s, unless the scenario says otherwise (``plot_seconds``).
-PLOT_SECONDS = 20.0
 #: Initial widths of the control column, the centre and the plots.
 SPLITTER_SIZES = (345, 610, 445)
 
@@ -87,7 +77,16 @@ class MainWindow(QMainWindow):
     Attributes
     ----------
     flight : Flight
-        The simulation thread and the run-level actions.
+        The simulation thread.
+    runs : RunActions
+        The run-level actions (:mod:`app.window.runs`); ``open_scenario``, ``current_scenario``,
+        ``save_scenario``, ``start_recording``, ``stop_recording``, ``replay``, ``reset``, ``export_csv``,
+        ``export_plots`` and ``save_view`` are its methods, offered as the window's own.
+    centre : CentreColumn
+        Title, caption, legend, fault banner, message, the views and the orbit readouts (:mod:`app.window.views`);
+        its labels and views are also the window's attributes of the same names.
+    loop : FrameLoop
+        The frame timer and what each frame shows (:mod:`app.window.loop`).
     history : History
         The samples since the last reset (the plots' data): at least the
         plotted window (``plots.window_seconds``) at full resolution, sized from dt
@@ -127,18 +126,19 @@ class MainWindow(QMainWindow):
     def __init__(self, scenario, *, remember_geometry: bool = True, speed: float | None = None,
                  paced: bool = True, link=None):
         super().__init__()
-        self._paced = paced
         self.setWindowTitle("attitude-sim")
         self._remember = remember_geometry
-        self._last = None
-        self._tick = 0
-        self._frames = 0
-        self._fault = None
-        self._at_end = False
+        self.loop = FrameLoop(self, paced)  # the frame timer and what each frame shows (app.window.loop)
+        self.pace = self.loop.pace
         self.dialogs = FileDialogs(self, FolderMemory(QSettings("attitude-sim", "attitude-sim")
                                                       if remember_geometry else None))
         self.history = History()
-        self.exports = CsvExports(self)
+        self.runs = runs = RunActions(self, self.loop.forget_last)  # the run-level actions (app.window.runs)
+        self.open_scenario, self.current_scenario, self.save_scenario = (runs.open_scenario, runs.current_scenario,
+                                                                          runs.save_scenario)
+        self.start_recording, self.stop_recording, self.replay = runs.start_recording, runs.stop_recording, runs.replay
+        self.reset, self.export_csv, self.export_plots, self.save_view = (runs.reset, runs.export_csv,
+                                                                          runs.export_plots, runs.save_view)
         self.flight = Flight(scenario, speed, paced)
         self.link = link  # the live link (app.link.LinkServer, bound), or None
         if link is not None:
@@ -146,20 +146,18 @@ class MainWindow(QMainWindow):
         self._build(self.flight.worker.speed)
         self.playback = PlaybackControl(self)  # File > Open attitude file (app.window.playback)
         self.record_action, self.compare_action = build_menus(self)
-        self._show_run(self.flight.start(prepare=self.ensemble.prepare))
+        runs.record_action = self.record_action
+        runs.show_run(self.flight.start(prepare=self.ensemble.prepare))
         self._restore_geometry()
-        self.pace = FramePace()
-        self._timer = QTimer(self, timerType=Qt.TimerType.PreciseTimer, interval=self.pace.interval)
-        self._timer.timeout.connect(self._frame)
         if paced:
-            self._timer.start()
+            self.loop.timer.start()
 
     # ---------------------------------------------------------------- layout
     def _build(self, speed: float) -> None:
         self._build_controls(speed)
         self.viewer = AttitudeView()
         self.viewer.setObjectName("viewer")
-        self.viewer.frameSwapped.connect(self._count_frame)
+        self.viewer.frameSwapped.connect(self.loop.count_frame)
         self.controls.body.principal_axes.toggled.connect(self.viewer.show_principal_axes)
         self.plots = PlotPanel(self.history)
         self.plots.setObjectName("plots")
@@ -177,7 +175,10 @@ class MainWindow(QMainWindow):
         self.readouts = Readouts()
         self.frames = FramePresenter(self)
         self.readouts.orbit_toggled.connect(self.frames.show_orbit_angles)
-        centre = build_centre(self, MESSAGE_SECONDS * 1000)
+        self.centre = centre = CentreColumn(self.viewer, self.readouts, MESSAGE_SECONDS * 1000)
+        self.title, self.caption, self.legend = centre.title, centre.caption, centre.legend
+        self.fault_banner, self.message, self.views = centre.fault_banner, centre.message, centre.views
+        self.orbit_view, self.orbit_readouts = centre.orbit_view, centre.orbit_readouts
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="splitter")
         for widget in (self.controls, centre, self.plot_tabs):
             self.splitter.addWidget(widget)
@@ -207,7 +208,7 @@ class MainWindow(QMainWindow):
         run.show_state(False, speed)
         run.pause_toggled.connect(worker.pause)
         run.step_clicked.connect(worker.step)
-        run.reset_clicked.connect(lambda: self.reset())
+        run.reset_clicked.connect(lambda: self.runs.reset())
         run.speed_changed.connect(worker.set_speed)
         run.pause_at_end_toggled.connect(self._toggle_pause_at_end)
 
@@ -241,7 +242,7 @@ class MainWindow(QMainWindow):
     @property
     def last_snapshot(self):
         """The latest :class:`~sim.model.rows.Snapshot` shown, or None before the first."""
-        return self._last
+        return self.loop.last
 
     # ------------------------------------------------------- inputs and runs
     def send(self, entry) -> None:
@@ -253,239 +254,41 @@ class MainWindow(QMainWindow):
             entry = tuple(map(typed, entry))
             wheels = next((i.value for i in entry if isinstance(i, SettingChange) and i.key == "wheels"), None)
             if wheels is not None and len(layout_axes(wheels)) != self.flight.worker.settings.wheel_count:
-                self._started(lambda: self.flight.change_wheels(wheels, *self.controls.body.reset_state()))
+                self.runs.start(lambda: self.flight.change_wheels(wheels, *self.controls.body.reset_state()))
                 return
             self.flight.worker.send(entry)
         except SettingsError as exc:
             self.show_message(str(exc))
 
-    def reset(self, with_inputs=()) -> None:
-        """Back to the reset fields' angles and rates at t = 0 (clears a fault), with ``with_inputs`` in its entry."""
-        self.flight.reset(*self.controls.body.reset_state(), with_inputs)
-
     def _toggle_pause_at_end(self, pause: bool) -> None:
-        self.flight.set_pause_at_end(pause, self._last.t if self._last is not None else 0.0)
-
-    def open_scenario(self, name_or_path) -> bool:
-        """Run a built-in scenario or a scenario file; on error say why and keep running.
-
-        Returns
-        -------
-        bool
-            True when the scenario was loaded.
-        """
-        return self._started(lambda: self.flight.open_scenario(name_or_path))
-
-    def current_scenario(self):
-        """The scenario with the settings in force now and the reset fields' angles and rates."""
-        return self.flight.current_scenario(*self.controls.body.reset_state())
-
-    def save_scenario(self, path) -> bool:
-        """Write :meth:`current_scenario` as a scenario file (loadable with Scenario > Open)."""
-        return self._write(lambda: self.flight.save_scenario(path, *self.controls.body.reset_state()), path)
-
-    def start_recording(self, path) -> bool:
-        """Restart the run from the reset state at t = 0 and record it to ``path``.
-
-        The recording holds :meth:`current_scenario`.
-        """
-        return self._started(lambda: self.flight.start_recording(path, *self.controls.body.reset_state()))
-
-    def stop_recording(self) -> None:
-        """Close the recording at the current step."""
-        notice = self.flight.stop_recording()
-        if notice is not None:
-            self.show_message(notice, error=False)
-            self.show_recording()
-
-    def replay(self, path) -> bool:
-        """Run a recording; the simulation pauses where the recording ended."""
-        return self._started(lambda: self.flight.replay(path))
-
-    def _started(self, action) -> bool:
-        """Do a flight ``action`` that starts a new run and show the run; on error say why (False)."""
-        try:
-            started = action()
-        except FlightError as exc:
-            self.show_message(str(exc))
-            return False
-        self._show_run(started)
-        self.show_recording()
-        for notice in started.notices:
-            self.show_message(notice, error=False)
-        return True
-
-    def show_recording(self) -> None:
-        """Show whether the flight records: the status bar's mark and File > Record."""
-        self.status.show_recording(self.flight.recording)
-        with QSignalBlocker(self.record_action):
-            self.record_action.setChecked(self.flight.recording is not None)
-
-    # ---------------------------------------------------------------- output
-    def export_csv(self, path) -> CsvExport | None:
-        """Write the history as CSV in the background (:meth:`app.window.export.CsvExports.start`)."""
-        return self.exports.start(path)
-
-    @property
-    def csv_export(self) -> CsvExport | None:
-        """The latest CSV export (None before the first)."""
-        return self.exports.latest
-
-    def export_plots(self, path) -> bool:
-        """Save the plots as a PNG."""
-        return self._write(lambda: self.plots.export_png(path), path)
-
-    def save_view(self, path) -> bool:
-        """Save the 3D view as a PNG."""
-        return self._write(lambda: self.viewer.export_png(path), path)
-
-    def _write(self, write, path) -> bool:
-        try:
-            write()
-        except OSError as exc:
-            self.show_message(f"{path}: {exc.strerror or exc}")
-            return False
-        self.show_message(f"Saved {path}", error=False)
-        return True
+        self.flight.set_pause_at_end(pause, self.loop.last.t if self.loop.last is not None else 0.0)
 
     def show_message(self, text: str, error: bool = True) -> None:
         """Say something in the status bar and, for an error, above the 3D view; never blocks."""
         self.statusBar().showMessage(text, MESSAGE_SECONDS * 1000)
         if error:
-            self.message.setText(text)
-            self.message.show()
-            self._message_timer.start()
-
-    # ------------------------------------------------------------ new runs
-    def _show_run(self, started) -> None:
-        """Show a new run (a :class:`~app.flight.Started`): its title, caption, comparison bodies and settings; no samples yet."""
-        scenario, settings = started.scenario, started.settings
-        self.setWindowTitle(f"attitude-sim: {scenario.title or scenario.name}")
-        seconds = scenario.plot_seconds or PLOT_SECONDS
-        if seconds != self.plots.window_seconds:
-            self.plots.window_seconds = self.momentum.window_seconds = self.environment.window_seconds = seconds
-        frames = self.frames
-        frames.watch_period(settings)
-        self.feed.clear(settings.dt, started.columns or None)
-        self._last = None
-        frames.new_run()
-        frames.show_wheels(settings, new_run=True)
-        frames.set_bodies(tuple(label for label, _ in scenario.compare))
-        self.estimation.new_run(settings)
-        self.estimation.panel.window_seconds = seconds
-        frames.show_body(settings)
-        self.plot_tabs.set_bodies(frames.bodies, cycle(COMPARE_COLORS, len(frames.bodies)), started.reference,
-                                  settings.dt)
-        self.title.setText(scenario.title or scenario.name)
-        self.caption.setText(scenario.caption)
-        self.caption.setVisible(bool(scenario.caption))
-        self.controls.show_settings(settings, fresh=True)
-        frames.new_world(settings)
-        self.controls.run.show_end(scenario.duration, self.flight.pause_at_end)
-        frames.show_legend(settings)
+            self.centre.show_error(text)
 
     # ---------------------------------------------------------- frame loop
     def show_frame(self, view_only: bool = False) -> None:
-        """Draw one frame now from what the flight computed (an unpaced window's owner calls it).
-
-        With ``view_only`` only the 3D view is brought up to date (the
-        bodies, the command ghost, the gimbal rig): a video of the view
-        alone, where the plots, readouts and controls are not seen.
-        """
-        if not view_only:
-            self._frame()
-            return
-        batches = self.flight.worker.drain()
-        if batches:
-            self._last = batches[-1].last
-            self.frames.show_bodies(batches[-1], self.flight.worker.settings)
-            self.frames.show_body(self.flight.worker.settings)
+        """Draw one frame now (:meth:`app.window.loop.FrameLoop.show_frame`; an unpaced window's owner calls it)."""
+        self.loop.show_frame(view_only)
 
     @property
     def frame_interval(self) -> int:
         """The frame timer's interval now, ms (:class:`~app.window.pace.FramePace`)."""
-        return self._timer.interval()
-
-    def _frame(self) -> None:
-        """One display frame: collect the worker's batches and show them.
-
-        Paced, the plots take turns and the readouts follow every
-        :data:`SLOW_EVERY` frames; unpaced, every frame is complete.
-        """
-        self._tick += 1
-        if self.playback.active:  # an attitude file plays: it shows its own frame (app.window.playback)
-            self.playback.frame(self._tick)
-            return
-        worker = self.flight.worker
-        batches = worker.drain()
-        for batch in batches:
-            self.feed.take(batch, worker.settings.dt)
-        if batches:
-            self._last = batches[-1].last
-            self.frames.show_bodies(batches[-1], worker.settings)
-            self.ensemble.show_batch(batches[-1])
-        if not self._paced:  # every plot (none while hidden), the readouts and controls
-            if self.plots.isVisible():
-                self.plots.refresh()
-            self.frames.refresh_tabs(None)
-            self.compare.refresh()
-            self.estimation.refresh()
-            self._sync()
-            return
-        if self.plots.isVisible():  # hidden behind the Compare tab: catch up when shown
-            self.plots.refresh_due(self._tick)  # a share of the plots each frame
-        self.frames.refresh_tabs(self._tick)  # the Momentum and Magnetic tabs, when shown
-        self.estimation.refresh_due(self._tick)
-        self.compare.refresh_due(self._tick)  # returns at once while hidden
-        if self._tick % SLOW_EVERY == 0:
-            self._sync()
-        measured = self.status.show_rates_due(worker, self._frames)
-        if measured is not None and self.link is not None:
-            self.status.show_link(self.link.stats())
-        if measured is not None and self.pace.update(*measured) != self._timer.interval():
-            self._timer.setInterval(self.pace.interval)  # frames yield to the simulation (app.window.pace)
-
-    def _sync(self) -> None:
-        """The slower half of a frame: readouts, controls, fault banner."""
-        worker = self.flight.worker
-        if self._last is not None:
-            self.readouts.show_snapshot(self._last)
-            self.orbit_readouts.show_snapshot(self._last)
-            self.status.show_time(self._last.t)
-        self.controls.show_settings(worker.settings)
-        self.frames.show_world(worker.settings)
-        self.readouts.torque_unit = torque_unit(max(self.controls.torque.limits))
-        settings = worker.settings
-        self.frames.show_body(settings)
-        self.frames.show_wheels(settings)
-        self.frames.watch_period(settings)
-        self.controls.run.show_state(worker.paused, worker.speed)
-        self.frames.show_legend(settings)
-        if worker.at_end != self._at_end:
-            self._at_end = worker.at_end
-            if self._at_end:
-                self.show_message(f"End of the scenario at t = {self.flight.scenario.duration:g} s: paused. "
-                                  "Run (Space) goes on; Reset starts it again.")
-        fault = worker.fault
-        if fault != self._fault:
-            self._fault = fault
-            self.fault_banner.setVisible(fault is not None)
-            if fault is not None:
-                self.fault_banner.setText(f"Simulation stopped: {fault}. Press Reset to recover.")
-                self.statusBar().showMessage(f"fault: {fault}", MESSAGE_SECONDS * 1000)
-
-    def _count_frame(self) -> None:
-        self._frames += 1
+        return self.loop.interval
 
     # ---------------------------------------------------------------- close
     def closeEvent(self, event):
         """Stop the frame timer and the simulation thread (within 1 s), save the size."""
-        self._timer.stop()
+        self.loop.timer.stop()
         self.keys.detach()
         self.gamepad.close()
         self.video.close()
-        if self.csv_export is not None and not self.csv_export.wait(30.0):
-            print(f"attitude-sim: the CSV export to {self.csv_export.path} did not finish", file=sys.stderr)
+        export = self.runs.csv_export
+        if export is not None and not export.wait(30.0):
+            print(f"attitude-sim: the CSV export to {export.path} did not finish", file=sys.stderr)
         if not self.flight.stop(1.0):
             print("attitude-sim: the simulation thread did not stop within 1 s", file=sys.stderr)
         if self.link is not None:

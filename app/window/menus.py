@@ -81,13 +81,13 @@ def build_menus(window) -> tuple[QAction, QAction]:
     simulation = bar.addMenu("&Simulation")
     _action(window, simulation, "Pause / run", window.controls.run.pause.toggle, "Space")
     _action(window, simulation, "Single step", window.controls.run.step.click, "N")
-    _action(window, simulation, "Reset", lambda _=False: window.reset(), "R")
+    _action(window, simulation, "Reset", lambda _=False: window.runs.reset(), "R")
     _action(window, simulation, "&Gamepad…", window.gamepad.ask,
             tip="Which stick flies which axis, the dead zone and the curve, torque or command angles")
 
     scenarios = bar.addMenu("S&cenario")
     for name in builtin_names():
-        _action(window, scenarios, name, lambda _=False, name=name: window.open_scenario(name))
+        _action(window, scenarios, name, lambda _=False, name=name: window.runs.open_scenario(name))
     scenarios.addSeparator()
     _action(window, scenarios, "&Open…", dialogs.ask_scenario, "Ctrl+O", "Open a scenario .toml file")
 

@@ -211,11 +211,9 @@ class PlaybackControl(QObject):
         window.viewer.set_command(None)
         window.viewer.set_wheels((), ())
         window.viewer.set_orbit(None)
-        window.title.setText(f"Attitude file: {playback.name}")
-        track = playback.track
-        window.caption.setText(f"{track.summary}. Between samples: SLERP of Q, rates linear. "
-                               f"Beside it: {label}; the Compare tab plots the rotation angle between the two.")
-        window.caption.setVisible(True)
+        window.centre.show_heading(f"Attitude file: {playback.name}",
+                                   f"{playback.track.summary}. Between samples: SLERP of Q, rates linear. "
+                                   f"Beside it: {label}; the Compare tab plots the rotation angle between the two.")
         window.legend.setText(f"{swatch(color)} {label}")
         window.setWindowTitle(f"attitude-sim: {playback.name}")
         playback.seek(playback.t)
@@ -261,7 +259,7 @@ class PlaybackControl(QObject):
         for name in self._hidden:
             window.plots.set_visible(name, True)
         window.frames.show_orbit_angles(window.readouts.relative_to_orbit)  # the angles' curves as they were
-        window._show_run(Started(window.flight.scenario, window.worker.settings, reference, (), columns))
+        window.runs.show_run(Started(window.flight.scenario, window.worker.settings, reference, (), columns))
         # the simulation as it was: its plots up to the file's opening, its state now (also while paused,
         # when no batch would come: the readouts kept the file's last time and its missing values as nan)
         if len(rows):
