@@ -7,7 +7,7 @@ QT_DEBS := libgl1 libegl1 libgl1-mesa-dri libglib2.0-0 libfontconfig1 libxkbcomm
            libdbus-1-3 xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
            libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0
 
-.PHONY: run test bench bench-ensemble bench-memory bench-compare soak stress videos mutate hostile sysdeps install install-test clean
+.PHONY: run test test-sim bench bench-ensemble bench-memory bench-compare soak stress videos mutate hostile sysdeps install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,13 @@ test: $(VENV)/.installed-test sysdeps
 	$(BIN)/python -m pytest -q -ra -n $(TEST_JOBS) --dist loadgroup --durations=20
 	$(BIN)/python .ci/check_install.py
 
+# The GUI-free tests of sim (tests/sim) without Qt: pytest-qt and pytest-xvfb
+# are not loaded and Qt cannot be imported (tests/block_qt.py; tests/project/test_conftest.py checks tests/sim collects so).
+# Measured times in docs/RELIABILITY.md ("Tests in rooms"). No system library for Qt is needed.
+SIM_TEST_JOBS ?= 0
+test-sim: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q -p no:pytest-qt -p no:xvfb -p tests.block_qt -n $(SIM_TEST_JOBS) --dist loadgroup tests/sim
+
 bench: $(VENV)/.installed-test sysdeps
 	xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb $(BIN)/python -m bench
 
@@ -98,7 +105,7 @@ videos: $(VENV)/.installed sysdeps
 	$(XVFB) $(BIN)/attitude-sim video --scenario gimbal_lock --what view --size 480x360 --speed 2 --out docs/gimbal_lock.gif
 
 soak: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q tests/test_soak.py --soak-minutes 30
+	$(BIN)/python -m pytest -q tests/project/test_soak.py --soak-minutes 30
 
 # The GUI tests RUNS times beside LOAD busy processes; stops at the first crash (docs/RELIABILITY.md).
 RUNS ?= 10
@@ -113,10 +120,9 @@ stress: $(VENV)/.installed-test sysdeps
 # build/mutate/report.md, each survivor's diff to build/mutate/survivors.txt.  The markers
 # subprocess, timing and source (pyproject.toml says why) leave out tests that cannot judge a mutant here.
 MUTATE_SIM       ?= sim/*
-MUTATE_SIM_TESTS ?= tests -m "not qt and not gl and not subprocess and not timing and not source" \
-                    --ignore=tests/test_soak.py --ignore=tests/test_packaging.py
+MUTATE_SIM_TESTS ?= tests/sim -m "not subprocess and not timing and not source"
 MUTATE_APP       ?= app/window/readouts.py app/plots/live.py app/plots/style.py
-MUTATE_APP_TESTS ?= tests/test_readouts.py tests/test_plot_values.py tests/test_plots.py tests/test_compare_plots.py
+MUTATE_APP_TESTS ?= tests/app/controls/test_readouts.py tests/app/plots/test_plot_values.py tests/app/plots/test_plots.py tests/app/plots/test_compare_plots.py
 MUTATE_JOBS      ?= 1
 # MUTATE_BUDGET=30: each mutant meets at most 30 s of its fastest tests (a survivor of the core's
 # kernels otherwise runs the whole selection, 10 minutes); MUTATE_FLAGS=--resume goes on, --sample 0.1

@@ -15,7 +15,7 @@ that carries the number of steps the runner has taken, and the process
 first steps its ensemble to that count, then does what was asked and
 answers.  An input therefore reaches the bodies at the same step boundary
 as in the runner's own thread, and the frames are the same bit for bit
-(tests/test_engine.py).  The runner asks for one frame per batch, so the
+(tests/app/flight/test_engine.py).  The runner asks for one frame per batch, so the
 process steps a batch of about ten steps at a time while the simulation
 thread waits on a pipe, holding no GIL.
 

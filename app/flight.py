@@ -5,7 +5,7 @@ and what the user does to a run as a whole: open a scenario, record,
 replay, reset, pause at the scenario's end, save the scenario flown.  The
 window (:mod:`app.window`) calls it and shows what it returns; the flight
 never shows anything itself and imports no Qt (import contract in
-pyproject.toml), so it is tested without a screen (tests/test_flight.py).
+pyproject.toml), so it is tested without a screen (tests/app/flight/test_flight.py).
 
 An action that starts a new run (:meth:`Flight.open_scenario`,
 :meth:`Flight.start_recording`, :meth:`Flight.replay`) hands the worker a

@@ -11,7 +11,7 @@ expected words and no traceback, the files the user had are byte for byte
 as they were, no partial file sits under a final name, and its own check
 (if any) passes; each is bounded in time.
 
-``tests/test_hostile_cases.py`` runs every case under pytest (``make
+``tests/project/test_hostile_cases.py`` runs every case under pytest (``make
 test``).  ``make hostile`` runs them all here and prints, per surface, how
 many were tried and how many held (the table of docs/RELIABILITY.md,
 "Hostile input, round two"; ``--write`` puts it there)::
@@ -26,8 +26,8 @@ temporary file, ``R2`` signals during ``video``, ``R3`` every command
 through the one estimate, ``R4`` numerical overflow as a fault, ``R5``
 inputs checked against their context at load time, ``R8`` rough edges
 (classes 6 and 7 of issue 35 are tested in pytest:
-``tests/test_hostile_api.py``, ``tests/test_engine.py``; class 5's
-mechanism also in ``tests/test_hostile_context.py``).  The video cases
+``tests/sim/api/test_hostile_api.py``, ``tests/app/flight/test_engine.py``; class 5's
+mechanism also in ``tests/app/flight/test_hostile_context.py``).  The video cases
 draw the window: ``make hostile`` runs them on a virtual screen.  Round
 four (issue 44, :data:`ROUND_FOUR`, classes ``D1``-``D9``) is built in
 ``tests/hostile_round4.py``.

@@ -2,7 +2,7 @@
 
 Hoffmann's Q (scalar last, inertial -> body coordinate transformation) is the
 conjugate of scipy's quaternion of the body's attitude (checked in
-tests/test_quaternion.py against the Cayley matrix).
+tests/sim/core/test_quaternion.py against the Cayley matrix).
 """
 
 import numpy as np

@@ -4,7 +4,7 @@ Run ``python -m tools.bake_bodies`` from the checkout (with the project
 installed, ``make install``) after ``tools/make_aircraft.py`` or
 ``tools/make_bodies.py`` changed a mesh; each baked copy holds the arrays and
 mass properties that trimesh reads from the OBJ, so the window and the CLI
-load the built-ins without importing trimesh.  tests/test_mass_properties.py
+load the built-ins without importing trimesh.  tests/app/cli/test_mass_properties.py
 fails while a baked copy differs from its OBJ.
 """
 

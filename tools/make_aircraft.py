@@ -15,7 +15,7 @@ with 1-based vertex indices; ``o name`` lines label the parts.
 
 Run ``python -m tools.make_aircraft [output.obj]`` from the checkout; the
 output depends on nothing but this file, so the asset is reproducible byte
-for byte (tests/test_viewer.py checks it).  Then run ``python -m
+for byte (tests/app/view3d/test_viewer.py checks it).  Then run ``python -m
 tools.bake_bodies`` to refresh its baked copy (``aircraft.npz``, what the
 program loads; a test fails until you do).
 """

@@ -23,7 +23,7 @@ Output: Wavefront OBJ with vertex colours (``v x y z r g b``), triangles
 each keeps its colour (the mass-properties code merges coincident vertices).
 Run ``python -m tools.make_bodies [folder]`` from the checkout; the output
 depends on nothing but this file (the centring uses trimesh, a dependency of
-the project; tests/test_mass_properties.py checks it).  Then run ``python -m
+the project; tests/app/cli/test_mass_properties.py checks it).  Then run ``python -m
 tools.bake_bodies`` to refresh the baked copies (``<name>.npz``, what the
 program loads; a test fails until you do).
 """

@@ -27,8 +27,8 @@ results stay in ``build/mutate/<part>/mutants/``; ``mutmut show NAME`` or
 Usage (the Makefile passes its variables)::
 
     python tools/mutate.py --jobs 1 \\
-        --part sim 'sim/*' 'tests -m "not qt and not gl and not subprocess and not timing and not source" --ignore=tests/test_soak.py' \\
-        --part app 'app/readouts.py app/plots.py' 'tests/test_readouts.py tests/test_plots.py'
+        --part sim 'sim/*' 'tests -m "not qt and not gl and not subprocess and not timing and not source" --ignore=tests/project/test_soak.py' \\
+        --part app 'app/readouts.py app/plots.py' 'tests/app/controls/test_readouts.py tests/app/plots/test_plots.py'
     python tools/mutate.py --report-only --part sim 'sim/*' '' --part app '...' ''
     python tools/mutate.py --retest ...    # the survivors again, after new tests
     python tools/mutate.py --resume ...    # go on with the mutants not yet tested

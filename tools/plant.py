@@ -8,8 +8,8 @@ mutated function's code), writes each mutated function into the checkout in
 place of the original, runs pytest with the given arguments, and puts the
 file back, whatever happens::
 
-    python tools/plant.py build/mutate/survivors/sim.run.stk.jsonl -- tests/test_stk.py
-    python tools/plant.py FILE --only sim.run.stk.x_stk_epoch__mutmut_2 -- tests/test_stk.py
+    python tools/plant.py build/mutate/survivors/sim.run.stk.jsonl -- tests/sim/core/test_stk_file.py
+    python tools/plant.py FILE --only sim.run.stk.x_stk_epoch__mutmut_2 -- tests/sim/core/test_stk_file.py
 
 As in ``make mutate``, tests marked qt, gl, subprocess, timing or source are
 left out unless ``--all-tests`` is given (here a child process would run the

@@ -1,4 +1,4 @@
-"""Record the golden outputs of every built-in scenario (tests/golden/, read by tests/test_golden.py).
+"""Record the golden outputs of every built-in scenario (tests/golden/, read by tests/project/test_golden.py).
 
 Run once, on the code before a change that must not change the numbers (issue 42: the compiled kernels)::
 

@@ -26,7 +26,7 @@ HOFFMANN_INERTIA = (0.6, 1.0, 1.5, 0.0, 0.2, 0.0)
 #: Smallest principal moment accepted, kg m^2: a 1 g bead at 3 mm from the
 #: axis; below it the rates from any accepted torque (up to 1e6 N m) run away
 #: in one step.  The settings layer's range (:data:`sim.io.limits.LIMITS`, "inertia") is the same
-#: (tests/test_core_room.py); core imports no limits.
+#: (tests/sim/core/test_core_room.py); core imports no limits.
 MIN_MOMENT = 1e-8
 #: Largest principal moment (and product) accepted, kg m^2: about a thousand
 #: times a supertanker's roll inertia; beyond it ``1/2 w^T J w`` and ``J w``

@@ -14,7 +14,7 @@ temporary back to the system and faults it in again at the next step
 allocation these kernels exist to avoid.
 
 Each is the same sequence of floating-point operations as its single
-source, and tests/test_kernels.py checks it bit for bit against that source
+source, and tests/sim/core/test_kernels.py checks it bit for bit against that source
 on random states, for every branch:
 
 * :func:`torque_into`: :class:`sim.core.control.TorqueModel` on columns (command,
@@ -37,7 +37,7 @@ __all__ = ["Scratch", "covers", "inertia_terms", "matvec", "torque_into", "half_
 CONTROLLERS = ("none", "quaternion")
 #: The norm modes :func:`half_quat_into` implements.
 NORMS = ("hoffmann", "renormalize", "none")
-#: The fields of :class:`sim.core.control.TorqueModel` that :func:`torque_into` knows (tests/test_kernels.py
+#: The fields of :class:`sim.core.control.TorqueModel` that :func:`torque_into` knows (tests/sim/core/test_kernels.py
 #: fails when the model gains another: a new torque term goes into the kernel, or into :func:`covers`).
 #: ``unit`` (the attitude read as Q/|Q|) is set only by the norm mode ``elimination``, which is not
 #: one of :data:`NORMS`, so :func:`covers` leaves it to the single source.

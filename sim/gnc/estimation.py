@@ -13,7 +13,7 @@ Every function takes one problem or a stack of them (leading axes, e.g.
 ``b`` of shape ``(N, n, 3)``); row ``i`` of a stack is computed as if alone
 (no step depends on the other rows), so a Monte Carlo of ``N`` filters is one
 :class:`Mekf` over columns, and each of its filters equals the same filter
-run by itself (tests/test_mekf.py).
+run by itself (tests/sim/gnc/test_mekf.py).
 """
 
 from __future__ import annotations
