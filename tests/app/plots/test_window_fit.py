@@ -180,8 +180,9 @@ def test_log_axes_label_decades_only(qtbot, main_window):
     win.resize(1400, 900)
     panel = win.environment
     win.plot_tabs.setCurrentWidget(panel)
-    qtbot.waitUntil(lambda: _data_shown(panel, "rate_norm"), timeout=10000)
-    for name in ("rate_norm", "disturbances"):
+    for name in ("rate_norm", "disturbances"):  # each plot's first data and labels, not only the first plot's
+        qtbot.waitUntil(lambda: _data_shown(panel, name), timeout=10000)
+        qtbot.waitUntil(lambda: any(_labels(panel.plot(name).getAxis("left"))), timeout=3000)
         labels = [text for text in _labels(panel.plot(name).getAxis("left")) if text]
         assert labels, name
         for text in labels:  # a whole decade each: 1e-6, 0.01, 1, 10, ...
