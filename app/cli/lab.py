@@ -17,8 +17,9 @@ import platform
 import sys
 import tempfile
 
+from app.cli.flags import NUMERIC
 from app.cli.options import UsageError, say
-from sim import lab, kind_of, LIMITS, SettingsError
+from sim import lab, kind_of
 
 __all__ = ["add_parser", "cmd_lab", "report", "REPORT_NAME"]
 
@@ -34,9 +35,7 @@ def add_parser(subparsers) -> None:
         "tumble of Hoffmann's aircraft against its closed form (Jacobi elliptic functions): energy, "
         "momentum and norm drift, attitude error, measured order, cost per step; and the T-handle's and "
         "the phone's flip period against 4 K(m)/lambda. Writes LAB.md and PNG plots.")
-    p.add_argument("--steps", metavar="N", default=str(lab.STEPS),
-                   help=f"steps of each long run at dt = {lab.DT:g} s, {LIMITS['lab_steps'].describe()} "
-                   f"(default {lab.STEPS:,}: about 4 minutes of CPU)")
+    NUMERIC["--steps"].add(p, default=str(lab.STEPS), dt=f"{lab.DT:g}", steps=f"{lab.STEPS:,}")
     p.add_argument("--out", metavar="DIR", default="lab",
                    help=f"folder for {REPORT_NAME} and the plots (default: lab); `--out docs` "
                    "renews the project's docs/LAB.md")
@@ -44,10 +43,7 @@ def add_parser(subparsers) -> None:
 
 
 def cmd_lab(args) -> int:
-    try:
-        steps = LIMITS["lab_steps"].check(args.steps, "--steps")
-    except SettingsError as exc:
-        raise UsageError(str(exc)) from None
+    steps = NUMERIC["--steps"].read(args.steps)
     out = os.path.abspath(args.out)
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {args.out}: exists and is not a folder")

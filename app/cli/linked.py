@@ -15,10 +15,11 @@ from __future__ import annotations
 import dataclasses
 import time
 
+from app.cli.flags import NUMERIC
 from app.cli.options import UsageError, note, say
 from app.link import DEFAULT_ADDRESS, DEFAULT_RATE, LinkError, LinkServer, exposure
 from app.worker import SimulationWorker
-from sim import LIMITS, reached, SimulationFault, Recorder, Runner
+from sim import reached, SimulationFault, Recorder, Runner
 
 __all__ = ["add_link_flags", "open_link", "linked_rows", "link_rate", "link_summary"]
 
@@ -34,9 +35,7 @@ def add_link_flags(parser, record: bool = True) -> None:
     parser.add_argument("--link-public", action="store_true",
                         help="let --link listen on an address that is not loopback (0.0.0.0: every interface); "
                         "the link has no authentication: anyone who reaches it can fly the body")
-    parser.add_argument("--link-rate", metavar="HZ", default=None,
-                        help=f"states sent per second on the link, {LIMITS['link_rate'].describe()} "
-                        f"(default {DEFAULT_RATE:g}; at most one a step)")
+    NUMERIC["--link-rate"].add(parser, rate=f"{DEFAULT_RATE:g}")
     if record:
         parser.add_argument("--record", metavar="FILE.jsonl", default=None,
                             help="with --link: record the run's inputs; attitude-sim replay writes the same rows")
@@ -50,10 +49,7 @@ def link_rate(args) -> float:
         return DEFAULT_RATE
     if args.link is None:
         raise UsageError("--link-rate: only with --link")
-    try:
-        return LIMITS["link_rate"].check(args.link_rate, "--link-rate")
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    return NUMERIC["--link-rate"].read(args.link_rate)
 
 
 def open_link(args) -> LinkServer:

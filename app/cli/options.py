@@ -15,6 +15,7 @@ import re
 import sys
 from dataclasses import replace
 
+from app.cli.flags import NUMERIC, UsageError, add_generated, add_numeric, flag_value, limited, setting_flags
 from sim import (
     CONTROLLERS, DISTURBANCE_AXES, POINTING_MODES, ESTIMATORS, FLY_ON, DIRECTIONS, ORDERS, Output, OutputRefused,
     FileRefused, read_regular, check_outputs as check_files, FULL_QUAT_FORMS, INTEGRATORS, LIMITS, as_number,
@@ -28,10 +29,6 @@ __all__ = ["PROG", "UsageError", "LineParser", "SETTING_FLAGS", "add_settings_fl
            "note", "flush_notes", "drop_notes"]
 
 PROG = "attitude-sim"
-
-
-class UsageError(Exception):
-    """Bad input on the command line: one line, exit code 2."""
 
 
 class LineParser(argparse.ArgumentParser):
@@ -63,24 +60,15 @@ def add_settings_flags(parser, default_scenario: str = "default") -> None:
     parser.add_argument("--full-quat-form", choices=FULL_QUAT_FORMS,
                         help="full-quat's equation: Hoffmann's manipulated (4.15), raw, or with Sherif's term")
     parser.add_argument("--norm", choices=tuple(NORM_MODES), help="norm handling")
-    parser.add_argument("--dt", metavar="S", help=f"step, {LIMITS['dt'].describe()}")
-    parser.add_argument("--duration", metavar="S", help=f"simulated time, {LIMITS['duration'].describe()} "
-                        "(default: the scenario's); the run takes round(duration/dt) steps")
-    parser.add_argument("--inertia", metavar="JXX,JYY,JZZ,JXY,JXZ,JYZ",
-                        help="inertia tensor components, kg m^2, Hoffmann's signs on the products")
+    add_numeric(parser, "--dt", "--duration", "--inertia")
     add_body_flags(parser)
-    parser.add_argument("--angles", metavar="PSI,THETA,PHI", help="initial aircraft angles, degrees")
-    parser.add_argument("--rates", metavar="WX,WY,WZ", help="initial body rates, rad/s")
-    parser.add_argument("--torque", metavar="TX,TY,TZ", help="command torque, N m")
-    parser.add_argument("--torque-until", metavar="S", help="the torque acts while t < S")
-    parser.add_argument("--dampers", metavar="K1,K2,K3", help="rate damper gains (0 = off)")
+    add_numeric(parser, "--angles", "--rates", "--torque", "--torque-until", "--dampers")
     parser.add_argument("--controller", choices=CONTROLLERS, help="attitude controller")
-    parser.add_argument("--gains", metavar="K1,K2,K3", help="attitude controller gains")
-    parser.add_argument("--command", metavar="PSI,THETA,PHI", help="command angles, degrees (a change at t = 0)")
-    parser.add_argument("--slerp-time", metavar="S", help="time of the SLERP to a new command (0 = at once)")
+    add_numeric(parser, "--gains", "--command", "--slerp-time")
     parser.add_argument("--no-shortest-path", action="store_true", help="let the controller turn the long way")
-    parser.add_argument("--limits", metavar="L1,L2,L3", help="torque limits per axis (switches the limiter on)")
+    add_numeric(parser, "--limits")
     add_environment_flags(parser)
+    add_generated(parser)
 
 
 def add_environment_flags(parser) -> None:
@@ -88,22 +76,12 @@ def add_environment_flags(parser) -> None:
     wheels = parser.add_argument_group("reaction wheels (they realise the torque command; docs/PHYSICS.md)")
     wheels.add_argument("--wheels", metavar="LAYOUT", help="none | orthogonal (3 along x, y, z) | pyramid (4, "
                         "tilted 54.7 deg from z) | axes 'x1,y1,z1;x2,y2,z2;...' (quoted in a shell)")
-    wheels.add_argument("--wheel-inertia", metavar="KG_M2", help="each wheel's axial inertia (one value, or one "
-                        f"per wheel W1,W2,...), {LIMITS['wheel_inertia'].describe()}")
-    wheels.add_argument("--wheel-torque-limit", metavar="N_M", help="motor-torque limit per wheel, "
-                        f"{LIMITS['wheel_torque_limit'].describe()}")
-    wheels.add_argument("--wheel-speed-limit", metavar="RAD_S", help="speed limit per wheel (relative to the "
-                        f"body), {LIMITS['wheel_speed_limit'].describe()}")
-    wheels.add_argument("--wheel-friction", metavar="N_M_S", help="viscous friction per wheel, "
-                        f"{LIMITS['wheel_friction'].describe()} (default 0)")
-    wheels.add_argument("--wheel-speeds", metavar="W1,W2,...", help="initial wheel speeds relative to the body, "
-                        "rad/s, one per wheel (default: at rest)")
-    wheels.add_argument("--wheel-torques", metavar="U1,U2,...", help="direct motor torques, N m, one per wheel, "
-                        "added to the wheels' share of the torque command")
+    add_numeric(wheels, "--wheel-inertia", "--wheel-torque-limit", "--wheel-speed-limit", "--wheel-friction",
+                "--wheel-speeds", "--wheel-torques")
     env = parser.add_argument_group("environment (docs/PHYSICS.md)")
     env.add_argument("--gravity-gradient", metavar="ALTITUDE_KM", help="gravity-gradient torque of a circular "
                      f"orbit at this altitude, {LIMITS['altitude_km'].describe()}; off to switch it off")
-    env.add_argument("--disturbance", metavar="TX,TY,TZ", help="a disturbance torque, N m")
+    add_numeric(env, "--disturbance")
     orbit = parser.add_argument_group("orbit, Sun and pointing (docs/PHYSICS.md, issue 31)")
     orbit.add_argument("--epoch", metavar="UTC", help="the date of t = 0, ISO 8601 UTC, 1950 to 2050 "
                        "(default 2000-01-01T12:00:00Z)")
@@ -114,7 +92,7 @@ def add_environment_flags(parser) -> None:
     orbit.add_argument("--pointing", choices=POINTING_MODES, help="guidance: inertial (the command angles, "
                        "default) | nadir | sun | target | velocity; needs an orbit and a controller")
     orbit.add_argument("--target", metavar="LAT_DEG,LON_DEG[,ALT_KM]", help="the ground target of --pointing target")
-    orbit.add_argument("--pointing-axis", metavar="X,Y,Z", help="the body axis pointed (default 0,0,1)")
+    add_numeric(orbit, "--pointing-axis")
     nav = parser.add_argument_group("sensors and attitude estimation (docs/PHYSICS.md, issue 33)")
     nav.add_argument("--estimator", choices=ESTIMATORS, help="truth (none, default) | triad | quest (from the sun "
                      "sensors and the magnetometer) | mekf (a gyro, and a star tracker, sun sensors or magnetometer)")
@@ -123,15 +101,13 @@ def add_environment_flags(parser) -> None:
     nav.add_argument("--star-tracker", metavar="NOISE_ARCSEC,RATE_HZ", help="a star tracker on -z: noise across "
                      "the boresight (1 sigma; 8x about it), samples per second")
     nav.add_argument("--sun-sensors", action="store_true", help="coarse sun sensors on the six faces (needs an orbit)")
-    nav.add_argument("--magnetometer", metavar="NOISE_T", help="a magnetometer, noise 1 sigma per axis in tesla "
-                       "(IGRF-14; needs an orbit)")
+    add_numeric(nav, "--magnetometer")
     nav.add_argument("--fly-on", choices=FLY_ON, help="what the controller reads: truth (default) or estimate")
-    nav.add_argument("--sensor-seed", metavar="N", help="the sensors' seed (default 0)")
+    add_numeric(nav, "--sensor-seed")
     nav.add_argument("--filter-gyro", metavar="ARW,RRW", help="the MEKF's tuning: the gyro noises it assumes "
                      "(default: the gyro's own)")
     env.add_argument("--disturbance-axes", choices=DISTURBANCE_AXES, help="axes of --disturbance (default body)")
-    env.add_argument("--disturbance-period", metavar="S", help="0: constant (default); else the disturbance "
-                     "is TX,TY,TZ times sin(2 pi t / S)")
+    add_numeric(env, "--disturbance-period")
     mag = parser.add_argument_group("magnetic field, magnetorquers and surface torques (docs/PHYSICS.md, issue 32; "
                                     "each needs an orbit)")
     mag.add_argument("--magnetic-field", choices=("none", "igrf", "dipole"), help="the geomagnetic field: "
@@ -142,17 +118,12 @@ def add_environment_flags(parser) -> None:
     mag.add_argument("--bdot", metavar="GAIN|bang-bang", help="B-dot detumbling: m = -GAIN dB/dt (A m^2 s/T, "
                      f"{LIMITS['bdot_gain'].describe()}) saturated, or every rod at its limit (bang-bang); "
                      "off to switch it off")
-    mag.add_argument("--bdot-period", metavar="S", help="B-dot's magnetometer sampling period, "
-                     f"{LIMITS['bdot_period'].describe()} (default 1)")
-    mag.add_argument("--dumping", metavar="GAIN", help="momentum dumping of the wheels by the rods, "
-                     f"m = GAIN (dh x B)/|B|^2, {LIMITS['dumping_gain'].describe()} (0: off)")
-    mag.add_argument("--residual-dipole", metavar="X,Y,Z", help="the body's residual dipole, A m^2, body axes")
+    add_numeric(mag, "--bdot-period", "--dumping", "--residual-dipole")
     mag.add_argument("--srp", action="store_true", help="solar radiation pressure on the body's mesh facets")
     mag.add_argument("--drag", action="store_true", help="free-molecular drag on the body's mesh facets")
     mag.add_argument("--surfaces", metavar="FILE.toml", help="optical and drag coefficients per surface or mesh "
                      "group (docs/PHYSICS.md, \"Surface coefficients\"); default black, C_d 2.2")
-    mag.add_argument("--center-of-mass", metavar="X,Y,Z", help="the centre of mass in the mesh's coordinates, m, "
-                     "for the surface torques (default: the body's own)")
+    add_numeric(mag, "--center-of-mass")
     mag.add_argument("--atmosphere", choices=("exponential", "msis"), help="the air's density for --drag: "
                      "Vallado's exponential table (default) or NRLMSIS 2.1 (needs pymsis)")
 
@@ -161,7 +132,7 @@ def add_body_flags(parser) -> None:
     """``--body``, ``--mass`` and ``--mesh-units`` (``run``, ``sweep`` and ``gui``)."""
     parser.add_argument("--body", metavar="NAME|FILE", help="aircraft | t_handle | phone | satellite | cubesat_3u, or a "
                         "closed .obj/.stl/.ply/.glb/.gltf mesh; takes the body's inertia")
-    parser.add_argument("--mass", metavar="KG", help="total mass for an inertia from the mesh (default: the body's)")
+    add_numeric(parser, "--mass")
     parser.add_argument("--mesh-units", choices=tuple(MESH_UNITS), help="the length unit of a mesh file's "
                         "coordinates (default m)")
 
@@ -221,22 +192,14 @@ def with_body(scenario, args):
         raise UsageError(f"{flags or '--body ' + scenario.settings.body}: {message}") from None
 
 
-#: Flags that map one-to-one onto a setting: flag dest -> setting key.
+#: Flags that map one-to-one onto a setting: flag dest -> setting key; the numeric ones besides
+#: (:func:`app.cli.flags.setting_flags`) come from the table of limits, a setting's new entry with its flag.
 SETTING_FLAGS = {"integrator": "integrator", "full_quat_form": "full_quat_form", "norm": "norm",
-                 "dt": "dt", "inertia": "inertia", "angles": "angles_deg", "rates": "rates",
-                 "torque": "torque", "controller": "controller", "gains": "gains",
-                 "command": "command_deg", "slerp_time": "slerp_time", "limits": "limits",
-                 "wheels": "wheels", "wheel_inertia": "wheel_inertia", "wheel_torque_limit": "wheel_torque_limit",
-                 "wheel_speed_limit": "wheel_speed_limit", "wheel_friction": "wheel_friction",
-                 "wheel_speeds": "wheel_speeds", "wheel_torques": "wheel_torques", "disturbance": "disturbance",
-                 "disturbance_axes": "disturbance_axes", "disturbance_period": "disturbance_period",
+                 "controller": "controller", "wheels": "wheels", "disturbance_axes": "disturbance_axes",
                  "epoch": "epoch", "orbit": "orbit", "pointing": "pointing", "target": "target",
-                 "pointing_axis": "pointing_axis", "magnetic_field": "magnetic_field",
-                 "bdot_period": "bdot_period", "dumping": "dumping_gain", "residual_dipole": "residual_dipole",
-                 "surfaces": "surfaces", "center_of_mass": "center_of_mass", "atmosphere": "atmosphere",
-                 "estimator": "estimator", "gyro": "gyro",
-                 "star_tracker": "star_tracker", "magnetometer": "magnetometer", "fly_on": "fly_on",
-                 "sensor_seed": "sensor_seed", "filter_gyro": "filter_gyro"}
+                 "magnetic_field": "magnetic_field", "surfaces": "surfaces", "atmosphere": "atmosphere",
+                 "estimator": "estimator", "gyro": "gyro", "star_tracker": "star_tracker", "fly_on": "fly_on",
+                 "filter_gyro": "filter_gyro"}
 #: Settings of one value per wheel, which a new --wheels with another number of wheels sets back to
 #: their default unless given too.
 _PER_WHEEL = ("wheel_speeds", "wheel_torques", "wheel_inertia", "wheel_torque_limit", "wheel_speed_limit",
@@ -258,8 +221,9 @@ def scenario_from_args(args):
     scenario = with_body(load(args.scenario), args)
     say_body_note(scenario.settings)
     changes = {}
-    for flag, key in SETTING_FLAGS.items():
-        value = getattr(args, flag)
+    flags = {**SETTING_FLAGS, **setting_flags()}
+    for flag, key in flags.items():
+        value = getattr(args, flag, None)
         if value is not None:
             changes[key] = flag_value(flag, key, value)
     if args.dampers is not None:
@@ -301,8 +265,8 @@ def scenario_from_args(args):
         settings = scenario.settings.replace(**changes)
     except SettingsError as exc:  # a combination: name the flag that gave it
         message = str(exc)
-        for flag, key in SETTING_FLAGS.items():
-            if key in changes and message.startswith(key) and getattr(args, flag) is not None:
+        for flag, key in flags.items():
+            if key in changes and message.startswith(key) and getattr(args, flag, None) is not None:
                 raise UsageError(f"--{flag.replace('_', '-')} {getattr(args, flag)}:"
                                  f"{message[len(key):].split(':', 1)[-1]}") from None
         for flag, key in (("magnetorquers", "magnetorquers"), ("bdot", "bdot_law"), ("srp", "srp"), ("drag", "drag")):
@@ -315,7 +279,7 @@ def scenario_from_args(args):
         raise UsageError(message) from None
     events = scenario.events
     if args.torque_until is not None:
-        until = flag_value("torque_until", "slerp_time", args.torque_until)  # a time >= 0
+        until = NUMERIC["--torque-until"].read(args.torque_until)  # a time >= 0
         events = tuple(sorted(events + (Event(until, {"torque": (0.0, 0.0, 0.0)}, "--torque-until"),),
                               key=lambda e: e.at))
     duration = scenario.duration
@@ -359,15 +323,6 @@ def _issue32_flags(args) -> dict:
     return changes
 
 
-def flag_value(flag, key, text):
-    """``text`` validated as setting ``key``; errors name the flag."""
-    try:
-        return validate(key, text)
-    except SettingsError as exc:
-        reason = str(exc).split(": ", 1)[-1]
-        raise UsageError(f"--{flag.replace('_', '-')} {text}: {reason}") from None
-
-
 def ascii_int(text: str) -> int:
     """An argparse type: a whole number in ASCII digits (``int`` also reads "٣" as 3)."""
     if not text.isascii():
@@ -384,14 +339,6 @@ def _duration(text):
     try:
         x = as_number("--duration", text)
         return x if x > LIMITS["duration"].high else LIMITS["duration"].number(x, "--duration")
-    except SettingsError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def limited(key, flag, text):
-    """``text`` checked against ``LIMITS[key]`` (:mod:`sim.io.limits`, the one table); UsageError naming ``flag``."""
-    try:
-        return LIMITS[key].check(text, flag)
     except SettingsError as exc:
         raise UsageError(str(exc)) from None
 

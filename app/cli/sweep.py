@@ -17,6 +17,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from app.cli.flags import NUMERIC, add_numeric
 from app.cli.options import (PROG, UsageError, add_settings_flags, check_outputs, flush_notes, note, open_output,
                              say, scenario_from_args, scenario_inputs)
 from app.cli.cluster import dask_client
@@ -84,8 +85,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                      "state, metrics); - for stdout")
     out.add_argument("--trajectories", metavar="FILE.npz", help="every k-th step of every body's Q and w")
     out.add_argument("--traj-every", metavar="K", help=f"trajectory step (default: about {DEFAULT_SAMPLES} samples)")
-    out.add_argument("--workers", metavar="N", help="Dask local cluster of N worker processes; 0 = in this "
-                     "process (default: by size, one per core)")
+    add_numeric(out, "--workers")
     out.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask cluster (tcp://host:port)")
     out.add_argument("--chunk", metavar="N", help="bodies per chunk (default: all in one in this process, "
                      "one or two chunks per worker on Dask)")
@@ -104,27 +104,18 @@ ENSEMBLE_FLAGS = ("bodies", "seed", "attitudes", "rate_spread", "inertia_spread"
 def add_ensemble_flags(parser) -> None:
     """The ensemble's flags (``sweep`` and ``video``): each overrides the scenario's ``[ensemble]`` table."""
     group = parser.add_argument_group("ensemble (override the scenario's [ensemble] table)")
-    group.add_argument("--bodies", metavar="N", help=f"number of bodies, {LIMITS['bodies'].describe()} "
-                       "(default: the scenario's, else 1000)")
-    group.add_argument("--seed", metavar="S", help=f"seed of the random samples, {LIMITS['seed'].describe()}")
+    add_numeric(group, "--bodies", "--seed")
     group.add_argument("--attitudes", choices=("random", "grid", "same"),
                        help="initial attitudes: uniform random on SO(3), a deterministic grid, "
                             "or --angles for all")
-    group.add_argument("--rate-spread", metavar="RAD_S", help="dispersion of each initial rate component, "
-                       f"{LIMITS['rate_spread'].describe()}")
-    group.add_argument("--inertia-spread", metavar="PCT", help="dispersion of the inertia, "
-                       f"{LIMITS['inertia_spread'].describe()}")
+    add_numeric(group, "--rate-spread", "--inertia-spread")
     group.add_argument("--gains-grid", metavar="K1S,K2S,K3S",
                        help="controller gains to sweep, e.g. 2:6:10,10,12 or 2..10/5,10,12 (see below)")
-    group.add_argument("--settle-deg", metavar="DEG", help=f"settling threshold, {LIMITS['settle_deg'].describe()} "
-                       "(default 1)")
-    group.add_argument("--detumble-deg-s", metavar="DEG_S", help="the rate under which a body counts as "
-                       f"detumbled (the detumble_time column), {LIMITS['detumble_deg_s'].describe()} (default 0.5)")
+    add_numeric(group, "--settle-deg", "--detumble-deg-s")
     group.add_argument("--orbit-spread", metavar="ALT_KM,E,I_DEG,RAAN_DEG,ARGP_DEG,NU_DEG",
                        help="one orbit per body: half-widths of uniform spreads about --orbit's elements "
                             "(needs --orbit; e.g. 50,0,2,30,0,180)")
-    group.add_argument("--epoch-spread", metavar="S", help="one epoch per body: half-width of a uniform spread "
-                       f"about --epoch, {LIMITS['epoch_spread'].describe()}")
+    add_numeric(group, "--epoch-spread")
 
 
 # ------------------------------------------------------------------ parsing
@@ -179,15 +170,13 @@ def parse_gains_grid(text: str) -> tuple:
 def spec_from_args(args, base: EnsembleSpec) -> EnsembleSpec:
     """The scenario's ensemble spec (or the defaults) with the flags applied."""
     changes = {}
-    for key in ("bodies", "seed", "rate_spread", "inertia_spread", "settle_deg", "detumble_deg_s"):
+    for key in ("bodies", "seed", "rate_spread", "inertia_spread", "settle_deg", "detumble_deg_s", "epoch_spread"):
         if getattr(args, key) is not None:
-            changes[key] = _limited(key, "--" + key.replace("_", "-"), getattr(args, key))
+            changes[key] = NUMERIC["--" + key.replace("_", "-")].read(getattr(args, key))
     if args.attitudes is not None:
         changes["attitudes"] = args.attitudes
     if args.gains_grid is not None:
         changes["gains_grid"] = parse_gains_grid(args.gains_grid)
-    if args.epoch_spread is not None:
-        changes["epoch_spread"] = _limited("epoch_spread", "--epoch-spread", args.epoch_spread)
     if args.orbit_spread is not None:
         changes["orbit_spread"] = args.orbit_spread
     try:

@@ -17,6 +17,7 @@ import argparse
 import sys
 from dataclasses import replace
 
+from app.cli.flags import NUMERIC, add_numeric
 from app.cli.options import UsageError, add_settings_flags, check_outputs, say, scenario_from_args, scenario_inputs
 from app.cli.output import OutputError, Stopped, stop_signals
 from app.cli.sweep import ENSEMBLE_FLAGS, add_ensemble_flags, spec_from_args
@@ -63,9 +64,7 @@ def add_parser(subparsers) -> None:
                             "even for MP4)")
     group.add_argument("--what", choices=WHATS, default="window",
                        help="the whole window (default) or only its 3D view")
-    group.add_argument("--speed", metavar="X",
-                       help=f"simulated seconds per second of video, {LIMITS['speed'].describe()} "
-                            "(default: the scenario's own speed, 1 unless it says; the window's speed factor)")
+    add_numeric(group, "--speed")
     video.set_defaults(handler=cmd_video)
 
 
@@ -74,10 +73,7 @@ def _speed(text, scenario) -> float:
     without it the scenario's own (:attr:`~sim.run.scenario.Scenario.start_speed`), as the window opens it."""
     if text is None:
         return scenario.start_speed
-    try:
-        return LIMITS["speed"].check(text, "--speed")
-    except SettingsError as exc:
-        raise UsageError(str(exc)) from None
+    return NUMERIC["--speed"].read(text)
 
 
 def _scenario(args):

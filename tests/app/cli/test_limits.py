@@ -144,3 +144,69 @@ def test_sweep_help_states_the_tables_ranges(capsys):
     out = " ".join(capsys.readouterr().out.split())
     for key in ("bodies", "seed", "rate_spread", "inertia_spread", "settle_deg"):
         assert LIMITS[key].describe() in out, key
+
+
+# ------------------------------------------------------------------ the flags made from the table (app/cli/flags.py)
+def _flags_and_helps() -> dict:
+    """Every option of every command of ``attitude-sim``: spelling -> help text (one per spelling)."""
+    import argparse
+
+    from app.cli import build_parser
+
+    out = {}
+    parser = build_parser()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                for option in command._actions:
+                    for spelling in option.option_strings:
+                        out.setdefault(spelling, option.help or "")
+    return out
+
+
+def test_each_limit_has_its_flag_or_its_reason():
+    from app.cli.flags import NO_FLAG, NUMERIC, PARTS, generated
+
+    flags = _flags_and_helps()
+    numeric = {n.key for n in NUMERIC.values()} | {n.key for n in generated().values()}
+    for key in LIMITS:
+        homes = [key in numeric, key in PARTS, key in NO_FLAG]
+        assert sum(homes) == 1, f"{key}: a flag, a part of one or no flag, once: {homes}"
+        if key in PARTS:
+            assert PARTS[key] in flags, key
+    for table in (NUMERIC, generated()):
+        for flag, n in table.items():
+            assert flag in flags, f"{flag} is in no command"
+            # the help states the table's range, the one written in sim/io/limits.py
+            assert LIMITS[n.key].describe() in flags[flag], (flag, flags[flag])
+
+
+def test_a_new_setting_in_the_table_gets_its_flag_by_itself(monkeypatch, capsys):
+    from app.cli import flags
+
+    # as if --wheel-friction had never been written: the table's entry alone makes it
+    monkeypatch.delitem(flags.NUMERIC, "--wheel-friction")
+    assert "--wheel-friction" in flags.generated()
+    assert LIMITS["wheel_friction"].describe() in _flags_and_helps()["--wheel-friction"]
+    base = ["run", "--wheels", "orthogonal", "--duration", "0.01", "--out", "/dev/null"]
+    assert main([*base, "--wheel-friction", "-1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["attitude-sim: error: --wheel-friction -1: -1 must be >= 0 N m s"], err
+    from app.cli.options import scenario_from_args
+    from app.cli import build_parser
+
+    args = build_parser().parse_args([*base, "--wheel-friction", "0.25"])
+    assert scenario_from_args(args).settings.wheel_friction == 0.25
+
+
+@pytest.mark.parametrize("command, flag, value, refusal", [
+    ("run", "--dt", "2", "--dt 2: 2 is too large (at most 1 s)"),
+    ("run", "--angles", "1,2,1e5", "--angles 1,2,1e5: 100000 is too large (at most 10000 deg)"),
+    ("sweep", "--seed", "-1", "--seed: must be an integer in [0, 18,446,744,073,709,551,615], got '-1'"),
+    ("lab", "--steps", "99", "--steps: must be an integer in [100, 100,000,000], got '99'"),
+])
+def test_a_flag_made_from_the_table_refuses_in_one_line(command, flag, value, refusal, capsys):
+    extra = [] if command == "lab" else ["--duration", "0.01"]
+    assert main([command, *extra, flag, value, "--out", "/dev/null"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"attitude-sim: error: {refusal}"], err
