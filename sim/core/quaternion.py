@@ -29,6 +29,7 @@ __all__ = [
     "normalize",
     "r_matrix",
     "cayley",
+    "parts",
     "v_matrix",
     "qdot_from_rates",
     "rates_from_qdot",
@@ -91,8 +92,13 @@ def _stack(q) -> np.ndarray:
     return a
 
 
-def _parts(a) -> tuple:
-    """The four components of a stack ``(..., 4)`` as arrays: the kernels' tuple, row by row."""
+def parts(q) -> tuple:
+    """The four components of one quaternion ``(4,)`` or a stack ``(..., 4)`` as float arrays.
+
+    The kernels' tuple ``(q1, q2, q3, q4)`` (:mod:`sim.core.algebra`, :mod:`sim.core.angles`), row by row;
+    ValueError when the last axis is not 4.
+    """
+    a = _stack(q)
     return (a[..., 0], a[..., 1], a[..., 2], a[..., 3])
 
 
@@ -111,7 +117,7 @@ def product(q, s) -> np.ndarray:
     -------
     ndarray, shape (4,) or the broadcast stack's
     """
-    return np.stack(np.broadcast_arrays(*algebra.product_QQ(_parts(_stack(q)), _parts(_stack(s)))), axis=-1)
+    return np.stack(np.broadcast_arrays(*algebra.product_QQ(parts(q), parts(s))), axis=-1)
 
 
 def conjugate(q) -> np.ndarray:
@@ -149,7 +155,7 @@ def cayley(q) -> np.ndarray:
     -------
     ndarray, shape (3, 3) or (..., 3, 3)
     """
-    c = np.stack(np.broadcast_arrays(*cayley_entries(_parts(_stack(q)))), axis=-1)
+    c = np.stack(np.broadcast_arrays(*cayley_entries(parts(q))), axis=-1)
     return c.reshape(c.shape[:-1] + (3, 3))
 
 

@@ -32,7 +32,7 @@ from sim.core.algebra import product_QQ
 from sim.core.angles import from_cayley_entries, to_body
 from sim.core.jit import jitable, kernel
 from sim.core.ops import COLUMN
-from sim.core.quaternion import cayley, conjugate, product
+from sim.core.quaternion import cayley, conjugate, parts, product
 
 # sim.core's formulas that the compiled kernels of sim.gnc call (the quaternion product, C(Q) v): compiled
 # inline into them, unchanged for Python callers (sim.core.jit.jitable returns the function itself).
@@ -42,12 +42,6 @@ jitable(to_body)
 __all__ = ["product", "conjugate", "cayley", "from_cayley", "from_rotation_vector", "rotation_vector",
            "cross_matrix", "rotate", "delta_q", "rotation_vector_of"]
 
-def _parts(q) -> tuple:
-    """The four components of a stack of quaternions ``(..., 4)`` as arrays (the kernels' tuples)."""
-    q = np.asarray(q, dtype=float)
-    return (q[..., 0], q[..., 1], q[..., 2], q[..., 3])
-
-
 #: Below this rotation angle (rad) the half-angle sinc and its inverse are taken from their series.
 _SMALL = 1e-4
 
@@ -55,7 +49,7 @@ _SMALL = 1e-4
 def rotate(q, v) -> np.ndarray:
     """``C(Q) v``: inertial vectors ``v`` (``(..., 3)``) in body axes (:func:`sim.core.angles.to_body` on the stacks)."""
     v = np.asarray(v, dtype=float)
-    return np.stack(np.broadcast_arrays(*to_body(_parts(q), (v[..., 0], v[..., 1], v[..., 2]))), axis=-1)
+    return np.stack(np.broadcast_arrays(*to_body(parts(q), (v[..., 0], v[..., 1], v[..., 2]))), axis=-1)
 
 def from_cayley(c) -> np.ndarray:
     """The unit quaternion ``Q`` (scalar last, ``q4 >= 0``) whose Cayley matrix is ``c`` (``(..., 3, 3)``).
