@@ -194,8 +194,8 @@ class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
         return EnsembleInfo.of(self).body_settings(j)
 
     # ------------------------------------------------------------- inputs
-    def set(self, key: str, value) -> None:
-        """Change one shared setting between steps, as :meth:`Simulation.set`.
+    def apply(self, *inputs) -> None:
+        """Change shared settings between steps, as :meth:`Simulation.apply` (:meth:`set`, :meth:`update`).
 
         Validated the same way (a bad value raises SettingsError).
         ``command_deg`` starts a SLERP from each body's current command;
@@ -208,7 +208,7 @@ class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
         definite); a new number of wheels starts them at ``wheel_speeds``.
         With a ``gains_grid`` the bodies keep their grid gains.
         """
-        super().set(key, value)
+        super().apply(*inputs)
         self._info = None
 
     def _changed(self, key: str) -> None:

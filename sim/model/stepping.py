@@ -16,9 +16,9 @@ import math
 from sim.core.command import CommandInterpolator
 from sim.core.integrators import integrator, quasi_rates, rates
 from sim.core.norm import NORM_MODES, READS_UNIT
-from sim.model.controls import CONTROLS, check_control, with_controls
+from sim.model.controls import Control, SettingChange, check_control, input_of, with_controls
 from sim.model.navigation import flying_law
-from sim.model.settings import Settings, validate
+from sim.model.settings import Settings
 
 __all__ = ["Stepper"]
 
@@ -65,34 +65,52 @@ class Stepper:
         return self._k
 
     def set(self, key: str, value) -> None:
-        """Change one setting between steps (validated; a bad value raises SettingsError).
+        """Change one setting between steps (validated; a bad value raises SettingsError): :meth:`apply`.
 
         ``integrator``, ``norm`` and ``dt`` switch without touching the
         attitude; ``command_deg`` starts a SLERP from the current command;
         ``angles_deg`` and ``rates`` take effect at the next ``reset``.
-        A control (:data:`sim.model.controls.CONTROLS`) goes to :meth:`control`.
         """
-        value = validate(key, value)
-        if key in CONTROLS:
-            check_control(self._settings, key, value)
-            self._control(key, value)
-            return
-        self._settings = self.settings.replace_validated(**{key: value})
-        self._controls = None  # in the model now
-        if key == "command_deg":
-            self._start_command()
-        elif key == "dt":
-            self._t0, self._k0 = self._t, self._k
-            self._dt = value
-            self._new_time_base()
-        else:
-            self._changed(key)
+        self.apply(input_of(key, value))
 
     def update(self, changes: dict) -> None:
-        """Set several settings; all are validated before any takes effect."""
-        checked = {k: validate(k, v) for k, v in changes.items()}
-        for key, value in checked.items():
-            self.set(key, value)
+        """Set several settings between steps as one change (:meth:`apply`): all checked before any takes effect."""
+        self.apply(*(input_of(key, value) for key, value in changes.items()))
+
+    def apply(self, *inputs) -> None:
+        """Typed inputs (:mod:`sim.run.inputs`) between steps, together, dispatched on their type.
+
+        The :class:`~sim.model.controls.SettingChange` values (validated when
+        they were made) make one new settings record, checked as a whole
+        (:meth:`~sim.model.settings.Settings.replace_validated`: four wheel
+        speeds with a pyramid of four wheels pass, in either order); each
+        :class:`~sim.model.controls.Control` is checked against that model.
+        Only then does anything take effect: the model first, then the
+        controls (a command angle flies with a new ``slerp_time`` sent beside
+        it).  The order of the inputs does not matter; a refusal
+        (SettingsError) changes nothing.
+        """
+        model, controls = {}, []
+        for item in inputs:
+            match item:
+                case SettingChange(key=key, value=value):
+                    model[key] = value
+                case Control():
+                    controls.append(item)
+                case _:
+                    raise TypeError(f"expected a Control or a SettingChange, got {item!r}")
+        settings = self.settings.replace_validated(**model) if model else self._settings
+        for item in controls:
+            check_control(settings, item.key, item.value)
+        if model:
+            self._settings, self._controls = settings, None  # the controls in force are in the model now
+            if "dt" in model:  # step _k0 is at _t0 from now on
+                self._t0, self._k0, self._dt = self._t, self._k, settings.dt
+                self._new_time_base()
+            for key in [k for k in model if k != "dt"]:  # dt alone rebuilds nothing: the step reads _dt
+                self._changed(key)
+        for item in controls:
+            self._control(item.key, item.value)
 
     def control(self, key: str, value) -> None:
         """Apply a control between steps, rebuilding nothing (``value``: a :class:`~sim.model.controls.Control`'s).

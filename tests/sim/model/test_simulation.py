@@ -304,6 +304,43 @@ def test_update_validates_everything_first():
     assert sim.settings == before
 
 
+@pytest.mark.parametrize("order", ["wheels first", "speeds first"])
+def test_update_takes_a_combination_in_either_order(order):
+    # four speeds only fit the pyramid's four wheels: sent together, they are one change
+    changes = {"wheels": "pyramid", "wheel_speeds": (1.0, 2.0, 3.0, 4.0)}
+    if order == "speeds first":
+        changes = dict(reversed(changes.items()))
+    sim = Simulation(wheels="orthogonal", dt=0.01)
+    sim.update(changes)
+    assert sim.settings.wheel_count == 4 and sim.settings.wheel_speeds == (1.0, 2.0, 3.0, 4.0)
+    sim.reset()
+    assert sim.wheel_speeds == (1.0, 2.0, 3.0, 4.0)
+
+
+def test_update_refused_as_a_whole_changes_nothing():
+    # each value alone is valid; together (two speeds for three wheels) they are not: dt stays as it was
+    sim = Simulation(wheels="orthogonal", dt=0.01)
+    sim.step(10)
+    before, t = sim.settings, sim.t
+    with pytest.raises(SettingsError, match="wheel_speeds"):
+        sim.update({"dt": 0.02, "wheel_speeds": (1.0, 2.0)})
+    assert sim.settings == before
+    sim.step(10)
+    assert sim.t == pytest.approx(t + 10 * 0.01, abs=1e-15)
+
+
+@pytest.mark.parametrize("order", ["command first", "slerp_time first"])
+def test_update_flies_a_command_with_the_slerp_time_sent_beside_it(order):
+    # the model first, then the controls: a yaw of 120 deg over the new 4 s, whatever the order of the keys
+    changes = {"command_deg": (120.0, 0.0, 0.0), "slerp_time": 4.0}
+    if order == "slerp_time first":
+        changes = dict(reversed(changes.items()))
+    sim = Simulation(dt=0.01, slerp_time=2.0)
+    sim.update(changes)
+    sim.step(100)
+    assert attitude_error(sim.snapshot().qc, q_of_angles_deg(120.0 * 1.0 / 4.0, 0.0, 0.0)) < 1e-13
+
+
 def test_constructor_rejects_bad_settings():
     with pytest.raises(SettingsError, match="inertia"):
         Simulation(inertia=(1.0, 1.0, 5.0, 0.0, 0.0, 0.0))

@@ -27,7 +27,7 @@ from sim.run.scenario import load
 def counts(monkeypatch):
     """Wraps every validate a module of the input path holds, new records, records changed, model rebuilds."""
     seen = {"validate": [], "records": 0, "changed": 0, "rebuilds": 0}
-    for module in (sim.model.controls, sim.model.settings, sim.model.stepping):
+    for module in (sim.model.controls, sim.model.settings):
         real = module.validate
         monkeypatch.setattr(module, "validate", lambda k, v, real=real: seen["validate"].append(k) or real(k, v))
 
