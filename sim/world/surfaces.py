@@ -40,8 +40,8 @@ parts.  Both laws are exact for convex bodies.
 Each law is a weighted sum over the facets, written once as a compiled formula
 (:func:`srp_facets`, :func:`drag_facets`: :mod:`sim.core.jit`) that adds the
 facets' terms one by one in the mesh's order, for one body or for each body
-of an ensemble's column (:func:`srp_columns`, :func:`drag_columns`), so a body
-alone and the same body in a column give the same numbers bit for bit.
+of an ensemble's column (:func:`summed`, one loop for both laws: :func:`law_columns`), so
+a body alone and the same body in a column give the same numbers bit for bit.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ import numpy as np
 from sim.core.jit import jitable, kernel
 
 __all__ = ["SOLAR_PRESSURE", "ASTRONOMICAL_UNIT", "EARTH_ROTATION_RATE", "Surfaces", "facets", "srp",
-           "drag", "relative_velocity", "srp_facets", "drag_facets", "srp_columns", "drag_columns", "TABLE_COLUMNS"]
+           "drag", "relative_velocity", "srp_facets", "drag_facets", "SRP_LAW", "DRAG_LAW", "summed", "law_columns",
+           "TABLE_COLUMNS"]
 
 #: Solar radiation pressure at 1 AU on an absorbing surface, N/m^2 (Wertz 1978, section 17.2).
 SOLAR_PRESSURE = 4.56e-6
@@ -183,34 +184,41 @@ def drag_facets(table, vx, vy, vz, density):
             k * w_sum * ux, k * w_sum * uy, k * w_sum * uz)
 
 
-@kernel
-def _srp_one(table, sx, sy, sz, p):
-    return srp_facets(table, sx, sy, sz, p)
+#: The laws :func:`summed` adds over the facets.
+SRP_LAW, DRAG_LAW = 0, 1
+
+
+@jitable
+def summed(law, table, x, y, z, s):
+    """A law's sum over the facets: :func:`srp_facets` (``SRP_LAW``: ``x, y, z`` the unit vector to the Sun,
+    ``s`` the signed pressure) or :func:`drag_facets` (``DRAG_LAW``: the velocity relative to the air, ``s``
+    the density)."""
+    if law == SRP_LAW:
+        return srp_facets(table, x, y, z, s)
+    return drag_facets(table, x, y, z, s)
 
 
 @kernel
-def _drag_one(table, vx, vy, vz, density):
-    return drag_facets(table, vx, vy, vz, density)
+def _one(law, table, x, y, z, s):
+    return summed(law, table, x, y, z, s)
 
 
 @kernel
-def srp_columns(table, sx, sy, sz, p):
-    """:func:`srp_facets` for each body of a column: rows ``s`` (N,) and ``p`` (N,) -> (6, N)."""
-    out = np.empty((6, sx.shape[0]))
-    for j in range(sx.shape[0]):
-        out[0, j], out[1, j], out[2, j], out[3, j], out[4, j], out[5, j] = srp_facets(table, sx[j], sy[j], sz[j],
-                                                                                      p[j])
+def law_columns(law, table, x, y, z, s):
+    """:func:`summed` for each body of a column: rows ``x, y, z`` (N,) and ``s`` (N,) -> (6, N)."""
+    out = np.empty((6, x.shape[0]))
+    for j in range(x.shape[0]):
+        out[0, j], out[1, j], out[2, j], out[3, j], out[4, j], out[5, j] = summed(law, table, x[j], y[j], z[j], s[j])
     return out
 
 
-@kernel
-def drag_columns(table, vx, vy, vz, density):
-    """:func:`drag_facets` for each body of a column: rows ``v`` (N,) and ``density`` (N,) -> (6, N)."""
-    out = np.empty((6, vx.shape[0]))
-    for j in range(vx.shape[0]):
-        out[0, j], out[1, j], out[2, j], out[3, j], out[4, j], out[5, j] = drag_facets(table, vx[j], vy[j], vz[j],
-                                                                                       density[j])
-    return out
+def _torque_force(law, table, vector, s) -> tuple:
+    """``(torque, force)`` of :func:`summed`: for one body (floats) or for each of a column (rows)."""
+    if np.ndim(vector[0]) == 0 and np.ndim(s) == 0:
+        out = _one(law, table, float(vector[0]), float(vector[1]), float(vector[2]), float(s))
+        return out[:3], out[3:]
+    out = law_columns(law, table, *_rows(vector[0], vector[1], vector[2], s))
+    return (out[0], out[1], out[2]), (out[3], out[4], out[5])
 
 
 def _rows(*values):
@@ -230,12 +238,7 @@ def srp(surfaces: Surfaces, sun, distance: float = ASTRONOMICAL_UNIT, sunlit=1.0
     per body), ``distance`` from the Sun (m), ``sunlit`` the visible
     fraction of the solar disc (0 in the umbra).  :func:`srp_facets`.
     """
-    p = pressure(distance, sunlit)
-    if np.ndim(sun[0]) == 0 and np.ndim(p) == 0:
-        out = _srp_one(surfaces.table, float(sun[0]), float(sun[1]), float(sun[2]), float(p))
-        return out[:3], out[3:]
-    out = srp_columns(surfaces.table, *_rows(sun[0], sun[1], sun[2], p))
-    return (out[0], out[1], out[2]), (out[3], out[4], out[5])
+    return _torque_force(SRP_LAW, surfaces.table, sun, pressure(distance, sunlit))
 
 
 def drag(surfaces: Surfaces, velocity, density) -> tuple:
@@ -245,11 +248,7 @@ def drag(surfaces: Surfaces, velocity, density) -> tuple:
     floats, or rows), ``density`` the air's (kg/m^3; a float or a row).
     :func:`drag_facets`.
     """
-    if np.ndim(velocity[0]) == 0 and np.ndim(density) == 0:
-        out = _drag_one(surfaces.table, float(velocity[0]), float(velocity[1]), float(velocity[2]), float(density))
-        return out[:3], out[3:]
-    out = drag_columns(surfaces.table, *_rows(velocity[0], velocity[1], velocity[2], density))
-    return (out[0], out[1], out[2]), (out[3], out[4], out[5])
+    return _torque_force(DRAG_LAW, surfaces.table, velocity, density)
 
 
 def relative_velocity(r_eci, v_eci) -> tuple:
