@@ -8,6 +8,7 @@ and ``attitude-sim video`` load the window, from inside
 :mod:`app.cli.entry`          the parser of every command and :func:`main` (exit codes)
 :mod:`app.cli.options`        the settings flags ``run``, ``sweep`` and ``gui`` share,
                               :func:`~app.cli.options.scenario_from_args`, one-line errors
+:mod:`app.cli.flags`          the numeric flags, made from :data:`sim.io.limits.LIMITS`
 :mod:`app.cli.run`            ``run`` and ``replay``
 :mod:`app.cli.output`         rows to CSV or npz: whole lines, honest errors, Ctrl-C
 :mod:`app.cli.scenarios`      ``scenarios``

@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.cli import main
+from mutations import mutated
 from sim.io.reading import FileRefused, read_regular
 from sim.run.recording import Recorder, RecordingError, load_recording
 from sim.run.scenario import ScenarioError, load
@@ -469,18 +470,9 @@ def valid_recording(tmp_path_factory):
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_mutated_recordings_only_raise_recording_error(valid_recording, tmp_path, data):
-    raw = bytearray(valid_recording)
-    for _ in range(data.draw(st.integers(1, 6))):
-        i = data.draw(st.integers(0, len(raw) - 1))
-        op = data.draw(st.sampled_from(["flip", "delete", "insert"]))
-        if op == "flip":
-            raw[i] = data.draw(st.integers(0, 255))
-        elif op == "delete":
-            del raw[i]
-        else:
-            raw[i:i] = data.draw(st.sampled_from([b"1e999", b"NaN", b"-", b"[", b'"', b"\n", b"9" * 30]))
+    raw = mutated(valid_recording, data, 6, [b"1e999", b"NaN", b"-", b"[", b'"', b"\n", b"9" * 30])
     path = tmp_path / "m.jsonl"
-    path.write_bytes(bytes(raw))
+    path.write_bytes(raw)
     try:
         _, inputs, last = load_recording(path)
     except RecordingError:

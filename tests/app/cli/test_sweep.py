@@ -23,6 +23,7 @@ from sim.run.scenario import ScenarioError, load, loads
 from sim.sweep import Sweep
 from sim.sweep.chunk import COLUMNS, chunks, sample_times
 from sim.sweep.summary import summary
+from sweeps import sweep_fixtures
 
 # Events at times that are not on the step grid, a SLERP, a change of dt, the
 # limiter: every path by which a chunk could drift from Runner's timing.
@@ -59,14 +60,7 @@ gains_grid = [[4.0, 6.0], [10.0], [8.0, 12.0]]
 """
 
 
-@pytest.fixture(scope="module")
-def scenario():
-    return loads(SCENARIO, name="sweep_test")
-
-
-@pytest.fixture(scope="module")
-def serial(scenario):
-    return Sweep(scenario, scenario.ensemble, traj_every=7).run()
+scenario, serial = sweep_fixtures(SCENARIO, "sweep_test", traj_every=7)
 
 
 @pytest.fixture(scope="module")

@@ -15,31 +15,19 @@ import pytest
 from app.plots.estimation import ESTIMATION_PLOTS
 from app.plots.history import History
 from app.plots.live import PlotPanel
+from plot_helpers import curve_data, fed, shown
 from sim.run.runner import Runner
 from sim.run.scenario import load
 
 STEPS = 100          # 10 s of the mekf scenario at dt = 0.1 s: inside the 20 s window, drawn sample for sample
 
 
-def curve_data(panel, plot: str, label: str):
-    """``(x, y)`` of the curve called ``label`` (its legend name) in plot ``plot``."""
-    found = [c for c in panel.plot(plot).listDataItems() if c.name() == label]
-    assert len(found) == 1, f"{plot}: one curve called {label!r}, found {len(found)}"
-    x, y = found[0].getData()
-    return np.asarray(x), np.asarray(y)
-
-
 @pytest.fixture
 def panel(qtbot):
     runner = Runner(load("mekf"))
     history = History(columns=runner.columns, capacity=2**12)
-    widget = PlotPanel(history, plots=ESTIMATION_PLOTS)
-    qtbot.addWidget(widget)
-    widget.resize(700, 900)
-    widget.show()
-    qtbot.waitExposed(widget)
-    history.append(runner.advance(STEPS).rows)
-    widget.refresh()
+    widget = shown(qtbot, PlotPanel(history, plots=ESTIMATION_PLOTS), 700, 900)
+    fed(widget, history, runner.advance(STEPS).rows)
     return widget
 
 

@@ -16,6 +16,7 @@ import pytest
 from app.plots.environment import EnvironmentPlots
 from app.plots.history import History
 from oracle import scipy_rotation
+from plot_helpers import curve_data, fed, shown
 from sim.run.runner import Runner
 from sim.run.scenario import Scenario, load
 
@@ -25,14 +26,6 @@ PYRAMID = np.array([(S, 0.0, C), (0.0, S, C), (-S, 0.0, C), (0.0, -S, C)])
 STEPS = 30           # 15 s at dt = 0.5 s: inside the 20 s window, drawn sample for sample
 
 
-def curve_data(panel, plot: str, label: str):
-    """``(x, y)`` of the curve called ``label`` (its legend name) in plot ``plot``."""
-    found = [c for c in panel.plot(plot).listDataItems() if c.name() == label]
-    assert len(found) == 1, f"{plot}: one curve called {label!r}, found {len(found)}"
-    x, y = found[0].getData()
-    return np.asarray(x), np.asarray(y)
-
-
 @pytest.fixture
 def tab(qtbot):
     """The tab set up for a run (show_settings, as the window does) and fed its first rows."""
@@ -40,15 +33,9 @@ def tab(qtbot):
                                                          wheel_speeds=(60.0, -40.0, 25.0, 10.0))
     runner = Runner(Scenario(name="dumping on a pyramid", settings=settings))
     history = History(columns=runner.columns, capacity=2**12)
-    panel = EnvironmentPlots(history)
-    qtbot.addWidget(panel)
-    panel.resize(700, 800)
-    panel.show()
-    qtbot.waitExposed(panel)
+    panel = shown(qtbot, EnvironmentPlots(history))
     assert panel.show_settings(settings)
-    rows = np.asarray(runner.advance(STEPS).rows)
-    history.append(rows)
-    panel.refresh()
+    rows = fed(panel, history, runner.advance(STEPS).rows)
     return panel, dict(zip(runner.columns, rows.T))
 
 

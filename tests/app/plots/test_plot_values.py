@@ -15,6 +15,7 @@ from pyqtgraph.Qt import QtCore
 
 from app.plots.history import History
 from app.plots.live import PlotPanel
+from plot_helpers import curve_data, fed, shown
 from sim.model.rows import HISTORY_COLUMNS
 
 DT = 1e-3
@@ -48,26 +49,9 @@ def make_rows(start: int, n: int) -> np.ndarray:
 
 
 @pytest.fixture
-def history():
-    return History(capacity=2**15)
-
-
-@pytest.fixture
-def panel(qtbot, history):
-    widget = PlotPanel(history)
-    qtbot.addWidget(widget)
-    widget.resize(700, 800)
-    widget.show()
-    qtbot.waitExposed(widget)
-    return widget
-
-
-def curve_data(panel: PlotPanel, plot: str, label: str):
-    """``(x, y)`` drawn by the curve called ``label`` in plot ``plot`` (found by its legend name)."""
-    found = [c for c in panel.plot(plot).listDataItems() if c.name() == label]
-    assert len(found) == 1, f"{plot}: one curve called {label!r}, found {len(found)}"
-    x, y = found[0].getData()
-    return (np.empty(0), np.empty(0)) if x is None else (np.asarray(x), np.asarray(y))
+def panel(qtbot, panel):
+    """The room's panel (tests/app/plots/conftest.py), shown on the screen."""
+    return shown(qtbot, panel)
 
 
 def test_every_curve_of_the_table_and_only_those_are_drawn(panel):
@@ -221,14 +205,9 @@ def momentum(qtbot):
 
     runner, rows = wheel_run()
     history = History(columns=runner.columns, capacity=2**12)
-    widget = PlotPanel(history, plots=MOMENTUM_PLOTS)
-    qtbot.addWidget(widget)
-    widget.resize(700, 800)
-    widget.show()
-    qtbot.waitExposed(widget)
+    widget = shown(qtbot, PlotPanel(history, plots=MOMENTUM_PLOTS))
     show_wheels(widget, 3, SPEED_LIMITS, TORQUE_LIMITS)
-    history.append(rows)
-    widget.refresh()
+    fed(widget, history, rows)
     return widget, dict(zip(runner.columns, rows.T))
 
 

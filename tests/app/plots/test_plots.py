@@ -25,19 +25,6 @@ def make_rows(start: int, n: int) -> np.ndarray:
     return rows
 
 
-@pytest.fixture
-def history():
-    return History(capacity=2**15)
-
-
-@pytest.fixture
-def panel(qtbot, history):
-    widget = PlotPanel(history)
-    qtbot.addWidget(widget)
-    widget.resize(700, 800)
-    return widget
-
-
 def scene_item_count(panel: PlotPanel) -> int:
     return len(panel.plot("norm").scene().items())
 

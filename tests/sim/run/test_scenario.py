@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from mutations import mutated
 from sim.run.scenario import ScenarioError, builtin_names, load, loads, resolve
 from sim.model.settings import Settings
 
@@ -87,18 +88,9 @@ def test_random_bytes_give_scenario_error_only(data):
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_mutated_valid_file_gives_scenario_error_only(data):
-    raw = bytearray(GOOD)
-    for _ in range(data.draw(st.integers(1, 4))):
-        i = data.draw(st.integers(0, len(raw) - 1))
-        op = data.draw(st.sampled_from(["flip", "delete", "insert"]))
-        if op == "flip":
-            raw[i] = data.draw(st.integers(0, 255))
-        elif op == "delete":
-            del raw[i]
-        else:
-            raw.insert(i, data.draw(st.sampled_from(b"=[]\"'.,-0123456789e\n#ax")))
+    raw = mutated(GOOD, data, 4, [bytes([c]) for c in b"=[]\"'.,-0123456789e\n#ax"])
     try:
-        loads(bytes(raw))
+        loads(raw)
     except ScenarioError:
         pass
 

@@ -24,8 +24,8 @@ import pytest
 
 import sim.sweep as sweep_module
 from sim.io.costs import LOST_SECONDS, POLL_SECONDS
-from sim.run.scenario import loads
 from sim.sweep import Sweep, SweepFailed
+from sweeps import sweep_fixtures
 
 SCENARIO = """
 [scenario]
@@ -52,14 +52,7 @@ inertia_spread = 5.0
 WHERE = "the Dask cluster at tcp://test:8786"
 
 
-@pytest.fixture(scope="module")
-def scenario():
-    return loads(SCENARIO, name="dask_sweep_test")
-
-
-@pytest.fixture(scope="module")
-def serial(scenario):
-    return Sweep(scenario, scenario.ensemble, traj_every=5).run()
+scenario, serial = sweep_fixtures(SCENARIO, "dask_sweep_test", traj_every=5)
 
 
 def _assert_identical(a, b):
