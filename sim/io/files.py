@@ -38,6 +38,11 @@ class OutputRefused(OSError):
     def __str__(self) -> str:
         return self.message
 
+    def __reduce__(self):
+        # made again from both (a Dask worker's refusal reaches the client pickled); OSError's own
+        # reduce passes its args, the message alone, and the reason was lost
+        return type(self), (self.message, self.strerror)
+
 
 def _read_umask() -> int:
     mask = os.umask(0o022)

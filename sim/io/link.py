@@ -65,6 +65,10 @@ class LinkMessageError(ValueError):
     def __init__(self, reason: str, text: str):
         super().__init__(f"{reason}: {text}")
         self.reason = reason
+        self.text = text
+
+    def __reduce__(self):  # made again from both (args holds the joined text alone)
+        return type(self), (self.reason, self.text)
 
 
 def _floats(values) -> list:

@@ -58,6 +58,9 @@ class SimulationFault(RuntimeError):
         self.t = t
         self.reason = message
 
+    def __reduce__(self):  # pickled from a Dask worker: made again from both (args holds the text alone)
+        return type(self), (self.reason, self.t)
+
 
 def to_lvlh(q, r, v) -> tuple:
     """The attitude relative to LVLH (Markley & Crassidis (2.77)): ``Q_r = Q . Q_o'``, ``Q_o`` the LVLH triad's

@@ -57,3 +57,53 @@ def test_a_stage_is_a_fresh_private_part_file_beside_the_target_removed_at_the_e
     getattr(part, end)()
     assert not any(os.path.exists(name) for name in stages)
     assert target.exists() == (end == "commit")
+
+
+def _exceptions_of_sim() -> list:
+    """Every exception class defined in a module of sim (each module imported)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import sim
+
+    found = {}
+    for info in pkgutil.walk_packages(sim.__path__, "sim."):
+        module = importlib.import_module(info.name)
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if issubclass(cls, BaseException) and cls.__module__ == info.name:
+                found[f"{cls.__module__}.{cls.__qualname__}"] = cls
+    return [found[name] for name in sorted(found)]
+
+
+def _made(cls):
+    """An instance of ``cls`` given every positional parameter: a number for a float one, a distinct text otherwise."""
+    import inspect
+
+    if "__init__" not in vars(cls):  # the builtin exception's: any message
+        return cls(f"a message of {cls.__name__}")
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    return cls(*(2.5 if "float" in str(p.annotation) else f"part {i} of {cls.__name__}"
+                 for i, p in enumerate(params)
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)))
+
+
+@pytest.mark.parametrize("cls", _exceptions_of_sim(), ids=lambda cls: cls.__name__)
+def test_every_exception_of_sim_is_the_same_after_pickling(cls):
+    """A Dask worker's exception reaches the client pickled: it must be made again whole (its text, its
+    attributes, an OSError's strerror), or the client reads another error (a TypeError from unpickling)."""
+    import pickle
+
+    error = _made(cls)
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is cls and str(again) == str(error) and vars(again) == vars(error)
+    if isinstance(error, OSError):
+        assert (again.errno, again.strerror, again.filename) == (error.errno, error.strerror, error.filename)
+
+
+def test_a_pickled_refusal_keeps_its_reason():
+    import pickle
+
+    refusal = OutputRefused("--out /tmp: Is a directory", "Is a directory")
+    again = pickle.loads(pickle.dumps(refusal))
+    assert (str(again), again.strerror) == ("--out /tmp: Is a directory", "Is a directory")
