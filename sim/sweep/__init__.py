@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import time
+from concurrent.futures import CancelledError
 
 import numpy as np
 
@@ -253,6 +254,27 @@ def _why(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+#: What distributed's reasons for cancelling a future mean (distributed.client: ``FutureCancelledError.reason``).
+_CANCELLED = {"scheduler-connection-lost": "this client lost its connection to the scheduler",
+              "scheduler-restart": "the scheduler restarted"}
+
+
+def _cancelled_why(exc: BaseException | None) -> str:
+    """Why chunks were cancelled, from the reasons distributed gives (``FuturesCancelledError.error_groups``,
+    or one future's ``reason``); none given, as a bare CancelledError or a chunk seen cancelled, says so."""
+    reasons = [group.reason for group in getattr(exc, "error_groups", ())] or [getattr(exc, "reason", None)]
+    words = dict.fromkeys(_CANCELLED.get(r, f"reason: {r}") for r in reasons if r)
+    return "; ".join(words) or "no reason given"
+
+
+def _cancel(client, pending) -> None:
+    """The chunks not done cancelled on the cluster, as far as it still answers (the sweep ends anyway)."""
+    try:
+        client.cancel(list(pending))
+    except Exception:
+        pass
+
+
 def _gather(client, futures, where, deadline) -> list[dict]:
     """The chunks' results as they complete, each check bounded in time (see :meth:`Sweep.run`)."""
     from distributed import wait
@@ -272,8 +294,7 @@ def _gather(client, futures, where, deadline) -> list[dict]:
                     raise SweepFailed(f"a chunk failed on {where} ({_why(future.exception(timeout=10))}); "
                                       f"{len(parts)} of {total} chunks were done")
                 if future.status == "cancelled":
-                    raise SweepFailed(f"the chunks were cancelled on {where} (the scheduler lost this client); "
-                                      f"{len(parts)} of {total} chunks were done")
+                    raise CancelledError
                 parts.append(future.result(timeout=60))
             if not pending:
                 break
@@ -289,15 +310,14 @@ def _gather(client, futures, where, deadline) -> list[dict]:
                 raise SweepFailed(f"no result from {where} within {deadline:,.0f} s, several times the estimate; "
                                   f"{len(parts)} of {total} chunks were done")
     except SweepFailed:
-        try:
-            client.cancel(list(pending))
-        except Exception:
-            pass
+        _cancel(client, pending)
         raise
+    except CancelledError as exc:  # distributed 2026.8's wait() raises it (FuturesCancelledError) itself
+        _cancel(client, pending)
+        raise SweepFailed(f"the chunks were cancelled on {where} ({_cancelled_why(exc)}); {len(parts)} of {total} "
+                          "chunks were done") from None
     except Exception as exc:
-        why = ("the scheduler went away and the chunks with it" if "Cancelled" in type(exc).__name__
-               else _why(exc))
-        raise SweepFailed(f"the connection to {where} was lost ({why}); {len(parts)} of {total} chunks "
+        raise SweepFailed(f"the connection to {where} was lost ({_why(exc)}); {len(parts)} of {total} chunks "
                           "were done") from None
     return parts
 

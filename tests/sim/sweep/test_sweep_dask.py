@@ -321,8 +321,6 @@ def test_the_deadline_ends_a_sweep_that_does_not_finish(scenario, scripted):
 @pytest.mark.parametrize("lost, says", [
     (OSError("Connection reset by peer\nmore"), ("connection to", WHERE, "was lost", "OSError",
                                                    "Connection reset by peer", "0 of 3 chunks were done")),
-    (concurrent.futures.CancelledError(), ("connection to", WHERE, "was lost", "the scheduler went away",
-                                           "chunks with it", "0 of 3 chunks were done")),
 ])
 def test_a_lost_connection_ends_the_sweep(scenario, scripted, monkeypatch, lost, says):
     cluster = scripted([(math.inf, "finished", None)] * 3)
@@ -336,6 +334,37 @@ def test_a_lost_connection_ends_the_sweep(scenario, scripted, monkeypatch, lost,
     message = str(failed.value)
     assert _words(*says).search(message), message
     assert "more" not in message and "Cancelled" not in message
+
+
+def _cancelled(*reasons):
+    """What distributed 2026.8's wait() raises when done futures were cancelled, for these reasons."""
+    from distributed.client import CancelledFuturesGroup, FutureCancelledError, FuturesCancelledError
+
+    return FuturesCancelledError([CancelledFuturesGroup([FutureCancelledError(f"chunk-{i}", reason, "a message")],
+                                                        reason) for i, reason in enumerate(reasons)])
+
+
+@pytest.mark.parametrize("cancelled, says, not_said", [
+    (_cancelled("scheduler-connection-lost"), "this client lost its connection to the scheduler", "restarted"),
+    (_cancelled("scheduler-restart"), "the scheduler restarted", "connection"),
+    (_cancelled("unknown", "scheduler-restart"), "reason: unknown; the scheduler restarted", "connection"),
+    (concurrent.futures.CancelledError(), "no reason given", "scheduler"),
+], ids=["connection lost", "restart", "two reasons", "bare"])
+def test_cancelled_chunks_say_the_reason_distributed_gives(scenario, scripted, monkeypatch, cancelled, says,
+                                                          not_said):
+    # a cancel is not always a lost scheduler: the words are distributed's reasons, not a guess
+    cluster = scripted([(math.inf, "finished", None)] * 3)
+
+    def wait(*args, **kwargs):
+        raise cancelled
+
+    monkeypatch.setattr(distributed, "wait", wait)
+    with pytest.raises(SweepFailed) as failed:
+        _sweep(scenario).run(cluster, where=WHERE)
+    message = str(failed.value)
+    assert _words("chunks were cancelled on", WHERE, says, "0 of 3 chunks were done").search(message), message
+    assert not_said not in message and "Cancelled" not in message and "\n" not in message
+    assert set(cluster.cancelled) == set(cluster.futures)
 
 
 def test_a_scheduler_that_does_not_answer_ends_the_sweep(scenario, scripted):
