@@ -211,12 +211,12 @@ class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
         super().apply(*inputs)
         self._info = None
 
-    def _changed(self, key: str) -> None:
-        if key in ("angles_deg", "rates"):
+    def _changed(self, keys: tuple) -> None:
+        if {"angles_deg", "rates"} & set(keys):
             self._sample = sample(self._settings, self.spec, self.index)
-        elif key in ("orbit", "tle", "epoch"):
+        if {"orbit", "tle", "epoch"} & set(keys):
             self._orbits = sample_orbits(self._settings, self.spec, self.index)
-        elif key in ("inertia", "body", "mass", "mesh_units", "wheels", "wheel_inertia"):
+        if {"inertia", "body", "mass", "mesh_units", "wheels", "wheel_inertia"} & set(keys):
             self._inertia, self._jr, self._jir, self._jfir, self._mr, self._ar = sample_inertia(
                 self._settings, self.spec, self.index)
         rows = 8 + self._settings.wheel_count

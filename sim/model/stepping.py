@@ -107,8 +107,8 @@ class Stepper:
             if "dt" in model:  # step _k0 is at _t0 from now on
                 self._t0, self._k0, self._dt = self._t, self._k, settings.dt
                 self._new_time_base()
-            for key in [k for k in model if k != "dt"]:  # dt alone rebuilds nothing: the step reads _dt
-                self._changed(key)
+            if model.keys() - {"dt"}:  # dt alone rebuilds nothing: the step reads _dt
+                self._changed(tuple(model))
         for item in controls:
             self._control(item.key, item.value)
 
@@ -143,8 +143,8 @@ class Stepper:
     def _controlled(self, key: str) -> None:
         """A control changed (:meth:`control`)."""
 
-    def _changed(self, key: str) -> None:
-        """A setting other than ``command_deg`` and ``dt`` changed."""
+    def _changed(self, keys: tuple) -> None:
+        """The settings ``keys`` changed together (besides ``dt`` alone), the settings record holding them all."""
         self._configure()
 
     def _new_time_base(self) -> None:

@@ -56,7 +56,7 @@ def test_wheel_torques_are_a_control_too():
 
 def test_a_control_is_validated_once(monkeypatch):
     calls = []
-    for module in (sim.model.controls, sim.model.settings, sim.model.stepping):
+    for module in (sim.model.controls, sim.model.settings):
         real = module.validate
         monkeypatch.setattr(module, "validate", lambda k, v, real=real: calls.append(k) or real(k, v))
     runner = Runner(load("tennis_racket"))   # three bodies
