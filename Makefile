@@ -69,9 +69,13 @@ test: $(VENV)/.installed-test sysdeps
 # The GUI-free tests of sim (tests/sim) without Qt: pytest-qt and pytest-xvfb
 # are not loaded and Qt cannot be imported (tests/block_qt.py; tests/project/test_conftest.py checks tests/sim collects so).
 # Measured times in docs/RELIABILITY.md ("Tests in rooms"). No system library for Qt is needed.
+# The tests marked slow (long physics runs, each about a second of CPU or more) are left out here
+# (SIM_TEST_MARKS; `make test-sim SIM_TEST_MARKS=` runs them too); make test runs every test.
 SIM_TEST_JOBS ?= 0
+SIM_TEST_MARKS ?= not slow
 test-sim: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q -p no:pytest-qt -p no:xvfb -p tests.block_qt -n $(SIM_TEST_JOBS) --dist loadgroup tests/sim
+	$(BIN)/python -m pytest -q -p no:pytest-qt -p no:xvfb -p tests.block_qt -n $(SIM_TEST_JOBS) --dist loadgroup \
+	  -m "$(SIM_TEST_MARKS)" tests/sim
 
 bench: $(VENV)/.installed-test sysdeps
 	xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb $(BIN)/python -m bench

@@ -48,6 +48,7 @@ def test_the_users_arithmetic_error_is_named_as_the_functions():
         api.run("default", duration=0.01, user_torque=lambda t, q, w: (1 / 0, 0, 0))
 
 
+@pytest.mark.slow
 def test_user_torque_is_never_called_before_the_run_nor_on_copies():
     calls = []
 

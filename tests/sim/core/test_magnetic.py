@@ -54,6 +54,7 @@ def oracle_gc(r_km, colat, lon, date, degree=13):
     return float(br[0]), float(bt[0]), float(bp[0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("date", DATES, ids=lambda d: d.date().isoformat())
 def test_igrf_matches_ppigrf_in_geocentric_coordinates(date):
     model = gauss(ppigrf_year(date))

@@ -124,6 +124,7 @@ def _detumble(law, seconds=1200.0, dt=0.1):
     return np.array(energy)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("law", ["proportional", "bang-bang"])
 def test_bdot_takes_kinetic_energy_out_on_average(law):
     e = _detumble(law)

@@ -82,6 +82,7 @@ def call_finite_or_valueerror(f, *args):
 
 
 # ------------------------------------------------------ no surprise exceptions
+@pytest.mark.slow
 @PROPS
 @given(wild_quats, wild_quats, wild_vectors)
 def test_quaternion_functions_finite_or_valueerror(q, s, w):

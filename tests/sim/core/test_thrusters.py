@@ -152,6 +152,7 @@ def test_pwpf_rules_of_thumb_hold_for_the_tested_parameters():
     assert 0.45 > rules["u_on_min"] and 0.15 < rules["u_off_over_u_on_max"] * 0.45
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("theta_d_deg, t_pulse", [(0.5, 0.02), (1.0, 0.05)])
 def test_limit_cycle_against_its_closed_form(theta_d_deg, t_pulse):
     # one axis, J = 50 kg m^2, a couple of two 1 N thrusters on a 0.8 m arm (1.6 N m), Isp 220 s;

@@ -67,6 +67,7 @@ def _fly_both(settings, changes, spec=DISPERSED, steps=1000):
     return ens, sims, faults
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(AGREEMENT_CASES))
 def test_every_body_agrees_with_its_single_body_simulation(case):
     extra, changes = AGREEMENT_CASES[case]
@@ -458,6 +459,7 @@ def test_bad_inputs_raise_like_the_simulation():
         Ensemble(Settings(), EnsembleSpec(bodies=3), start=2, count=2)
 
 
+@pytest.mark.slow
 @pytest.mark.subprocess
 def test_keep_temporaries_takes_effect_on_glibc_and_changes_no_result():
     """sim.ensemble.heap: mallopt accepted on glibc (the machines the project runs on); results unchanged."""

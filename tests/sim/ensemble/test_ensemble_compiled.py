@@ -64,6 +64,7 @@ def _same_results(new, old):
         assert np.array_equal(m_new[key], m_old[key], equal_nan=True), key
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(CASES))
 def test_every_body_is_bit_for_bit_its_simulation_stepped_in_python(case):
     new, _ = _pair(Settings(**{"dt": 0.01, **CASES[case]}))

@@ -158,6 +158,7 @@ def test_an_invalid_measurement_leaves_the_filter_as_it_was():
     assert not np.array_equal(filt.q[0], q[0]) and (np.diag(filt.p[0])[:3] < np.diag(p[0])[:3]).all()
 
 
+@pytest.mark.slow
 def test_sun_and_magnetometer_vectors_alone_estimate_the_attitude():
     """Two vector sensors, sequential updates: the errors shrink and stay within the filter's 3 sigma."""
     n = 100

@@ -73,6 +73,7 @@ def test_gyro_angle_and_bias_variance_grow_as_farrenkopf():
     assert checked == 3
 
 
+@pytest.mark.slow
 def test_gyro_discrete_model_is_exact_for_long_samples():
     """At dt = 10 s the trapezoid of the bias alone would give sigma_u^2 t^3 / 4 after one sample: the
     sigma_u^2 dt / 12 of Farrenkopf's discrete form makes it t^3 / 3 at every sample."""
@@ -84,6 +85,7 @@ def test_gyro_discrete_model_is_exact_for_long_samples():
         assert np.mean(angle ** 2) == pytest.approx(rrw ** 2 * (k * dt) ** 3 / 3.0, rel=0.04), k
 
 
+@pytest.mark.slow
 def test_gyro_white_noise_alone_has_allan_slope_minus_one_half():
     """With sigma_u = 0 the Allan deviation of the rate falls as tau^-1/2 and equals sigma_v / sqrt(tau)."""
     arw, dt = 2e-4, 0.01
@@ -158,6 +160,7 @@ def test_star_tracker_earth_limb_exclusion():
         assert bool(tracker.measure(q, earth=earth)[1]) is ok, off
 
 
+@pytest.mark.slow
 def test_star_tracker_dropouts_at_their_rate():
     tracker = S.StarTracker(S.StarTrackerModel(dropout=0.2), seed=9, body=range(50000))
     _, valid = tracker.measure(np.tile([0, 0, 0, 1.0], (50000, 1)))

@@ -10,6 +10,7 @@ falls as dt^4 (the straight line ``r + v (t - t_step)`` inside a step, as before
 import math
 
 import numpy as np
+import pytest
 from scipy.integrate import solve_ivp
 
 from sim.model.settings import Settings
@@ -74,6 +75,7 @@ def test_rk4_on_an_eccentric_orbit_meets_dop853():
     assert rate < 1e-14        # rad/s
 
 
+@pytest.mark.slow
 def test_rk4_on_an_orbit_is_fourth_order():
     """A fast tumble on the same orbit: halving dt divides the error by 16 (dt^4)."""
     w_ref, q_ref = _dop853(_settings(1.0, FAST), T_END)

@@ -40,6 +40,7 @@ def _attitude_error_deg(rows):
     return np.degrees([rotation_angle(a, b) for a, b in zip(q, qc)])
 
 
+@pytest.mark.slow
 def test_gimbal_lock_euler_controller_fails_where_quaternion_tracks():
     main, others = _run("gimbal_lock")
     t = main[:, COL["t"]]
@@ -65,6 +66,7 @@ def test_gimbal_lock_euler_readout_jumps_while_attitude_moves_smoothly():
     assert jumps.max() > 30.0                         # the Euler readout jumps
 
 
+@pytest.mark.slow
 def test_shortest_path_on_turns_short_way_off_turns_long_way():
     main, others = _run("shortest_path")
     dt = load("shortest_path").settings.dt
@@ -107,6 +109,7 @@ def test_integrator_comparison_rk4_error_far_below_half_quat():
     assert 0.04 < gain < 0.062
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["intermediate_axis", "tennis_racket"])
 def test_intermediate_axis_flips_only_about_intermediate_axis(name):
     main, others = _run(name)

@@ -37,6 +37,7 @@ def test_epoch_outside_the_ephemeris_is_refused():
     assert wtime.parse_epoch("2024-03-20T12:00:00+02:00") == wtime.parse_epoch("2024-03-20T10:00:00Z")
 
 
+@pytest.mark.slow
 def test_ecef_against_astropy_itrs():
     import tests.astropy_offline  # noqa: F401
     import astropy.units as u

@@ -177,6 +177,7 @@ def test_target_tracking_scenario_tracks_the_station_from_horizon_to_horizon():
     assert elevation.max() > 60.0  # near zenith: where the slew rate peaks
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["nadir", "sun", "velocity"])
 def test_the_moving_command_written_is_continuous(mode):
     """qc1..qc4 of a pointing mode never jump between Q and -Q from one row to the next, over a whole orbit
