@@ -29,7 +29,7 @@ surface_coefficients surface_file_checks surface_file_messages surface_file_rere
 user_torque_shown wheels_formulations wheels_momentum_under_elimination""",
     "sim/ensemble": """ensemble ensemble_changes_midrun ensemble_compiled ensemble_info_pickle
 magnetometer_fed_estimators orbit_spread_edges orbit_spread_small tracker_peak_torque""",
-    "sim/run": """aem_mixed demos plan_and_progress plan_is_long playback_model recording_marks run_epoch runner
+    "sim/run": """aem_mixed cubesat_year demos plan_and_progress plan_is_long playback_model recording_marks run_epoch runner
 scenario""",
     "sim/io": """actuator_settings duration_units files limits_memory link_codec link_protocol output_files
 output_refusals partial_file_commit size_text""",
