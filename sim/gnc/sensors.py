@@ -200,10 +200,9 @@ class Gyro(_Sensor):
 
     def measure(self, w, dt: float) -> np.ndarray:
         """The gyro's sample of the body rates ``w`` (rad/s, body axes) over the next ``dt`` seconds."""
-        m = self.model
+        m, arw, rrw, quantum, max_rate = self.parameters()
         block, k = self.streams.take()
-        return self._out(gyro_rows(self._bias, self._rows(w, 3), self._m, block, k, float(m.arw), float(m.rrw), float(m.quantum),
-                                   float(m.max_rate), float(dt)))
+        return self._out(gyro_rows(self._bias, self._rows(w, 3), m, block, k, arw, rrw, quantum, max_rate, float(dt)))
 
     def parameters(self) -> tuple:
         """``(matrix, arw, rrw, quantum, max_rate)``: what :func:`sim.gnc.sensing.gyro_sample` takes."""
