@@ -20,16 +20,16 @@ multiplier_inputs ops_flavour properties quaternion quaternion_columns rates_fro
 slerp_path_inputs stk_file sun thrusters torque_free wahba_solvers wheel_inertia_constants""",
     "sim/world": """beta disturbance_torque eclipse epoch_equality epoch_tt msis_density msis_world orbit pointing
 precession_iau1976 state_to_elements target_elevation tle_reading world_columns world_on_columns""",
-    "sim/gnc": """attitude_determination mekf mekf_normalisation rotation_vector_sign sensors vector_inputs""",
+    "sim/gnc": """attitude_determination mekf mekf_normalisation rotation_vector_sign sensing sensors vector_inputs""",
     "sim/model": """advance builtin_bodies control_refusals controls ensemble_results
 ensemble_settling_under_elimination ensemble_surroundings ensemble_wheel_change environment estimation_timeline
-external_torque_sum inside_out_mesh mesh_indices navigation_models orbit_regression quest_weights_in_the_loop
+external_torque_sum inside_out_mesh mesh_indices navigation_compiled navigation_models orbit_regression quest_weights_in_the_loop
 settings settings_pickle settings_replace simulation stage_time_orbit stl_files sun_pointing_secondary_axis
 surface_coefficients surface_file_checks surface_file_messages surface_file_reread surfaces typed_inputs
 user_torque_shown wheels_formulations wheels_momentum_under_elimination""",
     "sim/ensemble": """ensemble ensemble_changes_midrun ensemble_compiled ensemble_info_pickle
 magnetometer_fed_estimators orbit_spread_edges orbit_spread_small tracker_peak_torque""",
-    "sim/run": """aem_mixed demos plan_and_progress plan_is_long playback_model recording_marks run_epoch runner
+    "sim/run": """aem_mixed cubesat_year demos plan_and_progress plan_is_long playback_model recording_marks run_epoch runner
 scenario""",
     "sim/io": """actuator_settings duration_units files limits_memory link_codec link_protocol output_files
 output_refusals partial_file_commit size_text""",

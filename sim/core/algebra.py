@@ -40,7 +40,8 @@ from sim.core.jit import jitable
 from sim.core.ops import FLOAT
 
 __all__ = ["vmul_QQ", "vmul3_QQ", "vtmul_QQ", "vtmul_QV", "product_QQ", "dot_QQ", "norm2_Q", "dot_VV",
-           "cross_VV", "norm_V", "unit_V", "matvec_MV", "matvec_MtV", "bivector_norm", "rotation_angle", "path_angle"]
+           "cross_VV", "norm_V", "unit_V", "matvec_MV", "matvec_MtV", "bivector_norm", "rotation_angle", "path_angle",
+           "matmul_into"]
 
 
 @jitable
@@ -188,3 +189,19 @@ def path_angle(p, q, ops=FLOAT):
     pi; for the angle between the attitudes take :func:`rotation_angle`.
     """
     return 2.0 * ops.atan2(bivector_norm(p, q, ops), dot_QQ(p, q))
+
+
+@jitable
+def matmul_into(out, a, b, bt):
+    """``A B`` (``bt`` False) or ``A B^T`` (``bt`` True) into ``out``, for small arrays (no BLAS): each entry
+    summed from 0.0 in the order of the inner index, ``((0 + a_i0 b_0j) + a_i1 b_1j) + ...``.
+
+    ``a`` (n, m); ``b`` (m, p), or (p, m) with ``bt``; ``out`` (n, p), not ``a`` or ``b``.  The one source of
+    the MEKF's matrix products (:mod:`sim.gnc.kalman`).
+    """
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            acc = 0.0
+            for k in range(a.shape[1]):
+                acc += a[i, k] * (b[j, k] if bt else b[k, j])
+            out[i, j] = acc

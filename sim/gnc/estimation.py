@@ -263,6 +263,13 @@ class Mekf:
         self._bias = np.array(np.broadcast_to(np.asarray(bias, float), (n, 3)))
         self._p = np.array(np.broadcast_to(np.asarray(p, float), (n, 6, 6)))
         self.arw, self.rrw = float(arw), float(rrw)
+        self._qd_dt, self._qd = None, None
+
+    @property
+    def state(self) -> tuple:
+        """``(Q̂, β̂, P)``: the filter's own arrays (N, 4), (N, 3), (N, 6, 6), C-contiguous, not copies: what the
+        compiled navigation loop (:mod:`sim.gnc.sensing`) updates in place."""
+        return self._q, self._bias, self._p
 
     def _out(self, x):
         return x.copy() if self.column else x[0].copy()
@@ -302,7 +309,9 @@ class Mekf:
     def propagate(self, rates, dt: float) -> None:
         """Propagate over ``dt`` with the gyro's sample ``rates`` (rad/s, body axes): :func:`mekf_propagate`."""
         rates = np.ascontiguousarray(np.broadcast_to(np.asarray(rates, float), self._bias.shape))
-        mekf_propagate(self._q, self._bias, self._p, rates, float(dt), process_noise(self.arw, self.rrw, dt))
+        if dt != self._qd_dt:
+            self._qd_dt, self._qd = dt, process_noise(self.arw, self.rrw, dt)
+        mekf_propagate(self._q, self._bias, self._p, rates, float(dt), self._qd)
 
     def _valid(self, valid) -> np.ndarray:
         n = len(self._q)

@@ -13,12 +13,13 @@ import math
 
 import numpy as np
 
-from sim.core.algebra import product_QQ
+from sim.core.algebra import matmul_into, product_QQ
 from sim.core.angles import to_body
 from sim.core.jit import jitable, kernel
 from sim.gnc.attitude import delta_q, rotation_vector_of
 
-__all__ = ["transition_into", "kalman_update", "mekf_propagate", "mekf_update_attitude", "mekf_update_vector"]
+__all__ = ["transition_into", "transition_rows", "kalman_update", "propagate_row", "update_attitude_row",
+           "update_vector_row", "mekf_propagate", "mekf_update_attitude", "mekf_update_vector"]
 
 
 @jitable
@@ -90,20 +91,13 @@ def kalman_update(q, bias, p, j, residual, h3, r):
     ``residual`` (3,), ``h3`` and ``r`` (3, 3).
     """
     pj = p[j]
-    pht = np.zeros((6, 3))
-    for a in range(6):
-        for b in range(3):
-            acc = 0.0
-            for k in range(3):
-                acc += pj[a, k] * h3[b, k]
-            pht[a, b] = acc
-    m = np.zeros((3, 9))        # [S | (P H^T)^T]: solved in place for K^T
+    pht = np.empty((6, 3))
+    matmul_into(pht, pj[:, :3], h3, True)          # P H^T
+    m = np.empty((3, 9))        # [S | (P H^T)^T]: solved in place for K^T
+    matmul_into(m[:, :3], h3, pht[:3], False)       # H P H^T
     for a in range(3):
         for b in range(3):
-            acc = 0.0
-            for k in range(3):
-                acc += h3[a, k] * pht[k, b]
-            m[a, b] = acc + r[a, b]
+            m[a, b] += r[a, b]
         for b in range(6):
             m[a, 3 + b] = pht[b, a]
     for c in range(3):
@@ -121,89 +115,94 @@ def kalman_update(q, bias, p, j, residual, h3, r):
     dx = np.zeros(6)
     for a in range(6):
         dx[a] = gain[a, 0] * residual[0] + gain[a, 1] * residual[1] + gain[a, 2] * residual[2]
+    kh = np.empty((6, 3))
+    matmul_into(kh, gain, h3, False)                # K H (its last three columns are 0)
     ikh = np.zeros((6, 6))
     for a in range(6):
         for b in range(6):
-            kh = 0.0
-            if b < 3:
-                kh = gain[a, 0] * h3[0, b] + gain[a, 1] * h3[1, b] + gain[a, 2] * h3[2, b]
-            ikh[a, b] = (1.0 if a == b else 0.0) - kh
-    tmp = np.zeros((6, 6))
+            ikh[a, b] = (1.0 if a == b else 0.0) - (kh[a, b] if b < 3 else 0.0)
+    tmp = np.empty((6, 6))
+    matmul_into(tmp, ikh, pj, False)                # (I - K H) P
+    kr = np.empty((6, 3))
+    matmul_into(kr, gain, r, False)                 # K R
+    new = np.empty((6, 6))
+    matmul_into(new, tmp, ikh, True)                # (I - K H) P (I - K H)^T
+    krk = np.empty((6, 6))
+    matmul_into(krk, kr, gain, True)                # K R K^T
     for a in range(6):
         for b in range(6):
-            acc = 0.0
-            for k in range(6):
-                acc += ikh[a, k] * pj[k, b]
-            tmp[a, b] = acc
-    kr = np.zeros((6, 3))
-    for a in range(6):
-        for b in range(3):
-            kr[a, b] = gain[a, 0] * r[0, b] + gain[a, 1] * r[1, b] + gain[a, 2] * r[2, b]
-    new = np.zeros((6, 6))
-    for a in range(6):
-        for b in range(6):
-            acc = 0.0
-            for k in range(6):
-                acc += tmp[a, k] * ikh[b, k]
-            new[a, b] = acc + (kr[a, 0] * gain[b, 0] + kr[a, 1] * gain[b, 1] + kr[a, 2] * gain[b, 2])
+            new[a, b] += krk[a, b]
     for a in range(6):
         for b in range(6):
             pj[a, b] = 0.5 * (new[a, b] + new[b, a])
     _reset(q, bias, j, dx[0], dx[1], dx[2], dx[3], dx[4], dx[5])
 
 
+@jitable
+def propagate_row(q, bias, p, j, rx, ry, rz, dt, qd, phi, tmp):
+    """Filter ``j`` over ``dt`` with its gyro sample ``(rx, ry, rz)``: ``ŵ = w~ - β̂``, ``Q̂ <- δQ(ŵ dt) . Q̂``
+    normalised (the exact rotation for a constant rate, Markley & Crassidis's ``Θ̄(ŵ) q̂``), and
+    ``P <- Φ P Φ^T + Q_d`` (:func:`transition_into`; ``qd`` :func:`sim.gnc.estimation.process_noise`).  In place;
+    ``phi``, ``tmp`` (6, 6) scratch."""
+    wx, wy, wz = rx - bias[j, 0], ry - bias[j, 1], rz - bias[j, 2]
+    n1, n2, n3, n4 = product_QQ(delta_q(wx * dt, wy * dt, wz * dt), (q[j, 0], q[j, 1], q[j, 2], q[j, 3]))
+    size = math.sqrt(n1 * n1 + n2 * n2 + n3 * n3 + n4 * n4)
+    q[j, 0], q[j, 1], q[j, 2], q[j, 3] = n1 / size, n2 / size, n3 / size, n4 / size
+    transition_into(phi, wx, wy, wz, dt)
+    pj = p[j]
+    matmul_into(tmp, phi, pj, False)
+    matmul_into(pj, tmp, phi, True)
+    for a in range(6):
+        for b in range(6):
+            pj[a, b] += qd[a, b]
+
+
+@jitable
+def update_attitude_row(q, bias, p, j, qm, r, eye, res):
+    """Filter ``j`` updated by a measured attitude ``qm`` (a 4-tuple): residual ``a(Q_m, Q̂)``
+    (:func:`sim.gnc.estimation.attitude_error`), ``H = [I 0]`` (``eye``: I, 3x3), ``R = r`` (3x3);
+    :func:`kalman_update`.  In place; ``res`` (3,) scratch."""
+    e = product_QQ(qm, (-q[j, 0], -q[j, 1], -q[j, 2], q[j, 3]))
+    res[0], res[1], res[2] = rotation_vector_of(e[0], e[1], e[2], e[3])
+    kalman_update(q, bias, p, j, res, eye, r)
+
+
+@jitable
+def update_vector_row(q, bias, p, j, bx, by, bz, reference, r, h3, res):
+    """Filter ``j`` updated by a vector measured in body axes, ``b = C(Q) r_ref + noise``: residual ``b - ĥ``,
+    ``ĥ = C(Q̂) r_ref``, ``H = [[ĥ×] 0]`` (Markley & Crassidis 2014 ch. 6: ``C(Q) r ≈ (I - [a×]) ĥ = ĥ + [ĥ×] a``),
+    ``R = r`` (3x3); :func:`kalman_update`.  In place; ``h3`` (3, 3) scratch with a zero diagonal, ``res`` (3,)."""
+    x, y, z = to_body((q[j, 0], q[j, 1], q[j, 2], q[j, 3]), (reference[0], reference[1], reference[2]))
+    h3[0, 1], h3[0, 2], h3[1, 0], h3[1, 2], h3[2, 0], h3[2, 1] = -z, y, z, -x, -y, x
+    res[0], res[1], res[2] = bx - x, by - y, bz - z
+    kalman_update(q, bias, p, j, res, h3, r)
+
+
 @kernel
 def mekf_propagate(q, bias, p, rates, dt, qd):
-    """Each filter over ``dt`` with its gyro sample ``rates[j]``: ``ŵ = w~ - β̂``, ``Q̂ <- δQ(ŵ dt) . Q̂``
-    normalised (the exact rotation for a constant rate, Markley & Crassidis's ``Θ̄(ŵ) q̂``), and
-    ``P <- Φ P Φ^T + Q_d`` (:func:`transition_into`; ``qd`` :func:`sim.gnc.estimation.process_noise`).  In place."""
+    """:func:`propagate_row` of each filter ``j`` with its gyro sample ``rates[j]``.  In place."""
     phi = np.empty((6, 6))
     tmp = np.empty((6, 6))
     for j in range(q.shape[0]):
-        wx, wy, wz = rates[j, 0] - bias[j, 0], rates[j, 1] - bias[j, 1], rates[j, 2] - bias[j, 2]
-        n1, n2, n3, n4 = product_QQ(delta_q(wx * dt, wy * dt, wz * dt), (q[j, 0], q[j, 1], q[j, 2], q[j, 3]))
-        size = math.sqrt(n1 * n1 + n2 * n2 + n3 * n3 + n4 * n4)
-        q[j, 0], q[j, 1], q[j, 2], q[j, 3] = n1 / size, n2 / size, n3 / size, n4 / size
-        transition_into(phi, wx, wy, wz, dt)
-        pj = p[j]
-        for a in range(6):
-            for b in range(6):
-                acc = 0.0
-                for k in range(6):
-                    acc += phi[a, k] * pj[k, b]
-                tmp[a, b] = acc
-        for a in range(6):
-            for b in range(6):
-                acc = 0.0
-                for k in range(6):
-                    acc += tmp[a, k] * phi[b, k]
-                pj[a, b] = acc + qd[a, b]
+        propagate_row(q, bias, p, j, rates[j, 0], rates[j, 1], rates[j, 2], dt, qd, phi, tmp)
 
 
 @kernel
 def mekf_update_attitude(q, bias, p, q_measured, r, valid):
-    """Each filter ``j`` with ``valid[j]`` updated by a measured attitude: residual ``a(Q_m, Q̂)``
-    (:func:`sim.gnc.estimation.attitude_error`), ``H = [I 0]``, ``R = r`` (3x3); :func:`kalman_update`.  In place."""
+    """:func:`update_attitude_row` of each filter ``j`` with ``valid[j]``.  In place."""
     eye = np.eye(3)
     res = np.empty(3)
     for j in range(q.shape[0]):
         if valid[j]:
-            e = product_QQ((q_measured[j, 0], q_measured[j, 1], q_measured[j, 2], q_measured[j, 3]),
-                           (-q[j, 0], -q[j, 1], -q[j, 2], q[j, 3]))
-            res[0], res[1], res[2] = rotation_vector_of(e[0], e[1], e[2], e[3])
-            kalman_update(q, bias, p, j, res, eye, r)
+            update_attitude_row(q, bias, p, j, (q_measured[j, 0], q_measured[j, 1], q_measured[j, 2],
+                                                q_measured[j, 3]), r, eye, res)
 
 
 @kernel
 def mekf_update_vector(q, bias, p, b, reference, r, valid):
-    """Each filter ``j`` with ``valid[j]`` updated by a vector measured in body axes, ``b = C(Q) r_ref + noise``:
-    residual ``b - ĥ``, ``ĥ = C(Q̂) r_ref``, ``H = [[ĥ×] 0]`` (Markley & Crassidis 2014 ch. 6:
-    ``C(Q) r ≈ (I - [a×]) ĥ = ĥ + [ĥ×] a``), ``R = r[j]`` (3x3); :func:`kalman_update`.  In place."""
+    """:func:`update_vector_row` of each filter ``j`` with ``valid[j]`` (``r[j]`` its 3x3 covariance).  In place."""
     h3 = np.zeros((3, 3))
     res = np.empty(3)
     for j in range(q.shape[0]):
         if valid[j]:
-            x, y, z = to_body((q[j, 0], q[j, 1], q[j, 2], q[j, 3]), (reference[j, 0], reference[j, 1], reference[j, 2]))
-            h3[0, 1], h3[0, 2], h3[1, 0], h3[1, 2], h3[2, 0], h3[2, 1] = -z, y, z, -x, -y, x
-            res[0], res[1], res[2] = b[j, 0] - x, b[j, 1] - y, b[j, 2] - z
-            kalman_update(q, bias, p, j, res, h3, r[j])
+            update_vector_row(q, bias, p, j, b[j, 0], b[j, 1], b[j, 2], reference[j], r[j], h3, res)

@@ -26,15 +26,15 @@ from statistics import NormalDist
 
 import numpy as np
 
-from sim.core.angles import to_body
-from sim.core.jit import jitable, kernel
-from sim.gnc.attitude import cross_matrix, from_rotation_vector, product, rotate
+from sim.gnc.attitude import cross_matrix, rotate
+from sim.gnc.sensing import (coarse_sun_rows, excluded_one, excluded_rows, gyro_rows, magnetometer_rows,
+                             star_tracker_rows, sun_vector_rows, tracker_sees_rows)
 from sim.world.environment import EARTH_RADIUS_KM
 
 __all__ = ["GYRO", "GYRO_BIAS", "STAR_TRACKER", "COARSE_SUN", "FINE_SUN", "MAGNETOMETER", "ARCSEC",
            "Streams", "GyroModel", "Gyro", "StarTrackerModel", "StarTracker", "CoarseSunModel",
            "CoarseSunSensors", "coarse_sun_vector", "FineSunModel", "FineSunSensor", "MagnetometerModel",
-           "Magnetometer", "sensor_axes", "sample_due", "excluded", "excluded_one", "star_tracker_sees"]
+           "Magnetometer", "sensor_axes", "sample_due", "excluded", "excluded_one"]
 
 #: Sensor ids, the last entry of each stream's seed.
 GYRO, GYRO_BIAS, STAR_TRACKER, COARSE_SUN, FINE_SUN, MAGNETOMETER = 1, 2, 3, 4, 5, 6
@@ -58,13 +58,19 @@ class Streams:
         self._buffer = np.empty((len(self.generators), 0, width))
         self._next = 0
 
-    def next(self) -> np.ndarray:
+    def take(self) -> tuple[np.ndarray, int]:
+        """The next sample as ``(block, k)``: its numbers are ``block[:, k, :]`` (the compiled sensors read them
+        there, :mod:`sim.gnc.sensing`); ``block`` (N, block, width) is C-contiguous."""
         if self._next == self._buffer.shape[1]:
             self._buffer = np.stack([g.standard_normal((self.block, self.width)) for g in self.generators])
             self._next = 0
-        out = self._buffer[:, self._next, :]
+        k = self._next
         self._next += 1
-        return out
+        return self._buffer, k
+
+    def next(self) -> np.ndarray:
+        block, k = self.take()
+        return block[:, k, :]
 
 
 def _bodies(body) -> tuple[list[int], bool]:
@@ -87,6 +93,12 @@ class _Sensor:
 
     def _scalar_in(self, x):
         return np.broadcast_to(np.asarray(x, dtype=float), (len(self.bodies),))
+
+    @staticmethod
+    def _rows(x, width):
+        """``x`` as C-contiguous rows ``(M, width)`` for the compiled sensors: M = 1 for one row (shared by every
+        body, :func:`sim.gnc.sensing.row_of`)."""
+        return np.ascontiguousarray(np.asarray(x, dtype=float).reshape(-1, width))
 
     def _out(self, x):
         return x if self.column else x[0]
@@ -116,67 +128,14 @@ def sample_due(t: float, dt: float, rate_hz: float) -> bool:
     return math.floor((t + dt) * rate_hz - eps) > math.floor(t * rate_hz - eps)
 
 
-@jitable
-def excluded_one(ax, ay, az, tx, ty, tz, angle, radius):
-    """Whether target ``t`` comes within ``angle`` of the sensor axis ``a``: ``acos(a.t / |a||t|) - radius < angle``.
-
-    ``radius`` (rad) is the target's angular radius (the Earth's limb:
-    ``asin(R / |r|)``), 0 for a point (the Sun).  The cosine is clipped to
-    ``[-1, 1]`` (a NaN passes).
-    """
-    cos = (ax * tx + ay * ty + az * tz) / (math.sqrt(ax * ax + ay * ay + az * az)
-                                           * math.sqrt(tx * tx + ty * ty + tz * tz))
-    if cos > 1.0:
-        cos = 1.0
-    elif cos < -1.0:
-        cos = -1.0
-    return math.acos(cos) - radius < angle
-
-
-@kernel
-def _excluded_rows(a, t, angle, radius):
-    out = np.empty(a.shape[0], dtype=np.bool_)
-    for j in range(a.shape[0]):
-        out[j] = excluded_one(a[j, 0], a[j, 1], a[j, 2], t[j, 0], t[j, 1], t[j, 2], angle, radius[j])
-    return out
-
-
 def excluded(axis_body, target_body, angle: float, radius=0.0) -> np.ndarray:
-    """:func:`excluded_one` row by row (``axis_body``, ``target_body`` of shape ``(..., 3)``, ``radius`` rad)."""
+    """:func:`sim.gnc.sensing.excluded_one` row by row (``axis_body``, ``target_body`` of shape ``(..., 3)``,
+    ``radius`` rad)."""
     a, t = np.broadcast_arrays(np.asarray(axis_body, dtype=float), np.asarray(target_body, dtype=float))
     shape = a.shape[:-1]
     r = np.broadcast_to(np.asarray(radius, dtype=float), shape)
-    return _excluded_rows(np.ascontiguousarray(a.reshape(-1, 3)), np.ascontiguousarray(t.reshape(-1, 3)),
-                          float(angle), np.ascontiguousarray(r.reshape(-1))).reshape(shape)
-
-
-@kernel
-def star_tracker_sees(q, axis, sun, sunlit, sun_angle, earth, earth_angle, earth_radius):
-    """Whether each tracker ``j`` sees: neither the lit Sun (``sunlit[j] > 0``) within ``sun_angle`` of its
-    boresight ``axis`` (body axes) nor the Earth's limb within ``earth_angle`` (:func:`excluded_one`).
-
-    ``q`` (N, 4); ``sun`` (N, 3) unit vectors to the Sun, ECI, or (0, 3) to leave the Sun out; ``earth``
-    (N, 3) from the spacecraft to the Earth's centre (ECI, m), or (0, 3); ``earth_radius`` (m) gives the
-    limb ``asin(R / |earth|)``.
-    """
-    ok = np.ones(q.shape[0], dtype=np.bool_)
-    for j in range(q.shape[0]):
-        qj = (q[j, 0], q[j, 1], q[j, 2], q[j, 3])
-        if sun.shape[0] > 0:
-            x, y, z = to_body(qj, (sun[j, 0], sun[j, 1], sun[j, 2]))
-            if excluded_one(axis[0], axis[1], axis[2], x, y, z, sun_angle, 0.0) and sunlit[j] > 0.0:
-                ok[j] = False
-        if earth.shape[0] > 0:
-            ex, ey, ez = earth[j, 0], earth[j, 1], earth[j, 2]
-            ratio = earth_radius / math.sqrt(ex * ex + ey * ey + ez * ez)
-            if ratio > 1.0:
-                ratio = 1.0
-            elif ratio < 0.0:
-                ratio = 0.0
-            x, y, z = to_body(qj, (ex, ey, ez))
-            if excluded_one(axis[0], axis[1], axis[2], x, y, z, earth_angle, math.asin(ratio)):
-                ok[j] = False
-    return ok
+    return excluded_rows(np.ascontiguousarray(a.reshape(-1, 3)), np.ascontiguousarray(t.reshape(-1, 3)),
+                         float(angle), np.ascontiguousarray(r.reshape(-1))).reshape(shape)
 
 
 # ------------------------------------------------------------------ gyro
@@ -232,7 +191,7 @@ class Gyro(_Sensor):
         bias = np.broadcast_to(np.asarray(model.bias, float), (len(self.bodies), 3)).copy()
         if model.bias_sigma > 0.0:
             bias += model.bias_sigma * Streams(seed, self.bodies, GYRO_BIAS, 3, block=1).next()
-        self._bias = bias
+        self._bias = np.ascontiguousarray(bias)
 
     @property
     def bias(self) -> np.ndarray:
@@ -241,17 +200,19 @@ class Gyro(_Sensor):
 
     def measure(self, w, dt: float) -> np.ndarray:
         """The gyro's sample of the body rates ``w`` (rad/s, body axes) over the next ``dt`` seconds."""
+        m, arw, rrw, quantum, max_rate = self.parameters()
+        block, k = self.streams.take()
+        return self._out(gyro_rows(self._bias, self._rows(w, 3), m, block, k, arw, rrw, quantum, max_rate, float(dt)))
+
+    def parameters(self) -> tuple:
+        """``(matrix, arw, rrw, quantum, max_rate)``: what :func:`sim.gnc.sensing.gyro_sample` takes."""
         m = self.model
-        n = self.streams.next()
-        w = self._in(w, 3)
-        new_bias = self._bias + m.rrw * math.sqrt(dt) * n[:, 3:]
-        noise = math.sqrt(m.arw * m.arw / dt + m.rrw * m.rrw * dt / 12.0)
-        out = w @ self._m.T + 0.5 * (self._bias + new_bias) + noise * n[:, :3]
-        self._bias = new_bias
-        if m.quantum > 0.0:
-            out = np.round(out / m.quantum) * m.quantum
-        out = np.clip(out, -m.max_rate, m.max_rate)
-        return self._out(out)
+        return self._m, float(m.arw), float(m.rrw), float(m.quantum), float(m.max_rate)
+
+    @property
+    def true_bias(self) -> np.ndarray:
+        """The true bias as the compiled loop moves it on, in place: (N, 3), rad/s (not a copy)."""
+        return self._bias
 
 
 # ------------------------------------------------------------------ star tracker
@@ -295,10 +256,16 @@ class StarTracker(_Sensor):
     def __init__(self, model: StarTrackerModel, seed: int = 0, body: int | Sequence[int] = 0):
         super().__init__(seed, body, STAR_TRACKER, 4)
         self.model = model
-        self._axes = sensor_axes(model.boresight)
-        self._sigma = np.array([model.noise_cross_arcsec, model.noise_cross_arcsec, model.noise_about_arcsec]) * ARCSEC
-        self._drop = -math.inf if model.dropout <= 0.0 else (
+        #: The sensor axes as columns (:func:`sensor_axes`), the 1 sigma of the three error angles (rad), the
+        #: dropout's threshold on the fourth normal, the boresight, the exclusion angles (rad): what the
+        #: compiled sample takes (:func:`sim.gnc.sensing.star_tracker_sample`, :func:`~sim.gnc.sensing.tracker_sees`).
+        self.axes = sensor_axes(model.boresight)
+        self.sigma = np.array([model.noise_cross_arcsec, model.noise_cross_arcsec, model.noise_about_arcsec]) * ARCSEC
+        self.drop = -math.inf if model.dropout <= 0.0 else (
             math.inf if model.dropout >= 1.0 else NormalDist().inv_cdf(model.dropout))
+        self.boresight = self.axes[:, 2].copy()
+        self.sun_angle = math.radians(model.sun_exclusion_deg)
+        self.earth_angle = math.radians(model.earth_exclusion_deg)
         #: :meth:`StarTrackerModel.covariance`, made once (the model does not change).
         self.covariance = model.covariance()
 
@@ -312,21 +279,21 @@ class StarTracker(_Sensor):
         """
         n = len(self.bodies)
         none = np.zeros((0, 3))
-        sun = none if sun is None else np.ascontiguousarray(self._in(sun, 3))
-        earth = none if earth is None else np.ascontiguousarray(self._in(earth, 3))
-        ok = star_tracker_sees(np.ascontiguousarray(self._in(q, 4)), self._axes[:, 2].copy(), sun,
-                               np.ascontiguousarray(self._scalar_in(sunlit)) if len(sun) else np.ones(n),
-                               math.radians(self.model.sun_exclusion_deg), earth,
-                               math.radians(self.model.earth_exclusion_deg), _EARTH_RADIUS)
+        sun = none if sun is None else self._rows(sun, 3)
+        earth = none if earth is None else self._rows(earth, 3)
+        ok = tracker_sees_rows(self._rows(q, 4), self.boresight, sun,
+                               self._rows(sunlit, 1)[:, 0] if len(sun) else np.ones(n), self.sun_angle, earth,
+                               self.earth_angle, _EARTH_RADIUS)
         return self._out(ok)
 
     def measure(self, q, sun=None, sunlit=1.0, earth=None):
         """One sample: ``(q_measured, valid)``; ``valid`` False when blinded (:meth:`available`) or dropped."""
-        n = self.streams.next()
-        q = self._in(q, 4)
-        error = (n[:, :3] * self._sigma) @ self._axes.T
-        q_m = product(from_rotation_vector(error), q)
-        valid = np.atleast_1d(self.available(q, sun, sunlit, earth)) & (n[:, 3] >= self._drop)
+        block, k = self.streams.take()
+        q = self._rows(q, 4)
+        if len(q) != len(self.bodies):
+            q = np.ascontiguousarray(np.broadcast_to(q, (len(self.bodies), 4)))
+        q_m, kept = star_tracker_rows(q, block, k, self.sigma, self.axes, self.drop)
+        valid = np.atleast_1d(self.available(q, sun, sunlit, earth)) & kept
         return self._out(q_m), self._out(valid)
 
 
@@ -359,16 +326,18 @@ class CoarseSunSensors(_Sensor):
     """
 
     def __init__(self, model: CoarseSunModel, seed: int = 0, body: int | Sequence[int] = 0):
-        self.normals = np.asarray(model.normals, dtype=float)
+        self.normals = np.ascontiguousarray(model.normals, dtype=float)
         super().__init__(seed, body, COARSE_SUN, len(self.normals))
         self.model = model
 
     def measure(self, q, sun, sunlit=1.0) -> np.ndarray:
         """The cells' outputs, shape ``(n_cells,)`` (or ``(N, n_cells)``)."""
-        n = self.streams.next()
-        s_b = rotate(self._in(q, 4), self._in(sun, 3))
-        signal = np.maximum(s_b @ self.normals.T, 0.0) * self._scalar_in(sunlit)[:, None]
-        return self._out(np.maximum(signal + self.model.noise * n, 0.0))
+        block, k = self.streams.take()
+        q = self._rows(q, 4)
+        if len(q) != len(self.bodies):
+            q = np.ascontiguousarray(np.broadcast_to(q, (len(self.bodies), 4)))
+        return self._out(coarse_sun_rows(q, self._rows(sun, 3), self._rows(sunlit, 1)[:, 0], self.normals,
+                                         float(self.model.noise), block, k))
 
 
 def coarse_sun_vector(currents, normals, threshold: float = 0.2):
@@ -381,10 +350,11 @@ def coarse_sun_vector(currents, normals, threshold: float = 0.2):
     normals.  ``valid`` when that length is at least ``threshold`` (the Sun
     up and bright enough).
     """
-    raw = np.asarray(currents, dtype=float) @ np.asarray(normals, dtype=float)
-    length = np.linalg.norm(raw, axis=-1, keepdims=True)
-    valid = length[..., 0] >= threshold
-    return raw / np.where(length > 0.0, length, 1.0), valid
+    currents = np.asarray(currents, dtype=float)
+    normals = np.ascontiguousarray(normals, dtype=float)
+    s, _, valid = sun_vector_rows(np.ascontiguousarray(currents.reshape(-1, normals.shape[0])), normals,
+                                  float(threshold))
+    return s.reshape(currents.shape[:-1] + (3,)), valid.reshape(currents.shape[:-1])
 
 
 @dataclass(frozen=True)
@@ -450,9 +420,13 @@ class Magnetometer(_Sensor):
     def __init__(self, model: MagnetometerModel, seed: int = 0, body: int | Sequence[int] = 0):
         super().__init__(seed, body, MAGNETOMETER, 3)
         self.model = model
+        #: The bias (3,), T, body axes.
+        self.bias = np.array(model.bias, dtype=float)
 
     def measure(self, q, field) -> np.ndarray:
         """The field ``field`` (ECI, T) measured in body axes, T."""
-        n = self.streams.next()
-        b = rotate(self._in(q, 4), self._in(field, 3))
-        return self._out(b + np.asarray(self.model.bias, float) + self.model.noise * n)
+        block, k = self.streams.take()
+        q = self._rows(q, 4)
+        if len(q) != len(self.bodies):
+            q = np.ascontiguousarray(np.broadcast_to(q, (len(self.bodies), 4)))
+        return self._out(magnetometer_rows(q, self._rows(field, 3), self.bias, float(self.model.noise), block, k))

@@ -291,7 +291,8 @@ LIMITS = {lim.key: lim for lim in (
     Limit("epoch_spread", 0.0, 31_622_400.0, "s"),  # a leap year
     Limit("gains_grid_values", 1, 1000, integer=True),
     # ---- runs
-    Limit("duration", 0.0, 1e7, "s", low_open=True),
+    # up to three years: a year of a CubeSat (the cubesat_year scenario, 3.16e7 s) and more
+    Limit("duration", 0.0, 1e8, "s", low_open=True),
     # the window's speed factor (simulated seconds per wall second): a tenth of real time for a
     # close look, up to a thousand times for an orbit (a 95 min orbit in under 6 s)
     Limit("speed", 0.1, 1000.0, "x"),

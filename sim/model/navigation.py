@@ -41,10 +41,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from sim.gnc.attitude import from_rotation_vector, product
-from sim.gnc.estimation import Mekf, attitude_error, nees, quest, triad
+from sim.gnc.estimation import Mekf, attitude_error, nees, process_noise, quest, triad
+from sim.gnc.sensing import gyro_step, star_tracker_step, vector_step
 from sim.core.ops import COLUMN
 from sim.gnc.sensors import (CoarseSunModel, CoarseSunSensors, Gyro, GyroModel, Magnetometer,
-                             MagnetometerModel, StarTracker, StarTrackerModel, coarse_sun_vector, sample_due)
+                             MagnetometerModel, StarTracker, StarTrackerModel, sample_due)
+from sim.world.environment import EARTH_RADIUS_KM
 from sim.io.limits import SettingsError
 from sim.world.frames import precession
 from sim.world.magnetic import IGRF_YEARS, field_eci, gauss
@@ -75,6 +77,18 @@ SENSOR_NAMES = ("gyro", "star_tracker", "sun_sensors", "magnetometer")
 #: (blinded, dark), nan when there is no such sensor.
 AVAILABILITY_COLUMNS = ("nsig3_x_deg", "nsig3_y_deg", "nsig3_z_deg") + tuple(f"timeline_{n}" for n in SENSOR_NAMES)
 _DEG = 180.0 / math.pi
+_EARTH_RADIUS = EARTH_RADIUS_KM * 1e3
+#: What the compiled loop takes for a sensor or a filter that is not there: no rows.
+_NONE = np.zeros((0, 3))
+_ZERO3 = np.zeros(3)
+_NO_FILTER = np.zeros((0, 4))
+_NO_QD = np.zeros((6, 6))
+_NO_DRAWS = np.zeros((0, 1, 1))
+
+
+def _rows(x):
+    """True rates (a tuple of one body, or (N, 3)) as C-contiguous rows for the compiled loop."""
+    return np.ascontiguousarray(np.asarray(x, dtype=float).reshape(-1, 3))
 #: The dimension of the error state the NEES is computed over, per estimator: the MEKF's attitude and gyro bias,
 #: TRIAD's and QUEST's attitude alone (what the chi-square band of the NEES consistency check takes).
 DOF = {"triad": 3, "quest": 3, "mekf": 6}
@@ -191,11 +205,17 @@ class Navigation:
         self.available = np.zeros((n, len(SENSOR_NAMES)))           # 1 / 0 / nan (no such sensor)
         self.available[:, [self.gyro is None, self.star is None, self.sun is None, self.mag is None]] = np.nan
         self.filter = None
+        self._state = (_NO_FILTER, _NONE, np.zeros((0, 6, 6)))
+        self._qd_dt, self._qd = None, _NO_QD
+        #: The vector sensors' samples (b, r, sigma, valid), slot 0 the sun sensors, then the magnetometer.
+        self._vectors = (np.zeros((n, 2, 3)), np.zeros((n, 2, 3)), np.zeros((n, 2)), np.zeros((n, 2), bool))
         if self.kind == "mekf":
             arw, rrw = s.filter_gyro if s.filter_gyro is not None else s.gyro[:2]
             bias0 = max(s.gyro[2], 1e-7)
             p0 = np.diag([ATTITUDE_SIGMA0 ** 2] * 3 + [bias0 ** 2] * 3)
             self.filter = Mekf(self.q, np.zeros((n, 3)), np.broadcast_to(p0, (n, 6, 6)), arw, rrw)
+            self._state = self.filter.state
+            self.q = self._state[0]    # the filter's own estimate, updated in place by the compiled loop
 
     # ------------------------------------------------------------ the loop
     def start_step(self, t: float, dt: float, q, world, held=None) -> None:
@@ -211,46 +231,44 @@ class Navigation:
         self.propagate(w0, w1, dt)
 
     def sample(self, t: float, dt: float, q, world) -> None:
-        """At the step's start: sample the sensors due in ``[t, t + dt)`` from the true ``q`` (N, 4) and the world."""
-        q = np.asarray(q, float).reshape(-1, 4)
-        f = self.filter
-        sun = earth = None
+        """At the step's start: sample the sensors due in ``[t, t + dt)`` from the true ``q`` (N, 4) and the world.
+
+        Compiled, one call a sensor group (:func:`sim.gnc.sensing.star_tracker_step`,
+        :func:`~sim.gnc.sensing.vector_step`): the samples and the MEKF's updates; TRIAD and QUEST solve here."""
+        q = np.ascontiguousarray(np.asarray(q, dtype=float).reshape(-1, 4))
+        fq, fbias, fp = self._state
+        sun = earth = _NONE
         sunlit = 1.0
         if world is not None:
-            sun = np.asarray(world.sun)
-            sunlit = world.sunlit
-            earth = -1e3 * np.asarray(world.r_km)
-        if self.star is not None and sample_due(t, dt, self.star.model.rate_hz):
-            q_m, ok = self.star.measure(q, sun, sunlit, earth)
-            self.available[:, 1] = ok
-            if f is not None:
-                f.update_attitude(q_m, self.star.covariance, ok)
+            sun = np.array(world.sun, dtype=float).reshape(1, 3)
+            sunlit = float(world.sunlit)
+            earth = -1e3 * np.array(world.r_km, dtype=float).reshape(1, 3)
+        star = self.star
+        if star is not None and sample_due(t, dt, star.model.rate_hz):
+            block, k = star.streams.take()
+            star_tracker_step(q, block, k, star.sigma, star.axes, star.drop, star.boresight, sun, sunlit,
+                              star.sun_angle, earth, star.earth_angle, _EARTH_RADIUS, self.available, fq, fbias, fp,
+                              star.covariance)
         if (self.sun is None and self.mag is None) or not sample_due(t, dt, VECTOR_RATE_HZ):
-            if f is not None:
-                self.q = f.q
             return
-        vectors = []   # (b, r, sigma, valid) of each vector sensor, columns
+        sun_block = mag_block = _NO_DRAWS
+        ks = km = 0
+        normals, sun_sigma, threshold = _NONE, 0.0, 0.0
+        field, mag_bias, mag_sigma = _NONE, _ZERO3, 0.0
         if self.sun is not None:
-            cells = self.sun.measure(q, sun, sunlit)
-            raw = cells @ self.sun.normals
-            length = np.linalg.norm(raw, axis=-1)
-            b, ok = coarse_sun_vector(cells, self.sun.normals, self.sun.model.threshold)
-            sigma = self.sun.model.noise / np.maximum(length, self.sun.model.threshold)
-            self.available[:, 2] = ok
-            vectors.append((b, np.broadcast_to(sun, b.shape), sigma, ok))
+            sun_block, ks = self.sun.streams.take()
+            normals, sun_sigma, threshold = self.sun.normals, self.sun.model.noise, self.sun.model.threshold
         if self.mag is not None:
-            field = np.asarray(magnetic_field(self.epoch, world))
-            b = self.mag.measure(q, field)
-            strength = np.linalg.norm(field)
-            self.available[:, 3] = 1.0
-            vectors.append((b / strength, np.broadcast_to(field / strength, b.shape),
-                            np.full(len(b), self.mag.model.noise / strength), np.ones(len(b), bool)))
-        if f is not None:
-            for b, r, sigma, ok in vectors:
-                f.update_vector(b, r, (sigma ** 2)[:, None, None] * np.eye(3), ok)
-            self.q = f.q
+            mag_block, km = self.mag.streams.take()
+            field = np.array(magnetic_field(self.epoch, world), dtype=float).reshape(1, 3)
+            mag_bias, mag_sigma = self.mag.bias, self.mag.model.noise
+        b, r, sigma, valid = self._vectors
+        vector_step(q, sun_block, ks, normals, float(sun_sigma), float(threshold), sun, sunlit, mag_block, km, field,
+                    mag_bias, float(mag_sigma), self.available, b, r, sigma, valid, fq, fbias, fp)
+        if self.filter is not None:
             return
-        (b1, r1, s1, ok1), (b2, r2, s2, ok2) = sorted(vectors, key=lambda v: float(np.mean(v[2])))
+        (b1, r1, s1, ok1), (b2, r2, s2, ok2) = sorted(
+            ((b[:, i], r[:, i], sigma[:, i], valid[:, i]) for i in range(2)), key=lambda v: float(np.mean(v[2])))
         ok = ok1 & ok2
         with np.errstate(invalid="ignore", divide="ignore"):  # a dark sun sensor reads 0: no solution, held below
             solved = (triad(b1, b2, r1, r2) if self.kind == "triad" else
@@ -264,19 +282,19 @@ class Navigation:
         self.p_att = np.where(ok[:, None, None], p, self.p_att)
 
     def propagate(self, w0, w1, dt: float) -> None:
-        """After the step: the gyro's sample of the mean of the true rates ``w0``, ``w1`` (N, 3) drives the MEKF."""
-        if self.gyro is None:
+        """After the step: the gyro's sample of the mean of the true rates ``w0``, ``w1`` (N, 3) drives the MEKF
+        (compiled, one call: :func:`sim.gnc.sensing.gyro_step`)."""
+        gyro = self.gyro
+        if gyro is None:
             return
-        w = 0.5 * (np.asarray(w0, float).reshape(-1, 3) + np.asarray(w1, float).reshape(-1, 3))
-        raw = self.gyro.measure(w, dt)
-        self.available[:, 0] = 1.0
-        f = self.filter
-        if f is not None:
-            f.propagate(raw, dt)
-            self.q = f.q
-            self.rates = raw - f.bias
-        else:
-            self.rates = raw
+        if dt != self._qd_dt:
+            self._qd_dt = dt
+            self._qd = process_noise(self.filter.arw, self.filter.rrw, dt) if self.filter is not None else _NO_QD
+        m, arw, rrw, quantum, max_rate = gyro.parameters()
+        block, k = gyro.streams.take()
+        fq, fbias, fp = self._state
+        gyro_step(_rows(w0), _rows(w1), gyro.true_bias, m, block, k, arw, rrw, quantum, max_rate, float(dt),
+                  self.available, self.rates, fq, fbias, fp, self._qd)
 
     # ------------------------------------------------------------ readouts
     def history_values(self, values) -> tuple:
@@ -332,7 +350,7 @@ class HeldTorque:
         if self.law.ops is COLUMN:
             self.value = self.law(tuple(q.T), tuple(w.T))
         else:
-            self.value = self.law(tuple(float(x) for x in q[0]), tuple(float(x) for x in w[0]))
+            self.value = self.law(tuple(q[0].tolist()), tuple(w[0].tolist()))
 
     def __call__(self, q, w, t=None):
         return self.value

@@ -79,3 +79,20 @@ def test_vector_kernels_bit_identical_on_columns():
         floats = np.array([f(tuple(x), tuple(y)) for x, y in zip(a, b)]).T
         np.testing.assert_array_equal(cols, floats)
     np.testing.assert_array_equal(algebra.norm2_Q(tuple(QS.T)), [algebra.norm2_Q(tuple(q)) for q in QS])
+
+
+@pytest.mark.parametrize("bt", [False, True])
+def test_matmul_into_is_the_product_summed_in_the_inner_order(bt):
+    """A B (or A B^T) against numpy's product, and bit for bit the sum ``((0 + a0 b0) + a1 b1) + ...`` the MEKF's
+    loops wrote out before (the bits of the filter's covariance stay)."""
+    a = RNG.normal(size=(6, 4))
+    b = RNG.normal(size=(5, 4)) if bt else RNG.normal(size=(4, 5))
+    out = np.full((6, 5), np.nan)
+    algebra.matmul_into(out, a, b, bt)
+    np.testing.assert_allclose(out, a @ (b.T if bt else b), rtol=1e-14, atol=1e-14)
+    for i in range(6):
+        for j in range(5):
+            acc = 0.0
+            for k in range(4):
+                acc += float(a[i, k]) * float(b[j, k] if bt else b[k, j])
+            assert out[i, j] == acc

@@ -1,0 +1,305 @@
+"""The sensors' formulas, one sample of one body each, compiled (issue 42): what :mod:`sim.gnc.sensors`'
+classes and :class:`sim.model.navigation.Navigation`'s loop both run.
+
+Each formula is a :func:`sim.core.jit.jitable` on one row ``j`` of a column of bodies, reading its standard
+normals from a block of a :class:`sim.gnc.sensors.Streams` (``noise[j, k]``, the ``k``-th sample of the
+block): the numbers are drawn by numpy's generators in Python, in the same order as before, and consumed
+here, so a seed gives the same samples compiled, with ``NUMBA_DISABLE_JIT=1`` and in every body count.
+Conventions as :mod:`sim.gnc.sensors` (``Q`` scalar last, inertial -> body, ``x_B = C(Q) x_I``).
+
+A vector shared by every body (the Sun, the field, the Earth seen from the spacecraft: one world) is
+passed as one row, shape ``(1, 3)``; one per body as ``(N, 3)``; none as ``(0, 3)`` (:func:`row_of`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sim.core.algebra import product_QQ
+from sim.core.angles import to_body
+from sim.core.jit import jitable, kernel
+from sim.core.ops import clip_float
+from sim.gnc.attitude import delta_q
+from sim.gnc.kalman import propagate_row, update_attitude_row, update_vector_row
+
+__all__ = ["row_of", "excluded_one", "excluded_rows", "gyro_sample", "tracker_sees", "star_tracker_sample", "coarse_sun_cells", "sun_vector_of",
+           "magnetometer_sample", "gyro_rows", "star_tracker_rows", "coarse_sun_rows", "sun_vector_rows",
+           "magnetometer_rows", "tracker_sees_rows", "star_tracker_step", "vector_step", "gyro_step"]
+
+
+@jitable
+def row_of(a, j):
+    """Row ``j`` of ``a`` (N, 3), or its only row when it holds one (a vector shared by every body)."""
+    return a[j] if a.shape[0] > 1 else a[0]
+
+
+@jitable
+def excluded_one(ax, ay, az, tx, ty, tz, angle, radius):
+    """Whether target ``t`` comes within ``angle`` of the sensor axis ``a``: ``acos(a.t / |a||t|) - radius < angle``.
+
+    ``radius`` (rad) is the target's angular radius (the Earth's limb: ``asin(R / |r|)``), 0 for a point
+    (the Sun).  The cosine is clipped to ``[-1, 1]`` (a NaN passes).
+    """
+    cos = (ax * tx + ay * ty + az * tz) / (math.sqrt(ax * ax + ay * ay + az * az)
+                                           * math.sqrt(tx * tx + ty * ty + tz * tz))
+    if cos > 1.0:
+        cos = 1.0
+    elif cos < -1.0:
+        cos = -1.0
+    return math.acos(cos) - radius < angle
+
+
+@jitable
+def tracker_sees(qj, axis, sun, has_sun, sunlit, sun_angle, earth, has_earth, earth_angle, earth_radius):
+    """Whether a star tracker of boresight ``axis`` (body axes) at attitude ``qj`` sees: neither the lit Sun
+    (``sunlit > 0``; ``sun`` a unit vector, ECI, read when ``has_sun``) within ``sun_angle`` (rad) of its
+    boresight nor the Earth's limb (``earth`` from the spacecraft to the Earth's centre, ECI, m, read when
+    ``has_earth``; its limb ``asin(earth_radius / |earth|)``) within ``earth_angle`` (:func:`excluded_one`)."""
+    ok = True
+    if has_sun:
+        x, y, z = to_body(qj, (sun[0], sun[1], sun[2]))
+        if excluded_one(axis[0], axis[1], axis[2], x, y, z, sun_angle, 0.0) and sunlit > 0.0:
+            ok = False
+    if has_earth:
+        ex, ey, ez = earth[0], earth[1], earth[2]
+        ratio = earth_radius / math.sqrt(ex * ex + ey * ey + ez * ez)
+        if ratio > 1.0:
+            ratio = 1.0
+        elif ratio < 0.0:
+            ratio = 0.0
+        x, y, z = to_body(qj, (ex, ey, ez))
+        if excluded_one(axis[0], axis[1], axis[2], x, y, z, earth_angle, math.asin(ratio)):
+            ok = False
+    return ok
+
+
+@jitable
+def gyro_sample(out, bias, w, m, n, arw, rrw, quantum, max_rate, dt):
+    """One gyro sample of the mean rate ``w`` over ``dt`` into ``out`` (3,), the true ``bias`` (3,) moved on in
+    place: Farrenkopf's model, discrete (Crassidis & Junkins 2012 §7.2; see :class:`sim.gnc.sensors.Gyro`)::
+
+        beta+ = beta + sigma_u sqrt(dt) N_u
+        w~    = M w + (beta + beta+) / 2 + sqrt(sigma_v^2 / dt + sigma_u^2 dt / 12) N_v
+
+    rounded to whole counts of ``quantum`` (when > 0) and clipped to ``max_rate``.  ``n``: six normals,
+    ``N_v`` then ``N_u``; ``m``: :meth:`sim.gnc.sensors.GyroModel.matrix`."""
+    walk = rrw * math.sqrt(dt)
+    noise = math.sqrt(arw * arw / dt + rrw * rrw * dt / 12.0)
+    for i in range(3):
+        new = bias[i] + walk * n[3 + i]
+        x = (w[0] * m[i, 0] + w[1] * m[i, 1] + w[2] * m[i, 2]) + 0.5 * (bias[i] + new) + noise * n[i]
+        bias[i] = new
+        if quantum > 0.0:
+            x = np.rint(x / quantum) * quantum
+        out[i] = clip_float(x, -max_rate, max_rate)
+
+
+@jitable
+def star_tracker_sample(qj, n, sigma, axes, drop):
+    """A star tracker's attitude ``Q_m = δQ(e) . Q`` with ``e = T (sigma_c N_1, sigma_c N_2, sigma_r N_3)`` (``T``
+    the sensor axes as columns, :func:`sim.gnc.sensors.sensor_axes`), and whether the sample is kept
+    (``N_4 >= drop``, :class:`sim.gnc.sensors.StarTracker`)."""
+    v1, v2, v3 = n[0] * sigma[0], n[1] * sigma[1], n[2] * sigma[2]
+    e = delta_q(v1 * axes[0, 0] + v2 * axes[0, 1] + v3 * axes[0, 2],
+                v1 * axes[1, 0] + v2 * axes[1, 1] + v3 * axes[1, 2],
+                v1 * axes[2, 0] + v2 * axes[2, 1] + v3 * axes[2, 2])
+    return product_QQ(e, qj), n[3] >= drop
+
+
+@jitable
+def coarse_sun_cells(out, qj, sun, sunlit, normals, noise, n):
+    """Photocells' outputs ``I_i = max(0, max(0, n_i . C(Q) s) sunlit + noise N_i)`` into ``out`` (cells,):
+    the cosine law (Markley & Crassidis 2014 ch. 4; :class:`sim.gnc.sensors.CoarseSunSensors`).  A NaN passes."""
+    x, y, z = to_body(qj, (sun[0], sun[1], sun[2]))
+    for i in range(normals.shape[0]):
+        c = x * normals[i, 0] + y * normals[i, 1] + z * normals[i, 2]
+        c = (c if not c < 0.0 else 0.0) * sunlit + noise * n[i]
+        out[i] = c if not c < 0.0 else 0.0
+
+
+@jitable
+def sun_vector_of(cells, normals, threshold):
+    """The Sun's direction in body axes from the cells' outputs, ``s = sum I_i n_i / |...|``, its length before
+    normalising, and whether it is trusted (length ``>= threshold``): :func:`sim.gnc.sensors.coarse_sun_vector`."""
+    x = y = z = 0.0
+    for i in range(normals.shape[0]):
+        x += cells[i] * normals[i, 0]
+        y += cells[i] * normals[i, 1]
+        z += cells[i] * normals[i, 2]
+    length = math.sqrt(x * x + y * y + z * z)
+    d = length if length > 0.0 else 1.0
+    return x / d, y / d, z / d, length, length >= threshold
+
+
+@jitable
+def magnetometer_sample(qj, field, bias, noise, n):
+    """A magnetometer's ``b~ = C(Q) B + bias + noise N`` (T, body axes; :class:`sim.gnc.sensors.Magnetometer`)."""
+    x, y, z = to_body(qj, (field[0], field[1], field[2]))
+    return (x + bias[0] + noise * n[0], y + bias[1] + noise * n[1], z + bias[2] + noise * n[2])
+
+
+# ------------------------------------------------------------------ the row loops the sensor classes call
+@kernel
+def excluded_rows(a, t, angle, radius):
+    """:func:`excluded_one` of each row of ``a``, ``t`` (N, 3), ``radius`` (N,)."""
+    out = np.empty(a.shape[0], dtype=np.bool_)
+    for j in range(a.shape[0]):
+        out[j] = excluded_one(a[j, 0], a[j, 1], a[j, 2], t[j, 0], t[j, 1], t[j, 2], angle, radius[j])
+    return out
+
+
+@kernel
+def gyro_rows(bias, w, m, noise, k, arw, rrw, quantum, max_rate, dt):
+    """:func:`gyro_sample` of each body ``j`` (``w`` (N, 3) or (1, 3), ``noise[j, k]``); ``bias`` (N, 3) in place."""
+    out = np.empty((bias.shape[0], 3))
+    for j in range(bias.shape[0]):
+        gyro_sample(out[j], bias[j], row_of(w, j), m, noise[j, k], arw, rrw, quantum, max_rate, dt)
+    return out
+
+
+@kernel
+def star_tracker_rows(q, noise, k, sigma, axes, drop):
+    """:func:`star_tracker_sample` of each body: ``(q_measured (N, 4), kept (N,))``."""
+    out = np.empty((q.shape[0], 4))
+    kept = np.empty(q.shape[0], dtype=np.bool_)
+    for j in range(q.shape[0]):
+        qm, kept[j] = star_tracker_sample((q[j, 0], q[j, 1], q[j, 2], q[j, 3]), noise[j, k], sigma, axes, drop)
+        out[j, 0], out[j, 1], out[j, 2], out[j, 3] = qm
+    return out, kept
+
+
+@kernel
+def tracker_sees_rows(q, axis, sun, sunlit, sun_angle, earth, earth_angle, earth_radius):
+    """:func:`tracker_sees` of each body; ``sun``, ``earth`` (0, 3) to leave them out, ``sunlit`` (N,) or (1,)."""
+    ok = np.empty(q.shape[0], dtype=np.bool_)
+    has_sun, has_earth = sun.shape[0] > 0, earth.shape[0] > 0
+    for j in range(q.shape[0]):
+        s = row_of(sun, j) if has_sun else axis
+        e = row_of(earth, j) if has_earth else axis
+        ok[j] = tracker_sees((q[j, 0], q[j, 1], q[j, 2], q[j, 3]), axis, s, has_sun,
+                             sunlit[j if sunlit.shape[0] > 1 else 0], sun_angle, e, has_earth, earth_angle, earth_radius)
+    return ok
+
+
+@kernel
+def coarse_sun_rows(q, sun, sunlit, normals, noise_sigma, noise, k):
+    """:func:`coarse_sun_cells` of each body: (N, cells)."""
+    out = np.empty((q.shape[0], normals.shape[0]))
+    for j in range(q.shape[0]):
+        coarse_sun_cells(out[j], (q[j, 0], q[j, 1], q[j, 2], q[j, 3]), row_of(sun, j),
+                         sunlit[j if sunlit.shape[0] > 1 else 0], normals, noise_sigma, noise[j, k])
+    return out
+
+
+@kernel
+def sun_vector_rows(cells, normals, threshold):
+    """:func:`sun_vector_of` of each row of ``cells`` (N, cells): ``(s (N, 3), length (N,), valid (N,))``."""
+    out = np.empty((cells.shape[0], 3))
+    length = np.empty(cells.shape[0])
+    valid = np.empty(cells.shape[0], dtype=np.bool_)
+    for j in range(cells.shape[0]):
+        out[j, 0], out[j, 1], out[j, 2], length[j], valid[j] = sun_vector_of(cells[j], normals, threshold)
+    return out, length, valid
+
+
+@kernel
+def magnetometer_rows(q, field, bias, noise_sigma, noise, k):
+    """:func:`magnetometer_sample` of each body: (N, 3), T."""
+    out = np.empty((q.shape[0], 3))
+    for j in range(q.shape[0]):
+        out[j, 0], out[j, 1], out[j, 2] = magnetometer_sample((q[j, 0], q[j, 1], q[j, 2], q[j, 3]), row_of(field, j),
+                                                              bias, noise_sigma, noise[j, k])
+    return out
+
+
+# ------------------------------------------------------------------ the navigation loop, one call a sensor group
+@kernel
+def star_tracker_step(q, noise, k, sigma, axes, drop, axis, sun, sunlit, sun_angle, earth, earth_angle,
+                      earth_radius, available, fq, fbias, fp, cov):
+    """A star tracker's sample of each body ``j`` (:func:`star_tracker_sample`, :func:`tracker_sees` at the
+    true ``q``), ``available[j, 1]`` set, and, when the filters ``fq`` (N, 4), ``fbias``, ``fp`` are given
+    (``fq`` (0, 4) for none), each valid sample's MEKF update (:func:`sim.gnc.kalman.update_attitude_row`,
+    ``R = cov``).  ``sun``, ``earth`` one row shared by the bodies, or (0, 3) to leave them out."""
+    eye = np.eye(3)
+    res = np.empty(3)
+    has_sun, has_earth = sun.shape[0] > 0, earth.shape[0] > 0
+    for j in range(q.shape[0]):
+        qj = (q[j, 0], q[j, 1], q[j, 2], q[j, 3])
+        qm, kept = star_tracker_sample(qj, noise[j, k], sigma, axes, drop)
+        ok = tracker_sees(qj, axis, row_of(sun, j) if has_sun else axis, has_sun, sunlit, sun_angle,
+                          row_of(earth, j) if has_earth else axis, has_earth, earth_angle, earth_radius) and kept
+        available[j, 1] = 1.0 if ok else 0.0
+        if ok and fq.shape[0] > 0:
+            update_attitude_row(fq, fbias, fp, j, qm, cov, eye, res)
+
+
+@kernel
+def vector_step(q, sun_noise, ks, normals, sun_sigma, threshold, sun, sunlit, mag_noise, km, field, mag_bias,
+                mag_sigma, available, b, r, sigma, valid, fq, fbias, fp):
+    """The vector sensors' samples of each body ``j``: the coarse sun sensors (when ``normals`` has rows:
+    :func:`coarse_sun_cells`, :func:`sun_vector_of`, ``sigma = noise / max(|s|, threshold)``) into slot 0 of
+    ``b``, ``r``, ``sigma``, ``valid`` (N, 2, ...), then the magnetometer (when ``field`` has a row:
+    :func:`magnetometer_sample` over ``|B|``, ``sigma = noise / |B|``) into the next slot;
+    ``available[j, 2]``, ``[j, 3]`` set.  When the filters ``fq`` (N, 4), ``fbias``, ``fp`` are given (``fq``
+    (0, 4) for none), each valid vector updates them in that order (:func:`sim.gnc.kalman.update_vector_row`,
+    ``R = sigma^2 I``)."""
+    cells = np.empty(normals.shape[0])
+    rr = np.zeros((3, 3))
+    h3 = np.zeros((3, 3))
+    res = np.empty(3)
+    use_sun, use_mag = normals.shape[0] > 0, field.shape[0] > 0
+    strength = 1.0
+    if use_mag:
+        strength = math.sqrt(field[0, 0] * field[0, 0] + field[0, 1] * field[0, 1] + field[0, 2] * field[0, 2])
+    for j in range(q.shape[0]):
+        qj = (q[j, 0], q[j, 1], q[j, 2], q[j, 3])
+        slot = 0
+        if use_sun:
+            coarse_sun_cells(cells, qj, sun[0], sunlit, normals, sun_sigma, sun_noise[j, ks])
+            b[j, 0, 0], b[j, 0, 1], b[j, 0, 2], length, ok = sun_vector_of(cells, normals, threshold)
+            r[j, 0, 0], r[j, 0, 1], r[j, 0, 2] = sun[0, 0], sun[0, 1], sun[0, 2]
+            sigma[j, 0] = sun_sigma / (threshold if length < threshold else length)
+            valid[j, 0] = ok
+            available[j, 2] = 1.0 if ok else 0.0
+            slot = 1
+        if use_mag:
+            x, y, z = magnetometer_sample(qj, field[0], mag_bias, mag_sigma, mag_noise[j, km])
+            b[j, slot, 0], b[j, slot, 1], b[j, slot, 2] = x / strength, y / strength, z / strength
+            r[j, slot, 0], r[j, slot, 1], r[j, slot, 2] = (field[0, 0] / strength, field[0, 1] / strength,
+                                                           field[0, 2] / strength)
+            sigma[j, slot] = mag_sigma / strength
+            valid[j, slot] = True
+            available[j, 3] = 1.0
+        if fq.shape[0] > 0:
+            for i in range(slot + 1 if use_mag else slot):
+                if valid[j, i]:
+                    s2 = sigma[j, i] * sigma[j, i]
+                    rr[0, 0], rr[1, 1], rr[2, 2] = s2, s2, s2
+                    update_vector_row(fq, fbias, fp, j, b[j, i, 0], b[j, i, 1], b[j, i, 2], r[j, i], rr, h3, res)
+
+
+@kernel
+def gyro_step(w0, w1, bias, m, noise, k, arw, rrw, quantum, max_rate, dt, available, rates, fq, fbias, fp, qd):
+    """The gyro's sample of the mean of the true rates ``w0``, ``w1`` (N, 3) of each body (:func:`gyro_sample`,
+    ``bias`` (N, 3) moved on), ``available[j, 0]`` set; with the filters ``fq`` (N, 4), ``fbias``, ``fp``
+    (``fq`` (0, 4) for none) each propagated over ``dt`` (:func:`sim.gnc.kalman.propagate_row`, ``Q_d = qd``)
+    and ``rates`` the bias-corrected sample, else the raw sample."""
+    w = np.empty(3)
+    raw = np.empty(3)
+    phi = np.empty((6, 6))
+    tmp = np.empty((6, 6))
+    use_filter = fq.shape[0] > 0
+    for j in range(bias.shape[0]):
+        for i in range(3):
+            w[i] = 0.5 * (w0[j, i] + w1[j, i])
+        gyro_sample(raw, bias[j], w, m, noise[j, k], arw, rrw, quantum, max_rate, dt)
+        available[j, 0] = 1.0
+        if use_filter:
+            propagate_row(fq, fbias, fp, j, raw[0], raw[1], raw[2], dt, qd, phi, tmp)
+            for i in range(3):
+                rates[j, i] = raw[i] - fbias[j, i]
+        else:
+            for i in range(3):
+                rates[j, i] = raw[i]
