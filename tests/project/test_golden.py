@@ -79,9 +79,10 @@ STAGE_TIME = frozenset({"disturbances", "fly_on_estimate", "j2_precession", "mom
 
 @pytest.fixture(autouse=True, scope="module")
 def _compiled_now():
-    """The compiled advance from the first step (a process loads it only after WARM_AFTER Python steps)."""
-    from sim.core import advance
-    advance.load()
+    """The compiled advance and the spacecraft's step from the first step (a process loads them only after
+    WARM_AFTER Python steps)."""
+    from sim.model import advance_craft
+    advance_craft.load()
 
 
 def _golden(name):
