@@ -79,13 +79,16 @@ def covers(settings) -> bool:
             and not any(x != 0.0 for x in settings.disturbance) and settings.estimator == "truth")
 
 
-_asked = False
+_asked = _loaded = False
 
 
 def loaded() -> bool:
     """True when :func:`advance` is compiled or loaded in this process; with the JIT off, when :func:`load`
     was called (then :func:`advance` runs as Python, slower than the Python step: only when asked)."""
-    return _asked if DISABLED else bool(advance.signatures)
+    global _loaded
+    if not _loaded:  # numba's ``signatures`` builds a list each time (about 30 us under load): asked until True
+        _loaded = _asked if DISABLED else bool(advance.signatures)
+    return _loaded
 
 
 def load() -> float:

@@ -38,7 +38,7 @@ from sim.world.environment import disturbance_torque, gravity_gradient_at, gravi
 from sim.world.orbit import mean_elements_state
 from sim.world.surfaces import drag_facets, relative_velocity, srp_facets
 
-__all__ = ["advance_craft", "covers", "pack", "load", "loaded", "external", "craft_step", "PAR", "FLAGS", "WORLD", "NO_SURFACES"]
+__all__ = ["WARM_AFTER", "advance_craft", "covers", "pack", "load", "loaded", "external", "craft_step", "PAR", "FLAGS", "WORLD", "NO_SURFACES"]
 
 #: Layout of the craft's ``par``: :data:`sim.core.advance.PAR` (0-34), then name -> (first index, length).
 PAR = {"rate": (35, 1), "disturbance": (36, 3), "period": (39, 1), "j_free_inv": (40, 9), "elements": (49, 9)}
@@ -53,6 +53,11 @@ WORLD = {"t0": (0, 1), "steps": (1, 1), "t_world": (2, 1), "r": (3, 3), "v": (6,
          "pressure": (12, 1), "sunlit": (13, 1), "b": (14, 3), "b_rate": (17, 3), "density": (20, 1),
          "dipole": (21, 3), "qc": (24, 4), "feed": (28, 1), "wc": (29, 3)}
 _PAR_SIZE, _FLAG_SIZE, _WORLD_SIZE = 58, 17, 32
+#: Steps a process takes in Python before it loads :func:`advance_craft` (about 0.5 s from the disk cache; a first
+#: compile 10-30 s, once): a spacecraft's Python step costs 15 us (wheels alone) to 1 ms (208 facets), so
+#: 2,000 steps are 0.03-2 s of Python (:data:`sim.core.advance.WARM_AFTER` for the plain body).
+WARM_AFTER = 2_000
+_loaded = False
 #: The facets' table of a body without surface torques.
 NO_SURFACES = np.zeros((0, 13))
 
@@ -256,5 +261,8 @@ def load() -> float:
 def loaded() -> bool:
     """True when both kernels are compiled or loaded in this process (with the JIT off: when :func:`load` was
     called, :func:`sim.core.advance.loaded`)."""
-    return plain.loaded() and (DISABLED or bool(advance_craft.signatures))
+    global _loaded
+    if not _loaded:  # asked until True (numba's ``signatures`` costs tens of microseconds)
+        _loaded = plain.loaded() and (DISABLED or bool(advance_craft.signatures))
+    return _loaded
 

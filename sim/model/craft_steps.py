@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.model import advance_craft as craft
+from sim.core import advance as plain
 from sim.core.wheel_program import program
 from sim.world.orbit import KeplerOrbit
 from sim.world.surfaces import pressure
@@ -33,7 +34,8 @@ class CraftSteps:
     def _craft_packed(self):
         """``(par, flags, wheels, groups, table)`` of :func:`sim.model.advance_craft.advance_craft` for these
         settings, or None when they step in Python (:func:`sim.model.advance_craft.covers`, a user's torque, the
-        sensors flown, a TLE's orbit).  Packed again when the settings, the controls or ``dt`` change."""
+        sensors flown, a TLE's orbit) or are a plain body's (:func:`sim.core.advance.covers`: its own kernel,
+        and Python during a SLERP, where one compiled step a call would cost more than the Python step).  Packed again when the settings, the controls or ``dt`` change."""
         s, load = self._settings, self._load
         if self._nav is not None or load.user is not None or self._law is not self._torque:
             return None
@@ -42,7 +44,8 @@ class CraftSteps:
             return key[3]
         packed = None
         world = self._world
-        if craft.covers(s) and (world is None or isinstance(world.orbit, KeplerOrbit)):
+        if (craft.covers(s) and not plain.covers(s)  # a body without wheels and world: sim.core.advance's
+                and (world is None or isinstance(world.orbit, KeplerOrbit))):
             elements = None
             if world is not None:
                 o = world.orbit
@@ -75,9 +78,9 @@ class CraftSteps:
         par, flags, wheels, groups, table = packed
         cmd = self._cmd
         one_by_one = self._world is not None or cmd.path is not None
+        q, w = self._q, self._w
+        state = np.array((*q, w[0], w[1], w[2], self._correction, *w[3:]))  # the kernel leaves the next step's
         while n > 0:
-            q, w = self._q, self._w
-            state = np.array((*q, w[0], w[1], w[2], self._correction, *w[3:]))
             status, done = craft.advance_craft(state, self._world_values(), par, flags, wheels, groups, table,
                                                1 if one_by_one else min(n, CHUNK))
             if done:

@@ -278,10 +278,9 @@ class Simulation(Stepper, CraftSteps):
     @staticmethod
     def _warm(n: int, kernels=compiled) -> bool:
         """True when the compiled kernels of ``kernels`` (:mod:`sim.core.advance`, or :mod:`sim.model.advance_craft`)
-        are loaded, or the process, with the ``n`` steps to come, has taken :data:`sim.core.advance.WARM_AFTER`
-        steps in Python (then they are loaded now; with the JIT off, only their ``load()`` switches to them)."""
+        are loaded, or the process, with the ``n`` steps to come, has taken their ``WARM_AFTER`` steps in Python (then they are loaded now; with the JIT off, only their ``load()`` switches to them)."""
         if not kernels.loaded():
-            if compiled.DISABLED or _python_steps + n < compiled.WARM_AFTER:
+            if compiled.DISABLED or _python_steps + n < kernels.WARM_AFTER:
                 return False
             kernels.load()
         return True
@@ -313,7 +312,7 @@ class Simulation(Stepper, CraftSteps):
                     break  # the faulting step again in Python below: it raises today's SimulationFault
             if n == 0:
                 return
-        elif n > 0 and self._warm(n, craft_kernels) and (craft := self._craft_packed()) is not None:
+        elif n > 0 and (craft := self._craft_packed()) is not None and self._warm(n, craft_kernels):
             n = self._step_craft(craft, n)  # a spacecraft (sim.model.craft_steps)
             if n == 0:
                 return

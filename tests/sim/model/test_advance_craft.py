@@ -9,7 +9,11 @@ the numbers from the compiled orbit, Sun and field (libm's sin, cos, atan2 in co
 """
 
 import math
+import os
+import pathlib
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -106,7 +110,7 @@ def _branch_cases():
                                                disturbance_axes="inertial", inertia=GENERAL)
     yield "no-wheels-body-disturbance", dict(base, integrator="half-quat", disturbance=(1e-3, 0.0, -1e-3),
                                              torque=(0.01, 0.0, 0.0))
-    yield "slerp-plain-body", dict(base, integrator="rk4", slerp_time=3.0)
+    yield "slerp-disturbance", dict(base, integrator="rk4", slerp_time=3.0, disturbance=(0.0, 1e-3, 0.0))
     yield "dipole-field-bang-bang", dict(base, integrator="rk4", dt=0.5, orbit=(600.0, 0.01, 60.0, 10.0, 20.0, 30.0),
                                          magnetic_field="dipole", magnetorquers=1.0, bdot_law="bang-bang",
                                          controller="none", dampers_on=False, rates=(0.05, -0.04, 0.03))
@@ -126,6 +130,9 @@ def test_branches_bit_for_bit(settings):
 
 def test_steps_it_leaves_to_python():
     assert Simulation(integrator="full-quat", wheels="orthogonal")._craft_packed() is None
+    sim = Simulation(controller="quaternion", slerp_time=2.0)   # a plain body: sim.core.advance's, Python in a SLERP
+    sim.set("command_deg", (90.0, 0.0, 0.0))
+    assert sim._packed() is None and sim._craft_packed() is None
     assert Simulation(controller="euler", wheels="orthogonal")._craft_packed() is None
     assert Simulation(wheels="orthogonal", user_torque=lambda t, q, w: (0.0, 0.0, 0.0))._craft_packed() is None
     tle = load("iss_tle").settings if "iss_tle" in _names() else None
@@ -198,3 +205,26 @@ def test_the_kernel_reports_a_fault_and_the_good_steps():
     status, done = craft.advance_craft(state, sim._world_values(), par, flags, wheels, groups, table, 10_000)
     assert status == compiled.NORM_RUNAWAY and 0 < done < 10_000
     assert abs(math.sqrt(sum(x * x for x in state[:4])) - 1.0) <= compiled.NORM_FAULT
+
+
+SHORT = """
+from sim.model import advance_craft
+from sim.model.simulation import Simulation
+sim = Simulation(wheels="orthogonal", controller="quaternion", integrator="rk4")
+sim.step(1000)
+assert not advance_craft.loaded()           # a short run stays in Python: no cache to load
+sim.step(advance_craft.WARM_AFTER)          # a long call loads it at once
+assert advance_craft.loaded() and sim._craft_packed() is not None
+print("ok")
+"""
+
+
+@pytest.mark.subprocess
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="the JIT is off: nothing is compiled")
+def test_a_short_run_never_loads_the_craft_kernel_a_long_one_does():
+    root = pathlib.Path(__file__).resolve().parents[3]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    env.pop("MUTANT_UNDER_TEST", None)
+    proc = subprocess.run([sys.executable, "-c", SHORT], cwd=root, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
