@@ -61,6 +61,7 @@ import numpy as np
 
 from sim.core.algebra import cross_VV, matvec_MV
 from sim.core.energy import energy_of
+from sim.core.jit import jitable
 from sim.core.ops import FLOAT
 
 __all__ = ["LAYOUTS", "WheelSet", "Formulas", "source", "layout_axes", "wheel_set", "free_inertia",
@@ -456,6 +457,7 @@ def gyrostat_rhs(w, load, jr, jfi, wheels: WheelSet):
     return wheels.arithmetic.rhs(w, load, jr, jfi)
 
 
+@jitable
 def equivalent_torque(w, acceleration, jr):
     """``J dw/dt + w x J w``: the torque that gives the rigid body of inertia ``J`` the gyrostat's ``dw/dt``.
 

@@ -26,13 +26,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.advance import (INTEGRATORS, NORMS, CONTROLLERS, OK, inertia, law_torque, normed, status_of)
+from sim.core.advance import INTEGRATORS as PLAIN_INTEGRATORS
+from sim.core.advance import NORMS, CONTROLLERS, OK, inertia, law_torque, normed, status_of
 from sim.core.angles import to_body
-from sim.core.equations import euler_rhs, qdot
-from sim.core.integrators import axpy_Q, axpy_V, half_quat_update, rk4_sum_Q, rk4_sum_V
+from sim.core.equations import euler_rhs, qdot, quasi_rates, rates
+from sim.core.integrators import FORM_CODES, axpy_Q, axpy_V, half_quat_update, quat_acceleration, rk4_sum_Q, rk4_sum_V
 from sim.core import advance as plain
 from sim.core.jit import DISABLED, compile_once, jitable, kernel
 from sim.core.wheel_program import gyrostat_rates, motor_torques
+from sim.core.wheels import equivalent_torque
 from sim.gnc.magnetic import magnetic_torque
 from sim.world.environment import disturbance_torque, gravity_gradient_at, gravity_gradient_torque
 from sim.world.orbit import mean_elements_state
@@ -44,7 +46,10 @@ __all__ = ["WARM_AFTER", "advance_craft", "covers", "pack", "load", "loaded", "e
 PAR = {"rate": (35, 1), "disturbance": (36, 3), "period": (39, 1), "j_free_inv": (40, 9), "elements": (49, 9)}
 #: Layout of the craft's ``flags``: :data:`sim.core.advance.FLAGS` (0-8), then name -> index.
 FLAGS = {"gravity": 9, "disturbance_on": 10, "inertial": 11, "srp": 12, "drag": 13, "field": 14, "direct_on": 15,
-         "outside": 16}
+         "outside": 16, "form": 17}
+#: The integrators the craft's step runs, by their code in ``flags`` (:data:`sim.core.advance.INTEGRATORS`, and
+#: full-quat in the forms of :data:`sim.core.integrators.FORM_CODES`).
+INTEGRATORS = {**PLAIN_INTEGRATORS, "full-quat": 2}
 #: Layout of ``world``: name -> (first index, length).  ``steps`` is ``k - k0`` (the step's time is
 #: ``t0 + steps dt``, as :class:`~sim.model.simulation.Simulation` counts it), ``t_world`` the time the world
 #: was made at, ``pressure`` the signed solar pressure (:func:`sim.world.surfaces.pressure`), ``feed`` 1 when
@@ -52,7 +57,7 @@ FLAGS = {"gravity": 9, "disturbance_on": 10, "inertial": 11, "srp": 12, "drag": 
 WORLD = {"t0": (0, 1), "steps": (1, 1), "t_world": (2, 1), "r": (3, 3), "v": (6, 3), "sun": (9, 3),
          "pressure": (12, 1), "sunlit": (13, 1), "b": (14, 3), "b_rate": (17, 3), "density": (20, 1),
          "dipole": (21, 3), "qc": (24, 4), "feed": (28, 1), "wc": (29, 3)}
-_PAR_SIZE, _FLAG_SIZE, _WORLD_SIZE = 58, 17, 32
+_PAR_SIZE, _FLAG_SIZE, _WORLD_SIZE = 58, 18, 32
 #: Steps a process takes in Python before it loads :func:`advance_craft` (about 0.5 s from the disk cache; a first
 #: compile 10-30 s, once): a spacecraft's Python step costs 15 us (wheels alone) to 1 ms (208 facets), so
 #: 2,000 steps are 0.03-2 s of Python (:data:`sim.core.advance.WARM_AFTER` for the plain body).
@@ -63,16 +68,18 @@ NO_SURFACES = np.zeros((0, 13))
 
 
 def covers(settings) -> bool:
-    """True when :func:`advance_craft` steps a body of ``settings``: half-quat or rk4, no controller or the
+    """True when :func:`advance_craft` steps a body of ``settings``: half-quat, rk4 or full-quat (not its
+    ``kane`` form), no controller or the
     quaternion controller, every norm mode, any wheels, any environment torque, an orbit of elements (a TLE's
-    SGP4 and the Euler controller, full-quat, rkmk4, splitting, sensors and an estimator step in Python).  A
+    SGP4 and the Euler controller, rkmk4, splitting, sensors and an estimator step in Python).  A
     user's torque function is the caller's to check (:meth:`sim.model.simulation.Simulation.step`)."""
     s = settings
-    return (s.integrator in INTEGRATORS and s.controller in CONTROLLERS and s.norm in NORMS
+    return (s.integrator in INTEGRATORS and (s.integrator != "full-quat" or s.full_quat_form in FORM_CODES)
+            and s.controller in CONTROLLERS and s.norm in NORMS
             and s.estimator == "truth" and s.tle is None and (s.has_orbit or not s.torques_on))
 
 
-def pack(torque, load, body, dt, integrator, norm, elements=None) -> tuple:
+def pack(torque, load, body, dt, integrator, norm, elements=None, form="hoffmann") -> tuple:
     """``(par, flags)`` of a :class:`~sim.core.control.TorqueModel`, a :class:`~sim.model.loads.LoadModel`, the
     integrators' ``body`` (a :class:`~sim.core.body.Body` or a :class:`~sim.model.loads.Gyrostat`), ``dt``,
     the integrator's and norm mode's names and the orbit's mean elements (nine floats:
@@ -99,7 +106,7 @@ def pack(torque, load, body, dt, integrator, norm, elements=None) -> tuple:
                       torque.axes[0], torque.axes[1], torque.axes[2], torque.shortest_path, torque.limiter_on,
                       gravity, load.disturbance is not None, load.inertial, load.srp, load.drag, load.field,
                       load.direct is not None, load.gravity_gradient or load.disturbance is not None or load.srp
-                      or load.drag or load.field], dtype=np.int64)
+                      or load.drag or load.field, FORM_CODES.get(form, 0)], dtype=np.int64)
     return par, flags
 
 
@@ -154,10 +161,9 @@ def external(q, t, world, par, flags, jr, table):
 
 
 @jitable
-def _rates(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, row):
-    """``dw/dt`` at a stage (the wheels' ``dW/dt`` into ``buf[row]``): the load of
-    :meth:`sim.model.loads.LoadModel.__call__` (or the torque law alone) through Euler's or the gyrostat's
-    equations (:func:`sim.core.integrators.rates_rhs`)."""
+def _load(q, w, speeds, t, world, par, flags, jr, wheels, table, u):
+    """The load of :meth:`sim.model.loads.LoadModel.__call__` at a stage (or the torque law alone): without
+    wheels the body torque ``T_cmd + T_ext``; with them ``T_ext``, the motor torques written into ``u``."""
     wd = (w[0] - world[29], w[1] - world[30], w[2] - world[31]) if world[28] != 0.0 else w
     command = law_torque(q, wd, (world[24], world[25], world[26], world[27]), par, flags)
     e, have = (0.0, 0.0, 0.0), False
@@ -165,10 +171,41 @@ def _rates(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, tab
         e, have = external(q, t, world, par, flags, jr, table)
     if wheels.shape[0] == 0:
         if have:
-            command = (command[0] + e[0], command[1] + e[1], command[2] + e[2])
-        return euler_rhs(w, command, jr, jir)
-    motor_torques(command, speeds, flags[15] != 0, wheels, buf[0])
-    return gyrostat_rates(w, speeds, e, buf[0], jr, jfi, wheels, groups, buf[1], buf[row])
+            return (command[0] + e[0], command[1] + e[1], command[2] + e[2])
+        return command
+    motor_torques(command, speeds, flags[15] != 0, wheels, u)
+    return e
+
+
+@jitable
+def _rates(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, row):
+    """``dw/dt`` at a stage (the wheels' ``dW/dt`` into ``buf[row]``): :func:`_load` through Euler's or the
+    gyrostat's equations (:func:`sim.core.integrators.rates_rhs`)."""
+    load = _load(q, w, speeds, t, world, par, flags, jr, wheels, table, buf[0])
+    if wheels.shape[0] == 0:
+        return euler_rhs(w, load, jr, jir)
+    return gyrostat_rates(w, speeds, load, buf[0], jr, jfi, wheels, groups, buf[1], buf[row])
+
+
+@jitable
+def _full_quat(q, p, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf):
+    """:func:`sim.core.integrators.full_quat` (Hoffmann App. B, the form coded ``flags[17]``): ``(q, p)``
+    returned, the wheels' new speeds in ``buf[7]``; the rates the torque law sees are ``rates_of(Q, P)``."""
+    dt = par[34]
+    w = quasi_rates(q, p) if flags[1] == 3 else rates(q, p)
+    if wheels.shape[0] == 0:
+        a = quat_acceleration(q, p, _load(q, w, speeds, t, world, par, flags, jr, wheels, table, buf[0]), jr, jir,
+                              flags[17])
+    else:
+        d = _rates(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, 2)
+        a = quat_acceleration(q, p, equivalent_torque(w, d, jr), jr, jir, flags[17])
+        for i in range(wheels.shape[0]):
+            buf[7, i] = speeds[i] + dt * buf[2, i]
+    p1 = p[0] + dt * a[0]
+    p2 = p[1] + dt * a[1]
+    p3 = p[2] + dt * a[2]
+    p4 = p[3] + dt * a[3]
+    return (q[0] + dt * p1, q[1] + dt * p2, q[2] + dt * p3, q[3] + dt * p4), (p1, p2, p3, p4)
 
 
 @jitable
@@ -211,7 +248,8 @@ def craft_step(q, w, speeds, t, world, par, flags, wheels, groups, table, buf):
 
 @kernel
 def advance_craft(state, world, par, flags, wheels, groups, table, n):
-    """Take up to ``n`` steps from ``state = (q1..q4, wx, wy, wz, correction, W_1..W_n)``, in place.
+    """Take up to ``n`` steps from ``state = (q1..q4, wx, wy, wz, correction, P1..P4, W_1..W_n)`` (``P``:
+    full-quat's ``dQ/dt``, else not read), in place.
 
     Returns ``(status, steps)`` as :func:`sim.core.advance.advance` does: the checks of
     :meth:`sim.model.simulation.Simulation.step` in its order (:func:`sim.core.advance.status_of`), the
@@ -221,23 +259,33 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n):
     buf = np.empty((9, m))
     speeds = buf[6]
     for i in range(m):
-        speeds[i] = state[8 + i]
+        speeds[i] = state[12 + i]
     q = (state[0], state[1], state[2], state[3])
     w = (state[4], state[5], state[6])
     correction = state[7]
+    p = (state[8], state[9], state[10], state[11])
+    jr, jir = inertia(par)
+    jfi = (par[40], par[41], par[42], par[43], par[44], par[45], par[46], par[47], par[48])
     t0, k, dt, mode = world[0], world[1], par[34], flags[1]
     status = OK
     done = 0
     for _ in range(n):
-        q1, w1 = craft_step(q, w, speeds, t0 + k * dt, world, par, flags, wheels, groups, table, buf)
-        q1, c1 = normed(q1, mode)
+        t = t0 + k * dt
+        p1 = p
+        if flags[0] == 2:  # full-quat: (Q, P), the rates read back from them after the norm mode
+            q1, p1 = _full_quat(q, p, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf)
+            q1, c1 = normed(q1, mode)
+            w1 = quasi_rates(q1, p1) if mode == 3 else rates(q1, p1)
+        else:
+            q1, w1 = craft_step(q, w, speeds, t, world, par, flags, wheels, groups, table, buf)
+            q1, c1 = normed(q1, mode)
         sw = 0.0 + w1[0] + w1[1] + w1[2]  # Python's sum(w), left to right from 0, the wheels after the body
         for i in range(m):
             sw = sw + buf[7, i]
         status = status_of(q1, sw, c1, mode)
         if status != OK:
             break
-        q, w, correction = q1, w1, c1
+        q, w, p, correction = q1, w1, p1, c1
         for i in range(m):
             speeds[i] = buf[7, i]
         k += 1.0
@@ -245,15 +293,16 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n):
     state[0], state[1], state[2], state[3] = q
     state[4], state[5], state[6] = w
     state[7] = correction
+    state[8], state[9], state[10], state[11] = p
     for i in range(m):
-        state[8 + i] = speeds[i]
+        state[12 + i] = speeds[i]
     return status, done
 
 
 def load() -> float:
     """Compile :func:`advance_craft` or load it from the disk cache (:func:`sim.core.jit.compile_once`), and the
     plain body's :func:`sim.core.advance.advance` with it; the seconds it took."""
-    return plain.load() + compile_once(advance_craft, np.zeros(8), np.zeros(_WORLD_SIZE), np.zeros(_PAR_SIZE),
+    return plain.load() + compile_once(advance_craft, np.zeros(12), np.zeros(_WORLD_SIZE), np.zeros(_PAR_SIZE),
                                        np.zeros(_FLAG_SIZE, dtype=np.int64), np.zeros((0, 11)), np.zeros((0, 5)),
                                        NO_SURFACES, 0)
 

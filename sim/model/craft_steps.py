@@ -24,6 +24,7 @@ __all__ = ["CraftSteps", "CHUNK"]
 #: Most steps in one call without a world (about 10 ms and more): a Python signal (Ctrl-C) waits no longer.
 CHUNK = 20_000
 _ZERO3 = (0.0, 0.0, 0.0)
+_ZERO4 = (0.0, 0.0, 0.0, 0.0)
 
 
 class CraftSteps:
@@ -50,7 +51,8 @@ class CraftSteps:
             if world is not None:
                 o = world.orbit
                 elements = tuple(float(x) for x in (o.a, o.e, o.i, o.raan, o.argp, o.m0, *o.rates))
-            par, flags = craft.pack(self._torque, load, self._gyrostat, self._dt, s.integrator, s.norm, elements)
+            par, flags = craft.pack(self._torque, load, self._gyrostat, self._dt, s.integrator, s.norm, elements,
+                                    s.full_quat_form)
             wheels, groups = program(load.wheels, load.direct)
             table = load.surfaces.table if load.surfaces is not None else craft.NO_SURFACES
             packed = (par, flags, wheels, groups, table)
@@ -78,14 +80,17 @@ class CraftSteps:
         par, flags, wheels, groups, table = packed
         cmd = self._cmd
         one_by_one = self._world is not None or cmd.path is not None
-        q, w = self._q, self._w
-        state = np.array((*q, w[0], w[1], w[2], self._correction, *w[3:]))  # the kernel leaves the next step's
+        q, w, p = self._q, self._w, self._p
+        full = p is not None
+        state = np.array((*q, w[0], w[1], w[2], self._correction, *(p if full else _ZERO4), *w[3:]))
         while n > 0:
             status, done = craft.advance_craft(state, self._world_values(), par, flags, wheels, groups, table,
                                                1 if one_by_one else min(n, CHUNK))
             if done:
                 x = state.tolist()
-                self._q, self._w, self._correction = tuple(x[0:4]), (x[4], x[5], x[6], *x[8:]), x[7]
+                self._q, self._w, self._correction = tuple(x[0:4]), (x[4], x[5], x[6], *x[12:]), x[7]
+                if full:
+                    self._p = tuple(x[8:12])
                 self._k += done
                 self._t = self._t0 + (self._k - self._k0) * self._dt
                 if cmd.path is not None:

@@ -95,6 +95,13 @@ def _branch_cases():
     yield "pyramid-friction-direct-half", dict(base, integrator="half-quat", wheels="pyramid", wheel_friction=1e-3,
                                                wheel_torques=(0.01, -0.02, 0.0, 0.03), wheel_torque_limit=0.05,
                                                wheel_speed_limit=(50.0, 60.0, 70.0, 80.0), wheel_inertia=0.02)
+    for form in ("hoffmann", "raw", "lagrange"):
+        yield f"full-quat-{form}-wheels", dict(base, integrator="full-quat", full_quat_form=form, wheels="pyramid",
+                                                inertia=GENERAL, wheel_friction=1e-3, dt=0.01)
+    yield "full-quat-elimination-gravity", dict(base, integrator="full-quat", norm="elimination", dt=0.01,
+                                                gravity_gradient=True, disturbance=(1e-3, 0.0, 0.0))
+    yield "full-quat-aircraft", dict(base, integrator="full-quat", dt=0.01, controller="none",
+                                     torque=(0.1, -0.2, 0.05))
     yield "pyramid-rk4-general", dict(base, integrator="rk4", wheels="pyramid", inertia=GENERAL, wheel_inertia=0.01,
                                       wheel_friction=(1e-3, 0.0, 2e-3, 0.0))
     yield "skew-axes-rk4", dict(base, integrator="rk4", wheels=((0.6, 0.8, 0.0), (0.0, 0.6, 0.8), (0.8, 0.0, 0.6),
@@ -129,7 +136,8 @@ def test_branches_bit_for_bit(settings):
 
 
 def test_steps_it_leaves_to_python():
-    assert Simulation(integrator="full-quat", wheels="orthogonal")._craft_packed() is None
+    assert Simulation(integrator="full-quat", full_quat_form="kane", wheels="orthogonal")._craft_packed() is None
+    assert Simulation(integrator="rkmk4", wheels="orthogonal")._craft_packed() is None
     sim = Simulation(controller="quaternion", slerp_time=2.0)   # a plain body: sim.core.advance's, Python in a SLERP
     sim.set("command_deg", (90.0, 0.0, 0.0))
     assert sim._packed() is None and sim._craft_packed() is None
@@ -201,7 +209,7 @@ def test_wheel_program_is_the_written_formulas(layout):
 def test_the_kernel_reports_a_fault_and_the_good_steps():
     sim = Simulation(wheels="pyramid", norm="none", rates=(3.0, 2.0, 1.0), dt=0.01)
     par, flags, wheels, groups, table = sim._craft_packed()
-    state = np.array((*sim.q, *sim.w, 0.0, *sim.wheel_speeds))
+    state = np.array((*sim.q, *sim.w, 0.0, 0.0, 0.0, 0.0, 0.0, *sim.wheel_speeds))
     status, done = craft.advance_craft(state, sim._world_values(), par, flags, wheels, groups, table, 10_000)
     assert status == compiled.NORM_RUNAWAY and 0 < done < 10_000
     assert abs(math.sqrt(sum(x * x for x in state[:4])) - 1.0) <= compiled.NORM_FAULT
