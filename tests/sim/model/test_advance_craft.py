@@ -236,3 +236,28 @@ def test_a_short_run_never_loads_the_craft_kernel_a_long_one_does():
     proc = subprocess.run([sys.executable, "-c", SHORT], cwd=root, env=env, capture_output=True, text=True,
                           timeout=600)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
+
+
+def test_compiled_libm_is_pythons_bit_for_bit():
+    """The time-dependent formulas the kernel calls go through sin, cos, atan2 and sqrt: numba calls libm's, as
+    Python's math does, so compiled and Python give the same bits (over many times and a wide range)."""
+    import numba
+
+    from sim.world.environment import disturbance_torque, gravity_gradient_torque
+    from sim.world.orbit import mean_elements_state
+
+    @numba.njit
+    def compiled_terms(q, t, n, jr, el):
+        return (gravity_gradient_torque(q, t, n, jr), disturbance_torque(q, t, (1e-3, -2e-3, 5e-4), 7.3, True),
+                mean_elements_state(el[0], el[1], el[2], el[3], el[4], el[5], el[6], el[7], el[8], t))
+
+    rnd = random.Random(11)
+    jr = (100.0, 1.5, -2.0, 1.5, 120.0, 0.7, -2.0, 0.7, 50.0)
+    el = (6878.137, 0.013, 1.7, 0.4, 2.1, 0.3, -1.1e-6, 8.2e-7, 1.1e-3)
+    for _ in range(2000):
+        q = tuple(rnd.uniform(-1.0, 1.0) for _ in range(4))
+        t = rnd.uniform(0.0, 10.0) * 10.0 ** rnd.randint(0, 7)
+        python = (gravity_gradient_torque(q, t, 1.1e-3, jr), disturbance_torque(q, t, (1e-3, -2e-3, 5e-4), 7.3, True),
+                  mean_elements_state(*el, t))
+        assert np.array_equal(_bits([x for v in python for x in v]),
+                              _bits([x for v in compiled_terms(q, t, 1.1e-3, jr, el) for x in v]))
