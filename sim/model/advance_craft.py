@@ -29,7 +29,9 @@ import numpy as np
 from sim.core.advance import INTEGRATORS as PLAIN_INTEGRATORS
 from sim.core.advance import NORMS, CONTROLLERS, OK, inertia, law_torque, normed, status_of
 from sim.core.angles import to_body
+from sim.core.algebra import product_QQ
 from sim.core.equations import euler_rhs, qdot, quasi_rates, rates
+from sim.core.geometric import dexpinv, rotation_quaternion
 from sim.core.integrators import FORM_CODES, axpy_Q, axpy_V, half_quat_update, quat_acceleration, rk4_sum_Q, rk4_sum_V
 from sim.core import advance as plain
 from sim.core.jit import DISABLED, compile_once, jitable, kernel
@@ -49,7 +51,7 @@ FLAGS = {"gravity": 9, "disturbance_on": 10, "inertial": 11, "srp": 12, "drag": 
          "outside": 16, "form": 17}
 #: The integrators the craft's step runs, by their code in ``flags`` (:data:`sim.core.advance.INTEGRATORS`, and
 #: full-quat in the forms of :data:`sim.core.integrators.FORM_CODES`).
-INTEGRATORS = {**PLAIN_INTEGRATORS, "full-quat": 2}
+INTEGRATORS = {**PLAIN_INTEGRATORS, "full-quat": 2, "rkmk4": 3}
 #: Layout of ``world``: name -> (first index, length).  ``steps`` is ``k - k0`` (the step's time is
 #: ``t0 + steps dt``, as :class:`~sim.model.simulation.Simulation` counts it), ``t_world`` the time the world
 #: was made at, ``pressure`` the signed solar pressure (:func:`sim.world.surfaces.pressure`), ``feed`` 1 when
@@ -68,10 +70,10 @@ NO_SURFACES = np.zeros((0, 13))
 
 
 def covers(settings) -> bool:
-    """True when :func:`advance_craft` steps a body of ``settings``: half-quat, rk4 or full-quat (not its
-    ``kane`` form), no controller or the
+    """True when :func:`advance_craft` steps a body of ``settings``: half-quat, rk4, rkmk4 or full-quat (not
+    its ``kane`` form), no controller or the
     quaternion controller, every norm mode, any wheels, any environment torque, an orbit of elements (a TLE's
-    SGP4 and the Euler controller, rkmk4, splitting, sensors and an estimator step in Python).  A
+    SGP4 and the Euler controller, splitting, sensors and an estimator step in Python).  A
     user's torque function is the caller's to check (:meth:`sim.model.simulation.Simulation.step`)."""
     s = settings
     return (s.integrator in INTEGRATORS and (s.integrator != "full-quat" or s.full_quat_form in FORM_CODES)
@@ -209,9 +211,49 @@ def _full_quat(q, p, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups,
 
 
 @jitable
+def _rkmk4(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf):
+    """:func:`sim.core.geometric.rkmk4` (Munthe-Kaas 1998): the attitude moved by the exponential map of the RK4
+    combination of ``dexp^-1`` stages, the rate state by RK4; the wheels' new speeds in ``buf[7]``."""
+    dt = par[34]
+    n = wheels.shape[0]
+    h = 0.5 * dt
+    th = t + h
+    stage = buf[8]
+    k1w = _rates(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, 2)
+    k1 = w
+    x2 = (h * k1[0], h * k1[1], h * k1[2])
+    w2 = axpy_V(w, h, k1w)
+    for i in range(n):
+        stage[i] = speeds[i] + h * buf[2, i]
+    q2 = product_QQ(rotation_quaternion(x2, None), q)
+    k2w = _rates(q2, w2, stage, th, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, 3)
+    k2 = dexpinv(x2, w2)
+    x3 = (h * k2[0], h * k2[1], h * k2[2])
+    w3 = axpy_V(w, h, k2w)
+    for i in range(n):
+        stage[i] = speeds[i] + h * buf[3, i]
+    q3 = product_QQ(rotation_quaternion(x3, None), q)
+    k3w = _rates(q3, w3, stage, th, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, 4)
+    k3 = dexpinv(x3, w3)
+    x4 = (dt * k3[0], dt * k3[1], dt * k3[2])
+    w4 = axpy_V(w, dt, k3w)
+    for i in range(n):
+        stage[i] = speeds[i] + dt * buf[4, i]
+    q4 = product_QQ(rotation_quaternion(x4, None), q)
+    k4w = _rates(q4, w4, stage, t + dt, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, 5)
+    k4 = dexpinv(x4, w4)
+    s = dt / 6.0
+    theta = (s * (k1[0] + 2.0 * k2[0] + 2.0 * k3[0] + k4[0]), s * (k1[1] + 2.0 * k2[1] + 2.0 * k3[1] + k4[1]),
+             s * (k1[2] + 2.0 * k2[2] + 2.0 * k3[2] + k4[2]))
+    for i in range(n):
+        buf[7, i] = speeds[i] + s * (buf[2, i] + 2.0 * buf[3, i] + 2.0 * buf[4, i] + buf[5, i])
+    return product_QQ(rotation_quaternion(theta, None), q), rk4_sum_V(w, s, k1w, k2w, k3w, k4w)
+
+
+@jitable
 def craft_step(q, w, speeds, t, world, par, flags, wheels, groups, table, buf):
     """One step of the integrator coded in ``flags`` (:func:`sim.core.integrators.half_quat`,
-    :func:`~sim.core.integrators.rk4`) from ``(q, w, speeds)`` at ``t``: ``(q, w)`` returned, the new wheel
+    :func:`~sim.core.integrators.rk4`, :func:`sim.core.geometric.rkmk4`) from ``(q, w, speeds)`` at ``t``: ``(q, w)`` returned, the new wheel
     speeds in ``buf[7]`` (``buf`` rows: 0 motor torques, 1 net wheel torques, 2-5 the stages' ``dW/dt``,
     7 the result, 8 a stage's speeds)."""
     jr, jir = inertia(par)
@@ -226,6 +268,8 @@ def craft_step(q, w, speeds, t, world, par, flags, wheels, groups, table, buf):
     h = 0.5 * dt
     th = t + h
     stage = buf[8]
+    if flags[0] == 3:
+        return _rkmk4(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf)
     k1q, k1w = qdot(q, w), _rates(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, 2)
     for i in range(n):
         stage[i] = speeds[i] + h * buf[2, i]

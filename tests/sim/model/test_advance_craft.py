@@ -102,6 +102,9 @@ def _branch_cases():
                                                 gravity_gradient=True, disturbance=(1e-3, 0.0, 0.0))
     yield "full-quat-aircraft", dict(base, integrator="full-quat", dt=0.01, controller="none",
                                      torque=(0.1, -0.2, 0.05))
+    yield "rkmk4-aircraft", dict(base, integrator="rkmk4", dt=0.01)
+    yield "rkmk4-wheels-gravity", dict(base, integrator="rkmk4", wheels="pyramid", gravity_gradient=True,
+                                       inertia=GENERAL, rates=(0.0, 0.0, 0.0), command_deg=(0.0, 0.0, 0.0))
     yield "pyramid-rk4-general", dict(base, integrator="rk4", wheels="pyramid", inertia=GENERAL, wheel_inertia=0.01,
                                       wheel_friction=(1e-3, 0.0, 2e-3, 0.0))
     yield "skew-axes-rk4", dict(base, integrator="rk4", wheels=((0.6, 0.8, 0.0), (0.0, 0.6, 0.8), (0.8, 0.0, 0.6),
@@ -137,7 +140,7 @@ def test_branches_bit_for_bit(settings):
 
 def test_steps_it_leaves_to_python():
     assert Simulation(integrator="full-quat", full_quat_form="kane", wheels="orthogonal")._craft_packed() is None
-    assert Simulation(integrator="rkmk4", wheels="orthogonal")._craft_packed() is None
+    assert Simulation(integrator="splitting", gravity_gradient=True)._craft_packed() is None
     sim = Simulation(controller="quaternion", slerp_time=2.0)   # a plain body: sim.core.advance's, Python in a SLERP
     sim.set("command_deg", (90.0, 0.0, 0.0))
     assert sim._packed() is None and sim._craft_packed() is None
@@ -148,7 +151,7 @@ def test_steps_it_leaves_to_python():
         assert Simulation(tle)._craft_packed() is None
     assert Simulation(load("fly_on_estimate").settings)._craft_packed() is None     # sensors and an estimator
     assert craft.covers(Settings(wheels="pyramid", gravity_gradient=True))
-    assert not craft.covers(Settings(integrator="rkmk4"))
+    assert not craft.covers(Settings(integrator="splitting"))
 
 
 def _names():
