@@ -21,7 +21,7 @@ slerp_path_inputs stk_file sun thrusters torque_free wahba_solvers wheel_inertia
     "sim/world": """beta disturbance_torque eclipse epoch_equality epoch_tt msis_density msis_world orbit pointing
 precession_iau1976 state_to_elements target_elevation tle_reading world_columns world_on_columns""",
     "sim/gnc": """attitude_determination mekf mekf_normalisation rotation_vector_sign sensing sensors vector_inputs""",
-    "sim/model": """advance builtin_bodies control_refusals controls ensemble_results
+    "sim/model": """advance advance_craft builtin_bodies control_refusals controls ensemble_results
 ensemble_settling_under_elimination ensemble_surroundings ensemble_wheel_change environment estimation_timeline
 external_torque_sum inside_out_mesh mesh_indices navigation_compiled navigation_models orbit_regression quest_weights_in_the_loop
 settings settings_pickle settings_replace simulation stage_time_orbit stl_files sun_pointing_secondary_axis

@@ -35,7 +35,7 @@ from sim.core.integrators import axpy_Q, axpy_V, half_quat_update, rk4_sum_Q, rk
 from sim.core.jit import DISABLED, compile_once, jitable, kernel
 from sim.core.norm import elimination, hoffmann, none, renormalize, unit
 
-__all__ = ["advance", "checked_step", "step_torque", "inertia", "as_tuples", "pack", "covers", "load", "loaded", "WARM_AFTER", "INTEGRATORS", "NORMS", "CONTROLLERS", "OK", "NOT_FINITE", "UNIT_RANGE",
+__all__ = ["advance", "checked_step", "step_torque", "law_torque", "normed", "status_of", "inertia", "as_tuples", "pack", "covers", "load", "loaded", "WARM_AFTER", "INTEGRATORS", "NORMS", "CONTROLLERS", "OK", "NOT_FINITE", "UNIT_RANGE",
            "NORM_RUNAWAY", "NORM_FAULT", "PAR", "FLAGS"]
 
 #: With norm handling ``none``, a norm error beyond this is a fault.
@@ -79,13 +79,16 @@ def covers(settings) -> bool:
             and not any(x != 0.0 for x in settings.disturbance) and settings.estimator == "truth")
 
 
-_asked = False
+_asked = _loaded = False
 
 
 def loaded() -> bool:
     """True when :func:`advance` is compiled or loaded in this process; with the JIT off, when :func:`load`
     was called (then :func:`advance` runs as Python, slower than the Python step: only when asked)."""
-    return _asked if DISABLED else bool(advance.signatures)
+    global _loaded
+    if not _loaded:  # numba's ``signatures`` builds a list each time (about 30 us under load): asked until True
+        _loaded = _asked if DISABLED else bool(advance.signatures)
+    return _loaded
 
 
 def load() -> float:
@@ -116,17 +119,24 @@ def pack(torque, j_rows, j_inv_rows, dt, integrator, norm) -> tuple:
 
 
 @jitable
-def step_torque(q, w, par, flags):
-    """:meth:`sim.core.control.TorqueModel.__call__` for the settings :func:`pack` holds (no Euler controller,
-    no rate feed-forward): the same terms in the same order, :func:`~sim.core.control.summed_torque`."""
+def law_torque(q, wd, qc, par, flags):
+    """:meth:`sim.core.control.TorqueModel.__call__` for the settings :func:`pack` holds (no Euler controller):
+    the same terms in the same order, :func:`~sim.core.control.summed_torque`, the controller tracking ``qc``
+    and the dampers acting against ``wd`` (``w``, or ``w - w_c`` with a rate feed-forward)."""
     control_on = flags[3] != 0
     control = (0.0, 0.0, 0.0)
     if control_on:
         qa = unit(q, None) if flags[1] == 3 else q  # elimination: the attitude is Q/|Q|
-        control = quaternion_controller_torque(qa, (par[6], par[7], par[8], par[9]), (par[10], par[11], par[12]),
+        control = quaternion_controller_torque(qa, qc, (par[10], par[11], par[12]),
                                                (flags[4] != 0, flags[5] != 0, flags[6] != 0), flags[7] != 0, None)
-    return summed_torque((par[0], par[1], par[2]), flags[2] != 0, (par[3], par[4], par[5]), w, control_on, control,
+    return summed_torque((par[0], par[1], par[2]), flags[2] != 0, (par[3], par[4], par[5]), wd, control_on, control,
                          flags[8] != 0, (par[13], par[14], par[15]), None)
+
+
+@jitable
+def step_torque(q, w, par, flags):
+    """:func:`law_torque` with the command quaternion of ``par`` and no rate feed-forward."""
+    return law_torque(q, w, (par[6], par[7], par[8], par[9]), par, flags)
 
 
 @jitable
@@ -154,7 +164,7 @@ def _step(q, w, dt, par, flags, jr, jir):
 
 
 @jitable
-def _normed(q, mode):
+def normed(q, mode):
     """The norm mode coded ``mode`` (:data:`NORMS`) of :mod:`sim.core.norm`: ``(q, correction)``."""
     if mode == 0:
         return hoffmann(q, None)
@@ -189,17 +199,24 @@ def checked_step(q, w, par, flags, jr, jir):
     (:func:`sim.ensemble.compiled.advance_bodies`) both take."""
     mode = flags[1]
     q1, w1 = _step(q, w, par[34], par, flags, jr, jir)
-    q1, c1 = _normed(q1, mode)
+    q1, c1 = normed(q1, mode)
     sw = 0.0 + w1[0] + w1[1] + w1[2]  # Python's sum(w), left to right from 0
+    return status_of(q1, sw, c1, mode), q1, w1, c1
+
+
+@jitable
+def status_of(q1, sw, c1, mode):
+    """The checks of :meth:`sim.model.simulation.Simulation.step` in its order on a new state: ``q1`` after the
+    norm mode ``mode``, ``sw`` the sum of the rate state (wheel speeds included), ``c1`` the norm correction."""
     if not math.isfinite(q1[0] + q1[1] + q1[2] + q1[3] + sw + c1):
-        return NOT_FINITE, q1, w1, c1
+        return NOT_FINITE
     if mode == 3:
         qq = q1[0] * q1[0] + q1[1] * q1[1] + q1[2] * q1[2] + q1[3] * q1[3]
         if not 0.0 < qq < math.inf:
-            return UNIT_RANGE, q1, w1, c1
+            return UNIT_RANGE
     if mode == 2 and abs(math.sqrt(norm2_Q(q1)) - 1.0) > NORM_FAULT:
-        return NORM_RUNAWAY, q1, w1, c1
-    return OK, q1, w1, c1
+        return NORM_RUNAWAY
+    return OK
 
 
 @kernel

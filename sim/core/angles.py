@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from sim.core.algebra import norm2_Q
+from sim.core.jit import jitable
 from sim.core.ops import FLOAT
 
 __all__ = ["SINGULAR", "cayley_entries", "to_body", "from_cayley_entries", "aircraft_angles", "aircraft_angles_of"]
@@ -37,6 +38,7 @@ def cayley_entries(q) -> tuple:
             2.0 * (p13 - p24), 2.0 * (p14 + p23), -s1 - s2 + s3 + s4)
 
 
+@jitable
 def to_body(q, v):
     """``C(Q) v / |Q|^2``: an inertial vector ``v`` in body axes, Hoffmann (2.12) (exact for any ``|Q|``).
 

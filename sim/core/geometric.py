@@ -13,11 +13,14 @@ Hoffmann's convention (see :mod:`sim`).
 from __future__ import annotations
 
 from sim.core.algebra import cross_VV, matvec_MV, product_QQ
+from sim.core.jit import jitable
+from sim.core.ops import cos_of, select_of, sin_of, sqrt_of
 from sim.core.equations import load_at, rates_rhs
 
 __all__ = ["rotation_quaternion", "dexpinv", "rkmk4", "principal_flow", "SPLITTING_SEQUENCE", "splitting"]
 
 
+@jitable
 def rotation_quaternion(x, ops):
     """The exponential map: the coordinate rotation by the rotation vector ``x`` (rad), Hoffmann (2.1).
 
@@ -28,14 +31,15 @@ def rotation_quaternion(x, ops):
     ``x = 0`` is exact.
     """
     x1, x2, x3 = x
-    a = ops.sqrt(x1 * x1 + x2 * x2 + x3 * x3)
+    a = sqrt_of(x1 * x1 + x2 * x2 + x3 * x3, ops)
     big = a > 1e-3
     aa = a * a
     h = 0.5 * a
-    s = ops.select(big, ops.sin(h) / ops.select(big, a, 1.0), 0.5 - aa / 48.0 + aa * aa / 3840.0)
-    return (-x1 * s, -x2 * s, -x3 * s, ops.cos(h))
+    s = select_of(big, sin_of(h, ops) / select_of(big, a, 1.0, ops), 0.5 - aa / 48.0 + aa * aa / 3840.0, ops)
+    return (-x1 * s, -x2 * s, -x3 * s, cos_of(h, ops))
 
 
+@jitable
 def dexpinv(x, y):
     """The inverse derivative of the exponential map on so(3), ``y + x x y / 2 + x x (x x y) / 12``.
 

@@ -60,6 +60,7 @@ from sim.core.wheels import equivalent_torque
 
 __all__ = ["half_quat", "full_quat", "rk4", "rkmk4", "splitting", "INTEGRATORS", "FULL_QUAT_FORMS",
            "euler_rhs", "rates_rhs", "qdot", "rates", "quasi_rates", "full_quat_acceleration", "kane_acceleration",
+           "quat_acceleration", "FORM_CODES",
            "rotation_quaternion", "integrator"]
 
 FULL_QUAT_FORMS = ("hoffmann", "raw", "lagrange", "kane")
@@ -194,11 +195,22 @@ def full_quat_acceleration(q, p, t, body, form="hoffmann"):
     """
     if form == "kane":
         return kane_acceleration(q, p, t, body)
-    jr, jir = body.j_rows, body.j_inv_rows
+    return quat_acceleration(q, p, t, body.j_rows, body.j_inv_rows, FORM_CODES[form])
+
+
+#: The forms of :func:`quat_acceleration`, by code (``kane``: :func:`kane_acceleration`, Python only).
+FORM_CODES = {"hoffmann": 0, "raw": 1, "lagrange": 2}
+
+
+@jitable
+def quat_acceleration(q, p, t, jr, jir, form):
+    """:func:`full_quat_acceleration` of the form coded ``form`` (:data:`FORM_CODES`) for the inertia rows
+    ``jr`` and ``jir`` (``J`` and ``J^-1``): Hoffmann (4.15) as his MakeN listing builds it (Appendix B), and
+    with ``lagrange`` the constraint force ``-(P^T P) Q`` (Sherif (38)/(40))."""
     u = vmul_QQ(q, p)                               # (w/2, Q.P)
     u4 = u[3]
     x1, x2, x3 = matvec_MV(jr, u)                   # J44 V(Q) P
-    if form == "raw":
+    if form == 1:
         y1, y2, y3, y4 = vmul_QQ(q, vtmul_QQ(p, (x1, x2, x3, u4)))
     else:
         # 3x3 block of V(Q) V^T(P) without its diagonal (each diagonal
@@ -210,7 +222,7 @@ def full_quat_acceleration(q, p, t, body, form="hoffmann"):
     a1, a2, a3 = matvec_MV(jir, t)                  # J^-1 T as one vector
     m1, m2, m3, m4 = vtmul_QQ(q, (a1, a2, a3, 0.0))
     r = (-2.0 * n1 + 0.5 * m1, -2.0 * n2 + 0.5 * m2, -2.0 * n3 + 0.5 * m3, -2.0 * n4 + 0.5 * m4)
-    if form == "lagrange":
+    if form == 2:
         pp = norm2_Q(p)
         r = (r[0] - pp * q[0], r[1] - pp * q[1], r[2] - pp * q[2], r[3] - pp * q[3])
     return r

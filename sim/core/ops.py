@@ -28,8 +28,8 @@ elementary functions, never in the formulas:
 
 A third flavour, ``None``, is one body in compiled code (:mod:`sim.core.jit`): a
 formula called from a compiled kernel gets ``ops=None`` and reaches the operations
-through :func:`sqrt_of`, :func:`select_of` and :func:`clip_of`, whose ``None`` branch
-(``math.sqrt``, a conditional, :func:`clip_float`) numba keeps and whose other branch
+through :func:`sqrt_of`, :func:`sin_of`, :func:`cos_of`, :func:`select_of` and :func:`clip_of`, whose
+``None`` branch (``math.sqrt``, ``math.sin``, ``math.cos``, a conditional, :func:`clip_float`) numba keeps and whose other branch
 it prunes; on Python floats the two give the same bits as :data:`FLOAT`.
 
 ``sqrt`` is correctly rounded in both (IEEE 754), so the norm modes agree bit
@@ -81,7 +81,7 @@ import numpy as np
 
 from sim.core.jit import jitable
 
-__all__ = ["Ops", "FLOAT", "COLUMN", "sqrt_of", "select_of", "clip_of", "clip_float"]
+__all__ = ["Ops", "FLOAT", "COLUMN", "sqrt_of", "sin_of", "cos_of", "select_of", "clip_of", "clip_float"]
 
 
 class Ops:
@@ -114,6 +114,22 @@ def sqrt_of(x, ops):
     if ops is None:
         return math.sqrt(x)
     return ops.sqrt(x)
+
+
+@jitable
+def sin_of(x, ops):
+    """``ops.sin(x)``, or ``math.sin(x)`` for ``ops=None`` (one body, compiled: libm's, as Python's)."""
+    if ops is None:
+        return math.sin(x)
+    return ops.sin(x)
+
+
+@jitable
+def cos_of(x, ops):
+    """``ops.cos(x)``, or ``math.cos(x)`` for ``ops=None`` (one body, compiled: libm's, as Python's)."""
+    if ops is None:
+        return math.cos(x)
+    return ops.cos(x)
 
 
 @jitable

@@ -61,11 +61,12 @@ import numpy as np
 
 from sim.core.algebra import cross_VV, matvec_MV
 from sim.core.energy import energy_of
+from sim.core.jit import jitable
 from sim.core.ops import FLOAT
 
 __all__ = ["LAYOUTS", "WheelSet", "Formulas", "source", "layout_axes", "wheel_set", "free_inertia",
            "wheel_motor_torques", "gyrostat_rhs", "total_momentum", "gyrostat_energy", "wheel_reaction",
-           "equivalent_torque", "PYRAMID_TILT_DEG"]
+           "equivalent_torque", "PYRAMID_TILT_DEG", "grouped"]
 
 #: Wheel layouts by name (besides a list of axes).
 LAYOUTS = ("none", "orthogonal", "pyramid")
@@ -154,6 +155,12 @@ class WheelSet:
                            tuple(_terms([j * x for x in a]) for a, j in zip(self.axes, self.inertia)))
         object.__setattr__(self, "_allocation_terms", tuple(_terms(r) for r in self.allocation))
         object.__setattr__(self, "_kept", {})
+
+    @property
+    def terms(self) -> tuple:
+        """``(axis, momentum, allocation)``: per wheel, the non-zero components ``((k, value), ...)`` of its
+        axis, of ``J_s,i a_i`` and of its row of ``-A+`` (what the formulas are written from)."""
+        return self._axis_terms, self._momentum_terms, self._allocation_terms
 
     @property
     def key(self) -> tuple:
@@ -257,19 +264,26 @@ def _row(prefix: str, r: int, names, constants=None) -> str:
     return _joined("", [f"{constants[3 * r + k]!r} * {x}" for k, x in enumerate(names) if constants[3 * r + k] != 0.0])
 
 
-def _grouped(terms) -> list:
-    """``["c * x", "c * (x1 + x2 - x3)", ...]`` of ``[(c, "x"), ...]``: terms whose constants are equal or
-    opposite share one product (the pyramid's four wheels have one tilt)."""
+def grouped(terms) -> list:
+    """``[(c0, ((x1, 1), (x2, 1), (x3, -1))), ...]`` of ``[(c, x), ...]``: terms whose constants are equal or
+    opposite share one product ``c0 (x1 + x2 - x3)`` (the pyramid's four wheels have one tilt), in the order
+    of their first term.  The one grouping both the written formulas (:func:`source`) and the compiled ones
+    (:mod:`sim.core.wheel_program`) follow."""
     groups = {}
     for c, x in terms:
         groups.setdefault(abs(c), []).append((c, x))
+    return [(members[0][0], tuple((x, 1 if c == members[0][0] else -1) for c, x in members))
+            for members in groups.values()]
+
+
+def _grouped(terms) -> list:
+    """``["c * x", "c * (x1 + x2 - x3)", ...]`` of ``[(c, "x"), ...]`` (:func:`grouped`)."""
     out = []
-    for members in groups.values():
-        c0 = members[0][0]
+    for c0, members in grouped(terms):
         if len(members) == 1:
-            out.append(f"{c0!r} * {members[0][1]}")
+            out.append(f"{c0!r} * {members[0][0]}")
             continue
-        inner = members[0][1] + "".join((" + " if c == c0 else " - ") + x for c, x in members[1:])
+        inner = members[0][0] + "".join((" + " if sign > 0 else " - ") + x for x, sign in members[1:])
         out.append(f"{c0!r} * ({inner})")
     return out
 
@@ -443,6 +457,7 @@ def gyrostat_rhs(w, load, jr, jfi, wheels: WheelSet):
     return wheels.arithmetic.rhs(w, load, jr, jfi)
 
 
+@jitable
 def equivalent_torque(w, acceleration, jr):
     """``J dw/dt + w x J w``: the torque that gives the rigid body of inertia ``J`` the gyrostat's ``dw/dt``.
 

@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.core.jit import jitable
 from sim.core.ops import FLOAT
 from sim.core.angles import to_body
 
@@ -70,6 +71,7 @@ __all__ = ["magnetic_torque", "Magnetorquers", "bdot_dipole", "Bdot", "avanzini_
 BDOT_LAWS = ("proportional", "bang-bang")
 
 
+@jitable
 def magnetic_torque(m, b) -> tuple:
     """``T = m x B`` (N m): the dipole ``m`` (A m^2) in the field ``b`` (T), the same axes (Markley & Crassidis 2014, ch. 3)."""
     mx, my, mz = m

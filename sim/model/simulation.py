@@ -31,6 +31,8 @@ from sim.core.norm import unit
 from sim.core.quaternion import from_aircraft_angles
 from sim.model.settings import Settings
 from sim.model.stepping import Stepper
+from sim.model import advance_craft as craft_kernels
+from sim.model.craft_steps import CraftSteps
 from sim.model.world import World, WorldState
 from sim.gnc.magnetic import MagneticControl
 from sim.gnc.pointing import axis_error, two_vector
@@ -69,7 +71,7 @@ def to_lvlh(q, r, v) -> tuple:
     return tuple(float(x) for x in product(q, conjugate(qo)))
 
 
-class Simulation(Stepper):
+class Simulation(Stepper, CraftSteps):
     """A rigid body (with reaction wheels, if any) integrated at a fixed step, with inputs settable between steps.
 
     Parameters
@@ -265,12 +267,8 @@ class Simulation(Stepper):
         JIT off, only :func:`sim.core.advance.load` switches to it).  Packed again when the settings, the controls, the command or
         ``dt`` change."""
         s, torque = self._settings, self._torque
-        if self._cmd.path is not None or self._step_torque is not torque or self._nav is not None:
+        if self._cmd.path is not None or self._step_torque is not torque or self._nav is not None or not self._warm(n):
             return None
-        if not compiled.loaded():
-            if compiled.DISABLED or _python_steps + n < compiled.WARM_AFTER:
-                return None
-            compiled.load()
         key = self._pack_key
         if key is not None and key[0] is s and key[1] is self._controls and key[2] is torque.qc and key[3] == self._dt:
             return key[4]
@@ -279,6 +277,16 @@ class Simulation(Stepper):
             packed = compiled.pack(torque, self._rigid.j_rows, self._rigid.j_inv_rows, self._dt, s.integrator, s.norm)
         self._pack_key = (s, self._controls, torque.qc, self._dt, packed)
         return packed
+
+    @staticmethod
+    def _warm(n: int, kernels=compiled) -> bool:
+        """True when the compiled kernels of ``kernels`` (:mod:`sim.core.advance`, or :mod:`sim.model.advance_craft`)
+        are loaded, or the process, with the ``n`` steps to come, has taken their ``WARM_AFTER`` steps in Python (then they are loaded now; with the JIT off, only their ``load()`` switches to them)."""
+        if not kernels.loaded():
+            if compiled.DISABLED or _python_steps + n < kernels.WARM_AFTER:
+                return False
+            kernels.load()
+        return True
 
     def step(self, n: int = 1) -> None:
         """Advance ``n`` fixed steps: compiled (:func:`sim.core.advance.advance`) where it covers the settings,
@@ -305,6 +313,10 @@ class Simulation(Stepper):
                 n -= done
                 if status != compiled.OK:
                     break  # the faulting step again in Python below: it raises today's SimulationFault
+            if n == 0:
+                return
+        elif n > 0 and (craft := self._craft_packed()) is not None and self._warm(n, craft_kernels):
+            n = self._step_craft(craft, n)  # a spacecraft (sim.model.craft_steps)
             if n == 0:
                 return
         self._step_python(n)

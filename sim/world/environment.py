@@ -26,7 +26,8 @@ import math
 
 from sim.core.algebra import cross_VV, matvec_MV
 from sim.core.angles import to_body
-from sim.core.ops import FLOAT
+from sim.core.jit import jitable
+from sim.core.ops import FLOAT, sqrt_of
 
 __all__ = ["MU_EARTH", "EARTH_RADIUS_KM", "orbit_rate", "nadir", "gravity_gradient_torque",
            "disturbance_torque", "gravity_gradient_at", "orbit_quaternion", "to_orbit_frame", "DISTURBANCE_AXES"]
@@ -49,11 +50,13 @@ def orbit_rate(altitude_km: float) -> float:
     return math.sqrt(MU_EARTH / (r * r * r))
 
 
+@jitable
 def nadir(t: float, n: float) -> tuple:
     """The nadir direction in inertial axes at time ``t``: ``(-sin nt, 0, cos nt)``."""
     return (-math.sin(n * t), 0.0, math.cos(n * t))
 
 
+@jitable
 def gravity_gradient_torque(q, t: float, n: float, jr):
     """``T = 3 n^2 c x (J c)``, ``c`` the nadir in body axes at time ``t`` (the module docstring).
 
@@ -67,6 +70,7 @@ def gravity_gradient_torque(q, t: float, n: float, jr):
     return (k * gx, k * gy, k * gz)
 
 
+@jitable
 def gravity_gradient_at(q, r_km, jr, ops=FLOAT):
     """``T = 3 mu/|r|^3 c x (J c)`` at the ECI position ``r_km`` (km): ``c`` the unit nadir ``-r/|r|`` in body axes.
 
@@ -77,7 +81,7 @@ def gravity_gradient_at(q, r_km, jr, ops=FLOAT):
     """
     x, y, z = r_km
     rr = x * x + y * y + z * z
-    rn = ops.sqrt(rr)
+    rn = sqrt_of(rr, ops)
     cx, cy, cz = to_body(q, (-x / rn, -y / rn, -z / rn))
     jx = jr[0] * cx + jr[1] * cy + jr[2] * cz
     jy = jr[3] * cx + jr[4] * cy + jr[5] * cz
@@ -86,6 +90,7 @@ def gravity_gradient_at(q, r_km, jr, ops=FLOAT):
     return (k * (cy * jz - cz * jy), k * (cz * jx - cx * jz), k * (cx * jy - cy * jx))
 
 
+@jitable
 def disturbance_torque(q, t: float, amplitude, period: float, inertial: bool):
     """A disturbance torque in body axes: ``D`` (``period`` 0) or ``D sin(2 pi t / period)``.
 

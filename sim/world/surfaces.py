@@ -251,6 +251,7 @@ def drag(surfaces: Surfaces, velocity, density) -> tuple:
     return _torque_force(DRAG_LAW, surfaces.table, velocity, density)
 
 
+@jitable
 def relative_velocity(r_eci, v_eci) -> tuple:
     """``v - w_E x r`` (m/s, ECI): the velocity relative to an atmosphere turning with the Earth about z
     (``w_E`` = :data:`EARTH_ROTATION_RATE`); Vallado (2013) section 8.6.2.  Arithmetic: floats or rows."""

@@ -83,9 +83,10 @@ STAGE_TIME = frozenset({"cubesat_year", "disturbances", "fly_on_estimate", "j2_p
 
 @pytest.fixture(autouse=True, scope="module")
 def _compiled_now():
-    """The compiled advance from the first step (a process loads it only after WARM_AFTER Python steps)."""
-    from sim.core import advance
-    advance.load()
+    """The compiled advance and the spacecraft's step from the first step (a process loads them only after
+    WARM_AFTER Python steps)."""
+    from sim.model import advance_craft
+    advance_craft.load()
 
 
 def _golden(name):

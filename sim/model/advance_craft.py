@@ -1,0 +1,361 @@
+"""The compiled step of a spacecraft in its world: wheels, orbit, environment torques (issue 42).
+
+:func:`advance_craft` takes up to ``n`` fixed steps of a body with reaction wheels (any number, any layout),
+under the torque law of :func:`sim.core.advance.law_torque` (tracking a command quaternion with a rate
+feed-forward, as a pointing mode asks), the wheels realising it within their torque and speed limits
+(:mod:`sim.core.wheel_program`), and the external torques of :class:`sim.model.loads.LoadModel` in its
+order: the gravity gradient (on the circular orbit of :func:`sim.world.environment.gravity_gradient_torque`,
+or on the propagated orbit read at each stage's time, :func:`sim.world.orbit.mean_elements_state` and
+:func:`sim.world.environment.gravity_gradient_at`), solar radiation pressure and drag on the body's facets
+(:func:`sim.world.surfaces.srp_facets`, :func:`~sim.world.surfaces.drag_facets`), the torquers' dipole in
+the field (:func:`sim.gnc.magnetic.magnetic_torque`, the field ``B + dB/dt (t - t_step)`` at each stage)
+and the disturbance torque (:func:`sim.world.environment.disturbance_torque`).  Half-quat or rk4, every
+norm mode: the same formulas the Python step calls, with ``ops=None``, so each step is bit for bit
+:meth:`sim.model.simulation.Simulation._step_python`'s.
+
+What changes once per step (the world of :class:`sim.model.world.WorldState`, the torquers' dipole held
+over the step, the command quaternion and its rate) is the array ``world`` (:data:`WORLD`), written by
+the Python side before each call; with a world the Python side calls one step at a time (the world, the
+B-dot sample and the pointing command are made between steps), without one ``n`` steps at once.  What the
+settings fix is ``par`` and ``flags`` (:func:`pack`), the wheels' tables (:func:`sim.core.wheel_program.program`)
+and the facets' table (:attr:`sim.world.surfaces.Surfaces.table`).  The state ``(q, w, correction, W)``
+is an array written back after the last good step; faults are a status (:mod:`sim.core.advance`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.core.advance import INTEGRATORS as PLAIN_INTEGRATORS
+from sim.core.advance import NORMS, CONTROLLERS, OK, inertia, law_torque, normed, status_of
+from sim.core.angles import to_body
+from sim.core.algebra import product_QQ
+from sim.core.equations import euler_rhs, qdot, quasi_rates, rates
+from sim.core.geometric import dexpinv, rotation_quaternion
+from sim.core.integrators import FORM_CODES, axpy_Q, axpy_V, half_quat_update, quat_acceleration, rk4_sum_Q, rk4_sum_V
+from sim.core import advance as plain
+from sim.core.jit import DISABLED, compile_once, jitable, kernel
+from sim.core.wheel_program import gyrostat_rates, motor_torques
+from sim.core.wheels import equivalent_torque
+from sim.gnc.magnetic import magnetic_torque
+from sim.world.environment import disturbance_torque, gravity_gradient_at, gravity_gradient_torque
+from sim.world.orbit import mean_elements_state
+from sim.world.surfaces import drag_facets, relative_velocity, srp_facets
+
+__all__ = ["WARM_AFTER", "advance_craft", "covers", "pack", "load", "loaded", "external", "craft_step", "PAR", "FLAGS", "WORLD", "NO_SURFACES"]
+
+#: Layout of the craft's ``par``: :data:`sim.core.advance.PAR` (0-34), then name -> (first index, length).
+PAR = {"rate": (35, 1), "disturbance": (36, 3), "period": (39, 1), "j_free_inv": (40, 9), "elements": (49, 9)}
+#: Layout of the craft's ``flags``: :data:`sim.core.advance.FLAGS` (0-8), then name -> index.
+FLAGS = {"gravity": 9, "disturbance_on": 10, "inertial": 11, "srp": 12, "drag": 13, "field": 14, "direct_on": 15,
+         "outside": 16, "form": 17}
+#: The integrators the craft's step runs, by their code in ``flags`` (:data:`sim.core.advance.INTEGRATORS`, and
+#: full-quat in the forms of :data:`sim.core.integrators.FORM_CODES`).
+INTEGRATORS = {**PLAIN_INTEGRATORS, "full-quat": 2, "rkmk4": 3}
+#: Layout of ``world``: name -> (first index, length).  ``steps`` is ``k - k0`` (the step's time is
+#: ``t0 + steps dt``, as :class:`~sim.model.simulation.Simulation` counts it), ``t_world`` the time the world
+#: was made at, ``pressure`` the signed solar pressure (:func:`sim.world.surfaces.pressure`), ``feed`` 1 when
+#: the dampers act against ``w - w_c``.
+WORLD = {"t0": (0, 1), "steps": (1, 1), "t_world": (2, 1), "r": (3, 3), "v": (6, 3), "sun": (9, 3),
+         "pressure": (12, 1), "sunlit": (13, 1), "b": (14, 3), "b_rate": (17, 3), "density": (20, 1),
+         "dipole": (21, 3), "qc": (24, 4), "feed": (28, 1), "wc": (29, 3)}
+_PAR_SIZE, _FLAG_SIZE, _WORLD_SIZE = 58, 18, 32
+#: Steps a process takes in Python before it loads :func:`advance_craft` (about 0.5 s from the disk cache; a first
+#: compile 10-30 s, once): a spacecraft's Python step costs 15 us (wheels alone) to 1 ms (208 facets), so
+#: 2,000 steps are 0.03-2 s of Python (:data:`sim.core.advance.WARM_AFTER` for the plain body).
+WARM_AFTER = 2_000
+_loaded = False
+#: The facets' table of a body without surface torques.
+NO_SURFACES = np.zeros((0, 13))
+
+
+def covers(settings) -> bool:
+    """True when :func:`advance_craft` steps a body of ``settings``: half-quat, rk4, rkmk4 or full-quat (not
+    its ``kane`` form), no controller or the
+    quaternion controller, every norm mode, any wheels, any environment torque, an orbit of elements (a TLE's
+    SGP4 and the Euler controller, splitting, sensors and an estimator step in Python).  A
+    user's torque function is the caller's to check (:meth:`sim.model.simulation.Simulation.step`)."""
+    s = settings
+    return (s.integrator in INTEGRATORS and (s.integrator != "full-quat" or s.full_quat_form in FORM_CODES)
+            and s.controller in CONTROLLERS and s.norm in NORMS
+            and s.estimator == "truth" and s.tle is None and (s.has_orbit or not s.torques_on))
+
+
+def pack(torque, load, body, dt, integrator, norm, elements=None, form="hoffmann") -> tuple:
+    """``(par, flags)`` of a :class:`~sim.core.control.TorqueModel`, a :class:`~sim.model.loads.LoadModel`, the
+    integrators' ``body`` (a :class:`~sim.core.body.Body` or a :class:`~sim.model.loads.Gyrostat`), ``dt``,
+    the integrator's and norm mode's names and the orbit's mean elements (nine floats:
+    :func:`sim.world.orbit.mean_elements_state`'s, or None without an orbit)."""
+    par = np.zeros(_PAR_SIZE)
+    par[0:3] = torque.command
+    par[3:6] = torque.dampers
+    par[6:10] = torque.qc
+    par[10:13] = torque.gains
+    par[13:16] = torque.limits
+    par[16:25] = body.j_rows
+    par[25:34] = body.j_inv_rows
+    par[34] = dt
+    par[35] = load.rate
+    if load.disturbance is not None:
+        par[36:39] = load.disturbance
+    par[39] = load.period
+    if getattr(body, "j_free_inv_rows", None) is not None:
+        par[40:49] = body.j_free_inv_rows
+    if elements is not None:
+        par[49:58] = elements
+    gravity = 0 if not load.gravity_gradient else (2 if load.orbit else 1)
+    flags = np.array([INTEGRATORS[integrator], NORMS[norm], torque.dampers_on, torque.controller == "quaternion",
+                      torque.axes[0], torque.axes[1], torque.axes[2], torque.shortest_path, torque.limiter_on,
+                      gravity, load.disturbance is not None, load.inertial, load.srp, load.drag, load.field,
+                      load.direct is not None, load.gravity_gradient or load.disturbance is not None or load.srp
+                      or load.drag or load.field, FORM_CODES.get(form, 0)], dtype=np.int64)
+    return par, flags
+
+
+@jitable
+def _added(have, total, d):
+    """``total + d``, or ``d`` for the first term (:meth:`sim.model.loads.LoadModel.external`'s sum)."""
+    if have:
+        return (total[0] + d[0], total[1] + d[1], total[2] + d[2])
+    return d
+
+
+@jitable
+def _orbit_at(t, world, par):
+    """``(r, v)`` (km, km/s, ECI) at a stage's time ``t``: the world's own at its time, else the orbit's
+    (:meth:`sim.model.loads.LoadModel.stage`)."""
+    if t == world[2]:
+        return (world[3], world[4], world[5]), (world[6], world[7], world[8])
+    x = mean_elements_state(par[49], par[50], par[51], par[52], par[53], par[54], par[55], par[56], par[57], t)
+    return (x[0], x[1], x[2]), (x[3], x[4], x[5])
+
+
+@jitable
+def external(q, t, world, par, flags, jr, table):
+    """``(T_ext, any)``: the external torque at ``(q, t)`` in the order of
+    :meth:`sim.model.loads.LoadModel.external`, and whether any term acts."""
+    total = (0.0, 0.0, 0.0)
+    have = False
+    if flags[9] == 1:
+        total, have = gravity_gradient_torque(q, t, par[35], jr), True
+    elif flags[9] == 2:
+        total, have = gravity_gradient_at(q, _orbit_at(t, world, par)[0], jr, None), True
+    if flags[12] != 0:
+        d = (0.0, 0.0, 0.0)
+        if not world[13] <= 0.0:  # the umbra: no pressure at all
+            s = to_body(q, (world[9], world[10], world[11]))
+            x = srp_facets(table, s[0], s[1], s[2], world[12])
+            d = (x[0], x[1], x[2])
+        total, have = _added(have, total, d), True
+    if flags[13] != 0:
+        r, v = _orbit_at(t, world, par)
+        u = to_body(q, relative_velocity((r[0] * 1e3, r[1] * 1e3, r[2] * 1e3), (v[0] * 1e3, v[1] * 1e3, v[2] * 1e3)))
+        x = drag_facets(table, u[0], u[1], u[2], world[20])
+        total, have = _added(have, total, (x[0], x[1], x[2])), True
+    if flags[14] != 0:
+        h = t - world[2]
+        b = to_body(q, (world[14] + world[17] * h, world[15] + world[18] * h, world[16] + world[19] * h))
+        total, have = _added(have, total, magnetic_torque((world[21], world[22], world[23]), b)), True
+    if flags[10] != 0:
+        d = disturbance_torque(q, t, (par[36], par[37], par[38]), par[39], flags[11] != 0)
+        total, have = _added(have, total, d), True
+    return total, have
+
+
+@jitable
+def _load(q, w, speeds, t, world, par, flags, jr, wheels, table, u):
+    """The load of :meth:`sim.model.loads.LoadModel.__call__` at a stage (or the torque law alone): without
+    wheels the body torque ``T_cmd + T_ext``; with them ``T_ext``, the motor torques written into ``u``."""
+    wd = (w[0] - world[29], w[1] - world[30], w[2] - world[31]) if world[28] != 0.0 else w
+    command = law_torque(q, wd, (world[24], world[25], world[26], world[27]), par, flags)
+    e, have = (0.0, 0.0, 0.0), False
+    if flags[16] != 0:
+        e, have = external(q, t, world, par, flags, jr, table)
+    if wheels.shape[0] == 0:
+        if have:
+            return (command[0] + e[0], command[1] + e[1], command[2] + e[2])
+        return command
+    motor_torques(command, speeds, flags[15] != 0, wheels, u)
+    return e
+
+
+@jitable
+def _rates(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, row):
+    """``dw/dt`` at a stage (the wheels' ``dW/dt`` into ``buf[row]``): :func:`_load` through Euler's or the
+    gyrostat's equations (:func:`sim.core.integrators.rates_rhs`)."""
+    load = _load(q, w, speeds, t, world, par, flags, jr, wheels, table, buf[0])
+    if wheels.shape[0] == 0:
+        return euler_rhs(w, load, jr, jir)
+    return gyrostat_rates(w, speeds, load, buf[0], jr, jfi, wheels, groups, buf[1], buf[row])
+
+
+@jitable
+def _full_quat(q, p, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf):
+    """:func:`sim.core.integrators.full_quat` (Hoffmann App. B, the form coded ``flags[17]``): ``(q, p)``
+    returned, the wheels' new speeds in ``buf[7]``; the rates the torque law sees are ``rates_of(Q, P)``."""
+    dt = par[34]
+    w = quasi_rates(q, p) if flags[1] == 3 else rates(q, p)
+    if wheels.shape[0] == 0:
+        a = quat_acceleration(q, p, _load(q, w, speeds, t, world, par, flags, jr, wheels, table, buf[0]), jr, jir,
+                              flags[17])
+    else:
+        d = _rates(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, 2)
+        a = quat_acceleration(q, p, equivalent_torque(w, d, jr), jr, jir, flags[17])
+        for i in range(wheels.shape[0]):
+            buf[7, i] = speeds[i] + dt * buf[2, i]
+    p1 = p[0] + dt * a[0]
+    p2 = p[1] + dt * a[1]
+    p3 = p[2] + dt * a[2]
+    p4 = p[3] + dt * a[3]
+    return (q[0] + dt * p1, q[1] + dt * p2, q[2] + dt * p3, q[3] + dt * p4), (p1, p2, p3, p4)
+
+
+@jitable
+def _rkmk4(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf):
+    """:func:`sim.core.geometric.rkmk4` (Munthe-Kaas 1998): the attitude moved by the exponential map of the RK4
+    combination of ``dexp^-1`` stages, the rate state by RK4; the wheels' new speeds in ``buf[7]``."""
+    dt = par[34]
+    n = wheels.shape[0]
+    h = 0.5 * dt
+    th = t + h
+    stage = buf[8]
+    k1w = _rates(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, 2)
+    k1 = w
+    x2 = (h * k1[0], h * k1[1], h * k1[2])
+    w2 = axpy_V(w, h, k1w)
+    for i in range(n):
+        stage[i] = speeds[i] + h * buf[2, i]
+    q2 = product_QQ(rotation_quaternion(x2, None), q)
+    k2w = _rates(q2, w2, stage, th, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, 3)
+    k2 = dexpinv(x2, w2)
+    x3 = (h * k2[0], h * k2[1], h * k2[2])
+    w3 = axpy_V(w, h, k2w)
+    for i in range(n):
+        stage[i] = speeds[i] + h * buf[3, i]
+    q3 = product_QQ(rotation_quaternion(x3, None), q)
+    k3w = _rates(q3, w3, stage, th, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, 4)
+    k3 = dexpinv(x3, w3)
+    x4 = (dt * k3[0], dt * k3[1], dt * k3[2])
+    w4 = axpy_V(w, dt, k3w)
+    for i in range(n):
+        stage[i] = speeds[i] + dt * buf[4, i]
+    q4 = product_QQ(rotation_quaternion(x4, None), q)
+    k4w = _rates(q4, w4, stage, t + dt, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, 5)
+    k4 = dexpinv(x4, w4)
+    s = dt / 6.0
+    theta = (s * (k1[0] + 2.0 * k2[0] + 2.0 * k3[0] + k4[0]), s * (k1[1] + 2.0 * k2[1] + 2.0 * k3[1] + k4[1]),
+             s * (k1[2] + 2.0 * k2[2] + 2.0 * k3[2] + k4[2]))
+    for i in range(n):
+        buf[7, i] = speeds[i] + s * (buf[2, i] + 2.0 * buf[3, i] + 2.0 * buf[4, i] + buf[5, i])
+    return product_QQ(rotation_quaternion(theta, None), q), rk4_sum_V(w, s, k1w, k2w, k3w, k4w)
+
+
+@jitable
+def craft_step(q, w, speeds, t, world, par, flags, wheels, groups, table, buf):
+    """One step of the integrator coded in ``flags`` (:func:`sim.core.integrators.half_quat`,
+    :func:`~sim.core.integrators.rk4`, :func:`sim.core.geometric.rkmk4`) from ``(q, w, speeds)`` at ``t``: ``(q, w)`` returned, the new wheel
+    speeds in ``buf[7]`` (``buf`` rows: 0 motor torques, 1 net wheel torques, 2-5 the stages' ``dW/dt``,
+    7 the result, 8 a stage's speeds)."""
+    jr, jir = inertia(par)
+    jfi = (par[40], par[41], par[42], par[43], par[44], par[45], par[46], par[47], par[48])
+    dt = par[34]
+    n = wheels.shape[0]
+    if flags[0] == 0:
+        a = _rates(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, 2)
+        for i in range(n):
+            buf[7, i] = speeds[i] + dt * buf[2, i]
+        return half_quat_update(q, w, a, dt)
+    h = 0.5 * dt
+    th = t + h
+    stage = buf[8]
+    if flags[0] == 3:
+        return _rkmk4(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf)
+    k1q, k1w = qdot(q, w), _rates(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, 2)
+    for i in range(n):
+        stage[i] = speeds[i] + h * buf[2, i]
+    q2, w2 = axpy_Q(q, h, k1q), axpy_V(w, h, k1w)
+    k2q, k2w = qdot(q2, w2), _rates(q2, w2, stage, th, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, 3)
+    for i in range(n):
+        stage[i] = speeds[i] + h * buf[3, i]
+    q3, w3 = axpy_Q(q, h, k2q), axpy_V(w, h, k2w)
+    k3q, k3w = qdot(q3, w3), _rates(q3, w3, stage, th, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, 4)
+    for i in range(n):
+        stage[i] = speeds[i] + dt * buf[4, i]
+    q4, w4 = axpy_Q(q, dt, k3q), axpy_V(w, dt, k3w)
+    k4q, k4w = qdot(q4, w4), _rates(q4, w4, stage, t + dt, world, par, flags, jr, jir, jfi, wheels, groups, table,
+                                    buf, 5)
+    s = dt / 6.0
+    for i in range(n):
+        buf[7, i] = speeds[i] + s * (buf[2, i] + 2.0 * buf[3, i] + 2.0 * buf[4, i] + buf[5, i])
+    return rk4_sum_Q(q, s, k1q, k2q, k3q, k4q), rk4_sum_V(w, s, k1w, k2w, k3w, k4w)
+
+
+@kernel
+def advance_craft(state, world, par, flags, wheels, groups, table, n):
+    """Take up to ``n`` steps from ``state = (q1..q4, wx, wy, wz, correction, P1..P4, W_1..W_n)`` (``P``:
+    full-quat's ``dQ/dt``, else not read), in place.
+
+    Returns ``(status, steps)`` as :func:`sim.core.advance.advance` does: the checks of
+    :meth:`sim.model.simulation.Simulation.step` in its order (:func:`sim.core.advance.status_of`), the
+    wheels' speeds in the finiteness check as in Python's ``sum(w)``.
+    """
+    m = wheels.shape[0]
+    buf = np.empty((9, m))
+    speeds = buf[6]
+    for i in range(m):
+        speeds[i] = state[12 + i]
+    q = (state[0], state[1], state[2], state[3])
+    w = (state[4], state[5], state[6])
+    correction = state[7]
+    p = (state[8], state[9], state[10], state[11])
+    jr, jir = inertia(par)
+    jfi = (par[40], par[41], par[42], par[43], par[44], par[45], par[46], par[47], par[48])
+    t0, k, dt, mode = world[0], world[1], par[34], flags[1]
+    status = OK
+    done = 0
+    for _ in range(n):
+        t = t0 + k * dt
+        p1 = p
+        if flags[0] == 2:  # full-quat: (Q, P), the rates read back from them after the norm mode
+            q1, p1 = _full_quat(q, p, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf)
+            q1, c1 = normed(q1, mode)
+            w1 = quasi_rates(q1, p1) if mode == 3 else rates(q1, p1)
+        else:
+            q1, w1 = craft_step(q, w, speeds, t, world, par, flags, wheels, groups, table, buf)
+            q1, c1 = normed(q1, mode)
+        sw = 0.0 + w1[0] + w1[1] + w1[2]  # Python's sum(w), left to right from 0, the wheels after the body
+        for i in range(m):
+            sw = sw + buf[7, i]
+        status = status_of(q1, sw, c1, mode)
+        if status != OK:
+            break
+        q, w, p, correction = q1, w1, p1, c1
+        for i in range(m):
+            speeds[i] = buf[7, i]
+        k += 1.0
+        done += 1
+    state[0], state[1], state[2], state[3] = q
+    state[4], state[5], state[6] = w
+    state[7] = correction
+    state[8], state[9], state[10], state[11] = p
+    for i in range(m):
+        state[12 + i] = speeds[i]
+    return status, done
+
+
+def load() -> float:
+    """Compile :func:`advance_craft` or load it from the disk cache (:func:`sim.core.jit.compile_once`), and the
+    plain body's :func:`sim.core.advance.advance` with it; the seconds it took."""
+    return plain.load() + compile_once(advance_craft, np.zeros(12), np.zeros(_WORLD_SIZE), np.zeros(_PAR_SIZE),
+                                       np.zeros(_FLAG_SIZE, dtype=np.int64), np.zeros((0, 11)), np.zeros((0, 5)),
+                                       NO_SURFACES, 0)
+
+
+def loaded() -> bool:
+    """True when both kernels are compiled or loaded in this process (with the JIT off: when :func:`load` was
+    called, :func:`sim.core.advance.loaded`)."""
+    global _loaded
+    if not _loaded:  # asked until True (numba's ``signatures`` costs tens of microseconds)
+        _loaded = plain.loaded() and (DISABLED or bool(advance_craft.signatures))
+    return _loaded
+

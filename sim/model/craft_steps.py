@@ -1,0 +1,104 @@
+"""A spacecraft's steps through the compiled kernel (:mod:`sim.model.advance_craft`), for
+:class:`sim.model.simulation.Simulation`.
+
+:class:`CraftSteps` packs what the settings fix once per change of them (the torque law, the loads, the
+wheels' and the facets' tables) and, before each call, what changes between steps: the world of the step
+(:class:`~sim.model.world.WorldState`), the torquers' dipole and the command quaternion with its rate.  With
+a world, or a SLERP in progress, it calls the kernel one step at a time and makes, between the steps, what
+Python makes (the next command, the world, the B-dot sample: :meth:`Simulation._update_world`); without
+them, many steps in one call.  The numbers are those of the Python step, bit for bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.model import advance_craft as craft
+from sim.core import advance as plain
+from sim.core.wheel_program import program
+from sim.world.orbit import KeplerOrbit
+from sim.world.surfaces import pressure
+
+__all__ = ["CraftSteps", "CHUNK"]
+
+#: Most steps in one call without a world (about 10 ms and more): a Python signal (Ctrl-C) waits no longer.
+CHUNK = 20_000
+_ZERO3 = (0.0, 0.0, 0.0)
+_ZERO4 = (0.0, 0.0, 0.0, 0.0)
+
+
+class CraftSteps:
+    """The compiled spacecraft step of a :class:`~sim.model.simulation.Simulation` (module docstring)."""
+
+    _craft_key = None
+
+    def _craft_packed(self):
+        """``(par, flags, wheels, groups, table)`` of :func:`sim.model.advance_craft.advance_craft` for these
+        settings, or None when they step in Python (:func:`sim.model.advance_craft.covers`, a user's torque, the
+        sensors flown, a TLE's orbit) or are a plain body's (:func:`sim.core.advance.covers`: its own kernel,
+        and Python during a SLERP, where one compiled step a call would cost more than the Python step).  Packed again when the settings, the controls or ``dt`` change."""
+        s, load = self._settings, self._load
+        if self._nav is not None or load.user is not None or self._law is not self._torque:
+            return None
+        key = self._craft_key
+        if key is not None and key[0] is s and key[1] is self._controls and key[2] == self._dt:
+            return key[3]
+        packed = None
+        world = self._world
+        if (craft.covers(s) and not plain.covers(s)  # a body without wheels and world: sim.core.advance's
+                and (world is None or isinstance(world.orbit, KeplerOrbit))):
+            elements = None
+            if world is not None:
+                o = world.orbit
+                elements = tuple(float(x) for x in (o.a, o.e, o.i, o.raan, o.argp, o.m0, *o.rates))
+            par, flags = craft.pack(self._torque, load, self._gyrostat, self._dt, s.integrator, s.norm, elements,
+                                    s.full_quat_form)
+            wheels, groups = program(load.wheels, load.direct)
+            table = load.surfaces.table if load.surfaces is not None else craft.NO_SURFACES
+            packed = (par, flags, wheels, groups, table)
+        self._craft_key = (s, self._controls, self._dt, packed)
+        return packed
+
+    def _world_values(self) -> np.ndarray:
+        """The kernel's ``world`` (:data:`sim.model.advance_craft.WORLD`) of the step to come."""
+        torque, ws, load = self._torque, self._world_state, self._load
+        ref = torque.rate_ref
+        feed = (0.0, *_ZERO3) if ref is None else (1.0, *ref)
+        head = (self._t0, float(self._k - self._k0))
+        if ws is None:
+            return np.array((*head, 0.0, *_ZERO3, *_ZERO3, *_ZERO3, 0.0, 0.0, *_ZERO3, *_ZERO3, 0.0, *_ZERO3,
+                             *torque.qc, *feed))
+        return np.array((*head, ws.t, *ws.r_km, *ws.v_kms, *ws.sun,
+                         pressure(ws.sun_km * 1e3, ws.sunlit) if load.srp else 0.0, ws.sunlit,
+                         *(ws.b_eci or _ZERO3), *(ws.b_rate or _ZERO3),
+                         ws.density if ws.density is not None else 0.0, *load.dipole, *torque.qc, *feed),
+                        dtype=float)
+
+    def _step_craft(self, packed, n: int) -> int:
+        """Up to ``n`` steps through the kernel; the steps left (not 0 after a fault: the caller takes the
+        faulting step again in Python, which raises today's SimulationFault)."""
+        par, flags, wheels, groups, table = packed
+        cmd = self._cmd
+        one_by_one = self._world is not None or cmd.path is not None
+        q, w, p = self._q, self._w, self._p
+        full = p is not None
+        state = np.array((*q, w[0], w[1], w[2], self._correction, *(p if full else _ZERO4), *w[3:]))
+        while n > 0:
+            status, done = craft.advance_craft(state, self._world_values(), par, flags, wheels, groups, table,
+                                               1 if one_by_one else min(n, CHUNK))
+            if done:
+                x = state.tolist()
+                self._q, self._w, self._correction = tuple(x[0:4]), (x[4], x[5], x[6], *x[12:]), x[7]
+                if full:
+                    self._p = tuple(x[8:12])
+                self._k += done
+                self._t = self._t0 + (self._k - self._k0) * self._dt
+                if cmd.path is not None:
+                    cmd.update(self._t)
+                    self._sync_command()
+                if self._world is not None:
+                    self._update_world()
+            n -= done
+            if status != craft.OK:
+                break
+        return n
