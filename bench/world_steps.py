@@ -6,7 +6,9 @@ through ``sim.api.run`` with no rows kept (``every`` = 10^9), the difference of 
 steps, so set-up falls out), best of three, in CPU time of the process (``time.process_time``: on a shared
 machine wall time also counts the waits for a core).  With ``--before DIR`` (a checkout of the code before
 the change, e.g. ``git archive e160f8c | tar -x -C DIR``) each scenario is measured there too, in a child
-process, alternating with this tree's: old and new in one run.  The figures are in docs/PERFORMANCE.md.
+process, alternating with this tree's: old and new in one run.  The compiled world
+(``sim.model.world.load``, which a run does by itself after ``WARM_AFTER`` states) is loaded first where the
+tree has it.  The figures are in docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
@@ -26,6 +28,11 @@ def us_per_step(name: str, short: int = 200, long: int = 1200, repeats: int = 3)
     from sim.run.scenario import load
 
     dt = load(name).settings.dt
+    try:  # a long run loads the compiled world after sim.model.world.WARM_AFTER states: load it now
+        from sim.model import world
+        world.load()
+    except (ImportError, AttributeError):
+        pass  # the code before the compiled world
 
     def run(steps):
         start = time.process_time()
