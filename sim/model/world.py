@@ -187,7 +187,7 @@ class World:
         #: (mode, field, atmosphere) by their numbers (sim.model.world_kernel)
         self._codes = (MODE_CODES[self.mode], wk.FIELD_CODES[self.field], wk.AIR_CODES[self.air])
         self._input = self._output = None
-        if ops is FLOAT and isinstance(self.orbit, KeplerOrbit):  # one body on a Kepler orbit: the kernel's input
+        if ops is FLOAT and isinstance(self.orbit, KeplerOrbit) and self.orbit.ops is FLOAT:  # the kernel's input
             inp = wk.new_input()
             inp[0:9] = self.orbit.elements_and_rates
             inp[10], inp[11] = self.epoch.jd_day, self.epoch.jd_frac
