@@ -15,7 +15,7 @@ feed-forward hold over the step.  The formulas are :mod:`sim.world`'s and
 :mod:`sim.gnc.pointing`'s, assembled once by :func:`sim.model.world_kernel.world_values`
 over :mod:`sim.core.ops`: compiled for one body on a Kepler orbit
 (:func:`sim.model.world_kernel.world_kernel`, once the process has computed
-:data:`WARM_AFTER` states in Python or :func:`load` was called: the same numbers
+:data:`WARM_AFTER` states in Python, in a thread of its own, or :func:`load` was called: the same numbers
 bit for bit), on floats for a TLE (SGP4's states passed in), or on numpy rows
 (an ensemble whose bodies' orbits or epochs differ: one world per body,
 :mod:`sim.ensemble.engine`).
@@ -24,6 +24,7 @@ bit for bit), on floats for a TLE (SGP4's states passed in), or on numpy rows
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,15 +42,19 @@ from sim.world.orbit import R_EARTH_KM, KeplerOrbit, TleOrbit, read_tle
 from sim.world.time import decimal_year, parse_epoch
 
 __all__ = ["World", "WorldState", "FEED_FORWARD_H", "FIELD_SAMPLE", "DIPOLE_H", "decimal_year", "WARM_AFTER",
-           "load", "loaded"]
+           "load", "loaded", "loader"]
 
 _J2000 = np.datetime64("2000-01-01T12:00:00", "ms")
 #: World states a process computes in Python before it loads the compiled world (from the disk cache, about
-#: 0.3 s, or compiling it, once): a short run never pays for it; the numbers are the same either way.
+#: 0.3 s, or compiling it, once, 5-20 s) in a thread of its own while the states go on in Python: a short run
+#: never pays for it, a long one never waits for it (a window's run does not freeze); the numbers are the same
+#: either way.
 WARM_AFTER = 20_000
 #: World states computed in Python by this process on a Kepler orbit (see :data:`WARM_AFTER`).
 _python_states = 0
 _loaded = False
+#: The thread loading the compiled world after WARM_AFTER states (None before).
+loader = None
 
 
 def loaded() -> bool:
@@ -67,6 +72,13 @@ def load() -> float:
     seconds = compile_once(wk.world_kernel, inp, np.zeros(wk.SIZE))
     _loaded = True
     return seconds
+
+
+def _load_aside() -> None:
+    """:func:`load` in a daemon thread (:data:`WARM_AFTER`); :func:`loaded` turns True when it is done."""
+    global loader
+    loader = threading.Thread(target=load, name="attitude-sim world kernel", daemon=True)
+    loader.start()
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,8 +257,8 @@ class World:
         mode, fld, air = self._codes
         b_a, b_b, rho_a, rho_b, k = self._bracket(t)
         inp = self._input
-        if inp is not None and not _loaded and not DISABLED and _python_states >= WARM_AFTER:
-            load()
+        if inp is not None and loader is None and not _loaded and not DISABLED and _python_states >= WARM_AFTER:
+            _load_aside()
         if inp is not None and _loaded:
             inp[9] = t
             if fld == wk.FIELD_CODES["igrf"] or air == wk.AIR_CODES["msis"]:  # the samples around t

@@ -79,9 +79,12 @@ STAGE_TIME = frozenset({"disturbances", "fly_on_estimate", "j2_precession", "mom
 
 @pytest.fixture(autouse=True, scope="module")
 def _compiled_now():
-    """The compiled advance from the first step (a process loads it only after WARM_AFTER Python steps)."""
+    """The compiled advance and world from the first step (a process loads them only after WARM_AFTER Python
+    steps or world states)."""
     from sim.core import advance
+    from sim.model import world
     advance.load()
+    world.load()
 
 
 def _golden(name):

@@ -178,14 +178,18 @@ def test_a_column_world_rows_are_the_compiled_one_body_worlds_to_rounding(compil
                                                                                      abs=1e-12), name
 
 
-def test_a_process_loads_the_compiled_world_after_its_python_states(compiled, monkeypatch):
+def test_a_process_loads_the_compiled_world_aside_after_its_python_states(compiled, monkeypatch):
     monkeypatch.setattr(world_module, "_loaded", False)
+    monkeypatch.setattr(world_module, "loader", None)
     monkeypatch.setattr(world_module, "_python_states", world_module.WARM_AFTER - 1)
     world = World(settings(pointing="sun"))
-    world.state(0.0)
-    assert not world_module.loaded()  # the WARM_AFTER-th state was Python; the next one loads the kernel
-    world.state(1.0)
+    want = [python_state(world, t, monkeypatch) for t in (0.0, 1.0, 2.0)]
+    assert world.state(0.0) == want[0]
+    assert not world_module.loaded() and world_module.loader is None  # the WARM_AFTER-th state was Python
+    assert world.state(1.0) == want[1]  # the next one starts the loader, in a thread of its own
+    world_module.loader.join(timeout=120)
     assert world_module.loaded()
+    assert world.state(2.0) == want[2]
 
 
 def test_the_same_source_runs_as_python_without_the_jit(compiled, monkeypatch):
