@@ -178,18 +178,21 @@ def test_a_column_world_rows_are_the_compiled_one_body_worlds_to_rounding(compil
                                                                                      abs=1e-12), name
 
 
-def test_a_process_loads_the_compiled_world_aside_after_its_python_states(compiled, monkeypatch):
+def test_a_process_has_the_world_compiled_by_a_child_after_its_python_states(compiled, monkeypatch):
     monkeypatch.setattr(world_module, "_loaded", False)
-    monkeypatch.setattr(world_module, "loader", None)
+    monkeypatch.setattr(world_module, "_child", None)
     monkeypatch.setattr(world_module, "_python_states", world_module.WARM_AFTER - 1)
     world = World(settings(pointing="sun"))
-    want = [python_state(world, t, monkeypatch) for t in (0.0, 1.0, 2.0)]
+    want = [python_state(world, t, monkeypatch) for t in (0.0, 1.0, 2.0, 3.0)]
     assert world.state(0.0) == want[0]
-    assert not world_module.loaded() and world_module.loader is None  # the WARM_AFTER-th state was Python
-    assert world.state(1.0) == want[1]  # the next one starts the loader, in a thread of its own
-    world_module.loader.join(timeout=120)
-    assert world_module.loaded()
-    assert world.state(2.0) == want[2]
+    assert world_module._child is None  # the WARM_AFTER-th state was Python
+    assert world.state(1.0) == want[1]  # the next one starts the child that fills the disk cache
+    child = world_module._child
+    assert child.wait(timeout=300) == 0
+    assert not world_module.loaded()
+    assert world.state(2.0) == want[2]  # this one sees the child done and loads the kernel: then compiled
+    assert world_module.loaded() and world_module._child is False
+    assert world.state(3.0) == want[3]
 
 
 def test_the_same_source_runs_as_python_without_the_jit(compiled, monkeypatch):
