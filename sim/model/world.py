@@ -239,6 +239,11 @@ class World:
             inp[36:39] = self._codes
             self._input, self._output = inp, np.empty(wk.SIZE)
 
+    @property
+    def compilable(self) -> bool:
+        """True when the compiled world gives this world's states once loaded: one body (floats) on a Kepler orbit."""
+        return self._input is not None
+
     def _sample(self, k: int) -> tuple:
         """``(B_eci, density)`` at ``t = k FIELD_SAMPLE``: IGRF and NRLMSIS at a sample time (cached)."""
         got = self._samples.get(k)
