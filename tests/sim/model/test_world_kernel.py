@@ -178,6 +178,7 @@ def test_a_column_world_rows_are_the_compiled_one_body_worlds_to_rounding(compil
                                                                                      abs=1e-12), name
 
 
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="the JIT is off: nothing is compiled")
 def test_a_process_has_the_world_compiled_by_a_child_after_its_python_states(compiled, monkeypatch):
     monkeypatch.setattr(world_module, "_loaded", False)
     monkeypatch.setattr(world_module, "_child", None)
