@@ -6,12 +6,15 @@ through ``sim.api.run`` with no rows kept (``every`` = 10^9), the difference of 
 steps, so set-up falls out), best of three, in CPU time of the process (``time.process_time``: on a shared
 machine wall time also counts the waits for a core).  With ``--before DIR`` (a checkout of the code before
 the change, e.g. ``git archive e160f8c | tar -x -C DIR``) each scenario is measured there too, in a child
-process, alternating with this tree's: old and new in one run.  The figures are in docs/PERFORMANCE.md.
+process, alternating with this tree's: old and new in one run.  The compiled world
+(``sim.model.world.load``, which a run does by itself after ``WARM_AFTER`` states) is loaded first where the
+tree has it.  The figures are in docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import subprocess
 import sys
@@ -26,6 +29,11 @@ def us_per_step(name: str, short: int = 200, long: int = 1200, repeats: int = 3)
     from sim.run.scenario import load
 
     dt = load(name).settings.dt
+    try:  # a long run loads the compiled world after sim.model.world.WARM_AFTER states: load it now
+        from sim.model import world
+        world.load()
+    except (ImportError, AttributeError):
+        pass  # the code before the compiled world
 
     def run(steps):
         start = time.process_time()
@@ -36,10 +44,31 @@ def us_per_step(name: str, short: int = 200, long: int = 1200, repeats: int = 3)
     return min((run(long) - run(short)) / (long - short) for _ in range(repeats)) * 1e6
 
 
-def _child(folder: str, name: str) -> float:
+def state_us(name: str, states: int = 500, repeats: int = 3) -> float:
+    """CPU microseconds of one ``World.state`` of ``name``'s settings, ``states`` states 0.1 s apart (IGRF
+    samples every 10 s included), best of ``repeats``; the compiled world where the tree has it."""
+    from sim.model import world
+    from sim.run.scenario import load
+
+    try:
+        world.load()
+    except AttributeError:
+        pass  # the code before the compiled world
+    w = world.World(load(name).settings)
+    w.state(0.0)
+    best = math.inf
+    for _ in range(repeats):
+        start = time.process_time()
+        for i in range(states):
+            w.state(i * 0.1)
+        best = min(best, (time.process_time() - start) / states * 1e6)
+    return best
+
+
+def _child(folder: str, name: str, what: str = "us_per_step") -> float:
     env = dict(os.environ, PYTHONPATH=folder)
-    out = subprocess.run([sys.executable, "-c", f"from bench.world_steps import us_per_step; "
-                          f"print(us_per_step({name!r}))"], cwd=folder, env=env, capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", f"from bench.world_steps import {what}; "
+                          f"print({what}({name!r}))"], cwd=folder, env=env, capture_output=True, text=True,
                          check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
@@ -47,8 +76,10 @@ def _child(folder: str, name: str) -> float:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", help="a checkout of the code before the change, measured alongside")
+    parser.add_argument("--state", action="store_true", help="time World.state alone instead of the step")
     parser.add_argument("names", nargs="*", default=NAMES)
     args = parser.parse_args(argv)
+    what = "state_us" if args.state else "us_per_step"
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     for name in args.names:
         if args.before:
@@ -56,11 +87,11 @@ def main(argv=None) -> int:
             os.makedirs(os.path.join(args.before, "bench"), exist_ok=True)
             with open(__file__) as src, open(os.path.join(args.before, "bench", "world_steps.py"), "w") as dst:
                 dst.write(src.read())
-            old = _child(args.before, name)
-            new = _child(here, name)
+            old = _child(args.before, name, what)
+            new = _child(here, name, what)
             print(f"{name:18s} before {old:8.1f} us  after {new:8.1f} us  ({old / new:4.1f}x)", flush=True)
         else:
-            print(f"{name:18s} {_child(here, name):8.1f} us", flush=True)
+            print(f"{name:18s} {_child(here, name, what):8.1f} us", flush=True)
     return 0
 
 

@@ -37,7 +37,7 @@ algebra into preallocated rows with ``out=``; they do not call these
 from __future__ import annotations
 
 from sim.core.jit import jitable
-from sim.core.ops import FLOAT
+from sim.core.ops import FLOAT, sqrt_of
 
 __all__ = ["vmul_QQ", "vmul3_QQ", "vtmul_QQ", "vtmul_QV", "product_QQ", "dot_QQ", "norm2_Q", "dot_VV",
            "cross_VV", "norm_V", "unit_V", "matvec_MV", "matvec_MtV", "bivector_norm", "rotation_angle", "path_angle",
@@ -127,11 +127,13 @@ def cross_VV(a, b):
     return (a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1)
 
 
+@jitable
 def norm_V(a, ops=FLOAT):
-    """``|a|`` of a 3-vector (``ops.sqrt`` of :func:`dot_VV` with itself)."""
-    return ops.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
+    """``|a|`` of a 3-vector (``ops.sqrt`` of :func:`dot_VV` with itself; ``ops=None`` compiled)."""
+    return sqrt_of(a[0] * a[0] + a[1] * a[1] + a[2] * a[2], ops)
 
 
+@jitable
 def unit_V(a, ops=FLOAT):
     """``a / |a|`` of a 3-vector."""
     n = norm_V(a, ops)

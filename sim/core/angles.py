@@ -16,7 +16,7 @@ import math
 
 from sim.core.algebra import norm2_Q
 from sim.core.jit import jitable
-from sim.core.ops import FLOAT
+from sim.core.ops import FLOAT, clip_of, select_of, sqrt_of
 
 __all__ = ["SINGULAR", "cayley_entries", "to_body", "from_cayley_entries", "aircraft_angles", "aircraft_angles_of"]
 
@@ -58,6 +58,7 @@ def to_body(q, v):
             a * y + d * q2 + e * (q3 * x - q1 * z),
             a * z + d * q3 + e * (q1 * y - q2 * x))
 
+@jitable
 def from_cayley_entries(c, ops=FLOAT) -> tuple:
     """Hoffmann's ``Q`` (scalar last, ``C(Q) = C``) of a rotation matrix ``C`` given as its nine
     entries, row major (the inverse of :func:`cayley_entries`), by Shepperd's method.
@@ -66,8 +67,9 @@ def from_cayley_entries(c, ops=FLOAT) -> tuple:
     ``C`` (whose quaternion is the conjugate of theirs: its off-diagonal
     differences change sign).  Of the four candidates
     ``4 q_k^2 = 1 + 2 C_kk - tr C`` (``k`` = 1, 2, 3) and ``4 q4^2 = 1 + tr C``
-    the largest is taken as the pivot; ``q4 >= 0`` is chosen where the
-    pivot is ``q4``, otherwise the pivot component is positive.
+    the largest is taken as the pivot (the first of equals in the order q4, q1, q2, q3);
+    ``q4 >= 0`` is chosen where the pivot is ``q4``, otherwise the pivot component is positive.
+    Floats, rows, or ``ops=None`` compiled (:mod:`sim.core.ops`).
     """
     c11, c12, c13, c21, c22, c23, c31, c32, c33 = c
     tr = c11 + c22 + c33
@@ -75,19 +77,17 @@ def from_cayley_entries(c, ops=FLOAT) -> tuple:
     e1, e2, e3 = c32 - c23, c13 - c31, c21 - c12   # 4 q4 q_k
     f12, f13, f23 = c12 + c21, c13 + c31, c23 + c32  # 4 q_i q_j
     tiny = 1e-300
-    s4 = 2.0 * ops.sqrt(ops.clip(d4, tiny, math.inf))
-    s1 = 2.0 * ops.sqrt(ops.clip(d1, tiny, math.inf))
-    s2 = 2.0 * ops.sqrt(ops.clip(d2, tiny, math.inf))
-    s3 = 2.0 * ops.sqrt(ops.clip(d3, tiny, math.inf))
-    q_4 = (e1 / s4, e2 / s4, e3 / s4, 0.25 * s4)
-    q_1 = (0.25 * s1, f12 / s1, f13 / s1, e1 / s1)
-    q_2 = (f12 / s2, 0.25 * s2, f23 / s2, e2 / s2)
-    q_3 = (f13 / s3, f23 / s3, 0.25 * s3, e3 / s3)
-    use4 = (d4 >= d1) & (d4 >= d2) & (d4 >= d3) if ops is not FLOAT else d4 >= max(d1, d2, d3)
-    use1 = (d1 >= d2) & (d1 >= d3) if ops is not FLOAT else d1 >= max(d2, d3)
+    s4 = 2.0 * sqrt_of(clip_of(d4, tiny, math.inf, ops), ops)
+    s1 = 2.0 * sqrt_of(clip_of(d1, tiny, math.inf, ops), ops)
+    s2 = 2.0 * sqrt_of(clip_of(d2, tiny, math.inf, ops), ops)
+    s3 = 2.0 * sqrt_of(clip_of(d3, tiny, math.inf, ops), ops)
+    use4 = (d4 >= d1) & (d4 >= d2) & (d4 >= d3)
+    use1 = (d1 >= d2) & (d1 >= d3)
     use2 = d2 >= d3
-    sel = ops.select
-    return tuple(sel(use4, q_4[k], sel(use1, q_1[k], sel(use2, q_2[k], q_3[k]))) for k in range(4))
+    return (select_of(use4, e1 / s4, select_of(use1, 0.25 * s1, select_of(use2, f12 / s2, f13 / s3, ops), ops), ops),
+            select_of(use4, e2 / s4, select_of(use1, f12 / s1, select_of(use2, 0.25 * s2, f23 / s3, ops), ops), ops),
+            select_of(use4, e3 / s4, select_of(use1, f13 / s1, select_of(use2, f23 / s2, 0.25 * s3, ops), ops), ops),
+            select_of(use4, 0.25 * s4, select_of(use1, e1 / s1, select_of(use2, e2 / s2, e3 / s3, ops), ops), ops))
 
 
 def aircraft_angles(q, ops=FLOAT) -> tuple:

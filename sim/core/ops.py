@@ -28,8 +28,9 @@ elementary functions, never in the formulas:
 
 A third flavour, ``None``, is one body in compiled code (:mod:`sim.core.jit`): a
 formula called from a compiled kernel gets ``ops=None`` and reaches the operations
-through :func:`sqrt_of`, :func:`sin_of`, :func:`cos_of`, :func:`select_of` and :func:`clip_of`, whose
-``None`` branch (``math.sqrt``, ``math.sin``, ``math.cos``, a conditional, :func:`clip_float`) numba keeps and whose other branch
+through :func:`sqrt_of`, :func:`select_of`, :func:`clip_of`, :func:`sin_of`, :func:`cos_of` and
+:func:`atan2_of`, whose ``None`` branch (``math.sqrt``, a conditional, :func:`clip_float`, ``math.sin``, ...)
+numba keeps and whose other branch
 it prunes; on Python floats the two give the same bits as :data:`FLOAT`.
 
 ``sqrt`` is correctly rounded in both (IEEE 754), so the norm modes agree bit
@@ -81,7 +82,8 @@ import numpy as np
 
 from sim.core.jit import jitable
 
-__all__ = ["Ops", "FLOAT", "COLUMN", "sqrt_of", "sin_of", "cos_of", "select_of", "clip_of", "clip_float"]
+__all__ = ["Ops", "FLOAT", "COLUMN", "sqrt_of", "select_of", "clip_of", "clip_float", "sin_of", "cos_of",
+           "atan2_of"]
 
 
 class Ops:
@@ -146,6 +148,14 @@ def clip_of(x, low, high, ops):
     if ops is None:
         return clip_float(x, low, high)
     return ops.clip(x, low, high)
+
+
+@jitable
+def atan2_of(y, x, ops):
+    """``ops.atan2(y, x)``, or ``math.atan2(y, x)`` for ``ops=None`` (one body, compiled)."""
+    if ops is None:
+        return math.atan2(y, x)
+    return ops.atan2(y, x)
 
 
 def _clip_column(x, low, high):

@@ -34,15 +34,19 @@ from __future__ import annotations
 import math
 
 from sim.core.angles import cayley_entries
-from sim.core.ops import FLOAT
+from sim.core.jit import jitable
+from sim.core.ops import FLOAT, atan2_of, clip_of, select_of, sqrt_of
 from sim.core.algebra import cross_VV, dot_VV, matvec_MtV, unit_V
 
-__all__ = ["POINTING_MODES", "MOVING_MODES", "two_vector", "rate_between",
+__all__ = ["POINTING_MODES", "MOVING_MODES", "MODE_CODES", "two_vector", "rate_between", "references_of",
            "secondary_axis", "references", "pointing_error", "axis_error", "commanded_axis", "elevation"]
 
 POINTING_MODES = ("inertial", "nadir", "sun", "target", "velocity")
 #: The modes whose command moves with the orbit (all but inertial).
 MOVING_MODES = POINTING_MODES[1:]
+#: Each mode's number, what :func:`references_of` and the compiled world take (its index in POINTING_MODES).
+MODE_CODES = {name: k for k, name in enumerate(POINTING_MODES)}
+INERTIAL, NADIR, SUN, TARGET, VELOCITY = range(5)
 
 
 def secondary_axis(b1) -> tuple:
@@ -50,6 +54,7 @@ def secondary_axis(b1) -> tuple:
     return (0.0, 1.0, 0.0) if abs(b1[0]) > math.cos(math.radians(30.0)) else (1.0, 0.0, 0.0)
 
 
+@jitable
 def two_vector(b1, b2, r1, r2, ops=FLOAT) -> tuple:
     """``C_c = [t1 t2 t3][s1 s2 s3]^T``, row major: the two-vector construction (module docstring)."""
     t1 = unit_V(b1, ops)
@@ -58,9 +63,15 @@ def two_vector(b1, b2, r1, r2, ops=FLOAT) -> tuple:
     s1 = unit_V(r1, ops)
     s2 = unit_V(cross_VV(s1, r2), ops)
     s3 = cross_VV(s1, s2)
-    return tuple(t1[i] * s1[j] + t2[i] * s2[j] + t3[i] * s3[j] for i in range(3) for j in range(3))
+    return (t1[0] * s1[0] + t2[0] * s2[0] + t3[0] * s3[0], t1[0] * s1[1] + t2[0] * s2[1] + t3[0] * s3[1],
+            t1[0] * s1[2] + t2[0] * s2[2] + t3[0] * s3[2],
+            t1[1] * s1[0] + t2[1] * s2[0] + t3[1] * s3[0], t1[1] * s1[1] + t2[1] * s2[1] + t3[1] * s3[1],
+            t1[1] * s1[2] + t2[1] * s2[2] + t3[1] * s3[2],
+            t1[2] * s1[0] + t2[2] * s2[0] + t3[2] * s3[0], t1[2] * s1[1] + t2[2] * s2[1] + t3[2] * s3[1],
+            t1[2] * s1[2] + t2[2] * s2[2] + t3[2] * s3[2])
 
 
+@jitable
 def rate_between(c0, c1, h, ops=FLOAT) -> tuple:
     """The constant body rate ``w`` (rad/s, body axes) that turns ``C0`` into ``C1`` in ``h`` seconds.
 
@@ -70,19 +81,29 @@ def rate_between(c0, c1, h, ops=FLOAT) -> tuple:
     (Markley & Crassidis (2.106)); ``w = theta e / h``.  Taken between
     ``t - h/2`` and ``t + h/2`` it is ``w(t)`` to ``O(h^2)``.
     """
-    def m(i, j):
-        return c1[3 * i] * c0[3 * j] + c1[3 * i + 1] * c0[3 * j + 1] + c1[3 * i + 2] * c0[3 * j + 2]
-    sx, sy, sz = 0.5 * (m(1, 2) - m(2, 1)), 0.5 * (m(2, 0) - m(0, 2)), 0.5 * (m(0, 1) - m(1, 0))
-    s = ops.sqrt(sx * sx + sy * sy + sz * sz)
-    c = 0.5 * (m(0, 0) + m(1, 1) + m(2, 2) - 1.0)
-    k = ops.select(s > 0.0, ops.atan2(s, c) / ops.select(s > 0.0, s, 1.0), 1.0) / h
+    # M_ij = row i of C1 . row j of C0
+    m00 = c1[0] * c0[0] + c1[1] * c0[1] + c1[2] * c0[2]
+    m01 = c1[0] * c0[3] + c1[1] * c0[4] + c1[2] * c0[5]
+    m02 = c1[0] * c0[6] + c1[1] * c0[7] + c1[2] * c0[8]
+    m10 = c1[3] * c0[0] + c1[4] * c0[1] + c1[5] * c0[2]
+    m11 = c1[3] * c0[3] + c1[4] * c0[4] + c1[5] * c0[5]
+    m12 = c1[3] * c0[6] + c1[4] * c0[7] + c1[5] * c0[8]
+    m20 = c1[6] * c0[0] + c1[7] * c0[1] + c1[8] * c0[2]
+    m21 = c1[6] * c0[3] + c1[7] * c0[4] + c1[8] * c0[5]
+    m22 = c1[6] * c0[6] + c1[7] * c0[7] + c1[8] * c0[8]
+    sx, sy, sz = 0.5 * (m12 - m21), 0.5 * (m20 - m02), 0.5 * (m01 - m10)
+    s = sqrt_of(sx * sx + sy * sy + sz * sz, ops)
+    c = 0.5 * (m00 + m11 + m22 - 1.0)
+    k = select_of(s > 0.0, atan2_of(s, c, ops) / select_of(s > 0.0, s, 1.0, ops), 1.0, ops) / h
     return (k * sx, k * sy, k * sz)
 
 
+@jitable
 def elevation(r, g, up, ops=FLOAT):
     """The spacecraft's elevation (rad) seen from a ground point ``g`` (ECI km) of local vertical ``up`` (unit, ECI)."""
     d = (r[0] - g[0], r[1] - g[1], r[2] - g[2])
-    return ops.atan2(dot_VV(d, up), ops.sqrt(ops.clip(dot_VV(d, d) - dot_VV(d, up) ** 2, 0.0, math.inf)))
+    e = dot_VV(d, up)  # squared as e * e: numpy's and numba's ** 2 are that, libm's pow need not be
+    return atan2_of(e, sqrt_of(clip_of(dot_VV(d, d) - e * e, 0.0, math.inf, ops), ops), ops)
 
 
 def references(mode: str, r, v, sun=None, target=None, target_up=None, ops=FLOAT):
@@ -90,22 +111,31 @@ def references(mode: str, r, v, sun=None, target=None, target_up=None, ops=FLOAT
 
     ``target`` and ``target_up`` (ECI, km and unit) are needed by ``target`` mode,
     ``sun`` (unit, ECI) by ``sun`` mode.  In ``target`` mode, while the target
-    is below its horizon, nadir's references are given.
+    is below its horizon, nadir's references are given.  :func:`references_of` of the mode's number.
     """
+    if mode not in MOVING_MODES:
+        raise ValueError(f"pointing: unknown mode {mode!r} (choose from {', '.join(MOVING_MODES)})")
+    return references_of(MODE_CODES[mode], r, v, sun, target, target_up, ops)
+
+
+@jitable
+def references_of(code, r, v, sun, target, target_up, ops=FLOAT):
+    """:func:`references` of the mode numbered ``code`` (:data:`MODE_CODES`, a moving mode): floats, rows, or
+    ``ops=None`` compiled (every argument then a 3-tuple, the unused ones anything)."""
     nadir = (-r[0], -r[1], -r[2])
-    if mode == "nadir":
-        return nadir, v
+    if code == NADIR:
+        return nadir, (v[0], v[1], v[2])
     normal = cross_VV(r, v)
-    if mode == "sun":
-        return sun, normal
-    if mode == "velocity":
-        return v, nadir
-    if mode == "target":
-        los = (target[0] - r[0], target[1] - r[1], target[2] - r[2])
-        up = ops.select(dot_VV(los, target_up) < 0.0, 1.0, 0.0)  # the target sees the spacecraft over its horizon
-        return tuple(up * los[k] + (1.0 - up) * nadir[k] for k in range(3)), tuple(
-            up * normal[k] + (1.0 - up) * v[k] for k in range(3))
-    raise ValueError(f"pointing: unknown mode {mode!r} (choose from {', '.join(MOVING_MODES)})")
+    if code == SUN:
+        return (sun[0], sun[1], sun[2]), normal
+    if code == VELOCITY:
+        return (v[0], v[1], v[2]), nadir
+    los = (target[0] - r[0], target[1] - r[1], target[2] - r[2])
+    up = select_of(dot_VV(los, target_up) < 0.0, 1.0, 0.0, ops)  # the target sees the spacecraft over its horizon
+    return ((up * los[0] + (1.0 - up) * nadir[0], up * los[1] + (1.0 - up) * nadir[1],
+             up * los[2] + (1.0 - up) * nadir[2]),
+            (up * normal[0] + (1.0 - up) * v[0], up * normal[1] + (1.0 - up) * v[1],
+             up * normal[2] + (1.0 - up) * v[2]))
 
 
 def commanded_axis(qc, b1) -> tuple:

@@ -12,42 +12,102 @@ per step"); the integrator's stages read the orbit itself at their own times
 (:attr:`WorldState.orbit`: the gravity gradient and the drag's velocity, so
 rk4 stays fourth order on an orbit), the pointing command and its rate
 feed-forward hold over the step.  The formulas are :mod:`sim.world`'s and
-:mod:`sim.gnc.pointing`'s; this module only assembles them, over
-:mod:`sim.core.ops`: floats (one body, or one world shared by every body of
-an ensemble), or numpy rows (an ensemble whose bodies' orbits or epochs
-differ: one world per body, :mod:`sim.ensemble.engine`).
+:mod:`sim.gnc.pointing`'s, assembled once by :func:`sim.model.world_kernel.world_values`
+over :mod:`sim.core.ops`: compiled for one body on a Kepler orbit
+(:func:`sim.model.world_kernel.world_kernel`, once the process has computed
+:data:`WARM_AFTER` states in Python and a child process has compiled it (:func:`warm`), or when :func:`load`
+was called: the same numbers
+bit for bit), on floats for a TLE (SGP4's states passed in), or on numpy rows
+(an ensemble whose bodies' orbits or epochs differ: one world per body,
+:mod:`sim.ensemble.engine`).
 """
 
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from sim.core.jit import DISABLED, cache_dir, compile_once
 from sim.core.ops import FLOAT
-from sim.core.angles import from_cayley_entries
-from sim.gnc.pointing import (MOVING_MODES, elevation, rate_between, references, secondary_axis,
-                              two_vector)
-from sim.world.atmosphere import exponential_density, msis_density
-from sim.world.eclipse import beta_angle, sunlit_fraction
+from sim.gnc.pointing import MODE_CODES, TARGET, secondary_axis
+from sim.model import world_kernel as wk
+from sim.model.world_kernel import DIPOLE_H, FEED_FORWARD_H, FIELD_SAMPLE, rotation_at, world_values
+from sim.world.atmosphere import msis_density
+from sim.world.eclipse import beta_angle
 from sim.world.magnetic import IGRF_DEGREE, field_eci, gauss
-from sim.world.frames import ecef_to_eci, ecef_to_geodetic, eci_to_ecef, geodetic_to_ecef, precession
+from sim.world.frames import ecef_to_geodetic, eci_to_ecef, geodetic_to_ecef
 from sim.world.orbit import R_EARTH_KM, KeplerOrbit, TleOrbit, read_tle
-from sim.world.sun import AU_KM, sun_direction
-from sim.world.time import decimal_year, gmst, julian_centuries_tt, parse_epoch
+from sim.world.time import decimal_year, parse_epoch
 
-__all__ = ["World", "WorldState", "FEED_FORWARD_H", "FIELD_SAMPLE", "decimal_year"]
+__all__ = ["World", "WorldState", "FEED_FORWARD_H", "FIELD_SAMPLE", "DIPOLE_H", "decimal_year", "WARM_AFTER",
+           "load", "loaded", "warm"]
 
-#: The interval (s) between the two commands whose difference is the rate feed-forward.
-FEED_FORWARD_H = 1.0
-#: IGRF (and NRLMSIS) are sampled every FIELD_SAMPLE s of simulated time and interpolated linearly
-#: between the samples: under 0.02 % error in the field (docs/PHYSICS.md, "The geomagnetic field").
-FIELD_SAMPLE = 10.0
-#: The dipole's rate over a step is the difference of the field at t and t + DIPOLE_H, s.
-DIPOLE_H = 1.0
 _J2000 = np.datetime64("2000-01-01T12:00:00", "ms")
+#: World states a process computes in Python on a Kepler orbit before it has the compiled world made ready
+#: (:func:`warm`): a short run never pays for it; the numbers are the same either way.
+WARM_AFTER = 20_000
+#: World states computed in Python by this process on a Kepler orbit (see :data:`WARM_AFTER`).
+_python_states = 0
+_loaded = False
+#: The child process that compiles the world into the disk cache (:func:`warm`): None before, False after.
+_child = None
+#: What the child runs: the kernel compiled, or loaded, into the disk cache.
+_CHILD = "from sim.model import world; world.load()"
 
+
+def loaded() -> bool:
+    """True when :func:`load` was called in this process: the compiled world is compiled or loaded (with the
+    JIT off, it then runs as Python)."""
+    return _loaded
+
+
+def load() -> float:
+    """Compile the world's kernel or load it from the disk cache now (saying so on stderr when it compiles,
+    :func:`sim.core.jit.compile_once`); the seconds it took."""
+    global _loaded
+    inp = wk.new_input()
+    inp[0], inp[8] = 7000.0, 1e-3  # a circular orbit at t = 0: a call that computes and harms nothing
+    seconds = compile_once(wk.world_kernel, inp, np.zeros(wk.SIZE))
+    _loaded = True
+    return seconds
+
+
+def warm() -> bool:
+    """Make the compiled world ready without waiting for it; True once it is loaded.
+
+    The first call starts a child Python (:data:`_CHILD`, its output discarded) that compiles the kernel into
+    the disk cache (5-20 s, once per source key: :mod:`sim.core.jit`) or finds it there; each later call looks
+    whether it is done and, when it is, loads the kernel from the cache (about 0.3 s).  Compiled in this
+    process, it would stop every other numba call of the process for those seconds (numba's compiler lock: a
+    window's run froze, its settings unapplied, and a test of the window failed); in a child it costs the
+    process nothing.  A child that fails leaves the world in Python for good.
+    """
+    global _child
+    if _loaded or _child is False or DISABLED:
+        return _loaded
+    if _child is None:
+        here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p),
+                   ATTITUDE_SIM_CACHE=str(cache_dir.parent))  # this process's sim and cache folder
+        env.pop("MUTANT_UNDER_TEST", None)
+        try:
+            _child = subprocess.Popen([sys.executable, "-c", _CHILD], env=env, cwd=here, stdin=subprocess.DEVNULL,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except OSError:
+            _child = False
+        return False
+    if _child.poll() is None:
+        return False
+    ok = _child.returncode == 0
+    _child = False
+    if ok:
+        load()
+    return _loaded
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +196,7 @@ class World:
     """
 
     __slots__ = ("epoch", "orbit", "mode", "b1", "b2", "target_ecef", "target_up_ecef", "ops", "field", "model",
-                 "air", "_samples")
+                 "air", "_samples", "_codes", "_input", "_output")
 
     def __init__(self, settings, ops=FLOAT, orbit=None, epoch=None):
         s = settings
@@ -151,7 +211,7 @@ class World:
             rad = math.radians
             self.orbit = KeplerOrbit(R_EARTH_KM + alt, e, rad(i), rad(raan), rad(argp), rad(nu), j2=s.j2)
         self.mode = s.pointing
-        self.b1 = s.pointing_axis
+        self.b1 = tuple(float(x) for x in s.pointing_axis)
         self.b2 = secondary_axis(self.b1)
         lat, lon, alt = (math.radians(s.target[0]), math.radians(s.target[1]), s.target[2])
         self.target_ecef = geodetic_to_ecef(lat, lon, alt)
@@ -165,6 +225,24 @@ class World:
         #: The atmosphere for the drag ("exponential", "msis") or None without drag.
         self.air = s.atmosphere if s.drag else None
         self._samples = {}
+        #: (mode, field, atmosphere) by their numbers (sim.model.world_kernel)
+        self._codes = (MODE_CODES[self.mode], wk.FIELD_CODES[self.field], wk.AIR_CODES[self.air])
+        self._input = self._output = None
+        if ops is FLOAT and isinstance(self.orbit, KeplerOrbit) and self.orbit.ops is FLOAT:  # the kernel's input
+            inp = wk.new_input()
+            inp[0:9] = self.orbit.elements_and_rates
+            inp[10], inp[11] = self.epoch.jd_day, self.epoch.jd_frac
+            inp[12:15], inp[15:18] = self.b1, self.b2
+            inp[18:21], inp[21:24] = self.target_ecef, self.target_up_ecef
+            if self.model is not None:
+                inp[24:27] = self.model.dipole
+            inp[36:39] = self._codes
+            self._input, self._output = inp, np.empty(wk.SIZE)
+
+    @property
+    def compilable(self) -> bool:
+        """True when the compiled world gives this world's states once loaded: one body (floats) on a Kepler orbit."""
+        return self._input is not None
 
     def _sample(self, k: int) -> tuple:
         """``(B_eci, density)`` at ``t = k FIELD_SAMPLE``: IGRF and NRLMSIS at a sample time (cached)."""
@@ -176,7 +254,7 @@ class World:
             if self.field == "igrf":
                 b = self._field(t, r)
             if self.air == "msis":
-                days, _, rot, p = self._rotation(t)
+                days, _, rot, p = rotation_at(self.epoch.jd_day, self.epoch.jd_frac, t, self.ops)
                 lat, lon, alt = ecef_to_geodetic(eci_to_ecef(r, rot, p), self.ops)
                 if self.ops is FLOAT:
                     date = _J2000 + np.timedelta64(round(days * 86400e3), "ms")
@@ -192,68 +270,62 @@ class World:
 
     def _field(self, t: float, r_km) -> tuple:
         """The field model at ``t`` and ``r_km`` (ECI), T, ECI axes (:func:`sim.world.magnetic.field_eci`)."""
-        _, _, rot, p = self._rotation(t)
+        _, _, rot, p = rotation_at(self.epoch.jd_day, self.epoch.jd_frac, t, self.ops)
         r = (r_km[0] * 1e3, r_km[1] * 1e3, r_km[2] * 1e3)
         return field_eci(r, rot, p, self.model, self.ops, dipole=self.field == "dipole")
 
-    def _interpolated(self, t: float, index: int) -> tuple:
-        """``(value, rate)`` of sample ``index`` (0 field, 1 density) linear between the samples around ``t``."""
+    def _bracket(self, t: float) -> tuple:
+        """``(b_a, b_b, rho_a, rho_b, k)``: the samples of IGRF and NRLMSIS around ``t`` (zeros where unused)."""
+        zero = (0.0, 0.0, 0.0)
+        if self.field != "igrf" and self.air != "msis":
+            return zero, zero, 0.0, 0.0, 0.0
         k = math.floor(t / FIELD_SAMPLE)
-        a, b = self._sample(k)[index], self._sample(k + 1)[index]
-        f = (t - k * FIELD_SAMPLE) / FIELD_SAMPLE
-        if index == 1:
-            return a + f * (b - a), (b - a) / FIELD_SAMPLE
-        d = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
-        return (a[0] + f * d[0], a[1] + f * d[1], a[2] + f * d[2]), tuple(x / FIELD_SAMPLE for x in d)
-
-    def _rotation(self, t):
-        ops = self.ops
-        days = self.epoch.days_utc(t)
-        g = gmst(days, ops)
-        return days, g, (ops.cos(g), ops.sin(g)), precession(julian_centuries_tt(self.epoch.days_tt(t)), ops)
-
-    def _command(self, t, sun, rv=None):
-        """``(C_c, r1, elevation)`` at ``t``: the commanded attitude matrix of the mode (``rv``: the orbit's
-        state at ``t`` when it is known)."""
-        ops = self.ops
-        r, v = self.orbit.state(t) if rv is None else rv
-        target = up = None
-        if self.mode == "target":
-            _, _, rot, p = self._rotation(t)
-            target = ecef_to_eci(self.target_ecef, rot, p)
-            up = ecef_to_eci(self.target_up_ecef, rot, p)
-        r1, r2 = references(self.mode, r, v, sun=sun, target=target, target_up=up, ops=ops)
-        seen = None if target is None else elevation(r, target, up, ops)
-        return two_vector(self.b1, self.b2, r1, r2, ops), r1, seen
+        (b_a, rho_a), (b_b, rho_b) = self._sample(k), self._sample(k + 1)
+        return (zero if b_a is None else b_a, zero if b_b is None else b_b, 0.0 if rho_a is None else rho_a,
+                0.0 if rho_b is None else rho_b, float(k))
 
     def state(self, t: float) -> WorldState:
-        """The :class:`WorldState` at ``t`` s after the epoch."""
-        ops = self.ops
-        r, v = self.orbit.state(t)
-        days, g, rot, p = self._rotation(t)
-        sun, au = sun_direction(self.epoch.days_tt(t), ops)
-        d = au * AU_KM
-        lit = sunlit_fraction(r, (d * sun[0], d * sun[1], d * sun[2]), ops)
-        lat, lon, alt = ecef_to_geodetic(eci_to_ecef(r, rot, p), ops)
-        qc = wc = r1 = elevation = None
-        if self.mode in MOVING_MODES:
-            c, r1, elevation = self._command(t, sun, (r, v))
-            qc = from_cayley_entries(c, ops)
-            h = FEED_FORWARD_H
-            c0 = self._command(t - 0.5 * h, sun)[0]
-            c1 = self._command(t + 0.5 * h, sun)[0]
-            wc = rate_between(c0, c1, h, ops)
-        b = b_rate = rho = None
-        if self.field == "igrf":
-            b, b_rate = self._interpolated(t, 0)
-        elif self.field == "dipole":
-            b = self._field(t, r)
-            r2, _ = self.orbit.state(t + DIPOLE_H)
-            b2 = self._field(t + DIPOLE_H, r2)
-            b_rate = tuple((y - x) / DIPOLE_H for x, y in zip(b, b2))
-        if self.air == "exponential":
-            rho = exponential_density(alt * 1e3, ops)
-        elif self.air == "msis":
-            rho = self._interpolated(t, 1)[0]
-        return WorldState(t, days, r, v, sun, d, lit, g, lat, lon, alt, qc, wc, r1, elevation, b, b_rate, rho,
+        """The :class:`WorldState` at ``t`` s after the epoch: compiled for one body on a Kepler orbit
+        (module docstring), else :func:`~sim.model.world_kernel.world_values` in Python."""
+        global _python_states
+        mode, fld, air = self._codes
+        b_a, b_b, rho_a, rho_b, k = self._bracket(t)
+        inp = self._input
+        if inp is not None and not _loaded and _python_states >= WARM_AFTER:
+            warm()
+        if inp is not None and _loaded:
+            inp[9] = t
+            if fld == wk.FIELD_CODES["igrf"] or air == wk.AIR_CODES["msis"]:  # the samples around t
+                inp[27], inp[28], inp[29], inp[30], inp[31], inp[32] = b_a + b_b
+                inp[33], inp[34], inp[35] = rho_a, rho_b, k
+            out = self._output
+            wk.world_kernel(inp, out)
+            x = out.tolist()
+            values = (x[0], (x[1], x[2], x[3]), (x[4], x[5], x[6]), (x[7], x[8], x[9]), x[10], x[11], x[12], x[13],
+                      x[14], x[15], (x[16], x[17], x[18], x[19]), (x[20], x[21], x[22]), (x[23], x[24], x[25]),
+                      x[26], (x[27], x[28], x[29]), (x[30], x[31], x[32]), x[33])
+        else:
+            if inp is not None:
+                _python_states += 1
+            state = self.orbit.state
+            rv = state(t)
+            rv_lo = rv_hi = rv_dipole = rv
+            if mode:
+                rv_lo, rv_hi = state(t - 0.5 * FEED_FORWARD_H), state(t + 0.5 * FEED_FORWARD_H)
+            if self.field == "dipole":
+                rv_dipole = state(t + DIPOLE_H)
+            dipole = (0.0, 0.0, 0.0) if self.model is None else self.model.dipole
+            values = world_values(t, self.epoch.jd_day, self.epoch.jd_frac, rv, rv_lo, rv_hi, rv_dipole, mode,
+                                  self.b1, self.b2, self.target_ecef, self.target_up_ecef, fld, dipole, b_a, b_b,
+                                  rho_a, rho_b, k, air, self.ops)
+        days, r, v, sun, d, lit, g, lat, lon, alt, qc, wc, r1, seen, b, b_rate, rho = values
+        if not mode:
+            qc = wc = r1 = None
+        if mode != TARGET:
+            seen = None
+        if not fld:
+            b = b_rate = None
+        if not air:
+            rho = None
+        return WorldState(t, days, r, v, sun, d, lit, g, lat, lon, alt, qc, wc, r1, seen, b, b_rate, rho,
                           self.orbit)

@@ -25,14 +25,14 @@ ellipsoid's 21 km at the poles, which the caller states).
 
 from __future__ import annotations
 
-import bisect
 import math
 
 import numpy as np
 
+from sim.core.jit import jitable
 from sim.core.ops import FLOAT
 
-__all__ = ["EXPONENTIAL_TABLE", "exponential_density", "msis_density", "MSIS_DEFAULTS"]
+__all__ = ["EXPONENTIAL_TABLE", "exponential_density", "exponential_float", "msis_density", "MSIS_DEFAULTS"]
 
 #: Vallado (2013) Table 8-4: (base altitude km, nominal density kg/m^3, scale height km).
 EXPONENTIAL_TABLE = (
@@ -55,17 +55,35 @@ _BASE_A, _RHO0_A, _SCALE_A = np.array(_BASE_M), np.array(_RHO0), np.array(_SCALE
 MSIS_DEFAULTS = {"f107": 150.0, "f107a": 150.0, "ap": 4.0}
 
 
+@jitable
+def exponential_float(altitude):
+    """:func:`exponential_density` of one float (plain Python, or compiled into a kernel: ``math.exp``).
+
+    The row is the last whose base is at or below ``h = max(altitude, 0)`` (the table's bands; NaN takes
+    the last row and gives NaN).
+    """
+    h = float(altitude)
+    h = 0.0 if h < 0.0 else h
+    above = 0
+    for base in _BASE_M:
+        if base > h:
+            above += 1
+    i = len(_BASE_M) - 1 - above
+    return _RHO0[i] * math.exp(-(h - _BASE_M[i]) / _SCALE_M[i])
+
+
+@jitable
 def exponential_density(altitude, ops=FLOAT):
     """Density (kg/m^3) at ``altitude`` (m): Vallado (2013) Table 8-4 (the module docstring).
 
-    ``altitude`` a float (``ops`` = FLOAT: ``math.exp``) or a numpy row
-    (``COLUMN``: ``numpy.exp``, which may differ from ``math.exp`` in the
-    last place, as :mod:`sim.core.ops` says of the sines).
+    ``altitude`` a float (``ops`` = FLOAT, or None compiled: :func:`exponential_float`, ``math.exp``) or a
+    numpy row (``COLUMN``: ``numpy.exp``, which may differ from ``math.exp`` in the last place, as
+    :mod:`sim.core.ops` says of the sines).
     """
+    if ops is None:
+        return exponential_float(altitude)
     if ops is FLOAT:
-        h = max(float(altitude), 0.0)
-        i = bisect.bisect_right(_BASE_M, h) - 1
-        return _RHO0[i] * math.exp(-(h - _BASE_M[i]) / _SCALE_M[i])
+        return exponential_float(altitude)
     h = np.maximum(np.asarray(altitude, dtype=float), 0.0)
     i = np.searchsorted(_BASE_A, h, side="right") - 1
     return _RHO0_A[i] * np.exp(-(h - _BASE_A[i]) / _SCALE_A[i])

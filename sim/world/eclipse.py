@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import math
 
-from sim.core.ops import FLOAT
+from sim.core.jit import jitable
+from sim.core.ops import FLOAT, atan2_of, clip_of, select_of, sqrt_of
 
 __all__ = ["R_SUN_KM", "sunlit_fraction", "beta_angle"]
 
@@ -32,38 +33,45 @@ R_SUN_KM = 696000.0
 _R_EARTH_KM = 6378.137
 
 
-def _asin(x, ops):
-    return ops.atan2(x, ops.sqrt(1.0 - x * x))
+@jitable
+def asin_by_atan2(x, ops):
+    """``asin x = atan2(x, sqrt(1 - x^2))`` (accurate near +-1, and the same ``atan2`` on floats and rows)."""
+    return atan2_of(x, sqrt_of(1.0 - x * x, ops), ops)
 
 
-def _acos(x, ops):
-    return ops.atan2(ops.sqrt(1.0 - x * x), x)
+@jitable
+def acos_by_atan2(x, ops):
+    """``acos x = atan2(sqrt(1 - x^2), x)``."""
+    return atan2_of(sqrt_of(1.0 - x * x, ops), x, ops)
 
 
+@jitable
 def sunlit_fraction(r, s, ops=FLOAT):
     """The visible fraction (0..1) of the solar disc from ECI position ``r`` with the Sun at ``s`` (both km).
 
     Montenbruck & Gill (3.85)-(3.87) (module docstring).
     """
     dx, dy, dz = s[0] - r[0], s[1] - r[1], s[2] - r[2]
-    d = ops.sqrt(dx * dx + dy * dy + dz * dz)
-    rn = ops.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2])
-    a = _asin(R_SUN_KM / d, ops)
-    b = _asin(_R_EARTH_KM / rn, ops)
-    cosc = ops.clip(-(r[0] * dx + r[1] * dy + r[2] * dz) / (rn * d), -1.0, 1.0)
-    c = _acos(cosc, ops)
+    d = sqrt_of(dx * dx + dy * dy + dz * dz, ops)
+    rn = sqrt_of(r[0] * r[0] + r[1] * r[1] + r[2] * r[2], ops)
+    a = asin_by_atan2(R_SUN_KM / d, ops)
+    b = asin_by_atan2(_R_EARTH_KM / rn, ops)
+    cosc = clip_of(-(r[0] * dx + r[1] * dy + r[2] * dz) / (rn * d), -1.0, 1.0, ops)
+    c = acos_by_atan2(cosc, ops)
     # the penumbra's overlap, with arguments kept in range where it is not used
-    cc = ops.select(c > 0.0, c, 1.0)
+    cc = select_of(c > 0.0, c, 1.0, ops)
     x = (cc * cc + a * a - b * b) / (2.0 * cc)
-    xa = ops.clip(x / a, -1.0, 1.0)
-    xb = ops.clip((cc - x) / b, -1.0, 1.0)
-    y = ops.sqrt(ops.clip(a * a - x * x, 0.0, math.inf))
-    area = a * a * _acos(xa, ops) + b * b * _acos(xb, ops) - cc * y
-    partial = ops.clip(1.0 - area / (math.pi * a * a), 0.0, 1.0)
+    xa = clip_of(x / a, -1.0, 1.0, ops)
+    xb = clip_of((cc - x) / b, -1.0, 1.0, ops)
+    y = sqrt_of(clip_of(a * a - x * x, 0.0, math.inf, ops), ops)
+    area = a * a * acos_by_atan2(xa, ops) + b * b * acos_by_atan2(xb, ops) - cc * y
+    partial = clip_of(1.0 - area / (math.pi * a * a), 0.0, 1.0, ops)
     annular = 1.0 - (b * b) / (a * a)
-    return ops.select(c >= a + b, 1.0, ops.select(c <= b - a, 0.0, ops.select(c <= a - b, annular, partial)))
+    return select_of(c >= a + b, 1.0, select_of(c <= b - a, 0.0, select_of(c <= a - b, annular, partial, ops), ops),
+                     ops)
 
 
+@jitable
 def beta_angle(r, v, sun, ops=FLOAT):
     """The beta angle, rad: the Sun's elevation over the orbit plane, positive on the side of the orbit normal.
 
@@ -75,5 +83,5 @@ def beta_angle(r, v, sun, ops=FLOAT):
     + sin Gamma sin eps cos i)``).  ``r``, ``v`` ECI (any units), ``sun`` a unit vector.
     """
     hx, hy, hz = r[1] * v[2] - r[2] * v[1], r[2] * v[0] - r[0] * v[2], r[0] * v[1] - r[1] * v[0]
-    return _asin(ops.clip((sun[0] * hx + sun[1] * hy + sun[2] * hz) / ops.sqrt(hx * hx + hy * hy + hz * hz),
-                          -1.0, 1.0), ops)
+    return asin_by_atan2(clip_of((sun[0] * hx + sun[1] * hy + sun[2] * hz) / sqrt_of(hx * hx + hy * hy + hz * hz, ops),
+                                 -1.0, 1.0, ops), ops)

@@ -23,7 +23,8 @@ from __future__ import annotations
 import math
 
 from sim.core.algebra import cross_VV, matvec_MtV, matvec_MV, unit_V
-from sim.core.ops import FLOAT
+from sim.core.jit import jitable
+from sim.core.ops import FLOAT, atan2_of, cos_of, sin_of, sqrt_of
 
 __all__ = ["WGS84_A_KM", "WGS84_F", "precession", "eci_to_ecef", "ecef_to_eci",
            "geodetic_to_ecef", "ecef_to_geodetic", "lvlh"]
@@ -35,6 +36,7 @@ _E2 = WGS84_F * (2.0 - WGS84_F)
 _ARCSEC = math.pi / (180.0 * 3600.0)
 
 
+@jitable
 def precession(t_tt, ops=FLOAT):
     """The IAU 1976 precession matrix ``P`` (J2000 -> mean equator and equinox of date), row major.
 
@@ -48,14 +50,15 @@ def precession(t_tt, ops=FLOAT):
     zeta = ((0.017998 * t + 0.30188) * t + 2306.2181) * t * _ARCSEC
     theta = ((-0.041833 * t - 0.42665) * t + 2004.3109) * t * _ARCSEC
     z = ((0.018203 * t + 1.09468) * t + 2306.2181) * t * _ARCSEC
-    cz, sz = ops.cos(zeta), ops.sin(zeta)
-    ct, st = ops.cos(theta), ops.sin(theta)
-    cZ, sZ = ops.cos(z), ops.sin(z)
+    cz, sz = cos_of(zeta, ops), sin_of(zeta, ops)
+    ct, st = cos_of(theta, ops), sin_of(theta, ops)
+    cZ, sZ = cos_of(z, ops), sin_of(z, ops)
     return (cZ * ct * cz - sZ * sz, -cZ * ct * sz - sZ * cz, -cZ * st,
             sZ * ct * cz + cZ * sz, -sZ * ct * sz + cZ * cz, -sZ * st,
             st * cz, -st * sz, ct)
 
 
+@jitable
 def eci_to_ecef(r, theta, p):
     """``R3(theta) P r``: an ECI vector in ECEF axes; ``theta`` GMST's cosine and sine ``(c, s)``, ``p`` :func:`precession`."""
     x, y, z = matvec_MV(p, r)
@@ -63,6 +66,7 @@ def eci_to_ecef(r, theta, p):
     return (c * x + s * y, -s * x + c * y, z)
 
 
+@jitable
 def ecef_to_eci(r, theta, p):
     """``P^T R3(-theta) r``: the inverse of :func:`eci_to_ecef`."""
     c, s = theta
@@ -70,17 +74,19 @@ def ecef_to_eci(r, theta, p):
     return matvec_MtV(p, (c * x - s * y, s * x + c * y, z))
 
 
+@jitable
 def geodetic_to_ecef(lat, lon, alt_km, ops=FLOAT):
     """ECEF position, km, of geodetic latitude, longitude (rad) and height over the WGS-84 ellipsoid (km).
 
     Montenbruck & Gill (5.83): ``N = a / sqrt(1 - e^2 sin^2 lat)``,
     ``r = ((N + h) cos lat cos lon, (N + h) cos lat sin lon, ((1 - e^2) N + h) sin lat)``.
     """
-    sl, cl = ops.sin(lat), ops.cos(lat)
-    n = WGS84_A_KM / ops.sqrt(1.0 - _E2 * sl * sl)
-    return ((n + alt_km) * cl * ops.cos(lon), (n + alt_km) * cl * ops.sin(lon), ((1.0 - _E2) * n + alt_km) * sl)
+    sl, cl = sin_of(lat, ops), cos_of(lat, ops)
+    n = WGS84_A_KM / sqrt_of(1.0 - _E2 * sl * sl, ops)
+    return ((n + alt_km) * cl * cos_of(lon, ops), (n + alt_km) * cl * sin_of(lon, ops), ((1.0 - _E2) * n + alt_km) * sl)
 
 
+@jitable
 def ecef_to_geodetic(r, ops=FLOAT):
     """``(lat, lon, alt_km)`` (rad, rad, km over WGS-84) of an ECEF position in km.
 
@@ -91,15 +97,17 @@ def ecef_to_geodetic(r, ops=FLOAT):
     x, y, z = r
     rho2 = x * x + y * y
     dz = _E2 * z
+    n = WGS84_A_KM + 0.0 * z
     for _ in range(6):
         zdz = z + dz
-        s = zdz / ops.sqrt(rho2 + zdz * zdz)
-        n = WGS84_A_KM / ops.sqrt(1.0 - _E2 * s * s)
+        s = zdz / sqrt_of(rho2 + zdz * zdz, ops)
+        n = WGS84_A_KM / sqrt_of(1.0 - _E2 * s * s, ops)
         dz = n * _E2 * s
     zdz = z + dz
-    return (ops.atan2(zdz, ops.sqrt(rho2)), ops.atan2(y, x), ops.sqrt(rho2 + zdz * zdz) - n)
+    return (atan2_of(zdz, sqrt_of(rho2, ops), ops), atan2_of(y, x, ops), sqrt_of(rho2 + zdz * zdz, ops) - n)
 
 
+@jitable
 def lvlh(r, v, ops=FLOAT):
     """The LVLH triad ``(o1, o2, o3)`` in ECI, Markley & Crassidis (2.77) (module docstring)."""
     o3 = unit_V((-r[0], -r[1], -r[2]), ops)

@@ -45,11 +45,12 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.core.ops import FLOAT
+from sim.core.jit import jitable
+from sim.core.ops import FLOAT, sqrt_of
 from sim.world.frames import ecef_to_eci, eci_to_ecef
 
 __all__ = ["IGRF_RADIUS", "IGRF_DEGREE", "IGRF_YEARS", "Gauss", "gauss", "igrf_ecef", "dipole_ecef",
-           "dipole_axis", "field_eci"]
+           "dipole_axis", "dipole_field", "dipole_eci", "field_eci"]
 
 #: The geomagnetic reference radius ``a`` of IGRF, m.
 IGRF_RADIUS = 6371200.0
@@ -194,25 +195,39 @@ def igrf_ecef(r, model: Gauss, ops=FLOAT) -> tuple:
 
 
 def dipole_ecef(r, model: Gauss, ops=FLOAT) -> tuple:
-    """The tilted (centred) dipole of IGRF's first degree (T, ECEF) at the ECEF position ``r`` (m).
+    """The tilted (centred) dipole of IGRF's first degree (T, ECEF) at the ECEF position ``r`` (m):
+    :func:`dipole_field` of ``model.dipole``.  Equal to :func:`igrf_ecef` at degree 1."""
+    return dipole_field(r, model.dipole, ops)
 
-    With ``d = (g_1^1, h_1^1, g_1^0)`` the first-degree potential is
+
+@jitable
+def dipole_field(r, d, ops=FLOAT) -> tuple:
+    """The centred dipole ``d = (g_1^1, h_1^1, g_1^0)`` (T, :attr:`Gauss.dipole`) at ``r`` (m), in the axes of both.
+
+    With ``d`` the first-degree potential is
     ``V = a^3 (d . r) / r^3``, so ``B = (a/r)^3 (3 (d . u) u - d)``,
     ``u = r / |r|`` (the ``n = 1`` terms of Alken et al. (2021) eq. (1),
     written with ``r cos theta = z``, ``r sin theta cos phi = x``,
     ``r sin theta sin phi = y``).  ``|B| = |d| (a/r)^3``
     on the magnetic equator (``d . u = 0``) and twice that on the dipole's
-    axis.  Equal to :func:`igrf_ecef` at degree 1.
+    axis.  Floats, rows, or ``ops=None`` compiled.
     """
     x, y, z = r
-    dx, dy, dz = model.dipole
+    dx, dy, dz = d
     r2 = x * x + y * y + z * z
-    rn = ops.sqrt(r2)
+    rn = sqrt_of(r2, ops)
     ux, uy, uz = x / rn, y / rn, z / rn
     a_r = IGRF_RADIUS / rn
     k = a_r * a_r * a_r
     du3 = 3.0 * (dx * ux + dy * uy + dz * uz)
     return (k * (du3 * ux - dx), k * (du3 * uy - dy), k * (du3 * uz - dz))
+
+
+@jitable
+def dipole_eci(r_eci, rotation, p, d, ops=FLOAT) -> tuple:
+    """:func:`dipole_field` (T, ECI) at the ECI position ``r_eci`` (m): the position turned into ECEF and the
+    field back (:func:`field_eci`'s transformation), ``d`` the dipole in ECEF."""
+    return ecef_to_eci(dipole_field(eci_to_ecef(r_eci, rotation, p), d, ops), rotation, p)
 
 
 def dipole_axis(model: Gauss) -> tuple:
@@ -234,5 +249,6 @@ def field_eci(r_eci, rotation, p, model: Gauss, ops=FLOAT, dipole: bool = False)
     one transformation of the project.  Floats, or rows for the position and
     the angle's cosine and sine.
     """
-    b = (dipole_ecef if dipole else igrf_ecef)(eci_to_ecef(r_eci, rotation, p), model, ops)
-    return ecef_to_eci(b, rotation, p)
+    if dipole:
+        return dipole_eci(r_eci, rotation, p, model.dipole, ops)
+    return ecef_to_eci(igrf_ecef(eci_to_ecef(r_eci, rotation, p), model, ops), rotation, p)

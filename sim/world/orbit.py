@@ -234,6 +234,12 @@ class KeplerOrbit:
         self._shape = () if ops is FLOAT else np.broadcast_shapes(*(np.shape(x) for x in values))
 
     @property
+    def elements_and_rates(self) -> tuple:
+        """What :func:`mean_elements_state` takes besides ``t``: ``(a, e, i, raan, argp, M0, dRAAN/dt, dargp/dt,
+        dM/dt)``, floats (or rows (9, N) for one orbit per body)."""
+        return self._elements
+
+    @property
     def period(self):
         """The anomalistic period ``2 pi / (dM/dt)``, s."""
         return 2.0 * math.pi / self.rates[2]

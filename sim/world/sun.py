@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import math
 
-from sim.core.ops import FLOAT
+from sim.core.jit import jitable
+from sim.core.ops import FLOAT, cos_of, sin_of
 from sim.core.algebra import matvec_MtV
 from sim.world.frames import precession
 
@@ -32,6 +33,7 @@ AU_KM = 149597870.7
 _RAD = math.pi / 180.0
 
 
+@jitable
 def sun_direction(days_tt, ops=FLOAT):
     """``(s, r_au)``: the unit vector to the Sun in ECI (J2000) and its distance in AU, ``days_tt`` days of TT from J2000.0.
 
@@ -40,14 +42,15 @@ def sun_direction(days_tt, ops=FLOAT):
     n = days_tt
     big_l = (280.460 + 0.9856474 * n) * _RAD
     g = (357.528 + 0.9856003 * n) * _RAD
-    lam = big_l + (1.915 * _RAD) * ops.sin(g) + (0.020 * _RAD) * ops.sin(2.0 * g)
+    lam = big_l + (1.915 * _RAD) * sin_of(g, ops) + (0.020 * _RAD) * sin_of(2.0 * g, ops)
     eps = (23.439 - 0.0000004 * n) * _RAD
-    r = 1.00014 - 0.01671 * ops.cos(g) - 0.00014 * ops.cos(2.0 * g)
-    cl, sl = ops.cos(lam), ops.sin(lam)
-    of_date = (cl, ops.cos(eps) * sl, ops.sin(eps) * sl)
+    r = 1.00014 - 0.01671 * cos_of(g, ops) - 0.00014 * cos_of(2.0 * g, ops)
+    cl, sl = cos_of(lam, ops), sin_of(lam, ops)
+    of_date = (cl, cos_of(eps, ops) * sl, sin_of(eps, ops) * sl)
     return matvec_MtV(precession(n / 36525.0, ops), of_date), r
 
 
+@jitable
 def sun_position(days_tt, ops=FLOAT):
     """The Sun's position from the Earth's centre, ECI, km (:func:`sun_direction` times its distance)."""
     s, r = sun_direction(days_tt, ops)

@@ -19,10 +19,11 @@ import math
 import re
 from datetime import datetime, UTC
 
+from sim.core.jit import jitable
 from sim.core.ops import FLOAT
 
 __all__ = ["decimal_year", "Epoch", "parse_epoch", "julian_date", "TT_MINUS_UTC", "J2000_JD", "DAY", "gmst",
-           "julian_centuries_tt", "EPOCH_RANGE", "DEFAULT_EPOCH", "EpochError"]
+           "julian_centuries_tt", "days_utc_of", "days_tt_of", "EPOCH_RANGE", "DEFAULT_EPOCH", "EpochError"]
 
 #: TT - UTC, s (TAI - UTC = 37 s since 2017-01-01, plus 32.184 s).
 TT_MINUS_UTC = 69.184
@@ -86,12 +87,25 @@ class Epoch:
         return hash((self.jd_day, self.jd_frac))
 
     def days_utc(self, t):
-        """Days from J2000.0 (JD 2451545.0) in UTC, at ``t`` s after the epoch (floats or rows)."""
-        return (self.jd_day - J2000_JD) + (self.jd_frac + t / DAY)
+        """Days from J2000.0 (JD 2451545.0) in UTC, at ``t`` s after the epoch (floats or rows): :func:`days_utc_of`."""
+        return days_utc_of(self.jd_day, self.jd_frac, t)
 
     def days_tt(self, t):
-        """Days from J2000.0 in TT at ``t`` s after the epoch: ``days_utc + 69.184 s``."""
-        return (self.jd_day - J2000_JD) + (self.jd_frac + (t + TT_MINUS_UTC) / DAY)
+        """Days from J2000.0 in TT at ``t`` s after the epoch: :func:`days_tt_of`."""
+        return days_tt_of(self.jd_day, self.jd_frac, t)
+
+
+@jitable
+def days_utc_of(jd_day, jd_frac, t):
+    """Days from J2000.0 (JD 2451545.0) in UTC at ``t`` s after the epoch ``jd_day + jd_frac`` (UTC),
+    ``(jd_day - 2451545) + (jd_frac + t / 86400)``: the day part first, so the fraction keeps its digits."""
+    return (jd_day - J2000_JD) + (jd_frac + t / DAY)
+
+
+@jitable
+def days_tt_of(jd_day, jd_frac, t):
+    """Days from J2000.0 in TT at ``t`` s after the epoch: :func:`days_utc_of` + 69.184 s (module docstring)."""
+    return (jd_day - J2000_JD) + (jd_frac + (t + TT_MINUS_UTC) / DAY)
 
 
 def parse_epoch(text) -> Epoch:
@@ -121,11 +135,13 @@ def parse_epoch(text) -> Epoch:
     return Epoch(d.isoformat(timespec="microseconds" if d.microsecond else "seconds") + "Z", day, frac, d.year)
 
 
+@jitable
 def julian_centuries_tt(days_tt):
     """``T = (JD_TT - 2451545.0) / 36525``: Julian centuries of TT from J2000.0."""
     return days_tt / 36525.0
 
 
+@jitable
 def gmst(days_ut1, ops=FLOAT):
     """Greenwich mean sidereal time, rad in [0, 2 pi), at ``days_ut1`` days of UT1 from J2000.0.
 

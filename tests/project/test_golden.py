@@ -83,10 +83,13 @@ STAGE_TIME = frozenset({"cubesat_year", "disturbances", "fly_on_estimate", "j2_p
 
 @pytest.fixture(autouse=True, scope="module")
 def _compiled_now():
-    """The compiled advance and the spacecraft's step from the first step (a process loads them only after
-    WARM_AFTER Python steps)."""
-    from sim.model import advance_craft
+    """The compiled advance, the spacecraft's step and the world from the first step (a process loads them
+    only after WARM_AFTER Python steps or world states)."""
+    from sim.core import advance
+    from sim.model import advance_craft, world
+    advance.load()
     advance_craft.load()
+    world.load()
 
 
 def _golden(name):
