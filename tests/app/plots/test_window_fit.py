@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QWidget
 from app.plots.history import History
 from app.plots.live import PlotPanel
 from app.plots.tabs import MIN_WIDTH
-from app.plots.style import RELATIVE_FLOOR, LogAxisItem, legend_columns, settle_range
+from app.plots.style import RELATIVE_FLOOR, SMALLEST_SPAN, LogAxisItem, legend_columns, settle_range
 from sim.model.rows import HISTORY_COLUMNS
 from sim.run.scenario import builtin_dir, load
 from app.view3d.layout import GHOST_COLOR
@@ -32,6 +32,9 @@ def test_settle_range_never_spans_less_than_the_floor():
     # lambda against 4T, equal to the last digits: a span of RELATIVE_FLOOR of their size, centred on them
     low, high = settle_range((0.0, 1.0), 0.066, 0.066 + 1e-17)
     assert high - low == pytest.approx(RELATIVE_FLOOR * 0.066) and low < 0.066 < high
+    # subnormal numbers (a damped rate on its way to 0): a span an axis can draw, around them
+    low, high = settle_range(None, 1e-320, 3e-320)
+    assert high - low == pytest.approx(SMALLEST_SPAN) and low < 1e-320 and 3e-320 < high
     # data that vary more than the floor are padded by 5 % as before
     assert settle_range(None, 0.0, 2.0, floor=1e-9) == pytest.approx((-0.1, 2.1))
 
@@ -323,6 +326,28 @@ def test_rounding_noise_at_rest_is_drawn_flat(qtbot):
     low, high = panel.plot("rates").viewRange()[1]
     assert high - low >= 1e-9  # the rates plot's floor: the noise lies flat in its middle
     assert low < -1e-14 and 1e-14 < high
+
+
+def test_values_decaying_through_subnormal_numbers_keep_the_plots_drawn(qtbot):
+    # default's dampers decay lambda and 4T exponentially: some ten minutes in they pass through the subnormal
+    # numbers (below 2.2e-308) to exactly 0. An axis spanning them had a tick spacing of 0: a ZeroDivisionError
+    # in every paint (pytest-qt fails the test on it), and every plot of the panel blank.
+    history = History(capacity=2**14)
+    panel = PlotPanel(history)
+    qtbot.addWidget(panel)
+    panel.resize(400, 700)
+    panel.show()
+    t = np.arange(1, 10001) * 1e-3
+    rows = np.zeros((len(t), len(HISTORY_COLUMNS)))
+    rows[:, HISTORY_COLUMNS.index("t")] = t
+    for column in ("multiplier", "four_t"):
+        rows[:, HISTORY_COLUMNS.index(column)] = 1e-310 * np.exp(-5.0 * t)  # 1e-310 to 7e-313
+    history.append(rows)
+    panel.refresh()
+    low, high = panel.plot("multiplier").viewRange()[1]
+    assert high - low >= SMALLEST_SPAN
+    assert any(_labels(panel.plot("multiplier").getAxis("left")))
+    panel.grab()  # every plot painted
 
 
 # ------------------------------------------------------------------------ videos (item 10)
