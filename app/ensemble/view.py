@@ -51,6 +51,7 @@ from app.controls.widgets import SettingField
 from app.ensemble.colors import error_colors
 from app.ensemble.histogram import ErrorHistogram
 from app.ensemble.scene import LONG_WAY_SIZE, POINT_SIZE, EnsembleSceneView, aircraft_size
+from app.plots.legend import FitRow
 from app.view3d.mesh import body_mesh
 from sim import norm2_Q, cayley_entries, EnsembleSpec, LIMITS, cayley, ENSEMBLE, SettingsError, ShapeError
 
@@ -204,17 +205,18 @@ class EnsembleView(QWidget):
         off = QToolButton(text="✕", objectName="button_ensemble_off", toolTip="Turn the ensemble off (Ctrl+E)",
                           autoRaise=True)
         off.clicked.connect(lambda: self.set_on(False))
+        count = QWidget(objectName="ensemble_bodies")  # the label and its field stay together
+        pair = QHBoxLayout(count)
+        pair.setContentsMargins(0, 0, 0, 0)
+        pair.addWidget(QLabel("Bodies"))
+        pair.addWidget(self.bodies)
+        controls = FitRow(spacing=8)  # side by side, or in rows as the plot column's width asks (issue 43)
+        for widget in (count, self.shortest_path, self.aircraft, self.worst):
+            controls.addWidget(widget)
         head = QHBoxLayout()
         head.setContentsMargins(6, 4, 4, 0)
-        head.addWidget(QLabel("Bodies"))
-        head.addWidget(self.bodies)
-        head.addSpacing(8)
-        head.addWidget(self.shortest_path)
-        head.addSpacing(8)
-        head.addWidget(self.aircraft)
-        head.addStretch(1)
-        head.addWidget(self.worst)
-        head.addWidget(off)
+        head.addLayout(controls, 1)
+        head.addWidget(off, 0, Qt.AlignmentFlag.AlignTop)
         self.stats = QLabel(objectName="ensemble_stats", wordWrap=True, textFormat=Qt.TextFormat.RichText)
         self.stats.setContentsMargins(6, 0, 6, 0)
         self.view = EnsembleSceneView()

@@ -19,7 +19,7 @@ import pyqtgraph as pg
 from pyqtgraph.Qt import QtGui
 
 __all__ = ["PLOT_BACKGROUND", "FOREGROUND", "GRID_ALPHA", "AXIS_WIDTH", "RED", "GREEN", "BLUE", "AMBER",
-           "VIOLET", "SILVER", "tick_strings", "settle_range", "legend_columns", "RELATIVE_FLOOR", "PlotAxisItem", "LogAxisItem", "decade_label",
+           "VIOLET", "SILVER", "tick_strings", "settle_range", "legend_columns", "RELATIVE_FLOOR", "SMALLEST_SPAN", "PlotAxisItem", "LogAxisItem", "decade_label",
            "style_axes", "XLink"]
 
 PLOT_BACKGROUND = "#1e1f24"
@@ -80,6 +80,13 @@ def _scientific(value: float, spacing: float) -> str:
 #: noise on a constant, lambda against 4T) are drawn flat.
 RELATIVE_FLOOR = 1e-4
 
+#: Smallest span of any autoscaled axis, in the data's units, whatever the values.  An axis maps its span onto some
+#: hundreds of pixels with a scale of pixels / span that Qt squares (a transform's determinant) and pyqtgraph
+#: divides into tick spacings: a span under about 1e-150 overflows the square, one of subnormal numbers (a damped
+#: rate decaying through 1e-310 to exactly 0) gives a tick spacing of 0 and a ZeroDivisionError in every paint,
+#: which blanked every plot of the panel.  1e-100 leaves room and is far below anything worth showing.
+SMALLEST_SPAN = 1e-100
+
 
 def settle_range(current, low: float, high: float, margin: float = 0.05,
                  min_fill: float = 0.5, floor: float = 0.0):
@@ -90,7 +97,8 @@ def settle_range(current, low: float, high: float, margin: float = 0.05,
     instead of following every sample.  The range never spans less than
     ``floor`` nor :data:`RELATIVE_FLOOR` times the largest magnitude: data
     that vary less (a body at rest, rates near 1e-14 rad/s) sit flat in the
-    middle instead of filling the axis with rounding noise.
+    middle instead of filling the axis with rounding noise; nor, whatever the
+    values, :data:`SMALLEST_SPAN` (what an axis can draw).
 
     Parameters
     ----------
@@ -123,7 +131,7 @@ def settle_range(current, low: float, high: float, margin: float = 0.05,
         return None
     pad = margin * (high - low) or 0.1 * abs(high) or 1.0
     target = (low - pad, high + pad)
-    least = max(floor, RELATIVE_FLOOR * max(abs(low), abs(high)))
+    least = max(floor, RELATIVE_FLOOR * max(abs(low), abs(high)), SMALLEST_SPAN)
     if target[1] - target[0] < least:
         middle = 0.5 * (low + high)
         target = (middle - 0.5 * least, middle + 0.5 * least)

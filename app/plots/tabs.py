@@ -9,8 +9,10 @@ ensemble view does).
 The column's one layout rule: it is never narrower than :data:`MIN_WIDTH`
 nor than its tabs side by side (no scroll arrows, no elided names), and
 each plot's legend wraps to the width it has
-(:meth:`app.plots.live.PlotPanel.fit_legends`), so every plot and its
-legend lie inside the column at any size the window can take.
+(:meth:`app.plots.live.PlotPanel.fit_legends`), as does a tab's row of
+controls (:class:`app.plots.legend.FitRow`, the Ensemble tab's), so every
+plot, its legend and every control lie inside the column at any size the
+window can take.
 """
 
 from __future__ import annotations

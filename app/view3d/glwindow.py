@@ -40,6 +40,24 @@ if QtCore.QCoreApplication.instance() is None:
     QtCore.QCoreApplication.setAttribute(QtCore.Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
 
 
+def _opaque() -> None:
+    """Make every pixel of the bound framebuffer opaque (alpha 1), its colours kept.
+
+    Blending a translucent item (the shadow, a ghost) writes the source's
+    alpha into the framebuffer's alpha too (``GL_SRC_ALPHA,
+    GL_ONE_MINUS_SRC_ALPHA`` on all four channels), so an offscreen picture
+    would be partly transparent where the window on screen, which has no
+    alpha, shows the blended colour; ``QOpenGLFramebufferObject.toImage``
+    then divides the colours by that alpha (a premultiplied image), and the
+    shadow came out lighter than on screen.  Clearing the alpha channel alone
+    (``glColorMask``) gives the picture the screen shows.
+    """
+    GL.glColorMask(False, False, False, True)
+    GL.glClearColor(0.0, 0.0, 0.0, 1.0)
+    GL.glClear(GL.GL_COLOR_BUFFER_BIT)
+    GL.glColorMask(True, True, True, True)
+
+
 class GLWindow(GLViewMixin, QOpenGLWindow):
     """A pyqtgraph GL scene in a native OpenGL window, with a depth buffer and an orbit camera of quaternions.
 
@@ -150,6 +168,7 @@ class GLWindow(GLViewMixin, QOpenGLWindow):
             GL.glViewport(0, 0, width, height)
             region = (0, 0, width, height)
             self.paint(region=region, viewport=region)
+            _opaque()
             image = fbo.toImage()
         finally:
             fbo.release()
@@ -235,6 +254,7 @@ class GLWindow(GLViewMixin, QOpenGLWindow):
             GL.glViewport(0, 0, width, height)
             region = (0, 0, width, height)
             self.paint(region=region, viewport=region)
+            _opaque()
             GL.glPixelStorei(GL.GL_PACK_ALIGNMENT, 4)
             GL.glReadPixels(0, 0, width, height, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, pixels)
         finally:

@@ -151,3 +151,147 @@ def test_the_sphere_is_closed_and_round():
     tri = sphere_triangles(2.0, 12, 24)
     assert tri.shape == (6 * 12 * 24, 3)
     np.testing.assert_allclose(np.linalg.norm(tri, axis=1), 2.0)
+
+
+# ------------------------------------------------- what hides what (issue 43, item 8)
+def _frame(view):
+    """A grabbed frame of the orbit view: ``(height, width, 3)`` int RGB, rows top-down."""
+    return view.render_image().astype(int)
+
+
+def _pixels(scene, points, size):
+    """Where the camera draws scene ``points`` (n, 3): ``(n, 2)`` pixels (x right, y down) in a ``size`` frame,
+    by the scene's own projection and view matrices."""
+    width, height = size
+    mvp = scene.projectionMatrix((0, 0, width, height), (0, 0, width, height)) * scene.viewMatrix()
+    out = []
+    for p in np.atleast_2d(points):
+        q = mvp.map(QtGui.QVector4D(*(float(c) for c in p), 1.0))
+        out.append(((q.x() / q.w() + 1.0) * 0.5 * width, (1.0 - q.y() / q.w()) * 0.5 * height))
+    return np.array(out)
+
+
+def _limb(scene, size):
+    """The Earth's outline in a frame of ``size`` with the camera aimed at its centre: a circle's radius, pixels
+    (pyqtgraph's field of view is horizontal)."""
+    focal = 0.5 * size[0] / math.tan(math.radians(0.5 * scene.opts["fov"]))
+    return focal * math.tan(math.asin(scene.radius / float(scene.opts["distance"])))
+
+
+def _from_centre(size):
+    """Each pixel's distance from the frame's centre (its middle point), ``(height, width)``."""
+    rows, cols = np.mgrid[0:size[1], 0:size[0]]
+    return np.hypot(cols + 0.5 - 0.5 * size[0], rows + 0.5 - 0.5 * size[1])
+
+
+def _look_along(scene, d, distance):
+    """Put the camera at ``distance`` along the unit vector ``d`` from the Earth's centre, aimed at it."""
+    scene.look_from((0.0, 0.0, 0.0), distance, math.degrees(math.asin(d[2])), math.degrees(math.atan2(d[1], d[0])))
+
+
+def _sun_shown(frame):
+    """The pixels of the Sun's colour (its disc and its ray)."""
+    from app.view3d.orbit import SUN_COLOR
+
+    return np.all(np.abs(frame - np.round(255 * np.asarray(SUN_COLOR[:3]))) <= 8, axis=-1)
+
+
+@pytest.fixture
+def nadir_world(orbit_view):
+    """nadir_pointing's world (beta -74 deg) in the orbit view, with only the Earth, the Sun and the shadow."""
+    settings, snapshot = _run("nadir_pointing", seconds=0.0)
+    orbit_view.new_run(settings)
+    orbit_view.show_snapshot(snapshot)
+    scene = orbit_view.scene
+    for item in (scene.craft, scene.lvlh, scene.track):  # the track's sunlit colour is near the Sun's
+        item.setVisible(False)
+    sun = np.asarray(snapshot.world.sun, dtype=float)
+    return orbit_view, sun / np.linalg.norm(sun)
+
+
+@pytest.mark.parametrize("beyond", [None, 4.0])
+def test_the_earth_hides_the_sun_behind_it(nadir_world, beyond):
+    # The camera on the anti-Sun line (the Earth covers the Sun's direction), or turned until the Sun's disc lies
+    # `beyond` pixels outside the Earth's limb: nothing of the Sun may show inside the Earth's outline (a disc
+    # drawn without the depth test shows there whole). From the Sun's side its disc shows: the test can fail.
+    from app.view3d.orbit import SUN_LENGTH
+
+    view, sun = nadir_world
+    scene = view.scene
+    distance = 6.0 * scene.radius
+    side = np.cross(sun, (0.0, 0.0, 1.0))
+    side /= np.linalg.norm(side)
+    size = (view.scene.deviceWidth(), view.scene.deviceHeight())
+    disc = SUN_LENGTH * scene.radius * sun
+
+    def camera(alpha):
+        """The camera ``alpha`` rad off the anti-Sun line; the disc's distance from the frame's centre, pixels."""
+        _look_along(scene, -math.cos(alpha) * sun + math.sin(alpha) * side, distance)
+        return float(np.hypot(*(_pixels(scene, disc, size)[0] - 0.5 * np.asarray(size))))
+
+    camera(0.0)
+    limb = _limb(scene, size)
+    low, high = 0.0, 1.5  # from 6 R the disc clears the limb some 0.8 rad off the anti-Sun line
+    if beyond is not None:  # bisect for the disc's centre `beyond` px outside the limb
+        for _ in range(40):
+            middle = 0.5 * (low + high)
+            low, high = (middle, high) if camera(middle) < limb + beyond else (low, middle)
+    camera(low)
+    frame = _frame(view)
+    inside = _from_centre(size) < limb - 2.0
+    yellow = _sun_shown(frame)
+    assert yellow[inside].sum() == 0
+    if beyond is not None:
+        assert yellow[~inside].sum() > 0  # the visible part of the disc, beyond the limb
+    _look_along(scene, sun, distance)  # from the Sun's side: the disc in front of the Earth
+    front = _sun_shown(_frame(view))
+    x, y = np.round(_pixels(scene, disc, size)[0]).astype(int)
+    assert front[y - 3:y + 4, x - 3:x + 4].all()
+
+
+def test_the_shadow_is_one_translucent_layer_with_the_cylinders_outline(nadir_world):
+    # Seen from the side, the shadow (a tube of 0.99 R behind the Earth, away from the Sun) darkens the background
+    # once, by its alpha, everywhere inside the tube's outline and nowhere outside it: its far, inner face drawn as
+    # well (no culling) darkens part of the outline twice, offset inside it.
+    from scipy.spatial import ConvexHull
+
+    from app.view3d.layout import SCENE_BACKGROUND
+    from app.view3d.orbit import SHADOW_COLOR, SHADOW_LENGTH, SHADOW_START
+
+    view, sun = nadir_world
+    scene = view.scene
+    scene.sun_ray.setVisible(False)
+    radius, axis = 0.99 * scene.radius, -sun
+    side = np.cross(sun, (0.0, 0.0, 1.0))
+    side /= np.linalg.norm(side)
+    up = np.cross(axis, side)
+    _look_along(scene, (side + 0.3 * up) / np.linalg.norm(side + 0.3 * up), 8.0 * scene.radius)
+    size = (scene.deviceWidth(), scene.deviceHeight())
+    frame = _frame(view)
+    angles = np.linspace(0.0, 2.0 * math.pi, 48, endpoint=False)  # the tube's own 48 corners per ring
+
+    def ring(along):
+        """The tube's ring ``along`` Earth radii behind the centre, in pixels."""
+        centre = along * scene.radius * axis
+        return _pixels(scene, centre + radius * (np.cos(angles)[:, None] * side + np.sin(angles)[:, None] * up), size)
+
+    def within(points, margin):
+        """Pixels (their centres) inside the convex outline of ``points`` by ``margin`` px (outside: negative)."""
+        hull = ConvexHull(points)
+        rows, cols = np.mgrid[0:size[1], 0:size[0]]
+        p = np.stack([cols + 0.5, rows + 0.5], axis=-1)
+        return np.all(p @ hull.equations[:, :2].T + hull.equations[:, 2] <= -margin, axis=-1)
+
+    start, end = SHADOW_START, SHADOW_START + SHADOW_LENGTH
+    earth = _from_centre(size) < _limb(scene, size) + 2.0
+    # inside: the tube's middle, away from its open ends (through an end one sees only the culled inner face)
+    body = within(np.vstack([ring(start + 0.3), ring(end - 0.3)]), 2.0) & ~earth
+    for cap in (start, end):
+        body &= ~within(ring(cap), -2.0)
+    outside = ~within(np.vstack([ring(start), ring(end)]), -2.0) & ~earth
+    background = np.asarray(SCENE_BACKGROUND, dtype=float)
+    alpha = SHADOW_COLOR[3]
+    one_layer = (1.0 - alpha) * background + alpha * 255 * np.asarray(SHADOW_COLOR[:3])
+    assert body.sum() > 2000  # a large piece of the tube seen from its side
+    assert np.abs(frame[body] - one_layer).max() <= 3, np.unique(frame[body], axis=0)[:8]
+    assert np.abs(frame[outside] - background).max() <= 1
