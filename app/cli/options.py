@@ -88,7 +88,7 @@ def add_cmg_flags(parser) -> None:
     cmg = parser.add_argument_group("control moment gyros (they realise the torque command; needs --integrator rk4; "
                                     "docs/PHYSICS.md)")
     for flag, meta, text in (
-            ("cmg", "CLUSTER", "none | pyramid (Wie's four CMGs, gimbal axes --cmg-skew from body z)"),
+            ("cmg", "CLUSTER", "none | pyramid (Wie's four CMGs, gimbal axes tilted by the skew from body z)"),
             ("cmg-h0", "N_M_S", f"each rotor's momentum, {LIMITS['cmg_h0'].describe()} (default 1)"),
             ("cmg-skew", "DEG", f"the pyramid's skew, {LIMITS['cmg_skew'].describe()} (default 54.74)"),
             ("cmg-law", "LAW", "steering law: mp (Moore-Penrose) | sr (singularity-robust, default) | null "
