@@ -222,6 +222,9 @@ _FACE = {
     "stk_attitude_text": "sim.run.stk",
     # sim.sweep.summary
     "sweep_summary": "sim.sweep.summary:summary",
+    # sim.core.cmg
+    "envelope_point": "sim.core.cmg",
+    "cluster_momentum": "sim.core.cmg",
 }
 
 __all__ = sorted(_FACE)
