@@ -80,6 +80,9 @@ _FACE = {
     # sim.core.tumble
     "PeriodWatch": "sim.core.tumble",
     "torque_free": "sim.core.tumble",
+    # sim.core.cmg
+    "cluster_momentum": "sim.core.cmg",
+    "envelope_point": "sim.core.cmg",
     # sim.core.wheels
     "layout_axes": "sim.core.wheels",
     "LAYOUTS": "sim.core.wheels",
@@ -222,9 +225,6 @@ _FACE = {
     "stk_attitude_text": "sim.run.stk",
     # sim.sweep.summary
     "sweep_summary": "sim.sweep.summary:summary",
-    # sim.core.cmg
-    "envelope_point": "sim.core.cmg",
-    "cluster_momentum": "sim.core.cmg",
 }
 
 __all__ = sorted(_FACE)
