@@ -107,6 +107,9 @@ _FACE = {
     "BDOT_LAWS": "sim.gnc.magnetic",
     # sim.gnc.pointing
     "POINTING_MODES": "sim.gnc.pointing",
+    # sim.model.cmg_settings
+    "CMG_LAWS": "sim.model.cmg_settings",
+    "CMG_CLUSTERS": "sim.model.cmg_settings",
     # sim.model.controls
     "input_of": "sim.model.controls",
     # sim.model.events

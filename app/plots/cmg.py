@@ -4,11 +4,13 @@ Four live plots over the :class:`~app.plots.history.History` (a :class:`~app.plo
 one legend and layout rule of :mod:`app.plots.legend`): the gimbal angles ``cmg_delta1..N``, the gimbal
 rates the steering law asks ``cmg_rate1..N``, the singularity measure ``m = det(A A^T) / h0^6``
 (``cmg_m``: 0 on a singular set), and the torque asked (the torque law's, dashed) against the torque
-made (the cluster's, solid).  Below them the **momentum envelope** projected on the body's x-y plane:
+made (the cluster's, solid).  Below them the **momentum envelope** projected on a plane of body axes:
 its outline (:func:`sim.core.cmg.envelope_point` for directions in that plane: where the envelope's
-normal lies in the plane, the outline of its projection), the internal singular momentum
+normal lies in the plane, the outline of its projection), the pyramid's internal singular momentum
 ``+-2 h0 cos(beta)`` along x and y marked, and the cluster's momentum ``h = h0 sum_i s_i``
 (:func:`sim.core.cmg.cluster_momentum` of the recorded gimbal angles) as a moving point with its trail.
+The plane is the one the trail spreads over most (x-y, x-z or y-z: the axis it moves least along is left
+out, :func:`projection_plane`), chosen again when another axis becomes clearly the least used.
 """
 
 from __future__ import annotations
@@ -24,7 +26,10 @@ from app.plots.live import WHEEL_COLORS, CurveSpec, PlotPanel, PlotSpec
 from app.plots.style import AMBER, BLUE, GREEN, PLOT_BACKGROUND, RED, SILVER, style_axes
 from sim import cluster_momentum, envelope_point
 
-__all__ = ["CmgTab", "CMG_PLOTS", "cmg_curves", "envelope_outline", "TRAIL_POINTS"]
+__all__ = ["CmgTab", "CMG_PLOTS", "cmg_curves", "envelope_outline", "projection_plane", "TRAIL_POINTS", "PLANES"]
+
+#: The projection planes: the two body axes kept (indices into x, y, z), by the axis left out.
+PLANES = {2: (0, 1), 1: (0, 2), 0: (1, 2)}
 
 #: The tab's time plots, top to bottom; the per-CMG curves are given per run (:func:`cmg_curves`).
 CMG_PLOTS = (
@@ -50,15 +55,26 @@ def cmg_curves(count: int) -> dict:
             "cmg_rates": tuple(CurveSpec(f"cmg_rate{i}", f"dδ{i}/dt", colors[i - 1]) for i in range(1, count + 1))}
 
 
-def envelope_outline(h0: float, g, points: int = 181) -> np.ndarray:
-    """The outline of the momentum envelope projected on the body's x-y plane, shape (points, 2) (N m s):
-    :func:`sim.core.cmg.envelope_point` for the directions ``(cos a, sin a, 0)``, closed."""
+def envelope_outline(h0: float, g, plane=(0, 1), points: int = 181) -> np.ndarray:
+    """The outline of the momentum envelope projected on the body-axes ``plane`` (two axis indices), shape
+    (points, 2) (N m s): :func:`sim.core.cmg.envelope_point` for the directions in that plane, closed."""
     g = np.ascontiguousarray(g, dtype=float)
     out = np.empty((points, 2))
+    i, j = plane
     for k, a in enumerate(np.linspace(0.0, 2 * math.pi, points)):
-        p = envelope_point(h0, g, np.array([math.cos(a), math.sin(a), 0.0]))
-        out[k] = p[0], p[1]
+        u = np.zeros(3)
+        u[i], u[j] = math.cos(a), math.sin(a)
+        p = envelope_point(h0, g, u)
+        out[k] = p[i], p[j]
     return out
+
+
+def projection_plane(h, dropped: int) -> int:
+    """The axis to leave out of the envelope plot for the trail ``h`` (shape (samples, 3)): the one it spreads
+    least along, or ``dropped`` (the present one) unless that one spreads twice as much as the least."""
+    spread = np.ptp(h, axis=0) if len(h) else np.zeros(3)
+    least = int(np.argmin(spread))
+    return least if spread[dropped] > 2.0 * spread[least] + 1e-12 else dropped
 
 
 class CmgTab(QtWidgets.QWidget):
@@ -82,7 +98,7 @@ class CmgTab(QtWidgets.QWidget):
         style_axes(plot, "hy (N m s)")
         plot.setLabel("bottom", "hx (N m s)")
         add_legend(plot, 3)
-        self.outline = plot.plot([], [], pen=pg.mkPen(SILVER), name="envelope (x-y)")
+        self.outline = plot.plot([], [], pen=pg.mkPen(SILVER), name="envelope")
         self.singular = pg.ScatterPlotItem(size=7, symbol="x", pen=pg.mkPen(RED), brush=None, name="2 h0 cos β")
         plot.addItem(self.singular)
         self.trail = plot.plot([], [], pen=pg.mkPen(AMBER, width=1))
@@ -94,6 +110,13 @@ class CmgTab(QtWidgets.QWidget):
         layout.addWidget(self.envelope, 2)
         self._cluster = None
         self._drawn = None
+        self._dropped = None  # the axis left out of the envelope plot (PLANES)
+        self._skew = 0.0
+
+    @property
+    def plane(self) -> tuple:
+        """The two body axes (indices) the envelope plot shows now."""
+        return PLANES[self._dropped]
 
     @property
     def window_seconds(self) -> float:
@@ -112,11 +135,9 @@ class CmgTab(QtWidgets.QWidget):
             self.panel.set_curves(name, specs)
         self._cluster = cluster
         self._drawn = None
+        self._skew = settings.cmg_skew
         if cluster is not None:
-            outline = envelope_outline(cluster.h0, cluster.g)
-            self.outline.setData(outline[:, 0], outline[:, 1])
-            c = 2 * cluster.h0 * math.cos(math.radians(settings.cmg_skew))
-            self.singular.setData([c, -c, 0.0, 0.0], [0.0, 0.0, c, -c])
+            self._set_plane(2)
         self.panel.clear()
         self.trail.setData([], [])
         self.point.setData([], [])
@@ -149,8 +170,25 @@ class CmgTab(QtWidgets.QWidget):
         take = np.unique(np.linspace(0, len(t) - 1, min(TRAIL_POINTS, len(t))).astype(int))
         g, s0 = np.ascontiguousarray(c.g), np.ascontiguousarray(c.s0)
         h = np.array([cluster_momentum(c.h0, g, s0, np.ascontiguousarray(rows[:, k])) for k in take])
-        self.trail.setData(h[:, 0], h[:, 1])
-        self.point.setData([h[-1, 0]], [h[-1, 1]])
+        dropped = projection_plane(h, self._dropped)
+        if dropped != self._dropped:
+            self._set_plane(dropped)
+        i, j = PLANES[self._dropped]
+        self.trail.setData(h[:, i], h[:, j])
+        self.point.setData([h[-1, i]], [h[-1, j]])
+
+    def _set_plane(self, dropped: int) -> None:
+        """Project on the plane without axis ``dropped``: the outline, the singular marks, the axis labels."""
+        self._dropped = dropped
+        c, plot = self._cluster, self.envelope.getPlotItem()
+        i, j = PLANES[dropped]
+        outline = envelope_outline(c.h0, c.g, (i, j))
+        self.outline.setData(outline[:, 0], outline[:, 1])
+        s = 2 * c.h0 * math.cos(math.radians(self._skew))  # the internal singular momentum along x and y
+        marks = [(s, 0.0, 0.0), (-s, 0.0, 0.0), (0.0, s, 0.0), (0.0, -s, 0.0)]
+        self.singular.setData([m[i] for m in marks], [m[j] for m in marks])
+        plot.setLabel("bottom", f"h{'xyz'[i]} (N m s)")
+        plot.setLabel("left", f"h{'xyz'[j]} (N m s)")
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

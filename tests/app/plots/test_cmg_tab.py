@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from app.plots.cmg import CmgTab
+from app.plots.cmg import CmgTab, projection_plane
 from app.plots.history import History
 from sim.run.runner import Runner
 from sim.run.scenario import load
@@ -61,12 +61,27 @@ def test_the_envelope_point_is_the_clusters_momentum(tab):
     d1, d2, d3, d4 = (math.radians(h[f"cmg_delta{i}"][-1]) for i in range(1, 5))
     hx = s.cmg_h0 * (-c * math.sin(d1) - math.cos(d2) + c * math.sin(d3) + math.cos(d4))   # Wie ch. 7
     hy = s.cmg_h0 * (math.cos(d1) - c * math.sin(d2) - math.cos(d3) + c * math.sin(d4))
+    hz = s.cmg_h0 * math.sin(b) * (math.sin(d1) + math.sin(d2) + math.sin(d3) + math.sin(d4))
+    i, j = tab.plane
+    assert i == 0                                    # a roll: x is on the plot, beside the axis of more motion
     x, y = tab.point.getData()
-    assert x[-1] == pytest.approx(hx, abs=1e-12) and y[-1] == pytest.approx(hy, abs=1e-12)
+    assert x[-1] == pytest.approx(hx, abs=1e-12) and y[-1] == pytest.approx((hx, hy, hz)[j], abs=1e-12)
     assert hx < -0.5                                 # on its way along -x
     ox, oy = tab.outline.getData()
-    assert np.max(ox) == pytest.approx((2 + 2 * c) * s.cmg_h0, rel=1e-3)
-    assert np.max(oy) == pytest.approx((2 + 2 * c) * s.cmg_h0, rel=1e-3)
+    # the envelope reaches (2 + 2 cos beta) h0 along x and y and 4 sin(beta) h0 along z (Wie ch. 7)
+    reach = [(2 + 2 * c) * s.cmg_h0, (2 + 2 * c) * s.cmg_h0, 4 * math.sin(b) * s.cmg_h0]
+    assert np.max(ox) == pytest.approx(reach[i], rel=1e-3)
+    assert np.max(oy) == pytest.approx(reach[j], rel=1e-3)
+
+
+def test_the_projection_plane_follows_the_trail():
+    yaw = np.array([[0.0, 0.0, z] for z in np.linspace(0.0, -3.0, 50)])
+    assert projection_plane(yaw, 2) in (0, 1)        # a yaw's momentum is along z: z stays on the plot
+    roll = np.array([[x, 0.01 * x, 0.2 * x] for x in np.linspace(0.0, -2.0, 50)])
+    assert projection_plane(roll, 2) == 1            # x and z kept
+    assert projection_plane(roll, 1) == 1
+    slight = np.array([[x, 0.3 * x, 0.4 * x] for x in np.linspace(0.0, -2.0, 50)])
+    assert projection_plane(slight, 2) == 2          # z spreads less than twice y's: no switch
 
 
 def test_a_run_without_a_cluster_has_no_tab(qtbot):
