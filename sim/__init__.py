@@ -81,6 +81,7 @@ _FACE = {
     "PeriodWatch": "sim.core.tumble",
     "torque_free": "sim.core.tumble",
     # sim.core.cmg
+    "spin_transverse": "sim.core.cmg",
     "cluster_momentum": "sim.core.cmg",
     "envelope_point": "sim.core.cmg",
     # sim.core.wheels

@@ -24,9 +24,10 @@ from pyqtgraph.Qt import QtWidgets
 from app.plots.legend import add_legend, fit_legend
 from app.plots.live import WHEEL_COLORS, CurveSpec, PlotPanel, PlotSpec
 from app.plots.style import AMBER, BLUE, GREEN, PLOT_BACKGROUND, RED, SILVER, style_axes
-from sim import cluster_momentum, envelope_point
+from sim import cluster_momentum, envelope_point, spin_transverse
 
-__all__ = ["CmgTab", "CMG_PLOTS", "cmg_curves", "envelope_outline", "projection_plane", "TRAIL_POINTS", "PLANES"]
+__all__ = ["CmgTab", "CMG_PLOTS", "cmg_curves", "envelope_outline", "projection_plane", "rotor_axes", "TRAIL_POINTS",
+           "PLANES"]
 
 #: The projection planes: the two body axes kept (indices into x, y, z), by the axis left out.
 PLANES = {2: (0, 1), 1: (0, 2), 0: (1, 2)}
@@ -67,6 +68,14 @@ def envelope_outline(h0: float, g, plane=(0, 1), points: int = 181) -> np.ndarra
         p = envelope_point(h0, g, u)
         out[k] = p[i], p[j]
     return out
+
+
+def rotor_axes(cluster, delta_deg) -> np.ndarray:
+    """The rotors' spin axes ``s_i`` (body axes, shape (n, 3)) of a checked cluster at the gimbal angles ``delta_deg``
+    (deg): :func:`sim.core.cmg.spin_transverse`, what the 3D view turns the drawn rotors to."""
+    s, _ = spin_transverse(np.ascontiguousarray(cluster.g), np.ascontiguousarray(cluster.s0),
+                           np.radians(np.asarray(delta_deg, dtype=float)))
+    return s
 
 
 def projection_plane(h, dropped: int) -> int:

@@ -254,6 +254,10 @@ class MainWindow(QMainWindow):
         is sent.  Another number of reaction wheels starts a new run instead (its rows have a column per wheel)."""
         try:
             entry = tuple(map(typed, entry))
+            changes = {i.key: i.value for i in entry if isinstance(i, SettingChange)}
+            if changes.get("cmg", self.flight.worker.settings.cmg) != self.flight.worker.settings.cmg:  # issue 45
+                self.runs.start(lambda: self.flight.change_cmg(changes, *self.controls.body.reset_state()))
+                return
             wheels = next((i.value for i in entry if isinstance(i, SettingChange) and i.key == "wheels"), None)
             if wheels is not None and len(layout_axes(wheels)) != self.flight.worker.settings.wheel_count:
                 self.runs.start(lambda: self.flight.change_wheels(wheels, *self.controls.body.reset_state()))
