@@ -86,3 +86,14 @@ def test_fast_slew_cmgs_amplify_the_torque():
     assert np.any(np.abs(yaw_w[t >= 30.0] - 30.0) > 0.9)   # the wheels still settling at 30 s
     assert yaw_w.max() > 35.5 and yaw.max() < 30.1         # the wheels overshoot by 6 deg, the CMGs not
     assert np.min(np.asarray(r["cmg_m"])) > 1.0           # no singularity met (32/27 = 1.185 at rest)
+
+
+def test_an_ensemble_asked_for_beside_a_cluster_is_refused_where_it_is_sent():
+    from sim.ensemble import EnsembleSpec
+    from sim.model.settings import SettingsError
+    from sim.run.runner import ENSEMBLE, Runner
+
+    runner = Runner(load("cmg_fast_slew"))
+    with pytest.raises(SettingsError, match="an ensemble flies no CMG clusters"):
+        runner.submit(ENSEMBLE, EnsembleSpec(bodies=3))   # in the caller's thread (the window's message)
+    runner.submit(ENSEMBLE, None)                         # turning none off is no ensemble
