@@ -45,9 +45,11 @@ def _with_wheels(settings: Settings, wheels) -> Settings:
 
 
 def _fits(settings: Settings, changes: dict) -> bool:
-    """Whether ``changes`` (an event's, a comparison body's) apply to ``settings`` without changing the wheels."""
+    """Whether ``changes`` (an event's, a comparison body's) apply to ``settings`` without changing the wheels or
+    the CMG cluster (the columns)."""
     try:
-        return settings.replace(**changes).wheel_count == settings.wheel_count
+        changed = settings.replace(**changes)
+        return changed.wheel_count == settings.wheel_count and changed.cmg == settings.cmg
     except SettingsError:
         return False
 
@@ -233,6 +235,22 @@ class Flight:
             settings = _with_wheels(scenario.settings, wheels)
         except SettingsError as exc:
             raise FlightError(str(exc)) from None
+        count = settings.wheel_count
+        return self._fly_again(scenario, settings, f"{count} reaction wheel{'s' if count != 1 else ''}: the run "
+                               "restarted at t = 0" if count else "No reaction wheels: the run restarted at t = 0")
+
+    def change_cmg(self, changes: dict, angles_deg, rates) -> Started:
+        """Fly :meth:`current_scenario` again from t = 0 with ``changes`` that put a CMG cluster on or off (issue 45:
+        its rows have the cluster's columns), as :meth:`change_wheels` does for wheels."""
+        scenario = self.current_scenario(angles_deg, rates)
+        try:
+            settings = scenario.settings.replace(**changes)
+        except SettingsError as exc:
+            raise FlightError(str(exc)) from None
+        return self._fly_again(scenario, settings, f"CMGs {settings.cmg}: the run restarted at t = 0")
+
+    def _fly_again(self, scenario, settings, message: str) -> Started:
+        """``scenario`` with ``settings`` from t = 0: its events and comparison bodies that still fit."""
         compare = tuple((label, o) for label, o in scenario.compare if _fits(settings, o))
         events, scenario = scenario.events, dataclasses.replace(scenario, settings=settings, events=(), compare=compare)
         for event in events:  # those that still fit every body, in the order of the run
@@ -241,10 +259,7 @@ class Flight:
             except SettingsError:
                 continue
             scenario = dataclasses.replace(scenario, events=(*scenario.events, event))
-        count = settings.wheel_count
-        return self._start(scenario, self._runner(scenario),
-                           f"{count} reaction wheel{'s' if count != 1 else ''}: the run restarted at t = 0"
-                           if count else "No reaction wheels: the run restarted at t = 0")
+        return self._start(scenario, self._runner(scenario), message)
 
     def start_recording(self, path, angles_deg, rates) -> Started:
         """Restart :meth:`current_scenario` at t = 0 and record it to ``path``."""

@@ -8,7 +8,11 @@
 * the wheel step of today for the same integrator: ``Simulation(integrator="rk4", wheels="pyramid")``,
   Python (the compiled wheel step is another branch's, issue 42: the ratio the goal asks for,
   CMG step <= 2x wheel step, is to be taken against that one when it lands);
-* a PWPF step and a thruster wrench of 12 thrusters, compiled, one call each.
+* a PWPF step and a thruster wrench of 12 thrusters, compiled, one call each;
+* the goal's ratio, wired (issue 45): one ``Simulation.step`` of the scenario ``cmg_fast_slew`` on its CMGs
+  (:mod:`sim.model.cmg_step`: the torque law in Python, then one compiled ``cmg_advance`` step) beside the
+  same scenario on its comparison body's wheels (the same body, controller and command, wheels in place of
+  the CMGs), both under the quaternion controller after the command.
 
 Times are CPU time of this process (``time.process_time``), medians of repeats.
 """
@@ -24,6 +28,7 @@ import numpy as np
 from sim.core import cmg
 from sim.core import thrusters as th
 from sim.model.simulation import Simulation
+from sim.run.scenario import load
 
 _clock = time.process_time
 DT = 0.01
@@ -57,6 +62,29 @@ def wheel_us_per_step(steps: int, repeats: int = 5) -> float:
         sim.step(steps)
         times.append((_clock() - start) / steps * 1e6)
     return statistics.median(times)
+
+
+def scenario_us_per_step(settings, steps: int, repeats: int = 5) -> float:
+    """``Simulation.step`` of ``settings`` after its command (``cmg_fast_slew``'s 30 deg yaw), us per step."""
+    times = []
+    for _ in range(repeats):
+        sim = Simulation(settings)
+        sim.set("command_deg", (30.0, 0.0, 0.0))
+        sim.step(10)  # compiled kernels loaded, the first rows out of the way
+        start = _clock()
+        sim.step(steps)
+        times.append((_clock() - start) / steps * 1e6)
+    return statistics.median(times)
+
+
+def wired_rows(steps: int) -> list[tuple[str, float]]:
+    """The goal's ratio on one scenario: ``cmg_fast_slew`` on CMGs and on its comparison body's wheels."""
+    sc = load("cmg_fast_slew")
+    cmgs = scenario_us_per_step(sc.settings, steps)
+    wheels = scenario_us_per_step(sc.settings.replace(**dict(sc.compare)["wheels"]), steps)
+    return [("cmg_fast_slew on CMGs, Simulation.step (us/step)", cmgs),
+            ("cmg_fast_slew on wheels, Simulation.step (us/step)", wheels),
+            ("ratio CMG step / wheel step (goal <= 2)", cmgs / wheels)]
 
 
 @numba.njit(cache=False)
@@ -97,6 +125,7 @@ def rows(quick: bool = False) -> list[tuple[str, float]]:
         out.append((f"cmg rk4 step, {name}, {steps} steps in one call (us/step)", cmg_us_per_step(law, steps, steps)))
         out.append((f"cmg rk4 step, {name}, one step per call (us/step)", cmg_us_per_step(law, steps, 1)))
     out.append(("wheel rk4 step, pyramid, Simulation.step, Python (us/step)", wheel_us_per_step(steps)))
+    out += wired_rows(steps)
     rng = np.random.default_rng(0)
     pos, dirs = rng.normal(size=(12, 3)), rng.normal(size=(12, 3))
     out.append(("PWPF step, compiled loop (us/step)", compiled_loop_us(_pwpf_loop)))

@@ -80,6 +80,10 @@ _FACE = {
     # sim.core.tumble
     "PeriodWatch": "sim.core.tumble",
     "torque_free": "sim.core.tumble",
+    # sim.core.cmg
+    "spin_transverse": "sim.core.cmg",
+    "cluster_momentum": "sim.core.cmg",
+    "envelope_point": "sim.core.cmg",
     # sim.core.wheels
     "layout_axes": "sim.core.wheels",
     "LAYOUTS": "sim.core.wheels",
@@ -104,6 +108,9 @@ _FACE = {
     "BDOT_LAWS": "sim.gnc.magnetic",
     # sim.gnc.pointing
     "POINTING_MODES": "sim.gnc.pointing",
+    # sim.model.cmg_settings
+    "CMG_LAWS": "sim.model.cmg_settings",
+    "CMG_CLUSTERS": "sim.model.cmg_settings",
     # sim.model.controls
     "input_of": "sim.model.controls",
     # sim.model.events

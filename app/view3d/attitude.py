@@ -234,6 +234,16 @@ class AttitudeScene(GLWindow):
         if state is not None and len(state[0]) == len(self._wheel_items):
             self.set_wheel_speeds(*state)
 
+    def set_rotors(self, axes) -> None:
+        """Turn the wheels' drawings to spin ``axes`` (unit, body axes): a CMG cluster's rotors as their gimbals
+        turn (issue 45), each drawn as a wheel spinning at full speed; the items are updated, not made again."""
+        axes = tuple(tuple(float(x) for x in a) for a in axes)
+        if len(axes) != len(self._wheel_items) or axes == self._wheel_axes:
+            return
+        self._wheel_axes = axes
+        state, self._wheel_state = self._wheel_state, None
+        self.set_wheel_speeds(*(state or ((1.0,) * len(axes), (False,) * len(axes))))
+
     def set_wheel_speeds(self, fractions, saturated) -> None:
         """Each wheel's speed as a fraction of its limit (signed), and whether it is at its limit.
 

@@ -88,6 +88,10 @@ class AttitudeView(GLWindowView):
         """Carry reaction wheels on the body (:meth:`AttitudeScene.set_wheels`)."""
         self.scene.set_wheels(axes, colors)
 
+    def set_rotors(self, axes):
+        """Turn a CMG cluster's rotors on the body (:meth:`AttitudeScene.set_rotors`)."""
+        self.scene.set_rotors(axes)
+
     def set_wheel_speeds(self, fractions, saturated):
         """Show the wheels' speeds and which are at their limit (:meth:`AttitudeScene.set_wheel_speeds`)."""
         self.scene.set_wheel_speeds(fractions, saturated)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from app.plots.compare import period_note
+from app.plots.cmg import rotor_axes
 from app.plots.live import PLOTS, WHEEL_COLORS, CurveSpec, show_wheels
 from app.plots.estimation import ESTIMATE_COLOR, ESTIMATE_MAGNIFY
 from app.view3d.layout import GHOST_COLOR
@@ -54,6 +55,7 @@ class FramePresenter:
         w = self._window
         w.orbit_view.new_run(settings)
         w.plot_tabs.set_tab(w.environment, "Magnetic", w.environment.show_settings(settings))
+        w.plot_tabs.set_tab(w.cmg, "CMG", w.cmg.show_settings(settings))
         self.show_world(settings)
 
     def show_world(self, settings) -> None:
@@ -70,7 +72,7 @@ class FramePresenter:
 
     def refresh_tabs(self, frame) -> None:
         """The Momentum and Magnetic tabs' plots when shown: their share of display ``frame``, or all (None)."""
-        for panel in (self._window.momentum, self._window.environment):
+        for panel in (self._window.momentum, self._window.environment, self._window.cmg):
             if panel.isVisible():
                 if frame is None:
                     panel.refresh()
@@ -123,8 +125,9 @@ class FramePresenter:
     def show_wheels(self, settings, new_run: bool = False) -> None:
         """The wheels on the body and in the Momentum tab, the orbit toggles; only what changed."""
         w = self._window
-        wheels = settings.wheel_set
-        key = (None if wheels is None else wheels.key, settings.gravity_gradient)
+        wheels, cluster = settings.wheel_set, settings.cmg_set
+        key = (None if wheels is None else wheels.key, settings.gravity_gradient,
+               None if cluster is None else (settings.cmg_skew, len(cluster.delta0)))
         if key == self._wheels_shown:
             return
         self._wheels_shown = key
@@ -133,8 +136,9 @@ class FramePresenter:
             show_wheels(w.momentum, 0)
         else:
             show_wheels(w.momentum, count, wheels.speed_limit, wheels.torque_limit)
-        colors = [rgba(c) for c in cycle(WHEEL_COLORS, count)]
-        w.viewer.set_wheels(() if wheels is None else wheels.axes, colors)
+        rotors = () if cluster is None else rotor_axes(cluster, np.degrees(cluster.delta0))  # issue 45: CMGs drawn
+        colors = [rgba(c) for c in cycle(WHEEL_COLORS, count or len(rotors))]
+        w.viewer.set_wheels(wheels.axes if wheels is not None else rotors, colors)
         w.readouts.speed_limits = () if wheels is None else wheels.speed_limit
         if new_run:
             w.plot_tabs.set_momentum(count > 0 or settings.gravity_gradient
@@ -178,6 +182,8 @@ class FramePresenter:
         if wheels is not None and len(last.wheel_speeds) == wheels.n:
             w.viewer.set_wheel_speeds([s / m for s, m in zip(last.wheel_speeds, wheels.speed_limit)],
                                       [abs(s) >= m for s, m in zip(last.wheel_speeds, wheels.speed_limit)])
+        if last.cmg is not None and settings.cmg_set is not None:  # the rotors turn with their gimbals (issue 45)
+            w.viewer.set_rotors(rotor_axes(settings.cmg_set, last.cmg[:len(settings.cmg_set.delta0)]))
         w.viewer.set_orbit(cayley(orbit_quaternion(last.t, orbit_rate(settings.altitude_km)))
                            if settings.gravity_gradient else None)
         w.viewer.set_command(cayley(last.qc) if settings.controller != "none" else None)

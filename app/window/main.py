@@ -28,6 +28,7 @@ from app.plots.compare import ComparePanel
 from app.plots.feed import PlotFeed
 from app.plots.history import History
 from app.plots.environment import EnvironmentPlots
+from app.plots.cmg import CmgTab
 from app.plots.live import MOMENTUM_PLOTS, PlotPanel
 from app.plots.tabs import PlotTabs
 from app.view3d.attitude_view import AttitudeView
@@ -164,6 +165,7 @@ class MainWindow(QMainWindow):
         self.momentum = PlotPanel(self.history, plots=MOMENTUM_PLOTS)
         self.momentum.setObjectName("momentum")
         self.environment = EnvironmentPlots(self.history)  # the Magnetic tab (issue 32)
+        self.cmg = CmgTab(self.history)  # the CMG tab (issue 45)
         self.compare = ComparePanel()
         self.compare.setObjectName("compare")
         self.plot_tabs = PlotTabs(self.plots, self.compare, self.momentum)
@@ -252,6 +254,10 @@ class MainWindow(QMainWindow):
         is sent.  Another number of reaction wheels starts a new run instead (its rows have a column per wheel)."""
         try:
             entry = tuple(map(typed, entry))
+            changes = {i.key: i.value for i in entry if isinstance(i, SettingChange)}
+            if changes.get("cmg", self.flight.worker.settings.cmg) != self.flight.worker.settings.cmg:  # issue 45
+                self.runs.start(lambda: self.flight.change_cmg(changes, *self.controls.body.reset_state()))
+                return
             wheels = next((i.value for i in entry if isinstance(i, SettingChange) and i.key == "wheels"), None)
             if wheels is not None and len(layout_axes(wheels)) != self.flight.worker.settings.wheel_count:
                 self.runs.start(lambda: self.flight.change_wheels(wheels, *self.controls.body.reset_state()))

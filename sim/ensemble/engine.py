@@ -39,6 +39,7 @@ from sim.ensemble.sampling import sample, sample_inertia, sample_orbits
 from sim.ensemble.spec import EnsembleSpec
 from sim.core.integrators import qdot
 from sim.io.limits import as_integer
+from sim.model.cmg_settings import check_no_ensemble
 from sim.model.loads import Gyrostat, LoadModel
 from sim.gnc.magnetic import MagneticControl
 from sim.core.norm import unit
@@ -133,6 +134,7 @@ class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
         count = spec.bodies - start if count is None else as_integer("count", count, 1, spec.bodies - start)
         keep_temporaries()  # once per process: the column step's temporaries stay in the heap (sim.ensemble.heap)
         self._settings = settings or Settings()
+        check_no_ensemble(self._settings)  # issue 45: a cluster steps one body at a time (sim.model.cmg_step)
         self.spec = spec
         self.index = np.arange(start, start + count, dtype=np.int64)
         self.n = n = count

@@ -240,6 +240,11 @@ LIMITS = {lim.key: lim for lim in (
     Limit("wheel_friction", 0.0, _MAGNITUDE, "N m s"),
     Limit("wheel_speeds", -1e5, 1e5, "rad/s"),
     Limit("wheel_torques", -_MAGNITUDE, _MAGNITUDE, "N m"),
+    # ---- CMGs (issue 45, sim.core.cmg): h0 (CubeSat 0.01 to ISS 4,760 N m s), SR weight (h0^2) and its fall with m/h0^6
+    Limit("cmg_h0", 0.0, 1e5, "N m s", low_open=True), Limit("cmg_skew", 1.0, 89.0, "deg"),
+    Limit("cmg_lambda0", 0.0, 1.0), Limit("cmg_mu", 0.0, 1e3), Limit("cmg_null_gain", 0.0, 1e3, "rad/s"),
+    Limit("cmg_dither", 0.0, 0.49), Limit("cmg_dither_rate", 0.0, 1e3, "rad/s"),
+    Limit("cmg_rate_limit", 0.0, 100.0, "rad/s", low_open=True), Limit("cmg_angles", -360.0, 360.0, "deg"),
     # ---- environment (sim.world.environment): a circular orbit from the Karman line (100 km; lower is
     # no orbit) to well beyond the Moon (384,400 km), where the gradient is about 1e-9 of LEO's
     Limit("altitude_km", 100.0, 1e6, "km"),

@@ -9,6 +9,7 @@ in ``_deg``, rates in rad/s, torques in N m, times in s.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, fields
 
 from sim.core.body import Body
@@ -19,6 +20,8 @@ from sim.io.limits import LIMITS, SettingsError, huge_integer, short_repr
 from sim.model.shape import DEFAULT_BODY, MassProperties, ShapeError, mass_properties
 from sim.core.wheels import WheelSet, free_inertia
 from sim.model.wheel_settings import wheel_set
+from sim.core.cmg import PYRAMID_SKEW_DEG
+from sim.model.cmg_settings import CmgCluster, cmg_of
 from sim.model.domain import check_domain
 from sim.model.navigation import check_navigation
 from sim.model.validators import VALIDATORS
@@ -80,6 +83,21 @@ class Settings:
     wheel_speeds: tuple | None = None
     #: Direct motor torques, N m, one per wheel, added to the wheels' share of the torque command.
     wheel_torques: tuple | None = None
+    #: Control moment gyros (issue 45, sim.core.cmg, sim.model.cmg_step): "none" or "pyramid" (Wie's four CMGs,
+    #: gimbal axes cmg_skew deg from body z), each rotor's momentum cmg_h0 (N m s), the steering law (mp, sr, null,
+    #: gsr), the SR weight lam = cmg_lambda0 h0^2 exp(-cmg_mu m / h0^6), the null motion's gain (rad/s), Wie's
+    #: dither (eps0, rad/s), the gimbal-rate limit (rad/s), the initial gimbal angles (deg, one per CMG; None: 0).
+    cmg: str = "none"
+    cmg_h0: float = 1.0
+    cmg_skew: float = PYRAMID_SKEW_DEG
+    cmg_law: str = "sr"
+    cmg_lambda0: float = 0.01
+    cmg_mu: float = 10.0
+    cmg_null_gain: float = 0.1
+    cmg_dither: float = 0.1
+    cmg_dither_rate: float = 0.5 * math.pi
+    cmg_rate_limit: float = 1.0
+    cmg_angles: tuple | None = None
     #: Gravity-gradient torque of a circular orbit at altitude_km (sim.world.environment).
     gravity_gradient: bool = False
     altitude_km: float = 500.0
@@ -168,6 +186,8 @@ class Settings:
         self._check_issue32()
         check_navigation(self)  # the sensors an estimator needs, and what they need (sim.model.navigation)
         check_domain(self)  # the world's models inside their domains at the epoch (sim.model.domain)
+        if self.cmg_set is not None:  # checked by cmg_of: h0, skew, angles, not singular at the start
+            self._check_cmg()
         wheels = self.wheel_set  # raises SettingsError for lists that do not fit the wheels
         if wheels is not None:
             if self.integrator == "splitting":  # its exact principal rotations are the rigid body's (sim.core.integrators)
@@ -177,6 +197,22 @@ class Settings:
                 free_inertia(Body(self.mass_properties.inertia).J, wheels)
             except ValueError as exc:
                 raise SettingsError(f"wheel_inertia: {exc}") from None
+
+    def _check_cmg(self) -> None:
+        """What a CMG cluster steps with (sim.model.cmg_step): alone, by rk4, on the truth."""
+        if self.wheels != "none":
+            raise SettingsError("cmg: a body with both reaction wheels and CMGs is not supported (wheels none, or cmg none)")
+        if self.integrator != "rk4":
+            raise SettingsError(f"cmg: a CMG cluster steps by rk4 (its compiled kernel), not {self.integrator} "
+                                "(integrator rk4; --integrator rk4)")
+        if self.estimator != "truth":
+            raise SettingsError(f"cmg: a CMG cluster flies on the truth, not on the estimator {self.estimator} "
+                                "(estimator truth)")
+
+    @functools.cached_property
+    def cmg_set(self) -> CmgCluster | None:
+        """The control moment gyros (:class:`sim.model.cmg_settings.CmgCluster`), or None without."""
+        return cmg_of(self)
 
     def _check_issue32(self) -> None:
         """The field, the torquers and the surface torques together (each needs what it acts in)."""

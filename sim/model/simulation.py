@@ -33,6 +33,7 @@ from sim.model.settings import Settings
 from sim.model.stepping import Stepper
 from sim.model import advance_craft as craft_kernels
 from sim.model.craft_steps import CraftSteps
+from sim.model.cmg_step import CmgStep
 from sim.model.world import World, WorldState
 from sim.gnc.magnetic import MagneticControl
 from sim.gnc.pointing import axis_error, two_vector
@@ -110,7 +111,7 @@ class Simulation(Stepper, CraftSteps):
         self._world = self._world_state = None
         self._nav = self._nav_key = None
         self._sensor_body = int(sensor_body)
-        self._pack_key = None
+        self._pack_key = self._cmg = None
         self._law = self._torque
         self._configure()
         self.reset()
@@ -142,6 +143,8 @@ class Simulation(Stepper, CraftSteps):
         if self._w is not None and len(self._w) != 3 + s.wheel_count:  # a new number of wheels: at their reset speeds
             self._w = self._w[:3] + self._initial_wheel_speeds()
         self._configure_navigation()
+        self._cmg = None if s.cmg_set is None else CmgStep(s, self._rigid.j_rows, self._rigid.j_inv_rows,
+                                                           None if self._cmg is None else self._cmg.delta)
 
     def _configure_navigation(self) -> None:
         """The sensors and estimator (sim.model.navigation), and what the torque law reads: the truth, or the
@@ -233,6 +236,8 @@ class Simulation(Stepper, CraftSteps):
             self._update_world()
         self._nav_key = None
         self._configure_navigation()
+        if self._cmg is not None:
+            self._cmg.reset()
 
     @property
     def q(self) -> tuple:
@@ -298,6 +303,10 @@ class Simulation(Stepper, CraftSteps):
             On a non-finite state, or a norm error beyond :data:`NORM_FAULT`
             with norm handling ``none``; the state stays at the last good step.
         """
+        if self._cmg is not None:  # a CMG cluster: its compiled step (sim.model.cmg_step)
+            if not self._cmg.step(self, n):
+                raise SimulationFault("the state is no longer finite; paused at the last good state", self._t)
+            return
         packed = self._packed(n) if n > 0 else None
         if packed is not None:
             q, w = self._q, self._w
@@ -419,6 +428,10 @@ class Simulation(Stepper, CraftSteps):
                 o = aircraft_angles(to_orbit_frame(qa, self._t, load.rate) if ws is None else
                                     to_lvlh(qa, ws.r_km, ws.v_kms))
                 more["orbit_angles_deg"] = (o[0] * _DEG, o[1] * _DEG, o[2] * _DEG)
+        if self._cmg is not None:  # the cluster's momentum in h, its torque made, its columns (sim.model.cmg_step)
+            hc, torque, command, values = self._cmg.derived(q, w, self._law, load, self._t)
+            h = inertial_momentum(c, (lb[0] + hc[0], lb[1] + hc[1], lb[2] + hc[2]))
+            more = dict(more or {}, command_torque=command, cmg=values)
         return (p, (psi * _DEG, theta * _DEG, phi * _DEG), math.sqrt(qq) - 1.0,
                 multiplier(qa, pa, jr), energy, h, torque,
                 (cpsi * _DEG, ctheta * _DEG, cphi * _DEG), q_dot_p, more)
@@ -480,4 +493,4 @@ class Simulation(Stepper, CraftSteps):
         return history_row(self._t, self._q, self._w[:3], angles, norm, mult, energy, h, torque, self._cmd.written,
                     self._correction, q_dot_p, command, 4.0 * (energy if locked is None else locked),
                     more.get("wheel_speeds", ()), more.get("wheel_torques", ()), more.get("orbit_angles_deg"),
-                    more.get("command_torque"), more.get("body_h"), orbit, estimate, sensors)
+                    more.get("command_torque"), more.get("body_h"), orbit, estimate, sensors, more.get("cmg", ()))

@@ -26,6 +26,7 @@ from sim.core.norm import NORM_MODES
 from sim.model.shape import BUILTINS, MESH_UNITS, ShapeError, load, resolve
 from sim.core.wheels import LAYOUTS
 from sim.model.navigation import ESTIMATORS, FLY_ON
+from sim.model.cmg_settings import CMG_CLUSTERS, CMG_LAWS
 
 __all__ = ["VALIDATORS"]
 
@@ -106,6 +107,15 @@ def _wheel_values(key, value):
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         value = (value,)
     return tuple(LIMITS[key].number(v, f"{key}[{i}]") for i, v in enumerate(_wheel_list(key, value)))
+
+
+def _cmg_angles(key, value):
+    """None (the cluster's design angles, zero), or one gimbal angle per CMG (deg; the count is the cluster's check)."""
+    if value is None:
+        return None
+    parts = [value] if isinstance(value, (int, float)) and not isinstance(value, bool) else listed(
+        key, value, "one gimbal angle per CMG (deg)")
+    return tuple(LIMITS[key].number(v, f"{key}[{i}]") for i, v in enumerate(parts))
 
 
 _AXES_HELP = ", ".join(LAYOUTS) + ", or axes x1,y1,z1;x2,y2,z2;..."
@@ -280,6 +290,11 @@ VALIDATORS = {
     "wheel_friction": _per_wheel,
     "wheel_speeds": _wheel_values,
     "wheel_torques": _wheel_values,
+    # control moment gyros (issue 45; the cluster as a whole is sim.model.cmg_settings.cmg_cluster's to check)
+    "cmg": lambda k, v: _choice(k, v, CMG_CLUSTERS),
+    "cmg_h0": _limited, "cmg_skew": _limited, "cmg_law": lambda k, v: _choice(k, v, tuple(CMG_LAWS)),
+    "cmg_lambda0": _limited, "cmg_mu": _limited, "cmg_null_gain": _limited, "cmg_dither": _limited,
+    "cmg_dither_rate": _limited, "cmg_rate_limit": _limited, "cmg_angles": _cmg_angles,
     "gravity_gradient": _flag,
     "altitude_km": _limited,
     "disturbance": _limited,

@@ -30,6 +30,7 @@ from sim.model.events import EventCursor
 from sim.core.algebra import norm2_Q, rotation_angle
 from sim.run.context import (ENSEMBLE, ENSEMBLE_BODY_KEYS, ENSEMBLE_KEYS, RESET, check_inputs, check_wheel_count,
                              reaches_ensemble)
+from sim.model.cmg_settings import check_no_ensemble
 from sim.run.inputs import EnsembleChange, Reset, recorded, typed
 from sim.run.scenario import Scenario
 from sim.model.settings import SettingsError
@@ -160,6 +161,8 @@ class Runner:
             elif isinstance(item, SettingChange):
                 self.check_wheel_count(item.key, item.value)
                 settings[item.key] = item.value
+            elif isinstance(item, EnsembleChange) and item.spec is not None:
+                check_no_ensemble(self._model)  # issue 45: refused here, in the caller's thread
             checked.append(item)
         if settings:
             self._model.replace_validated(**settings)  # a combination that cannot be (wheel speeds, one too many)

@@ -1,0 +1,153 @@
+"""A body flown by a cluster of control moment gyros (issue 45): the step of a
+:class:`~sim.model.simulation.Simulation` whose settings have ``cmg = "pyramid"``.
+
+Each step of ``dt``:
+
+1. the torque law (:class:`~sim.core.control.TorqueModel`: command, dampers, controller, limiter)
+   gives the wanted body torque ``u`` at the step's start, and the environment its torque
+   ``T_ext`` (gravity gradient, disturbance, the user's function, ...); both are held over the
+   step (a flight computer's zero-order hold);
+2. :func:`sim.core.cmg.cmg_advance` (compiled) asks the steering law for the gimbal rates that
+   make ``u`` (``dh/dt = -u - w x h``, Wie ch. 7), limits them, holds them over the step, and
+   integrates ``J dw/dt = T_ext - A ddelta/dt - w x (J w + h)``, ``dQ/dt = 1/2 V(Q)^T [w; 0]`` and
+   ``ddelta/dt`` by RK4;
+3. the norm handling of the settings acts on ``Q``, the command's SLERP and the world move on, as
+   in any step of the Simulation.
+
+:class:`CmgStep` holds the cluster's state (the gimbal angles ``delta``) beside the Simulation's
+``(t, Q, w)``; it is the Simulation's own stepping, kept in a module of its own (it reads and writes
+the Simulation's state as its step does).  :func:`cmg_readout` gives what the rows report at a state:
+the rates the steering law asks there, ``m = det(A A^T)``, the cluster's momentum and the torque it
+makes, ``-A ddelta/dt - w x h`` (Wie ch. 7), beside the torque asked.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sim.core import cmg
+from sim.core.jit import kernel
+from sim.model.cmg_settings import CMG_LAWS
+
+__all__ = ["CmgStep", "cmg_readout", "cmg_columns"]
+
+
+def cmg_columns(n: int) -> tuple:
+    """The CSV columns of a cluster of ``n`` CMGs: the gimbal angles ``cmg_delta1..n`` (deg) and rates
+    ``cmg_rate1..n`` (rad/s, what the steering law asks at the state), ``cmg_m`` (``det(A A^T) / h0^6``),
+    the torque asked ``cmg_tc_x..z`` (the torque law's) and made ``cmg_t_x..z`` (the cluster's on the body), N m."""
+    return (tuple(f"cmg_delta{i}" for i in range(1, n + 1)) + tuple(f"cmg_rate{i}" for i in range(1, n + 1))
+            + ("cmg_m", "cmg_tc_x", "cmg_tc_y", "cmg_tc_z", "cmg_t_x", "cmg_t_y", "cmg_t_z"))
+
+
+@kernel
+def cmg_readout(h0, g, s0, delta, w, torque_cmd, law, lam0, mu, k, rate_max, t, eps0, omega, out):
+    """At gimbal angles ``delta`` and rates ``w``: ``out[:n]`` the rates :func:`sim.core.cmg.steer` asks for the
+    torque ``torque_cmd``, ``out[n]`` the measure ``m = det(A A^T)`` (Wie ch. 7), ``out[n+1:n+4]`` the
+    cluster's momentum ``h`` and ``out[n+4:n+7]`` the torque it makes on the body, ``-A ddelta/dt - w x h``."""
+    n = delta.shape[0]
+    rates = cmg.steer(law, h0, g, s0, delta, w, torque_cmd, lam0, mu, k, rate_max, t, eps0, omega)
+    a = cmg.jacobian(h0, g, s0, delta)
+    h = cmg.cluster_momentum(h0, g, s0, delta)
+    for i in range(n):
+        out[i] = rates[i]
+    out[n] = cmg.singularity_measure(a)
+    for c in range(3):
+        out[n + 1 + c] = h[c]
+    made = np.empty(3)
+    made[0] = -(w[1] * h[2] - w[2] * h[1])
+    made[1] = -(w[2] * h[0] - w[0] * h[2])
+    made[2] = -(w[0] * h[1] - w[1] * h[0])
+    for c in range(3):
+        for i in range(n):
+            made[c] -= a[c, i] * rates[i]
+        out[n + 4 + c] = made[c]
+
+
+class CmgStep:
+    """The cluster of a Simulation: its gimbal angles and what its compiled step reads.
+
+    Parameters
+    ----------
+    settings : Settings
+        With a cluster (``settings.cmg_set``): its rotor momentum, axes, initial angles and steering law.
+        The SR weight ``lam = cmg_lambda0 h0^2 exp(-cmg_mu m / h0^6)`` and the null motion's gain
+        ``cmg_null_gain / h0^6`` are scaled by ``h0`` here, so the settings are the same for any rotor.
+    j_rows, j_inv_rows : 9-tuples
+        The craft's inertia (rotors as points, Wie ch. 7) and its inverse, row major.
+    delta : ndarray or None
+        The gimbal angles to carry on from (a change of settings mid-run); None: the initial ones.
+    """
+
+    __slots__ = ("h0", "g", "s0", "delta0", "delta", "law", "lam0", "mu", "k", "rate_max", "eps0", "omega",
+                 "j", "j_inv", "rates", "_out")
+
+    def __init__(self, settings, j_rows, j_inv_rows, delta=None):
+        c = settings.cmg_set
+        self.h0, self.g, self.s0 = float(c.h0), np.ascontiguousarray(c.g), np.ascontiguousarray(c.s0)
+        self.delta0 = np.array(c.delta0, dtype=float)
+        self.delta = self.delta0.copy() if delta is None or len(delta) != len(c.delta0) else delta
+        self.law = CMG_LAWS[settings.cmg_law]
+        h6 = self.h0 ** 6
+        self.lam0, self.mu = settings.cmg_lambda0 * self.h0 ** 2, settings.cmg_mu / h6
+        self.k, self.rate_max = settings.cmg_null_gain / h6, settings.cmg_rate_limit
+        self.eps0, self.omega = settings.cmg_dither, settings.cmg_dither_rate
+        self.j = np.array(j_rows, dtype=float).reshape(3, 3)
+        self.j_inv = np.array(j_inv_rows, dtype=float).reshape(3, 3)
+        self.rates = np.zeros(len(self.delta))
+        self._out = np.empty(len(self.delta) + 7)
+
+    def reset(self) -> None:
+        """The gimbals back at their initial angles."""
+        self.delta = self.delta0.copy()
+
+    def step(self, sim, n: int) -> bool:
+        """``n`` steps of the Simulation ``sim`` (see the module docstring); False at a state that is no longer
+        finite, the state left at the last good step (the Simulation raises its fault)."""
+        dt, torque, load, norm, cmd = sim._dt, sim._torque, sim._load, sim._norm, sim._cmd
+        outside = load.active
+        zero = np.zeros(3)
+        for _ in range(n):
+            q0, w0, t = sim._q, sim._w, sim._t
+            q, w, delta = np.array(q0), np.array(w0), self.delta.copy()
+            command = np.array(torque(q0, w0))
+            external = load.external(q0, w0, t) if outside else None
+            bad = cmg.cmg_advance(q, w, delta, self.j, self.j_inv, self.h0, self.g, self.s0, command,
+                                  zero if external is None else np.array(external), self.law, self.lam0, self.mu,
+                                  self.k, self.rate_max, t, self.eps0, self.omega, dt, 1, self.rates)
+            qn, correction = norm((float(q[0]), float(q[1]), float(q[2]), float(q[3])))
+            if bad >= 0 or not math.isfinite(qn[0] + qn[1] + qn[2] + qn[3] + correction):
+                return False
+            sim._q, sim._w, sim._correction = qn, (float(w[0]), float(w[1]), float(w[2])), correction
+            self.delta = delta
+            sim._k += 1
+            sim._t = sim._t0 + (sim._k - sim._k0) * dt
+            if cmd.path is not None:
+                cmd.update(sim._t)
+                sim._sync_command()
+            if sim._world is not None:
+                sim._update_world()
+        return True
+
+    def readout(self, w, command, t) -> tuple:
+        """``(rates, m / h0^6, h, made)`` at the present gimbal angles and body rates ``w`` for the torque asked
+        ``command`` (:func:`cmg_readout`): tuples of floats."""
+        out, n = self._out, len(self.delta)
+        cmg_readout(self.h0, self.g, self.s0, self.delta, np.array(w[:3], dtype=float),
+                    np.array(command, dtype=float), self.law, self.lam0, self.mu, self.k, self.rate_max, t,
+                    self.eps0, self.omega, out)
+        values = out.tolist()
+        return tuple(values[:n]), values[n] / self.h0 ** 6, tuple(values[n + 1:n + 4]), tuple(values[n + 4:])
+
+    def derived(self, q, w, law, load, t) -> tuple:
+        """``(h, torque, command, values)`` at the state ``(q, w, t)``: the cluster's momentum in body axes, the
+        torque on the body (the cluster's plus the external, ``load.external``), the torque law's ``law(q, w)``
+        and the :func:`cmg_columns` values."""
+        command = law(q, w)
+        rates, m, h, made = self.readout(w, command, t)
+        external = load.external(q, w, t) if load.active else None
+        torque = made if external is None else (made[0] + external[0], made[1] + external[1], made[2] + external[2])
+        values = (*(math.degrees(d) for d in self.delta.tolist()), *rates, m, *command, *made)
+        return h, torque, tuple(command), values

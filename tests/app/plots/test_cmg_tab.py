@@ -1,0 +1,90 @@
+"""The CMG tab (issue 45, app/plots/cmg.py) against the run's own history.
+
+The curves are the history's columns, sample for sample (the gimbal angles and rates, m, the torque asked and
+made); the envelope plot's point is the cluster's momentum, written here from Wie's closed form of the
+pyramid (not the tab's formula), and its outline reaches the published (2 + 2 cos beta) h0 along x and y.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from app.plots.cmg import CmgTab, projection_plane
+from app.plots.history import History
+from sim.run.runner import Runner
+from sim.run.scenario import load
+
+STEPS = 300          # 15 s at dt = 0.05 s: inside the 20 s window, drawn sample for sample
+
+
+def curve_data(panel, plot: str, label: str):
+    found = [c for c in panel.plot(plot).listDataItems() if c.name() == label]
+    assert len(found) == 1, f"{plot}: one curve called {label!r}, found {len(found)}"
+    x, y = found[0].getData()
+    return np.asarray(x), np.asarray(y)
+
+
+@pytest.fixture
+def tab(qtbot):
+    scenario = load("cmg_singularity")
+    runner = Runner(scenario)
+    history = History(columns=runner.columns, capacity=2**12)
+    tab = CmgTab(history)
+    qtbot.addWidget(tab)
+    tab.resize(600, 900)
+    tab.show()
+    qtbot.waitExposed(tab)
+    assert tab.show_settings(scenario.settings)
+    rows = np.asarray(runner.advance(STEPS).rows)
+    history.append(rows)
+    tab.refresh()
+    return tab, scenario.settings, dict(zip(runner.columns, rows.T))
+
+
+def test_the_plots_show_the_histories_columns(tab):
+    tab, _, h = tab
+    panel = tab.panel
+    for plot, label, column in (("cmg_angles", "δ1", "cmg_delta1"), ("cmg_angles", "δ3", "cmg_delta3"),
+                                ("cmg_rates", "dδ2/dt", "cmg_rate2"), ("cmg_m", "m = det(A Aᵀ)/h0⁶", "cmg_m"),
+                                ("cmg_torque", "τx made", "cmg_t_x"), ("cmg_torque", "τx asked", "cmg_tc_x")):
+        t, y = curve_data(panel, plot, label)
+        np.testing.assert_array_equal(t, h["t"])
+        np.testing.assert_array_equal(y, h[column])
+    assert np.ptp(h["cmg_delta1"]) > 10.0 and np.ptp(h["cmg_m"]) > 0.1   # the gimbals turned, m moved
+
+
+def test_the_envelope_point_is_the_clusters_momentum(tab):
+    tab, s, h = tab
+    b = math.radians(s.cmg_skew)
+    c = math.cos(b)
+    d1, d2, d3, d4 = (math.radians(h[f"cmg_delta{i}"][-1]) for i in range(1, 5))
+    hx = s.cmg_h0 * (-c * math.sin(d1) - math.cos(d2) + c * math.sin(d3) + math.cos(d4))   # Wie ch. 7
+    hy = s.cmg_h0 * (math.cos(d1) - c * math.sin(d2) - math.cos(d3) + c * math.sin(d4))
+    hz = s.cmg_h0 * math.sin(b) * (math.sin(d1) + math.sin(d2) + math.sin(d3) + math.sin(d4))
+    i, j = tab.plane
+    assert i == 0                                    # a roll: x is on the plot, beside the axis of more motion
+    x, y = tab.point.getData()
+    assert x[-1] == pytest.approx(hx, abs=1e-12) and y[-1] == pytest.approx((hx, hy, hz)[j], abs=1e-12)
+    assert hx < -0.5                                 # on its way along -x
+    ox, oy = tab.outline.getData()
+    # the envelope reaches (2 + 2 cos beta) h0 along x and y and 4 sin(beta) h0 along z (Wie ch. 7)
+    reach = [(2 + 2 * c) * s.cmg_h0, (2 + 2 * c) * s.cmg_h0, 4 * math.sin(b) * s.cmg_h0]
+    assert np.max(ox) == pytest.approx(reach[i], rel=1e-3)
+    assert np.max(oy) == pytest.approx(reach[j], rel=1e-3)
+
+
+def test_the_projection_plane_follows_the_trail():
+    yaw = np.array([[0.0, 0.0, z] for z in np.linspace(0.0, -3.0, 50)])
+    assert projection_plane(yaw, 2) in (0, 1)        # a yaw's momentum is along z: z stays on the plot
+    roll = np.array([[x, 0.01 * x, 0.2 * x] for x in np.linspace(0.0, -2.0, 50)])
+    assert projection_plane(roll, 2) == 1            # x and z kept
+    assert projection_plane(roll, 1) == 1
+    slight = np.array([[x, 0.3 * x, 0.4 * x] for x in np.linspace(0.0, -2.0, 50)])
+    assert projection_plane(slight, 2) == 2          # z spreads less than twice y's: no switch
+
+
+def test_a_run_without_a_cluster_has_no_tab(qtbot):
+    tab = CmgTab(History(columns=("t",), capacity=16))
+    qtbot.addWidget(tab)
+    assert not tab.show_settings(load("reaction_wheels").settings)

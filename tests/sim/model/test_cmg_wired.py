@@ -1,0 +1,138 @@
+"""Control moment gyros wired into the Simulation (issue 45, sim/model/cmg_step.py): the physics through the
+whole stepping path, not the kernel alone.
+
+* without external torque, the inertial total momentum ``C(Q)^T (J w + h)`` (the ``hx, hy, hz`` columns) is
+  conserved to RK4's order while the cluster makes a torque command on the body (Wie ch. 7: the cluster's
+  torque is internal);
+* the torque the rows say the cluster makes, ``-A ddelta/dt - w x h``, is what turns the body:
+  ``J dw/dt + w x J w`` by finite differences of the rates;
+* the pyramid at rest has ``m / h0^6 = 32/27`` (Wie's closed form of ``A``) and makes exactly the torque asked
+  (Moore-Penrose, away from singularities and the rate limit);
+* a mid-run change of settings keeps the gimbal angles; reset puts them back; an ensemble refuses a cluster.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from sim.core.quaternion import cayley
+from sim.ensemble import Ensemble
+from sim.model.settings import Settings, SettingsError
+from sim.model.simulation import Simulation
+
+J = (40.0, 55.0, 35.0, 1.2, -0.5, 0.8)
+BASE = dict(integrator="rk4", inertia=J, cmg="pyramid", cmg_h0=2.5, cmg_angles=(10.0, -20.0, 30.0, 5.0),
+            rates=(0.01, -0.02, 0.015), torque=(0.05, -0.02, 0.03))
+
+
+def _inertial_momentum(sim):
+    """``C(Q)^T (J w + h)`` from the state and the cluster's own formula (Wie ch. 7: ``h = h0 sum_i s_i``)."""
+    sn = sim.snapshot()
+    s = sim.settings
+    c = s.cmg_set
+    delta = np.radians(sn.cmg[:4])
+    b = np.radians(s.cmg_skew)
+    cb, sb = math.cos(b), math.sin(b)
+    d1, d2, d3, d4 = delta
+    h = s.cmg_h0 * np.array([-cb * math.sin(d1) - math.cos(d2) + cb * math.sin(d3) + math.cos(d4),
+                              math.cos(d1) - cb * math.sin(d2) - math.cos(d3) + cb * math.sin(d4),
+                              sb * (math.sin(d1) + math.sin(d2) + math.sin(d3) + math.sin(d4))])
+    assert c.h0 == s.cmg_h0
+    jm = np.array([[J[0], -J[3], -J[4]], [-J[3], J[1], -J[5]], [-J[4], -J[5], J[2]]])  # Hoffmann's signs
+    total = cayley(np.array(sn.q)).T @ (jm @ np.array(sn.w) + h)
+    return total, np.array(sn.h)
+
+
+@pytest.mark.parametrize("law", ["mp", "sr", "null", "gsr"])
+def test_total_momentum_is_conserved_to_rk4s_order_through_the_simulation(law):
+    errors = []
+    for dt in (0.2, 0.1):  # a fast tumble, a large command and a loose rate limit: the error well above rounding
+        sim = Simulation(Settings(**{**BASE, "rates": (0.3, -0.2, 0.25), "torque": (0.5, -0.2, 0.3)}, dt=dt,
+                                  cmg_law=law, cmg_rate_limit=5.0))
+        h0, h0_row = _inertial_momentum(sim)
+        np.testing.assert_allclose(h0_row, h0, rtol=0, atol=1e-12)  # the row's hx..hz: the same momentum
+        sim.step(round(20.0 / dt))
+        h1, h1_row = _inertial_momentum(sim)
+        np.testing.assert_allclose(h1_row, h1, rtol=0, atol=1e-12)
+        errors.append(np.linalg.norm(h1 - h0))
+    # the body turned and the gimbals moved: the momentum changed hands
+    assert np.linalg.norm(sim.snapshot().cmg[:4] - np.array(BASE["cmg_angles"])) > 1.0
+    assert errors[1] < 1e-8 * np.linalg.norm(h0)
+    assert errors[0] / errors[1] > 10.0, errors  # RK4: 16 per halving or more (34-36 measured per law)
+
+
+def test_the_torque_made_is_what_turns_the_body():
+    dt = 1e-4
+    sim = Simulation(Settings(**BASE, dt=dt, cmg_law="sr"))
+    sim.step(100)
+    sn0 = sim.snapshot()
+    made = np.array(sn0.cmg[-3:])
+    asked = np.array(sn0.cmg[-6:-3])
+    np.testing.assert_allclose(sn0.torque, made, rtol=0, atol=0)  # no external torque: the body's is the cluster's
+    np.testing.assert_allclose(asked, BASE["torque"], rtol=0, atol=0)  # the torque law's command
+    sim.step(1)
+    w0, w1 = np.array(sn0.w), np.array(sim.snapshot().w)
+    jm = np.array([[J[0], -J[3], -J[4]], [-J[3], J[1], -J[5]], [-J[4], -J[5], J[2]]])
+    euler = jm @ ((w1 - w0) / dt) + np.cross(w0, jm @ w0)   # Euler's equation: J dw/dt + w x J w = torque
+    np.testing.assert_allclose(euler, made, rtol=0, atol=1e-5 * np.abs(made).max())
+
+
+def test_the_pyramid_at_rest_makes_the_torque_asked():
+    sim = Simulation(Settings(integrator="rk4", cmg="pyramid", cmg_law="mp", torque=(0.01, -0.02, 0.005)))
+    sn = sim.snapshot()
+    delta, rates, m = sn.cmg[:4], sn.cmg[4:8], sn.cmg[8]
+    assert delta == (0.0, 0.0, 0.0, 0.0)
+    # A = h0 [t_i] at zero: rows (0, -1, 0, 1) c, (1, 0, -1, 0) c, (s, s, s, s); A A^T = diag(2c^2, 2c^2, 4s^2)
+    c2, s2 = 1.0 / 3.0, 2.0 / 3.0
+    assert m == pytest.approx(4 * c2 * c2 * 4 * s2, rel=1e-14)  # 32/27
+    np.testing.assert_allclose(sn.cmg[-3:], sn.cmg[-6:-3], rtol=1e-12, atol=1e-16)
+    assert max(abs(r) for r in rates) < sim.settings.cmg_rate_limit
+
+
+def test_a_change_of_settings_keeps_the_gimbals_and_reset_restores_them():
+    sim = Simulation(Settings(**BASE, dt=0.05))
+    sim.step(100)
+    before = sim.snapshot().cmg[:4]
+    sim.set("cmg_law", "gsr")
+    assert sim.snapshot().cmg[:4] == before
+    sim.reset()
+    np.testing.assert_allclose(sim.snapshot().cmg[:4], BASE["cmg_angles"], rtol=1e-15)
+
+
+def test_the_cluster_keeps_to_its_rate_limit():
+    sim = Simulation(Settings(**{**BASE, "torque": (5.0, 0.0, 0.0)}, dt=0.05, cmg_rate_limit=0.3, cmg_law="mp"))
+    for _ in range(20):
+        sim.step(5)
+        rates = sim.snapshot().cmg[4:8]
+        assert max(abs(r) for r in rates) <= 0.3 * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("changes, words", [
+    (dict(integrator="half-quat"), "steps by rk4"),
+    (dict(wheels="pyramid"), "both reaction wheels and CMGs"),
+    (dict(cmg_angles=(90.0, 0.0, -90.0, 0.0)), "singular at its design angles"),
+    (dict(cmg_angles=(1.0, 2.0)), "cmg_angles: 2 values for 4"),
+])
+def test_combinations_are_refused_in_one_line(changes, words):
+    with pytest.raises(SettingsError, match=words) as info:
+        Settings(**{**BASE, **changes})
+    assert "\n" not in str(info.value)
+
+
+def test_an_ensemble_refuses_a_cluster():
+    with pytest.raises(SettingsError, match="an ensemble flies no CMG clusters"):
+        Ensemble(Settings(**BASE))
+
+
+def test_an_external_torque_changes_the_total_momentum_by_its_impulse():
+    # a constant disturbance in inertial axes: H(t) = H(0) + D t (Euler's law for the whole craft); the torque is
+    # held over each step in body axes, so the impulse is right to first order in dt (the body turns ~0.2 rad)
+    d = np.array([0.02, -0.01, 0.015])
+    sim = Simulation(Settings(**BASE, dt=0.01, disturbance=tuple(d), disturbance_axes="inertial"))
+    h0, _ = _inertial_momentum(sim)
+    sim.step(1000)
+    h1, row = _inertial_momentum(sim)
+    np.testing.assert_allclose(row, h1, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(h1 - h0, d * 10.0, rtol=0, atol=2e-3 * np.linalg.norm(d) * 10.0)
+    assert np.linalg.norm(np.array(sim.snapshot().torque) - np.array(sim.snapshot().cmg[-3:])) > 0.01  # ext in tx..tz
