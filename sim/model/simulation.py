@@ -258,7 +258,9 @@ class Simulation(Stepper):
         """``(par, flags)`` of the compiled advance (:mod:`sim.core.advance`), or None when this body steps in
         Python: its settings are not covered (:func:`sim.core.advance.covers`), a user's torque or a SLERP
         is in progress, or the compiled advance is not loaded yet and the process, with the ``n`` steps to
-        come, has taken fewer than :data:`sim.core.advance.WARM_AFTER` (then it is loaded now; with the
+        come, has taken fewer than :data:`sim.core.advance.WARM_AFTER` (then a thread loads it,
+        :func:`sim.core.advance.start`, and these steps go in Python: a stepping thread never waits for numba;
+        a single call of ``WARM_AFTER`` steps or more waits for it, :func:`sim.core.advance.load`; with the
         JIT off, only :func:`sim.core.advance.load` switches to it).  Packed again when the settings, the controls, the command or
         ``dt`` change."""
         s, torque = self._settings, self._torque
@@ -267,7 +269,10 @@ class Simulation(Stepper):
         if not compiled.loaded():
             if compiled.DISABLED or _python_steps + n < compiled.WARM_AFTER:
                 return None
-            compiled.load()
+            if n < compiled.WARM_AFTER:  # a thread loads it; these steps go in Python, never waiting for numba
+                compiled.start()
+                return None
+            compiled.load()  # one call of many steps (a long run of the command line): worth waiting for
         key = self._pack_key
         if key is not None and key[0] is s and key[1] is self._controls and key[2] is torque.qc and key[3] == self._dt:
             return key[4]
