@@ -19,17 +19,22 @@ Earth's ``mu`` is set to attitude-sim's (:data:`sim.world.environment.MU_EARTH`,
 
 from __future__ import annotations
 
+import ctypes
 import json
 import math
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
+from bench import ensemble as ensemble_bench
 from sim import api
+from sim.core import advance
 from sim.core.body import inertia_tensor
 from sim.model.settings import Settings
+from sim.model.simulation import Simulation
 from sim.world.environment import EARTH_RADIUS_KM, MU_EARTH
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -115,11 +120,61 @@ def peer_case(changes: dict) -> dict:
             **changes}
 
 
+def _advance_ns(sim: Simulation, steps: int, repeats: int) -> tuple[float, np.ndarray]:
+    """CPU ns a step of the compiled advance (:func:`sim.core.advance.advance`) of ``sim``'s settings, called
+    once for ``steps`` steps (best of ``repeats``), and the state after one such call."""
+    advance.load()
+    par, flags = sim._packed()
+    start_state = np.array((*sim.q, *sim.w, 0.0))
+    best, state = math.inf, None
+    for _ in range(repeats):
+        state = start_state.copy()
+        start = time.process_time()
+        advance.advance(state, par, flags, steps)
+        best = min(best, (time.process_time() - start) / steps * 1e9)
+    return best, state
+
+
+def c_rows(quick: bool = False) -> list[dict]:
+    """The compiled step against the C -O2 step of bench/ensemble.py (the same operations in the same order:
+    half-quat, torque-free, Hoffmann's norm), one body, in one run; and the default aircraft's step (dampers
+    on) against the same C step.  Aim of issue 42: within 2x of C."""
+    steps, repeats = (200_000, 3) if quick else (2_000_000, 5)
+    with tempfile.TemporaryDirectory() as tmp:
+        fn = ensemble_bench._compile_c(tmp)
+        if isinstance(fn, str):
+            return [{"what": "peer, C -O2: the compiled step against C", "figure": "skipped", "budget": "within 2x",
+                     "ok": None, "note": fn}]
+        same = Simulation(rates=ensemble_bench.W0, dt=ensemble_bench.DT)
+        rows_c = [np.array([x]) for x in (*same.q, *same.w)]
+        jr, jir = np.array(same._rigid.j_rows), np.array(same._rigid.j_inv_rows)
+        pointers = [ctypes.c_void_p(a.ctypes.data) for a in (jr, jir, *rows_c)]
+        best_c = math.inf
+        for _ in range(repeats):
+            for row, x in zip(rows_c, (*same.q, *same.w)):
+                row[0] = x
+            start = time.process_time()
+            fn(1, steps, ensemble_bench.DT, *pointers)
+            best_c = min(best_c, (time.process_time() - start) / steps * 1e9)
+        ours_ns, state = _advance_ns(same, steps, repeats)
+        identical = np.array_equal(state[:7], np.array([r[0] for r in rows_c]))
+        aircraft_ns, _ = _advance_ns(Simulation(api.as_scenario("default").settings), steps, repeats)
+    return [{"what": "peer, C -O2: compiled half-quat step, torque-free, one body, against the same step in C",
+             "figure": f"{ours_ns:.1f} ns vs {best_c:.1f} ns ({ours_ns / best_c:.2f}x C)", "budget": "within 2x",
+             "ok": ours_ns <= 2.0 * best_c,
+             "note": f"{steps:,} steps in one call, CPU time, best of {repeats}; the two end states "
+                     + ("bit-identical" if identical else "NOT bit-identical")},
+            {"what": "peer, C -O2: the default aircraft's compiled step (dampers on) against the C step",
+             "figure": f"{aircraft_ns:.1f} ns vs {best_c:.1f} ns ({aircraft_ns / best_c:.2f}x C)",
+             "budget": "within 2x", "ok": aircraft_ns <= 2.0 * best_c,
+             "note": "sim.core.advance.advance, one call; C without dampers (bench/ensemble.py's step)"}]
+
+
 def run(quick: bool = False) -> list[dict]:
+    rows = c_rows(quick)
     if not PEER_PYTHON.exists():
-        return [{"what": "peer: Basilisk beside attitude-sim", "figure": "skipped", "budget": "—", "ok": None,
-                 "note": f"no {PEER_PYTHON.relative_to(ROOT)}: run `make peer` (installs Basilisk's wheel bsk)"}]
-    rows = []
+        return rows + [{"what": "peer: Basilisk beside attitude-sim", "figure": "skipped", "budget": "—", "ok": None,
+                        "note": f"no {PEER_PYTHON.relative_to(ROOT)}: run `make peer` (installs Basilisk's wheel bsk)"}]
     for label, ours_changes, peer_changes in CASES:
         mine, q_mine = ours(ours_changes, DURATION)
         theirs, q_theirs = basilisk(peer_case(peer_changes))
