@@ -28,7 +28,8 @@ makes numba's dispatcher on first need.  A kernel is loaded (from the disk cache
 its Python source (the same formula, the same numbers), so a simulation thread never waits for numba
 and a stop request is answered at once.  A caller that wants the compiled code now (a long run of the
 command line, a test, a bench) waits for it with :meth:`Kernel.wait`, told "compiling ... once" as
-before.
+before; :func:`wait_all` waits for every load started (a bench after its warm-up run).  A later call
+with other argument types than the load's compiles them in the caller's thread, as numba does.
 
 The disk cache
 --------------
@@ -56,7 +57,7 @@ import time
 from pathlib import Path
 
 __all__ = ["jitable", "kernel", "Kernel", "source_key", "DISABLED", "prange", "compile_once",
-           "numba_module"]
+           "numba_module", "wait_all"]
 
 
 def _disabled() -> bool:
@@ -237,6 +238,7 @@ class Kernel:
         self._types = None
         self._error: BaseException | None = None
         self._guard = threading.Lock()
+        _kernels.append(self)
 
     def __repr__(self) -> str:
         return f"<compiled kernel {self.py_func.__module__}.{self.py_func.__name__}>"
@@ -335,6 +337,22 @@ class Kernel:
         if self._error is not None:
             raise self._error
         return time.perf_counter() - start
+
+
+#: Every :class:`Kernel` made in this process (:func:`wait_all`).
+_kernels: list = []
+
+
+def wait_all() -> float:
+    """Wait for every kernel whose load a call has started (:meth:`Kernel.start`): a bench's warm-up run, so that
+    what it times next runs compiled.  A load that failed leaves its kernel in Python (its :meth:`Kernel.wait`
+    raises why).  The seconds it waited."""
+    start = time.perf_counter()
+    for k in list(_kernels):
+        thread = k._thread
+        if thread is not None:
+            thread.join()
+    return time.perf_counter() - start
 
 
 def jitable(fn):

@@ -83,6 +83,16 @@ class _Torque:
 
 
 @needs_jit
+def test_wait_all_waits_for_every_load_a_call_started():
+    fresh = jit.Kernel(kalman.mekf_propagate.py_func)
+    idle = jit.Kernel(kalman.mekf_propagate.py_func)     # never called: nothing to wait for
+    fresh(*_filters(2))
+    jit.wait_all()
+    assert fresh.ready and not fresh.loading
+    assert not idle.ready and not idle.loading
+
+
+@needs_jit
 def test_a_load_that_fails_is_raised_by_wait_and_calls_stay_python():
     def untyped(x):
         return x.no_such_attribute                       # numba cannot type it
