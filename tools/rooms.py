@@ -39,7 +39,7 @@ output_refusals partial_file_commit size_text""",
 sweep_summary""",
     "app/cli": """api cli ensemble_magnetic ensemble_navigation ensemble_orbit formulations hostile
 hostile_mechanisms interchange lab limits link magint mass_properties navigation playback
-pointing_needs_controller recording round_trip sweep wheels""",
+pointing_needs_controller recording round_trip start_up sweep wheels""",
     "app/window": """dialogs export keys magnetic_window orbit_readouts pace pointing_window scenario_writer
 slider_walk video window window_cycle""",
     "app/view3d": """bodies_gui glitems orbit_view viewer""",

@@ -24,9 +24,10 @@ numba itself is imported only when a kernel is first needed, not by ``import sim
 0.2 s of every start-up, scipy's import with it): :func:`jitable` records each formula and registers it
 with numba (``register_jitable``) when numba is imported; :func:`kernel` returns a :class:`Kernel`, which
 makes numba's dispatcher on first need.  A kernel is loaded (from the disk cache, about 0.3 s; compiled,
-5-20 s, once) by a thread of its own (:meth:`Kernel.start`): until it is ready, calling the kernel runs
-its Python source (the same formula, the same numbers), so a simulation thread never waits for numba
-and a stop request is answered at once.  A caller that wants the compiled code now (a long run of the
+5-20 s, once) by a thread of its own (:meth:`Kernel.start`), started by the caller's policy
+(:data:`sim.core.advance.WARM_AFTER` steps) or once its calls have spent :data:`WARM_SECONDS` in Python:
+until it is ready, calling the kernel runs its Python source (the same formula, the same numbers), so a
+simulation thread never waits for numba and a stop request is answered at once.  A caller that wants the compiled code now (a long run of the
 command line, a test, a bench) waits for it with :meth:`Kernel.wait`, told "compiling ... once" as
 before; :func:`wait_all` waits for every load started (a bench after its warm-up run).  A later call
 with other argument types than the load's compiles them in the caller's thread, as numba does.
@@ -57,7 +58,7 @@ import time
 from pathlib import Path
 
 __all__ = ["jitable", "kernel", "Kernel", "source_key", "DISABLED", "prange", "compile_once",
-           "numba_module", "wait_all"]
+           "numba_module", "wait_all", "WARM_SECONDS"]
 
 
 def _disabled() -> bool:
@@ -214,12 +215,18 @@ def _say(stream, text):
         print(text, file=sys.stderr if stream is None else stream, flush=True)
 
 
+#: Seconds a :class:`Kernel`'s calls spend in its Python source before one of them starts loading it: about
+#: what loading it from the disk cache costs (0.2-0.5 s, numba's import included), so a short run (``attitude-sim
+#: run --scenario fly_on_estimate --duration 1``) never pays for numba and a long one pays once.
+WARM_SECONDS = 0.25
+
+
 class Kernel:
     """A compiled entry point (:func:`kernel`): numba's dispatcher, made on first need, and its loader.
 
-    Calling it runs the compiled code when it is ready (:attr:`ready`); before, it starts loading it
-    (:meth:`start`, a thread of its own, for the types of this call) and runs :attr:`py_func`, the same source
-    as Python, so that no caller waits for numba.  :meth:`wait` loads it now.  With the JIT off it is always
+    Calling it runs the compiled code when it is ready (:attr:`ready`); before, it runs :attr:`py_func`, the same
+    source as Python, and once those calls have taken :data:`WARM_SECONDS`, starts loading it (:meth:`start`, a
+    thread of its own, for the types of that call), so that no caller waits for numba.  :meth:`wait` loads it now.  With the JIT off it is always
     :attr:`py_func`.
 
     Attributes
@@ -238,6 +245,7 @@ class Kernel:
         self._types = None
         self._error: BaseException | None = None
         self._guard = threading.Lock()
+        self._python_seconds = 0.0  # spent in py_func by calls before it was ready (WARM_SECONDS)
         _kernels.append(self)
 
     def __repr__(self) -> str:
@@ -276,9 +284,15 @@ class Kernel:
     def __call__(self, *args):
         if self._ready:
             return self._dispatcher(*args)
-        if not DISABLED:
+        if DISABLED:
+            return self.py_func(*args)
+        if self._python_seconds >= WARM_SECONDS and self._thread is None:
             self.start(*args)
-        return self.py_func(*args)
+        start = time.perf_counter()
+        try:
+            return self.py_func(*args)
+        finally:
+            self._python_seconds += time.perf_counter() - start
 
     def compile(self, *args, stream=None) -> float:
         """Load it from the disk cache or compile it for the types of ``args`` in this thread (Ctrl-C held until

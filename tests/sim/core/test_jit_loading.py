@@ -33,13 +33,16 @@ def _filters(seed, n=5):
 
 
 @needs_jit
-def test_a_kernel_runs_its_python_source_until_loaded_then_the_same_bits_compiled():
+def test_a_kernel_runs_its_python_source_until_loaded_then_the_same_bits_compiled(monkeypatch):
     fresh = jit.Kernel(kalman.mekf_propagate.py_func)     # a kernel of its own: not loaded in this process
     assert not fresh.ready and not fresh.loading
     python, before, compiled = _filters(1), _filters(1), _filters(1)
     for _ in range(20):
         kalman.mekf_propagate.py_func(*python)
-    for _ in range(20):                                    # called before it is ready: Python, a load started
+    fresh(*before)
+    assert not fresh.loading and not fresh.ready           # a short while in Python: no load (WARM_SECONDS)
+    monkeypatch.setattr(jit, "WARM_SECONDS", 0.0)
+    for _ in range(19):                                    # called before it is ready: Python, a load started
         fresh(*before)
     assert fresh.loading or fresh.ready
     fresh.wait(*before)
@@ -83,7 +86,8 @@ class _Torque:
 
 
 @needs_jit
-def test_wait_all_waits_for_every_load_a_call_started():
+def test_wait_all_waits_for_every_load_a_call_started(monkeypatch):
+    monkeypatch.setattr(jit, "WARM_SECONDS", 0.0)
     fresh = jit.Kernel(kalman.mekf_propagate.py_func)
     idle = jit.Kernel(kalman.mekf_propagate.py_func)     # never called: nothing to wait for
     fresh(*_filters(2))
