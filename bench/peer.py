@@ -77,6 +77,7 @@ def ours(changes: dict, duration: float, repeats: int = 3) -> tuple[float, np.nd
     """attitude-sim's loop time for ``duration`` (best of ``repeats`` of T(duration) - T(SHORT), scaled to the
     whole run's steps) and its final Q."""
     s = settings(changes)
+    jit.WARM_SECONDS = 0.0  # every kernel the warm-up calls starts loading at its first call
     _ours_seconds(s, duration)  # the compile or the disk cache, once
     jit.wait_all()  # every kernel that run started loading, loaded: what is timed runs compiled
     best, q = math.inf, None
