@@ -1,7 +1,7 @@
 """Basilisk's side of ``python -m bench --only peer`` (:mod:`bench.peer`): run by the Python of .venv-peer
 (``make peer``), never by the project's; it imports Basilisk and numpy only, not attitude-sim.
 
-``python bench/peer_bsk.py '<json case>'`` prints one JSON line: the loop time of ``ExecuteSimulation``
+``python bench/peer_bsk.py '<json case>'`` prints one JSON line: the CPU time of ``ExecuteSimulation``
 (set-up left out, as attitude-sim's side leaves it out), the final ``sigma_BN`` and ``omega_BN_B``.
 The case: ``inertia`` (3x3, Basilisk's ``IHubPntBc_B``: the tensor itself), ``rates`` (rad/s, body),
 ``duration`` and ``dt`` (s), ``gravity_gradient`` with ``mu`` (m^3/s^2) and ``radius`` (m) of the circular
@@ -61,9 +61,9 @@ def run(case: dict) -> dict:
         keep += [gravity, earth, effector]
     sim.InitializeSimulation()
     sim.ConfigureStopTime(macros.sec2nano(case["duration"]))
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time, as attitude-sim's side: the machine is shared
     sim.ExecuteSimulation()
-    loop = time.perf_counter() - start
+    loop = time.process_time() - start
     state = craft.scStateOutMsg.read()
     return {"loop": loop, "sigma": list(state.sigma_BN), "omega": list(state.omega_BN_B)}
 
