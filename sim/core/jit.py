@@ -49,6 +49,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import importlib
 import os
 import signal
 import sys
@@ -226,8 +227,9 @@ class Kernel:
 
     Calling it runs the compiled code when it is ready (:attr:`ready`); before, it runs :attr:`py_func`, the same
     source as Python, and once those calls have taken :data:`WARM_SECONDS`, starts loading it (:meth:`start`, a
-    thread of its own, for the types of that call), so that no caller waits for numba.  :meth:`wait` loads it now.  With the JIT off it is always
-    :attr:`py_func`.
+    thread of its own, for the types of that call), so that no caller waits for numba.  :meth:`wait` loads it
+    now.  With the JIT off it is always :attr:`py_func`.  It pickles by name (its module's global), as numba's
+    dispatcher does.
 
     Attributes
     ----------
@@ -242,11 +244,13 @@ class Kernel:
         self._dispatcher = None
         self._ready = False
         self._thread: threading.Thread | None = None
-        self._types = None
         self._error: BaseException | None = None
         self._guard = threading.Lock()
         self._python_seconds = 0.0  # spent in py_func by calls before it was ready (WARM_SECONDS)
         _kernels.append(self)
+
+    def __reduce__(self):
+        return _kernel_named, (self.py_func.__module__, self.py_func.__name__)
 
     def __repr__(self) -> str:
         return f"<compiled kernel {self.py_func.__module__}.{self.py_func.__name__}>"
@@ -351,6 +355,11 @@ class Kernel:
         if self._error is not None:
             raise self._error
         return time.perf_counter() - start
+
+
+def _kernel_named(module: str, name: str) -> Kernel:
+    """The kernel ``name`` of ``module`` (:meth:`Kernel.__reduce__`: a pickled kernel is found again by name)."""
+    return getattr(importlib.import_module(module), name)
 
 
 #: Every :class:`Kernel` made in this process (:func:`wait_all`).

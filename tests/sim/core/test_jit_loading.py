@@ -96,6 +96,13 @@ def test_wait_all_waits_for_every_load_a_call_started(monkeypatch):
     assert not idle.ready and not idle.loading
 
 
+def test_a_kernel_pickles_by_name_as_numbas_dispatcher_does():
+    import pickle
+
+    assert pickle.loads(pickle.dumps(kalman.mekf_propagate)) is kalman.mekf_propagate
+    assert pickle.loads(pickle.dumps(advance.advance)) is advance.advance
+
+
 @needs_jit
 def test_a_load_that_fails_is_raised_by_wait_and_calls_stay_python():
     def untyped(x):
