@@ -149,3 +149,27 @@ def test_with_the_jit_off_no_kernel_imports_numba():
             "par[25] = par[29] = par[33] = 1.0\npar[34] = 0.01\n"
             "assert advance.advance(s, par, flags, 10) == (0, 10) and advance.loaded()")
     assert _imported(body, NUMBA_DISABLE_JIT="1") == "[]"
+
+
+LONG_RUN = """
+from sim import api
+from sim.core import advance
+rows = api.stream(api.as_scenario("default"), duration=1.0, every=10)
+next(rows), next(rows)
+assert not advance.loaded()                  # a short headless run: nothing loaded
+rows = api.stream(api.as_scenario("default"), duration=25.0, every=10)
+next(rows)                                   # the first row (t = 0) comes before any wait
+next(rows)
+assert advance.loaded()                      # a long one (25,000 steps in calls of 10) waits at its start
+print("ok")
+"""
+
+
+@pytest.mark.subprocess
+@needs_jit
+def test_a_long_headless_run_waits_for_the_compiled_advance_at_its_start():
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("MUTANT_UNDER_TEST", None)
+    proc = subprocess.run([sys.executable, "-c", LONG_RUN], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
