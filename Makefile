@@ -7,7 +7,7 @@ QT_DEBS := libgl1 libegl1 libgl1-mesa-dri libglib2.0-0 libfontconfig1 libxkbcomm
            libdbus-1-3 xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
            libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0
 
-.PHONY: run test test-sim bench bench-ensemble bench-memory bench-compare soak stress videos mutate hostile sysdeps install install-test clean
+.PHONY: run test test-sim bench peer bench-ensemble bench-memory bench-compare soak stress videos mutate hostile sysdeps install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -79,6 +79,20 @@ test-sim: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test sysdeps
 	xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb $(BIN)/python -m bench
+
+# attitude-sim beside Basilisk (issue 42): Basilisk's wheel bsk (about 270 MB) goes into a venv of its own,
+# .venv-peer (never a dependency of the project, never in make test), then `python -m bench --only peer` times
+# the same runs in both and replaces the rows "peer, ..." in docs/PERFORMANCE.md (about a minute).
+PEER_VENV   := .venv-peer
+BSK_VERSION ?= 2.12.1
+
+$(PEER_VENV)/.installed:
+	$(PYTHON) -m venv $(PEER_VENV)
+	$(PEER_VENV)/bin/python -m pip install -q "bsk==$(BSK_VERSION)"
+	touch $@
+
+peer: $(VENV)/.installed-test $(PEER_VENV)/.installed
+	$(BIN)/python -m bench --only peer
 
 # Only the ensemble rows (about 15 s, no window); replaces them in docs/PERFORMANCE.md.
 bench-ensemble: $(VENV)/.installed-test

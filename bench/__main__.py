@@ -6,7 +6,7 @@ same run.  Benchmarks report; they are not tests.  ``--only`` runs one part
 and replaces its rows in the table of docs/PERFORMANCE.md, leaving the rest
 of the report as it was: ``step`` the step costs (seconds), ``ensemble`` the
 ensemble rows (seconds, no window), ``cli`` and ``sweep`` the command line's
-(minutes), ``link`` the live link's round trip at 1 kHz (20 s), ``video`` the videos rendered (3 minutes, needs a display), ``gui`` the window's (15 minutes, needs a display), ``memory``
+(minutes), ``link`` the live link's round trip at 1 kHz (20 s), ``peer`` attitude-sim beside Basilisk (``make peer`` first, 1 minute), ``video`` the videos rendered (3 minutes, needs a display), ``gui`` the window's (15 minutes, needs a display), ``memory``
 just the fresh window's RSS beside the libraries' floor (2 minutes).
 ``python -m bench.compare --base REV`` runs the same parts for an older
 commit and this tree, interleaved, and tables old beside new
@@ -23,7 +23,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from bench import api_step, cli_run, ensemble, gui, step_cost
+from bench import api_step, cli_run, ensemble, gui, peer, step_cost
 from bench import estimation as estimation_bench
 from bench import link as link_bench
 from bench import video as video_bench
@@ -133,6 +133,7 @@ ONLY = {
     "estimation": (lambda quick: estimation_bench.rows(quick), ("MEKF ",)),
     "link": (lambda quick: link_bench.run(quick=quick), ("link round trip",)),
     "api": (lambda quick: api_step.run(quick=quick), ("api step",)),
+    "peer": (lambda quick: peer.run(quick=quick), ("peer, ",)),
 }
 #: The parts of a full run, in order (``make bench``; ``make bench-compare`` without ``--only``).
 FULL = ("step", "api", "ensemble", "estimation", "cli", "sweep", "link", "video", "gui")

@@ -15,7 +15,7 @@ kernel_cache single_source""".split()
 ROOMS = {
     "sim/core": """aem_reader algebra atmosphere axis_error beta_along_the_normal body body_vectors cmg
 command_sign_and_sharing control core_room discrete_steps elliptic euler_controller_axes gyrostat_equations
-integrators interpolation kepler_equation kernels magnetic magnetorquers momentum_dumping_control multiplier
+integrators interpolation jit_loading kepler_equation kernels magnetic magnetorquers momentum_dumping_control multiplier
 multiplier_inputs ops_flavour properties quaternion quaternion_columns rates_from_samples slerp_formulas
 slerp_path_inputs stk_file sun thrusters torque_free wahba_solvers wheel_inertia_constants""",
     "sim/world": """beta disturbance_torque eclipse epoch_equality epoch_tt msis_density msis_world orbit pointing
@@ -39,7 +39,7 @@ output_refusals partial_file_commit size_text""",
 sweep_summary""",
     "app/cli": """api cli ensemble_magnetic ensemble_navigation ensemble_orbit formulations hostile
 hostile_mechanisms interchange lab limits link magint mass_properties navigation playback
-pointing_needs_controller recording round_trip sweep wheels""",
+pointing_needs_controller recording round_trip start_up sweep wheels""",
     "app/window": """dialogs export keys magnetic_window orbit_readouts pace pointing_window scenario_writer
 slider_walk video window window_cycle""",
     "app/view3d": """bodies_gui glitems orbit_view viewer""",

@@ -18,6 +18,20 @@ as on the ensemble's numpy columns.
 
 ``NUMBA_DISABLE_JIT=1`` runs every kernel as Python (debugging, coverage, mutation testing).
 
+Loading without blocking
+------------------------
+numba itself is imported only when a kernel is first needed, not by ``import sim`` (it costs about
+0.2 s of every start-up, scipy's import with it): :func:`jitable` records each formula and registers it
+with numba (``register_jitable``) when numba is imported; :func:`kernel` returns a :class:`Kernel`, which
+makes numba's dispatcher on first need.  A kernel is loaded (from the disk cache, about 0.3 s; compiled,
+5-20 s, once) by a thread of its own (:meth:`Kernel.start`), started by the caller's policy
+(:data:`sim.core.advance.WARM_AFTER` steps) or once its calls have spent :data:`WARM_SECONDS` in Python:
+until it is ready, calling the kernel runs its Python source (the same formula, the same numbers), so a
+simulation thread never waits for numba and a stop request is answered at once.  A caller that wants the compiled code now (a long run of the
+command line, a test, a bench) waits for it with :meth:`Kernel.wait`, told "compiling ... once" as
+before; :func:`wait_all` waits for every load started (a bench after its warm-up run).  A later call
+with other argument types than the load's compiles them in the caller's thread, as numba does.
+
 The disk cache
 --------------
 numba's own cache is invalidated when a compiled function's file changes, but not when a callee
@@ -33,7 +47,9 @@ package's own folder is never written, so a wheel installed by pip works as well
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import importlib
 import os
 import signal
 import sys
@@ -42,19 +58,49 @@ import threading
 import time
 from pathlib import Path
 
-import numba
-from numba.extending import register_jitable
+__all__ = ["jitable", "kernel", "Kernel", "source_key", "DISABLED", "prange", "compile_once",
+           "numba_module", "wait_all", "WARM_SECONDS"]
 
-__all__ = ["jitable", "kernel", "cache_dir", "source_key", "DISABLED", "prange", "compile_once"]
+
+def _disabled() -> bool:
+    """numba's own reading of ``NUMBA_DISABLE_JIT`` (an integer, 0 when unset), without importing numba."""
+    try:
+        return bool(int(os.environ.get("NUMBA_DISABLE_JIT", "0") or 0))
+    except ValueError:
+        return False
+
 
 #: True when ``NUMBA_DISABLE_JIT`` is set: every kernel runs as the Python it is written in.
-DISABLED = bool(numba.config.DISABLE_JIT)
-
-#: numba's parallel range (``range`` when the JIT is off).
-prange = numba.prange
+DISABLED = _disabled()
 
 _SIM = Path(__file__).resolve().parent.parent
 _MARK = "sim.core.jit"
+
+#: Held while numba is imported and while the formulas are registered with it (any thread).
+_lock = threading.RLock()
+_numba = None
+#: The formulas :func:`jitable` recorded before numba was imported.
+_pending: list = []
+_cache_dir: Path | None = None
+
+
+def numba_module():
+    """numba, imported on first need (in whichever thread asks first): its cache pointed at :data:`cache_dir`
+    and every formula recorded by :func:`jitable` so far registered with it."""
+    global _numba
+    if _numba is not None:
+        return _numba
+    with _lock:
+        if _numba is None:
+            import numba
+            from numba.extending import register_jitable
+
+            numba.config.CACHE_DIR = str(_choose_cache_dir())  # read by numba's cache locator per dispatcher
+            for fn in _pending:
+                register_jitable(fn)
+            _pending.clear()
+            _numba = numba
+    return _numba
 
 
 def source_key() -> str:
@@ -66,6 +112,8 @@ def source_key() -> str:
         16 hex digits; a change of any kernel file, of numba or of Python changes it.
     """
     digest = hashlib.sha256()
+    import numba  # its version is part of the key (imported once, by numba_module or here)
+
     digest.update(f"numba {numba.__version__} python {sys.version_info[:3]}".encode())
     for path in sorted(_SIM.rglob("*.py")):
         text = path.read_bytes()
@@ -88,28 +136,45 @@ def _writable(folder: Path) -> bool:
 
 
 def _choose_cache_dir() -> Path:
-    base = os.environ.get("ATTITUDE_SIM_CACHE")
-    if base:
-        root = Path(base)
-    else:
-        xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        root = Path(xdg) / "attitude-sim"
-    folder = root / f"kernels-{source_key()}"
-    if not _writable(folder):
-        folder = Path(tempfile.gettempdir()) / f"attitude-sim-{os.getuid() if hasattr(os, 'getuid') else 0}" / folder.name
-        folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    global _cache_dir
+    with _lock:
+        if _cache_dir is not None:
+            return _cache_dir
+        base = os.environ.get("ATTITUDE_SIM_CACHE")
+        if base:
+            root = Path(base)
+        else:
+            xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+            root = Path(xdg) / "attitude-sim"
+        folder = root / f"kernels-{source_key()}"
+        if not _writable(folder):
+            uid = os.getuid() if hasattr(os, "getuid") else 0
+            folder = Path(tempfile.gettempdir()) / f"attitude-sim-{uid}" / folder.name
+            folder.mkdir(parents=True, exist_ok=True)
+        _cache_dir = folder
+        return folder
 
 
-#: The folder numba's cache writes to (keyed by :func:`source_key`).
-cache_dir = _choose_cache_dir()
-numba.config.CACHE_DIR = str(cache_dir)  # read by numba's cache locator when a kernel is decorated
+def __getattr__(name):
+    """``cache_dir``, the folder numba's cache writes to (keyed by :func:`source_key`), is found on first use
+    (it imports numba)."""
+    if name == "cache_dir":
+        numba_module()
+        return _choose_cache_dir()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def prange(*args):
+    """numba's parallel range, written ``prange`` in a :func:`kernel` (``from sim.core.jit import prange``): ``range``
+    as Python; numba's ``prange`` is put in its place in the kernel's module when its dispatcher is made
+    (numba knows it by identity, and numba is imported only then)."""
+    return range(*args)
 
 
 def _cached(dispatcher) -> bool:
     """True when the disk cache holds an index of ``dispatcher`` (numba's ``<module>.<name>-<line>.pyXY.nbi``)."""
     name = f"{dispatcher.py_func.__module__.rsplit('.', 1)[-1]}.{dispatcher.py_func.__name__}-"
-    return any(p.name.startswith(name) for p in cache_dir.rglob("*.nbi"))
+    return any(p.name.startswith(name) for p in _choose_cache_dir().rglob("*.nbi"))
 
 
 @contextlib.contextmanager
@@ -135,35 +200,201 @@ def _interrupts_held():
 
 
 def compile_once(dispatcher, *args, stream=None) -> float:
-    """Compile ``dispatcher`` (a :func:`kernel`) for the types of ``args`` by calling it with them, or load it
-    from the disk cache; when it is not cached yet, say so on ``stream`` (default stderr) first and how long it
-    took after ("compiling the simulation kernels, once").  ``args`` must make the call do nothing (no steps).
+    """Compile ``dispatcher`` (a :class:`Kernel`) for the types of ``args``, or load it from the disk cache, in
+    this thread; when it is not cached yet, say so on ``stream`` (default stderr) first and how long it took
+    after ("compiling the simulation kernels, once").  Nothing is run: ``args`` only give the types.
 
     Returns the seconds it took (0.0 when it was compiled or loaded before in this process, or the JIT is off).
     """
-    if DISABLED or dispatcher.signatures:
+    if DISABLED:
         return 0.0
-    stream = sys.stderr if stream is None else stream
-    loud = not _cached(dispatcher)
-    if loud:
-        print(f"attitude-sim: compiling the simulation kernels, once (about 5-20 s; later runs load them from "
-              f"{cache_dir}) ...", file=stream, flush=True)
+    return dispatcher.wait(*args, stream=stream)
+
+
+def _say(stream, text):
+    if stream is not False:
+        print(text, file=sys.stderr if stream is None else stream, flush=True)
+
+
+#: Seconds a :class:`Kernel`'s calls spend in its Python source before one of them starts loading it: about
+#: what loading it from the disk cache costs (0.2-0.5 s, numba's import included), so a short run (``attitude-sim
+#: run --scenario fly_on_estimate --duration 1``) never pays for numba and a long one pays once.
+WARM_SECONDS = 0.25
+
+
+class Kernel:
+    """A compiled entry point (:func:`kernel`): numba's dispatcher, made on first need, and its loader.
+
+    Calling it runs the compiled code when it is ready (:attr:`ready`); before, it runs :attr:`py_func`, the same
+    source as Python, and once those calls have taken :data:`WARM_SECONDS`, starts loading it (:meth:`start`, a
+    thread of its own, for the types of that call), so that no caller waits for numba.  :meth:`wait` loads it
+    now.  With the JIT off it is always :attr:`py_func`.  It pickles by name (its module's global), as numba's
+    dispatcher does.
+
+    Attributes
+    ----------
+    py_func : function
+        The Python source (numba's name for it).
+    """
+
+    def __init__(self, fn, parallel: bool = False):
+        functools.update_wrapper(self, fn)
+        self.py_func = fn
+        self._options = dict(cache=True, nogil=True, error_model="numpy", parallel=parallel)
+        self._dispatcher = None
+        self._ready = False
+        self._thread: threading.Thread | None = None
+        self._error: BaseException | None = None
+        self._guard = threading.Lock()
+        self._python_seconds = 0.0  # spent in py_func by calls before it was ready (WARM_SECONDS)
+        _kernels.append(self)
+
+    def __reduce__(self):
+        return _kernel_named, (self.py_func.__module__, self.py_func.__name__)
+
+    def __repr__(self) -> str:
+        return f"<compiled kernel {self.py_func.__module__}.{self.py_func.__name__}>"
+
+    @property
+    def dispatcher(self):
+        """numba's dispatcher of :attr:`py_func` (imports numba; calling it compiles there and then)."""
+        if self._dispatcher is None:
+            numba = numba_module()
+            with _lock:
+                if self._dispatcher is None:
+                    names = self.py_func.__globals__
+                    for name, value in list(names.items()):
+                        if value is prange:
+                            names[name] = numba.prange  # the same range when run as Python
+                    self._dispatcher = numba.njit(self.py_func, **self._options)
+        return self._dispatcher
+
+    def __getattr__(self, name):  # numba's attributes (signatures, stats, overloads, ...)
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.dispatcher, name)
+
+    @property
+    def ready(self) -> bool:
+        """True when the compiled code is loaded and calls run it (never with the JIT off)."""
+        return self._ready
+
+    @property
+    def loading(self) -> bool:
+        """True while a thread of :meth:`start` loads it."""
+        thread = self._thread
+        return thread is not None and thread.is_alive()
+
+    def __call__(self, *args):
+        if self._ready:
+            return self._dispatcher(*args)
+        if DISABLED:
+            return self.py_func(*args)
+        if self._python_seconds >= WARM_SECONDS and self._thread is None:
+            self.start(*args)
+        start = time.perf_counter()
+        try:
+            return self.py_func(*args)
+        finally:
+            self._python_seconds += time.perf_counter() - start
+
+    def compile(self, *args, stream=None) -> float:
+        """Load it from the disk cache or compile it for the types of ``args`` in this thread (Ctrl-C held until
+        it is done on the main thread), saying so on ``stream`` (default stderr; False: silent) when it compiles;
+        the seconds it took.  Calls run it from then on."""
+        dispatcher = self.dispatcher
+        types = tuple(dispatcher.typeof_pyval(a) for a in args)
+        loud = not _cached(self)
+        if loud:
+            _say(stream, f"attitude-sim: compiling the simulation kernels, once (about 5-20 s; later runs load them "
+                         f"from {_choose_cache_dir()}) ...")
+        start = time.perf_counter()
+        with _interrupts_held():
+            dispatcher.compile(types)
+        seconds = time.perf_counter() - start
+        if loud:
+            _say(stream, f"attitude-sim: kernels compiled in {seconds:.1f} s")
+        self._ready = True
+        return seconds
+
+    def _background(self, args) -> None:
+        try:
+            self.compile(*args, stream=False)
+        except BaseException as exc:  # kept for wait(); the callers step in Python meanwhile
+            self._error = exc
+
+    def start(self, *args) -> None:
+        """Load it for the types of ``args`` in a thread of its own (once; nothing when it is ready or loading,
+        or the JIT is off); calls run Python until it is ready.  ``args`` are read for their types only."""
+        if self._ready or self._thread is not None or DISABLED:
+            return
+        with self._guard:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._background, args=(args,), daemon=True,
+                                                name=f"attitude-sim loads {self.py_func.__name__}")
+                self._thread.start()
+
+    def wait(self, *args, stream=None) -> float:
+        """Load it now for the types of ``args``: in this thread, saying so on ``stream`` (default stderr; False:
+        silent) when it compiles, or by waiting for the thread of :meth:`start`.  The seconds it took (0.0
+        when it was ready, or the JIT is off).
+
+        Raises
+        ------
+        Exception
+            What the compile raised (numba's typing error, an unwritable cache).
+        """
+        if self._ready or DISABLED:
+            return 0.0
+        start = time.perf_counter()
+        with self._guard:
+            thread = self._thread
+        if thread is None:
+            return self.compile(*args, stream=stream)
+        thread.join()
+        if self._error is not None:
+            raise self._error
+        return time.perf_counter() - start
+
+
+def _kernel_named(module: str, name: str) -> Kernel:
+    """The kernel ``name`` of ``module`` (:meth:`Kernel.__reduce__`: a pickled kernel is found again by name)."""
+    return getattr(importlib.import_module(module), name)
+
+
+#: Every :class:`Kernel` made in this process (:func:`wait_all`).
+_kernels: list = []
+
+
+def wait_all() -> float:
+    """Wait for every kernel whose load a call has started (:meth:`Kernel.start`): a bench's warm-up run, so that
+    what it times next runs compiled.  A load that failed leaves its kernel in Python (its :meth:`Kernel.wait`
+    raises why).  The seconds it waited."""
     start = time.perf_counter()
-    with _interrupts_held():
-        dispatcher(*args)
-    seconds = time.perf_counter() - start
-    if loud:
-        print(f"attitude-sim: kernels compiled in {seconds:.1f} s", file=stream, flush=True)
-    return seconds
+    for k in list(_kernels):
+        thread = k._thread
+        if thread is not None:
+            thread.join()
+    return time.perf_counter() - start
 
 
 def jitable(fn):
-    """A formula: plain Python for Python callers, compiled inline into the kernels that call it."""
+    """A formula: plain Python for Python callers, compiled inline into the kernels that call it (numba's
+    ``register_jitable``, when numba is imported: :func:`numba_module`)."""
+    if DISABLED:
+        return fn
+    with _lock:
+        if _numba is None:
+            _pending.append(fn)
+            return fn
+    from numba.extending import register_jitable
+
     return register_jitable(fn)
 
 
 def kernel(fn=None, *, parallel: bool = False):
-    """An entry point from Python: compiled on first call (or loaded from the disk cache), nopython, no GIL held.
+    """An entry point from Python (:class:`Kernel`): compiled or loaded from the disk cache by a thread of its own,
+    nopython, no GIL held, numpy's error model.
 
     Parameters
     ----------
@@ -171,5 +402,5 @@ def kernel(fn=None, *, parallel: bool = False):
         Let its ``prange`` loops run on every core (an ensemble's body loop).
     """
     def wrap(f):
-        return numba.njit(f, cache=True, nogil=True, error_model="numpy", parallel=parallel)
+        return Kernel(f, parallel=parallel)
     return wrap if fn is None else wrap(fn)

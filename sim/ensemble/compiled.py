@@ -31,7 +31,7 @@ from sim.core import advance as single
 from sim.core.advance import OK, as_tuples, checked_step, inertia, step_torque
 from sim.core.jit import DISABLED, compile_once, kernel, prange
 
-__all__ = ["advance_bodies", "pack_bodies", "load", "loaded", "CompiledSteps", "WARM_AFTER", "AUTO", "CHUNK"]
+__all__ = ["advance_bodies", "pack_bodies", "load", "loaded", "start", "CompiledSteps", "WARM_AFTER", "AUTO", "CHUNK"]
 
 #: Body-steps a process takes through the numpy kernels before it loads the compiled body loop (from the
 #: disk cache, about 0.3 s; compiling it, 5-20 s, once): a short run never pays for it.  The results are the
@@ -53,20 +53,32 @@ _other_steps = 0
 
 
 def loaded() -> bool:
-    """True when :func:`advance_bodies` is compiled or loaded in this process; with the JIT off, when
-    :func:`load` was called (it then runs as Python: only when asked)."""
-    return _asked if DISABLED else bool(advance_bodies.signatures)
+    """True when :func:`advance_bodies` is compiled or loaded in this process
+    (:attr:`sim.core.jit.Kernel.ready`); with the JIT off, when :func:`load` was called (it then runs as
+    Python: only when asked)."""
+    return _asked if DISABLED else advance_bodies.ready
+
+
+def _sample() -> tuple:
+    """Arguments of :func:`advance_bodies` of the types it is compiled for (no step taken)."""
+    x, par, flags = np.zeros((8, 1)), np.zeros((1, 35)), np.zeros(9, dtype=np.int64)
+    track, i1, f1 = np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1)
+    return (x, par, flags, 0, np.zeros(1, dtype=np.bool_), i1, track, 0, np.zeros((4, 1)), f1, 0.0, f1, i1, f1, f1,
+            i1)
+
+
+def start() -> None:
+    """Start loading :func:`advance_bodies` in a thread of its own (:meth:`sim.core.jit.Kernel.start`); the
+    ensemble steps through the numpy kernels meanwhile (the same numbers)."""
+    advance_bodies.start(*_sample())
 
 
 def load() -> float:
-    """Compile :func:`advance_bodies` or load it from the disk cache now (:func:`sim.core.jit.compile_once`);
-    the seconds it took."""
+    """Compile :func:`advance_bodies` or load it from the disk cache now, or wait for the thread of
+    :func:`start` (:func:`sim.core.jit.compile_once`); the seconds it took."""
     global _asked
     _asked = True
-    x, par, flags = np.zeros((8, 1)), np.zeros((1, 35)), np.zeros(9, dtype=np.int64)
-    track, i1, f1 = np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1)
-    return compile_once(advance_bodies, x, par, flags, 0, np.zeros(1, dtype=np.bool_), i1, track, 0,
-                        np.zeros((4, 1)), f1, 0.0, f1, i1, f1, f1, i1)
+    return compile_once(advance_bodies, *_sample())
 
 
 def pack_bodies(torque, j_rows, j_inv_rows, qc, dt: float, integrator: str, norm: str, n: int) -> tuple:
@@ -174,8 +186,9 @@ class CompiledSteps:
         the numpy step: the settings are not covered (:func:`sim.core.advance.covers`, no wheels, full-quat's
         ``P``, world, navigation, user torque or rate reference), a SLERP is in progress, ``compiled`` is
         False, or (``compiled`` None) the integrator is not one of :data:`AUTO`, or the body loop is not loaded
-        and the process, with these steps, has taken fewer than :data:`WARM_AFTER` body-steps (then it is
-        loaded now)."""
+        and the process, with these steps, has taken fewer than :data:`WARM_AFTER` body-steps (then a thread
+        loads it, :func:`start`, and these steps go through numpy; one call of ``WARM_AFTER`` body-steps or
+        more waits for it, :func:`load`)."""
         global _other_steps
         s, torque = self._settings, self._torque
         if (self._compiled is False or self._compiled is None and s.integrator not in AUTO
@@ -186,6 +199,10 @@ class CompiledSteps:
             return None
         if not loaded():
             if self._compiled is None and (DISABLED or _other_steps + k * self.n < WARM_AFTER):
+                _other_steps += self.n
+                return None
+            if self._compiled is None and k * self.n < WARM_AFTER:  # a thread loads it; numpy steps meanwhile
+                start()
                 _other_steps += self.n
                 return None
             load()

@@ -42,7 +42,7 @@ from sim.world.environment import disturbance_torque, gravity_gradient_at, gravi
 from sim.world.orbit import mean_elements_state
 from sim.world.surfaces import drag_facets, relative_velocity, srp_facets
 
-__all__ = ["WARM_AFTER", "advance_craft", "covers", "pack", "load", "loaded", "external", "craft_step", "PAR", "FLAGS", "WORLD", "NO_SURFACES"]
+__all__ = ["WARM_AFTER", "advance_craft", "covers", "pack", "load", "loaded", "start", "external", "craft_step", "PAR", "FLAGS", "WORLD", "NO_SURFACES"]
 
 #: Layout of the craft's ``par``: :data:`sim.core.advance.PAR` (0-34), then name -> (first index, length).
 PAR = {"rate": (35, 1), "disturbance": (36, 3), "period": (39, 1), "j_free_inv": (40, 9), "elements": (49, 9)}
@@ -346,9 +346,20 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n):
 def load() -> float:
     """Compile :func:`advance_craft` or load it from the disk cache (:func:`sim.core.jit.compile_once`), and the
     plain body's :func:`sim.core.advance.advance` with it; the seconds it took."""
-    return plain.load() + compile_once(advance_craft, np.zeros(12), np.zeros(_WORLD_SIZE), np.zeros(_PAR_SIZE),
-                                       np.zeros(_FLAG_SIZE, dtype=np.int64), np.zeros((0, 11)), np.zeros((0, 5)),
-                                       NO_SURFACES, 0)
+    return plain.load() + compile_once(advance_craft, *_sample())
+
+
+def _sample() -> tuple:
+    """Arguments of :func:`advance_craft` of the types it is compiled for (no step taken)."""
+    return (np.zeros(12), np.zeros(_WORLD_SIZE), np.zeros(_PAR_SIZE), np.zeros(_FLAG_SIZE, dtype=np.int64),
+            np.zeros((0, 11)), np.zeros((0, 5)), NO_SURFACES, 0)
+
+
+def start() -> None:
+    """Start loading both kernels, each in a thread of its own (:meth:`sim.core.jit.Kernel.start`); the caller
+    steps in Python meanwhile and switches when :func:`loaded` says so (the same numbers either way)."""
+    plain.start()
+    advance_craft.start(*_sample())
 
 
 def loaded() -> bool:
@@ -356,6 +367,6 @@ def loaded() -> bool:
     called, :func:`sim.core.advance.loaded`)."""
     global _loaded
     if not _loaded:  # asked until True (numba's ``signatures`` costs tens of microseconds)
-        _loaded = plain.loaded() and (DISABLED or bool(advance_craft.signatures))
+        _loaded = plain.loaded() and (DISABLED or advance_craft.ready)
     return _loaded
 

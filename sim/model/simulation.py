@@ -268,7 +268,9 @@ class Simulation(Stepper, CraftSteps):
         """``(par, flags)`` of the compiled advance (:mod:`sim.core.advance`), or None when this body steps in
         Python: its settings are not covered (:func:`sim.core.advance.covers`), a user's torque or a SLERP
         is in progress, or the compiled advance is not loaded yet and the process, with the ``n`` steps to
-        come, has taken fewer than :data:`sim.core.advance.WARM_AFTER` (then it is loaded now; with the
+        come, has taken fewer than :data:`sim.core.advance.WARM_AFTER` (then a thread loads it,
+        :func:`sim.core.advance.start`, and these steps go in Python: a stepping thread never waits for numba;
+        a single call of ``WARM_AFTER`` steps or more waits for it, :func:`sim.core.advance.load`; with the
         JIT off, only :func:`sim.core.advance.load` switches to it).  Packed again when the settings, the controls, the command or
         ``dt`` change."""
         s, torque = self._settings, self._torque
@@ -286,11 +288,17 @@ class Simulation(Stepper, CraftSteps):
     @staticmethod
     def _warm(n: int, kernels=compiled) -> bool:
         """True when the compiled kernels of ``kernels`` (:mod:`sim.core.advance`, or :mod:`sim.model.advance_craft`)
-        are loaded, or the process, with the ``n`` steps to come, has taken their ``WARM_AFTER`` steps in Python (then they are loaded now; with the JIT off, only their ``load()`` switches to them)."""
+        are loaded.  Once the process, with the ``n`` steps to come, has taken their ``WARM_AFTER`` steps in
+        Python, a thread of their own loads them (``kernels.start()``, :class:`sim.core.jit.Kernel`) while these
+        steps go in Python; one call of ``WARM_AFTER`` steps or more waits for them.  With the JIT off, only their
+        ``load()`` switches to them."""
         if not kernels.loaded():
             if compiled.DISABLED or _python_steps + n < kernels.WARM_AFTER:
                 return False
-            kernels.load()
+            if n < kernels.WARM_AFTER:  # a thread loads them; these steps go in Python, never waiting for numba
+                kernels.start()
+                return False
+            kernels.load()  # one call of many steps (a long run of the command line): worth waiting for
         return True
 
     def step(self, n: int = 1) -> None:

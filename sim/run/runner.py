@@ -27,6 +27,7 @@ from sim.ensemble import Ensemble
 from sim.ensemble.info import EnsembleFrame, EnsembleInfo
 from sim.model.controls import Control, SettingChange, check_control, validated_input
 from sim.model.events import EventCursor
+from sim.core import advance as compiled
 from sim.core.algebra import norm2_Q, rotation_angle
 from sim.run.context import (ENSEMBLE, ENSEMBLE_BODY_KEYS, ENSEMBLE_KEYS, RESET, check_inputs, check_wheel_count,
                              reaches_ensemble)
@@ -330,6 +331,8 @@ class Runner:
         applied: list = []
         self._events.apply(self.sim.t)
         yield self.sim.row()
+        if n >= compiled.WARM_AFTER and not compiled.DISABLED and compiled.covers(self.sim.settings):
+            compiled.load()  # a long headless run waits for the compiled advance once (a window's thread never does)
         sim, compare = self.sim, tuple(self.compare.values())
         k = 0
         while k < n:

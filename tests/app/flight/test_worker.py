@@ -3,6 +3,7 @@
 No Qt and no OpenGL: the worker is a plain thread around a Runner.
 """
 
+import threading
 import time
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 
 from app.worker import CHUNK_WALL, MAX_LAG, Fault, SimulationWorker
 from gui_waits import came_round
+from sim.core import advance, jit
 from sim.run.runner import Runner
 from sim.run.scenario import Scenario
 from sim.model.settings import Settings
@@ -234,6 +236,38 @@ def test_worker_stops_within_one_second(started):
     assert worker.stop(1.0)
     assert time.perf_counter() - begin < 1.0
     assert not worker.thread.is_alive()
+
+
+@pytest.mark.skipif(jit.DISABLED, reason="the JIT is off: no kernel is loaded")
+def test_worker_stops_within_one_second_while_a_kernel_loads(started, monkeypatch):
+    """A process past sim.core.advance.WARM_AFTER Python steps loads the compiled advance: 0.3 s from the disk
+    cache, 5-20 s compiling, seconds more beside busy loops (``make stress`` failed on it once).  The worker's
+    thread must not wait for it: here the load is held (a hook, not a sleep) until the stop has been answered."""
+    import sim.model.simulation as simulation
+
+    fresh = jit.Kernel(advance.advance.py_func)  # a kernel of its own: not loaded yet in this process
+    asked, release = threading.Event(), threading.Event()
+    real = fresh.compile
+
+    def held(*args, stream=None):
+        asked.set()
+        release.wait(60.0)
+        return real(*args, stream=stream)
+
+    monkeypatch.setattr(fresh, "compile", held, raising=False)
+    monkeypatch.setattr(advance, "advance", fresh)
+    monkeypatch.setattr(simulation, "_python_steps", advance.WARM_AFTER)  # as if 20,000 steps were taken
+    try:
+        worker = started(speed=10.0)
+        assert asked.wait(10.0)                                    # the load began (in a thread of its own)
+        steps = worker.steps_taken
+        wait_for(lambda: worker.steps_taken > steps + 50, 10.0)    # stepping on in Python meanwhile
+        begin = time.perf_counter()
+        assert worker.stop(1.0)
+        assert time.perf_counter() - begin < 1.0
+        assert fresh.loading and not fresh.ready                   # the stop did not wait for the load
+    finally:
+        release.set()
 
 
 def test_worker_pauses_exactly_at_the_end_time_and_runs_on_when_asked(started):

@@ -216,7 +216,7 @@ def _fly(dt, duration, law=1, compiled=True):
     d = np.radians([10.0, -20.0, 30.0, 5.0])
     h_start = _inertial_momentum(j, q, w, d)
     rates = np.zeros(4)
-    fn = cmg.cmg_advance if compiled else cmg.cmg_advance.py_func
+    fn = cmg.cmg_advance.dispatcher if compiled else cmg.cmg_advance.py_func  # numba's, compiled now
     status = fn(q, w, d, j, np.linalg.inv(j), H0, G, S0, np.array([0.3, -0.2, 0.25]), np.zeros(3), law,
                 0.01, 10.0, 1.0, 1.5, 0.0, 0.01, 0.5 * np.pi, dt, round(duration / dt), rates)
     assert status == -1

@@ -155,7 +155,7 @@ def test_a_long_call_runs_in_chunks_bit_for_bit(monkeypatch):
         calls.append(n)
         return kernel(state, par, flags, n)
 
-    counted.signatures = getattr(kernel, "signatures", ())  # what sim.core.advance.loaded reads (JIT on)
+    counted.ready = kernel.ready  # what sim.core.advance.loaded reads (JIT on)
     monkeypatch.setattr(simulation, "_CHUNK", 7)
     monkeypatch.setattr(simulation.compiled, "advance", counted)
     a, b = _pair(controller="quaternion", command_deg=(90.0, 0.0, 0.0), slerp_time=0.0, rates=(0.3, 0.1, 0.0))

@@ -1,0 +1,175 @@
+"""Loading the compiled kernels without blocking (sim/core/jit.py, issue 42).
+
+A :class:`sim.core.jit.Kernel` called before it is loaded runs its Python source and starts loading in a thread
+of its own; once loaded, calls run the compiled code.  The switch must not change a number: the compiled code
+is bit for bit the Python source (numba's math is libm, as Python's ``math``).  And ``import sim`` must not
+import numba (0.2 s of every start-up, scipy with it): only the first kernel needed does.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.core import advance, jit
+from sim.gnc import kalman
+
+ROOT = Path(__file__).resolve().parents[3]
+
+needs_jit = pytest.mark.skipif(jit.DISABLED, reason="the JIT is off: nothing is compiled")
+
+
+def _filters(seed, n=5):
+    rng = np.random.default_rng(seed)
+    q = rng.normal(size=(n, 4))
+    q /= np.linalg.norm(q, axis=1)[:, None]
+    a = rng.normal(size=(n, 6, 6))
+    p = np.einsum("nij,nkj->nik", a, a) * 1e-4              # symmetric positive definite covariances
+    qd = np.diag(rng.uniform(1e-9, 1e-7, 6))
+    return q, rng.normal(size=(n, 3)) * 1e-3, p, rng.normal(size=(n, 3)) * 0.3, 0.05, qd
+
+
+@needs_jit
+def test_a_kernel_runs_its_python_source_until_loaded_then_the_same_bits_compiled(monkeypatch):
+    fresh = jit.Kernel(kalman.mekf_propagate.py_func)     # a kernel of its own: not loaded in this process
+    assert not fresh.ready and not fresh.loading
+    python, before, compiled = _filters(1), _filters(1), _filters(1)
+    for _ in range(20):
+        kalman.mekf_propagate.py_func(*python)
+    fresh(*before)
+    assert not fresh.loading and not fresh.ready           # a short while in Python: no load (WARM_SECONDS)
+    monkeypatch.setattr(jit, "WARM_SECONDS", 0.0)
+    for _ in range(19):                                    # called before it is ready: Python, a load started
+        fresh(*before)
+    assert fresh.loading or fresh.ready
+    fresh.wait(*before)
+    assert fresh.ready and not fresh.loading and fresh.signatures
+    for _ in range(20):
+        fresh.dispatcher(*compiled)                        # numba's, compiled
+    for a, b, c in zip(python[:3], before[:3], compiled[:3]):
+        assert np.array_equal(a.view(np.int64), b.view(np.int64))
+        assert np.array_equal(a.view(np.int64), c.view(np.int64))
+    assert not np.array_equal(python[2], _filters(1)[2])  # the filters did move
+
+
+@needs_jit
+def test_the_compiled_advance_is_the_python_source_bit_for_bit():
+    rng = np.random.default_rng(7)
+    for integrator in advance.INTEGRATORS:
+        for norm in advance.NORMS:
+            par, flags = advance.pack(_Torque(rng), (20.0, 0.5, 0.0, 0.5, 30.0, 0.0, 0.0, 0.0, 40.0),
+                                      tuple(np.linalg.inv([[20.0, 0.5, 0.0], [0.5, 30.0, 0.0], [0.0, 0.0, 40.0]]).ravel()),
+                                      0.01, integrator, norm)
+            q = rng.normal(size=4)
+            state = np.concatenate([q / np.linalg.norm(q), rng.normal(size=3), [0.0]])
+            one, two = state.copy(), state.copy()
+            advance.load()
+            assert advance.advance.py_func(one, par, flags, 300) == advance.advance.dispatcher(two, par, flags, 300)
+            assert np.array_equal(one.view(np.int64), two.view(np.int64)), (integrator, norm)
+
+
+class _Torque:
+    """What :func:`sim.core.advance.pack` reads of a torque model: the controller with dampers and a limiter."""
+
+    def __init__(self, rng):
+        self.command = tuple(rng.normal(size=3) * 0.1)
+        self.dampers = (0.5, 0.4, 0.3)
+        q = rng.normal(size=4)
+        self.qc = tuple(q / np.linalg.norm(q))
+        self.gains = (2.0, 1.5, 1.0)
+        self.limits = (0.5, 0.5, 0.5)
+        self.dampers_on, self.controller, self.axes = True, "quaternion", (True, True, True)
+        self.shortest_path, self.limiter_on = True, True
+
+
+@needs_jit
+def test_wait_all_waits_for_every_load_a_call_started(monkeypatch):
+    monkeypatch.setattr(jit, "WARM_SECONDS", 0.0)
+    fresh = jit.Kernel(kalman.mekf_propagate.py_func)
+    idle = jit.Kernel(kalman.mekf_propagate.py_func)     # never called: nothing to wait for
+    fresh(*_filters(2))
+    jit.wait_all()
+    assert fresh.ready and not fresh.loading
+    assert not idle.ready and not idle.loading
+
+
+def test_a_kernel_pickles_by_name_as_numbas_dispatcher_does():
+    import pickle
+
+    assert pickle.loads(pickle.dumps(kalman.mekf_propagate)) is kalman.mekf_propagate
+    assert pickle.loads(pickle.dumps(advance.advance)) is advance.advance
+
+
+@needs_jit
+def test_a_load_that_fails_is_raised_by_wait_and_calls_stay_python():
+    def untyped(x):
+        return x.no_such_attribute                       # numba cannot type it
+
+    fresh = jit.Kernel(untyped)
+    fresh.start(np.zeros(2))
+    with pytest.raises(Exception, match="no_such_attribute"):
+        fresh.wait(np.zeros(2))
+    assert not fresh.ready
+    with pytest.raises(AttributeError):                  # Python's own error, from the Python source
+        fresh(np.zeros(2))
+
+
+CHILD = """
+import sys
+import sim
+from sim import api
+{body}
+print(sorted(m for m in ("numba", "scipy", "llvmlite", "astropy", "PySide6", "pyqtgraph") if m in sys.modules))
+"""
+
+
+def _imported(body, **env):
+    environ = dict(os.environ, PYTHONPATH=str(ROOT), **env)
+    environ.pop("MUTANT_UNDER_TEST", None)
+    proc = subprocess.run([sys.executable, "-c", CHILD.format(body=body)], cwd=ROOT, env=environ,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout.strip().splitlines()[-1]
+
+
+@pytest.mark.subprocess
+def test_import_sim_and_a_short_run_import_neither_numba_nor_scipy():
+    assert _imported("") == "[]"
+    assert _imported("api.run('default', duration=1.0, every=10)") == "[]"
+
+
+@pytest.mark.subprocess
+def test_with_the_jit_off_no_kernel_imports_numba():
+    body = ("from sim.core import advance\nadvance.load()\nimport numpy as np\n"
+            "s = np.zeros(8); s[3] = 1.0; s[4] = 0.1\n"
+            "par, flags = np.zeros(35), np.zeros(9, dtype=np.int64)\npar[16] = par[20] = par[24] = 1.0\n"
+            "par[25] = par[29] = par[33] = 1.0\npar[34] = 0.01\n"
+            "assert advance.advance(s, par, flags, 10) == (0, 10) and advance.loaded()")
+    assert _imported(body, NUMBA_DISABLE_JIT="1") == "[]"
+
+
+LONG_RUN = """
+from sim import api
+from sim.core import advance
+rows = api.stream(api.as_scenario("default"), duration=1.0, every=10)
+next(rows), next(rows)
+assert not advance.loaded()                  # a short headless run: nothing loaded
+rows = api.stream(api.as_scenario("default"), duration=25.0, every=10)
+next(rows)                                   # the first row (t = 0) comes before any wait
+next(rows)
+assert advance.loaded()                      # a long one (25,000 steps in calls of 10) waits at its start
+print("ok")
+"""
+
+
+@pytest.mark.subprocess
+@needs_jit
+def test_a_long_headless_run_waits_for_the_compiled_advance_at_its_start():
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("MUTANT_UNDER_TEST", None)
+    proc = subprocess.run([sys.executable, "-c", LONG_RUN], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
