@@ -237,13 +237,14 @@ def advance(state, par, flags, n):
     :meth:`sim.model.simulation.Simulation.step` in its order (:func:`checked_step`).
     """
     jr, jir = inertia(par)
+    pt, ft = as_tuples(par, flags)  # tuples, not arrays, into the step's calls: no reference counts a call
     q = (state[0], state[1], state[2], state[3])
     w = (state[4], state[5], state[6])
     correction = state[7]
     status = OK
     done = 0
     for _ in range(n):
-        status, q1, w1, c1 = checked_step(q, w, par, flags, jr, jir)
+        status, q1, w1, c1 = checked_step(q, w, pt, ft, jr, jir)
         if status != OK:
             break
         q, w, correction = q1, w1, c1

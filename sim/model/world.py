@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.core.jit import DISABLED, cache_dir, compile_once
+from sim.core import jit
+from sim.core.jit import DISABLED, compile_once
 from sim.core.ops import FLOAT
 from sim.gnc.pointing import MODE_CODES, TARGET, secondary_axis
 from sim.model import world_kernel as wk
@@ -93,7 +94,7 @@ def warm() -> bool:
     if _child is None:
         here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p),
-                   ATTITUDE_SIM_CACHE=str(cache_dir.parent))  # this process's sim and cache folder
+                   ATTITUDE_SIM_CACHE=str(jit.cache_dir.parent))  # this process's sim and cache folder
         env.pop("MUTANT_UNDER_TEST", None)
         try:
             _child = subprocess.Popen([sys.executable, "-c", _CHILD], env=env, cwd=here, stdin=subprocess.DEVNULL,
