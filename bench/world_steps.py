@@ -7,8 +7,8 @@ steps, so set-up falls out), best of three, in CPU time of the process (``time.p
 machine wall time also counts the waits for a core).  With ``--before DIR`` (a checkout of the code before
 the change, e.g. ``git archive e160f8c | tar -x -C DIR``) each scenario is measured there too, in a child
 process, alternating with this tree's: old and new in one run.  The compiled world
-(``sim.model.world.load``, which a run does by itself after ``WARM_AFTER`` states) is loaded first where the
-tree has it.  The figures are in docs/PERFORMANCE.md.
+(``sim.model.world.load``, which a run does by itself after ``WARM_AFTER`` states), the compiled advance and the
+spacecraft's step are loaded first where the tree has them, and every other kernel the warm-up run calls.  The figures are in docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
@@ -29,11 +29,7 @@ def us_per_step(name: str, short: int = 200, long: int = 1200, repeats: int = 3)
     from sim.run.scenario import load
 
     dt = load(name).settings.dt
-    try:  # a long run loads the compiled world after sim.model.world.WARM_AFTER states: load it now
-        from sim.model import world
-        world.load()
-    except (ImportError, AttributeError):
-        pass  # the code before the compiled world
+    _load_kernels()
 
     def run(steps):
         start = time.process_time()
@@ -41,7 +37,27 @@ def us_per_step(name: str, short: int = 200, long: int = 1200, repeats: int = 3)
         return time.process_time() - start
 
     run(short)  # compile or load the kernels, warm the caches
+    try:
+        from sim.core import jit
+        jit.wait_all()  # the kernels that run started loading in threads of their own: what is timed runs compiled
+    except (ImportError, AttributeError):
+        pass  # a tree before the kernels' loader
     return min((run(long) - run(short)) / (long - short) for _ in range(repeats)) * 1e6
+
+
+def _load_kernels() -> None:
+    """Every compiled kernel the tree has, loaded now (a long run loads each after its ``WARM_AFTER`` steps or
+    states, or its calls' ``WARM_SECONDS``): the compiled advance, the spacecraft's step, the world."""
+    try:
+        from sim.core import jit
+        jit.WARM_SECONDS = 0.0  # a kernel the warm-up run calls starts loading at its first call
+    except (ImportError, AttributeError):
+        pass
+    for module in ("sim.core.advance", "sim.model.advance_craft", "sim.model.world"):
+        try:
+            __import__(module, fromlist=["load"]).load()
+        except (ImportError, AttributeError):
+            pass  # the code before that kernel
 
 
 def state_us(name: str, states: int = 500, repeats: int = 3) -> float:
@@ -87,7 +103,11 @@ def main(argv=None) -> int:
             os.makedirs(os.path.join(args.before, "bench"), exist_ok=True)
             with open(__file__) as src, open(os.path.join(args.before, "bench", "world_steps.py"), "w") as dst:
                 dst.write(src.read())
-            old = _child(args.before, name, what)
+            try:
+                old = _child(args.before, name, what)
+            except subprocess.CalledProcessError:  # a scenario the old tree does not have
+                print(f"{name:18s} before        - us  after {_child(here, name, what):8.1f} us", flush=True)
+                continue
             new = _child(here, name, what)
             print(f"{name:18s} before {old:8.1f} us  after {new:8.1f} us  ({old / new:4.1f}x)", flush=True)
         else:

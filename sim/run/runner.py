@@ -28,6 +28,7 @@ from sim.ensemble.info import EnsembleFrame, EnsembleInfo
 from sim.model.controls import Control, SettingChange, check_control, validated_input
 from sim.model.events import EventCursor
 from sim.core import advance as compiled
+from sim.model import advance_craft as craft
 from sim.core.algebra import norm2_Q, rotation_angle
 from sim.run.context import (ENSEMBLE, ENSEMBLE_BODY_KEYS, ENSEMBLE_KEYS, RESET, check_inputs, check_wheel_count,
                              reaches_ensemble)
@@ -318,6 +319,18 @@ class Runner:
             norm = math.sqrt(norm2_Q(q)) - 1.0
             metrics[label][i] = (t, rotation_angle(sim.attitude, ref) * _DEG, sim.energy(), norm)
 
+    def _wait_for_kernels(self, n: int) -> None:
+        """A long headless run of ``n`` steps waits once for the compiled step that covers its body (the plain
+        advance, or the spacecraft's), as one long call does; a window's thread never waits (it steps in Python
+        while a thread loads them: :meth:`sim.model.simulation.Simulation._warm`)."""
+        s = self.sim.settings
+        if compiled.DISABLED:
+            return
+        for kernels in (compiled, craft):
+            if n >= kernels.WARM_AFTER and kernels.covers(s):
+                kernels.load()
+                return
+
     def run(self, duration: float | None = None, every: int = 1):
         """Yield snapshot rows (:attr:`columns` order) from t = 0 to ``duration``.
 
@@ -331,8 +344,7 @@ class Runner:
         applied: list = []
         self._events.apply(self.sim.t)
         yield self.sim.row()
-        if n >= compiled.WARM_AFTER and not compiled.DISABLED and compiled.covers(self.sim.settings):
-            compiled.load()  # a long headless run waits for the compiled advance once (a window's thread never does)
+        self._wait_for_kernels(n)
         sim, compare = self.sim, tuple(self.compare.values())
         k = 0
         while k < n:
