@@ -266,6 +266,11 @@ LIMITS = {lim.key: lim for lim in (
     Limit("bdot_period", 0.0, 1e3, "s", low_open=True, least=1e-3, least_what="period",
           least_why="a magnetometer samples at most at a kilohertz"),
     Limit("dumping_gain", 0.0, 1.0, "1/s"),
+    # ---- thrusters (issue 45): 0.01 N cold gas to 1 kN; Schmitt/PWPF thresholds on the command normalised to 1
+    Limit("thruster_count", 1, 64, integer=True), Limit("thruster_position", -1e3, 1e3, "m", size=3), Limit("thruster_force", 0.0, 1e4, "N", low_open=True),
+    Limit("thruster_isp", 0.0, 1e4, "s", low_open=True), Limit("thruster_impulse_bit", 0.0, 1e3, "N s"), Limit("thruster_period", 0.0, 100.0, "s", low_open=True),
+    Limit("thruster_on", 0.0, 10.0, low_open=True), Limit("thruster_off", 0.0, 10.0), Limit("pwpf_km", 0.0, 100.0, low_open=True), Limit("pwpf_tau", 0.0, 100.0, "s", low_open=True),
+    Limit("thruster_deadband_deg", 0.0, 90.0, "deg", low_open=True), Limit("thruster_unloading", 0.0, 1.0, "1/s"),
     # where the centre of mass lies in the mesh's coordinates: within a kilometre of its origin
     Limit("center_of_mass", -1e3, 1e3, "m", size=3),
     # ---- sensors and estimation (sim.gnc.sensors, sim.model.navigation; issue 33): from a navigation-grade
@@ -329,8 +334,7 @@ LIMITS = {lim.key: lim for lim in (
     # ---- videos (attitude-sim video; File > Record video): an hour of 4K UHD at most. The length is the
     # video's own (its frames / fps), not the simulated time it shows: frames and wall time are what cost
     Limit("video_seconds", 0.0, 3600.0, "s", low_open=True),
-    Limit("video_width", 16, 3840, "pixels", integer=True),
-    Limit("video_height", 16, 2160, "pixels", integer=True),
+    Limit("video_width", 16, 3840, "pixels", integer=True), Limit("video_height", 16, 2160, "pixels", integer=True),
 )}
 
 #: Share of the available memory a run may plan to use (the rest: the libraries, the OS, other programs).

@@ -19,6 +19,7 @@ from sim.io.limits import LIMITS, SettingsError, huge_integer, short_repr
 from sim.model.shape import DEFAULT_BODY, MassProperties, ShapeError, mass_properties
 from sim.core.wheels import WheelSet, free_inertia
 from sim.model.wheel_settings import wheel_set
+from sim.model.actuator_settings import ThrusterSet, check_thrusters, thrusters_of
 from sim.model.domain import check_domain
 from sim.model.navigation import check_navigation
 from sim.model.validators import VALIDATORS
@@ -140,6 +141,24 @@ class Settings:
     sensor_seed: int = 0
     #: The filter's tuning: the gyro noises (ARW, RRW) the MEKF assumes; None: the gyro's own.
     filter_gyro: tuple | None = None
+    #: Thrusters (issue 45, sim.model.thruster_drive): "none", "cube" (12 in couples) or positions ((x, y, z), ...)
+    #: in m with their unit directions; force (N), Isp (s), minimum impulse bit (N s): one, or one per thruster.
+    thrusters: str | tuple = "none"
+    thruster_directions: tuple | None = None
+    thruster_force: float | tuple = 1.0
+    thruster_isp: float | tuple = 220.0
+    thruster_impulse_bit: float | tuple = 0.0
+    #: schmitt or pwpf per axis at each control period (s), or deadband (Wie's dead-band pulse controller);
+    #: the trigger's U_on and U_off (command normalised to 1), PWPF's K_m and tau_m (s), the dead band (deg).
+    thruster_modulation: str = "schmitt"
+    thruster_period: float = 0.1
+    thruster_on: float = 0.45
+    thruster_off: float = 0.15
+    pwpf_km: float = 4.5
+    pwpf_tau: float = 0.35
+    thruster_deadband_deg: float = 1.0
+    #: With reaction wheels: the thrusters unload them, T = -k h_w (k in 1/s).
+    thruster_unloading: float = 0.0
 
     def __post_init__(self):
         # Every field through validate(): Settings(dt=-1) fails here, at
@@ -168,6 +187,7 @@ class Settings:
         self._check_issue32()
         check_navigation(self)  # the sensors an estimator needs, and what they need (sim.model.navigation)
         check_domain(self)  # the world's models inside their domains at the epoch (sim.model.domain)
+        check_thrusters(self)  # sim.model.actuator_settings
         wheels = self.wheel_set  # raises SettingsError for lists that do not fit the wheels
         if wheels is not None:
             if self.integrator == "splitting":  # its exact principal rotations are the rigid body's (sim.core.integrators)
@@ -224,6 +244,16 @@ class Settings:
     def wheel_set(self) -> WheelSet | None:
         """The reaction wheels (:class:`sim.core.wheels.WheelSet`), or None without wheels."""
         return wheel_set(self)
+
+    @functools.cached_property
+    def thruster_set(self) -> ThrusterSet | None:
+        """The thrusters (:class:`sim.model.actuator_settings.ThrusterSet`), or None without."""
+        return thrusters_of(self)
+
+    @property
+    def thruster_count(self) -> int:
+        """Number of thrusters (0 without)."""
+        return 0 if self.thrusters == "none" else len(self.thruster_set.force)
 
     @property
     def has_orbit(self) -> bool:

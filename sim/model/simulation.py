@@ -31,6 +31,7 @@ from sim.core.norm import unit
 from sim.core.quaternion import from_aircraft_angles
 from sim.model.settings import Settings
 from sim.model.stepping import Stepper
+from sim.model.thruster_drive import drive_for
 from sim.model.world import World, WorldState
 from sim.gnc.magnetic import MagneticControl
 from sim.gnc.pointing import axis_error, two_vector
@@ -107,6 +108,7 @@ class Simulation(Stepper):
         self._sensor_body = int(sensor_body)
         self._pack_key = None
         self._law = self._torque
+        self._thr = None
         self._configure()
         self.reset()
 
@@ -132,6 +134,7 @@ class Simulation(Stepper):
         self._torque.rate_ref = None
         self._magnetic = MagneticControl(s)
         self._b_body = self._dipole_cmd = None
+        self._thr = drive_for(s, self._thr)  # the thrusters (issue 45), kept across changes of other settings
         if self._world is not None and self._w is not None:
             self._update_world()
         if self._w is not None and len(self._w) != 3 + s.wheel_count:  # a new number of wheels: at their reset speeds
@@ -224,6 +227,8 @@ class Simulation(Stepper):
         self._correction = 0.0
         self._reset_command(self._q)
         self._magnetic.reset()
+        if self._thr is not None:
+            self._thr.reset()
         if self._world is not None:
             self._update_world()
         self._nav_key = None
@@ -314,7 +319,10 @@ class Simulation(Stepper):
         wheels = len(self._w) > 3
         nav = self._nav
         held = self._law if self._law is not self._torque else None
+        thr = self._thr
         for _ in range(n):
+            if thr is not None:  # the thrusters' torque held over the step (sim.model.thruster_drive)
+                self._load.thrust = thr.step(self._q, self._w, self._law, self._torque.qc)
             if nav is not None:  # the sensors due in [t, t + dt) and the estimate of t (sim.model.navigation)
                 nav.start_step(self._t, dt, self._q, self._world_state, held)
             w0 = self._w
@@ -419,7 +427,8 @@ class Simulation(Stepper):
         return Snapshot(t=self._t, step=self._k, q=self._q, w=self._w[:3], p=p, angles_deg=angles, norm=norm,
                         norm_correction=self._correction, multiplier=mult, energy=energy, h=h,
                         torque=torque, qc=self._cmd.written, command_deg=command, q_dot_p=q_dot_p,
-                        attitude=self.attitude, **(more or {}))
+                        attitude=self.attitude, thrusters=() if self._thr is None else self._thr.values(),
+                        **(more or {}))
 
     def _issue32(self) -> dict:
         """The Snapshot's field, dipole and torques one by one (empty when off)."""
@@ -454,15 +463,16 @@ class Simulation(Stepper):
                 None if parts is None else (parts, more32["t_srp"], more32["t_drag"], more32["t_mag"]))
         nav = self._nav
         estimate = sensors = ()
+        thrusters = () if self._thr is None else self._thr.values()
         if nav is not None:
             estimate = self._estimate()
             sensors = nav.history_values(estimate)
         if more is None:
             return history_row(self._t, self._q, self._w, angles, norm, mult, energy, h, torque, self._cmd.written,
                         self._correction, q_dot_p, command, 4.0 * energy, orbit=orbit, estimate=estimate,
-                        sensors=sensors)
+                        sensors=sensors, thrusters=thrusters)
         locked = more.get("locked_energy")
         return history_row(self._t, self._q, self._w[:3], angles, norm, mult, energy, h, torque, self._cmd.written,
                     self._correction, q_dot_p, command, 4.0 * (energy if locked is None else locked),
                     more.get("wheel_speeds", ()), more.get("wheel_torques", ()), more.get("orbit_angles_deg"),
-                    more.get("command_torque"), more.get("body_h"), orbit, estimate, sensors)
+                    more.get("command_torque"), more.get("body_h"), orbit, estimate, sensors, thrusters)

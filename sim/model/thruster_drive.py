@@ -1,0 +1,140 @@
+"""The thrusters in the loop (issue 45): the torque command to firings, their torque on the body, the fuel.
+
+As Basilisk's chain ``thrForceMapping`` -> ``thrFiringSchmitt`` (or a PWPF modulator) ->
+``thrusterDynamicEffector``, once a step, before the integrator:
+
+* **the command.** Without reaction wheels the thrusters are the actuator of the torque law
+  (:class:`sim.core.control.TorqueModel`: command, dampers, controller, limiter), which then
+  acts on the body only through them.  With wheels the wheels fly the controller and the
+  thrusters unload them, ``T = -k h_w`` (:func:`sim.core.thrusters.unloading_torque`).
+* **the modulation.** At each control period ``P`` (``thruster_period``, a whole number of
+  steps) the command about each axis, normalised by the thrusters' authority about it, goes
+  through a Schmitt trigger or PWPF (:func:`sim.core.thrusters.modulate_axes`); or, with
+  ``deadband``, Wie's dead-band controller watches the attitude error at every step and fires a
+  pulse of one control period against it (:func:`sim.core.thrusters.deadband_pulse`).
+* **the firings.** Each axis's output fires its couple (the groups of
+  :func:`sim.gnc.thruster_mapping.axis_groups`, found once by scipy's ``nnls``); a firing shorter
+  than the minimum impulse bit is not made (:func:`sim.core.thrusters.minimum_on_times`).
+* **the torque** ``sum (r_i x F_i d_i) level_i`` is held over the step (zero-order hold, as
+  Basilisk's effector) and added to the body's external torque (:attr:`sim.model.loads.LoadModel.thrust`);
+  the fuel is ``sum F_i t_i / (Isp_i g0)`` of the on-times so far (:func:`sim.core.thrusters.fuel_used`).
+
+Every formula is a :func:`sim.core.jit.jitable` of :mod:`sim.core.thrusters`; this module only
+holds the state and calls them once a step.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sim.core import thrusters as th
+from sim.core.control import quaternion_error
+from sim.core.algebra import vmul3_QQ
+
+__all__ = ["ThrusterDrive", "thruster_columns", "drive_for"]
+
+#: The settings a drive is made of: a change of any of them makes a new one (fuel and modulators from zero).
+_KEYS = ("thrusters", "thruster_directions", "thruster_force", "thruster_isp", "thruster_impulse_bit",
+         "thruster_modulation", "thruster_period", "thruster_on", "thruster_off", "pwpf_km", "pwpf_tau",
+         "thruster_deadband_deg", "thruster_unloading", "dt", "wheels", "wheel_inertia", "shortest_path")
+
+
+def drive_for(settings, drive=None):
+    """The :class:`ThrusterDrive` of ``settings`` (None without thrusters): ``drive`` itself when it was made
+    of the same thruster settings (a change elsewhere keeps the fuel count), else a new one."""
+    if settings.thrusters == "none":
+        return None
+    key = tuple(getattr(settings, k) for k in _KEYS)
+    if drive is not None and drive.key == key:
+        return drive
+    return ThrusterDrive(settings, key)
+
+
+def thruster_columns(n: int) -> tuple:
+    """The CSV columns of ``n`` thrusters: each one's level over the step (``thr_on1..n``, 0..1), the net force
+    in body axes (``thr_fx, thr_fy, thr_fz``, N) and the propellant used so far (``fuel_kg``)."""
+    if not n:
+        return ()
+    return tuple(f"thr_on{i}" for i in range(1, n + 1)) + ("thr_fx", "thr_fy", "thr_fz", "fuel_kg")
+
+
+class ThrusterDrive:
+    """One body's thrusters: state between steps, and :meth:`step` once a step (see the module docstring)."""
+
+    def __init__(self, settings, key=None):
+        s = settings
+        self.key = key
+        t = s.thruster_set
+        from sim.gnc.thruster_mapping import axis_groups  # scipy: loaded only when a body has thrusters
+
+        self.set = t
+        self.b = th.torque_matrix(t.pos, t.dirs, t.force, np.zeros(3))
+        self.groups, self.authority = axis_groups(self.b, (t.dirs * t.force[:, None]).T)
+        self.mode = s.thruster_modulation
+        self.dt = s.dt
+        self.every = max(1, round(s.thruster_period / s.dt))
+        self.period = self.every * s.dt
+        self.u_on, self.u_off, self.km, self.tau = s.thruster_on, s.thruster_off, s.pwpf_km, s.pwpf_tau
+        self.deadband = math.radians(s.thruster_deadband_deg)
+        self.gain = s.thruster_unloading
+        wheels = s.wheel_set
+        self.wheel_axes = None if wheels is None else np.array(wheels.axes, dtype=float)
+        self.wheel_inertia = None if wheels is None else np.array(wheels.inertia, dtype=float)
+        self.shortest = s.shortest_path
+        self.reset()
+
+    def reset(self) -> None:
+        """No firing, no fuel used, the modulators at rest (a new run)."""
+        n = len(self.set.force)
+        self.out = np.zeros(3)
+        self.filt = np.zeros(3)
+        self.left = np.zeros(3)
+        self.level = np.zeros(n)
+        self.on_time = np.zeros(n)
+        self.torque = (0.0, 0.0, 0.0)
+        self.force = (0.0, 0.0, 0.0)
+        self.k = 0
+
+    def step(self, q, w, law, qc) -> tuple:
+        """The torque the thrusters make over the step from state ``(q, w)`` (``w`` with the wheels' speeds)."""
+        if self.mode == "deadband":
+            v = vmul3_QQ(q, quaternion_error(q, qc, self.shortest))
+            before = (self.out[0], self.out[1], self.out[2])
+            for k in range(3):  # the error angle about k, small angles: -2 (V(Q) dQ)_k (Hoffmann (9.9)'s sign)
+                self.out[k], self.left[k] = th.deadband_pulse(-2.0 * v[k], w[k], self.left[k], self.deadband,
+                                                              self.period, self.dt)
+            if before != (self.out[0], self.out[1], self.out[2]):
+                self._fire()
+        elif self.k % self.every == 0:
+            if self.wheel_axes is None:
+                command = np.array(law(q, w), dtype=float)
+            else:
+                h = th.wheel_momentum(self.wheel_axes, self.wheel_inertia, np.array(w[3:], dtype=float))
+                command = th.unloading_torque(h, self.gain)
+            th.modulate_axes(0 if self.mode == "schmitt" else 1, command, self.authority, self.out, self.filt,
+                             self.u_on, self.u_off, self.km, self.tau, self.period)
+            self._fire()
+        self.k += 1
+        self.on_time += self.level * self.dt
+        return self.torque
+
+    def _fire(self) -> None:
+        level = th.axis_levels(self.out, self.groups)
+        t = self.set
+        if np.any(t.impulse_bit > 0.0):  # a firing of one period below the minimum impulse bit is not made
+            level = th.minimum_on_times(level * self.period, t.force, t.impulse_bit) / self.period
+        self.level = level
+        torque, force = th.thruster_wrench(t.pos, t.dirs, t.force, level, np.zeros(3))
+        self.torque = (float(torque[0]), float(torque[1]), float(torque[2]))
+        self.force = (float(force[0]), float(force[1]), float(force[2]))
+
+    @property
+    def fuel(self) -> float:
+        """Propellant used so far, kg: ``sum_i F_i t_i / (Isp_i g0)`` of the on-times ``t_i``."""
+        return th.fuel_used(self.set.force, self.set.isp, self.on_time)
+
+    def values(self) -> tuple:
+        """The :func:`thruster_columns` values now: the levels of the step just taken, the force, the fuel."""
+        return (*(float(x) for x in self.level), *self.force, self.fuel)
