@@ -80,6 +80,11 @@ _FACE = {
     # sim.core.tumble
     "PeriodWatch": "sim.core.tumble",
     "torque_free": "sim.core.tumble",
+    # sim.core.thrusters, sim.model.thruster_drive (issue 45)
+    "MODULATIONS": "sim.core.thrusters",
+    "limit_cycle": "sim.core.thrusters",
+    "pwpf_static": "sim.core.thrusters",
+    "thruster_columns": "sim.model.thruster_drive",
     # sim.core.wheels
     "layout_axes": "sim.core.wheels",
     "LAYOUTS": "sim.core.wheels",

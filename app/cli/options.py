@@ -21,6 +21,7 @@ from sim import (
     NORM_MODES, check_inputs, Event, load_scenario as load, resolve as resolve_scenario, Settings, SettingsError,
     carried_to, validate, BUILTINS, MESH_UNITS, layout_axes,
 )
+from app.cli.thruster_flags import THRUSTER_FLAGS, add_thruster_flags
 
 __all__ = ["PROG", "UsageError", "LineParser", "SETTING_FLAGS", "add_settings_flags", "add_body_flags",
            "add_environment_flags", "add_output_flags", "scenario_from_args", "with_body", "flag_value",
@@ -100,6 +101,7 @@ def add_environment_flags(parser) -> None:
                         "rad/s, one per wheel (default: at rest)")
     wheels.add_argument("--wheel-torques", metavar="U1,U2,...", help="direct motor torques, N m, one per wheel, "
                         "added to the wheels' share of the torque command")
+    add_thruster_flags(parser)
     env = parser.add_argument_group("environment (docs/PHYSICS.md)")
     env.add_argument("--gravity-gradient", metavar="ALTITUDE_KM", help="gravity-gradient torque of a circular "
                      f"orbit at this altitude, {LIMITS['altitude_km'].describe()}; off to switch it off")
@@ -236,7 +238,7 @@ SETTING_FLAGS = {"integrator": "integrator", "full_quat_form": "full_quat_form",
                  "surfaces": "surfaces", "center_of_mass": "center_of_mass", "atmosphere": "atmosphere",
                  "estimator": "estimator", "gyro": "gyro",
                  "star_tracker": "star_tracker", "magnetometer": "magnetometer", "fly_on": "fly_on",
-                 "sensor_seed": "sensor_seed", "filter_gyro": "filter_gyro"}
+                 "sensor_seed": "sensor_seed", "filter_gyro": "filter_gyro", **THRUSTER_FLAGS}
 #: Settings of one value per wheel, which a new --wheels with another number of wheels sets back to
 #: their default unless given too.
 _PER_WHEEL = ("wheel_speeds", "wheel_torques", "wheel_inertia", "wheel_torque_limit", "wheel_speed_limit",

@@ -31,7 +31,7 @@ from sim.core.control import TorqueModel
 from sim.core.energy import kinetic_energy
 from sim.ensemble import kernels
 from sim.ensemble.compiled import CompiledSteps
-from sim.ensemble.environment import Surroundings, bodies_world
+from sim.ensemble.environment import Surroundings, bodies_world, refuse_thrusters
 from sim.ensemble.heap import keep_temporaries
 from sim.ensemble.info import EnsembleFrame, EnsembleInfo, frozen_copy
 from sim.ensemble.metrics import Results, Tracker, outside
@@ -206,8 +206,9 @@ class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
         inertia about the new nominal at once, and so do ``wheels`` and
         ``wheel_inertia`` (a draw must leave ``J - sum J_s a a^T`` positive
         definite); a new number of wheels starts them at ``wheel_speeds``.
-        With a ``gains_grid`` the bodies keep their grid gains.
+        With a ``gains_grid`` the bodies keep their grid gains.  Thrusters are refused (one body's only).
         """
+        refuse_thrusters(key, value)
         super().set(key, value)
         self._info = None
 

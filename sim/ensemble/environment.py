@@ -26,6 +26,7 @@ from sim.core.ops import COLUMN
 from sim.gnc.pointing import axis_error
 from sim.io.limits import SettingsError
 from sim.model.navigation import Navigation, navigation_key
+from sim.model.settings import validate
 from sim.model.world import World
 from sim.world.orbit import R_EARTH_KM, KeplerOrbit
 from sim.world.time import Epoch, parse_epoch
@@ -35,6 +36,14 @@ __all__ = ["Surroundings", "ESTIMATION_METRICS", "bodies_world"]
 _DEG = 180.0 / math.pi
 #: The per-body metrics of an ensemble with an estimator (:meth:`Surroundings.estimation_metrics`).
 ESTIMATION_METRICS = ("qe1", "qe2", "qe3", "qe4", "est_err_deg", "est_rms_deg", "nees", "nees_mean")
+
+
+def refuse_thrusters(key: str, value) -> None:
+    """SettingsError (one line) for thrusters in an ensemble: their drive is one body's (issue 45,
+    :mod:`sim.model.thruster_drive`), not yet written over columns."""
+    if key == "thrusters" and validate(key, value) != "none":
+        raise SettingsError("thrusters: an ensemble flies no thrusters (yet); fly them on one body "
+                            "(attitude-sim run, sim.api.run)")
 
 
 class Surroundings:
@@ -50,6 +59,7 @@ class Surroundings:
         <sim.model.simulation.Simulation>`: a change of the sensors or the filter starts them again from now."""
         s = self._settings
         key = navigation_key(s)
+        refuse_thrusters("thrusters", s.thrusters)
         if key != self._nav_key:
             if s.estimator != "truth" and self.spec.spreads_orbits:
                 raise SettingsError(f"estimator: an ensemble flies {s.estimator} only on one shared orbit and "

@@ -133,7 +133,7 @@ class ThrusterDrive:
     @property
     def fuel(self) -> float:
         """Propellant used so far, kg: ``sum_i F_i t_i / (Isp_i g0)`` of the on-times ``t_i``."""
-        return th.fuel_used(self.set.force, self.set.isp, self.on_time)
+        return float(th.fuel_used(self.set.force, self.set.isp, self.on_time))
 
     def values(self) -> tuple:
         """The :func:`thruster_columns` values now: the levels of the step just taken, the force, the fuel."""
