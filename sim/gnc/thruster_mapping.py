@@ -96,6 +96,7 @@ def axis_groups(b, forces=None) -> tuple[np.ndarray, np.ndarray]:
             if x.max() > 0.0:
                 x = np.where(x < 1e-9 * x.max(), 0.0, x)  # rounding's crumbs fire no thruster
             if np.linalg.norm(b @ x - e) <= 1e-9 and x.max() > 0.0:
-                groups[2 * k + j] = x / x.max()
+                g = x / x.max()
+                groups[2 * k + j] = np.where(np.abs(g - 1.0) < 1e-12, 1.0, g)  # a couple's partners both at 1
                 authority[2 * k + j] = 1.0 / x.max()
     return groups, authority

@@ -235,6 +235,8 @@ def check_thrusters(settings) -> None:
     """The thruster settings together (each key's range is its validator's): SettingsError, one line."""
     s = settings
     if s.thrusters == "none":
+        if s.thruster_unloading > 0.0:
+            raise SettingsError("thruster_unloading: needs thrusters (thrusters = cube, or positions and directions)")
         return
     if not s.thruster_off < s.thruster_on:
         raise SettingsError(f"thruster_off: {s.thruster_off:g} is not below thruster_on {s.thruster_on:g} "
