@@ -8,7 +8,11 @@
 * the wheel step of today for the same integrator: ``Simulation(integrator="rk4", wheels="pyramid")``,
   Python (the compiled wheel step is another branch's, issue 42: the ratio the goal asks for,
   CMG step <= 2x wheel step, is to be taken against that one when it lands);
-* a PWPF step and a thruster wrench of 12 thrusters, compiled, one call each.
+* a PWPF step and a thruster wrench of 12 thrusters, compiled, one call each;
+* the wired thruster step (issue 45, sim.model.thruster_drive) against the wheel step of the same scenario:
+  ``pwpf_slew`` (thrusters fly the controller) beside the same settings on three wheels instead, and
+  ``thruster_unloading`` (wheels and thrusters) beside the same on wheels alone; ``thruster_limit_cycle``'s
+  dead-band step beside the same body on wheels (``thruster_vs_wheel_rows``).
 
 Times are CPU time of this process (``time.process_time``), medians of repeats.
 """
@@ -87,6 +91,36 @@ def compiled_loop_us(fn, *args, n=200_000, repeats=5) -> float:
     return statistics.median(times)
 
 
+def _scenario_us_per_step(settings, steps: int, repeats: int = 5) -> float:
+    times = []
+    for _ in range(repeats):
+        sim = Simulation(settings)
+        sim.step(10)  # the first steps (the command, the drive's first firing) outside the timing
+        start = _clock()
+        sim.step(steps)
+        times.append((_clock() - start) / steps * 1e6)
+    return statistics.median(times)
+
+
+def thruster_vs_wheel_rows(steps: int) -> list[tuple[str, float]]:
+    """The wired thruster step and the wheel step of the same scenario (us/step), and their ratio."""
+    from sim.model import thruster_drive
+    from sim.run.scenario import load
+
+    thruster_drive.load()  # the compiled kernels, as a long run has them (outside the timing)
+    off = dict(thrusters="none", thruster_unloading=0.0)
+    out = []
+    for name, wheels in (("pwpf_slew", dict(wheels="orthogonal", wheel_inertia=0.05)),
+                         ("thruster_unloading", {}), ("thruster_limit_cycle", dict(wheels="orthogonal"))):
+        s = load(name).settings
+        thr = _scenario_us_per_step(s, steps)
+        wheel = _scenario_us_per_step(s.replace(**off, **wheels), steps)
+        out.append((f"{name}: thruster step, Simulation.step (us/step)", thr))
+        out.append((f"{name}: the same on wheels only (us/step)", wheel))
+        out.append((f"{name}: thruster step / wheel step", thr / wheel))
+    return out
+
+
 def rows(quick: bool = False) -> list[tuple[str, float]]:
     steps = 2_000 if quick else 20_000
     q, w, d, j, ji, h0, g, s0 = _state()
@@ -102,6 +136,7 @@ def rows(quick: bool = False) -> list[tuple[str, float]]:
     out.append(("PWPF step, compiled loop (us/step)", compiled_loop_us(_pwpf_loop)))
     out.append(("12-thruster wrench, compiled loop (us/call)",
                 compiled_loop_us(_wrench_loop, pos, dirs, np.ones(12), np.full(12, 0.5))))
+    out += thruster_vs_wheel_rows(steps)
     return out
 
 

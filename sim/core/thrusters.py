@@ -41,10 +41,12 @@ import math
 
 import numpy as np
 
-from sim.core.jit import jitable
+from sim.core.algebra import vmul3_QQ
+from sim.core.control import quaternion_error
+from sim.core.jit import jitable, kernel
 
 __all__ = ["G0", "PWPF_RULES", "LAYOUTS", "MODULATIONS", "cube_layout", "axis_levels", "modulate_axes",
-           "wheel_momentum", "torque_matrix", "thruster_wrench", "fuel_used", "minimum_on_times", "schmitt",
+           "wheel_momentum", "fire_period", "deadband_step", "torque_matrix", "thruster_wrench", "fuel_used", "minimum_on_times", "schmitt",
            "pwpf_step", "pwpf_static", "deadband_pulse", "limit_cycle", "unloading_torque"]
 
 #: Standard gravity (m/s^2), the g0 of the specific impulse (3rd CGPM, 1901).
@@ -125,6 +127,42 @@ def modulate_axes(mode, torque, authority, out, filt, u_on, u_off, km, tau_m, pe
         else:
             filt[k], out[k] = pwpf_step(u, filt[k], out[k], km, tau_m, u_on, u_off, 1.0, period)
     return out
+
+
+@kernel
+def fire_period(mode, command, authority, out, filt, u_on, u_off, km, tau_m, period, groups, pos, dirs, force,
+                impulse_bit):
+    """One control period of the thrusters: ``(level, torque, force)``, compiled (:func:`sim.core.jit.kernel`).
+
+    ``mode`` 0 (Schmitt) or 1 (PWPF) modulates ``command`` per axis (:func:`modulate_axes`, ``out`` and
+    ``filt`` updated in place); 2 takes the outputs ``out`` as they are (the dead-band controller's).  The
+    outputs fire their axes' groups (:func:`axis_levels`), a firing of one period below the minimum impulse
+    bit is not made (:func:`minimum_on_times`), and the levels' wrench about the centre of mass is
+    :func:`thruster_wrench`.
+    """
+    if mode != 2:
+        modulate_axes(mode, command, authority, out, filt, u_on, u_off, km, tau_m, period)
+    level = axis_levels(out, groups)
+    if impulse_bit.max() > 0.0:
+        level = minimum_on_times(level * period, force, impulse_bit) / period
+    torque, total = thruster_wrench(pos, dirs, force, level, np.zeros(3))
+    return level, torque, total
+
+
+@kernel
+def deadband_step(q, qc, w, shortest, left, out, theta_d, t_pulse, dt):
+    """The dead-band controller on three axes for one step, compiled: the error angle about each body axis,
+    ``theta = -2 V(Q) dQ`` (small angles; Hoffmann (9.8)-(9.9), the quaternion controller's ``dQ`` of
+    :func:`sim.core.control.quaternion_error`, so ``T = -K theta``), then :func:`deadband_pulse` per axis with
+    the body rate ``w``.  ``out`` and ``left`` are updated in place; True when an output changed."""
+    v = vmul3_QQ(q, quaternion_error(q, qc, shortest, None))
+    changed = False
+    for k in range(3):
+        o, left[k] = deadband_pulse(-2.0 * v[k], w[k], left[k], theta_d, t_pulse, dt)
+        if o != out[k]:
+            out[k] = o
+            changed = True
+    return changed
 
 
 @jitable

@@ -29,11 +29,49 @@ import math
 
 import numpy as np
 
+from sim.core import jit
 from sim.core import thrusters as th
-from sim.core.control import quaternion_error
-from sim.core.algebra import vmul3_QQ
 
-__all__ = ["ThrusterDrive", "thruster_columns", "drive_for"]
+__all__ = ["ThrusterDrive", "thruster_columns", "drive_for", "load", "WARM_STEPS"]
+
+#: The modulators' codes in :func:`sim.core.thrusters.fire_period`.
+_MODES = {"schmitt": 0, "pwpf": 1, "deadband": 2}
+_ZERO3 = np.zeros(3)
+#: The same texts run as Python (numba's ``py_func``; the functions themselves with the JIT off).
+_PYTHON_FIRE = getattr(th.fire_period, "py_func", th.fire_period)
+_PYTHON_DEADBAND = getattr(th.deadband_step, "py_func", th.deadband_step)
+#: Steps this process has taken with thrusters in Python before it loads the compiled kernels
+#: (:func:`sim.core.thrusters.fire_period`, :func:`sim.core.thrusters.deadband_step`; from the disk cache,
+#: or compiled once, :func:`sim.core.jit.compile_once`): short runs never wait for them
+#: (:data:`sim.core.advance.WARM_AFTER`'s rule).
+WARM_STEPS = 20_000
+_steps = 0
+
+
+def _compiled() -> bool:
+    """True when the compiled kernels are to be called (loaded now after :data:`WARM_STEPS` steps)."""
+    global _steps
+    if _steps < WARM_STEPS:
+        _steps += 1
+        if _steps < WARM_STEPS or jit.DISABLED:
+            return False
+        load()
+    return not jit.DISABLED
+
+
+def load() -> float:
+    """Compile the thrusters' kernels or load them from the disk cache now; the seconds it took."""
+    global _steps
+    _steps = WARM_STEPS
+    if jit.DISABLED:
+        return 0.0
+    z3, z12 = np.zeros(3), np.zeros(12)
+    q = (0.0, 0.0, 0.0, 1.0)
+    return (jit.compile_once(th.fire_period, 2, z3, np.ones(6), z3.copy(), z3.copy(), 0.45, 0.15, 4.5, 0.35, 0.1,
+                             np.zeros((6, 12)), np.zeros((12, 3)), np.ones((12, 3)), np.ones(12), z12)
+            + jit.compile_once(th.deadband_step, q, q, (0.0, 0.0, 0.0), True, z3.copy(), z3.copy(), 0.1, 0.1,
+                               0.01))
+
 
 #: The settings a drive is made of: a change of any of them makes a new one (fuel and modulators from zero).
 _KEYS = ("thrusters", "thruster_directions", "thruster_force", "thruster_isp", "thruster_impulse_bit",
@@ -96,43 +134,49 @@ class ThrusterDrive:
         self.torque = (0.0, 0.0, 0.0)
         self.force = (0.0, 0.0, 0.0)
         self.k = 0
+        self._held = 0  # steps the present levels have been held since they were counted
 
     def step(self, q, w, law, qc) -> tuple:
         """The torque the thrusters make over the step from state ``(q, w)`` (``w`` with the wheels' speeds)."""
+        compiled = _compiled()
         if self.mode == "deadband":
-            v = vmul3_QQ(q, quaternion_error(q, qc, self.shortest))
-            before = (self.out[0], self.out[1], self.out[2])
-            for k in range(3):  # the error angle about k, small angles: -2 (V(Q) dQ)_k (Hoffmann (9.9)'s sign)
-                self.out[k], self.left[k] = th.deadband_pulse(-2.0 * v[k], w[k], self.left[k], self.deadband,
-                                                              self.period, self.dt)
-            if before != (self.out[0], self.out[1], self.out[2]):
-                self._fire()
+            step = th.deadband_step if compiled else _PYTHON_DEADBAND
+            if step((q[0], q[1], q[2], q[3]), qc, (w[0], w[1], w[2]), self.shortest, self.left, self.out,
+                    self.deadband, self.period, self.dt):
+                self._fire(None, compiled)
         elif self.k % self.every == 0:
             if self.wheel_axes is None:
                 command = np.array(law(q, w), dtype=float)
             else:
                 h = th.wheel_momentum(self.wheel_axes, self.wheel_inertia, np.array(w[3:], dtype=float))
                 command = th.unloading_torque(h, self.gain)
-            th.modulate_axes(0 if self.mode == "schmitt" else 1, command, self.authority, self.out, self.filt,
-                             self.u_on, self.u_off, self.km, self.tau, self.period)
-            self._fire()
+            self._fire(command, compiled)
         self.k += 1
-        self.on_time += self.level * self.dt
+        self._held += 1
         return self.torque
 
-    def _fire(self) -> None:
-        level = th.axis_levels(self.out, self.groups)
+    def _fire(self, command, compiled: bool) -> None:
+        """New levels: the on-times of the old ones are counted first (:attr:`fuel`)."""
+        fire = th.fire_period if compiled else _PYTHON_FIRE
         t = self.set
-        if np.any(t.impulse_bit > 0.0):  # a firing of one period below the minimum impulse bit is not made
-            level = th.minimum_on_times(level * self.period, t.force, t.impulse_bit) / self.period
+        self._count()
+        mode = _MODES[self.mode]
+        level, torque, force = fire(mode, _ZERO3 if command is None else command, self.authority, self.out,
+                                    self.filt, self.u_on, self.u_off, self.km, self.tau, self.period, self.groups,
+                                    t.pos, t.dirs, t.force, t.impulse_bit)
         self.level = level
-        torque, force = th.thruster_wrench(t.pos, t.dirs, t.force, level, np.zeros(3))
         self.torque = (float(torque[0]), float(torque[1]), float(torque[2]))
         self.force = (float(force[0]), float(force[1]), float(force[2]))
+
+    def _count(self) -> None:
+        if self._held:
+            self.on_time += self.level * (self._held * self.dt)
+            self._held = 0
 
     @property
     def fuel(self) -> float:
         """Propellant used so far, kg: ``sum_i F_i t_i / (Isp_i g0)`` of the on-times ``t_i``."""
+        self._count()
         return float(th.fuel_used(self.set.force, self.set.isp, self.on_time))
 
     def values(self) -> tuple:
