@@ -54,6 +54,7 @@ class FramePresenter:
         w = self._window
         w.orbit_view.new_run(settings)
         w.plot_tabs.set_tab(w.environment, "Magnetic", w.environment.show_settings(settings))
+        w.plot_tabs.set_tab(w.thrusters, "Thrusters", w.thrusters.show_settings(settings))
         self.show_world(settings)
 
     def show_world(self, settings) -> None:
@@ -70,7 +71,7 @@ class FramePresenter:
 
     def refresh_tabs(self, frame) -> None:
         """The Momentum and Magnetic tabs' plots when shown: their share of display ``frame``, or all (None)."""
-        for panel in (self._window.momentum, self._window.environment):
+        for panel in (self._window.momentum, self._window.environment, self._window.thrusters):
             if panel.isVisible():
                 if frame is None:
                     panel.refresh()

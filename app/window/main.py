@@ -28,6 +28,7 @@ from app.plots.compare import ComparePanel
 from app.plots.feed import PlotFeed
 from app.plots.history import History
 from app.plots.environment import EnvironmentPlots
+from app.plots.thrusters import ThrusterTab
 from app.plots.live import MOMENTUM_PLOTS, PlotPanel
 from app.plots.tabs import PlotTabs
 from app.view3d.attitude_view import AttitudeView
@@ -164,6 +165,7 @@ class MainWindow(QMainWindow):
         self.momentum = PlotPanel(self.history, plots=MOMENTUM_PLOTS)
         self.momentum.setObjectName("momentum")
         self.environment = EnvironmentPlots(self.history)  # the Magnetic tab (issue 32)
+        self.thrusters = ThrusterTab(self.history)  # the Thrusters tab (issue 45)
         self.compare = ComparePanel()
         self.compare.setObjectName("compare")
         self.plot_tabs = PlotTabs(self.plots, self.compare, self.momentum)
