@@ -46,7 +46,7 @@ slider_walk video window window_cycle""",
     "app/plots": """compare_plots decimate estimation_sigma_curves estimation_window history
 magnetic_tab_wheel_momentum period plot_values plots thruster_tab wheels_window window_fit window_history""",
     "app/ensemble": """ensemble_view""",
-    "app/controls": """devices_gui readouts stick switched_groups""",
+    "app/controls": """devices_gui readouts stick switched_groups thrusters_group""",
     "app/flight": """engine ensemble_info events flight hostile_context worker""",
     "project": " ".join(PROJECT),
 }

@@ -81,13 +81,17 @@ _KEYS = ("thrusters", "thruster_directions", "thruster_force", "thruster_isp", "
 
 def drive_for(settings, drive=None):
     """The :class:`ThrusterDrive` of ``settings`` (None without thrusters): ``drive`` itself when it was made
-    of the same thruster settings (a change elsewhere keeps the fuel count), else a new one."""
+    of the same thruster settings, else a new one that carries on the fuel used (a change of the thrusters'
+    settings mid-run; the modulators start again at rest)."""
     if settings.thrusters == "none":
         return None
     key = tuple(getattr(settings, k) for k in _KEYS)
     if drive is not None and drive.key == key:
         return drive
-    return ThrusterDrive(settings, key)
+    new = ThrusterDrive(settings, key)
+    if drive is not None:
+        new.fuel_before = drive.fuel
+    return new
 
 
 def thruster_columns(n: int) -> tuple:
@@ -134,6 +138,7 @@ class ThrusterDrive:
         self.torque = (0.0, 0.0, 0.0)
         self.force = (0.0, 0.0, 0.0)
         self.k = 0
+        self.fuel_before = 0.0  # kg burnt by the drive this one replaced mid-run (drive_for)
         self._held = 0  # steps the present levels have been held since they were counted
 
     def step(self, q, w, law, qc) -> tuple:
@@ -177,7 +182,7 @@ class ThrusterDrive:
     def fuel(self) -> float:
         """Propellant used so far, kg: ``sum_i F_i t_i / (Isp_i g0)`` of the on-times ``t_i``."""
         self._count()
-        return float(th.fuel_used(self.set.force, self.set.isp, self.on_time))
+        return self.fuel_before + float(th.fuel_used(self.set.force, self.set.isp, self.on_time))
 
     def values(self) -> tuple:
         """The :func:`thruster_columns` values now: the levels of the step just taken, the force, the fuel."""

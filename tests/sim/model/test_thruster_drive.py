@@ -169,9 +169,12 @@ def test_fuel_and_firings_start_again_at_reset():
     assert sim.snapshot().thrusters[-1] > 0.0
     sim.reset()
     assert sim.snapshot().thrusters[-1] == 0.0 and not any(sim.snapshot().thrusters[:12])
-    sim.set("thruster_period", 0.2)  # a new drive: the fuel counts again
-    sim.step(10)
-    assert sim.snapshot().thrusters[-1] >= 0.0
+    sim.step(500)
+    burnt = sim.snapshot().thrusters[-1]
+    sim.set("thruster_isp", 300.0)  # a new drive mid-run carries on the fuel used
+    assert sim.snapshot().thrusters[-1] == burnt
+    sim.step(500)
+    assert sim.snapshot().thrusters[-1] > burnt
 
 
 def load_scenario_settings(name):
