@@ -28,8 +28,9 @@ class ThrustersGroup(QGroupBox):
     parent : QWidget, optional
     """
 
-    KEYS = ("thrusters", "wheels", "thruster_modulation", "thruster_force", "thruster_isp", "thruster_impulse_bit", "thruster_period",
-            "thruster_on", "thruster_off", "pwpf_km", "pwpf_tau", "thruster_deadband_deg", "thruster_unloading")
+    KEYS = ("thrusters", "wheels", "thruster_modulation", "thruster_force", "thruster_isp", "thruster_impulse_bit",
+            "thruster_period", "thruster_on", "thruster_off", "pwpf_km", "pwpf_tau", "thruster_deadband_deg",
+            "thruster_unloading")
 
     def __init__(self, submit, current, parent=None):
         super().__init__("Thrusters", parent)

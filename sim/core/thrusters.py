@@ -46,8 +46,9 @@ from sim.core.control import quaternion_error
 from sim.core.jit import jitable, kernel
 
 __all__ = ["G0", "PWPF_RULES", "LAYOUTS", "MODULATIONS", "cube_layout", "axis_levels", "modulate_axes",
-           "wheel_momentum", "fire_period", "deadband_step", "torque_matrix", "thruster_wrench", "fuel_used", "minimum_on_times", "schmitt",
-           "pwpf_step", "pwpf_static", "deadband_pulse", "limit_cycle", "unloading_torque"]
+           "wheel_momentum", "fire_period", "deadband_step", "torque_matrix", "thruster_wrench", "fuel_used",
+           "minimum_on_times", "schmitt", "pwpf_step", "pwpf_static", "deadband_pulse", "limit_cycle",
+           "unloading_torque"]
 
 #: Standard gravity (m/s^2), the g0 of the specific impulse (3rd CGPM, 1901).
 G0 = 9.80665

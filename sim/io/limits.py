@@ -267,17 +267,18 @@ LIMITS = {lim.key: lim for lim in (
           least_why="a magnetometer samples at most at a kilohertz"),
     Limit("dumping_gain", 0.0, 1.0, "1/s"),
     # ---- thrusters (issue 45): 0.01 N cold gas to 1 kN; Schmitt/PWPF thresholds on the command normalised to 1
-    Limit("thruster_count", 1, 64, integer=True), Limit("thruster_position", -1e3, 1e3, "m", size=3), Limit("thruster_force", 0.0, 1e4, "N", low_open=True),
-    Limit("thruster_isp", 0.0, 1e4, "s", low_open=True), Limit("thruster_impulse_bit", 0.0, 1e3, "N s"), Limit("thruster_period", 0.0, 100.0, "s", low_open=True),
-    Limit("thruster_on", 0.0, 10.0, low_open=True), Limit("thruster_off", 0.0, 10.0), Limit("pwpf_km", 0.0, 100.0, low_open=True), Limit("pwpf_tau", 0.0, 100.0, "s", low_open=True),
+    Limit("thruster_count", 1, 64, integer=True), Limit("thruster_position", -1e3, 1e3, "m", size=3),
+    Limit("thruster_force", 0.0, 1e4, "N", low_open=True), Limit("thruster_isp", 0.0, 1e4, "s", low_open=True),
+    Limit("thruster_impulse_bit", 0.0, 1e3, "N s"), Limit("thruster_period", 0.0, 100.0, "s", low_open=True),
+    Limit("thruster_on", 0.0, 10.0, low_open=True), Limit("thruster_off", 0.0, 10.0),
+    Limit("pwpf_km", 0.0, 100.0, low_open=True), Limit("pwpf_tau", 0.0, 100.0, "s", low_open=True),
     Limit("thruster_deadband_deg", 0.0, 90.0, "deg", low_open=True), Limit("thruster_unloading", 0.0, 1.0, "1/s"),
     # where the centre of mass lies in the mesh's coordinates: within a kilometre of its origin
     Limit("center_of_mass", -1e3, 1e3, "m", size=3),
     # ---- sensors and estimation (sim.gnc.sensors, sim.model.navigation; issue 33): from a navigation-grade
     # gyro (1e-7 rad/sqrt(s)) to a consumer MEMS part, star trackers from 0.1 arcsec to a degree
     Limit("gyro_arw", 0.0, 1e-1, "rad/sqrt(s)", low_open=True),
-    Limit("gyro_rrw", 0.0, 1e-2, "rad/s^(3/2)"),
-    Limit("gyro_bias", 0.0, 0.1, "rad/s"),
+    Limit("gyro_rrw", 0.0, 1e-2, "rad/s^(3/2)"), Limit("gyro_bias", 0.0, 0.1, "rad/s"),
     Limit("star_tracker_noise_arcsec", 0.0, 3600.0, "arcsec", low_open=True),
     Limit("star_tracker_rate_hz", 0.0, 1000.0, "Hz", low_open=True),
     Limit("magnetometer_noise", 0.0, 1e-4, "T", low_open=True),
@@ -318,8 +319,7 @@ LIMITS = {lim.key: lim for lim in (
     Limit("scenario_line_bytes", 0, 1 << 16, "bytes", integer=True),
     Limit("recording_bytes", 0, 256 << 20, "bytes", integer=True),
     Limit("recording_line_bytes", 0, 4 << 20, "bytes", integer=True),
-    Limit("mesh_bytes", 0, 256 << 20, "bytes", integer=True),
-    Limit("mesh_triangles", 1, 500_000, integer=True),
+    Limit("mesh_bytes", 0, 256 << 20, "bytes", integer=True), Limit("mesh_triangles", 1, 500_000, integer=True),
     # ---- what a sweep keeps: every k-th sample of every body's Q and w
     Limit("trajectory_bytes", 0, 4 << 30, "bytes", integer=True),
     # ---- the window: what it flies live (the Ensemble tab's body count; sweeps run up to "bodies").

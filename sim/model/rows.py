@@ -70,7 +70,8 @@ def columns(wheels: int = 0, orbit: bool = False, magnetic: bool = False, torque
     motor torque (N m).
     """
     more = ((ORBIT_COLUMNS if orbit else ()) + (MAGNETIC_COLUMNS if magnetic else ())
-            + (TORQUE_COLUMNS if torques else ()) + (ESTIMATE_COLUMNS if estimator else ()) + thruster_columns(thrusters))
+            + (TORQUE_COLUMNS if torques else ()) + (ESTIMATE_COLUMNS if estimator else ())
+            + thruster_columns(thrusters))
     if not wheels:
         return COLUMNS + more
     return (COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1))
