@@ -53,6 +53,8 @@ class FramePresenter:
         drag (after the history took the run's columns)."""
         w = self._window
         w.orbit_view.new_run(settings)
+        thr = settings.thruster_set  # issue 45: the plumes
+        w.viewer.set_thrusters(() if thr is None else thr.pos, () if thr is None else thr.dirs)
         w.plot_tabs.set_tab(w.environment, "Magnetic", w.environment.show_settings(settings))
         w.plot_tabs.set_tab(w.thrusters, "Thrusters", w.thrusters.show_settings(settings))
         self.show_world(settings)
@@ -179,6 +181,7 @@ class FramePresenter:
         if wheels is not None and len(last.wheel_speeds) == wheels.n:
             w.viewer.set_wheel_speeds([s / m for s, m in zip(last.wheel_speeds, wheels.speed_limit)],
                                       [abs(s) >= m for s, m in zip(last.wheel_speeds, wheels.speed_limit)])
+        w.viewer.set_firing(last.thrusters[:settings.thruster_count])
         w.viewer.set_orbit(cayley(orbit_quaternion(last.t, orbit_rate(settings.altitude_km)))
                            if settings.gravity_gradient else None)
         w.viewer.set_command(cayley(last.qc) if settings.controller != "none" else None)
