@@ -42,7 +42,7 @@ hostile_mechanisms interchange lab limits link magint mass_properties navigation
 pointing_needs_controller recording round_trip sweep thruster_flags wheels""",
     "app/window": """dialogs export keys magnetic_window orbit_readouts pace pointing_window scenario_writer
 slider_walk video window window_cycle""",
-    "app/view3d": """bodies_gui glitems orbit_view viewer""",
+    "app/view3d": """bodies_gui glitems orbit_view plumes viewer""",
     "app/plots": """compare_plots decimate estimation_sigma_curves estimation_window history
 magnetic_tab_wheel_momentum period plot_values plots thruster_tab wheels_window window_fit window_history""",
     "app/ensemble": """ensemble_view""",
