@@ -192,6 +192,7 @@ PARTS = {
     "star_tracker_noise_arcsec": "--star-tracker", "star_tracker_rate_hz": "--star-tracker",
     "orbit_spread_km": "--orbit-spread", "orbit_spread_e": "--orbit-spread", "orbit_spread_deg": "--orbit-spread",
     "gains_grid_values": "--gains-grid", "video_width": "--size", "video_height": "--size",
+    "thruster_count": "--thrusters", "thruster_position": "--thrusters",
 }
 
 #: Entries no flag takes, and why.

@@ -22,6 +22,7 @@ from sim import (
     NORM_MODES, check_inputs, Event, load_scenario as load, resolve as resolve_scenario, Settings, SettingsError,
     carried_to, validate, BUILTINS, MESH_UNITS, layout_axes,
 )
+from app.cli.thruster_flags import THRUSTER_FLAGS, add_thruster_flags
 
 __all__ = ["PROG", "UsageError", "LineParser", "SETTING_FLAGS", "add_settings_flags", "add_body_flags",
            "add_environment_flags", "add_output_flags", "scenario_from_args", "with_body", "flag_value",
@@ -99,6 +100,7 @@ def add_environment_flags(parser) -> None:
     add_numeric(wheels, "--wheel-inertia", "--wheel-torque-limit", "--wheel-speed-limit", "--wheel-friction",
                 "--wheel-speeds", "--wheel-torques")
     add_cmg_flags(parser)
+    add_thruster_flags(parser)
     env = parser.add_argument_group("environment (docs/PHYSICS.md)")
     env.add_argument("--gravity-gradient", metavar="ALTITUDE_KM", help="gravity-gradient torque of a circular "
                      f"orbit at this altitude, {LIMITS['altitude_km'].describe()}; off to switch it off")
@@ -222,7 +224,8 @@ SETTING_FLAGS = {"integrator": "integrator", "full_quat_form": "full_quat_form",
                  "estimator": "estimator", "gyro": "gyro", "star_tracker": "star_tracker", "fly_on": "fly_on",
                  "filter_gyro": "filter_gyro",
                  **{key: key for key in ("cmg_h0", "cmg_skew", "cmg_law", "cmg_lambda0", "cmg_mu", "cmg_null_gain",
-                                         "cmg_dither", "cmg_dither_rate", "cmg_rate_limit", "cmg_angles", "cmg")}}
+                                         "cmg_dither", "cmg_dither_rate", "cmg_rate_limit", "cmg_angles", "cmg")},
+                 **THRUSTER_FLAGS}
 #: Settings of one value per wheel, which a new --wheels with another number of wheels sets back to
 #: their default unless given too.
 _PER_WHEEL = ("wheel_speeds", "wheel_torques", "wheel_inertia", "wheel_torque_limit", "wheel_speed_limit",
