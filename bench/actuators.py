@@ -12,7 +12,11 @@
 * the goal's ratio, wired (issue 45): one ``Simulation.step`` of the scenario ``cmg_fast_slew`` on its CMGs
   (:mod:`sim.model.cmg_step`: the torque law in Python, then one compiled ``cmg_advance`` step) beside the
   same scenario on its comparison body's wheels (the same body, controller and command, wheels in place of
-  the CMGs), both under the quaternion controller after the command.
+  the CMGs), both under the quaternion controller after the command;
+* the wired thruster step (issue 45, sim.model.thruster_drive) against the wheel step of the same scenario:
+  ``pwpf_slew`` (thrusters fly the controller) beside the same settings on three wheels instead, and
+  ``thruster_unloading`` (wheels and thrusters) beside the same on wheels alone; ``thruster_limit_cycle``'s
+  dead-band step beside the same body on wheels (``thruster_vs_wheel_rows``).
 
 Times are CPU time of this process (``time.process_time``), medians of repeats.
 """
@@ -64,13 +68,15 @@ def wheel_us_per_step(steps: int, repeats: int = 5) -> float:
     return statistics.median(times)
 
 
-def scenario_us_per_step(settings, steps: int, repeats: int = 5) -> float:
-    """``Simulation.step`` of ``settings`` after its command (``cmg_fast_slew``'s 30 deg yaw), us per step."""
+def scenario_us_per_step(settings, steps: int, repeats: int = 5, command=None) -> float:
+    """``Simulation.step`` of ``settings`` (after a new ``command``, deg, when given: ``cmg_fast_slew``'s 30 deg
+    yaw), us per step."""
     times = []
     for _ in range(repeats):
         sim = Simulation(settings)
-        sim.set("command_deg", (30.0, 0.0, 0.0))
-        sim.step(10)  # compiled kernels loaded, the first rows out of the way
+        if command is not None:
+            sim.set("command_deg", command)
+        sim.step(10)  # compiled kernels loaded, the first rows (the command, a first firing) out of the way
         start = _clock()
         sim.step(steps)
         times.append((_clock() - start) / steps * 1e6)
@@ -80,8 +86,8 @@ def scenario_us_per_step(settings, steps: int, repeats: int = 5) -> float:
 def wired_rows(steps: int) -> list[tuple[str, float]]:
     """The goal's ratio on one scenario: ``cmg_fast_slew`` on CMGs and on its comparison body's wheels."""
     sc = load("cmg_fast_slew")
-    cmgs = scenario_us_per_step(sc.settings, steps)
-    wheels = scenario_us_per_step(sc.settings.replace(**dict(sc.compare)["wheels"]), steps)
+    cmgs = scenario_us_per_step(sc.settings, steps, command=(30.0, 0.0, 0.0))
+    wheels = scenario_us_per_step(sc.settings.replace(**dict(sc.compare)["wheels"]), steps, command=(30.0, 0.0, 0.0))
     return [("cmg_fast_slew on CMGs, Simulation.step (us/step)", cmgs),
             ("cmg_fast_slew on wheels, Simulation.step (us/step)", wheels),
             ("ratio CMG step / wheel step (goal <= 2)", cmgs / wheels)]
@@ -115,6 +121,24 @@ def compiled_loop_us(fn, *args, n=200_000, repeats=5) -> float:
     return statistics.median(times)
 
 
+def thruster_vs_wheel_rows(steps: int) -> list[tuple[str, float]]:
+    """The wired thruster step and the wheel step of the same scenario (us/step), and their ratio."""
+    from sim.model import thruster_drive
+
+    thruster_drive.load()  # the compiled kernels, as a long run has them (outside the timing)
+    off = dict(thrusters="none", thruster_unloading=0.0)
+    out = []
+    for name, wheels in (("pwpf_slew", dict(wheels="orthogonal", wheel_inertia=0.05)),
+                         ("thruster_unloading", {}), ("thruster_limit_cycle", dict(wheels="orthogonal"))):
+        s = load(name).settings
+        thr = scenario_us_per_step(s, steps)
+        wheel = scenario_us_per_step(s.replace(**off, **wheels), steps)
+        out.append((f"{name}: thruster step, Simulation.step (us/step)", thr))
+        out.append((f"{name}: the same on wheels only (us/step)", wheel))
+        out.append((f"{name}: thruster step / wheel step", thr / wheel))
+    return out
+
+
 def rows(quick: bool = False) -> list[tuple[str, float]]:
     steps = 2_000 if quick else 20_000
     q, w, d, j, ji, h0, g, s0 = _state()
@@ -131,6 +155,7 @@ def rows(quick: bool = False) -> list[tuple[str, float]]:
     out.append(("PWPF step, compiled loop (us/step)", compiled_loop_us(_pwpf_loop)))
     out.append(("12-thruster wrench, compiled loop (us/call)",
                 compiled_loop_us(_wrench_loop, pos, dirs, np.ones(12), np.full(12, 0.5))))
+    out += thruster_vs_wheel_rows(steps)
     return out
 
 

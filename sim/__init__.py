@@ -84,6 +84,11 @@ _FACE = {
     "spin_transverse": "sim.core.cmg",
     "cluster_momentum": "sim.core.cmg",
     "envelope_point": "sim.core.cmg",
+    # sim.core.thrusters, sim.model.thruster_drive (issue 45)
+    "MODULATIONS": "sim.core.thrusters",
+    "limit_cycle": "sim.core.thrusters",
+    "pwpf_static": "sim.core.thrusters",
+    "thruster_columns": "sim.model.thruster_drive",
     # sim.core.wheels
     "layout_axes": "sim.core.wheels",
     "LAYOUTS": "sim.core.wheels",

@@ -148,6 +148,28 @@ NUMERIC = {n.flag: n for n in (
        "W1,W2,..."),
     _n("wheel_torques", "direct motor torques, one per wheel, {range}, added to the wheels' share of the "
        "torque command", "U1,U2,..."),
+    # control moment gyros and thrusters (issue 45; their groups: app.cli.options, app.cli.thruster_flags)
+    _n("cmg_h0", "each rotor's momentum, {range} (default 1)", "N_M_S"),
+    _n("cmg_skew", "the pyramid's skew, {range} (default 54.74)", "DEG"),
+    _n("cmg_lambda0", "SR weight lam0, in h0^2, {range} (default 0.01): lam = lam0 h0^2 exp(-mu m / h0^6)", "L0"),
+    _n("cmg_mu", "how fast the SR weight falls with m / h0^6, {range} (default 10)", "MU"),
+    _n("cmg_null_gain", "the null motion's gain (law null), {range} (default 0.1)", "RAD_S"),
+    _n("cmg_dither", "Wie's dither amplitude (law gsr), {range} (default 0.1)", "EPS0"),
+    _n("cmg_dither_rate", "the dither's frequency (law gsr), {range} (default pi/2)", "RAD_S"),
+    _n("cmg_rate_limit", "gimbal-rate limit, {range} (default 1)", "RAD_S"),
+    _n("cmg_angles", "initial gimbal angles, one per CMG, {range} (default 0)", "D1,D2,..."),
+    _n("thruster_force", "thrust (one value, or one per thruster), {range} (default 1)", "N"),
+    _n("thruster_isp", "specific impulse (one value, or one per thruster), {range} (default 220, hydrazine)", "S"),
+    _n("thruster_impulse_bit", "minimum impulse bit: shorter firings are not made, {range} (default 0)", "N_S"),
+    _n("thruster_period", "the control period, {range} (default 0.1; a whole number of steps)", "S"),
+    _n("thruster_on", "the trigger's on threshold, command normalised to 1, {range} (default 0.45; rule of thumb "
+       "above 0.3)", "U_ON"),
+    _n("thruster_off", "the trigger's off threshold, below U_ON, {range} (default 0.15; rule of thumb below "
+       "0.8 U_ON)", "U_OFF"),
+    _n("pwpf_km", "PWPF's filter gain, {range} (default 4.5; rule of thumb 2 to 7)", "K_M"),
+    _n("pwpf_tau", "PWPF's filter time constant, {range} (default 0.35; rule of thumb 0.1 to 1 s)", "S"),
+    _n("thruster_deadband_deg", "the dead band of --thruster-modulation deadband, {range} (default 1)", "DEG"),
+    _n("thruster_unloading", "with wheels: the thrusters unload them, T = -K h_w, {range}", "K"),
     _n("disturbance", "a disturbance torque", "TX,TY,TZ"),
     _n("disturbance_period", "the disturbance's period, {range}: TX,TY,TZ times sin(2 pi t / S) "
        "(default 0, constant)", "S"),
@@ -192,6 +214,7 @@ PARTS = {
     "star_tracker_noise_arcsec": "--star-tracker", "star_tracker_rate_hz": "--star-tracker",
     "orbit_spread_km": "--orbit-spread", "orbit_spread_e": "--orbit-spread", "orbit_spread_deg": "--orbit-spread",
     "gains_grid_values": "--gains-grid", "video_width": "--size", "video_height": "--size",
+    "thruster_count": "--thrusters", "thruster_position": "--thrusters",
 }
 
 #: Entries no flag takes, and why.

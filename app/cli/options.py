@@ -22,6 +22,7 @@ from sim import (
     NORM_MODES, check_inputs, Event, load_scenario as load, resolve as resolve_scenario, Settings, SettingsError,
     carried_to, validate, BUILTINS, MESH_UNITS, layout_axes,
 )
+from app.cli.thruster_flags import THRUSTER_FLAGS, add_thruster_flags
 
 __all__ = ["PROG", "UsageError", "LineParser", "SETTING_FLAGS", "add_settings_flags", "add_body_flags",
            "add_environment_flags", "add_output_flags", "scenario_from_args", "with_body", "flag_value",
@@ -72,23 +73,17 @@ def add_settings_flags(parser, default_scenario: str = "default") -> None:
 
 
 def add_cmg_flags(parser) -> None:
-    """The control moment gyros (issue 45; ``run``, ``sweep``): each flag sets the setting of its name."""
+    """The control moment gyros (issue 45; ``run``, ``sweep``): each flag sets the setting of its name (the
+    numbers through :data:`app.cli.flags.NUMERIC`, their ranges from the table)."""
     cmg = parser.add_argument_group("control moment gyros (they realise the torque command; needs --integrator rk4; "
                                     "docs/PHYSICS.md)")
-    for flag, meta, text in (
-            ("cmg", "CLUSTER", "none | pyramid (Wie's four CMGs, gimbal axes tilted by the skew from body z)"),
-            ("cmg-h0", "N_M_S", f"each rotor's momentum, {LIMITS['cmg_h0'].describe()} (default 1)"),
-            ("cmg-skew", "DEG", f"the pyramid's skew, {LIMITS['cmg_skew'].describe()} (default 54.74)"),
-            ("cmg-law", "LAW", "steering law: mp (Moore-Penrose) | sr (singularity-robust, default) | null "
-                               "(null motion up the gradient of m) | gsr (Wie's generalized SR)"),
-            ("cmg-lambda0", "L0", "SR weight lam0, in h0^2 (default 0.01): lam = lam0 h0^2 exp(-mu m / h0^6)"),
-            ("cmg-mu", "MU", "how fast the SR weight falls with m / h0^6 (default 10)"),
-            ("cmg-null-gain", "RAD_S", "the null motion's gain (law null; default 0.1)"),
-            ("cmg-dither", "EPS0", f"Wie's dither amplitude (law gsr), {LIMITS['cmg_dither'].describe()} (default 0.1)"),
-            ("cmg-dither-rate", "RAD_S", "the dither's frequency (law gsr; default pi/2)"),
-            ("cmg-rate-limit", "RAD_S", f"gimbal-rate limit, {LIMITS['cmg_rate_limit'].describe()} (default 1)"),
-            ("cmg-angles", "D1,D2,...", "initial gimbal angles, deg, one per CMG (default 0)")):
-        cmg.add_argument(f"--{flag}", metavar=meta, help=text)
+    cmg.add_argument("--cmg", metavar="CLUSTER",
+                     help="none | pyramid (Wie's four CMGs, gimbal axes tilted by the skew from body z)")
+    add_numeric(cmg, "--cmg-h0", "--cmg-skew")
+    cmg.add_argument("--cmg-law", metavar="LAW", help="steering law: mp (Moore-Penrose) | sr (singularity-robust, "
+                     "default) | null (null motion up the gradient of m) | gsr (Wie's generalized SR)")
+    add_numeric(cmg, "--cmg-lambda0", "--cmg-mu", "--cmg-null-gain", "--cmg-dither", "--cmg-dither-rate",
+                "--cmg-rate-limit", "--cmg-angles")
 
 
 def add_environment_flags(parser) -> None:
@@ -99,6 +94,7 @@ def add_environment_flags(parser) -> None:
     add_numeric(wheels, "--wheel-inertia", "--wheel-torque-limit", "--wheel-speed-limit", "--wheel-friction",
                 "--wheel-speeds", "--wheel-torques")
     add_cmg_flags(parser)
+    add_thruster_flags(parser)
     env = parser.add_argument_group("environment (docs/PHYSICS.md)")
     env.add_argument("--gravity-gradient", metavar="ALTITUDE_KM", help="gravity-gradient torque of a circular "
                      f"orbit at this altitude, {LIMITS['altitude_km'].describe()}; off to switch it off")
@@ -221,8 +217,7 @@ SETTING_FLAGS = {"integrator": "integrator", "full_quat_form": "full_quat_form",
                  "magnetic_field": "magnetic_field", "surfaces": "surfaces", "atmosphere": "atmosphere",
                  "estimator": "estimator", "gyro": "gyro", "star_tracker": "star_tracker", "fly_on": "fly_on",
                  "filter_gyro": "filter_gyro",
-                 **{key: key for key in ("cmg_h0", "cmg_skew", "cmg_law", "cmg_lambda0", "cmg_mu", "cmg_null_gain",
-                                         "cmg_dither", "cmg_dither_rate", "cmg_rate_limit", "cmg_angles", "cmg")}}
+                 "cmg": "cmg", "cmg_law": "cmg_law", **THRUSTER_FLAGS}
 #: Settings of one value per wheel, which a new --wheels with another number of wheels sets back to
 #: their default unless given too.
 _PER_WHEEL = ("wheel_speeds", "wheel_torques", "wheel_inertia", "wheel_torque_limit", "wheel_speed_limit",

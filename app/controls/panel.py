@@ -32,6 +32,7 @@ from app.controls.pointing import PointingGroup
 from app.controls.run import RunGroup
 from app.controls.switched import SWITCHED, SwitchedGroup
 from app.controls.sensors import SensorsGroup
+from app.controls.thrusters import ThrustersGroup
 from app.controls.torque import TorqueGroup
 from app.controls.wheels import EnvironmentGroup, WheelsGroup
 from app.controls.cmg import CmgGroup
@@ -100,15 +101,17 @@ class ControlPanel(QWidget):
         self.environment = EnvironmentGroup(self._submit)
         self.pointing = PointingGroup(self._submit, self._submit_all, self.current_settings)
         self.magnetic = MagneticGroup(self._submit)
+        self.thrusters = ThrustersGroup(self._submit, self.current_settings)  # issue 45
         self.sensors = SensorsGroup(self._submit)
         self._groups = (self.torque, self.command, self.dampers, self.controller, self.limiter,
                         self.integrator, self.body, self.wheels, self.environment, self.pointing, self.magnetic,
-                        self.sensors, self.cmg)
+                        self.sensors, self.cmg, self.thrusters)
         self.tabs = QTabWidget(objectName="tabs_controls")
         self.tabs.addTab(_tab(self.torque, self.command, self.pointing), "Fly")
         self.tabs.addTab(_tab(self.dampers, self.controller, self.limiter, self.magnetic, self.sensors, scroll=True),
                          "Control")
-        self.tabs.addTab(_tab(self.integrator, self.body, self.wheels, self.cmg, self.environment, scroll=True), "Model")
+        self.tabs.addTab(_tab(self.integrator, self.body, self.wheels, self.cmg, self.thrusters, self.environment,
+                              scroll=True), "Model")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.run)
@@ -121,7 +124,7 @@ class ControlPanel(QWidget):
         return [self.dampers.gains, self.controller.gains, self.controller.slerp_time, self.limiter.limits,
                 self.integrator.dt, self.body.mass, self.body.inertia, self.body.angles, self.body.rates,
                 *self.wheels.fields(), *self.environment.fields(), *self.pointing.fields(),
-                *self.magnetic.fields(), *self.sensors.fields(), *self.cmg.fields()]
+                *self.magnetic.fields(), *self.sensors.fields(), *self.cmg.fields(), *self.thrusters.fields()]
 
     def _submit(self, key: str, value) -> None:
         """One group's input, as an entry of its own."""

@@ -27,6 +27,7 @@ from app.view3d.layout import (GHOST_COLOR, GROUND_GRID_COLOR, GROUND_Z, HOME_CE
                                triad_item, wheel_points)
 from app.view3d.magnetic import MAGNETIC_LENGTH, MagneticArrows
 from app.view3d.mesh import body_mesh
+from app.view3d.plumes import Plumes
 from sim import Body, DEFAULT_BODY
 
 __all__ = ["AttitudeScene"]
@@ -77,6 +78,7 @@ class AttitudeScene(GLWindow):
         self._ghost.setVisible(False)
         self._wheel_axes, self._wheel_colors, self._wheel_items, self._wheel_state = (), (), [], None
         self.magnetic = MagneticArrows(self._aircraft, MAGNETIC_LENGTH * self._body_mesh.size)
+        self.plumes = Plumes(self._aircraft, self._body_mesh.size)  # issue 45: set_thrusters, set_firing
         self._orbit = LineItem(np.zeros((6, 3)), np.repeat(np.asarray(ORBIT_COLORS), 2, axis=0), width=2.0,
                                mode="lines")
         self._orbit.setVisible(False)
@@ -184,6 +186,9 @@ class AttitudeScene(GLWindow):
         self._draw_principal_axes()
         self._draw_wheels()
         self._draw_magnetic()
+        self.plumes.remove()
+        self.plumes = Plumes(self._aircraft, mesh.size, self.plumes.positions, self.plumes.directions,
+                             self.plumes.firing)
         self.opts["distance"] *= ratio
         self.opts["center"] = self.opts["center"] * ratio
         self.update()
@@ -261,6 +266,11 @@ class AttitudeScene(GLWindow):
             ring.width = arrow.width = 5.0 if full else 2.5
             ring.set_data(ring_points, np.tile(shade, (len(ring_points), 1)))
             arrow.set_data(arrow_points, np.tile(shade, (len(arrow_points), 1)))
+
+    def set_thrusters(self, positions, directions) -> None:
+        """Thrusters on the body (m, body axes; unit pushes): their plumes drawn while they fire (:class:`Plumes`)."""
+        self.plumes.remove()
+        self.plumes = Plumes(self._aircraft, self._body_mesh.size, positions, directions)
 
     # ------------------------------------------------------------- magnetic
     def set_magnetic(self, b_body, dipole, limit) -> None:

@@ -96,6 +96,14 @@ class AttitudeView(GLWindowView):
         """Show the wheels' speeds and which are at their limit (:meth:`AttitudeScene.set_wheel_speeds`)."""
         self.scene.set_wheel_speeds(fractions, saturated)
 
+    def set_thrusters(self, positions, directions):
+        """Thrusters on the body (:meth:`AttitudeScene.set_thrusters`)."""
+        self.scene.set_thrusters(positions, directions)
+
+    def set_firing(self, levels):
+        """The thrusters' plumes while they fire (:meth:`app.view3d.plumes.Plumes.show`)."""
+        self.scene.plumes.show(levels)
+
     def set_magnetic(self, b_body, dipole, limit):
         """The field and the dipole command as arrows on the body (:meth:`AttitudeScene.set_magnetic`)."""
         self.scene.set_magnetic(b_body, dipole, limit)

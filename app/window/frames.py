@@ -54,8 +54,11 @@ class FramePresenter:
         drag (after the history took the run's columns)."""
         w = self._window
         w.orbit_view.new_run(settings)
+        thr = settings.thruster_set  # issue 45: the plumes
+        w.viewer.set_thrusters(() if thr is None else thr.pos, () if thr is None else thr.dirs)
         w.plot_tabs.set_tab(w.environment, "Magnetic", w.environment.show_settings(settings))
         w.plot_tabs.set_tab(w.cmg, "CMG", w.cmg.show_settings(settings))
+        w.plot_tabs.set_tab(w.thrusters, "Thrusters", w.thrusters.show_settings(settings))
         self.show_world(settings)
 
     def show_world(self, settings) -> None:
@@ -71,8 +74,8 @@ class FramePresenter:
         w.controls.magnetic.show_recommended(settings, b_rms)
 
     def refresh_tabs(self, frame) -> None:
-        """The Momentum and Magnetic tabs' plots when shown: their share of display ``frame``, or all (None)."""
-        for panel in (self._window.momentum, self._window.environment, self._window.cmg):
+        """The Momentum, Magnetic, CMG and Thrusters tabs' plots when shown: their share of display ``frame``, or all (None)."""
+        for panel in (self._window.momentum, self._window.environment, self._window.cmg, self._window.thrusters):
             if panel.isVisible():
                 if frame is None:
                     panel.refresh()
@@ -184,6 +187,7 @@ class FramePresenter:
                                       [abs(s) >= m for s, m in zip(last.wheel_speeds, wheels.speed_limit)])
         if last.cmg is not None and settings.cmg_set is not None:  # the rotors turn with their gimbals (issue 45)
             w.viewer.set_rotors(rotor_axes(settings.cmg_set, last.cmg[:len(settings.cmg_set.delta0)]))
+        w.viewer.set_firing(last.thrusters[:settings.thruster_count])
         w.viewer.set_orbit(cayley(orbit_quaternion(last.t, orbit_rate(settings.altitude_km)))
                            if settings.gravity_gradient else None)
         w.viewer.set_command(cayley(last.qc) if settings.controller != "none" else None)

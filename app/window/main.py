@@ -29,6 +29,7 @@ from app.plots.feed import PlotFeed
 from app.plots.history import History
 from app.plots.environment import EnvironmentPlots
 from app.plots.cmg import CmgTab
+from app.plots.thrusters import ThrusterTab
 from app.plots.live import MOMENTUM_PLOTS, PlotPanel
 from app.plots.tabs import PlotTabs
 from app.view3d.attitude_view import AttitudeView
@@ -166,6 +167,7 @@ class MainWindow(QMainWindow):
         self.momentum.setObjectName("momentum")
         self.environment = EnvironmentPlots(self.history)  # the Magnetic tab (issue 32)
         self.cmg = CmgTab(self.history)  # the CMG tab (issue 45)
+        self.thrusters = ThrusterTab(self.history)  # the Thrusters tab (issue 45)
         self.compare = ComparePanel()
         self.compare.setObjectName("compare")
         self.plot_tabs = PlotTabs(self.plots, self.compare, self.momentum)

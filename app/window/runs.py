@@ -146,6 +146,7 @@ class RunActions:
         if seconds != w.plots.window_seconds:
             w.plots.window_seconds = w.momentum.window_seconds = w.environment.window_seconds = seconds
             w.cmg.window_seconds = seconds
+            w.thrusters.window_seconds = seconds
         frames = w.frames
         frames.watch_period(settings)
         w.feed.clear(settings.dt, started.columns or None)

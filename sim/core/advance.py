@@ -71,13 +71,15 @@ def covers(settings) -> bool:
     Half-quat or rk4 (:data:`INTEGRATORS`); no controller or Hoffmann's quaternion controller, with or
     without dampers, limiter, command torque and shortest path; every norm mode of :data:`NORMS`; no
     reaction wheels, no orbit (and so no world, pointing mode or environment torque), no gravity
-    gradient, no disturbance, the truth flown (no sensors or estimator).  Everything else (full-quat,
+    gradient, no disturbance, the truth flown (no sensors or estimator), no CMGs and no thrusters (this kernel
+    fires none: issue 45).  Everything else (full-quat,
     rkmk4, splitting, the Euler controller, wheels, the world, a user's torque, a SLERP in progress:
     :meth:`sim.model.simulation.Simulation.step` checks those it holds) steps in Python.
     """
     return (settings.integrator in INTEGRATORS and settings.controller in CONTROLLERS and settings.norm in NORMS
             and settings.wheel_count == 0 and not settings.gravity_gradient and not settings.has_orbit
-            and not any(x != 0.0 for x in settings.disturbance) and settings.estimator == "truth")
+            and not any(x != 0.0 for x in settings.disturbance) and settings.estimator == "truth"
+            and settings.cmg == "none" and settings.thrusters == "none")
 
 
 _asked = False

@@ -41,16 +41,129 @@ import math
 
 import numpy as np
 
-from sim.core.jit import jitable
+from sim.core.algebra import vmul3_QQ
+from sim.core.control import quaternion_error
+from sim.core.jit import jitable, kernel
 
-__all__ = ["G0", "PWPF_RULES", "torque_matrix", "thruster_wrench", "fuel_used", "minimum_on_times", "schmitt",
-           "pwpf_step", "pwpf_static", "deadband_pulse", "limit_cycle", "unloading_torque"]
+__all__ = ["G0", "PWPF_RULES", "LAYOUTS", "MODULATIONS", "cube_layout", "axis_levels", "modulate_axes",
+           "wheel_momentum", "fire_period", "deadband_step", "torque_matrix", "thruster_wrench", "fuel_used",
+           "minimum_on_times", "schmitt", "pwpf_step", "pwpf_static", "deadband_pulse", "limit_cycle",
+           "unloading_torque"]
 
 #: Standard gravity (m/s^2), the g0 of the specific impulse (3rd CGPM, 1901).
 G0 = 9.80665
 
 #: PWPF's parameters and the ranges of the rules of thumb (Krovel 2005), command normalised to U_m = 1.
 PWPF_RULES = {"km": (2.0, 7.0), "tau_m": (0.1, 1.0), "u_on_min": 0.3, "u_off_over_u_on_max": 0.8}
+
+#: The built-in thruster sets (:func:`cube_layout`); otherwise positions and directions are given.
+LAYOUTS = ("none", "cube")
+#: How a torque command becomes firings: a Schmitt trigger or PWPF per axis at each control period, or Wie's
+#: dead-band controller of the attitude error firing one control period's pulse (:func:`modulate_axes`).
+MODULATIONS = ("schmitt", "pwpf", "deadband")
+
+
+def cube_layout(arm: float = 1.0) -> tuple:
+    """Twelve thrusters in couples on a cube of half-side ``arm`` (m): ``(positions, directions)``, each (12, 3).
+
+    Per signed axis one couple: two thrusters at opposite corners' edges pushing opposite ways, so
+    each couple makes a pure torque ``2 arm F`` about its axis and no net force (Wie, ch. 6:
+    thrusters in pairs for pure couples).  Order: +x, -x, +y, -y, +z, -z, two each.
+    """
+    a = float(arm)
+    pos, dirs = [], []
+    for k in range(3):
+        i, j = (k + 1) % 3, (k + 2) % 3  # torque about k from r along i and F along j: (r x F)_k = r_i F_j
+        for sign in (1.0, -1.0):
+            for side in (1.0, -1.0):
+                r, d = [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
+                r[i], d[j] = side * a, side * sign
+                pos.append(r)
+                dirs.append(d)
+    return np.array(pos), np.array(dirs)
+
+
+@jitable
+def wheel_momentum(axes, inertia, speeds):
+    """The wheels' momentum relative to the body, body axes: ``h_w = sum_i a_i J_s,i W_i`` (N m s; the
+    momentum the thrusters unload, as the torquers' dumping reads it, :mod:`sim.gnc.magnetic`)."""
+    h = np.zeros(3)
+    for i in range(inertia.shape[0]):
+        for k in range(3):
+            h[k] += axes[i, k] * inertia[i] * speeds[i]
+    return h
+
+
+@jitable
+def axis_levels(out, groups):
+    """Each thruster's level for the per-axis outputs ``out`` (-1, 0, +1 each): the sum of the signed axes'
+    thruster groups (``groups`` (6, n): rows +x, -x, +y, -y, +z, -z), at most 1."""
+    n = groups.shape[1]
+    level = np.zeros(n)
+    for k in range(3):
+        if out[k] != 0.0:
+            row = 2 * k if out[k] > 0.0 else 2 * k + 1
+            for i in range(n):
+                level[i] += groups[row, i]
+    for i in range(n):
+        if level[i] > 1.0:
+            level[i] = 1.0
+    return level
+
+
+@jitable
+def modulate_axes(mode, torque, authority, out, filt, u_on, u_off, km, tau_m, period):
+    """One control period of the per-axis modulator: the outputs (-1, 0, +1) and PWPF's filter states.
+
+    The command about each axis is normalised by the thrusters' authority that way,
+    ``u_k = T_k / a_k`` (``authority`` (6,): +x, -x, ...), so ``U_m = 1``; ``mode`` 0 is the
+    Schmitt trigger (:func:`schmitt`), 1 PWPF (:func:`pwpf_step`, its lag solved over ``period``).
+    ``out`` and ``filt`` are updated in place.
+    """
+    for k in range(3):
+        a = authority[2 * k] if torque[k] >= 0.0 else authority[2 * k + 1]
+        u = torque[k] / a
+        if mode == 0:
+            out[k] = schmitt(u, out[k], u_on, u_off, 1.0)
+        else:
+            filt[k], out[k] = pwpf_step(u, filt[k], out[k], km, tau_m, u_on, u_off, 1.0, period)
+    return out
+
+
+@kernel
+def fire_period(mode, command, authority, out, filt, u_on, u_off, km, tau_m, period, groups, pos, dirs, force,
+                impulse_bit):
+    """One control period of the thrusters: ``(level, torque, force)``, compiled (:func:`sim.core.jit.kernel`).
+
+    ``mode`` 0 (Schmitt) or 1 (PWPF) modulates ``command`` per axis (:func:`modulate_axes`, ``out`` and
+    ``filt`` updated in place); 2 takes the outputs ``out`` as they are (the dead-band controller's).  The
+    outputs fire their axes' groups (:func:`axis_levels`), a firing of one period below the minimum impulse
+    bit is not made (:func:`minimum_on_times`), and the levels' wrench about the centre of mass is
+    :func:`thruster_wrench`.
+    """
+    if mode != 2:
+        modulate_axes(mode, command, authority, out, filt, u_on, u_off, km, tau_m, period)
+    level = axis_levels(out, groups)
+    if impulse_bit.max() > 0.0:
+        level = minimum_on_times(level * period, force, impulse_bit) / period
+    torque, total = thruster_wrench(pos, dirs, force, level, np.zeros(3))
+    return level, torque, total
+
+
+@kernel
+def deadband_step(q, qc, w, shortest, left, out, theta_d, t_pulse, dt):
+    """The dead-band controller on three axes for one step, compiled: the error angle about each body axis,
+    ``theta = -2 V(Q) dQ`` (small angles; Hoffmann (9.8)-(9.9), the quaternion controller's ``dQ`` of
+    :func:`sim.core.control.quaternion_error`, so ``T = -K theta``), then :func:`deadband_pulse` per axis with
+    the body rate ``w``.  ``out`` and ``left`` are updated in place; True when an output changed."""
+    v = vmul3_QQ(q, quaternion_error(q, qc, shortest, None))
+    changed = False
+    for k in range(3):
+        o, left[k] = deadband_pulse(-2.0 * v[k], w[k], left[k], theta_d, t_pulse, dt)
+        if o != out[k]:
+            out[k] = o
+            changed = True
+    return changed
 
 
 @jitable

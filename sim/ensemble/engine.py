@@ -39,8 +39,8 @@ from sim.ensemble.sampling import sample, sample_inertia, sample_orbits
 from sim.ensemble.spec import EnsembleSpec
 from sim.core.integrators import qdot
 from sim.io.limits import as_integer
-from sim.model.cmg_settings import check_no_ensemble
-from sim.model.loads import Gyrostat, LoadModel
+from sim.model.one_body import check_no_ensemble
+from sim.model.loads import GyrostatRows, LoadModel
 from sim.gnc.magnetic import MagneticControl
 from sim.core.norm import unit
 from sim.core.ops import COLUMN
@@ -50,18 +50,6 @@ from sim.model.stepping import Stepper
 from sim.core.wheels import gyrostat_energy
 
 __all__ = ["Ensemble"]
-
-
-class _Rows(Gyrostat):
-    """What the integrators read from a :class:`~sim.core.body.Body` or :class:`~sim.model.loads.Gyrostat`, as floats
-    (an inertia shared by every body) or rows (one value per body): ``j_rows``, ``j_inv_rows``, the
-    wheels' ``j_free_inv_rows``, ``moment_rows``, ``axis_rows``, and ``ops`` (:data:`sim.core.ops.COLUMN`)."""
-
-    __slots__ = ("moment_rows", "axis_rows")
-
-    def __init__(self, j_rows, j_inv_rows, wheels, j_free_inv_rows, moment_rows, axis_rows):
-        super().__init__(j_rows, j_inv_rows, wheels, j_free_inv_rows, COLUMN)
-        self.moment_rows, self.axis_rows = moment_rows, axis_rows
 
 
 class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
@@ -134,7 +122,7 @@ class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
         count = spec.bodies - start if count is None else as_integer("count", count, 1, spec.bodies - start)
         keep_temporaries()  # once per process: the column step's temporaries stay in the heap (sim.ensemble.heap)
         self._settings = settings or Settings()
-        check_no_ensemble(self._settings)  # issue 45: a cluster steps one body at a time (sim.model.cmg_step)
+        check_no_ensemble(self._settings)  # issue 45: CMGs and thrusters are one body's (sim.model.one_body)
         self.spec = spec
         self.index = np.arange(start, start + count, dtype=np.int64)
         self.n = n = count
@@ -208,8 +196,9 @@ class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
         inertia about the new nominal at once, and so do ``wheels`` and
         ``wheel_inertia`` (a draw must leave ``J - sum J_s a a^T`` positive
         definite); a new number of wheels starts them at ``wheel_speeds``.
-        With a ``gains_grid`` the bodies keep their grid gains.
+        With a ``gains_grid`` the bodies keep their grid gains.  CMGs and thrusters are refused (one body's only).
         """
+        check_no_ensemble(self._settings, *inputs)  # issue 45: refused before anything takes effect
         super().apply(*inputs)
         self._info = None
 
@@ -246,7 +235,7 @@ class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
         smp = self._sample
         super()._configure(tuple(smp.gains) if smp.gains is not None else None, self._jr)
         tm = self._torque
-        self._rows = _Rows(self._jr, self._jir, self._settings.wheel_set, self._jfir, self._mr, self._ar)
+        self._rows = GyrostatRows(self._jr, self._jir, self._settings.wheel_set, self._jfir, self._mr, self._ar)
         self._jterms = kernels.inertia_terms(self._jr)
         self._jiterms = kernels.inertia_terms(self._jir)
         self._g2 = 2.0 * np.array(tm.gains, dtype=float).reshape(3, -1)  # 2 K of (9.9), per body or shared

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import lsq_linear, nnls
 
-__all__ = ["on_times", "torque_authority"]
+__all__ = ["on_times", "torque_authority", "axis_groups"]
 
 
 def on_times(b, torque, period: float, forces=None, force=None, weight: float = 1.0) -> np.ndarray:
@@ -67,3 +67,36 @@ def torque_authority(b, tol: float = 1e-9) -> list[str]:
             if residual > tol * scale:
                 missing.append(("+" if sign > 0 else "-") + axis)
     return missing
+
+
+def axis_groups(b, forces=None) -> tuple[np.ndarray, np.ndarray]:
+    """Per signed axis (+x, -x, +y, -y, +z, -z) the thrusters that make torque about it alone, and how much.
+
+    For each signed axis ``e`` scipy's ``nnls`` finds duties ``x >= 0`` with ``B x = e`` and, when
+    the thrusters' ``forces`` (3, n) allow it, no net force ``D x = 0`` (a pure couple, Wie ch. 6;
+    else the torque alone).  Scaled so the busiest thruster fires fully, ``x / max(x)`` makes the
+    axis's authority ``a = 1 / max(x)`` (N m).  Returns ``groups`` (6, n), each row's largest duty 1
+    (zeros for an axis no firing reaches), and ``authority`` (6,) (inf where unreachable: a command
+    about it normalises to 0).
+    """
+    b = np.asarray(b, dtype=float)
+    groups = np.zeros((6, b.shape[1]))
+    authority = np.full(6, np.inf)
+    scale = max(float(np.abs(b).max()), 1e-300)
+    stacked = None if forces is None else np.vstack([b, np.asarray(forces, dtype=float) * scale])
+    for k in range(3):
+        for j, sign in enumerate((1.0, -1.0)):
+            e = np.zeros(3)
+            e[k] = sign
+            x = None
+            if stacked is not None:
+                x = nnls(stacked, np.concatenate([e, np.zeros(3)]))[0]
+            if x is None or np.linalg.norm(b @ x - e) > 1e-9:
+                x = nnls(b, e)[0]
+            if x.max() > 0.0:
+                x = np.where(x < 1e-9 * x.max(), 0.0, x)  # rounding's crumbs fire no thruster
+            if np.linalg.norm(b @ x - e) <= 1e-9 and x.max() > 0.0:
+                g = x / x.max()
+                groups[2 * k + j] = np.where(np.abs(g - 1.0) < 1e-12, 1.0, g)  # a couple's partners both at 1
+                authority[2 * k + j] = 1.0 / x.max()
+    return groups, authority

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.io.limits_actuators import actuator_limits
 from sim.io.numbers import huge_integer, short_repr
 
 __all__ = ["SettingsError", "RunTooLong", "Limit", "LIMITS", "as_number", "as_integer", "huge_integer", "short_repr", "components", "listed",
@@ -228,23 +229,7 @@ LIMITS = {lim.key: lim for lim in (
     # axis, whose rates run away in one step under any accepted torque; above, about a thousand
     # times a supertanker's roll inertia, where 1/2 w^T J w and J w overflow for accepted rates.
     Limit("inertia", 1e-8, 1e12, "kg m^2", size=6),
-    # ---- reaction wheels (sim.core.wheels): each value one number for every wheel or one per wheel
-    Limit("wheel_count", 1, 32, integer=True),
-    Limit("wheel_axis", -_MAGNITUDE, _MAGNITUDE, size=3),
-    # an axial inertia as small as the smallest body's principal moment; the craft's (locked)
-    # inertia must exceed the wheels' about their axes (sim.model.settings checks the combination)
-    Limit("wheel_inertia", 1e-8, 1e12, "kg m^2"),
-    Limit("wheel_torque_limit", 0.0, _MAGNITUDE, "N m", low_open=True),
-    # 1e5 rad/s is about a million rpm: far beyond any flywheel
-    Limit("wheel_speed_limit", 0.0, 1e5, "rad/s", low_open=True),
-    Limit("wheel_friction", 0.0, _MAGNITUDE, "N m s"),
-    Limit("wheel_speeds", -1e5, 1e5, "rad/s"),
-    Limit("wheel_torques", -_MAGNITUDE, _MAGNITUDE, "N m"),
-    # ---- CMGs (issue 45, sim.core.cmg): h0 (CubeSat 0.01 to ISS 4,760 N m s), SR weight (h0^2) and its fall with m/h0^6
-    Limit("cmg_h0", 0.0, 1e5, "N m s", low_open=True), Limit("cmg_skew", 1.0, 89.0, "deg"),
-    Limit("cmg_lambda0", 0.0, 1.0), Limit("cmg_mu", 0.0, 1e3), Limit("cmg_null_gain", 0.0, 1e3, "rad/s"),
-    Limit("cmg_dither", 0.0, 0.49), Limit("cmg_dither_rate", 0.0, 1e3, "rad/s"),
-    Limit("cmg_rate_limit", 0.0, 100.0, "rad/s", low_open=True), Limit("cmg_angles", -360.0, 360.0, "deg"),
+    *actuator_limits(Limit, _MAGNITUDE),  # wheels, CMGs, thrusters (sim.io.limits_actuators)
     # ---- environment (sim.world.environment): a circular orbit from the Karman line (100 km; lower is
     # no orbit) to well beyond the Moon (384,400 km), where the gradient is about 1e-9 of LEO's
     Limit("altitude_km", 100.0, 1e6, "km"),
@@ -276,8 +261,7 @@ LIMITS = {lim.key: lim for lim in (
     # ---- sensors and estimation (sim.gnc.sensors, sim.model.navigation; issue 33): from a navigation-grade
     # gyro (1e-7 rad/sqrt(s)) to a consumer MEMS part, star trackers from 0.1 arcsec to a degree
     Limit("gyro_arw", 0.0, 1e-1, "rad/sqrt(s)", low_open=True),
-    Limit("gyro_rrw", 0.0, 1e-2, "rad/s^(3/2)"),
-    Limit("gyro_bias", 0.0, 0.1, "rad/s"),
+    Limit("gyro_rrw", 0.0, 1e-2, "rad/s^(3/2)"), Limit("gyro_bias", 0.0, 0.1, "rad/s"),
     Limit("star_tracker_noise_arcsec", 0.0, 3600.0, "arcsec", low_open=True),
     Limit("star_tracker_rate_hz", 0.0, 1000.0, "Hz", low_open=True),
     Limit("magnetometer_noise", 0.0, 1e-4, "T", low_open=True),
@@ -319,8 +303,7 @@ LIMITS = {lim.key: lim for lim in (
     Limit("scenario_line_bytes", 0, 1 << 16, "bytes", integer=True),
     Limit("recording_bytes", 0, 256 << 20, "bytes", integer=True),
     Limit("recording_line_bytes", 0, 4 << 20, "bytes", integer=True),
-    Limit("mesh_bytes", 0, 256 << 20, "bytes", integer=True),
-    Limit("mesh_triangles", 1, 500_000, integer=True),
+    Limit("mesh_bytes", 0, 256 << 20, "bytes", integer=True), Limit("mesh_triangles", 1, 500_000, integer=True),
     # ---- what a sweep keeps: every k-th sample of every body's Q and w
     Limit("trajectory_bytes", 0, 4 << 30, "bytes", integer=True),
     # ---- the window: what it flies live (the Ensemble tab's body count; sweeps run up to "bodies").
@@ -335,8 +318,7 @@ LIMITS = {lim.key: lim for lim in (
     # ---- videos (attitude-sim video; File > Record video): an hour of 4K UHD at most. The length is the
     # video's own (its frames / fps), not the simulated time it shows: frames and wall time are what cost
     Limit("video_seconds", 0.0, 3600.0, "s", low_open=True),
-    Limit("video_width", 16, 3840, "pixels", integer=True),
-    Limit("video_height", 16, 2160, "pixels", integer=True),
+    Limit("video_width", 16, 3840, "pixels", integer=True), Limit("video_height", 16, 2160, "pixels", integer=True),
 )}
 
 #: Share of the available memory a run may plan to use (the rest: the libraries, the OS, other programs).

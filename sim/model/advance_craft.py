@@ -73,12 +73,14 @@ def covers(settings) -> bool:
     """True when :func:`advance_craft` steps a body of ``settings``: half-quat, rk4, rkmk4 or full-quat (not
     its ``kane`` form), no controller or the
     quaternion controller, every norm mode, any wheels, any environment torque, an orbit of elements (a TLE's
-    SGP4 and the Euler controller, splitting, sensors and an estimator step in Python).  A
+    SGP4 and the Euler controller, splitting, sensors and an estimator step in Python), no CMGs and no
+    thrusters (the kernel moves no gimbal and fires no thruster: issue 45).  A
     user's torque function is the caller's to check (:meth:`sim.model.simulation.Simulation.step`)."""
     s = settings
     return (s.integrator in INTEGRATORS and (s.integrator != "full-quat" or s.full_quat_form in FORM_CODES)
             and s.controller in CONTROLLERS and s.norm in NORMS
-            and s.estimator == "truth" and s.tle is None and (s.has_orbit or not s.torques_on))
+            and s.estimator == "truth" and s.tle is None and (s.has_orbit or not s.torques_on)
+            and s.cmg == "none" and s.thrusters == "none")
 
 
 def pack(torque, load, body, dt, integrator, norm, elements=None, form="hoffmann") -> tuple:

@@ -19,8 +19,7 @@ import numpy as np
 from sim.core import cmg
 from sim.io.limits import SettingsError, as_number
 
-__all__ = ["CmgCluster", "cmg_cluster", "cmg_of", "SINGULAR_M", "CMG_CLUSTERS", "CMG_LAWS", "unit_rows", "per_item",
-           "check_no_ensemble"]
+__all__ = ["CmgCluster", "cmg_cluster", "cmg_of", "SINGULAR_M", "CMG_CLUSTERS", "CMG_LAWS", "unit_rows", "per_item"]
 
 #: The clusters a ``cmg`` setting names: none, or Wie's four-CMG pyramid (:func:`sim.core.cmg.pyramid`).
 CMG_CLUSTERS = ("none", "pyramid")
@@ -117,10 +116,3 @@ def cmg_of(settings) -> CmgCluster | None:
     if settings.cmg == "none":
         return None
     return cmg_cluster(settings.cmg_h0, settings.cmg, angles=settings.cmg_angles, skew_deg=settings.cmg_skew)
-
-
-def check_no_ensemble(settings) -> None:
-    """SettingsError in one line when ``settings`` have a CMG cluster: an ensemble flies none (a cluster steps one
-    body at a time, :mod:`sim.model.cmg_step`); called where an ensemble is made and where one is asked for."""
-    if settings.cmg != "none":
-        raise SettingsError("cmg: an ensemble flies no CMG clusters (one body at a time: attitude-sim run)")

@@ -14,8 +14,9 @@ always took.  At a state ``(q, w)`` and time ``t`` it gives the **load**:
 
 ``T_cmd`` is Hoffmann's torque law (command, dampers, controller, limiter,
 :class:`~sim.core.control.TorqueModel`); ``T_ext`` the sum of the gravity-gradient
-torque, the disturbance torque (:mod:`sim.world.environment`) and, on one body,
-the user's torque function ``f(t, q, w)`` of the Python API.
+torque, the disturbance torque (:mod:`sim.world.environment`), the thrusters' torque held over the step
+(:mod:`sim.model.thruster_drive`; without wheels they replace ``T_cmd``, which they realise) and, on one
+body, the user's torque function ``f(t, q, w)`` of the Python API.
 
 :class:`Gyrostat` is what the integrators read as ``body`` when there are
 wheels: the craft's inertia (wheels locked), the wheels, and the inverse of
@@ -42,10 +43,10 @@ from sim.model.surface_file import read as read_surfaces
 from sim.core.angles import to_body
 from sim.world.surfaces import Surfaces, drag, facets, relative_velocity, srp
 from sim.world.environment import disturbance_torque, gravity_gradient_at, gravity_gradient_torque, orbit_rate
-from sim.core.ops import FLOAT
+from sim.core.ops import COLUMN, FLOAT
 from sim.core.wheels import WheelSet, free_inertia, wheel_reaction
 
-__all__ = ["LoadModel", "Gyrostat", "gyrostat_of", "UserTorqueError", "body_surfaces"]
+__all__ = ["LoadModel", "Gyrostat", "GyrostatRows", "gyrostat_of", "UserTorqueError", "body_surfaces"]
 
 
 _ZERO = (0.0, 0.0, 0.0)
@@ -86,6 +87,19 @@ class Gyrostat:
         if wheels is not None:
             floats = all(isinstance(x, float) for x in (*j_rows, *j_free_inv_rows))
             self.formulas = wheels.formulas(FLOAT, (tuple(j_rows), tuple(j_free_inv_rows)) if floats else None)
+
+
+class GyrostatRows(Gyrostat):
+    """What the integrators read from a :class:`~sim.core.body.Body` or :class:`Gyrostat`, for an ensemble
+    (:class:`sim.ensemble.Ensemble`), as floats (an inertia shared by every body) or rows (one value per body):
+    ``j_rows``, ``j_inv_rows``, the wheels' ``j_free_inv_rows``, ``moment_rows``, ``axis_rows``, and ``ops``
+    (:data:`sim.core.ops.COLUMN`)."""
+
+    __slots__ = ("moment_rows", "axis_rows")
+
+    def __init__(self, j_rows, j_inv_rows, wheels, j_free_inv_rows, moment_rows, axis_rows):
+        super().__init__(j_rows, j_inv_rows, wheels, j_free_inv_rows, COLUMN)
+        self.moment_rows, self.axis_rows = moment_rows, axis_rows
 
 
 def gyrostat_of(body, wheels: WheelSet | None):
@@ -135,7 +149,7 @@ class LoadModel:
 
     __slots__ = ("torque", "ops", "wheels", "direct", "gravity_gradient", "rate", "j_rows", "disturbance",
                  "period", "inertial", "_user", "_motor_load", "_outside", "orbit", "unit",
-                 "world_state", "field", "surfaces", "srp", "drag", "dipole", "_stage")
+                 "world_state", "field", "surfaces", "srp", "drag", "dipole", "_stage", "thrust")
 
     def __init__(self, torque: TorqueModel, ops=FLOAT):
         self.torque, self.ops = torque, ops
@@ -155,6 +169,9 @@ class LoadModel:
         self.dipole = _ZERO
         #: ``(t, r_km, v_rel)`` of the last stage time read (:meth:`stage`): rk4's two middle stages share one.
         self._stage = None
+        #: Issue 45: the thrusters' torque held over the step (N m, body axes; sim.model.thruster_drive), None
+        #: without thrusters.  Without wheels the thrusters realise the torque law: it acts only through them.
+        self.thrust = None
 
     def configure(self, settings, j_rows) -> None:
         """Take the wheels and the environment of a :class:`~sim.model.settings.Settings`; ``j_rows`` the craft's ``J``."""
@@ -173,11 +190,12 @@ class LoadModel:
         self.field, self.srp, self.drag = s.magnetic_on, s.srp, s.drag
         self.surfaces = body_surfaces(s) if (s.srp or s.drag) else None
         self.dipole = tuple(s.residual_dipole)
+        self.thrust = None if s.thrusters == "none" else _ZERO
         self._outside = self._outside_on()
 
     def _outside_on(self) -> bool:
         return (self.gravity_gradient or self.disturbance is not None or self._user is not None or self.field
-                or self.srp or self.drag)
+                or self.srp or self.drag or self.thrust is not None)
 
     def set_world(self, ws) -> None:
         """The world of the step under way (:class:`~sim.model.world.WorldState`): read by every stage."""
@@ -265,9 +283,14 @@ class LoadModel:
         if self._user is not None:
             d = _user_torque(self._user, t, unit(q, self.ops) if self.unit else q, w)
             total = d if total is None else (total[0] + d[0], total[1] + d[1], total[2] + d[2])
+        if self.thrust is not None:
+            d = self.thrust
+            total = d if total is None else (total[0] + d[0], total[1] + d[1], total[2] + d[2])
         return total
 
     def __call__(self, q, w, t):
+        if self.thrust is not None and self._motor_load is None:  # the thrusters realise the torque law
+            return self.external(q, w, t)
         command = self.torque(q, w)
         external = self.external(q, w, t) if self._outside else None
         if self._motor_load is None:

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 from sim.model.navigation import AVAILABILITY_COLUMNS, ESTIMATE_COLUMNS
+from sim.model.thruster_drive import thruster_columns
 from sim.model.world import WorldState
 from sim.model.cmg_step import cmg_columns
 
@@ -59,18 +60,20 @@ TORQUE_COLUMNS = tuple(f"t_{k}_{a}" for k in ("gg", "srp", "drag", "mag") for a 
 
 
 def columns(wheels: int = 0, orbit: bool = False, magnetic: bool = False, torques: bool = False,
-            estimator: bool = False, cmg: int = 0) -> tuple:
+            estimator: bool = False, cmg: int = 0, thrusters: int = 0) -> tuple:
     """The CSV columns of a run with ``wheels`` reaction wheels: :data:`COLUMNS`, ``wheel1..N``, ``ux1..N``,
     then :data:`ORBIT_COLUMNS` with an ``orbit``, :data:`MAGNETIC_COLUMNS` with a ``magnetic`` field and
     :data:`TORQUE_COLUMNS` with the ``torques`` of issue 32, then :data:`sim.model.navigation.ESTIMATE_COLUMNS`
     with an ``estimator`` (issue 33), then with ``cmg`` control moment gyros their
-    :func:`sim.model.cmg_step.cmg_columns` (issue 45; :func:`columns_of` reads all six from settings).
+    :func:`sim.model.cmg_step.cmg_columns`, then with ``thrusters`` their levels, force and fuel
+    (:func:`sim.model.thruster_drive.thruster_columns`; issue 45; :func:`columns_of` reads all seven from settings).
 
     ``wheel<i>`` is wheel i's speed relative to the body (rad/s), ``ux<i>`` its
     motor torque (N m).
     """
     more = ((ORBIT_COLUMNS if orbit else ()) + (MAGNETIC_COLUMNS if magnetic else ())
-            + (TORQUE_COLUMNS if torques else ()) + (ESTIMATE_COLUMNS if estimator else ()) + (cmg_columns(cmg) if cmg else ()))
+            + (TORQUE_COLUMNS if torques else ()) + (ESTIMATE_COLUMNS if estimator else ())
+            + (cmg_columns(cmg) if cmg else ()) + thruster_columns(thrusters))
     if not wheels:
         return COLUMNS + more
     return (COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1))
@@ -78,19 +81,20 @@ def columns(wheels: int = 0, orbit: bool = False, magnetic: bool = False, torque
 
 
 def history_columns(wheels: int = 0, orbit: bool = False, magnetic: bool = False, torques: bool = False,
-                    estimator: bool = False, cmg: int = 0) -> tuple:
+                    estimator: bool = False, cmg: int = 0, thrusters: int = 0) -> tuple:
     """:func:`columns` and what the live plots show besides (:data:`HISTORY_EXTRA`, :data:`WHEEL_EXTRA`, with an
     estimator the sensors' :data:`sim.model.navigation.AVAILABILITY_COLUMNS`)."""
     extra = HISTORY_EXTRA[:6] + (WHEEL_EXTRA if wheels else ()) + HISTORY_EXTRA[6:]
-    return (columns(wheels, orbit, magnetic, torques, estimator, cmg) + extra
+    return (columns(wheels, orbit, magnetic, torques, estimator, cmg, thrusters) + extra
             + (AVAILABILITY_COLUMNS if estimator else ()))
 
 
 def _kinds(settings) -> tuple:
-    """What a run of ``settings`` writes besides the state: wheels, orbit, field, torques, estimate, CMGs."""
+    """What a run of ``settings`` writes besides the state: wheels, orbit, field, torques, estimate, CMGs,
+    thrusters."""
     cluster = settings.cmg_set
     return (settings.wheel_count, settings.has_orbit, settings.magnetic_on, settings.torques_on,
-            settings.estimator != "truth", 0 if cluster is None else len(cluster.delta0))
+            settings.estimator != "truth", 0 if cluster is None else len(cluster.delta0), settings.thruster_count)
 
 
 def columns_of(settings) -> tuple:
@@ -109,11 +113,12 @@ HISTORY_COLUMNS = history_columns(0)
 
 def history_row(t, q, w, angles_deg, norm, multiplier, energy, h, torque, qc, norm_correction, q_dot_p,
                 command_deg, four_t, wheel_speeds=(), wheel_torques=(), orbit_angles_deg=None,
-                command_torque=None, body_h=None, orbit=(), estimate=(), sensors=(), cmg=()) -> tuple:
+                command_torque=None, body_h=None, orbit=(), estimate=(), sensors=(), cmg=(), thrusters=()) -> tuple:
     """The values in :func:`history_columns` order (the one place that knows that order)."""
     wheels = (*body_h, *command_torque) if wheel_speeds else ()
     return (t, *q, *w, *angles_deg, norm, multiplier, energy, *h, *torque, *qc, *wheel_speeds, *wheel_torques,
-            *orbit, *estimate, *cmg, norm_correction, four_t, q_dot_p, *(orbit_angles_deg or angles_deg), *wheels,
+            *orbit, *estimate, *cmg, *thrusters, norm_correction, four_t, q_dot_p, *(orbit_angles_deg or angles_deg),
+            *wheels,
             *command_deg, *sensors)
 
 
@@ -203,6 +208,9 @@ class Snapshot:
     sensors : tuple or None
         With an estimator: per :data:`sim.model.navigation.SENSOR_NAMES`, 1.0 when the sensor's last
         sample was available, 0.0 when not (blinded, dark), nan when there is no such sensor.
+    thrusters : tuple
+        With thrusters (issue 45): the :func:`sim.model.thruster_drive.thruster_columns` values (each
+        thruster's level over the last step, the net force, the fuel used); empty without.
     """
 
     t: float
@@ -238,6 +246,7 @@ class Snapshot:
     estimate: tuple | None = None
     sensors: tuple | None = None
     cmg: tuple | None = None
+    thrusters: tuple = ()
 
     @property
     def four_t(self) -> float:
@@ -258,7 +267,7 @@ class Snapshot:
             orbit_values(self.world, self.pointing_error_deg)
             + field_values(self.b_body, self.dipole, None if self.t_gg is None else
                            (self.t_gg, self.t_srp, self.t_drag, self.t_mag)),
-            self.estimate or (), _timeline(self.estimate, self.sensors), self.cmg or ())
+            self.estimate or (), _timeline(self.estimate, self.sensors), self.cmg or (), self.thrusters)
 
 
 def orbit_values(world, error_deg) -> tuple:

@@ -22,6 +22,7 @@ from sim.core.wheels import WheelSet, free_inertia
 from sim.model.wheel_settings import wheel_set
 from sim.core.cmg import PYRAMID_SKEW_DEG
 from sim.model.cmg_settings import CmgCluster, cmg_of
+from sim.model.actuator_settings import ThrusterSet, check_thrusters, thrusters_of
 from sim.model.domain import check_domain
 from sim.model.navigation import check_navigation
 from sim.model.validators import VALIDATORS
@@ -158,6 +159,24 @@ class Settings:
     sensor_seed: int = 0
     #: The filter's tuning: the gyro noises (ARW, RRW) the MEKF assumes; None: the gyro's own.
     filter_gyro: tuple | None = None
+    #: Thrusters (issue 45, sim.model.thruster_drive): "none", "cube" (12 in couples) or positions ((x, y, z), ...)
+    #: in m with their unit directions; force (N), Isp (s), minimum impulse bit (N s): one, or one per thruster.
+    thrusters: str | tuple = "none"
+    thruster_directions: tuple | None = None
+    thruster_force: float | tuple = 1.0
+    thruster_isp: float | tuple = 220.0
+    thruster_impulse_bit: float | tuple = 0.0
+    #: schmitt or pwpf per axis at each control period (s), or deadband (Wie's dead-band pulse controller);
+    #: the trigger's U_on and U_off (command normalised to 1), PWPF's K_m and tau_m (s), the dead band (deg).
+    thruster_modulation: str = "schmitt"
+    thruster_period: float = 0.1
+    thruster_on: float = 0.45
+    thruster_off: float = 0.15
+    pwpf_km: float = 4.5
+    pwpf_tau: float = 0.35
+    thruster_deadband_deg: float = 1.0
+    #: With reaction wheels: the thrusters unload them, T = -k h_w (k in 1/s).
+    thruster_unloading: float = 0.0
 
     def __post_init__(self):
         # Every field through validate(): Settings(dt=-1) fails here, at
@@ -188,6 +207,7 @@ class Settings:
         check_domain(self)  # the world's models inside their domains at the epoch (sim.model.domain)
         if self.cmg_set is not None:  # checked by cmg_of: h0, skew, angles, not singular at the start
             self._check_cmg()
+        check_thrusters(self)  # sim.model.actuator_settings
         wheels = self.wheel_set  # raises SettingsError for lists that do not fit the wheels
         if wheels is not None:
             if self.integrator == "splitting":  # its exact principal rotations are the rigid body's (sim.core.integrators)
@@ -202,6 +222,8 @@ class Settings:
         """What a CMG cluster steps with (sim.model.cmg_step): alone, by rk4, on the truth."""
         if self.wheels != "none":
             raise SettingsError("cmg: a body with both reaction wheels and CMGs is not supported (wheels none, or cmg none)")
+        if self.thrusters != "none":  # the CMG kernel makes the whole step: it would fire no thruster
+            raise SettingsError("cmg: a body with both thrusters and CMGs is not supported (thrusters none, or cmg none)")
         if self.integrator != "rk4":
             raise SettingsError(f"cmg: a CMG cluster steps by rk4 (its compiled kernel), not {self.integrator} "
                                 "(integrator rk4; --integrator rk4)")
@@ -260,6 +282,16 @@ class Settings:
     def wheel_set(self) -> WheelSet | None:
         """The reaction wheels (:class:`sim.core.wheels.WheelSet`), or None without wheels."""
         return wheel_set(self)
+
+    @functools.cached_property
+    def thruster_set(self) -> ThrusterSet | None:
+        """The thrusters (:class:`sim.model.actuator_settings.ThrusterSet`), or None without."""
+        return thrusters_of(self)
+
+    @property
+    def thruster_count(self) -> int:
+        """Number of thrusters (0 without)."""
+        return 0 if self.thrusters == "none" else len(self.thruster_set.force)
 
     @property
     def has_orbit(self) -> bool:

@@ -25,7 +25,8 @@ from sim.world.orbit import OrbitError
 from sim.core.integrators import qdot
 from sim.model.loads import LoadModel, gyrostat_of
 from sim.model.navigation import Navigation, navigation_key
-from sim.model.rows import Snapshot, columns_of, field_values, history_row, orbit_values
+from sim.model.records import Records
+from sim.model.rows import Snapshot
 from sim.core.multiplier import multiplier
 from sim.core.norm import unit
 from sim.core.quaternion import from_aircraft_angles
@@ -34,6 +35,7 @@ from sim.model.stepping import Stepper
 from sim.model import advance_craft as craft_kernels
 from sim.model.craft_steps import CraftSteps
 from sim.model.cmg_step import CmgStep
+from sim.model.thruster_drive import drive_for
 from sim.model.world import World, WorldState
 from sim.gnc.magnetic import MagneticControl
 from sim.gnc.pointing import axis_error, two_vector
@@ -72,7 +74,7 @@ def to_lvlh(q, r, v) -> tuple:
     return tuple(float(x) for x in product(q, conjugate(qo)))
 
 
-class Simulation(Stepper, CraftSteps):
+class Simulation(Stepper, CraftSteps, Records):
     """A rigid body (with reaction wheels, if any) integrated at a fixed step, with inputs settable between steps.
 
     Parameters
@@ -113,6 +115,7 @@ class Simulation(Stepper, CraftSteps):
         self._sensor_body = int(sensor_body)
         self._pack_key = self._cmg = None
         self._law = self._torque
+        self._thr = None
         self._configure()
         self.reset()
 
@@ -138,6 +141,7 @@ class Simulation(Stepper, CraftSteps):
         self._torque.rate_ref = None
         self._magnetic = MagneticControl(s)
         self._b_body = self._dipole_cmd = None
+        self._thr = drive_for(s, self._thr)  # the thrusters (issue 45), kept across changes of other settings
         if self._world is not None and self._w is not None:
             self._update_world()
         if self._w is not None and len(self._w) != 3 + s.wheel_count:  # a new number of wheels: at their reset speeds
@@ -232,6 +236,8 @@ class Simulation(Stepper, CraftSteps):
         self._correction = 0.0
         self._reset_command(self._q)
         self._magnetic.reset()
+        if self._thr is not None:
+            self._thr.reset()
         if self._world is not None:
             self._update_world()
         self._nav_key = None
@@ -346,7 +352,10 @@ class Simulation(Stepper, CraftSteps):
         wheels = len(self._w) > 3
         nav = self._nav
         held = self._law if self._law is not self._torque else None
+        thr = self._thr
         for _ in range(n):
+            if thr is not None:  # the thrusters' torque held over the step (sim.model.thruster_drive)
+                self._load.thrust = thr.step(self._q, self._w, self._law, self._torque.qc)
             if nav is not None:  # the sensors due in [t, t + dt) and the estimate of t (sim.model.navigation)
                 nav.start_step(self._t, dt, self._q, self._world_state, held)
             w0 = self._w
@@ -443,62 +452,3 @@ class Simulation(Stepper, CraftSteps):
         return (p, (psi * _DEG, theta * _DEG, phi * _DEG), math.sqrt(qq) - 1.0,
                 multiplier(qa, pa, jr), energy, h, torque,
                 (cpsi * _DEG, ctheta * _DEG, cphi * _DEG), q_dot_p, more)
-
-    def snapshot(self) -> Snapshot:
-        """An immutable record of the current state and the derived quantities."""
-        p, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
-        if self._world_state is not None:
-            more = dict(more or {}, world=self._world_state, pointing_error_deg=self.pointing_error() * _DEG,
-                        **self._issue32())
-        if self._nav is not None:
-            more = dict(more or {}, estimate=self._estimate(), sensors=tuple(float(x) for x in self._nav.available[0]))
-        return Snapshot(t=self._t, step=self._k, q=self._q, w=self._w[:3], p=p, angles_deg=angles, norm=norm,
-                        norm_correction=self._correction, multiplier=mult, energy=energy, h=h,
-                        torque=torque, qc=self._cmd.written, command_deg=command, q_dot_p=q_dot_p,
-                        attitude=self.attitude, **(more or {}))
-
-    def _issue32(self) -> dict:
-        """The Snapshot's field, dipole and torques one by one (empty when off)."""
-        out = {}
-        if self._b_body is not None:
-            out["b_body"], out["dipole"] = self._b_body, self._dipole_cmd
-        if self._settings.torques_on:
-            out["t_gg"], out["t_srp"], out["t_drag"], out["t_mag"] = self._load.parts(self._q, self._t)
-        return out
-
-    def _estimate(self) -> tuple:
-        """The :data:`sim.model.navigation.ESTIMATE_COLUMNS` values now."""
-        return tuple(float(x) for x in self._nav.values(self.attitude)[0])
-
-    def columns(self) -> tuple:
-        """The CSV columns of this simulation's rows (:func:`columns_of` its settings)."""
-        return columns_of(self._settings)
-
-    def row(self) -> tuple:
-        """``snapshot().row()`` without the :class:`Snapshot`: the values in :func:`history_columns` order.
-
-        What :class:`~sim.run.runner.Runner` records after every step.
-        """
-        _, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
-        ws = self._world_state
-        orbit = ()
-        if ws is not None:
-            more32 = self._issue32()
-            parts = more32.get("t_gg")
-            orbit = orbit_values(ws, self.pointing_error() * _DEG) + field_values(
-                more32.get("b_body"), more32.get("dipole"),
-                None if parts is None else (parts, more32["t_srp"], more32["t_drag"], more32["t_mag"]))
-        nav = self._nav
-        estimate = sensors = ()
-        if nav is not None:
-            estimate = self._estimate()
-            sensors = nav.history_values(estimate)
-        if more is None:
-            return history_row(self._t, self._q, self._w, angles, norm, mult, energy, h, torque, self._cmd.written,
-                        self._correction, q_dot_p, command, 4.0 * energy, orbit=orbit, estimate=estimate,
-                        sensors=sensors)
-        locked = more.get("locked_energy")
-        return history_row(self._t, self._q, self._w[:3], angles, norm, mult, energy, h, torque, self._cmd.written,
-                    self._correction, q_dot_p, command, 4.0 * (energy if locked is None else locked),
-                    more.get("wheel_speeds", ()), more.get("wheel_torques", ()), more.get("orbit_angles_deg"),
-                    more.get("command_torque"), more.get("body_h"), orbit, estimate, sensors, more.get("cmg", ()))

@@ -27,6 +27,7 @@ from sim.model.shape import BUILTINS, MESH_UNITS, ShapeError, load, resolve
 from sim.core.wheels import LAYOUTS
 from sim.model.navigation import ESTIMATORS, FLY_ON
 from sim.model.cmg_settings import CMG_CLUSTERS, CMG_LAWS
+from sim.model.actuator_settings import THRUSTER_VALIDATORS
 
 __all__ = ["VALIDATORS"]
 
@@ -328,4 +329,5 @@ VALIDATORS = {
     "fly_on": lambda k, v: _choice(k, v, FLY_ON),
     "sensor_seed": lambda k, v: LIMITS["sensor_seed"].number(v, k),
     "filter_gyro": lambda k, v: _numbers(k, v, ("arw", "rrw"), 2),
+    **THRUSTER_VALIDATORS,
 }

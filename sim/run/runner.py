@@ -32,7 +32,7 @@ from sim.model import advance_craft as craft
 from sim.core.algebra import norm2_Q, rotation_angle
 from sim.run.context import (ENSEMBLE, ENSEMBLE_BODY_KEYS, ENSEMBLE_KEYS, RESET, check_inputs, check_wheel_count,
                              reaches_ensemble)
-from sim.model.cmg_settings import check_no_ensemble
+from sim.model.one_body import check_no_ensemble
 from sim.run.inputs import EnsembleChange, Reset, recorded, typed
 from sim.run.scenario import Scenario
 from sim.model.settings import SettingsError

@@ -309,7 +309,8 @@ class _Parser:
                 raise self.error(f"[[events]] #{i + 1}: wheels: a run keeps its {settings.wheel_count} wheels "
                                  f"(its rows have a column per wheel), not {changed.wheel_count}", "events", i)
             for what, on in (("an orbit", "has_orbit"), ("a magnetic field", "magnetic_on"),
-                             ("the torques one by one (a field, srp or drag)", "torques_on")):
+                             ("the torques one by one (a field, srp or drag)", "torques_on"),
+                             ("its thrusters, as many (a column each)", "thruster_count")):
                 if getattr(changed, on) != getattr(settings, on):
                     raise self.error(f"[[events]] #{i + 1}: a run keeps or goes without {what} from start to end "
                                      "(its rows have columns for it)", "events", i)

@@ -45,11 +45,11 @@ AMPLIFIERS = frozenset({
     # at rest at zero angles: the one-ulp change of psi itself shows in q3, qc3 and psi_deg (zero otherwise):
     "default",
     # the one-ulp change shows in the command quaternion's qc3 (zero throughout the run), and detumble_sweep's norm:
-    "detumble_sweep", "disturbances",
+    "detumble_sweep", "disturbances", "thruster_unloading",
     # only |Q| - 1 (the rounding-level "norm" column, of some body of the scenario) moves:
     "detumble", "ensemble_controller", "ensemble_long_way", "fly_on_estimate", "geometric", "hoffmann",
     "integrators", "mekf", "mekf_monte_carlo", "momentum_exchange", "nadir_pointing", "shortest_path",
-    "sun_mag_triad", "sun_pointing",
+    "sun_mag_triad", "sun_pointing", "pwpf_slew",
     # only the gravity gradient's z torque, 1.6e-13 N m at most (J diagonal, +z at nadir: rounding level), by 1.7e-20:
     "momentum_dumping",
     # the norm and the inertial momentum hx, hy, hz near zero (a body holding its momentum on wheels):

@@ -166,6 +166,7 @@ def test_named_values_are_argparse_choices():
     from sim.model.shape import MESH_UNITS
     from sim.io.conventions import DIRECTIONS, ORDERS
     from sim.model.navigation import ESTIMATORS, FLY_ON
+    from sim.core.thrusters import MODULATIONS
 
     run = _subparsers(build_parser())["run"]
     choices = {a.dest: tuple(a.choices) for a in run._actions if a.choices}
@@ -174,7 +175,8 @@ def test_named_values_are_argparse_choices():
                        "disturbance_axes": DISTURBANCE_AXES, "format": ("csv", "npz", "aem", "stk"),
                        "mesh_units": tuple(MESH_UNITS), "quaternion": ORDERS, "direction": DIRECTIONS,
                        "pointing": POINTING_MODES, "magnetic_field": ("none", "igrf", "dipole"),
-                       "atmosphere": ("exponential", "msis"), "estimator": ESTIMATORS, "fly_on": FLY_ON}
+                       "atmosphere": ("exponential", "msis"), "estimator": ESTIMATORS, "fly_on": FLY_ON,
+                       "thruster_modulation": MODULATIONS}
 
 
 def test_version_from_package_metadata(capsys):

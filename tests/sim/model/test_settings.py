@@ -107,6 +107,21 @@ BAD = {
     "fly_on": NAMES + ["estimate"],
     "sensor_seed": [True, "abc", -1, 1.5, 2**63],
     "filter_gyro": [1.0, (0.0, 0.0), (1e-5, 0.0, 0.0), (1e-5, -1.0)],
+    # issue 45: the thrusters' own checks (their combinations: tests/sim/model/test_thruster_drive.py)
+    "thrusters": [3, "bogus", "", "CUBE", (1.0, 0.0, 0.0), ((math.nan, 0.0, 1.0),), ((1e4, 0.0, 0.0),),
+                  ((0.0, 0.0, 1.0),) * 65, "1,a,0", ()],
+    "thruster_directions": [3, "abc", ((0.0, 0.0, 0.0),), ((math.nan, 0.0, 1.0),), (1.0, 0.0, 0.0), ()],
+    "thruster_force": NUMBERS[:-2] + [0.0, -1.0, 1e5, (1.0, 0.0), "1,abc"],
+    "thruster_isp": NUMBERS[:-2] + [0.0, -220.0, 1e5, (220.0, -1.0)],
+    "thruster_impulse_bit": NUMBERS[:-2] + [-1e-3, 1e4, (0.0, -1.0)],
+    "thruster_modulation": NAMES + ["SCHMITT", "pwm"],
+    "thruster_period": NUMBERS + [0.0, -0.1, 1e3],
+    "thruster_on": NUMBERS + [0.0, -0.5, 11.0],
+    "thruster_off": NUMBERS + [-0.1, 11.0],
+    "pwpf_km": NUMBERS + [0.0, -1.0, 1e3],
+    "pwpf_tau": NUMBERS + [0.0, -1.0, 1e3],
+    "thruster_deadband_deg": NUMBERS + [0.0, -1.0, 91.0],
+    "thruster_unloading": NUMBERS + [-0.1, 2.0],
 }
 CASES = [(key, value) for key in KEYS for value in BAD[key]]
 

@@ -1,0 +1,80 @@
+"""What a :class:`~sim.model.simulation.Simulation` writes of itself: its :class:`~sim.model.rows.Snapshot`, its
+CSV columns and its rows in :func:`sim.model.rows.history_columns` order (a mixin over the simulation's state and
+its ``_derived`` quantities; the row layout is :mod:`sim.model.rows`'s).
+"""
+
+from __future__ import annotations
+
+import math
+
+from sim.model.rows import Snapshot, columns_of, field_values, history_row, orbit_values
+
+__all__ = ["Records"]
+
+_DEG = math.degrees(1.0)
+
+
+class Records:
+    """The records of a :class:`~sim.model.simulation.Simulation` (module docstring)."""
+
+    def snapshot(self) -> Snapshot:
+        """An immutable record of the current state and the derived quantities."""
+        p, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
+        if self._world_state is not None:
+            more = dict(more or {}, world=self._world_state, pointing_error_deg=self.pointing_error() * _DEG,
+                        **self._issue32())
+        if self._nav is not None:
+            more = dict(more or {}, estimate=self._estimate(), sensors=tuple(float(x) for x in self._nav.available[0]))
+        return Snapshot(t=self._t, step=self._k, q=self._q, w=self._w[:3], p=p, angles_deg=angles, norm=norm,
+                        norm_correction=self._correction, multiplier=mult, energy=energy, h=h,
+                        torque=torque, qc=self._cmd.written, command_deg=command, q_dot_p=q_dot_p,
+                        attitude=self.attitude, thrusters=() if self._thr is None else self._thr.values(),
+                        **(more or {}))
+
+    def _issue32(self) -> dict:
+        """The Snapshot's field, dipole and torques one by one (empty when off)."""
+        out = {}
+        if self._b_body is not None:
+            out["b_body"], out["dipole"] = self._b_body, self._dipole_cmd
+        if self._settings.torques_on:
+            out["t_gg"], out["t_srp"], out["t_drag"], out["t_mag"] = self._load.parts(self._q, self._t)
+        return out
+
+    def _estimate(self) -> tuple:
+        """The :data:`sim.model.navigation.ESTIMATE_COLUMNS` values now."""
+        return tuple(float(x) for x in self._nav.values(self.attitude)[0])
+
+    def columns(self) -> tuple:
+        """The CSV columns of this simulation's rows (:func:`columns_of` its settings)."""
+        return columns_of(self._settings)
+
+    def row(self) -> tuple:
+        """``snapshot().row()`` without the :class:`Snapshot`: the values in :func:`history_columns` order.
+
+        What :class:`~sim.run.runner.Runner` records after every step.
+        """
+        _, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
+        ws = self._world_state
+        orbit = ()
+        if ws is not None:
+            more32 = self._issue32()
+            parts = more32.get("t_gg")
+            orbit = orbit_values(ws, self.pointing_error() * _DEG) + field_values(
+                more32.get("b_body"), more32.get("dipole"),
+                None if parts is None else (parts, more32["t_srp"], more32["t_drag"], more32["t_mag"]))
+        nav = self._nav
+        estimate = sensors = ()
+        thrusters = () if self._thr is None else self._thr.values()
+        if nav is not None:
+            estimate = self._estimate()
+            sensors = nav.history_values(estimate)
+        if more is None:
+            return history_row(self._t, self._q, self._w, angles, norm, mult, energy, h, torque, self._cmd.written,
+                        self._correction, q_dot_p, command, 4.0 * energy, orbit=orbit, estimate=estimate,
+                        sensors=sensors, thrusters=thrusters)
+        locked = more.get("locked_energy")
+        return history_row(self._t, self._q, self._w[:3], angles, norm, mult, energy, h, torque, self._cmd.written,
+                    self._correction, q_dot_p, command, 4.0 * (energy if locked is None else locked),
+                    more.get("wheel_speeds", ()), more.get("wheel_torques", ()), more.get("orbit_angles_deg"),
+                    more.get("command_torque"), more.get("body_h"), orbit, estimate, sensors, more.get("cmg", ()),
+                    thrusters)

@@ -1,0 +1,69 @@
+"""The thrusters at the command line (issue 45): their columns in the CSV and the npz, bad values in one line."""
+
+import csv
+import io
+
+import numpy as np
+import pytest
+
+from app.cli import main
+
+G0 = 9.80665
+
+
+def test_thruster_columns_in_the_csv(capsys):
+    code = main(["run", "--scenario", "thruster_limit_cycle", "--duration", "20", "--every", "100"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    rows = list(csv.reader(io.StringIO(out)))
+    header = rows[0]
+    want = [f"thr_on{i}" for i in range(1, 13)] + ["thr_fx", "thr_fy", "thr_fz", "fuel_kg"]
+    assert header[-16:] == want
+    last = dict(zip(header, map(float, rows[-1])))
+    # the walls in 20 s: z's at 1 deg / 0.115 deg/s = 8.7 s, x's at 17.5 s (y's at 20.9 s): two pulses, each a
+    # couple of 1 N thrusters for 0.1 s at Isp 220 s
+    assert last["fuel_kg"] == pytest.approx(2 * (2 * 1.0 * 0.1) / (220.0 * G0), rel=1e-9)
+    assert all(0.0 <= float(r[header.index("thr_on1")]) <= 1.0 for r in rows[1:])
+
+
+def test_thruster_columns_in_the_npz(tmp_path):
+    path = tmp_path / "run.npz"
+    assert main(["run", "--thrusters", "cube", "--torque", "1.5,0,0", "--dampers", "0,0,0", "--controller", "none",
+                 "--duration", "1", "--out", str(path)]) == 0
+    data = np.load(path)
+    assert "fuel_kg" in data and "thr_on12" in data
+    # the torque law's 1.5 N m about x, realised by the thrusters through a Schmitt trigger (U_on 0.45 of 2 N m):
+    # the +x couple fires, at full thrust, all the time
+    assert np.all(data["thr_on1"][1:] == 1.0) and np.all(data["thr_on3"] == 0.0)
+    assert data["fuel_kg"][-1] == pytest.approx(2 * 1.0 * 1.0 / (220.0 * G0), rel=1e-9)
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--thrusters", "hexagon"], "--thrusters hexagon: unknown value"),
+    (["--thrusters", "cube", "--thruster-force", "0"], "--thruster-force 0: 0 must be > 0 N"),
+    (["--thrusters", "cube", "--thruster-isp", "-1"], "--thruster-isp -1: -1 must be > 0 s"),
+    (["--thrusters", "cube", "--thruster-impulse-bit", "nan"], "not a finite number"),
+    (["--thrusters", "cube", "--thruster-off", "0.5"], "not below thruster_on"),
+    (["--thrusters", "cube", "--thruster-period", "0"], "--thruster-period 0: 0 must be > 0 s"),
+    (["--thrusters", "cube", "--pwpf-km", "-2"], "--pwpf-km -2"),
+    (["--thrusters", "cube", "--thruster-modulation", "pwm"], "invalid choice: 'pwm'"),
+    (["--thrusters", "cube", "--wheels", "orthogonal"], "with reaction wheels the thrusters unload them"),
+    (["--thruster-unloading", "0.1", "--wheels", "orthogonal"], "--thruster-unloading 0.1: needs thrusters"),
+    (["--thrusters", "0,1,0", "--thruster-directions", "0,0,1"], "no firing makes torque about"),
+    (["--thrusters", "0,1,0;0,-1,0", "--thruster-directions", "0,0,1"], "1 directions for 2 thrusters"),
+])
+def test_bad_values_exit_2_with_one_line(capsys, argv, fragment):
+    code = main(["run", "--duration", "0.01", *argv])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("attitude-sim: error:")
+    assert fragment in err, err
+
+
+def test_an_ensemble_refuses_thrusters_in_one_line(capsys, tmp_path):
+    path = tmp_path / "e.csv"
+    code = main(["sweep", "--thrusters", "cube", "--bodies", "3", "--duration", "0.1", "--out", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1
+    assert "an ensemble flies no thrusters" in err
+    assert not path.exists()

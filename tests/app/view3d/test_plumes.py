@@ -1,0 +1,31 @@
+"""The thrusters' plumes on the body (issue 45): while a couple fires, a line from each of its thrusters against
+its push, as long as its level; none while none fires."""
+
+import numpy as np
+import pytest
+
+from app.view3d.plumes import PLUME_LENGTH
+
+pytestmark = pytest.mark.gl
+
+
+def test_the_plumes_follow_the_firing_thrusters(main_window, qtbot):
+    win = main_window("pwpf_slew", speed=1.0)
+    qtbot.waitUntil(lambda: win.last_snapshot.t > 0.5, timeout=30_000)
+    win.worker.pause(True)
+    qtbot.waitUntil(lambda: win.worker.paused, timeout=5_000)
+    win.show_frame()
+    last = win.last_snapshot
+    levels = np.asarray(last.thrusters[:12])
+    assert levels.sum() > 0.0  # the slew's first seconds: full firing about z
+    plumes = win.viewer.scene.plumes
+    assert plumes.item is not None and plumes.item.visible()
+    thr = win.worker.settings.thruster_set
+    on = np.flatnonzero(levels > 0.0)
+    points = np.asarray(plumes.item.pos, dtype=float)
+    size = plumes.size
+    assert np.allclose(points[0::2], thr.pos[on], atol=1e-6)
+    assert np.allclose(points[1::2], thr.pos[on] - thr.dirs[on] * (PLUME_LENGTH * size * levels[on])[:, None],
+                       atol=1e-6)
+    plumes.show(np.zeros(12))
+    assert not plumes.item.visible()
