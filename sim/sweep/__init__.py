@@ -314,7 +314,11 @@ def _gather(client, futures, where, deadline) -> list[dict]:
         raise
     except CancelledError as exc:  # distributed 2026.8's wait() raises it (FuturesCancelledError) itself
         _cancel(client, pending)
-        raise SweepFailed(f"the chunks were cancelled on {where} ({_cancelled_why(exc)}); {len(parts)} of {total} "
+        why = _cancelled_why(exc)
+        if why == _CANCELLED["scheduler-connection-lost"]:  # the scheduler went away (killed, or the network)
+            raise SweepFailed(f"the connection to {where} was lost (the chunks were cancelled: {why}); "
+                              f"{len(parts)} of {total} chunks were done") from None
+        raise SweepFailed(f"the chunks were cancelled on {where} ({why}); {len(parts)} of {total} "
                           "chunks were done") from None
     except Exception as exc:
         raise SweepFailed(f"the connection to {where} was lost ({_why(exc)}); {len(parts)} of {total} chunks "
