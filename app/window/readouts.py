@@ -134,7 +134,9 @@ class Readouts(QFrame):
         self.torque_unit = (1.0, "N m")
         #: The wheels' speed limits (rad/s), to mark a wheel at its limit.
         self.speed_limits = ()
-        layout, self.values = readout_grid(self, READOUTS, (8, 4, 8, 4))
+        # 4 px inside the frame on every side: the style sheet's 1 px top border (app.window.theme) is the
+        # frame's, so the grid's own top margin is 3
+        layout, self.values = readout_grid(self, READOUTS, (8, 3, 8, 4))
         self.titles = {}  # the wheels' readouts: made with the first snapshot that has wheels
         self.angles_title = layout.itemAtPosition(2, 0).widget()
         self.orbit = QCheckBox("Angles relative to the orbit frame", objectName="check_orbit_angles",
