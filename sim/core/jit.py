@@ -58,7 +58,9 @@ import threading
 import time
 from pathlib import Path
 
-__all__ = ["jitable", "kernel", "Kernel", "source_key", "DISABLED", "prange", "compile_once",
+import numpy as np
+
+__all__ = ["jitable", "kernel", "Kernel", "boxed", "source_key", "DISABLED", "prange", "compile_once",
            "numba_module", "wait_all", "WARM_SECONDS"]
 
 
@@ -222,6 +224,18 @@ def _say(stream, text):
 WARM_SECONDS = 0.25
 
 
+def boxed(value):
+    """``value`` as numba returns a kernel's result to Python: numpy scalars as Python's ``float``, ``int`` and
+    ``bool`` (also inside tuples), arrays as they are.  The Python source of a kernel reads its arrays' elements
+    as numpy scalars; returned as they are, they would carry on into the state and the rows (a CSV cell
+    read ``np.float64(2.6e-05)``) where the compiled kernel gives floats."""
+    if isinstance(value, tuple):
+        return tuple(boxed(v) for v in value)
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
 class Kernel:
     """A compiled entry point (:func:`kernel`): numba's dispatcher, made on first need, and its loader.
 
@@ -289,12 +303,12 @@ class Kernel:
         if self._ready:
             return self._dispatcher(*args)
         if DISABLED:
-            return self.py_func(*args)
+            return boxed(self.py_func(*args))
         if self._python_seconds >= WARM_SECONDS and self._thread is None:
             self.start(*args)
         start = time.perf_counter()
         try:
-            return self.py_func(*args)
+            return boxed(self.py_func(*args))
         finally:
             self._python_seconds += time.perf_counter() - start
 

@@ -14,6 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.model.settings import Settings
+from sim.model.simulation import Simulation
+
 from sim.core import advance, jit
 from sim.gnc import kalman
 
@@ -173,3 +176,17 @@ def test_a_long_headless_run_waits_for_the_compiled_advance_at_its_start():
     proc = subprocess.run([sys.executable, "-c", LONG_RUN], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=300)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
+
+
+def test_a_kernel_run_as_python_returns_what_the_compiled_kernel_returns():
+    """Before it is loaded (or with the JIT off) a kernel runs its Python source, which reads its arrays'
+    elements as numpy scalars; the caller gets Python floats, ints and bools as from numba, in tuples too (a
+    run's CSV read ``np.float64(2.6e-05)`` when they leaked into the state)."""
+    from sim.core.jit import boxed
+
+    got = boxed((np.float64(2.5), (np.int64(3), np.bool_(True)), np.zeros(2), 1.0))
+    assert type(got[0]) is float and type(got[1][0]) is int and type(got[1][1]) is bool
+    assert isinstance(got[2], np.ndarray) and got[3] == 1.0
+    sim = Simulation(Settings(orbit=(500.0, 0.0, 51.6, 0.0, 0.0, 0.0), srp=True))
+    sim.step(2)  # the SRP facet sums, run as Python before their kernel loads
+    assert all(type(x) is float for x in (*sim.q, *sim.w)) and all(type(x) is float for x in sim.row()), sim.row()
