@@ -66,14 +66,13 @@ def test_a_gl_test_without_gl_fails_unless_the_opt_out_is_set(tmp_path):
     assert "ATTITUDE_SIM_NO_GL=1: 1 GL tests left out" in skipped.stdout
 
 
-def test_no_child_process_inherits_mutmuts_variable(monkeypatch):
+def test_no_child_process_inherits_mutmuts_variable(monkeypatch, request):
     """make mutate: while a test runs, MUTANT_UNDER_TEST is out of os.environ when mutmut keeps its own
     copy of the active mutant (a child that inherited MUTANT_UNDER_TEST=stats exited 1 and failed mutmut's
     stats step); with an older mutmut, which reads only the variable, it stays."""
     import types
 
-    import conftest
-
+    conftest = _root_conftest(request)
     trampoline = types.ModuleType("mutmut.mutation.trampoline")  # mutmut 3.8's process-local copy
     mutation = types.ModuleType("mutmut.mutation")
     mutation.trampoline = trampoline
@@ -140,6 +139,16 @@ def test_parameter_ids_are_plain_and_the_same_on_each_collection(tmp_path):
     assert "test_n[two" in refused.stdout + refused.stderr and "plain id" in refused.stdout + refused.stderr
 
 
+def _root_conftest(request):
+    """tests/conftest.py as pytest loaded it (``import conftest`` gives whichever conftest.py of the rooms was
+    imported last: tests/app/conftest.py, tests/app/plots/conftest.py...)."""
+    path = ROOT / "tests" / "conftest.py"
+    for plugin in request.config.pluginmanager.get_plugins():
+        if getattr(plugin, "__file__", None) and Path(plugin.__file__) == path:
+            return plugin
+    raise LookupError(f"{path} is not among pytest's plugins")
+
+
 def _pytest_child(args: list[str], **env) -> subprocess.CompletedProcess:
     """pytest in a child on this checkout, with its plugins (pytest-xvfb gives it an X display of its own)."""
     child_env = {**os.environ, "PYTHONPATH": str(ROOT), **env}
@@ -174,10 +183,10 @@ def test_a_display_without_gl_fails_the_gl_tests_in_one_line_and_the_opt_out_ski
     assert "2 skipped" in skipped.stdout and "ATTITUDE_SIM_NO_GL=1: 2 GL tests left out" in skipped.stdout
 
 
-def test_the_probe_answers_in_a_child_that_may_crash(monkeypatch):
+def test_the_probe_answers_in_a_child_that_may_crash(monkeypatch, request):
     """The probe reads GL_VERSION where there is GL, and reads a crash of its child as "no GL", not as a
     crash of the run."""
-    import conftest
+    conftest = _root_conftest(request)
 
     monkeypatch.setattr(conftest, "_probed", {})
     ok, version = conftest.gl_probe()
