@@ -79,6 +79,12 @@ _SIM = Path(__file__).resolve().parent.parent
 _MARK = "sim.core.jit"
 
 #: Held while numba is imported and while the formulas are registered with it (any thread).
+#: numba's error messages in colour go through colorama's init()/deinit(), which set sys.stdout and sys.stderr
+#: back to what they were at init(): done by a kernel's loader thread while the main thread's output was
+#: redirected (pytest's capsys; any redirect_stdout), the main thread's prints went to the old stream.  Plain
+#: messages touch neither (read by numba when numba.core.errors is imported, so set before numba is).
+os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
+
 _lock = threading.RLock()
 _numba = None
 #: The formulas :func:`jitable` recorded before numba was imported.

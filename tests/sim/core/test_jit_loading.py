@@ -190,3 +190,16 @@ def test_a_kernel_run_as_python_returns_what_the_compiled_kernel_returns():
     sim = Simulation(Settings(orbit=(500.0, 0.0, 51.6, 0.0, 0.0, 0.0), srp=True))
     sim.step(2)  # the SRP facet sums, run as Python before their kernel loads
     assert all(type(x) is float for x in (*sim.q, *sim.w)) and all(type(x) is float for x in sim.row()), sim.row()
+
+
+def test_numba_formats_its_messages_without_touching_the_output_streams():
+    """numba's coloured messages go through colorama's init()/deinit(), which set sys.stdout and sys.stderr back
+    to what they were at init(): from a kernel's loader thread, the main thread's redirected output (pytest's
+    capsys) went to the old stream, and tests of the command line read nothing.  sim.core.jit turns the
+    colours off before numba is imported."""
+    from sim.core import jit
+
+    jit.numba_module()
+    from numba.core import errors
+
+    assert type(errors.termcolor()).__name__ == "NOPColorScheme"
