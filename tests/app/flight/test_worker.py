@@ -178,7 +178,8 @@ def test_worker_falls_behind_openly_when_the_steps_are_too_slow(started, monkeyp
     begin = time.perf_counter()
     collect(worker, 1.0)
     factor = worker.sim_seconds / (time.perf_counter() - begin)
-    assert 0.2 < factor < 0.6
+    # at most 0.5x by construction; the floor only says it still moves (a loaded machine slows it further)
+    assert 0.05 < factor < 0.6
     monkeypatch.setattr(runner, "advance", real_advance)
     start_t = worker.sim_seconds
     begin = time.perf_counter()
