@@ -25,7 +25,8 @@ Conventions (docs/PHYSICS.md, "Control moment gyros")
 * The torque the cluster puts on the body is ``tau = -dh/dt - w x h``.  To make a wanted body
   torque ``u`` the steering law is asked for ``dh/dt = -u - w x h`` (Wie, ch. 7).
 * The singularity measure is ``m = det(A A^T)`` (Wie, ch. 7); ``m = 0`` exactly when some
-  direction ``u`` has ``u . t_i = 0`` for every CMG, i.e. no torque about ``u`` can be made.
+  direction ``u`` has ``u . t_i = 0`` for every CMG, i.e. no torque about ``u`` can be made.  Those
+  gimbal sets, the momentum envelope and the internal singular surfaces: :mod:`sim.core.cmg_surfaces`.
 
 Everything here is written for numba's :func:`sim.core.jit.jitable`: floats and small arrays,
 loops, no ``np.dot``/``@`` (numba's need BLAS through scipy).  The gimbal axes ``g`` and the
@@ -44,8 +45,7 @@ from sim.core.jit import jitable, kernel
 __all__ = ["PYRAMID_SKEW_DEG", "pyramid", "spin_transverse", "cluster_momentum", "jacobian", "gram",
            "inverse3", "det3", "singularity_measure", "moore_penrose", "singularity_robust", "sr_torque_error",
            "sr_weight", "measure_gradient", "null_motion", "gradient_steering", "rate_limit", "steer",
-           "cmg_rhs", "cmg_advance", "envelope_point", "singular_angles", "momentum_envelope",
-           "STEERING_LAWS", "dither_matrix", "generalized_sr", "gsr_torque_error"]
+           "cmg_rhs", "cmg_advance", "STEERING_LAWS", "dither_matrix", "generalized_sr", "gsr_torque_error"]
 
 #: The pyramid's skew angle: ``cos(beta) = 1/sqrt(3)`` (54.7356 deg), for which the four-CMG
 #: pyramid's momentum envelope is nearly spherical (Wie, ch. 7).
@@ -433,62 +433,3 @@ def cmg_advance(q, w, delta, j, j_inv, h0, g, s0, torque_cmd, torque_ext, law, l
         if not finite:
             return n
     return -1
-
-
-@jitable
-def envelope_point(h0, g, u):
-    """The cluster's largest momentum along the unit direction ``u``: ``h0 sum_i (u - (u.g_i) g_i) / |g_i x u|``.
-
-    Each spin axis turned as far towards ``u`` as its gimbal lets it: the saturation singular
-    surface (Wie, ch. 7, after Margulies and Aubrun 1978), the outer boundary of the envelope.
-    """
-    h = np.zeros(3)
-    for i in range(g.shape[0]):
-        ug = u[0] * g[i, 0] + u[1] * g[i, 1] + u[2] * g[i, 2]
-        p0, p1, p2 = u[0] - ug * g[i, 0], u[1] - ug * g[i, 1], u[2] - ug * g[i, 2]
-        n = math.sqrt(p0 * p0 + p1 * p1 + p2 * p2)
-        h[0] += h0 * p0 / n
-        h[1] += h0 * p1 / n
-        h[2] += h0 * p2 / n
-    return h
-
-
-@jitable
-def singular_angles(g, s0, u, signs):
-    """The gimbal angles of the singular set for direction ``u`` and signs ``eps_i = +-1``.
-
-    ``s_i = eps_i (u - (u.g_i) g_i) / |g_i x u|`` makes ``u . t_i = 0`` for every CMG, so no torque
-    about ``u`` (Margulies and Aubrun 1978; Wie, ch. 7); all signs +1 is the saturation surface,
-    mixed signs the internal singular surfaces.  Undefined where ``u`` is along a gimbal axis.
-    """
-    n = g.shape[0]
-    out = np.empty(n)
-    for i in range(n):
-        ug = u[0] * g[i, 0] + u[1] * g[i, 1] + u[2] * g[i, 2]
-        p0, p1, p2 = u[0] - ug * g[i, 0], u[1] - ug * g[i, 1], u[2] - ug * g[i, 2]
-        t0x = g[i, 1] * s0[i, 2] - g[i, 2] * s0[i, 1]
-        t0y = g[i, 2] * s0[i, 0] - g[i, 0] * s0[i, 2]
-        t0z = g[i, 0] * s0[i, 1] - g[i, 1] * s0[i, 0]
-        c = signs[i] * (p0 * s0[i, 0] + p1 * s0[i, 1] + p2 * s0[i, 2])
-        s = signs[i] * (p0 * t0x + p1 * t0y + p2 * t0z)
-        out[i] = math.atan2(s, c)
-    return out
-
-
-def momentum_envelope(h0: float, g, n_lat: int = 31, n_lon: int = 60):
-    """The cluster's momentum envelope: :func:`envelope_point` over a latitude-longitude grid of directions.
-
-    Returns
-    -------
-    ndarray, shape (n_lat, n_lon, 3)
-        The envelope's points (N m s), the poles excluded by half a step.
-    """
-    g = np.asarray(g, dtype=float)
-    lat = np.linspace(-np.pi / 2, np.pi / 2, n_lat + 2)[1:-1]
-    lon = np.linspace(0.0, 2 * np.pi, n_lon, endpoint=False)
-    out = np.empty((n_lat, n_lon, 3))
-    for a, la in enumerate(lat):
-        for b, lo in enumerate(lon):
-            u = np.array([math.cos(la) * math.cos(lo), math.cos(la) * math.sin(lo), math.sin(la)])
-            out[a, b] = envelope_point(h0, g, u)
-    return out

@@ -16,14 +16,15 @@ import math
 import numpy as np
 import pytest
 
+from cmg_oracle import CRAFT, hoffmann_inertia, wie_pyramid_momentum
 from sim.core.quaternion import cayley
 from sim.ensemble import Ensemble
 from sim.model.settings import Settings, SettingsError
 from sim.model.simulation import Simulation
 
-J = (40.0, 55.0, 35.0, 1.2, -0.5, 0.8)
-BASE = dict(integrator="rk4", inertia=J, cmg="pyramid", cmg_h0=2.5, cmg_angles=(10.0, -20.0, 30.0, 5.0),
-            rates=(0.01, -0.02, 0.015), torque=(0.05, -0.02, 0.03))
+J = CRAFT["inertia"]
+BASE = dict(integrator="rk4", inertia=J, cmg="pyramid", cmg_h0=CRAFT["h0"], cmg_angles=CRAFT["angles"],
+            rates=CRAFT["rates"], torque=(0.05, -0.02, 0.03))
 
 
 def _inertial_momentum(sim):
@@ -31,16 +32,9 @@ def _inertial_momentum(sim):
     sn = sim.snapshot()
     s = sim.settings
     c = s.cmg_set
-    delta = np.radians(sn.cmg[:4])
-    b = np.radians(s.cmg_skew)
-    cb, sb = math.cos(b), math.sin(b)
-    d1, d2, d3, d4 = delta
-    h = s.cmg_h0 * np.array([-cb * math.sin(d1) - math.cos(d2) + cb * math.sin(d3) + math.cos(d4),
-                              math.cos(d1) - cb * math.sin(d2) - math.cos(d3) + cb * math.sin(d4),
-                              sb * (math.sin(d1) + math.sin(d2) + math.sin(d3) + math.sin(d4))])
+    h = wie_pyramid_momentum(s.cmg_h0, math.radians(s.cmg_skew), np.radians(sn.cmg[:4]))
     assert c.h0 == s.cmg_h0
-    jm = np.array([[J[0], -J[3], -J[4]], [-J[3], J[1], -J[5]], [-J[4], -J[5], J[2]]])  # Hoffmann's signs
-    total = cayley(np.array(sn.q)).T @ (jm @ np.array(sn.w) + h)
+    total = cayley(np.array(sn.q)).T @ (hoffmann_inertia(J) @ np.array(sn.w) + h)
     return total, np.array(sn.h)
 
 
@@ -73,7 +67,7 @@ def test_the_torque_made_is_what_turns_the_body():
     np.testing.assert_allclose(asked, BASE["torque"], rtol=0, atol=0)  # the torque law's command
     sim.step(1)
     w0, w1 = np.array(sn0.w), np.array(sim.snapshot().w)
-    jm = np.array([[J[0], -J[3], -J[4]], [-J[3], J[1], -J[5]], [-J[4], -J[5], J[2]]])
+    jm = hoffmann_inertia(J)
     euler = jm @ ((w1 - w0) / dt) + np.cross(w0, jm @ w0)   # Euler's equation: J dw/dt + w x J w = torque
     np.testing.assert_allclose(euler, made, rtol=0, atol=1e-5 * np.abs(made).max())
 
