@@ -45,7 +45,7 @@ from sim.core.jit import jitable, kernel
 __all__ = ["PYRAMID_SKEW_DEG", "pyramid", "spin_transverse", "cluster_momentum", "jacobian", "gram",
            "inverse3", "det3", "singularity_measure", "moore_penrose", "singularity_robust", "sr_torque_error",
            "sr_weight", "measure_gradient", "null_motion", "gradient_steering", "rate_limit", "steer",
-           "cmg_rhs", "cmg_advance", "STEERING_LAWS", "dither_matrix", "generalized_sr", "gsr_torque_error"]
+           "cmg_rhs", "cmg_rk4_step", "cmg_advance", "STEERING_LAWS", "dither_matrix", "generalized_sr", "gsr_torque_error"]
 
 #: The pyramid's skew angle: ``cos(beta) = 1/sqrt(3)`` (54.7356 deg), for which the four-CMG
 #: pyramid's momentum envelope is nearly spherical (Wie, ch. 7).
@@ -395,41 +395,49 @@ def cmg_rhs(j, j_inv, h0, g, s0, q, w, delta, rates, torque_ext):
     return qdot, _mat3_vec(j_inv, rhs)
 
 
+@jitable
+def cmg_rk4_step(q, w, delta, j, j_inv, h0, g, s0, torque_cmd, torque_ext, law, lam0, mu, k, rate_max, t, eps0, omega,
+                 dt, rates_out):
+    """One step of RK4 of :func:`cmg_rhs` from time ``t``, the gimbal rates :func:`steer` sets at its start held over
+    it (zero-order hold); ``q``, ``w`` and ``delta`` advanced in place, the rates written to ``rates_out``.
+    Returns whether the new state is finite."""
+    rates = steer(law, h0, g, s0, delta, w, torque_cmd, lam0, mu, k, rate_max, t, eps0, omega)
+    for i in range(rates.shape[0]):
+        rates_out[i] = rates[i]
+    q1d, w1d = cmg_rhs(j, j_inv, h0, g, s0, q, w, delta, rates, torque_ext)
+    q2 = q + 0.5 * dt * q1d
+    w2 = w + 0.5 * dt * w1d
+    d2 = delta + 0.5 * dt * rates
+    q2d, w2d = cmg_rhs(j, j_inv, h0, g, s0, q2, w2, d2, rates, torque_ext)
+    q3 = q + 0.5 * dt * q2d
+    w3 = w + 0.5 * dt * w2d
+    q3d, w3d = cmg_rhs(j, j_inv, h0, g, s0, q3, w3, d2, rates, torque_ext)
+    q4 = q + dt * q3d
+    w4 = w + dt * w3d
+    d4 = delta + dt * rates
+    q4d, w4d = cmg_rhs(j, j_inv, h0, g, s0, q4, w4, d4, rates, torque_ext)
+    finite = True
+    for c in range(4):
+        q[c] += dt / 6.0 * (q1d[c] + 2.0 * q2d[c] + 2.0 * q3d[c] + q4d[c])
+        finite = finite and math.isfinite(q[c])
+    for c in range(3):
+        w[c] += dt / 6.0 * (w1d[c] + 2.0 * w2d[c] + 2.0 * w3d[c] + w4d[c])
+        finite = finite and math.isfinite(w[c])
+    for i in range(delta.shape[0]):
+        delta[i] = d4[i]
+        finite = finite and math.isfinite(delta[i])
+    return finite
+
+
 @kernel
 def cmg_advance(q, w, delta, j, j_inv, h0, g, s0, torque_cmd, torque_ext, law, lam0, mu, k, rate_max, t0, eps0,
                 omega, dt, steps, rates_out):
-    """``steps`` steps of RK4 of :func:`cmg_rhs`, the gimbal rates held over each step (zero-order hold).
-
-    The rates are set at the start of each step by :func:`steer` for the body torque ``torque_cmd``;
-    ``q``, ``w`` and ``delta`` are advanced in place from time ``t0``, the last step's rates written to ``rates_out``.
+    """``steps`` steps of :func:`cmg_rk4_step`, the torques held, from time ``t0``; ``q``, ``w`` and ``delta``
+    advanced in place, the last step's rates written to ``rates_out``.
     Returns the step at which the state stopped being finite, or -1.
     """
     for n in range(steps):
-        rates = steer(law, h0, g, s0, delta, w, torque_cmd, lam0, mu, k, rate_max, t0 + n * dt, eps0, omega)
-        for i in range(rates.shape[0]):
-            rates_out[i] = rates[i]
-        q1d, w1d = cmg_rhs(j, j_inv, h0, g, s0, q, w, delta, rates, torque_ext)
-        q2 = q + 0.5 * dt * q1d
-        w2 = w + 0.5 * dt * w1d
-        d2 = delta + 0.5 * dt * rates
-        q2d, w2d = cmg_rhs(j, j_inv, h0, g, s0, q2, w2, d2, rates, torque_ext)
-        q3 = q + 0.5 * dt * q2d
-        w3 = w + 0.5 * dt * w2d
-        q3d, w3d = cmg_rhs(j, j_inv, h0, g, s0, q3, w3, d2, rates, torque_ext)
-        q4 = q + dt * q3d
-        w4 = w + dt * w3d
-        d4 = delta + dt * rates
-        q4d, w4d = cmg_rhs(j, j_inv, h0, g, s0, q4, w4, d4, rates, torque_ext)
-        finite = True
-        for c in range(4):
-            q[c] += dt / 6.0 * (q1d[c] + 2.0 * q2d[c] + 2.0 * q3d[c] + q4d[c])
-            finite = finite and math.isfinite(q[c])
-        for c in range(3):
-            w[c] += dt / 6.0 * (w1d[c] + 2.0 * w2d[c] + 2.0 * w3d[c] + w4d[c])
-            finite = finite and math.isfinite(w[c])
-        for i in range(delta.shape[0]):
-            delta[i] = d4[i]
-            finite = finite and math.isfinite(delta[i])
-        if not finite:
+        if not cmg_rk4_step(q, w, delta, j, j_inv, h0, g, s0, torque_cmd, torque_ext, law, lam0, mu, k, rate_max,
+                            t0 + n * dt, eps0, omega, dt, rates_out):
             return n
     return -1

@@ -19,8 +19,10 @@ import pytest
 from cmg_oracle import CRAFT, hoffmann_inertia, wie_pyramid_momentum
 from sim.core.quaternion import cayley
 from sim.ensemble import Ensemble
+from sim.model import cmg_step
 from sim.model.settings import Settings, SettingsError
 from sim.model.simulation import Simulation
+from sim.run.scenario import load
 
 J = CRAFT["inertia"]
 BASE = dict(integrator="rk4", inertia=J, cmg="pyramid", cmg_h0=CRAFT["h0"], cmg_angles=CRAFT["angles"],
@@ -131,3 +133,39 @@ def test_an_external_torque_changes_the_total_momentum_by_its_impulse():
     np.testing.assert_allclose(row, h1, rtol=0, atol=1e-12)
     np.testing.assert_allclose(h1 - h0, d * 10.0, rtol=0, atol=2e-3 * np.linalg.norm(d) * 10.0)
     assert np.linalg.norm(np.array(sim.snapshot().torque) - np.array(sim.snapshot().cmg[-3:])) > 0.01  # ext in tx..tz
+
+
+@pytest.mark.parametrize("law", ["mp", "sr", "null", "gsr"])
+@pytest.mark.parametrize("norm", ["hoffmann", "elimination"])
+def test_many_steps_in_one_compiled_call_are_the_steps_one_by_one(law, norm, monkeypatch):
+    # cmg_fast_slew's quaternion controller (dampers, limiter) after a 30 deg command: sim.model.cmg_step.cmg_run
+    # (the torque law compiled, many steps a call) against the step of one cmg_advance call a step, the torque
+    # law in Python: bit for bit, the clock included
+    settings = load("cmg_fast_slew").settings.replace(cmg_law=law, norm=norm)
+
+    def fly():
+        sim = Simulation(settings)
+        sim.set("command_deg", (30.0, 0.0, 0.0))
+        sim.step(150)
+        sim.step(250)   # a second call: from the Simulation's clock at step 150
+        sn = sim.snapshot()
+        return sn.q, sn.w, sn.cmg, sn.t
+
+    sim = Simulation(settings)
+    cmg_step.cmg_run.wait(*sim._cmg._sample(), stream=False)
+    sim.set("command_deg", (30.0, 0.0, 0.0))
+    assert sim._cmg.packed(sim, 400) is not None                  # the compiled loop takes these steps
+    compiled = fly()
+    monkeypatch.setattr(cmg_step.CmgStep, "packed", lambda self, sim, n: None)
+    one_by_one = fly()
+    assert compiled == one_by_one
+    assert abs(compiled[2][0]) > 5.0                                 # the gimbals turned
+
+
+def test_the_compiled_loop_leaves_a_world_and_an_external_torque_to_the_step_in_python():
+    sim = Simulation(load("cmg_fast_slew").settings)
+    cmg_step.cmg_run.wait(*sim._cmg._sample(), stream=False)
+    assert sim._cmg.packed(sim, 10) is not None
+    for changes in (dict(orbit=(500.0, 0.0, 51.6, 0.0, 0.0, 0.0)), dict(disturbance=(0.001, 0.0, 0.0))):
+        other = Simulation(load("cmg_fast_slew").settings.replace(**changes))
+        assert other._cmg.packed(other, 10) is None, changes
