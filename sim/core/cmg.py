@@ -351,15 +351,19 @@ def steer(law, h0, g, s0, delta, w, torque, lam0, mu, k, rate_max, t, eps0, omeg
     (``lam0``, ``mu``), 2 gradient null motion (gain ``k``), 3 generalized SR (``lam0``, ``mu`` and
     the dither ``eps0``, ``omega`` at time ``t``); then :func:`rate_limit`.
     """
-    h = cluster_momentum(h0, g, s0, delta)
+    sp, tr = spin_transverse(g, s0, delta)   # h and A from one evaluation: cluster_momentum's and jacobian's sums
+    hx, hy, hz = _momentum_of(h0, sp)
     hdot = np.empty(3)
-    hdot[0] = -torque[0] - (w[1] * h[2] - w[2] * h[1])
-    hdot[1] = -torque[1] - (w[2] * h[0] - w[0] * h[2])
-    hdot[2] = -torque[2] - (w[0] * h[1] - w[1] * h[0])
+    hdot[0] = -torque[0] - (w[1] * hz - w[2] * hy)
+    hdot[1] = -torque[1] - (w[2] * hx - w[0] * hz)
+    hdot[2] = -torque[2] - (w[0] * hy - w[1] * hx)
     if law == 2:
         rates = gradient_steering(h0, g, s0, delta, hdot, k)
     else:
-        a = jacobian(h0, g, s0, delta)
+        a = np.empty((3, delta.shape[0]))
+        for i in range(delta.shape[0]):
+            for c in range(3):
+                a[c, i] = h0 * tr[i, c]
         if law == 3:
             rates = generalized_sr(a, hdot, lam0, mu, dither_matrix(eps0, omega, t))
         elif law == 1:
@@ -367,6 +371,17 @@ def steer(law, h0, g, s0, delta, w, torque, lam0, mu, k, rate_max, t, eps0, omeg
         else:
             rates = moore_penrose(a, hdot)
     return rate_limit(rates, rate_max)
+
+
+@jitable
+def _momentum_of(h0, s):
+    """:func:`cluster_momentum` from the spin axes ``s``: the same sums in the same order, as three floats."""
+    hx, hy, hz = 0.0, 0.0, 0.0
+    for i in range(s.shape[0]):
+        hx += h0 * s[i, 0]
+        hy += h0 * s[i, 1]
+        hz += h0 * s[i, 2]
+    return hx, hy, hz
 
 
 @jitable
@@ -380,19 +395,35 @@ def cmg_rhs(j, j_inv, h0, g, s0, q, w, delta, rates, torque_ext):
     qdot = np.empty(4)
     for k in range(4):
         qdot[k] = 0.5 * qd[k]
-    a = jacobian(h0, g, s0, delta)
-    hb = cluster_momentum(h0, g, s0, delta)
-    big = _mat3_vec(j, w)
-    for k in range(3):
-        big[k] += hb[k]
-    rhs = np.empty(3)
-    rhs[0] = torque_ext[0] - (w[1] * big[2] - w[2] * big[1])
-    rhs[1] = torque_ext[1] - (w[2] * big[0] - w[0] * big[2])
-    rhs[2] = torque_ext[2] - (w[0] * big[1] - w[1] * big[0])
-    for k in range(3):
-        for i in range(rates.shape[0]):
-            rhs[k] -= a[k, i] * rates[i]
-    return qdot, _mat3_vec(j_inv, rhs)
+    # A and h from one spin_transverse (jacobian's h0 t_i and cluster_momentum's sums, the same arithmetic),
+    # J w + h and the right-hand side as floats: no arrays but the two returned
+    s, t = spin_transverse(g, s0, delta)
+    hx, hy, hz = _momentum_of(h0, s)
+    b0 = j[0, 0] * w[0] + j[0, 1] * w[1] + j[0, 2] * w[2] + hx
+    b1 = j[1, 0] * w[0] + j[1, 1] * w[1] + j[1, 2] * w[2] + hy
+    b2 = j[2, 0] * w[0] + j[2, 1] * w[1] + j[2, 2] * w[2] + hz
+    r0 = torque_ext[0] - (w[1] * b2 - w[2] * b1)
+    r1 = torque_ext[1] - (w[2] * b0 - w[0] * b2)
+    r2 = torque_ext[2] - (w[0] * b1 - w[1] * b0)
+    for i in range(rates.shape[0]):
+        r0 -= h0 * t[i, 0] * rates[i]
+    for i in range(rates.shape[0]):
+        r1 -= h0 * t[i, 1] * rates[i]
+    for i in range(rates.shape[0]):
+        r2 -= h0 * t[i, 2] * rates[i]
+    wdot = np.empty(3)
+    for c in range(3):
+        wdot[c] = j_inv[c, 0] * r0 + j_inv[c, 1] * r1 + j_inv[c, 2] * r2
+    return qdot, wdot
+
+
+@jitable
+def _axpy(x, a, y):
+    """``x + a y`` (``a`` a float), one new array."""
+    out = np.empty(x.shape[0])
+    for c in range(x.shape[0]):
+        out[c] = x[c] + a * y[c]
+    return out
 
 
 @jitable
@@ -404,17 +435,13 @@ def cmg_rk4_step(q, w, delta, j, j_inv, h0, g, s0, torque_cmd, torque_ext, law, 
     rates = steer(law, h0, g, s0, delta, w, torque_cmd, lam0, mu, k, rate_max, t, eps0, omega)
     for i in range(rates.shape[0]):
         rates_out[i] = rates[i]
+    h = 0.5 * dt
     q1d, w1d = cmg_rhs(j, j_inv, h0, g, s0, q, w, delta, rates, torque_ext)
-    q2 = q + 0.5 * dt * q1d
-    w2 = w + 0.5 * dt * w1d
-    d2 = delta + 0.5 * dt * rates
+    q2, w2, d2 = _axpy(q, h, q1d), _axpy(w, h, w1d), _axpy(delta, h, rates)
     q2d, w2d = cmg_rhs(j, j_inv, h0, g, s0, q2, w2, d2, rates, torque_ext)
-    q3 = q + 0.5 * dt * q2d
-    w3 = w + 0.5 * dt * w2d
+    q3, w3 = _axpy(q, h, q2d), _axpy(w, h, w2d)
     q3d, w3d = cmg_rhs(j, j_inv, h0, g, s0, q3, w3, d2, rates, torque_ext)
-    q4 = q + dt * q3d
-    w4 = w + dt * w3d
-    d4 = delta + dt * rates
+    q4, w4, d4 = _axpy(q, dt, q3d), _axpy(w, dt, w3d), _axpy(delta, dt, rates)
     q4d, w4d = cmg_rhs(j, j_inv, h0, g, s0, q4, w4, d4, rates, torque_ext)
     finite = True
     for c in range(4):
