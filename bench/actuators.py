@@ -23,7 +23,8 @@ Times are CPU time of this process (``time.process_time``), medians of repeats.
 The goal measured against the compiled wheel step (``python -m bench.actuators --goal [--before DIR]``,
 :func:`goal_rows`): ``cmg_fast_slew`` on its CMGs and on its comparison body's wheels, one ``Simulation.step``
 call of many steps, every kernel the run would load (``cmg_advance``, :func:`sim.core.advance.advance`,
-:func:`sim.model.advance_craft.advance_craft`) loaded first, as a long run has them; best of 3.  With
+:func:`sim.model.advance_craft.advance_craft`, the world's) loaded first, as a long run has them; best of 3;
+the same on a 500 km orbit with the gravity gradient (:data:`ORBIT`).  With
 ``--before DIR`` (a tree of an older commit, ``git archive REV | tar -x -C DIR``) each measurement is a fresh
 process of this file with ``PYTHONPATH`` the old tree or this one, old and new alternating (old, new, new,
 old, old, new), so the machine's load falls on both alike.
@@ -153,12 +154,14 @@ def thruster_vs_wheel_rows(steps: int) -> list[tuple[str, float]]:
 
 
 def _load_kernels(settings) -> None:
-    """Every kernel a long run of ``settings`` has loaded: the plain and the spacecraft step, and the CMG steps."""
+    """Every kernel a long run of ``settings`` has loaded: the plain and the spacecraft step, the world's, the CMG
+    steps."""
     from sim.core import advance
-    from sim.model import advance_craft
+    from sim.model import advance_craft, world
 
     advance.load()
     advance_craft.load()
+    world.load()
     q, w, d, j, ji, h0, g, s0 = _state()
     cmg.cmg_advance.wait(q, w, d, j, ji, h0, g, s0, np.zeros(3), np.zeros(3), 0, 0.01, 10.0, 1.0, 1.5, 0.0, 0.01,
                          1.0, DT, 1, np.zeros(4), stream=False)
