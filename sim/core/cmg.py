@@ -42,7 +42,8 @@ import numpy as np
 from sim.core.algebra import vtmul_QV
 from sim.core.jit import jitable, kernel
 
-__all__ = ["PYRAMID_SKEW_DEG", "pyramid", "spin_transverse", "cluster_momentum", "jacobian", "gram",
+__all__ = ["PYRAMID_SKEW_DEG", "pyramid", "spin_transverse", "cluster_momentum", "momentum_of", "jacobian",
+           "jacobian_of", "gram",
            "inverse3", "det3", "singularity_measure", "moore_penrose", "singularity_robust", "sr_torque_error",
            "sr_weight", "measure_gradient", "null_motion", "gradient_steering", "rate_limit", "steer",
            "cmg_rhs", "cmg_rk4_step", "cmg_advance", "STEERING_LAWS", "dither_matrix", "generalized_sr", "gsr_torque_error"]
@@ -97,18 +98,34 @@ def spin_transverse(g, s0, delta):
 def cluster_momentum(h0, g, s0, delta):
     """The cluster's momentum in body axes, ``h = h0 sum_i s_i(delta_i)`` (Wie, ch. 7); shape (3,)."""
     s, _ = spin_transverse(g, s0, delta)
-    h = np.zeros(3)
-    for i in range(delta.shape[0]):
-        for k in range(3):
-            h[k] += h0 * s[i, k]
+    hx, hy, hz = momentum_of(h0, s)
+    h = np.empty(3)
+    h[0], h[1], h[2] = hx, hy, hz
     return h
+
+
+@jitable
+def momentum_of(h0, s):
+    """``h0 sum_i s_i`` from the spin axes ``s`` (shape (n, 3)), as three floats, summed over ``i`` in order."""
+    hx, hy, hz = 0.0, 0.0, 0.0
+    for i in range(s.shape[0]):
+        hx += h0 * s[i, 0]
+        hy += h0 * s[i, 1]
+        hz += h0 * s[i, 2]
+    return hx, hy, hz
 
 
 @jitable
 def jacobian(h0, g, s0, delta):
     """``A = dh/ddelta = h0 [t_1 ... t_n]``, shape (3, n) (Wie, ch. 7)."""
     _, t = spin_transverse(g, s0, delta)
-    n = delta.shape[0]
+    return jacobian_of(h0, t)
+
+
+@jitable
+def jacobian_of(h0, t):
+    """``A = h0 [t_1 ... t_n]`` from the transverse axes ``t`` (shape (n, 3)), shape (3, n)."""
+    n = t.shape[0]
     a = np.empty((3, n))
     for i in range(n):
         for k in range(3):
@@ -352,7 +369,7 @@ def steer(law, h0, g, s0, delta, w, torque, lam0, mu, k, rate_max, t, eps0, omeg
     the dither ``eps0``, ``omega`` at time ``t``); then :func:`rate_limit`.
     """
     sp, tr = spin_transverse(g, s0, delta)   # h and A from one evaluation: cluster_momentum's and jacobian's sums
-    hx, hy, hz = _momentum_of(h0, sp)
+    hx, hy, hz = momentum_of(h0, sp)
     hdot = np.empty(3)
     hdot[0] = -torque[0] - (w[1] * hz - w[2] * hy)
     hdot[1] = -torque[1] - (w[2] * hx - w[0] * hz)
@@ -360,10 +377,7 @@ def steer(law, h0, g, s0, delta, w, torque, lam0, mu, k, rate_max, t, eps0, omeg
     if law == 2:
         rates = gradient_steering(h0, g, s0, delta, hdot, k)
     else:
-        a = np.empty((3, delta.shape[0]))
-        for i in range(delta.shape[0]):
-            for c in range(3):
-                a[c, i] = h0 * tr[i, c]
+        a = jacobian_of(h0, tr)
         if law == 3:
             rates = generalized_sr(a, hdot, lam0, mu, dither_matrix(eps0, omega, t))
         elif law == 1:
@@ -371,17 +385,6 @@ def steer(law, h0, g, s0, delta, w, torque, lam0, mu, k, rate_max, t, eps0, omeg
         else:
             rates = moore_penrose(a, hdot)
     return rate_limit(rates, rate_max)
-
-
-@jitable
-def _momentum_of(h0, s):
-    """:func:`cluster_momentum` from the spin axes ``s``: the same sums in the same order, as three floats."""
-    hx, hy, hz = 0.0, 0.0, 0.0
-    for i in range(s.shape[0]):
-        hx += h0 * s[i, 0]
-        hy += h0 * s[i, 1]
-        hz += h0 * s[i, 2]
-    return hx, hy, hz
 
 
 @jitable
@@ -395,10 +398,10 @@ def cmg_rhs(j, j_inv, h0, g, s0, q, w, delta, rates, torque_ext):
     qdot = np.empty(4)
     for k in range(4):
         qdot[k] = 0.5 * qd[k]
-    # A and h from one spin_transverse (jacobian's h0 t_i and cluster_momentum's sums, the same arithmetic),
-    # J w + h and the right-hand side as floats: no arrays but the two returned
+    # h from one spin_transverse (momentum_of), J w + h (sim.core.algebra.matvec_MV's sums, on the 3 x 3 array) and
+    # the right-hand side as floats, A's entries h0 t_i as jacobian_of makes them: no arrays but the two returned
     s, t = spin_transverse(g, s0, delta)
-    hx, hy, hz = _momentum_of(h0, s)
+    hx, hy, hz = momentum_of(h0, s)
     b0 = j[0, 0] * w[0] + j[0, 1] * w[1] + j[0, 2] * w[2] + hx
     b1 = j[1, 0] * w[0] + j[1, 1] * w[1] + j[1, 2] * w[2] + hy
     b2 = j[2, 0] * w[0] + j[2, 1] * w[1] + j[2, 2] * w[2] + hz
