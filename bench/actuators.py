@@ -5,9 +5,8 @@
 * ``cmg_advance`` (sim/core/cmg.py, compiled by sim.core.jit): one RK4 step of the craft with a
   four-CMG pyramid, the steering law evaluated at every step, per steering law; many steps in one
   call (the compiled loop) and one step per call (what a Python loop calling it per step pays);
-* the wheel step of today for the same integrator: ``Simulation(integrator="rk4", wheels="pyramid")``,
-  Python (the compiled wheel step is another branch's, issue 42: the ratio the goal asks for,
-  CMG step <= 2x wheel step, is to be taken against that one when it lands);
+* the wheel step for the same integrator: ``Simulation(integrator="rk4", wheels="pyramid")``, compiled
+  (:mod:`sim.model.advance_craft`, loaded first);
 * a PWPF step and a thruster wrench of 12 thrusters, compiled, one call each;
 * the goal's ratio, wired (issue 45): one ``Simulation.step`` of the scenario ``cmg_fast_slew`` on its CMGs
   (:mod:`sim.model.cmg_step`: the torque law in Python, then one compiled ``cmg_advance`` step) beside the
@@ -19,12 +18,26 @@
   dead-band step beside the same body on wheels (``thruster_vs_wheel_rows``).
 
 Times are CPU time of this process (``time.process_time``), medians of repeats.
+
+The goal measured against the compiled wheel step (``python -m bench.actuators --goal [--before DIR]``,
+:func:`goal_rows`): ``cmg_fast_slew`` on its CMGs and on its comparison body's wheels, one ``Simulation.step``
+call of many steps, every kernel the run would load (``cmg_advance``, :func:`sim.core.advance.advance`,
+:func:`sim.model.advance_craft.advance_craft`, the world's) loaded first, as a long run has them; best of 3;
+the same on a 500 km orbit with the gravity gradient (:data:`ORBIT`).  With
+``--before DIR`` (a tree of an older commit, ``git archive REV | tar -x -C DIR``) each measurement is a fresh
+process of this file with ``PYTHONPATH`` the old tree or this one, old and new alternating (old, new, new,
+old, old, new), so the machine's load falls on both alike.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -139,16 +152,94 @@ def thruster_vs_wheel_rows(steps: int) -> list[tuple[str, float]]:
     return out
 
 
+def _load_kernels(settings) -> None:
+    """Every kernel a long run of ``settings`` has loaded: the plain and the spacecraft step, the world's, the CMG
+    steps."""
+    from sim.core import advance
+    from sim.model import advance_craft, world
+
+    advance.load()
+    advance_craft.load()
+    world.load()
+    q, w, d, j, ji, h0, g, s0 = _state()
+    cmg.cmg_advance.wait(q, w, d, j, ji, h0, g, s0, np.zeros(3), np.zeros(3), 0, 0.01, 10.0, 1.0, 1.5, 0.0, 0.01,
+                         1.0, DT, 1, np.zeros(4), stream=False)
+    from sim.model import cmg_step
+
+    if hasattr(cmg_step, "cmg_run"):  # the many-step CMG kernel (not in a tree before it)
+        cmg_step.cmg_run.wait(*Simulation(settings)._cmg._sample(), stream=False)
+
+
+#: The same slew on a 500 km orbit with the gravity gradient: the world made between steps (one step a call).
+ORBIT = dict(orbit=(500.0, 0.0, 51.6, 0.0, 0.0, 0.0), gravity_gradient=True)
+
+
+def goal_once(steps: int, repeats: int = 3) -> dict:
+    """``cmg_fast_slew`` after its 30 deg command: us a step on its CMGs and on its comparison body's wheels, each the
+    best of ``repeats`` runs of ``steps`` steps in one ``Simulation.step`` call, the kernels loaded first."""
+    sc = load("cmg_fast_slew")
+    wheels = sc.settings.replace(**dict(sc.compare)["wheels"])
+    _load_kernels(sc.settings)
+    out = {}
+    for name, settings in (("cmg", sc.settings), ("wheels", wheels), ("cmg_orbit", sc.settings.replace(**ORBIT)),
+                           ("wheels_orbit", wheels.replace(**ORBIT))):
+        times = []
+        for _ in range(repeats):
+            sim = Simulation(settings)
+            sim.set("command_deg", (30.0, 0.0, 0.0))
+            sim.step(10)
+            start = _clock()
+            sim.step(steps)
+            times.append((_clock() - start) / steps * 1e6)
+        out[name] = min(times)
+    out["sim"] = str(Path(sys.modules["sim"].__file__).resolve().parents[1])
+    return out
+
+
+def goal_rows(steps: int, before: str | None = None, rounds: int = 3) -> list[tuple[str, float]]:
+    """The goal's rows (:func:`goal_once`); with ``before`` old and new alternating in fresh processes, best of
+    ``rounds`` each."""
+    if before is None:
+        found = goal_once(steps)
+        return [("cmg_fast_slew on CMGs (us/step)", found["cmg"]),
+                ("cmg_fast_slew on wheels, compiled (us/step)", found["wheels"]),
+                ("ratio CMG step / wheel step (goal <= 2)", found["cmg"] / found["wheels"]),
+                ("the same on an orbit, gravity gradient: CMGs (us/step)", found["cmg_orbit"]),
+                ("the same on an orbit, gravity gradient: wheels (us/step)", found["wheels_orbit"]),
+                ("the same on an orbit: ratio (goal <= 2)", found["cmg_orbit"] / found["wheels_orbit"])]
+    here = str(Path(__file__).resolve().parents[1])
+    sides = {"old": str(Path(before).resolve()), "new": here}
+    found = {"old": [], "new": []}
+    for k in range(rounds):
+        for side in (("old", "new") if k % 2 == 0 else ("new", "old")):
+            env = dict(os.environ, PYTHONPATH=sides[side])
+            text = subprocess.run([sys.executable, __file__, "--goal-once", str(steps)], env=env, cwd=sides[side],
+                                  capture_output=True, text=True, check=True).stdout
+            run = json.loads(text.strip().splitlines()[-1])
+            if run["sim"] != sides[side]:
+                raise RuntimeError(f"the {side} side measured {run['sim']}, not {sides[side]}")
+            found[side].append(run)
+    out = []
+    for side in ("old", "new"):
+        for key, where in (("", ""), ("_orbit", " on an orbit, gravity gradient")):
+            cmgs = min(r["cmg" + key] for r in found[side])
+            wheel = min(r["wheels" + key] for r in found[side])
+            out += [(f"{side}: cmg_fast_slew{where} on CMGs (us/step)", cmgs),
+                    (f"{side}: cmg_fast_slew{where} on wheels, compiled (us/step)", wheel),
+                    (f"{side}: ratio CMG step / wheel step (goal <= 2)", cmgs / wheel)]
+    return out
+
+
 def rows(quick: bool = False) -> list[tuple[str, float]]:
     steps = 2_000 if quick else 20_000
-    q, w, d, j, ji, h0, g, s0 = _state()
-    cmg.cmg_advance(q, w, d, j, ji, h0, g, s0, np.zeros(3), np.zeros(3), 0, 0.01, 10.0, 1.0, 1.5, 0.0, 0.01, 1.0,
-                    DT, 1, np.zeros(4))   # compile (or load from the disk cache) outside the timing
+    # compiled (or loaded from the disk cache) outside the timing; a call of a kernel not loaded yet runs its
+    # Python (sim.core.jit.Kernel), which the first row measured before it waited here
+    _load_kernels(load("cmg_fast_slew").settings)
     out = []
     for law, name in enumerate(cmg.STEERING_LAWS):
         out.append((f"cmg rk4 step, {name}, {steps} steps in one call (us/step)", cmg_us_per_step(law, steps, steps)))
         out.append((f"cmg rk4 step, {name}, one step per call (us/step)", cmg_us_per_step(law, steps, 1)))
-    out.append(("wheel rk4 step, pyramid, Simulation.step, Python (us/step)", wheel_us_per_step(steps)))
+    out.append(("wheel rk4 step, pyramid, Simulation.step, compiled (us/step)", wheel_us_per_step(steps)))
     out += wired_rows(steps)
     rng = np.random.default_rng(0)
     pos, dirs = rng.normal(size=(12, 3)), rng.normal(size=(12, 3))
@@ -160,7 +251,13 @@ def rows(quick: bool = False) -> list[tuple[str, float]]:
 
 
 if __name__ == "__main__":
-    import sys
-
-    for label, value in rows(quick="--quick" in sys.argv):
+    if "--goal-once" in sys.argv:   # one side's measurement, for goal_rows: a JSON line
+        print(json.dumps(goal_once(int(sys.argv[sys.argv.index("--goal-once") + 1]))))
+        sys.exit(0)
+    if "--goal" in sys.argv:
+        old = sys.argv[sys.argv.index("--before") + 1] if "--before" in sys.argv else None
+        table = goal_rows(2_000 if "--quick" in sys.argv else 20_000, old)
+    else:
+        table = rows(quick="--quick" in sys.argv)
+    for label, value in table:
         print(f"{value:10.3f}  {label}")

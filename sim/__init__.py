@@ -83,7 +83,13 @@ _FACE = {
     # sim.core.cmg
     "spin_transverse": "sim.core.cmg",
     "cluster_momentum": "sim.core.cmg",
-    "envelope_point": "sim.core.cmg",
+    # sim.core.cmg_surfaces
+    "envelope_point": "sim.core.cmg_surfaces",
+    "singular_section": "sim.core.cmg_surfaces",
+    "sign_sets": "sim.core.cmg_surfaces",
+    "singularity_kind": "sim.core.cmg_surfaces",
+    "ELLIPTIC": "sim.core.cmg_surfaces",
+    "HYPERBOLIC": "sim.core.cmg_surfaces",
     # sim.core.thrusters, sim.model.thruster_drive (issue 45)
     "MODULATIONS": "sim.core.thrusters",
     "limit_cycle": "sim.core.thrusters",

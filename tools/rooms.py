@@ -13,7 +13,7 @@ PROJECT = """architecture docs packaging conftest hostile_cases soak bench_compa
 kernel_cache single_source""".split()
 
 ROOMS = {
-    "sim/core": """aem_reader algebra atmosphere axis_error beta_along_the_normal body body_vectors cmg
+    "sim/core": """aem_reader algebra atmosphere axis_error beta_along_the_normal body body_vectors cmg cmg_surfaces
 command_sign_and_sharing control core_room discrete_steps elliptic euler_controller_axes gyrostat_equations
 integrators interpolation jit_loading kepler_equation kernels magnetic magnetorquers momentum_dumping_control multiplier
 multiplier_inputs ops_flavour properties quaternion quaternion_columns rates_from_samples slerp_formulas

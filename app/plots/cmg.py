@@ -6,8 +6,10 @@ rates the steering law asks ``cmg_rate1..N``, the singularity measure ``m = det(
 (``cmg_m``: 0 on a singular set), and the torque asked (the torque law's, dashed) against the torque
 made (the cluster's, solid).  Below them the **momentum envelope** projected on a plane of body axes:
 its outline (:func:`sim.core.cmg.envelope_point` for directions in that plane: where the envelope's
-normal lies in the plane, the outline of its projection), the pyramid's internal singular momentum
-``+-2 h0 cos(beta)`` along x and y marked, and the cluster's momentum ``h = h0 sum_i s_i``
+normal lies in the plane, the outline of its projection), the internal singular surfaces cut by the plot's
+plane through the origin (:func:`internal_sections`: red dots where they are elliptic, impassable by null motion,
+violet where hyperbolic; e.g. the pyramid's elliptic ``2 h0 cos(beta) = 1.15 h0`` along x and y), and the
+cluster's momentum ``h = h0 sum_i s_i``
 (:func:`sim.core.cmg.cluster_momentum` of the recorded gimbal angles) as a moving point with its trail.
 The plane is the one the trail spreads over most (x-y, x-z or y-z: the axis it moves least along is left
 out, :func:`projection_plane`), chosen again when another axis becomes clearly the least used.
@@ -23,11 +25,12 @@ from pyqtgraph.Qt import QtWidgets
 
 from app.plots.legend import add_legend, fit_legend
 from app.plots.live import WHEEL_COLORS, CurveSpec, PlotPanel, PlotSpec
-from app.plots.style import AMBER, BLUE, GREEN, PLOT_BACKGROUND, RED, SILVER, style_axes
-from sim import cluster_momentum, envelope_point, spin_transverse
+from app.plots.style import AMBER, BLUE, GREEN, PLOT_BACKGROUND, RED, SILVER, VIOLET, style_axes
+from sim import (ELLIPTIC, HYPERBOLIC, cluster_momentum, envelope_point, sign_sets, singular_section,
+                 singularity_kind, spin_transverse)
 
-__all__ = ["CmgTab", "CMG_PLOTS", "cmg_curves", "envelope_outline", "projection_plane", "rotor_axes", "TRAIL_POINTS",
-           "PLANES"]
+__all__ = ["CmgTab", "CMG_PLOTS", "cmg_curves", "envelope_outline", "internal_sections", "projection_plane",
+           "rotor_axes", "TRAIL_POINTS", "PLANES"]
 
 #: The projection planes: the two body axes kept (indices into x, y, z), by the axis left out.
 PLANES = {2: (0, 1), 1: (0, 2), 0: (1, 2)}
@@ -70,6 +73,21 @@ def envelope_outline(h0: float, g, plane=(0, 1), points: int = 181) -> np.ndarra
     return out
 
 
+def internal_sections(h0: float, g, dropped: int) -> tuple:
+    """The internal singular surfaces (every sign set but all ``+1``, :func:`sim.core.cmg_surfaces.sign_sets`) cut by
+    the plane ``h[dropped] = 0`` (:func:`sim.core.cmg_surfaces.singular_section`): ``(elliptic, hyperbolic)``, each
+    shape (M, 3) (N m s), by :func:`sim.core.cmg_surfaces.singularity_kind` (the degenerate points left out)."""
+    g = np.ascontiguousarray(g, dtype=float)
+    found = {ELLIPTIC: [np.empty((0, 3))], HYPERBOLIC: [np.empty((0, 3))]}
+    for signs in sign_sets(len(g))[1:]:
+        h, u = singular_section(h0, g, signs, dropped)
+        if len(h):
+            kind = singularity_kind(h0, g, u, signs)
+            for k, parts in found.items():
+                parts.append(h[kind == k])
+    return np.concatenate(found[ELLIPTIC]), np.concatenate(found[HYPERBOLIC])
+
+
 def rotor_axes(cluster, delta_deg) -> np.ndarray:
     """The rotors' spin axes ``s_i`` (body axes, shape (n, 3)) of a checked cluster at the gimbal angles ``delta_deg``
     (deg): :func:`sim.core.cmg.spin_transverse`, what the 3D view turns the drawn rotors to."""
@@ -106,10 +124,12 @@ class CmgTab(QtWidgets.QWidget):
         plot.showGrid(x=True, y=True, alpha=0.2)
         style_axes(plot, "hy (N m s)")
         plot.setLabel("bottom", "hx (N m s)")
-        add_legend(plot, 3)
+        add_legend(plot, 4)
         self.outline = plot.plot([], [], pen=pg.mkPen(SILVER), name="envelope")
-        self.singular = pg.ScatterPlotItem(size=7, symbol="x", pen=pg.mkPen(RED), brush=None, name="2 h0 cos β")
-        plot.addItem(self.singular)
+        self.elliptic = pg.ScatterPlotItem(size=3, pen=None, brush=pg.mkBrush(RED), name="elliptic")
+        self.hyperbolic = pg.ScatterPlotItem(size=3, pen=None, brush=pg.mkBrush(VIOLET), name="hyperbolic")
+        plot.addItem(self.hyperbolic)
+        plot.addItem(self.elliptic)
         self.trail = plot.plot([], [], pen=pg.mkPen(AMBER, width=1))
         self.point = pg.ScatterPlotItem(size=10, brush=pg.mkBrush(AMBER), pen=None, name="h cluster")
         plot.addItem(self.point)
@@ -120,7 +140,7 @@ class CmgTab(QtWidgets.QWidget):
         self._cluster = None
         self._drawn = None
         self._dropped = None  # the axis left out of the envelope plot (PLANES)
-        self._skew = 0.0
+        self._sections = {}   # dropped axis -> internal_sections of the run's cluster
 
     @property
     def plane(self) -> tuple:
@@ -144,7 +164,7 @@ class CmgTab(QtWidgets.QWidget):
             self.panel.set_curves(name, specs)
         self._cluster = cluster
         self._drawn = None
-        self._skew = settings.cmg_skew
+        self._sections = {}
         if cluster is not None:
             self._set_plane(2)
         self.panel.clear()
@@ -187,15 +207,17 @@ class CmgTab(QtWidgets.QWidget):
         self.point.setData([h[-1, i]], [h[-1, j]])
 
     def _set_plane(self, dropped: int) -> None:
-        """Project on the plane without axis ``dropped``: the outline, the singular marks, the axis labels."""
+        """Project on the plane without axis ``dropped``: the outline, the internal surfaces' sections, the axis labels."""
         self._dropped = dropped
         c, plot = self._cluster, self.envelope.getPlotItem()
         i, j = PLANES[dropped]
         outline = envelope_outline(c.h0, c.g, (i, j))
         self.outline.setData(outline[:, 0], outline[:, 1])
-        s = 2 * c.h0 * math.cos(math.radians(self._skew))  # the internal singular momentum along x and y
-        marks = [(s, 0.0, 0.0), (-s, 0.0, 0.0), (0.0, s, 0.0), (0.0, -s, 0.0)]
-        self.singular.setData([m[i] for m in marks], [m[j] for m in marks])
+        if dropped not in self._sections:
+            self._sections[dropped] = internal_sections(c.h0, c.g, dropped)
+        elliptic, hyperbolic = self._sections[dropped]
+        self.elliptic.setData(elliptic[:, i], elliptic[:, j])
+        self.hyperbolic.setData(hyperbolic[:, i], hyperbolic[:, j])
         plot.setLabel("bottom", f"h{'xyz'[i]} (N m s)")
         plot.setLabel("left", f"h{'xyz'[j]} (N m s)")
 

@@ -25,7 +25,8 @@ Conventions (docs/PHYSICS.md, "Control moment gyros")
 * The torque the cluster puts on the body is ``tau = -dh/dt - w x h``.  To make a wanted body
   torque ``u`` the steering law is asked for ``dh/dt = -u - w x h`` (Wie, ch. 7).
 * The singularity measure is ``m = det(A A^T)`` (Wie, ch. 7); ``m = 0`` exactly when some
-  direction ``u`` has ``u . t_i = 0`` for every CMG, i.e. no torque about ``u`` can be made.
+  direction ``u`` has ``u . t_i = 0`` for every CMG, i.e. no torque about ``u`` can be made.  Those
+  gimbal sets, the momentum envelope and the internal singular surfaces: :mod:`sim.core.cmg_surfaces`.
 
 Everything here is written for numba's :func:`sim.core.jit.jitable`: floats and small arrays,
 loops, no ``np.dot``/``@`` (numba's need BLAS through scipy).  The gimbal axes ``g`` and the
@@ -41,11 +42,11 @@ import numpy as np
 from sim.core.algebra import vtmul_QV
 from sim.core.jit import jitable, kernel
 
-__all__ = ["PYRAMID_SKEW_DEG", "pyramid", "spin_transverse", "cluster_momentum", "jacobian", "gram",
+__all__ = ["PYRAMID_SKEW_DEG", "pyramid", "spin_transverse", "cluster_momentum", "momentum_of", "jacobian",
+           "jacobian_of", "gram",
            "inverse3", "det3", "singularity_measure", "moore_penrose", "singularity_robust", "sr_torque_error",
            "sr_weight", "measure_gradient", "null_motion", "gradient_steering", "rate_limit", "steer",
-           "cmg_rhs", "cmg_advance", "envelope_point", "singular_angles", "momentum_envelope",
-           "STEERING_LAWS", "dither_matrix", "generalized_sr", "gsr_torque_error"]
+           "cmg_rhs", "cmg_rk4_step", "cmg_advance", "STEERING_LAWS", "dither_matrix", "generalized_sr", "gsr_torque_error"]
 
 #: The pyramid's skew angle: ``cos(beta) = 1/sqrt(3)`` (54.7356 deg), for which the four-CMG
 #: pyramid's momentum envelope is nearly spherical (Wie, ch. 7).
@@ -97,18 +98,34 @@ def spin_transverse(g, s0, delta):
 def cluster_momentum(h0, g, s0, delta):
     """The cluster's momentum in body axes, ``h = h0 sum_i s_i(delta_i)`` (Wie, ch. 7); shape (3,)."""
     s, _ = spin_transverse(g, s0, delta)
-    h = np.zeros(3)
-    for i in range(delta.shape[0]):
-        for k in range(3):
-            h[k] += h0 * s[i, k]
+    hx, hy, hz = momentum_of(h0, s)
+    h = np.empty(3)
+    h[0], h[1], h[2] = hx, hy, hz
     return h
+
+
+@jitable
+def momentum_of(h0, s):
+    """``h0 sum_i s_i`` from the spin axes ``s`` (shape (n, 3)), as three floats, summed over ``i`` in order."""
+    hx, hy, hz = 0.0, 0.0, 0.0
+    for i in range(s.shape[0]):
+        hx += h0 * s[i, 0]
+        hy += h0 * s[i, 1]
+        hz += h0 * s[i, 2]
+    return hx, hy, hz
 
 
 @jitable
 def jacobian(h0, g, s0, delta):
     """``A = dh/ddelta = h0 [t_1 ... t_n]``, shape (3, n) (Wie, ch. 7)."""
     _, t = spin_transverse(g, s0, delta)
-    n = delta.shape[0]
+    return jacobian_of(h0, t)
+
+
+@jitable
+def jacobian_of(h0, t):
+    """``A = h0 [t_1 ... t_n]`` from the transverse axes ``t`` (shape (n, 3)), shape (3, n)."""
+    n = t.shape[0]
     a = np.empty((3, n))
     for i in range(n):
         for k in range(3):
@@ -351,15 +368,16 @@ def steer(law, h0, g, s0, delta, w, torque, lam0, mu, k, rate_max, t, eps0, omeg
     (``lam0``, ``mu``), 2 gradient null motion (gain ``k``), 3 generalized SR (``lam0``, ``mu`` and
     the dither ``eps0``, ``omega`` at time ``t``); then :func:`rate_limit`.
     """
-    h = cluster_momentum(h0, g, s0, delta)
+    sp, tr = spin_transverse(g, s0, delta)   # h and A from one evaluation: cluster_momentum's and jacobian's sums
+    hx, hy, hz = momentum_of(h0, sp)
     hdot = np.empty(3)
-    hdot[0] = -torque[0] - (w[1] * h[2] - w[2] * h[1])
-    hdot[1] = -torque[1] - (w[2] * h[0] - w[0] * h[2])
-    hdot[2] = -torque[2] - (w[0] * h[1] - w[1] * h[0])
+    hdot[0] = -torque[0] - (w[1] * hz - w[2] * hy)
+    hdot[1] = -torque[1] - (w[2] * hx - w[0] * hz)
+    hdot[2] = -torque[2] - (w[0] * hy - w[1] * hx)
     if law == 2:
         rates = gradient_steering(h0, g, s0, delta, hdot, k)
     else:
-        a = jacobian(h0, g, s0, delta)
+        a = jacobian_of(h0, tr)
         if law == 3:
             rates = generalized_sr(a, hdot, lam0, mu, dither_matrix(eps0, omega, t))
         elif law == 1:
@@ -380,115 +398,76 @@ def cmg_rhs(j, j_inv, h0, g, s0, q, w, delta, rates, torque_ext):
     qdot = np.empty(4)
     for k in range(4):
         qdot[k] = 0.5 * qd[k]
-    a = jacobian(h0, g, s0, delta)
-    hb = cluster_momentum(h0, g, s0, delta)
-    big = _mat3_vec(j, w)
-    for k in range(3):
-        big[k] += hb[k]
-    rhs = np.empty(3)
-    rhs[0] = torque_ext[0] - (w[1] * big[2] - w[2] * big[1])
-    rhs[1] = torque_ext[1] - (w[2] * big[0] - w[0] * big[2])
-    rhs[2] = torque_ext[2] - (w[0] * big[1] - w[1] * big[0])
-    for k in range(3):
-        for i in range(rates.shape[0]):
-            rhs[k] -= a[k, i] * rates[i]
-    return qdot, _mat3_vec(j_inv, rhs)
+    # h from one spin_transverse (momentum_of), J w + h (sim.core.algebra.matvec_MV's sums, on the 3 x 3 array) and
+    # the right-hand side as floats, A's entries h0 t_i as jacobian_of makes them: no arrays but the two returned
+    s, t = spin_transverse(g, s0, delta)
+    hx, hy, hz = momentum_of(h0, s)
+    b0 = j[0, 0] * w[0] + j[0, 1] * w[1] + j[0, 2] * w[2] + hx
+    b1 = j[1, 0] * w[0] + j[1, 1] * w[1] + j[1, 2] * w[2] + hy
+    b2 = j[2, 0] * w[0] + j[2, 1] * w[1] + j[2, 2] * w[2] + hz
+    r0 = torque_ext[0] - (w[1] * b2 - w[2] * b1)
+    r1 = torque_ext[1] - (w[2] * b0 - w[0] * b2)
+    r2 = torque_ext[2] - (w[0] * b1 - w[1] * b0)
+    for i in range(rates.shape[0]):
+        r0 -= h0 * t[i, 0] * rates[i]
+    for i in range(rates.shape[0]):
+        r1 -= h0 * t[i, 1] * rates[i]
+    for i in range(rates.shape[0]):
+        r2 -= h0 * t[i, 2] * rates[i]
+    wdot = np.empty(3)
+    for c in range(3):
+        wdot[c] = j_inv[c, 0] * r0 + j_inv[c, 1] * r1 + j_inv[c, 2] * r2
+    return qdot, wdot
+
+
+@jitable
+def _axpy(x, a, y):
+    """``x + a y`` (``a`` a float), one new array."""
+    out = np.empty(x.shape[0])
+    for c in range(x.shape[0]):
+        out[c] = x[c] + a * y[c]
+    return out
+
+
+@jitable
+def cmg_rk4_step(q, w, delta, j, j_inv, h0, g, s0, torque_cmd, torque_ext, law, lam0, mu, k, rate_max, t, eps0, omega,
+                 dt, rates_out):
+    """One step of RK4 of :func:`cmg_rhs` from time ``t``, the gimbal rates :func:`steer` sets at its start held over
+    it (zero-order hold); ``q``, ``w`` and ``delta`` advanced in place, the rates written to ``rates_out``.
+    Returns whether the new state is finite."""
+    rates = steer(law, h0, g, s0, delta, w, torque_cmd, lam0, mu, k, rate_max, t, eps0, omega)
+    for i in range(rates.shape[0]):
+        rates_out[i] = rates[i]
+    h = 0.5 * dt
+    q1d, w1d = cmg_rhs(j, j_inv, h0, g, s0, q, w, delta, rates, torque_ext)
+    q2, w2, d2 = _axpy(q, h, q1d), _axpy(w, h, w1d), _axpy(delta, h, rates)
+    q2d, w2d = cmg_rhs(j, j_inv, h0, g, s0, q2, w2, d2, rates, torque_ext)
+    q3, w3 = _axpy(q, h, q2d), _axpy(w, h, w2d)
+    q3d, w3d = cmg_rhs(j, j_inv, h0, g, s0, q3, w3, d2, rates, torque_ext)
+    q4, w4, d4 = _axpy(q, dt, q3d), _axpy(w, dt, w3d), _axpy(delta, dt, rates)
+    q4d, w4d = cmg_rhs(j, j_inv, h0, g, s0, q4, w4, d4, rates, torque_ext)
+    finite = True
+    for c in range(4):
+        q[c] += dt / 6.0 * (q1d[c] + 2.0 * q2d[c] + 2.0 * q3d[c] + q4d[c])
+        finite = finite and math.isfinite(q[c])
+    for c in range(3):
+        w[c] += dt / 6.0 * (w1d[c] + 2.0 * w2d[c] + 2.0 * w3d[c] + w4d[c])
+        finite = finite and math.isfinite(w[c])
+    for i in range(delta.shape[0]):
+        delta[i] = d4[i]
+        finite = finite and math.isfinite(delta[i])
+    return finite
 
 
 @kernel
 def cmg_advance(q, w, delta, j, j_inv, h0, g, s0, torque_cmd, torque_ext, law, lam0, mu, k, rate_max, t0, eps0,
                 omega, dt, steps, rates_out):
-    """``steps`` steps of RK4 of :func:`cmg_rhs`, the gimbal rates held over each step (zero-order hold).
-
-    The rates are set at the start of each step by :func:`steer` for the body torque ``torque_cmd``;
-    ``q``, ``w`` and ``delta`` are advanced in place from time ``t0``, the last step's rates written to ``rates_out``.
+    """``steps`` steps of :func:`cmg_rk4_step`, the torques held, from time ``t0``; ``q``, ``w`` and ``delta``
+    advanced in place, the last step's rates written to ``rates_out``.
     Returns the step at which the state stopped being finite, or -1.
     """
     for n in range(steps):
-        rates = steer(law, h0, g, s0, delta, w, torque_cmd, lam0, mu, k, rate_max, t0 + n * dt, eps0, omega)
-        for i in range(rates.shape[0]):
-            rates_out[i] = rates[i]
-        q1d, w1d = cmg_rhs(j, j_inv, h0, g, s0, q, w, delta, rates, torque_ext)
-        q2 = q + 0.5 * dt * q1d
-        w2 = w + 0.5 * dt * w1d
-        d2 = delta + 0.5 * dt * rates
-        q2d, w2d = cmg_rhs(j, j_inv, h0, g, s0, q2, w2, d2, rates, torque_ext)
-        q3 = q + 0.5 * dt * q2d
-        w3 = w + 0.5 * dt * w2d
-        q3d, w3d = cmg_rhs(j, j_inv, h0, g, s0, q3, w3, d2, rates, torque_ext)
-        q4 = q + dt * q3d
-        w4 = w + dt * w3d
-        d4 = delta + dt * rates
-        q4d, w4d = cmg_rhs(j, j_inv, h0, g, s0, q4, w4, d4, rates, torque_ext)
-        finite = True
-        for c in range(4):
-            q[c] += dt / 6.0 * (q1d[c] + 2.0 * q2d[c] + 2.0 * q3d[c] + q4d[c])
-            finite = finite and math.isfinite(q[c])
-        for c in range(3):
-            w[c] += dt / 6.0 * (w1d[c] + 2.0 * w2d[c] + 2.0 * w3d[c] + w4d[c])
-            finite = finite and math.isfinite(w[c])
-        for i in range(delta.shape[0]):
-            delta[i] = d4[i]
-            finite = finite and math.isfinite(delta[i])
-        if not finite:
+        if not cmg_rk4_step(q, w, delta, j, j_inv, h0, g, s0, torque_cmd, torque_ext, law, lam0, mu, k, rate_max,
+                            t0 + n * dt, eps0, omega, dt, rates_out):
             return n
     return -1
-
-
-@jitable
-def envelope_point(h0, g, u):
-    """The cluster's largest momentum along the unit direction ``u``: ``h0 sum_i (u - (u.g_i) g_i) / |g_i x u|``.
-
-    Each spin axis turned as far towards ``u`` as its gimbal lets it: the saturation singular
-    surface (Wie, ch. 7, after Margulies and Aubrun 1978), the outer boundary of the envelope.
-    """
-    h = np.zeros(3)
-    for i in range(g.shape[0]):
-        ug = u[0] * g[i, 0] + u[1] * g[i, 1] + u[2] * g[i, 2]
-        p0, p1, p2 = u[0] - ug * g[i, 0], u[1] - ug * g[i, 1], u[2] - ug * g[i, 2]
-        n = math.sqrt(p0 * p0 + p1 * p1 + p2 * p2)
-        h[0] += h0 * p0 / n
-        h[1] += h0 * p1 / n
-        h[2] += h0 * p2 / n
-    return h
-
-
-@jitable
-def singular_angles(g, s0, u, signs):
-    """The gimbal angles of the singular set for direction ``u`` and signs ``eps_i = +-1``.
-
-    ``s_i = eps_i (u - (u.g_i) g_i) / |g_i x u|`` makes ``u . t_i = 0`` for every CMG, so no torque
-    about ``u`` (Margulies and Aubrun 1978; Wie, ch. 7); all signs +1 is the saturation surface,
-    mixed signs the internal singular surfaces.  Undefined where ``u`` is along a gimbal axis.
-    """
-    n = g.shape[0]
-    out = np.empty(n)
-    for i in range(n):
-        ug = u[0] * g[i, 0] + u[1] * g[i, 1] + u[2] * g[i, 2]
-        p0, p1, p2 = u[0] - ug * g[i, 0], u[1] - ug * g[i, 1], u[2] - ug * g[i, 2]
-        t0x = g[i, 1] * s0[i, 2] - g[i, 2] * s0[i, 1]
-        t0y = g[i, 2] * s0[i, 0] - g[i, 0] * s0[i, 2]
-        t0z = g[i, 0] * s0[i, 1] - g[i, 1] * s0[i, 0]
-        c = signs[i] * (p0 * s0[i, 0] + p1 * s0[i, 1] + p2 * s0[i, 2])
-        s = signs[i] * (p0 * t0x + p1 * t0y + p2 * t0z)
-        out[i] = math.atan2(s, c)
-    return out
-
-
-def momentum_envelope(h0: float, g, n_lat: int = 31, n_lon: int = 60):
-    """The cluster's momentum envelope: :func:`envelope_point` over a latitude-longitude grid of directions.
-
-    Returns
-    -------
-    ndarray, shape (n_lat, n_lon, 3)
-        The envelope's points (N m s), the poles excluded by half a step.
-    """
-    g = np.asarray(g, dtype=float)
-    lat = np.linspace(-np.pi / 2, np.pi / 2, n_lat + 2)[1:-1]
-    lon = np.linspace(0.0, 2 * np.pi, n_lon, endpoint=False)
-    out = np.empty((n_lat, n_lon, 3))
-    for a, la in enumerate(lat):
-        for b, lo in enumerate(lon):
-            u = np.array([math.cos(la) * math.cos(lo), math.cos(la) * math.sin(lo), math.sin(la)])
-            out[a, b] = envelope_point(h0, g, u)
-    return out

@@ -14,6 +14,15 @@ Each step of ``dt``:
 3. the norm handling of the settings acts on ``Q``, the command's SLERP and the world move on, as
    in any step of the Simulation.
 
+Where nothing but the torque law acts between steps (:meth:`CmgStep.packed`: the settings
+:func:`sim.core.advance.covers` but for the cluster, no world, no SLERP in progress, no user's torque),
+:func:`cmg_run` takes many of those steps in one compiled call: the torque law as
+:func:`sim.core.advance.step_torque` (the compiled twin of the Python torque law, bit for bit), the step
+:func:`sim.core.cmg.cmg_rk4_step`, the norm as :func:`sim.core.advance.normed`, the same checks; the
+same numbers as the step in Python, step for step.  It is loaded as the other kernels are: a call of
+:data:`WARM_AFTER` steps or more waits for it, a shorter one starts its loading once the one-step kernel
+:func:`sim.core.cmg.cmg_advance` has loaded (its calls spent ``sim.core.jit.WARM_SECONDS`` in Python).
+
 :class:`CmgStep` holds the cluster's state (the gimbal angles ``delta``) beside the Simulation's
 ``(t, Q, w)``; it is the Simulation's own stepping, kept in a module of its own (it reads and writes
 the Simulation's state as its step does).  :func:`cmg_readout` gives what the rows report at a state:
@@ -27,11 +36,18 @@ import math
 
 import numpy as np
 
+from sim.core import advance as plain
 from sim.core import cmg
+from sim.core.advance import normed, step_torque
 from sim.core.jit import kernel
 from sim.model.cmg_settings import CMG_LAWS
 
-__all__ = ["CmgStep", "cmg_readout", "cmg_columns"]
+__all__ = ["CmgStep", "cmg_readout", "cmg_columns", "cmg_run", "WARM_AFTER", "CHUNK"]
+
+#: A call of this many steps or more waits for :func:`cmg_run` to load (:data:`sim.core.advance.WARM_AFTER`).
+WARM_AFTER = plain.WARM_AFTER
+#: Steps of one :func:`cmg_run` call: Ctrl-C is seen between calls (milliseconds apart).
+CHUNK = 100_000
 
 
 def cmg_columns(n: int) -> tuple:
@@ -66,6 +82,48 @@ def cmg_readout(h0, g, s0, delta, w, torque_cmd, law, lam0, mu, k, rate_max, t, 
         out[n + 4 + c] = made[c]
 
 
+@kernel
+def cmg_run(state, delta, par, flags, j, j_inv, h0, g, s0, law, lam0, mu, k, rate_max, eps0, omega, t0, steps0, n,
+            rates_out):
+    """Up to ``n`` steps of :class:`CmgStep` from ``state = (q1..q4, wx, wy, wz, correction)`` and the gimbal angles
+    ``delta``, in place, where nothing but the torque law acts between steps: each step the torque law
+    :func:`sim.core.advance.step_torque` of ``par`` and ``flags`` (:func:`sim.core.advance.pack`) at the step's start,
+    held, one :func:`sim.core.cmg.cmg_rk4_step` at ``t = t0 + (steps0 + i) dt`` (the Simulation's clock), the norm
+    mode :func:`sim.core.advance.normed`.  Stops before a step whose state is not finite (that step is the Python
+    side's to take again, and to fault); returns the number of good steps."""
+    dt = par[34]
+    mode = flags[1]
+    q = np.empty(4)
+    w = np.empty(3)
+    d = np.empty(delta.shape[0])
+    command = np.empty(3)
+    outside = np.zeros(3)
+    done = 0
+    for i in range(n):
+        qt = (state[0], state[1], state[2], state[3])
+        wt = (state[4], state[5], state[6])
+        u = step_torque(qt, wt, par, flags)
+        for c in range(4):
+            q[c] = qt[c]
+        for c in range(3):
+            w[c] = wt[c]
+            command[c] = u[c]
+        for c in range(delta.shape[0]):
+            d[c] = delta[c]
+        finite = cmg.cmg_rk4_step(q, w, d, j, j_inv, h0, g, s0, command, outside, law, lam0, mu, k, rate_max,
+                                  t0 + (steps0 + i) * dt, eps0, omega, dt, rates_out)
+        qn, correction = normed((q[0], q[1], q[2], q[3]), mode)
+        if not finite or not math.isfinite(qn[0] + qn[1] + qn[2] + qn[3] + correction):
+            break
+        state[0], state[1], state[2], state[3] = qn
+        state[4], state[5], state[6] = w[0], w[1], w[2]
+        state[7] = correction
+        for c in range(delta.shape[0]):
+            delta[c] = d[c]
+        done += 1
+    return done
+
+
 class CmgStep:
     """The cluster of a Simulation: its gimbal angles and what its compiled step reads.
 
@@ -82,7 +140,7 @@ class CmgStep:
     """
 
     __slots__ = ("h0", "g", "s0", "delta0", "delta", "law", "lam0", "mu", "k", "rate_max", "eps0", "omega",
-                 "j", "j_inv", "rates", "_out")
+                 "j", "j_inv", "rates", "_out", "_pack_key")
 
     def __init__(self, settings, j_rows, j_inv_rows, delta=None):
         c = settings.cmg_set
@@ -98,14 +156,73 @@ class CmgStep:
         self.j_inv = np.array(j_inv_rows, dtype=float).reshape(3, 3)
         self.rates = np.zeros(len(self.delta))
         self._out = np.empty(len(self.delta) + 7)
+        self._pack_key = None
 
     def reset(self) -> None:
         """The gimbals back at their initial angles."""
         self.delta = self.delta0.copy()
 
+    def _sample(self) -> tuple:
+        """Arguments of :func:`cmg_run` of the types it is called with (no step taken)."""
+        par, flags = np.zeros(35), np.zeros(9, dtype=np.int64)
+        return (np.zeros(8), self.delta, par, flags, self.j, self.j_inv, self.h0, self.g, self.s0, self.law, self.lam0,
+                self.mu, self.k, self.rate_max, self.eps0, self.omega, 0.0, 0, 0, self.rates)
+
+    def _warm(self, n: int) -> bool:
+        """True when :func:`cmg_run` is to take these ``n`` steps: it is loaded, or ``n`` is :data:`WARM_AFTER` or
+        more (it is loaded now; with the JIT off it runs as Python, the same numbers); a shorter call starts its
+        loading in a thread once :func:`sim.core.cmg.cmg_advance` has loaded, and goes in Python meanwhile."""
+        if cmg_run.ready:
+            return True
+        if n >= WARM_AFTER:
+            cmg_run.wait(*self._sample())
+            return True
+        if cmg.cmg_advance.ready:
+            cmg_run.start(*self._sample())
+        return False
+
+    def packed(self, sim, n: int):
+        """``(par, flags)`` of :func:`sim.core.advance.pack` when :func:`cmg_run` takes ``n`` steps of ``sim``: its
+        settings are :func:`sim.core.advance.covers`'s but for the cluster, there is no world, no external torque,
+        no SLERP in progress and no user's torque, and the kernel is warm (:meth:`_warm`); None otherwise."""
+        s, torque = sim._settings, sim._torque
+        if sim._cmd.path is not None or sim._step_torque is not torque or sim._world is not None or sim._load.active:
+            return None
+        key = self._pack_key
+        if not (key is not None and key[0] is s and key[1] is sim._controls and key[2] is torque.qc
+                and key[3] == sim._dt and key[4] is torque):
+            packed = None
+            if torque.rate_ref is None and plain.covers(s.replace_validated(cmg="none")):
+                packed = plain.pack(torque, sim._rigid.j_rows, sim._rigid.j_inv_rows, sim._dt, "rk4", s.norm)
+            self._pack_key = key = (s, sim._controls, torque.qc, sim._dt, torque, packed)
+        return key[5] if key[5] is not None and self._warm(n) else None
+
     def step(self, sim, n: int) -> bool:
-        """``n`` steps of the Simulation ``sim`` (see the module docstring); False at a state that is no longer
-        finite, the state left at the last good step (the Simulation raises its fault)."""
+        """``n`` steps of the Simulation ``sim`` (see the module docstring): :func:`cmg_run`'s where :meth:`packed`
+        says so, else one compiled step a call; False at a state that is no longer finite, the state left at the
+        last good step (the Simulation raises its fault)."""
+        packed = self.packed(sim, n) if n > 0 else None
+        if packed is not None:
+            q, w = sim._q, sim._w
+            state = np.array((q[0], q[1], q[2], q[3], w[0], w[1], w[2], sim._correction))
+            while n > 0:
+                chunk = min(n, CHUNK)
+                done = cmg_run(state, self.delta, packed[0], packed[1], self.j, self.j_inv, self.h0, self.g, self.s0,
+                               self.law, self.lam0, self.mu, self.k, self.rate_max, self.eps0, self.omega, sim._t0,
+                               sim._k - sim._k0, chunk, self.rates)
+                if done:
+                    sim._q = (float(state[0]), float(state[1]), float(state[2]), float(state[3]))
+                    sim._w = (float(state[4]), float(state[5]), float(state[6]))
+                    sim._correction = float(state[7])
+                    sim._k += done
+                    sim._t = sim._t0 + (sim._k - sim._k0) * sim._dt
+                n -= done
+                if done < chunk:
+                    break  # the step that was not finite, again below: the Python side's fault
+        return self._step_python(sim, n)
+
+    def _step_python(self, sim, n: int) -> bool:
+        """``n`` steps, one :func:`sim.core.cmg.cmg_advance` call each (the torque law and the world in Python)."""
         dt, torque, load, norm, cmd = sim._dt, sim._torque, sim._load, sim._norm, sim._cmd
         outside = load.active
         zero = np.zeros(3)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from app.plots.cmg import CmgTab, projection_plane
+from cmg_oracle import wie_pyramid_momentum
 from app.plots.history import History
 from sim.run.runner import Runner
 from sim.run.scenario import load
@@ -58,10 +59,8 @@ def test_the_envelope_point_is_the_clusters_momentum(tab):
     tab, s, h = tab
     b = math.radians(s.cmg_skew)
     c = math.cos(b)
-    d1, d2, d3, d4 = (math.radians(h[f"cmg_delta{i}"][-1]) for i in range(1, 5))
-    hx = s.cmg_h0 * (-c * math.sin(d1) - math.cos(d2) + c * math.sin(d3) + math.cos(d4))   # Wie ch. 7
-    hy = s.cmg_h0 * (math.cos(d1) - c * math.sin(d2) - math.cos(d3) + c * math.sin(d4))
-    hz = s.cmg_h0 * math.sin(b) * (math.sin(d1) + math.sin(d2) + math.sin(d3) + math.sin(d4))
+    d = np.radians([h[f"cmg_delta{i}"][-1] for i in range(1, 5)])
+    hx, hy, hz = wie_pyramid_momentum(s.cmg_h0, b, d)   # Wie ch. 7
     i, j = tab.plane
     assert i == 0                                    # a roll: x is on the plot, beside the axis of more motion
     x, y = tab.point.getData()
@@ -88,3 +87,20 @@ def test_a_run_without_a_cluster_has_no_tab(qtbot):
     tab = CmgTab(History(columns=("t",), capacity=16))
     qtbot.addWidget(tab)
     assert not tab.show_settings(load("reaction_wheels").settings)
+
+
+def test_the_envelope_shows_the_internal_singular_surfaces(tab):
+    # the internal surfaces cut by the plot's plane: Wie's impassable (elliptic) singularity at 2 h0 cos(beta) =
+    # 1.15 h0 along x among the red dots, hyperbolic (violet) ones too, all inside the envelope (Wie ch. 7)
+    tab, s, _ = tab
+    i, j = tab.plane
+    b = math.radians(s.cmg_skew)
+    ex, ey = (np.asarray(a) for a in tab.elliptic.getData())
+    hx, hy = (np.asarray(a) for a in tab.hyperbolic.getData())
+    assert len(ex) > 100 and len(hx) > 100
+    for sign in (1, -1):
+        red = np.hypot(ex - sign * 2 * math.cos(b) * s.cmg_h0, ey).min()
+        assert red < 0.05 * s.cmg_h0                                               # a red dot there
+        assert red < np.hypot(hx - sign * 2 * math.cos(b) * s.cmg_h0, hy).min()   # and nearer than any violet one
+    reach = 4 * math.sin(b) * s.cmg_h0
+    assert np.hypot(ex, ey).max() < reach and np.hypot(hx, hy).max() < reach

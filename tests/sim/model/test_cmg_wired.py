@@ -16,14 +16,17 @@ import math
 import numpy as np
 import pytest
 
+from cmg_oracle import CRAFT, hoffmann_inertia, wie_pyramid_momentum
 from sim.core.quaternion import cayley
 from sim.ensemble import Ensemble
+from sim.model import cmg_step
 from sim.model.settings import Settings, SettingsError
 from sim.model.simulation import Simulation
+from sim.run.scenario import load
 
-J = (40.0, 55.0, 35.0, 1.2, -0.5, 0.8)
-BASE = dict(integrator="rk4", inertia=J, cmg="pyramid", cmg_h0=2.5, cmg_angles=(10.0, -20.0, 30.0, 5.0),
-            rates=(0.01, -0.02, 0.015), torque=(0.05, -0.02, 0.03))
+J = CRAFT["inertia"]
+BASE = dict(integrator="rk4", inertia=J, cmg="pyramid", cmg_h0=CRAFT["h0"], cmg_angles=CRAFT["angles"],
+            rates=CRAFT["rates"], torque=(0.05, -0.02, 0.03))
 
 
 def _inertial_momentum(sim):
@@ -31,16 +34,9 @@ def _inertial_momentum(sim):
     sn = sim.snapshot()
     s = sim.settings
     c = s.cmg_set
-    delta = np.radians(sn.cmg[:4])
-    b = np.radians(s.cmg_skew)
-    cb, sb = math.cos(b), math.sin(b)
-    d1, d2, d3, d4 = delta
-    h = s.cmg_h0 * np.array([-cb * math.sin(d1) - math.cos(d2) + cb * math.sin(d3) + math.cos(d4),
-                              math.cos(d1) - cb * math.sin(d2) - math.cos(d3) + cb * math.sin(d4),
-                              sb * (math.sin(d1) + math.sin(d2) + math.sin(d3) + math.sin(d4))])
+    h = wie_pyramid_momentum(s.cmg_h0, math.radians(s.cmg_skew), np.radians(sn.cmg[:4]))
     assert c.h0 == s.cmg_h0
-    jm = np.array([[J[0], -J[3], -J[4]], [-J[3], J[1], -J[5]], [-J[4], -J[5], J[2]]])  # Hoffmann's signs
-    total = cayley(np.array(sn.q)).T @ (jm @ np.array(sn.w) + h)
+    total = cayley(np.array(sn.q)).T @ (hoffmann_inertia(J) @ np.array(sn.w) + h)
     return total, np.array(sn.h)
 
 
@@ -73,7 +69,7 @@ def test_the_torque_made_is_what_turns_the_body():
     np.testing.assert_allclose(asked, BASE["torque"], rtol=0, atol=0)  # the torque law's command
     sim.step(1)
     w0, w1 = np.array(sn0.w), np.array(sim.snapshot().w)
-    jm = np.array([[J[0], -J[3], -J[4]], [-J[3], J[1], -J[5]], [-J[4], -J[5], J[2]]])
+    jm = hoffmann_inertia(J)
     euler = jm @ ((w1 - w0) / dt) + np.cross(w0, jm @ w0)   # Euler's equation: J dw/dt + w x J w = torque
     np.testing.assert_allclose(euler, made, rtol=0, atol=1e-5 * np.abs(made).max())
 
@@ -137,3 +133,39 @@ def test_an_external_torque_changes_the_total_momentum_by_its_impulse():
     np.testing.assert_allclose(row, h1, rtol=0, atol=1e-12)
     np.testing.assert_allclose(h1 - h0, d * 10.0, rtol=0, atol=2e-3 * np.linalg.norm(d) * 10.0)
     assert np.linalg.norm(np.array(sim.snapshot().torque) - np.array(sim.snapshot().cmg[-3:])) > 0.01  # ext in tx..tz
+
+
+@pytest.mark.parametrize("law", ["mp", "sr", "null", "gsr"])
+@pytest.mark.parametrize("norm", ["hoffmann", "elimination"])
+def test_many_steps_in_one_compiled_call_are_the_steps_one_by_one(law, norm, monkeypatch):
+    # cmg_fast_slew's quaternion controller (dampers, limiter) after a 30 deg command: sim.model.cmg_step.cmg_run
+    # (the torque law compiled, many steps a call) against the step of one cmg_advance call a step, the torque
+    # law in Python: bit for bit, the clock included
+    settings = load("cmg_fast_slew").settings.replace(cmg_law=law, norm=norm)
+
+    def fly():
+        sim = Simulation(settings)
+        sim.set("command_deg", (30.0, 0.0, 0.0))
+        sim.step(150)
+        sim.step(250)   # a second call: from the Simulation's clock at step 150
+        sn = sim.snapshot()
+        return sn.q, sn.w, sn.cmg, sn.t
+
+    monkeypatch.setattr(cmg_step, "WARM_AFTER", 1)   # every call waits for cmg_run (with the JIT off: its Python)
+    sim = Simulation(settings)
+    sim.set("command_deg", (30.0, 0.0, 0.0))
+    assert sim._cmg.packed(sim, 150) is not None                  # the compiled loop takes these steps
+    compiled = fly()
+    monkeypatch.setattr(cmg_step.CmgStep, "packed", lambda self, sim, n: None)
+    one_by_one = fly()
+    assert compiled == one_by_one
+    assert abs(compiled[2][0]) > 5.0                                 # the gimbals turned
+
+
+def test_the_compiled_loop_leaves_a_world_and_an_external_torque_to_the_step_in_python(monkeypatch):
+    monkeypatch.setattr(cmg_step, "WARM_AFTER", 1)
+    sim = Simulation(load("cmg_fast_slew").settings)
+    assert sim._cmg.packed(sim, 10) is not None
+    for changes in (dict(orbit=(500.0, 0.0, 51.6, 0.0, 0.0, 0.0)), dict(disturbance=(0.001, 0.0, 0.0))):
+        other = Simulation(load("cmg_fast_slew").settings.replace(**changes))
+        assert other._cmg.packed(other, 10) is None, changes
