@@ -19,11 +19,21 @@
   dead-band step beside the same body on wheels (``thruster_vs_wheel_rows``).
 
 Times are CPU time of this process (``time.process_time``), medians of repeats.
+
+``python -m bench.actuators --thrusters [--before DIR]`` measures only the thruster rows as the goal asks
+(a thruster step at most 1.5x the compiled wheel step of the same scenario): each scenario's thruster step
+and its wheel step (:func:`thruster_pair_us`, best of three, every kernel loaded first: what a long run
+reaches), in a child process of this tree and, with ``--before DIR`` (``git archive 06c9771 | tar -x -C
+DIR``), of the old tree, alternating.  The figures are in docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import statistics
+import subprocess
+import sys
 import time
 
 import numba
@@ -128,8 +138,7 @@ def thruster_vs_wheel_rows(steps: int) -> list[tuple[str, float]]:
     thruster_drive.load()  # the compiled kernels, as a long run has them (outside the timing)
     off = dict(thrusters="none", thruster_unloading=0.0)
     out = []
-    for name, wheels in (("pwpf_slew", dict(wheels="orthogonal", wheel_inertia=0.05)),
-                         ("thruster_unloading", {}), ("thruster_limit_cycle", dict(wheels="orthogonal"))):
+    for name, wheels in THRUSTER_WHEELS:
         s = load(name).settings
         thr = scenario_us_per_step(s, steps)
         wheel = scenario_us_per_step(s.replace(**off, **wheels), steps)
@@ -137,6 +146,63 @@ def thruster_vs_wheel_rows(steps: int) -> list[tuple[str, float]]:
         out.append((f"{name}: the same on wheels only (us/step)", wheel))
         out.append((f"{name}: thruster step / wheel step", thr / wheel))
     return out
+
+
+#: The thruster scenarios and what turns each into its wheel comparison (thruster_vs_wheel_rows).
+THRUSTER_WHEELS = (("pwpf_slew", dict(wheels="orthogonal", wheel_inertia=0.05)), ("thruster_unloading", {}),
+                   ("thruster_limit_cycle", dict(wheels="orthogonal")))
+
+
+def thruster_pair_us(name: str, wheels: dict, steps: int = 20_000, repeats: int = 3) -> tuple:
+    """``(thruster step, wheel step)`` of scenario ``name`` (us, CPU time, best of ``repeats`` runs of ``steps``
+    steps after 10), the wheel step on ``name``'s settings with the thrusters taken off and ``wheels`` put on;
+    every compiled kernel of the tree loaded first."""
+    from sim.core import advance
+    from sim.model import advance_craft, thruster_drive
+    from sim.model.simulation import Simulation
+    from sim.run.scenario import load
+
+    advance.load()
+    advance_craft.load()
+    thruster_drive.load()
+    settings = load(name).settings
+    out = []
+    for s in (settings, settings.replace(thrusters="none", thruster_unloading=0.0, **wheels)):
+        best = float("inf")
+        for _ in range(repeats):
+            sim = Simulation(s)
+            sim.step(10)
+            start = time.process_time()
+            sim.step(steps)
+            best = min(best, (time.process_time() - start) / steps * 1e6)
+        out.append(best)
+    return tuple(out)
+
+
+with open(__file__) as _f:  # this file's function, given to the old tree's child process
+    _PAIR_SOURCE = "import time\n" + _f.read().split("def thruster_pair_us", 1)[1].split("\n\n\nwith open", 1)[0].join(
+        ["def thruster_pair_us", ""])
+
+
+def _child(folder: str, name: str, wheels: dict) -> tuple:
+    env = dict(os.environ, PYTHONPATH=folder)
+    code = f"import sys; sys.path.insert(0, {folder!r}); {_PAIR_SOURCE}\nprint(*thruster_pair_us({name!r}, {wheels!r}))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=folder, env=env, capture_output=True, text=True,
+                         check=True)
+    return tuple(float(x) for x in out.stdout.strip().splitlines()[-1].split())
+
+
+def thrusters_main(before: str | None) -> None:
+    """The thruster rows, old (``before``) and new alternating, each in a child process (module docstring)."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}", flush=True)
+    for name, wheels in THRUSTER_WHEELS:
+        trees = (("before", before), ("after", here)) if before else (("after", here),)
+        for label, folder in trees:
+            thr, wheel = _child(folder, name, wheels)
+            print(f"{name:22s} {label:6s} thruster {thr:8.3f} us  wheels {wheel:8.3f} us  ratio {thr / wheel:5.2f}",
+                  flush=True)
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}", flush=True)
 
 
 def rows(quick: bool = False) -> list[tuple[str, float]]:
@@ -160,7 +226,13 @@ def rows(quick: bool = False) -> list[tuple[str, float]]:
 
 
 if __name__ == "__main__":
-    import sys
-
-    for label, value in rows(quick="--quick" in sys.argv):
-        print(f"{value:10.3f}  {label}")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--thrusters", action="store_true", help="only the thruster rows, in child processes")
+    parser.add_argument("--before", help="with --thrusters: a copy of the old tree, measured alongside")
+    args = parser.parse_args()
+    if args.thrusters:
+        thrusters_main(args.before)
+    else:
+        for label, value in rows(quick=args.quick):
+            print(f"{value:10.3f}  {label}")

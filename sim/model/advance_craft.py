@@ -9,7 +9,11 @@ or on the propagated orbit read at each stage's time, :func:`sim.world.orbit.mea
 :func:`sim.world.environment.gravity_gradient_at`), solar radiation pressure and drag on the body's facets
 (:func:`sim.world.surfaces.srp_facets`, :func:`~sim.world.surfaces.drag_facets`), the torquers' dipole in
 the field (:func:`sim.gnc.magnetic.magnetic_torque`, the field ``B + dB/dt (t - t_step)`` at each stage)
-and the disturbance torque (:func:`sim.world.environment.disturbance_torque`).  Half-quat or rk4, every
+and the disturbance torque (:func:`sim.world.environment.disturbance_torque`), then the thrusters' torque held
+over the step (issue 45): at each step's start the kernel runs the thrusters' drive
+(:func:`sim.model.thruster_drive.drive_step`, its state in the arrays ``thr``), which fires on the torque law's
+command (the thrusters then realise the law: without wheels the body feels ``T_ext`` alone) or on the
+wheels' unloading command, and writes the held torque into ``world``.  Half-quat or rk4, every
 norm mode: the same formulas the Python step calls, with ``ops=None``, so each step is bit for bit
 :meth:`sim.model.simulation.Simulation._step_python`'s.
 
