@@ -245,3 +245,86 @@ class ThrusterDrive:
         """The :func:`thruster_columns` values now: the levels of the step just taken, the force, the fuel."""
         n = len(self.set.force)
         return (*self.x[_X_HEAD:_X_HEAD + n].tolist(), *self.x[14:17].tolist(), self.fuel)
+
+
+@kernel
+def drive_bodies(x, c, q, qc, w, command, speeds, wheels, groups, pos, dirs, force, impulse_bit):
+    """:func:`drive_step` for each body ``j`` of an ensemble, its state the row ``x[j]``, its attitude, command
+    quaternion and rates the columns ``j`` of ``q``, ``qc``, ``w``; the torque law's ``command`` (3, n), or with
+    wheels (their table ``wheels``, :func:`unloading_command`) their unloading at the speeds ``speeds[:, j]``."""
+    for j in range(x.shape[0]):
+        xj = x[j]
+        u = (command[0, j], command[1, j], command[2, j])
+        if wheels.shape[0] > 0 and due(xj, c):
+            u = unloading_command(c, wheels, speeds[:, j])
+        drive_step(xj, c, (q[0, j], q[1, j], q[2, j], q[3, j]), (qc[0, j], qc[1, j], qc[2, j], qc[3, j]),
+                   (w[0, j], w[1, j], w[2, j]), u, groups, pos, dirs, force, impulse_bit)
+
+
+class DriveColumns:
+    """The thrusters of ``n`` bodies flying the same settings (an ensemble): one :class:`ThrusterDrive`'s
+    constants and tables, each body's state a row of ``x`` (n, :data:`X` ...), each body's step
+    :func:`drive_step`, the text its own run steps (:func:`drive_bodies`): so each body fires as its
+    :class:`~sim.model.simulation.Simulation` does, bit for bit."""
+
+    def __init__(self, settings, n: int, key=None):
+        self.key = key
+        self.one = ThrusterDrive(settings, key)
+        self.x = np.zeros((n, len(self.one.x)))
+        self.fuel_before = np.zeros(n)
+        self._zero = np.zeros((3, n))
+        self.reset()
+
+    def reset(self) -> None:
+        """No firing, no fuel used, every body's modulators at rest (a new run)."""
+        self.x[:] = 0.0
+        self.fuel_before[:] = 0.0
+
+    def step(self, q, w, law, qc) -> tuple:
+        """The torque rows (3 of n) the thrusters make over the step from the columns ``q`` (4, n) and ``w``
+        (3 + wheels, n), the torque law ``law`` over columns and the command quaternion(s) ``qc``."""
+        one, x = self.one, self.x
+        n = x.shape[0]
+        command = self._zero
+        if one.mode != "deadband":
+            if x[0, 0] % one.every != 0.0:  # every body's levels held (they share the step count)
+                x[:, 0] += 1.0
+                x[:, 1] += 1.0
+                return self.torque
+            if one.wheel_table is None:
+                command = np.array(np.broadcast_arrays(*law(tuple(q), tuple(w[:3])), np.empty(n))[:3], dtype=float)
+        speeds = np.ascontiguousarray(w[3:], dtype=float)
+        qc = np.ascontiguousarray(np.broadcast_to(np.asarray(qc, dtype=float).reshape(4, -1), (4, n)))
+        tables = one.arrays[2:]
+        drive_bodies(x, one.c, np.ascontiguousarray(q, dtype=float), qc, np.ascontiguousarray(w[:3], dtype=float),
+                     command, speeds, np.zeros((0, 7)) if one.wheel_table is None else one.wheel_table, *tables)
+        return self.torque
+
+    @property
+    def torque(self) -> tuple:
+        """Each body's torque held over the step: three rows (N m, body axes)."""
+        return self.x[:, 11].copy(), self.x[:, 12].copy(), self.x[:, 13].copy()
+
+    @property
+    def fuel(self) -> np.ndarray:
+        """Each body's propellant used so far, kg (:attr:`ThrusterDrive.fuel`)."""
+        one, out = self.one, np.empty(len(self.x))
+        for j, xj in enumerate(self.x):
+            k = len(one.set.force)
+            count_on_times(xj, one.c, k)
+            out[j] = self.fuel_before[j] + float(th.fuel_used(one.set.force, one.set.isp, xj[_X_HEAD + k:]))
+        return out
+
+
+def columns_for(settings, n: int, drive=None):
+    """The :class:`DriveColumns` of ``n`` bodies of ``settings`` (None without thrusters): ``drive`` itself when
+    made of the same thruster settings, else a new one carrying on each body's fuel (:func:`drive_for`'s rule)."""
+    if settings.thrusters == "none":
+        return None
+    key = tuple(getattr(settings, k) for k in _KEYS)
+    if drive is not None and drive.key == key and len(drive.x) == n:
+        return drive
+    new = DriveColumns(settings, n, key)
+    if drive is not None and len(drive.x) == n:
+        new.fuel_before[:] = drive.fuel
+    return new

@@ -54,10 +54,22 @@ def test_bad_values_exit_2_with_one_line(capsys, argv, fragment):
     assert fragment in err, err
 
 
-def test_an_ensemble_refuses_thrusters_in_one_line(capsys, tmp_path):
+def test_an_ensemble_flies_thrusters(capsys, tmp_path):
+    """Each body's torque is its thrusters' (without wheels they realise the torque law): the peak torque of every
+    body is that of whole couples firing, 2 F arm about one, two or three axes."""
+    import csv
+
+    from sim.core.thrusters import torque_matrix
+    from sim.run.scenario import load
+
     path = tmp_path / "e.csv"
-    code = main(["sweep", "--thrusters", "cube", "--bodies", "3", "--duration", "0.1", "--out", str(path)])
+    code = main(["sweep", "--scenario", "pwpf_slew", "--bodies", "3", "--duration", "2", "--out", str(path)])
     out, err = capsys.readouterr()
-    assert code == 2 and err.count("\n") == 1
-    assert "an ensemble flies no thrusters" in err
-    assert not path.exists()
+    assert code == 0, err
+    rows = list(csv.DictReader(path.open()))
+    assert len(rows) == 3
+    t = load("pwpf_slew").settings.thruster_set
+    couple = 2.0 * np.abs(torque_matrix(t.pos, t.dirs, t.force, np.zeros(3))).max()
+    for row in rows:
+        axes = (float(row["peak_torque"]) / couple) ** 2
+        assert axes == pytest.approx(round(axes), abs=1e-9) and round(axes) in (1, 2, 3)
