@@ -66,3 +66,31 @@ def test_a_change_of_the_thrusters_and_a_reset():
     for target in (ens, *runs):
         target.step(300)
     _same_as_runs(ens, runs)
+
+
+def test_the_body_loop_compiled_and_as_python_alike(monkeypatch):
+    """drive_bodies compiled (as a long ensemble has it) and run as Python: one text, the same bits."""
+    from sim.model import thruster_drive
+
+    def run():
+        ens = Ensemble(load("pwpf_slew").settings, SPEC)
+        ens.step(300)
+        return np.concatenate((ens.q.ravel(), ens.w.ravel(), ens._thr.x.ravel(), ens._thr.fuel))
+
+    kernel = thruster_drive.drive_bodies
+    calls = []
+    if not thruster_drive.jit.DISABLED:
+        ens = Ensemble(load("pwpf_slew").settings, SPEC)
+        x, one = ens._thr.x, ens._thr.one
+        q = np.zeros((4, ens.n))
+        kernel.wait(x, one.c, q, q, q[:3], q[:3], q[:0], np.zeros((0, 7)), *one.arrays[2:], stream=False)
+        assert kernel.ready
+    compiled = run()
+
+    def python(*args):
+        calls.append(1)
+        return kernel.py_func(*args)
+
+    monkeypatch.setattr(thruster_drive, "drive_bodies", python)
+    assert np.array_equal(_bits(compiled), _bits(run()))
+    assert calls  # the Python text ran
