@@ -42,7 +42,7 @@ from sim.core.jit import DISABLED, compile_once, jitable, kernel
 from sim.core.wheel_program import gyrostat_rates, motor_torques
 from sim.core.wheels import equivalent_torque
 from sim.gnc.magnetic import magnetic_torque
-from sim.model.thruster_drive import NO_THRUSTERS, drive_step, due, unloading_command
+from sim.model.thruster_drive import NO_THRUSTERS, drive_back, drive_kept, drive_step, due, unloading_command
 from sim.world.environment import disturbance_torque, gravity_gradient_at, gravity_gradient_torque
 from sim.world.orbit import mean_elements_state
 from sim.world.surfaces import drag_facets, relative_velocity, srp_facets
@@ -352,10 +352,11 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr):
     done = 0
     fires = flags[18] != 0
     saved = thr[0].copy()
+    kept = False
     for _ in range(n):
         t = t0 + k * dt
         if fires:
-            saved[:] = thr[0]
+            kept = drive_kept(thr[0], thr[1], saved)
             _fire(thr, q, w, speeds, world, par, flags, wheels)
         p1 = p
         if flags[0] == 2:  # full-quat: (Q, P), the rates read back from them after the norm mode
@@ -370,7 +371,8 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr):
             sw = sw + buf[7, i]
         status = status_of(q1, sw, c1, mode)
         if status != OK:
-            thr[0][:] = saved
+            if fires:
+                drive_back(thr[0], saved, kept)
             break
         q, w, p, correction = q1, w1, p1, c1
         for i in range(m):

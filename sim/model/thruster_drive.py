@@ -39,7 +39,8 @@ from sim.core import thrusters as th
 from sim.core.jit import jitable, kernel
 
 __all__ = ["ThrusterDrive", "thruster_columns", "drive_for", "load", "WARM_STEPS", "X", "C", "due", "drive_step",
-           "drive_kernel", "unloading_command", "count_on_times", "NO_THRUSTERS"]
+           "drive_kernel", "unloading_command", "count_on_times", "drive_kept", "drive_back", "NO_THRUSTERS",
+           "DriveColumns", "drive_bodies", "columns_for"]
 
 #: The modulators' codes in :func:`sim.core.thrusters.fire_period`.
 _MODES = {"schmitt": 0, "pwpf": 1, "deadband": 2}
@@ -110,6 +111,29 @@ def drive_step(x, c, q, qc, w, command, groups, pos, dirs, force, impulse_bit):
             x[14 + k] = total[k]
     x[0] += 1.0
     x[1] += 1.0
+
+
+@jitable
+def drive_kept(x, c, saved):
+    """Before a :func:`drive_step` that a fault may take back (the compiled step's, :func:`drive_back`): the state
+    ``x`` copied into ``saved`` when the step may fire (the dead band, or :func:`due`), and True; else False
+    (the step will only count itself: ``k`` and ``held`` one more)."""
+    if c[0] == 2.0 or due(x, c):
+        for i in range(x.shape[0]):
+            saved[i] = x[i]
+        return True
+    return False
+
+
+@jitable
+def drive_back(x, saved, kept):
+    """The drive as it was before the last :func:`drive_step` (:func:`drive_kept` said ``kept``)."""
+    if kept:
+        for i in range(x.shape[0]):
+            x[i] = saved[i]
+    else:
+        x[0] -= 1.0
+        x[1] -= 1.0
 
 
 @kernel

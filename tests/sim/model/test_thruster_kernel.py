@@ -121,11 +121,14 @@ def _fault(sim, n, python):
     return str(exc.value)
 
 
-def test_a_fault_leaves_the_drive_as_python_does(calls):
-    """The kernel stops at the last good step with the drive as it was before the faulting step fired: Python
-    takes that step again (and raises), so the drive steps it once, as Python's alone does."""
-    s = dict(PWPF, norm="none", rates=(3.0, 2.0, 1.0), thruster_period=0.01, thruster_force=5.0,
-             command_deg=(170.0, 60.0, -120.0))
+@pytest.mark.parametrize("modulation, period", [("pwpf", 0.01), ("pwpf", 0.03), ("schmitt", 0.07),
+                                                ("deadband", 0.05)])
+def test_a_fault_leaves_the_drive_as_python_does(calls, modulation, period):
+    """The kernel stops at the last good step with the drive as it was before the faulting step began: Python
+    takes that step again (and raises), so the drive steps it once, as Python's alone does; whether the
+    faulting step fired (every step with a period of one step) or only counted itself."""
+    s = dict(PWPF, norm="none", rates=(3.0, 2.0, 1.0), thruster_period=period, thruster_force=5.0,
+             thruster_modulation=modulation, command_deg=(170.0, 60.0, -120.0))
     a, b = _pair(**s)
     assert _fault(a, 20_000, python=False) == _fault(b, 20_000, python=True)
     assert 0 < sum(calls) < 20_000
