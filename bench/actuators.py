@@ -179,6 +179,30 @@ def thruster_pair_us(name: str, wheels: dict, steps: int = 20_000, repeats: int 
     return tuple(out)
 
 
+def ensemble_pair_us(name: str, wheels: dict, bodies: int = 100, steps: int = 300, repeats: int = 3) -> tuple:
+    """``(thruster body-step, wheel body-step)`` of an ensemble of ``bodies`` of scenario ``name`` (us per body and
+    step, CPU time, best of ``repeats``), every body's drive a row (:class:`sim.model.thruster_drive.DriveColumns`,
+    its :func:`~sim.model.thruster_drive.drive_bodies` compiled first), beside the same on ``wheels``."""
+    from sim.ensemble import Ensemble, EnsembleSpec
+    from sim.model.thruster_drive import load_bodies
+    from sim.run.scenario import load
+
+    load_bodies()
+    settings = load(name).settings
+    spec = EnsembleSpec(bodies=bodies, seed=1, rate_spread=0.01)
+    out = []
+    for s in (settings, settings.replace(thrusters="none", thruster_unloading=0.0, **wheels)):
+        best = float("inf")
+        for _ in range(repeats):
+            ens = Ensemble(s, spec)
+            ens.step(10)
+            start = time.process_time()
+            ens.step(steps)
+            best = min(best, (time.process_time() - start) / (steps * bodies) * 1e6)
+        out.append(best)
+    return tuple(out)
+
+
 with open(__file__) as _f:  # this file's function, given to the old tree's child process
     _PAIR_SOURCE = "import time\n" + _f.read().split("def thruster_pair_us", 1)[1].split("\n\n\nwith open", 1)[0].join(
         ["def thruster_pair_us", ""])
@@ -202,6 +226,10 @@ def thrusters_main(before: str | None) -> None:
             thr, wheel = _child(folder, name, wheels)
             print(f"{name:22s} {label:6s} thruster {thr:8.3f} us  wheels {wheel:8.3f} us  ratio {thr / wheel:5.2f}",
                   flush=True)
+    for name, wheels in THRUSTER_WHEELS[:1]:  # (an ensemble refused thrusters before)
+        thr, wheel = ensemble_pair_us(name, wheels)
+        print(f"{name:22s} ensemble of 100, per body-step: thruster {thr:8.3f} us  wheels {wheel:8.3f} us  "
+              f"ratio {thr / wheel:5.2f}", flush=True)
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}", flush=True)
 
 

@@ -40,7 +40,7 @@ from sim.core.jit import jitable, kernel
 
 __all__ = ["ThrusterDrive", "thruster_columns", "drive_for", "load", "WARM_STEPS", "X", "C", "due", "drive_step",
            "drive_kernel", "unloading_command", "count_on_times", "drive_kept", "drive_back", "NO_THRUSTERS",
-           "DriveColumns", "drive_bodies", "columns_for"]
+           "DriveColumns", "drive_bodies", "columns_for", "load_bodies"]
 
 #: The modulators' codes in :func:`sim.core.thrusters.fire_period`.
 _MODES = {"schmitt": 0, "pwpf": 1, "deadband": 2}
@@ -285,6 +285,17 @@ def drive_bodies(x, c, q, qc, w, command, speeds, wheels, groups, pos, dirs, for
                    (w[0, j], w[1, j], w[2, j]), u, groups, pos, dirs, force, impulse_bit)
 
 
+def load_bodies() -> float:
+    """Compile :func:`drive_bodies` or load it from the disk cache now (a bench; an ensemble's own calls load
+    it in a thread after :data:`sim.core.jit.WARM_SECONDS` of Python); the seconds it took."""
+    if jit.DISABLED:
+        return 0.0
+    x, c, groups, pos, dirs, force, impulse_bit = NO_THRUSTERS
+    z = np.zeros((4, 1))
+    return jit.compile_once(drive_bodies, x.reshape(1, -1), c, z, z, z[:3], z[:3], z[:0], np.zeros((0, 7)), groups,
+                            pos, dirs, force, impulse_bit)
+
+
 class DriveColumns:
     """The thrusters of ``n`` bodies flying the same settings (an ensemble): one :class:`ThrusterDrive`'s
     constants and tables, each body's state a row of ``x`` (n, :data:`X` ...), each body's step
@@ -318,7 +329,7 @@ class DriveColumns:
             if one.wheel_table is None:
                 command = np.array(np.broadcast_arrays(*law(tuple(q), tuple(w[:3])), np.empty(n))[:3], dtype=float)
         speeds = np.ascontiguousarray(w[3:], dtype=float)
-        qc = np.ascontiguousarray(np.broadcast_to(np.asarray(qc, dtype=float).reshape(4, -1), (4, n)))
+        qc = np.array(np.broadcast_to(np.asarray(qc, dtype=float).reshape(4, -1), (4, n)))  # (writable: one type)
         tables = one.arrays[2:]
         drive_bodies(x, one.c, np.ascontiguousarray(q, dtype=float), qc, np.ascontiguousarray(w[:3], dtype=float),
                      command, speeds, np.zeros((0, 7)) if one.wheel_table is None else one.wheel_table, *tables)
