@@ -45,7 +45,7 @@ slider_walk video window window_cycle""",
     "app/view3d": """bodies_gui glitems orbit_view plumes viewer""",
     "app/plots": """compare_plots decimate estimation_sigma_curves estimation_window history
 magnetic_tab_wheel_momentum period plot_values plots thruster_tab wheels_window window_fit window_history""",
-    "app/ensemble": """ensemble_view""",
+    "app/ensemble": """ensemble_thrusters_window ensemble_view""",
     "app/controls": """devices_gui readouts stick switched_groups thrusters_group""",
     "app/flight": """engine ensemble_info events flight hostile_context worker""",
     "project": " ".join(PROJECT),
