@@ -161,3 +161,26 @@ def test_the_python_step_runs_the_drive_compiled_and_as_python_alike(monkeypatch
     assert thruster_drive._steps == steps < thruster_drive.WARM_STEPS
     assert np.array_equal(_bits(compiled), _bits(python))
     assert compiled[:, Simulation(settings).columns().index("fuel_kg")].max() > 0.0  # the drive fired
+
+
+@pytest.mark.parametrize("name", ["thruster_limit_cycle", "pwpf_slew", "thruster_unloading"])
+def test_the_kernel_run_as_python_gives_the_compiled_bits(monkeypatch, name):
+    """advance_craft's own text run as Python (as before its load, or with NUMBA_DISABLE_JIT) and compiled."""
+    from sim.core.jit import boxed
+
+    settings = load(name).settings
+    compiled = Simulation(settings)
+    compiled.step(300)
+    python_calls = []
+    text = craft.advance_craft.py_func
+
+    def as_python(*args):
+        python_calls.append(1)
+        return boxed(text(*args))
+
+    assert craft.loaded()
+    monkeypatch.setattr(craft, "advance_craft", as_python)
+    python = Simulation(settings)
+    python.step(300)
+    assert python_calls
+    _same(compiled, python)
