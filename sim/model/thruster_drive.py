@@ -95,11 +95,10 @@ def drive_step(x, c, q, qc, w, command, groups, pos, dirs, force, impulse_bit):
     (N m) is modulated; when the outputs change, the on-times of the levels held so far are counted and the new
     levels, torque and force are those of :func:`sim.core.thrusters.fire_period`."""
     n = force.shape[0]
-    fire = False
     if c[0] == 2.0:
         fire = th.deadband_step(q, qc, w, c[10] != 0.0, x[8:11], x[2:5], c[8], c[2], c[3])
-    elif x[0] % c[1] == 0.0:
-        fire = True
+    else:
+        fire = due(x, c)
     if fire:
         count_on_times(x, c, n)
         level, torque, total = th.fire_period(int(c[0]), command, c[11:17], x[2:5], x[5:8], c[4], c[5], c[6], c[7],
@@ -214,7 +213,6 @@ class ThrusterDrive:
                                         (t.dirs * t.force[:, None]).T)
         self.mode = s.thruster_modulation
         every = max(1, round(s.thruster_period / s.dt))
-        self.every = every
         self.c = np.array((_MODES[self.mode], every, every * s.dt, s.dt, s.thruster_on, s.thruster_off, s.pwpf_km,
                            s.pwpf_tau, math.radians(s.thruster_deadband_deg), s.thruster_unloading,
                            1.0 if s.shortest_path else 0.0, *authority), dtype=float)
@@ -238,7 +236,7 @@ class ThrusterDrive:
         x = self.x
         compiled = _compiled()
         if self.mode != "deadband":
-            if x[0] % self.every != 0.0:  # the levels held (drive_step's own test, without a call)
+            if not due(x, self.c):  # the levels held (drive_step's own test, without calling it)
                 x[0] += 1.0
                 x[1] += 1.0
                 return self.torque
@@ -322,7 +320,7 @@ class DriveColumns:
         n = x.shape[0]
         command = self._zero
         if one.mode != "deadband":
-            if x[0, 0] % one.every != 0.0:  # every body's levels held (they share the step count)
+            if not due(x[0], one.c):  # every body's levels held (they share the step count)
                 x[:, 0] += 1.0
                 x[:, 1] += 1.0
                 return self.torque
