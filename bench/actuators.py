@@ -39,7 +39,7 @@ import time
 import numba
 import numpy as np
 
-from sim.core import cmg
+from sim.core import cmg, jit
 from sim.core import thrusters as th
 from sim.model.simulation import Simulation
 from sim.run.scenario import load
@@ -101,6 +101,9 @@ def wired_rows(steps: int) -> list[tuple[str, float]]:
     return [("cmg_fast_slew on CMGs, Simulation.step (us/step)", cmgs),
             ("cmg_fast_slew on wheels, Simulation.step (us/step)", wheels),
             ("ratio CMG step / wheel step (goal <= 2)", cmgs / wheels)]
+
+
+jit.numba_module()  # the jitable formulas registered with numba before the compiled loops below can call them
 
 
 @numba.njit(cache=False)
