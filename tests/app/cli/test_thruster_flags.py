@@ -71,5 +71,6 @@ def test_an_ensemble_flies_thrusters(capsys, tmp_path):
     t = load("pwpf_slew").settings.thruster_set
     couple = 2.0 * np.abs(torque_matrix(t.pos, t.dirs, t.force, np.zeros(3))).max()
     for row in rows:
+        assert float(row["fuel_kg"]) > 0.0
         axes = (float(row["peak_torque"]) / couple) ** 2
         assert axes == pytest.approx(round(axes), abs=1e-9) and round(axes) in (1, 2, 3)

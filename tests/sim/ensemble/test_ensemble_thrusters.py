@@ -90,3 +90,21 @@ def test_the_body_loop_compiled_and_as_python_alike(monkeypatch):
     monkeypatch.setattr(thruster_drive, "drive_bodies", python)
     assert np.array_equal(_bits(compiled), _bits(run()))
     assert calls  # the Python text ran
+
+
+def test_a_sweep_reports_each_bodys_fuel_as_its_run():
+    """The sweep's chunk (sim.sweep.chunk) has fuel_kg after the wheels' columns: each body's run's fuel_kg."""
+    from sim.sweep.chunk import columns, run_chunk
+
+    settings = load("pwpf_slew").settings
+    got = run_chunk(settings, SPEC, (), 200, 1, 3)
+    names = columns(thrusters=True)
+    assert tuple(got)[:len(names)] == names and names[-1] == "fuel_kg"
+    ens = Ensemble(settings, SPEC, start=1, count=3)
+    for j in range(3):
+        sim = Simulation(ens.body_settings(j))
+        sim.step(200)
+        assert got["fuel_kg"][j] == sim.fuel == sim.row()[sim.columns().index("fuel_kg")] > 0.0
+    assert len(set(got["fuel_kg"].tolist())) == 3  # each body its own
+    assert "fuel_kg" not in columns(wheels=3) and columns(wheels=3, thrusters=True)[-4:] == (
+        "wheel1", "wheel2", "wheel3", "fuel_kg")
