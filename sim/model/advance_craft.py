@@ -42,7 +42,8 @@ from sim.core.jit import DISABLED, compile_once, jitable, kernel
 from sim.core.wheel_program import gyrostat_rates, motor_torques
 from sim.core.wheels import equivalent_torque
 from sim.gnc.magnetic import magnetic_torque
-from sim.model.thruster_drive import NO_THRUSTERS, drive_back, drive_kept, drive_step, due, unloading_command
+from sim.model.thruster_drive import (NO_THRUSTERS, drive_back, drive_held, drive_kept, drive_step, due,
+                                      unloading_command)
 from sim.world.environment import disturbance_torque, gravity_gradient_at, gravity_gradient_torque
 from sim.world.orbit import mean_elements_state
 from sim.world.surfaces import drag_facets, relative_velocity, srp_facets
@@ -353,11 +354,16 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr):
     fires = flags[18] != 0
     saved = thr[0].copy()
     kept = False
+    if fires:  # the torque held from the last firing (a step that cannot fire leaves it)
+        world[32], world[33], world[34] = saved[11], saved[12], saved[13]
     for _ in range(n):
         t = t0 + k * dt
-        if fires:
+        if fires:  # the drive's step (only counted when it cannot fire: drive_kept)
             kept = drive_kept(thr[0], thr[1], saved)
-            _fire(thr, q, w, speeds, world, par, flags, wheels)
+            if kept:
+                _fire(thr, q, w, speeds, world, par, flags, wheels)
+            else:
+                drive_held(thr[0])
         p1 = p
         if flags[0] == 2:  # full-quat: (Q, P), the rates read back from them after the norm mode
             q1, p1 = _full_quat(q, p, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf)

@@ -39,7 +39,7 @@ from sim.core import thrusters as th
 from sim.core.jit import jitable, kernel
 
 __all__ = ["ThrusterDrive", "thruster_columns", "drive_for", "load", "WARM_STEPS", "X", "C", "due", "drive_step",
-           "drive_kernel", "unloading_command", "count_on_times", "drive_kept", "drive_back", "NO_THRUSTERS",
+           "drive_kernel", "unloading_command", "count_on_times", "drive_kept", "drive_back", "drive_held", "NO_THRUSTERS",
            "DriveColumns", "drive_bodies", "columns_for", "load_bodies"]
 
 #: The modulators' codes in :func:`sim.core.thrusters.fire_period`.
@@ -108,6 +108,13 @@ def drive_step(x, c, q, qc, w, command, groups, pos, dirs, force, impulse_bit):
         for k in range(3):
             x[11 + k] = torque[k]
             x[14 + k] = total[k]
+    drive_held(x)
+
+
+@jitable
+def drive_held(x):
+    """The end of every step of the drive: one step more counted, the levels held one step more (all a step
+    that cannot fire does, :func:`drive_kept`)."""
     x[0] += 1.0
     x[1] += 1.0
 
@@ -237,8 +244,7 @@ class ThrusterDrive:
         compiled = _compiled()
         if self.mode != "deadband":
             if not due(x, self.c):  # the levels held (drive_step's own test, without calling it)
-                x[0] += 1.0
-                x[1] += 1.0
+                drive_held(x)
                 return self.torque
             if self.wheel_table is None:
                 command = tuple(float(v) for v in law(q, w))
@@ -321,8 +327,7 @@ class DriveColumns:
         command = self._zero
         if one.mode != "deadband":
             if not due(x[0], one.c):  # every body's levels held (they share the step count)
-                x[:, 0] += 1.0
-                x[:, 1] += 1.0
+                drive_held(x.T)  # (x.T[0] is every body's count, x[:, 0])
                 return self.torque
             if one.wheel_table is None:
                 command = np.array(np.broadcast_arrays(*law(tuple(q), tuple(w[:3])), np.empty(n))[:3], dtype=float)
