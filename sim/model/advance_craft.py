@@ -10,10 +10,11 @@ or on the propagated orbit read at each stage's time, :func:`sim.world.orbit.mea
 (:func:`sim.world.surfaces.srp_facets`, :func:`~sim.world.surfaces.drag_facets`), the torquers' dipole in
 the field (:func:`sim.gnc.magnetic.magnetic_torque`, the field ``B + dB/dt (t - t_step)`` at each stage)
 and the disturbance torque (:func:`sim.world.environment.disturbance_torque`), then the thrusters' torque held
-over the step (issue 45): at each step's start the kernel runs the thrusters' drive
-(:func:`sim.model.thruster_drive.drive_step`, its state in the arrays ``thr``), which fires on the torque law's
-command (the thrusters then realise the law: without wheels the body feels ``T_ext`` alone) or on the
-wheels' unloading command, and writes the held torque into ``world``.  Half-quat or rk4, every
+over the step (issue 45): at the start of a step that may fire the kernel runs the thrusters' drive
+(:func:`sim.model.thruster_drive.drive_step`, its state in the arrays ``thr``; any other step it only counts,
+:func:`~sim.model.thruster_drive.drive_held`), which fires on the torque law's command (the thrusters then
+realise the law: without wheels the body feels ``T_ext`` alone) or on the wheels' unloading command, and
+writes the held torque into ``world``.  Half-quat or rk4, every
 norm mode: the same formulas the Python step calls, with ``ops=None``, so each step is bit for bit
 :meth:`sim.model.simulation.Simulation._step_python`'s.
 
