@@ -27,11 +27,17 @@ the same on a 500 km orbit with the gravity gradient (:data:`ORBIT`).  With
 ``--before DIR`` (a tree of an older commit, ``git archive REV | tar -x -C DIR``) each measurement is a fresh
 process of this file with ``PYTHONPATH`` the old tree or this one, old and new alternating (old, new, new,
 old, old, new), so the machine's load falls on both alike.
+``python -m bench.actuators --thrusters [--before DIR]`` measures only the thruster rows as the goal asks
+(a thruster step at most 1.5x the compiled wheel step of the same scenario): each scenario's thruster step
+and its wheel step (:func:`thruster_pair_us`, best of three, every kernel loaded first: what a long run
+reaches), in a child process of this tree and, with ``--before DIR`` (``git archive 06c9771 | tar -x -C
+DIR``), of the old tree, alternating.  The figures are in docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
 
 import json
+import argparse
 import os
 import statistics
 import subprocess
@@ -42,7 +48,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from sim.core import cmg
+from sim.core import cmg, jit
 from sim.core import thrusters as th
 from sim.model.simulation import Simulation
 from sim.run.scenario import load
@@ -106,6 +112,9 @@ def wired_rows(steps: int) -> list[tuple[str, float]]:
             ("ratio CMG step / wheel step (goal <= 2)", cmgs / wheels)]
 
 
+jit.numba_module()  # the jitable formulas registered with numba before the compiled loops below can call them
+
+
 @numba.njit(cache=False)
 def _pwpf_loop(n):
     f, out, acc = 0.0, 0.0, 0.0
@@ -141,8 +150,7 @@ def thruster_vs_wheel_rows(steps: int) -> list[tuple[str, float]]:
     thruster_drive.load()  # the compiled kernels, as a long run has them (outside the timing)
     off = dict(thrusters="none", thruster_unloading=0.0)
     out = []
-    for name, wheels in (("pwpf_slew", dict(wheels="orthogonal", wheel_inertia=0.05)),
-                         ("thruster_unloading", {}), ("thruster_limit_cycle", dict(wheels="orthogonal"))):
+    for name, wheels in THRUSTER_WHEELS:
         s = load(name).settings
         thr = scenario_us_per_step(s, steps)
         wheel = scenario_us_per_step(s.replace(**off, **wheels), steps)
@@ -228,6 +236,89 @@ def goal_rows(steps: int, before: str | None = None, rounds: int = 3) -> list[tu
                     (f"{side}: cmg_fast_slew{where} on wheels, compiled (us/step)", wheel),
                     (f"{side}: ratio CMG step / wheel step (goal <= 2)", cmgs / wheel)]
     return out
+#: The thruster scenarios and what turns each into its wheel comparison (thruster_vs_wheel_rows).
+THRUSTER_WHEELS = (("pwpf_slew", dict(wheels="orthogonal", wheel_inertia=0.05)), ("thruster_unloading", {}),
+                   ("thruster_limit_cycle", dict(wheels="orthogonal")))
+
+
+def thruster_pair_us(name: str, wheels: dict, steps: int = 20_000, repeats: int = 3) -> tuple:
+    """``(thruster step, wheel step)`` of scenario ``name`` (us, CPU time, best of ``repeats`` runs of ``steps``
+    steps after 10), the wheel step on ``name``'s settings with the thrusters taken off and ``wheels`` put on;
+    every compiled kernel of the tree loaded first."""
+    from sim.core import advance
+    from sim.model import advance_craft, thruster_drive
+    from sim.model.simulation import Simulation
+    from sim.run.scenario import load
+
+    advance.load()
+    advance_craft.load()
+    thruster_drive.load()
+    settings = load(name).settings
+    out = []
+    for s in (settings, settings.replace(thrusters="none", thruster_unloading=0.0, **wheels)):
+        best = float("inf")
+        for _ in range(repeats):
+            sim = Simulation(s)
+            sim.step(10)
+            start = time.process_time()
+            sim.step(steps)
+            best = min(best, (time.process_time() - start) / steps * 1e6)
+        out.append(best)
+    return tuple(out)
+
+
+def ensemble_pair_us(name: str, wheels: dict, bodies: int = 100, steps: int = 300, repeats: int = 3) -> tuple:
+    """``(thruster body-step, wheel body-step)`` of an ensemble of ``bodies`` of scenario ``name`` (us per body and
+    step, CPU time, best of ``repeats``), every body's drive a row (:class:`sim.model.thruster_drive.DriveColumns`,
+    its :func:`~sim.model.thruster_drive.drive_bodies` compiled first), beside the same on ``wheels``."""
+    from sim.ensemble import Ensemble, EnsembleSpec
+    from sim.model.thruster_drive import load_bodies
+    from sim.run.scenario import load
+
+    load_bodies()
+    settings = load(name).settings
+    spec = EnsembleSpec(bodies=bodies, seed=1, rate_spread=0.01)
+    out = []
+    for s in (settings, settings.replace(thrusters="none", thruster_unloading=0.0, **wheels)):
+        best = float("inf")
+        for _ in range(repeats):
+            ens = Ensemble(s, spec)
+            ens.step(10)
+            start = time.process_time()
+            ens.step(steps)
+            best = min(best, (time.process_time() - start) / (steps * bodies) * 1e6)
+        out.append(best)
+    return tuple(out)
+
+
+with open(__file__) as _f:  # this file's function, given to the old tree's child process
+    _PAIR_SOURCE = "import time\n" + _f.read().split("def thruster_pair_us", 1)[1].split("\n\n\nwith open", 1)[0].join(
+        ["def thruster_pair_us", ""])
+
+
+def _child(folder: str, name: str, wheels: dict) -> tuple:
+    env = dict(os.environ, PYTHONPATH=folder)
+    code = f"import sys; sys.path.insert(0, {folder!r}); {_PAIR_SOURCE}\nprint(*thruster_pair_us({name!r}, {wheels!r}))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=folder, env=env, capture_output=True, text=True,
+                         check=True)
+    return tuple(float(x) for x in out.stdout.strip().splitlines()[-1].split())
+
+
+def thrusters_main(before: str | None) -> None:
+    """The thruster rows, old (``before``) and new alternating, each in a child process (module docstring)."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}", flush=True)
+    for name, wheels in THRUSTER_WHEELS:
+        trees = (("before", before), ("after", here)) if before else (("after", here),)
+        for label, folder in trees:
+            thr, wheel = _child(folder, name, wheels)
+            print(f"{name:22s} {label:6s} thruster {thr:8.3f} us  wheels {wheel:8.3f} us  ratio {thr / wheel:5.2f}",
+                  flush=True)
+    for name, wheels in THRUSTER_WHEELS[:1]:  # (an ensemble refused thrusters before)
+        thr, wheel = ensemble_pair_us(name, wheels)
+        print(f"{name:22s} ensemble of 100, per body-step: thruster {thr:8.3f} us  wheels {wheel:8.3f} us  "
+              f"ratio {thr / wheel:5.2f}", flush=True)
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}", flush=True)
 
 
 def rows(quick: bool = False) -> list[tuple[str, float]]:
@@ -254,10 +345,15 @@ if __name__ == "__main__":
     if "--goal-once" in sys.argv:   # one side's measurement, for goal_rows: a JSON line
         print(json.dumps(goal_once(int(sys.argv[sys.argv.index("--goal-once") + 1]))))
         sys.exit(0)
-    if "--goal" in sys.argv:
-        old = sys.argv[sys.argv.index("--before") + 1] if "--before" in sys.argv else None
-        table = goal_rows(2_000 if "--quick" in sys.argv else 20_000, old)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--goal", action="store_true", help="the CMG goal's rows (cmg_fast_slew against its wheels)")
+    parser.add_argument("--thrusters", action="store_true", help="only the thruster rows, in child processes")
+    parser.add_argument("--before", help="with --goal or --thrusters: a copy of the old tree, measured alongside")
+    args = parser.parse_args()
+    if args.thrusters:
+        thrusters_main(args.before)
     else:
-        table = rows(quick="--quick" in sys.argv)
-    for label, value in table:
-        print(f"{value:10.3f}  {label}")
+        table = goal_rows(2_000 if args.quick else 20_000, args.before) if args.goal else rows(quick=args.quick)
+        for label, value in table:
+            print(f"{value:10.3f}  {label}")

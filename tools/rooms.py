@@ -26,9 +26,9 @@ ensemble_settling_under_elimination ensemble_surroundings ensemble_wheel_change 
 external_torque_sum inside_out_mesh mesh_indices navigation_compiled navigation_models orbit_regression quest_weights_in_the_loop
 settings settings_pickle settings_replace simulation stage_time_orbit stl_files sun_pointing_secondary_axis
 surface_coefficients surface_file_checks surface_file_messages surface_file_reread surfaces typed_inputs
-thruster_drive user_torque_shown wheels_formulations wheels_momentum_under_elimination world_kernel""",
+thruster_drive thruster_kernel user_torque_shown wheels_formulations wheels_momentum_under_elimination world_kernel""",
     "sim/ensemble": """ensemble ensemble_changes_midrun ensemble_compiled ensemble_info_pickle
-magnetometer_fed_estimators orbit_spread_edges orbit_spread_small tracker_peak_torque""",
+ensemble_thrusters magnetometer_fed_estimators orbit_spread_edges orbit_spread_small tracker_peak_torque""",
     "sim/run": """aem_mixed cubesat_year demos plan_and_progress plan_is_long playback_model recording_marks run_epoch runner
 scenario thruster_scenarios""",
     "sim/io": """actuator_settings duration_units files limits_memory link_codec link_protocol output_files
@@ -45,7 +45,7 @@ slider_walk video window window_cycle""",
     "app/view3d": """bodies_gui glitems orbit_view plumes viewer""",
     "app/plots": """compare_plots decimate estimation_sigma_curves estimation_window history
 magnetic_tab_wheel_momentum period plot_values plots thruster_tab wheels_window window_fit window_history""",
-    "app/ensemble": """ensemble_view""",
+    "app/ensemble": """ensemble_thrusters_window ensemble_view""",
     "app/controls": """devices_gui readouts stick switched_groups thrusters_group""",
     "app/flight": """engine ensemble_info events flight hostile_context worker""",
     "project": " ".join(PROJECT),

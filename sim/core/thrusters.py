@@ -43,7 +43,7 @@ import numpy as np
 
 from sim.core.algebra import vmul3_QQ
 from sim.core.control import quaternion_error
-from sim.core.jit import jitable, kernel
+from sim.core.jit import jitable
 
 __all__ = ["G0", "PWPF_RULES", "LAYOUTS", "MODULATIONS", "cube_layout", "axis_levels", "modulate_axes",
            "wheel_momentum", "fire_period", "deadband_step", "torque_matrix", "thruster_wrench", "fuel_used",
@@ -130,10 +130,10 @@ def modulate_axes(mode, torque, authority, out, filt, u_on, u_off, km, tau_m, pe
     return out
 
 
-@kernel
+@jitable
 def fire_period(mode, command, authority, out, filt, u_on, u_off, km, tau_m, period, groups, pos, dirs, force,
                 impulse_bit):
-    """One control period of the thrusters: ``(level, torque, force)``, compiled (:func:`sim.core.jit.kernel`).
+    """One control period of the thrusters: ``(level, torque, force)``.
 
     ``mode`` 0 (Schmitt) or 1 (PWPF) modulates ``command`` per axis (:func:`modulate_axes`, ``out`` and
     ``filt`` updated in place); 2 takes the outputs ``out`` as they are (the dead-band controller's).  The
@@ -150,9 +150,9 @@ def fire_period(mode, command, authority, out, filt, u_on, u_off, km, tau_m, per
     return level, torque, total
 
 
-@kernel
+@jitable
 def deadband_step(q, qc, w, shortest, left, out, theta_d, t_pulse, dt):
-    """The dead-band controller on three axes for one step, compiled: the error angle about each body axis,
+    """The dead-band controller on three axes for one step: the error angle about each body axis,
     ``theta = -2 V(Q) dQ`` (small angles; Hoffmann (9.8)-(9.9), the quaternion controller's ``dQ`` of
     :func:`sim.core.control.quaternion_error`, so ``T = -K theta``), then :func:`deadband_pulse` per axis with
     the body rate ``w``.  ``out`` and ``left`` are updated in place; True when an output changed."""

@@ -40,6 +40,7 @@ from sim.ensemble.spec import EnsembleSpec
 from sim.core.integrators import qdot
 from sim.io.limits import as_integer
 from sim.model.one_body import check_no_ensemble
+from sim.model.thruster_drive import columns_for
 from sim.model.loads import GyrostatRows, LoadModel
 from sim.gnc.magnetic import MagneticControl
 from sim.core.norm import unit
@@ -122,7 +123,7 @@ class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
         count = spec.bodies - start if count is None else as_integer("count", count, 1, spec.bodies - start)
         keep_temporaries()  # once per process: the column step's temporaries stay in the heap (sim.ensemble.heap)
         self._settings = settings or Settings()
-        check_no_ensemble(self._settings)  # issue 45: CMGs and thrusters are one body's (sim.model.one_body)
+        check_no_ensemble(self._settings)  # issue 45: a CMG cluster is one body's (sim.model.one_body)
         self.spec = spec
         self.index = np.arange(start, start + count, dtype=np.int64)
         self.n = n = count
@@ -196,7 +197,7 @@ class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
         inertia about the new nominal at once, and so do ``wheels`` and
         ``wheel_inertia`` (a draw must leave ``J - sum J_s a a^T`` positive
         definite); a new number of wheels starts them at ``wheel_speeds``.
-        With a ``gains_grid`` the bodies keep their grid gains.  CMGs and thrusters are refused (one body's only).
+        With a ``gains_grid`` the bodies keep their grid gains.  CMGs are refused (one body's only).
         """
         check_no_ensemble(self._settings, *inputs)  # issue 45: refused before anything takes effect
         super().apply(*inputs)
@@ -245,6 +246,7 @@ class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
         self._world = bodies_world(s, self._orbits) if s.has_orbit else None
         self._world_state = None
         self._magnetic = MagneticControl(s, COLUMN)  # issue 32: the torquers' step, Simulation's own
+        self._thr = columns_for(s, self.n, getattr(self, "_thr", None))  # issue 45: each body's thrusters
         self._b_body = self._dipole_cmd = None
         tm.rate_ref = None
         if hasattr(self, "_cmd"):
@@ -304,6 +306,8 @@ class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
         self.fault_t[:] = np.nan
         self._reset_command(smp.q0)
         self._magnetic.reset()
+        if self._thr is not None:
+            self._thr.reset()
         if self._world is not None:
             self._update_world()
         self._energy0 = self.energy()
@@ -373,6 +377,9 @@ class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
                     k -= self._compiled_steps(packed, k)
                     continue
                 k -= 1
+                if self._thr is not None:  # each body's thrusters, held over the step (sim.model.thruster_drive)
+                    self._load.thrust = self._thr.step(self._x[0:4], np.vstack((self._x[4:7], self._x[8:])),
+                                                       self._law, self._qc)
                 if self._nav is not None:  # the sensors and the estimate of t (sim.model.navigation)
                     self._navigate_before()
                 if self._fast:

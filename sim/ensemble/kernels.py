@@ -56,7 +56,8 @@ def covers(settings) -> bool:
     """
     return (settings.integrator == "half-quat" and settings.controller in CONTROLLERS and settings.norm in NORMS
             and settings.wheel_count == 0 and not settings.gravity_gradient
-            and not any(x != 0.0 for x in settings.disturbance) and not settings.has_orbit)
+            and not any(x != 0.0 for x in settings.disturbance) and not settings.has_orbit
+            and settings.thrusters == "none")
 
 
 class Scratch:

@@ -9,7 +9,12 @@ or on the propagated orbit read at each stage's time, :func:`sim.world.orbit.mea
 :func:`sim.world.environment.gravity_gradient_at`), solar radiation pressure and drag on the body's facets
 (:func:`sim.world.surfaces.srp_facets`, :func:`~sim.world.surfaces.drag_facets`), the torquers' dipole in
 the field (:func:`sim.gnc.magnetic.magnetic_torque`, the field ``B + dB/dt (t - t_step)`` at each stage)
-and the disturbance torque (:func:`sim.world.environment.disturbance_torque`).  Half-quat or rk4, every
+and the disturbance torque (:func:`sim.world.environment.disturbance_torque`), then the thrusters' torque held
+over the step (issue 45): at the start of a step that may fire the kernel runs the thrusters' drive
+(:func:`sim.model.thruster_drive.drive_step`, its state in the arrays ``thr``; any other step it only counts,
+:func:`~sim.model.thruster_drive.drive_held`), which fires on the torque law's command (the thrusters then
+realise the law: without wheels the body feels ``T_ext`` alone) or on the wheels' unloading command, and
+writes the held torque into ``world``.  Half-quat or rk4, every
 norm mode: the same formulas the Python step calls, with ``ops=None``, so each step is bit for bit
 :meth:`sim.model.simulation.Simulation._step_python`'s.
 
@@ -38,28 +43,31 @@ from sim.core.jit import DISABLED, compile_once, jitable, kernel
 from sim.core.wheel_program import gyrostat_rates, motor_torques
 from sim.core.wheels import equivalent_torque
 from sim.gnc.magnetic import magnetic_torque
+from sim.model.thruster_drive import (NO_THRUSTERS, drive_back, drive_held, drive_kept, drive_step, due,
+                                      unloading_command)
 from sim.world.environment import disturbance_torque, gravity_gradient_at, gravity_gradient_torque
 from sim.world.orbit import mean_elements_state
 from sim.world.surfaces import drag_facets, relative_velocity, srp_facets
 
-__all__ = ["WARM_AFTER", "advance_craft", "covers", "pack", "load", "loaded", "start", "external", "craft_step", "PAR", "FLAGS", "WORLD", "NO_SURFACES"]
+__all__ = ["WARM_AFTER", "advance_craft", "covers", "pack", "load", "loaded", "start", "external", "craft_step", "PAR", "FLAGS", "WORLD", "NO_SURFACES", "NO_THRUSTERS"]
 
 #: Layout of the craft's ``par``: :data:`sim.core.advance.PAR` (0-34), then name -> (first index, length).
 PAR = {"rate": (35, 1), "disturbance": (36, 3), "period": (39, 1), "j_free_inv": (40, 9), "elements": (49, 9)}
 #: Layout of the craft's ``flags``: :data:`sim.core.advance.FLAGS` (0-8), then name -> index.
 FLAGS = {"gravity": 9, "disturbance_on": 10, "inertial": 11, "srp": 12, "drag": 13, "field": 14, "direct_on": 15,
-         "outside": 16, "form": 17}
+         "outside": 16, "form": 17, "thrusters": 18}
 #: The integrators the craft's step runs, by their code in ``flags`` (:data:`sim.core.advance.INTEGRATORS`, and
 #: full-quat in the forms of :data:`sim.core.integrators.FORM_CODES`).
 INTEGRATORS = {**PLAIN_INTEGRATORS, "full-quat": 2, "rkmk4": 3}
 #: Layout of ``world``: name -> (first index, length).  ``steps`` is ``k - k0`` (the step's time is
 #: ``t0 + steps dt``, as :class:`~sim.model.simulation.Simulation` counts it), ``t_world`` the time the world
 #: was made at, ``pressure`` the signed solar pressure (:func:`sim.world.surfaces.pressure`), ``feed`` 1 when
-#: the dampers act against ``w - w_c``.
+#: the dampers act against ``w - w_c``, ``thrust`` the thrusters' torque held over the step (written by the kernel,
+#: :func:`sim.model.thruster_drive.drive_step`).
 WORLD = {"t0": (0, 1), "steps": (1, 1), "t_world": (2, 1), "r": (3, 3), "v": (6, 3), "sun": (9, 3),
          "pressure": (12, 1), "sunlit": (13, 1), "b": (14, 3), "b_rate": (17, 3), "density": (20, 1),
-         "dipole": (21, 3), "qc": (24, 4), "feed": (28, 1), "wc": (29, 3)}
-_PAR_SIZE, _FLAG_SIZE, _WORLD_SIZE = 58, 18, 32
+         "dipole": (21, 3), "qc": (24, 4), "feed": (28, 1), "wc": (29, 3), "thrust": (32, 3)}
+_PAR_SIZE, _FLAG_SIZE, _WORLD_SIZE = 58, 19, 35
 #: Steps a process takes in Python before it loads :func:`advance_craft` (about 0.5 s from the disk cache; a first
 #: compile 10-30 s, once): a spacecraft's Python step costs 15 us (wheels alone) to 1 ms (208 facets), so
 #: 2,000 steps are 0.03-2 s of Python (:data:`sim.core.advance.WARM_AFTER` for the plain body).
@@ -73,14 +81,15 @@ def covers(settings) -> bool:
     """True when :func:`advance_craft` steps a body of ``settings``: half-quat, rk4, rkmk4 or full-quat (not
     its ``kane`` form), no controller or the
     quaternion controller, every norm mode, any wheels, any environment torque, an orbit of elements (a TLE's
-    SGP4 and the Euler controller, splitting, sensors and an estimator step in Python), no CMGs and no
-    thrusters (the kernel moves no gimbal and fires no thruster: issue 45).  A
-    user's torque function is the caller's to check (:meth:`sim.model.simulation.Simulation.step`)."""
+    SGP4 and the Euler controller, splitting, sensors and an estimator step in Python), any thrusters
+    (:func:`sim.model.thruster_drive.drive_step` at each step's start), no CMGs (the kernel moves no gimbal:
+    :mod:`sim.model.cmg_step`).  A user's torque function is the caller's to check
+    (:meth:`sim.model.simulation.Simulation.step`)."""
     s = settings
     return (s.integrator in INTEGRATORS and (s.integrator != "full-quat" or s.full_quat_form in FORM_CODES)
             and s.controller in CONTROLLERS and s.norm in NORMS
             and s.estimator == "truth" and s.tle is None and (s.has_orbit or not s.torques_on)
-            and s.cmg == "none" and s.thrusters == "none")
+            and s.cmg == "none")
 
 
 def pack(torque, load, body, dt, integrator, norm, elements=None, form="hoffmann") -> tuple:
@@ -110,7 +119,8 @@ def pack(torque, load, body, dt, integrator, norm, elements=None, form="hoffmann
                       torque.axes[0], torque.axes[1], torque.axes[2], torque.shortest_path, torque.limiter_on,
                       gravity, load.disturbance is not None, load.inertial, load.srp, load.drag, load.field,
                       load.direct is not None, load.gravity_gradient or load.disturbance is not None or load.srp
-                      or load.drag or load.field, FORM_CODES.get(form, 0)], dtype=np.int64)
+                      or load.drag or load.field or load.thrust is not None, FORM_CODES.get(form, 0),
+                      load.thrust is not None], dtype=np.int64)
     return par, flags
 
 
@@ -161,18 +171,43 @@ def external(q, t, world, par, flags, jr, table):
     if flags[10] != 0:
         d = disturbance_torque(q, t, (par[36], par[37], par[38]), par[39], flags[11] != 0)
         total, have = _added(have, total, d), True
+    if flags[18] != 0:  # the thrusters' torque held over the step
+        total, have = _added(have, total, (world[32], world[33], world[34])), True
     return total, have
+
+
+@jitable
+def _command(q, w, world, par, flags):
+    """The torque law's command at ``(q, w)``: :func:`sim.core.advance.law_torque` tracking the world's command
+    quaternion, the dampers against ``w - w_c`` with a rate feed-forward."""
+    wd = (w[0] - world[29], w[1] - world[30], w[2] - world[31]) if world[28] != 0.0 else w
+    return law_torque(q, wd, (world[24], world[25], world[26], world[27]), par, flags)
+
+
+@jitable
+def _fire(thr, q, w, speeds, world, par, flags, wheels):
+    """The thrusters at a step's start (:func:`sim.model.thruster_drive.drive_step`, ``thr`` a drive's arrays): the
+    torque law's command to fire on (without wheels) or the wheels' unloading; their torque into ``world``."""
+    x, c = thr[0], thr[1]
+    command = (0.0, 0.0, 0.0)
+    if due(x, c):
+        command = _command(q, w, world, par, flags) if wheels.shape[0] == 0 else unloading_command(c, wheels, speeds)
+    drive_step(x, c, q, (world[24], world[25], world[26], world[27]), (w[0], w[1], w[2]), command, thr[2], thr[3],
+               thr[4], thr[5], thr[6])
+    world[32], world[33], world[34] = x[11], x[12], x[13]
 
 
 @jitable
 def _load(q, w, speeds, t, world, par, flags, jr, wheels, table, u):
     """The load of :meth:`sim.model.loads.LoadModel.__call__` at a stage (or the torque law alone): without
-    wheels the body torque ``T_cmd + T_ext``; with them ``T_ext``, the motor torques written into ``u``."""
-    wd = (w[0] - world[29], w[1] - world[30], w[2] - world[31]) if world[28] != 0.0 else w
-    command = law_torque(q, wd, (world[24], world[25], world[26], world[27]), par, flags)
+    wheels the body torque ``T_cmd + T_ext``, or ``T_ext`` with thrusters (they realise the law); with wheels
+    ``T_ext``, the motor torques written into ``u``."""
     e, have = (0.0, 0.0, 0.0), False
     if flags[16] != 0:
         e, have = external(q, t, world, par, flags, jr, table)
+    if wheels.shape[0] == 0 and flags[18] != 0:
+        return e
+    command = _command(q, w, world, par, flags)
     if wheels.shape[0] == 0:
         if have:
             return (command[0] + e[0], command[1] + e[1], command[2] + e[2])
@@ -293,9 +328,11 @@ def craft_step(q, w, speeds, t, world, par, flags, wheels, groups, table, buf):
 
 
 @kernel
-def advance_craft(state, world, par, flags, wheels, groups, table, n):
+def advance_craft(state, world, par, flags, wheels, groups, table, n, thr):
     """Take up to ``n`` steps from ``state = (q1..q4, wx, wy, wz, correction, P1..P4, W_1..W_n)`` (``P``:
-    full-quat's ``dQ/dt``, else not read), in place.
+    full-quat's ``dQ/dt``, else not read), in place; the thrusters' drive ``thr``
+    (:attr:`sim.model.thruster_drive.ThrusterDrive.arrays`, or :data:`~sim.model.thruster_drive.NO_THRUSTERS`)
+    fires at each step's start and is left as it was before a step that faults.
 
     Returns ``(status, steps)`` as :func:`sim.core.advance.advance` does: the checks of
     :meth:`sim.model.simulation.Simulation.step` in its order (:func:`sim.core.advance.status_of`), the
@@ -315,8 +352,19 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n):
     t0, k, dt, mode = world[0], world[1], par[34], flags[1]
     status = OK
     done = 0
+    fires = flags[18] != 0
+    saved = thr[0].copy()
+    kept = False
+    if fires:  # the torque held from the last firing (a step that cannot fire leaves it)
+        world[32], world[33], world[34] = saved[11], saved[12], saved[13]
     for _ in range(n):
         t = t0 + k * dt
+        if fires:  # the drive's step (only counted when it cannot fire: drive_kept)
+            kept = drive_kept(thr[0], thr[1], saved)
+            if kept:
+                _fire(thr, q, w, speeds, world, par, flags, wheels)
+            else:
+                drive_held(thr[0])
         p1 = p
         if flags[0] == 2:  # full-quat: (Q, P), the rates read back from them after the norm mode
             q1, p1 = _full_quat(q, p, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf)
@@ -330,6 +378,8 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n):
             sw = sw + buf[7, i]
         status = status_of(q1, sw, c1, mode)
         if status != OK:
+            if fires:
+                drive_back(thr[0], saved, kept)
             break
         q, w, p, correction = q1, w1, p1, c1
         for i in range(m):
@@ -354,7 +404,7 @@ def load() -> float:
 def _sample() -> tuple:
     """Arguments of :func:`advance_craft` of the types it is compiled for (no step taken)."""
     return (np.zeros(12), np.zeros(_WORLD_SIZE), np.zeros(_PAR_SIZE), np.zeros(_FLAG_SIZE, dtype=np.int64),
-            np.zeros((0, 11)), np.zeros((0, 5)), NO_SURFACES, 0)
+            np.zeros((0, 11)), np.zeros((0, 5)), NO_SURFACES, 0, NO_THRUSTERS)
 
 
 def start() -> None:

@@ -65,13 +65,13 @@ class CraftSteps:
         ref = torque.rate_ref
         feed = (0.0, *_ZERO3) if ref is None else (1.0, *ref)
         head = (self._t0, float(self._k - self._k0))
-        if ws is None:
+        if ws is None:  # (the thrusters' torque, the last three, is the kernel's to write)
             return np.array((*head, 0.0, *_ZERO3, *_ZERO3, *_ZERO3, 0.0, 0.0, *_ZERO3, *_ZERO3, 0.0, *_ZERO3,
-                             *torque.qc, *feed))
+                             *torque.qc, *feed, *_ZERO3))
         return np.array((*head, ws.t, *ws.r_km, *ws.v_kms, *ws.sun,
                          pressure(ws.sun_km * 1e3, ws.sunlit) if load.srp else 0.0, ws.sunlit,
                          *(ws.b_eci or _ZERO3), *(ws.b_rate or _ZERO3),
-                         ws.density if ws.density is not None else 0.0, *load.dipole, *torque.qc, *feed),
+                         ws.density if ws.density is not None else 0.0, *load.dipole, *torque.qc, *feed, *_ZERO3),
                         dtype=float)
 
     def _step_craft(self, packed, n: int) -> int:
@@ -83,9 +83,13 @@ class CraftSteps:
         q, w, p = self._q, self._w, self._p
         full = p is not None
         state = np.array((*q, w[0], w[1], w[2], self._correction, *(p if full else _ZERO4), *w[3:]))
+        thr = self._thr  # the thrusters fire in the kernel (sim.model.thruster_drive.drive_step)
         while n > 0:
             status, done = craft.advance_craft(state, self._world_values(), par, flags, wheels, groups, table,
-                                               1 if one_by_one else min(n, CHUNK))
+                                               1 if one_by_one else min(n, CHUNK),
+                                               craft.NO_THRUSTERS if thr is None else thr.arrays)
+            if thr is not None:
+                self._load.thrust = thr.torque  # held over the last step (the rows' applied torque)
             if done:
                 x = state.tolist()
                 self._q, self._w, self._correction = tuple(x[0:4]), (x[4], x[5], x[6], *x[12:]), x[7]

@@ -1,7 +1,7 @@
-"""What only one body flies (issue 45): a CMG cluster steps one body at a time (:mod:`sim.model.cmg_step`)
-and the thrusters' drive is one body's (:mod:`sim.model.thruster_drive`), not written over columns.
+"""What only one body flies (issue 45): a CMG cluster steps one body at a time (:mod:`sim.model.cmg_step`).
+(Thrusters fly in an ensemble: each body's drive is a row, :class:`sim.model.thruster_drive.DriveColumns`.)
 
-:func:`check_no_ensemble` is the one refusal of both, called where an ensemble is made
+:func:`check_no_ensemble` is the one refusal, called where an ensemble is made
 (:class:`sim.ensemble.Ensemble`), where typed inputs reach one (:meth:`sim.ensemble.Ensemble.apply`, before
 anything takes effect) and where one is asked for (:meth:`sim.run.runner.Runner.send`).
 """
@@ -16,10 +16,7 @@ __all__ = ["check_no_ensemble"]
 
 def check_no_ensemble(settings, *inputs) -> None:
     """SettingsError in one line when ``settings``, with the :class:`~sim.model.controls.SettingChange` among
-    the typed ``inputs`` applied, have a CMG cluster or thrusters: an ensemble flies neither."""
+    the typed ``inputs`` applied, have a CMG cluster: an ensemble flies none."""
     new = {item.key: item.value for item in inputs if isinstance(item, SettingChange)}
     if new.get("cmg", settings.cmg) != "none":
         raise SettingsError("cmg: an ensemble flies no CMG clusters (one body at a time: attitude-sim run)")
-    if new.get("thrusters", settings.thrusters) != "none":
-        raise SettingsError("thrusters: an ensemble flies no thrusters (yet); fly them on one body "
-                            "(attitude-sim run, sim.api.run)")

@@ -41,6 +41,8 @@ class Stepper:
     #: The controls applied since the model last changed (key -> value), or None: laid over ``_settings``.
     _controls: dict | None = None
     _view: tuple = (None, None, None)
+    #: The thrusters' drive (issue 45, :mod:`sim.model.thruster_drive`), None without thrusters.
+    _thr = None
 
     @property
     def settings(self) -> Settings:
@@ -63,6 +65,12 @@ class Stepper:
     def steps(self) -> int:
         """Steps taken since the last reset."""
         return self._k
+
+    @property
+    def fuel(self):
+        """The thrusters' propellant used so far (kg): a float for a Simulation, one per body for an Ensemble
+        (:attr:`sim.model.thruster_drive.ThrusterDrive.fuel`); None without thrusters."""
+        return None if self._thr is None else self._thr.fuel
 
     def set(self, key: str, value) -> None:
         """Change one setting between steps (validated; a bad value raises SettingsError): :meth:`apply`.

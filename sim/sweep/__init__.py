@@ -158,7 +158,8 @@ class Sweep:
         """
         bodies = self.spec.bodies
         s = self.scenario.settings
-        names = columns(s.wheel_count, s.has_orbit, self.spec.spreads_orbits, s.magnetic_on, s.estimator != "truth")
+        names = columns(s.wheel_count, s.has_orbit, self.spec.spreads_orbits, s.magnetic_on, s.estimator != "truth",
+                        s.thrusters != "none")
         result = 2 * (len(names) * 8 * bodies + self.trajectory_bytes())
         chunk = self.chunk_size(workers)
         flying = chunk * self.bytes_per_body() + self.trajectory_bytes() * chunk // bodies

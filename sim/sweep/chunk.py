@@ -38,6 +38,8 @@ COLUMNS = ("index",
 #: With an orbit (issue 31), after the wheels: the pointing axis's final error (deg) and the visible
 #: fraction of the solar disc at the end (0 to 1), :meth:`sim.ensemble.Ensemble.metrics`.
 ORBIT_COLUMNS = ("point_err_deg", "sunlit")
+#: With thrusters (issue 45), after the wheels': each body's propellant used (kg, :attr:`sim.ensemble.Ensemble.fuel`).
+FUEL_COLUMNS = ("fuel_kg",)
 #: With a magnetic field (issue 32), after the orbit's: the time to detumble (s, nan if never),
 #: :meth:`sim.ensemble.Ensemble.metrics` (``spec.detumble_deg_s``).
 MAGNETIC_COLUMNS = ("detumble_time",)
@@ -51,12 +53,14 @@ SPREAD_COLUMNS = ("alt_km", "e", "i_deg", "raan_deg", "argp_deg", "nu_deg", "epo
 
 
 def columns(wheels: int = 0, orbit: bool = False, spread: bool = False, magnetic: bool = False,
-            estimator: bool = False) -> tuple:
+            estimator: bool = False, thrusters: bool = False) -> tuple:
     """The columns of a sweep of bodies with ``wheels`` reaction wheels: :data:`COLUMNS`, then each
-    wheel's final speed relative to its body, ``wheel1..N`` (rad/s), then :data:`ORBIT_COLUMNS` with an
+    wheel's final speed relative to its body, ``wheel1..N`` (rad/s), :data:`FUEL_COLUMNS` with ``thrusters``,
+    then :data:`ORBIT_COLUMNS` with an
     ``orbit``, :data:`MAGNETIC_COLUMNS` with a ``magnetic`` field, :data:`ESTIMATION_COLUMNS` with an
     ``estimator`` and :data:`SPREAD_COLUMNS` with orbits or epochs ``spread`` per body."""
-    return (COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1)) + (ORBIT_COLUMNS if orbit else ())
+    return (COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1)) + (FUEL_COLUMNS if thrusters else ())
+            + (ORBIT_COLUMNS if orbit else ())
             + (MAGNETIC_COLUMNS if magnetic else ()) + (ESTIMATION_COLUMNS if estimator else ())
             + (SPREAD_COLUMNS if spread else ()))
 
@@ -180,6 +184,8 @@ def _run_chunk(settings, spec, events, steps, start, count, traj_every, report) 
         columns[name] = np.asarray(metrics[name], dtype=bool if name == "faulted" else float)
     for i, speeds in enumerate(np.array(ens.wheel_speeds, dtype=float).reshape(-1, count), start=1):
         columns[f"wheel{i}"] = speeds
+    if ens.fuel is not None:
+        columns["fuel_kg"] = np.asarray(ens.fuel, dtype=float)
     if "point_err_deg" in metrics:
         for name in ORBIT_COLUMNS:
             columns[name] = np.asarray(metrics[name], dtype=float)

@@ -5,9 +5,7 @@ pole, astropy's Sun distance, and the behaviour a user wants (a detumble within 
 caption states, dumping holding the wheels).
 """
 
-import csv
 import datetime as dt
-import io
 import math
 import warnings
 
@@ -18,18 +16,11 @@ from scipy.spatial.transform import Rotation
 from app.cli import main
 from sim.model.rows import MAGNETIC_COLUMNS, ORBIT_COLUMNS, TORQUE_COLUMNS
 from sim.model.surface_file import SurfaceFileError, coefficients, parse
+from csv_runs import run_columns
 
 ORBIT = "500,0,97.4,0,0,0"
 P_SUN = 4.56e-6  # N/m^2 at 1 AU (Wertz 1978, 17.2)
 AU_KM = 149597870.7
-
-
-def _run(capsys, *argv):
-    code = main(["run", *argv])
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    rows = list(csv.reader(io.StringIO(out)))
-    return {name: np.array([float(r[i]) for r in rows[1:]]) for i, name in enumerate(rows[0])}
 
 
 def _vec(table, *names):
@@ -51,7 +42,7 @@ def _body(q, v):
     (("--orbit", ORBIT, "--drag"), True, False, True),
 ])
 def test_columns_present_only_when_on(capsys, flags, orbit, magnetic, torques):
-    table = _run(capsys, "--duration", "0.01", *flags)
+    table = run_columns(capsys, "--duration", "0.01", *flags)
     for group, on in ((ORBIT_COLUMNS, orbit), (MAGNETIC_COLUMNS, magnetic), (TORQUE_COLUMNS, torques)):
         assert all((c in table) == on for c in group), (group, on)
 
@@ -80,7 +71,7 @@ def test_srp_on_a_flat_plate_equals_the_closed_form(capsys, tmp_path, nu, sunlit
     surfaces = tmp_path / "plate.toml"
     surfaces.write_text("[default]\nabsorbed = 0.5\nspecular = 0.3\ndiffuse = 0.2\n")
     epoch = "2024-03-20T00:00:00Z"
-    table = _run(capsys, "--body", str(mesh), "--inertia", "1,1,1,0,0,0", "--orbit", f"700,0,98,0,0,{nu}",
+    table = run_columns(capsys, "--body", str(mesh), "--inertia", "1,1,1,0,0,0", "--orbit", f"700,0,98,0,0,{nu}",
                  "--epoch", epoch, "--angles", "40,-25,10", "--rates", "0.01,0.02,-0.01", "--srp",
                  "--surfaces", str(surfaces), "--center-of-mass", "0,0.2,0", "--dampers", "0,0,0", "--duration", "2",
                  "--every", "5")
@@ -111,7 +102,7 @@ def test_magnetic_torque_over_the_pole_is_m_cross_ppigrf(capsys):
     """Over the geographic north pole at J2000 (no precession) ECEF z = ECI z: B_z = B_r and |B| are ppigrf's;
     with the identity attitude the body's field is the ECI field, and t_mag = m x B for the residual dipole."""
     import ppigrf  # a dependency of the project: a broken install fails, it does not skip
-    table = _run(capsys, "--orbit", "600,0,90,0,0,90", "--epoch", "2000-01-01T12:00:00Z", "--magnetic-field", "igrf",
+    table = run_columns(capsys, "--orbit", "600,0,90,0,0,90", "--epoch", "2000-01-01T12:00:00Z", "--magnetic-field", "igrf",
                  "--residual-dipole", "0.1,0.2,-0.3", "--duration", "0.002")
     r = np.array([table[c][0] for c in ("x_km", "y_km", "z_km")])
     assert np.hypot(r[0], r[1]) < 1e-6 * r[2]
@@ -130,7 +121,7 @@ def test_magnetic_torque_over_the_pole_is_m_cross_ppigrf(capsys):
 def test_detumble_scenario_under_half_a_degree_per_second_within_one_and_a_half_orbits(capsys):
     """The caption says 1.4 orbits at dt 0.1 s; here dt 0.2 s (half the cost) within 1.5 orbits (8,515 s)."""
     orbit_s = 2 * math.pi * math.sqrt(6878.137e3 ** 3 / 3.986004418e14)
-    table = _run(capsys, "--scenario", "detumble", "--dt", "0.2", "--duration", f"{1.5 * orbit_s:.0f}",
+    table = run_columns(capsys, "--scenario", "detumble", "--dt", "0.2", "--duration", f"{1.5 * orbit_s:.0f}",
                  "--every", "50")
     w_deg = np.degrees(np.linalg.norm(_vec(table, "wx", "wy", "wz"), axis=1))
     assert w_deg[0] == pytest.approx(20.0, rel=1e-4)
@@ -148,8 +139,8 @@ def test_dumping_holds_the_wheels_momentum_bounded(capsys):
     """The momentum_dumping scenario for an orbit at dt 1 s: with dumping every wheel stays within 1 rad/s of
     zero after the first quarter orbit; without it the y wheel carries the orbit's pitch momentum."""
     common = ("--scenario", "momentum_dumping", "--dt", "1", "--duration", "5600", "--every", "20")
-    on = _run(capsys, *common)
-    off = _run(capsys, *common, "--dumping", "0")
+    on = run_columns(capsys, *common)
+    off = run_columns(capsys, *common, "--dumping", "0")
     late = on["t"] > 1400
     speeds_on = _vec(on, "wheel1", "wheel2", "wheel3")[late]
     speeds_off = _vec(off, "wheel1", "wheel2", "wheel3")[late]

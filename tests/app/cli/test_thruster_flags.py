@@ -1,29 +1,23 @@
 """The thrusters at the command line (issue 45): their columns in the CSV and the npz, bad values in one line."""
 
-import csv
-import io
-
 import numpy as np
 import pytest
 
 from app.cli import main
+from csv_runs import run_columns
 
 G0 = 9.80665
 
 
 def test_thruster_columns_in_the_csv(capsys):
-    code = main(["run", "--scenario", "thruster_limit_cycle", "--duration", "20", "--every", "100"])
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    rows = list(csv.reader(io.StringIO(out)))
-    header = rows[0]
+    table = run_columns(capsys, "--scenario", "thruster_limit_cycle", "--duration", "20", "--every", "100")
     want = [f"thr_on{i}" for i in range(1, 13)] + ["thr_fx", "thr_fy", "thr_fz", "fuel_kg"]
-    assert header[-16:] == want
-    last = dict(zip(header, map(float, rows[-1])))
+    assert list(table)[-16:] == want
+    last = {name: column[-1] for name, column in table.items()}
     # the walls in 20 s: z's at 1 deg / 0.115 deg/s = 8.7 s, x's at 17.5 s (y's at 20.9 s): two pulses, each a
     # couple of 1 N thrusters for 0.1 s at Isp 220 s
     assert last["fuel_kg"] == pytest.approx(2 * (2 * 1.0 * 0.1) / (220.0 * G0), rel=1e-9)
-    assert all(0.0 <= float(r[header.index("thr_on1")]) <= 1.0 for r in rows[1:])
+    assert len(table["thr_on1"]) > 1 and all(0.0 <= x <= 1.0 for x in table["thr_on1"])
 
 
 def test_thruster_columns_in_the_npz(tmp_path):
@@ -60,10 +54,23 @@ def test_bad_values_exit_2_with_one_line(capsys, argv, fragment):
     assert fragment in err, err
 
 
-def test_an_ensemble_refuses_thrusters_in_one_line(capsys, tmp_path):
+def test_an_ensemble_flies_thrusters(capsys, tmp_path):
+    """Each body's torque is its thrusters' (without wheels they realise the torque law): the peak torque of every
+    body is that of whole couples firing, 2 F arm about one, two or three axes."""
+    import csv
+
+    from sim.core.thrusters import torque_matrix
+    from sim.run.scenario import load
+
     path = tmp_path / "e.csv"
-    code = main(["sweep", "--thrusters", "cube", "--bodies", "3", "--duration", "0.1", "--out", str(path)])
+    code = main(["sweep", "--scenario", "pwpf_slew", "--bodies", "3", "--duration", "2", "--out", str(path)])
     out, err = capsys.readouterr()
-    assert code == 2 and err.count("\n") == 1
-    assert "an ensemble flies no thrusters" in err
-    assert not path.exists()
+    assert code == 0, err
+    rows = list(csv.DictReader(path.open()))
+    assert len(rows) == 3
+    t = load("pwpf_slew").settings.thruster_set
+    couple = 2.0 * np.abs(torque_matrix(t.pos, t.dirs, t.force, np.zeros(3))).max()
+    for row in rows:
+        assert float(row["fuel_kg"]) > 0.0
+        axes = (float(row["peak_torque"]) / couple) ** 2
+        assert axes == pytest.approx(round(axes), abs=1e-9) and round(axes) in (1, 2, 3)

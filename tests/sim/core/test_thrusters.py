@@ -13,8 +13,13 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
+from sim.core import jit
 from sim.core import thrusters as th
 from sim.gnc.thruster_mapping import on_times, torque_authority
+
+# The jitable formulas are registered with numba when sim.core.jit imports it (numba_module), not by this
+# file's own ``import numba``: without this, alone, this file's compiled loops cannot call th.pwpf_step.
+jit.numba_module()
 
 
 def twelve_thrusters(arm=0.8, f=1.0):
