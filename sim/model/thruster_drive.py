@@ -40,37 +40,41 @@ _ZERO3 = np.zeros(3)
 #: The same texts run as Python (numba's ``py_func``; the functions themselves with the JIT off).
 _PYTHON_FIRE = getattr(th.fire_period, "py_func", th.fire_period)
 _PYTHON_DEADBAND = getattr(th.deadband_step, "py_func", th.deadband_step)
-#: Steps this process has taken with thrusters in Python before it loads the compiled kernels
-#: (:func:`sim.core.thrusters.fire_period`, :func:`sim.core.thrusters.deadband_step`; from the disk cache,
-#: or compiled once, :func:`sim.core.jit.compile_once`): short runs never wait for them
-#: (:data:`sim.core.advance.WARM_AFTER`'s rule).
+#: Steps this process takes with thrusters in Python before it loads the compiled kernels
+#: (:func:`sim.core.thrusters.fire_period`, :func:`sim.core.thrusters.deadband_step`) in a thread of its own: the
+#: rule of :class:`sim.core.jit.Kernel`; short runs never wait for them.
 WARM_STEPS = 20_000
-_steps = 0
+
+
+def _fire_sample() -> tuple:
+    z3 = np.zeros(3)
+    return (2, z3, np.ones(6), z3.copy(), z3.copy(), 0.45, 0.15, 4.5, 0.35, 0.1, np.zeros((6, 12)), np.zeros((12, 3)),
+            np.ones((12, 3)), np.ones(12), np.zeros(12))
+
+
+def _deadband_sample() -> tuple:
+    q = (0.0, 0.0, 0.0, 1.0)
+    return q, q, (0.0, 0.0, 0.0), True, np.zeros(3), np.zeros(3), 0.1, 0.1, 0.01
+
+
+th.fire_period.warms(_fire_sample, WARM_STEPS)
+th.deadband_step.warms(_deadband_sample, WARM_STEPS)
 
 
 def _compiled() -> bool:
-    """True when the compiled kernels are to be called (loaded now after :data:`WARM_STEPS` steps)."""
-    global _steps
-    if _steps < WARM_STEPS:
-        _steps += 1
-        if _steps < WARM_STEPS or jit.DISABLED:
-            return False
-        load()
-    return not jit.DISABLED
+    """True when the compiled kernels are to be called: both wanted (:meth:`sim.core.jit.Kernel.wanted`; never
+    with the JIT off)."""
+    if jit.DISABLED:
+        return False
+    fire, deadband = th.fire_period.wanted(), th.deadband_step.wanted()
+    return fire and deadband
 
 
 def load() -> float:
     """Compile the thrusters' kernels or load them from the disk cache now; the seconds it took."""
-    global _steps
-    _steps = WARM_STEPS
     if jit.DISABLED:
         return 0.0
-    z3, z12 = np.zeros(3), np.zeros(12)
-    q = (0.0, 0.0, 0.0, 1.0)
-    return (jit.compile_once(th.fire_period, 2, z3, np.ones(6), z3.copy(), z3.copy(), 0.45, 0.15, 4.5, 0.35, 0.1,
-                             np.zeros((6, 12)), np.zeros((12, 3)), np.ones((12, 3)), np.ones(12), z12)
-            + jit.compile_once(th.deadband_step, q, q, (0.0, 0.0, 0.0), True, z3.copy(), z3.copy(), 0.1, 0.1,
-                               0.01))
+    return th.fire_period.wait() + th.deadband_step.wait()
 
 
 #: The settings a drive is made of: a change of any of them makes a new one (fuel and modulators from zero).
