@@ -62,7 +62,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["jitable", "kernel", "Kernel", "boxed", "source_key", "DISABLED", "prange",
-           "numba_module", "wait_all", "load_all", "WARM_SECONDS"]
+           "numba_module", "wait_all", "load_all", "KERNELS", "WARM_SECONDS", "PROGRESS_EVERY"]
 
 
 def _disabled() -> bool:
@@ -113,13 +113,8 @@ def numba_module():
 
 
 def source_key() -> str:
-    """A hash of every kernel file's text (the modules of :mod:`sim` that import this one), numba's and Python's version.
-
-    Returns
-    -------
-    str
-        16 hex digits; a change of any kernel file, of numba or of Python changes it.
-    """
+    """16 hex digits of a hash of every kernel file's text (the modules of :mod:`sim` that name this one), numba's
+    and Python's version: a change of any of them changes it."""
     digest = hashlib.sha256()
     import numba  # its version is part of the key (imported once, by numba_module or here)
 
@@ -136,8 +131,7 @@ def source_key() -> str:
 def _writable(folder: Path) -> bool:
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / f".probe-{os.getpid()}"
-        probe.write_bytes(b"")
+        (probe := folder / f".probe-{os.getpid()}").write_bytes(b"")
         probe.unlink()
         return True
     except OSError:
@@ -165,8 +159,7 @@ def _choose_cache_dir() -> Path:
 
 
 def __getattr__(name):
-    """``cache_dir``, the folder numba's cache writes to (keyed by :func:`source_key`), is found on first use
-    (it imports numba)."""
+    """``cache_dir``, numba's cache folder (keyed by :func:`source_key`), found on first use (it imports numba)."""
     if name == "cache_dir":
         numba_module()
         return _choose_cache_dir()
@@ -211,10 +204,28 @@ def _say(stream, text):
         print(text, file=sys.stderr if stream is None else stream, flush=True)
 
 
+@contextlib.contextmanager
+def _progress(stream):
+    """Say on ``stream`` (False: silent) every :data:`PROGRESS_EVERY` seconds how long the compile inside has run."""
+    done, start = threading.Event(), time.perf_counter()
+
+    def tick():
+        while not done.wait(PROGRESS_EVERY):
+            _say(stream, f"attitude-sim: ... {time.perf_counter() - start:.0f} s")
+    if stream is not False:
+        threading.Thread(target=tick, daemon=True, name="attitude-sim compile progress").start()
+    try:
+        yield
+    finally:
+        done.set()
+
+
 #: Seconds a :class:`Kernel`'s calls spend in its Python source before one starts loading it: about what loading
 #: it from the disk cache costs (0.2-0.5 s, numba's import included): a short run never pays for numba.
 WARM_SECONDS = 0.25
 
+#: Seconds between two lines of a first compile's progress on stderr (:meth:`Kernel.wait`).
+PROGRESS_EVERY = 5.0
 #: What a child process runs to compile a kernel into the disk cache: ``(kernel, args)`` pickled on its stdin.
 _CHILD = "import pickle, sys; k, a = pickle.load(sys.stdin.buffer); k.compile(*a, stream=False)"
 #: One compiling child at a time (each takes a core and 0.2-0.5 GB while numba compiles).
@@ -269,7 +280,7 @@ class Kernel:
         self.sample = None
         self.warm_after: int | None = None
         self.python_steps = 0
-        _kernels.append(self)
+        KERNELS.append(self)
 
     def warms(self, sample, after: int) -> Kernel:
         """Load it after ``after`` steps in Python (:meth:`wanted`), for the types of ``sample()`` (arguments of
@@ -364,7 +375,7 @@ class Kernel:
             _say(stream, f"attitude-sim: compiling the simulation kernels, once (about 5-20 s; later runs load them "
                          f"from {_choose_cache_dir()}) ...")
         start = time.perf_counter()
-        with _interrupts_held():
+        with _interrupts_held(), _progress(stream if loud else False):
             dispatcher.compile(types)
         seconds = time.perf_counter() - start
         if loud:
@@ -415,12 +426,7 @@ class Kernel:
         """Load it now for the types of ``args`` (default: its sample): in this thread, saying so on ``stream``
         (default stderr; False: silent) when it compiles, or by waiting for the thread of :meth:`start`.  The
         seconds it took (0.0 when it was ready, or the JIT is off: calls then run the kernel's path as Python).
-
-        Raises
-        ------
-        Exception
-            What the compile raised (numba's typing error, an unwritable cache).
-        """
+        Raises what the compile raised (numba's typing error, an unwritable cache)."""
         if self._ready:
             return 0.0
         if DISABLED:
@@ -443,14 +449,14 @@ def _kernel_named(module: str, name: str) -> Kernel:
 
 
 #: Every :class:`Kernel` made in this process (:func:`wait_all`, :func:`load_all`).
-_kernels: list = []
+KERNELS: list = []
 
 
 def wait_all() -> float:
     """Wait for every load started (:meth:`Kernel.start`; a bench's warm-up run, so that what it times next runs
     compiled; a load that failed leaves its kernel in Python); the seconds it waited."""
     start = time.perf_counter()
-    for k in list(_kernels):
+    for k in list(KERNELS):
         thread = k._thread
         if thread is not None:
             thread.join()
@@ -458,11 +464,10 @@ def wait_all() -> float:
 
 
 def load_all(stream=None) -> dict:
-    """Load now every kernel of this process that knows its sample arguments (:meth:`Kernel.warms`), in this
-    thread, saying on ``stream`` (default stderr; False: silent) what it does ("compiling the simulation
-    kernels, once") and, kernel by kernel, its progress and seconds; ``{kernel: seconds}``."""
-    todo = [k for k in _kernels if k.sample is not None and not k.ready]
-    if DISABLED or not todo:
+    """Load now, in this thread, every kernel that knows its sample arguments (:meth:`Kernel.warms`), saying on
+    ``stream`` (default stderr; False: silent) what it does, kernel by kernel with its seconds; those seconds."""
+    todo = [k for k in KERNELS if k.sample is not None and not k.ready and not DISABLED]
+    if not todo:
         return {}
     _say(stream, f"attitude-sim: loading the simulation kernels ({len(todo)}; the first time they are compiled, "
                  f"once, into {_choose_cache_dir()}) ...")
@@ -475,8 +480,7 @@ def load_all(stream=None) -> dict:
 
 
 def jitable(fn):
-    """A formula: plain Python for Python callers, compiled inline into the kernels that call it (numba's
-    ``register_jitable``, when numba is imported: :func:`numba_module`)."""
+    """A formula: plain Python for Python callers, inlined into the kernels that call it (``register_jitable``)."""
     if DISABLED:
         return fn
     with _lock:
@@ -489,14 +493,8 @@ def jitable(fn):
 
 
 def kernel(fn=None, *, parallel: bool = False):
-    """An entry point from Python (:class:`Kernel`): compiled or loaded from the disk cache by a thread of its own,
-    nopython, no GIL held, numpy's error model.
-
-    Parameters
-    ----------
-    parallel : bool
-        Let its ``prange`` loops run on every core (an ensemble's body loop).
-    """
+    """An entry point from Python (:class:`Kernel`): nopython, no GIL held, numpy's error model; ``parallel=True``
+    lets its ``prange`` loops run on every core (an ensemble's body loop)."""
     def wrap(f):
         return Kernel(f, parallel=parallel)
     return wrap if fn is None else wrap(fn)

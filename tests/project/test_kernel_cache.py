@@ -32,8 +32,9 @@ print(json.dumps({"key": jit.source_key(), "hits": sum(stats.cache_hits.values()
 """
 
 
-#: The kernel loaded now, in this thread: compiled here when the cache holds nothing of it.
-WAIT = "advance.advance.wait()"
+#: The kernel loaded now, in this thread: compiled here when the cache holds nothing of it (its progress said
+#: every 0.2 s here, every 5 s by default).
+WAIT = "jit.PROGRESS_EVERY = 0.2\nadvance.advance.wait()"
 #: The one warm-up rule (sim.core.jit.Kernel.wanted): the step that brings the Python steps to WARM_AFTER starts
 #: the load in a thread, which has a child process compile the kernel first when the cache holds nothing of it.
 RULE = ("advance.advance.python_steps = advance.WARM_AFTER - 1\nsim.step(1)\n"
@@ -84,6 +85,7 @@ def test_an_edited_callee_in_another_file_is_recompiled(tmp_path):
     first, err = _run(tree, cache)
     assert first["misses"] == 1 and first["hits"] == 0
     assert "compiling the simulation kernels, once" in err and "kernels compiled in" in err
+    assert "attitude-sim: ... 0 s" in err             # its progress
 
     second, err = _run(tree, cache)
     assert second["key"] == first["key"] and second["hits"] == 1 and second["misses"] == 0
