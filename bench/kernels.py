@@ -3,8 +3,9 @@
 ``python -m bench.kernels [--scenarios NAME ...]`` runs a child Python with an empty cache (``ATTITUDE_SIM_CACHE``
 a new temporary folder) that compiles every kernel in turn, in its own thread, and times each: first the kernels
 that know their sample arguments (:func:`sim.core.jit.load_all`), then every other kernel at its first call in a
-short run (2 s simulated) of each built-in scenario (``WARM_SECONDS`` = 0, and :meth:`sim.core.jit.Kernel.start`
-replaced by a timed :meth:`~sim.core.jit.Kernel.wait`).  Then a second child does the same from the cache the
+short run (2 s simulated) of each built-in scenario (``--called --scenarios NAME``: only the kernels a 60 s run of
+NAME calls, all of them past their warm-up: what a scenario's first run compiles) (``WARM_SECONDS`` = 0, and
+:meth:`sim.core.jit.Kernel.start` replaced by a timed :meth:`~sim.core.jit.Kernel.wait`).  Then a second child does the same from the cache the
 first filled: what every later start pays when it loads them all.  Wall time of the compiles (one thread each);
 the machine is shared, so the load average is printed beside.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -38,32 +40,46 @@ from sim.run.scenario import builtin_dir
 seconds, cpu_seconds = {}, {}
 
 
-def first(kernel, *args):  # a kernel's first want: loaded now, in this thread, and timed
+wait = jit.Kernel.wait
+
+
+def timed(kernel, *args, stream=None):  # every load, in this thread, timed
     name = f"{kernel.py_func.__module__}.{kernel.py_func.__name__}"
-    if not kernel.ready and name not in seconds:
-        start, cpu = time.perf_counter(), time.thread_time()
-        kernel.wait(*args, stream=False)
-        seconds[name] = time.perf_counter() - start
-        cpu_seconds[name] = time.thread_time() - cpu
+    if kernel.ready or name in seconds:
+        return wait(kernel, *args, stream=stream)
+    start, cpu = time.perf_counter(), time.thread_time()
+    wait(kernel, *args, stream=False)
+    seconds[name] = time.perf_counter() - start
+    cpu_seconds[name] = time.thread_time() - cpu
+    return seconds[name]
+
+
+def first(kernel, *args):  # a kernel's first want: loaded now, in this thread
+    kernel.wait(*args)
 
 
 begin = time.perf_counter()
 jit.WARM_SECONDS = 0.0
 jit.Kernel.start = first
+jit.Kernel.wait = timed
+called, names = sys.argv[1] == "called", sys.argv[2:]
 for kernel in [k for k in jit.KERNELS if k.sample is not None]:
-    first(kernel)
-names = sys.argv[1:] or sorted(p.stem for p in builtin_dir().glob("*.toml"))
-for name in names:
-    api.run(name, duration=2.0, every=10**9, force=True)
+    if called:
+        kernel.warm_after = 1  # wanted at a run's first step, as after its warm-up
+    else:
+        first(kernel)
+for name in names or sorted(p.stem for p in builtin_dir().glob("*.toml")):
+    api.run(name, duration=60.0 if called else 2.0, every=10**9, force=True)
 print(json.dumps({"wall": time.perf_counter() - begin, "kernels": seconds, "cpu": cpu_seconds}))
 """
 
 
-def measure(cache: str, names=()) -> dict:
-    """``{"wall": s, "kernels": {name: s}}`` of a child compiling (or loading) every kernel into ``cache``."""
+def measure(cache: str, names=(), called: bool = False) -> dict:
+    """``{"wall": s, "kernels": {name: s}, "cpu": {name: s}}`` of a child compiling (or loading) every kernel into
+    ``cache`` (``called``: only those that runs of 60 s of ``names`` call, past their warm-up)."""
     env = dict(os.environ, PYTHONPATH=ROOT, ATTITUDE_SIM_CACHE=cache)
     env.pop("NUMBA_DISABLE_JIT", None)
-    out = subprocess.run([sys.executable, "-c", CHILD, *names], cwd=ROOT, env=env, capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", CHILD, "called" if called else "all", *names], cwd=ROOT, env=env, capture_output=True, text=True,
                          check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -90,13 +106,14 @@ STARTS = (("attitude-sim run --duration 1", ["-m", "app.cli", "run", "--duration
           ("window: launch -> first frame, sun_pointing", ["-c", WINDOW, "sun_pointing"]))
 
 
-def start_seconds(tree: str, command: list, cache: str) -> float:
-    """Wall seconds of one start of ``command`` in ``tree`` with the disk cache ``cache``: to the first frame for
-    the window, the whole process for the command line."""
+def start_seconds(tree: str, command: list, cache: str) -> tuple:
+    """Wall seconds of one start of ``command`` in ``tree`` with the disk cache ``cache`` (to the first frame for
+    the window, the whole process for the command line) and the CPU seconds of its whole process."""
     env = dict(os.environ, PYTHONPATH=tree, ATTITUDE_SIM_CACHE=cache)
     env.pop("NUMBA_DISABLE_JIT", None)
     with tempfile.TemporaryDirectory() as out:
         extra = ["--out", os.path.join(out, "run.csv")] if command[0] == "-m" else []
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         proc = subprocess.Popen([sys.executable, *command, *extra], cwd=tree, env=env, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True)
@@ -105,9 +122,11 @@ def start_seconds(tree: str, command: list, cache: str) -> float:
                 break
         seconds = time.perf_counter() - start
         proc.stdout.close()
-        if proc.wait(timeout=120) != 0:
-            raise RuntimeError(f"{command} failed in {tree}")
-    return seconds
+        code = proc.wait(timeout=120)
+        if code != 0 and command[0] == "-m":  # the window's child may die at its exit, after its first frame
+            raise RuntimeError(f"{command} failed in {tree}")  # (-11 in the tree before this change too)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return seconds, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 #: Fills a cache with the kernels a long run loads: this tree's rule, or the modules' load() of a tree before it.
@@ -123,40 +142,43 @@ except ImportError:
 """
 
 
-def startup(trees: dict, repeats: int) -> None:
+def startup(trees: dict, repeats: int, starts=STARTS) -> None:
     """Print the median start of each of :data:`STARTS` in each tree, empty cache and filled, interleaved."""
     print(f"load average {os.getloadavg()[0]:.1f} at the start")
     with tempfile.TemporaryDirectory() as filled:
         for tree in trees.values():
             env = dict(os.environ, PYTHONPATH=tree, ATTITUDE_SIM_CACHE=filled)
             subprocess.run([sys.executable, "-c", FILL], cwd=tree, env=env, check=True, capture_output=True)
-        for label, command in STARTS:
+        for label, command in starts:
             times = {(name, cold): [] for name in trees for cold in (True, False)}
             for _ in range(repeats):
                 for name, tree in trees.items():
                     for cold in (True, False):
                         with tempfile.TemporaryDirectory() as empty:
                             times[name, cold].append(start_seconds(tree, command, empty if cold else filled))
-            cells = "  ".join(f"{name} {'empty' if cold else 'filled'} {statistics.median(t):.2f} s"
-                              for (name, cold), t in times.items())
+            cells = "  ".join(f"{name} {'empty' if cold else 'filled'} {statistics.median(w for w, _ in t):.2f} s "
+                              f"(CPU {statistics.median(c for _, c in t):.2f})" for (name, cold), t in times.items())
             print(f"{label:45s} {cells}", flush=True)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenarios", nargs="*", default=(), help="built-in scenarios to run (default: all)")
+    parser.add_argument("--called", action="store_true",
+                        help="only the kernels that 60 s runs of the scenarios call: what one scenario's first run compiles")
     parser.add_argument("--startup", action="store_true", help="time the starts instead")
     parser.add_argument("--before", help="a checkout of the code before the change, timed alongside (--startup)")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--only", choices=("cli", "window"), help="with --startup: those rows only")
     args = parser.parse_args(argv)
     if args.startup:
         trees = {"new": ROOT, **({"old": os.path.abspath(args.before)} if args.before else {})}
-        startup(trees, args.repeats)
+        startup(trees, args.repeats, {"cli": STARTS[:2], "window": STARTS[2:], None: STARTS}[args.only])
         return 0
     with tempfile.TemporaryDirectory() as cache:
         load = os.getloadavg()[0]
-        cold = measure(cache, args.scenarios)
-        warm = measure(cache, args.scenarios)
+        cold = measure(cache, args.scenarios, args.called)
+        warm = measure(cache, args.scenarios, args.called)
     print(f"load average {load:.1f} at the start")
     print(f"{'kernel':50s} {'compiled: wall':>14s} {'CPU':>7s} {'loaded: wall':>13s} {'CPU':>6s}")
     for name, s in sorted(cold["kernels"].items(), key=lambda kv: -kv[1]):
