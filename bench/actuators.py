@@ -160,15 +160,26 @@ def thruster_vs_wheel_rows(steps: int) -> list[tuple[str, float]]:
     return out
 
 
+def load_kernels() -> None:
+    """Every kernel of the tree loaded now, as a long run has them: this tree's one rule
+    (:func:`sim.core.jit.load_all`), or the modules' own load() in a tree before it (``--before``: this file runs
+    the old tree's sim)."""
+    try:
+        from sim.core.jit import load_all
+    except ImportError:
+        from sim.core import advance
+        from sim.model import advance_craft, world
+
+        advance.load(), advance_craft.load(), world.load()
+        return
+    import sim.model.advance_craft, sim.model.world, sim.model.thruster_drive  # noqa: F401, E401  (their samples)
+    load_all(stream=False)
+
+
 def _load_kernels(settings) -> None:
     """Every kernel a long run of ``settings`` has loaded: the plain and the spacecraft step, the world's, the CMG
     steps."""
-    from sim.core import advance
-    from sim.model import advance_craft, world
-
-    advance.load()
-    advance_craft.load()
-    world.load()
+    load_kernels()
     q, w, d, j, ji, h0, g, s0 = _state()
     cmg.cmg_advance.wait(q, w, d, j, ji, h0, g, s0, np.zeros(3), np.zeros(3), 0, 0.01, 10.0, 1.0, 1.5, 0.0, 0.01,
                          1.0, DT, 1, np.zeros(4), stream=False)
@@ -245,13 +256,11 @@ def thruster_pair_us(name: str, wheels: dict, steps: int = 20_000, repeats: int 
     """``(thruster step, wheel step)`` of scenario ``name`` (us, CPU time, best of ``repeats`` runs of ``steps``
     steps after 10), the wheel step on ``name``'s settings with the thrusters taken off and ``wheels`` put on;
     every compiled kernel of the tree loaded first."""
-    from sim.core import advance
-    from sim.model import advance_craft, thruster_drive
+    from sim.model import thruster_drive
     from sim.model.simulation import Simulation
     from sim.run.scenario import load
 
-    advance.load()
-    advance_craft.load()
+    load_kernels()
     thruster_drive.load()
     settings = load(name).settings
     out = []

@@ -356,7 +356,7 @@ def _compiled_rows(quick: bool) -> list[dict]:
 
     from sim.ensemble import compiled
 
-    compiled.load()
+    compiled.advance_bodies.wait()
     n = 10_000
     steps = 100 if quick else 400
     repeats = 3 if quick else 7

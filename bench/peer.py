@@ -132,7 +132,7 @@ def peer_case(changes: dict) -> dict:
 def _advance_ns(sim: Simulation, steps: int, repeats: int) -> tuple[float, np.ndarray]:
     """CPU ns a step of the compiled advance (:func:`sim.core.advance.advance`) of ``sim``'s settings, called
     once for ``steps`` steps (best of ``repeats``), and the state after one such call."""
-    advance.load()
+    advance.advance.wait()
     par, flags = sim._packed()
     start_state = np.array((*sim.q, *sim.w, 0.0))
     best, state = math.inf, None

@@ -7,7 +7,7 @@ steps, so set-up falls out), best of three, in CPU time of the process (``time.p
 machine wall time also counts the waits for a core).  With ``--before DIR`` (a checkout of the code before
 the change, e.g. ``git archive e160f8c | tar -x -C DIR``) each scenario is measured there too, in a child
 process, alternating with this tree's: old and new in one run.  The compiled world
-(``sim.model.world.load``, which a run does by itself after ``WARM_AFTER`` states), the compiled advance and the
+(``sim.core.jit.load_all``; a run loads it by itself after ``WARM_AFTER`` states), the compiled advance and the
 spacecraft's step are loaded first where the tree has them, and every other kernel the warm-up run calls.  The figures are in docs/PERFORMANCE.md.
 """
 
@@ -53,6 +53,14 @@ def _load_kernels() -> None:
         jit.WARM_SECONDS = 0.0  # a kernel the warm-up run calls starts loading at its first call
     except (ImportError, AttributeError):
         pass
+    try:
+        from sim.core.jit import load_all  # every kernel by the one warm-up rule (sim.core.jit.Kernel)
+        import sim.model.advance_craft  # their kernels' sample arguments
+        import sim.model.world  # noqa: F401
+        load_all(stream=False)
+        return
+    except ImportError:
+        pass  # a tree before it: its modules' own load()
     for module in ("sim.core.advance", "sim.model.advance_craft", "sim.model.world"):
         try:
             __import__(module, fromlist=["load"]).load()
@@ -66,10 +74,7 @@ def state_us(name: str, states: int = 500, repeats: int = 3) -> float:
     from sim.model import world
     from sim.run.scenario import load
 
-    try:
-        world.load()
-    except AttributeError:
-        pass  # the code before the compiled world
+    _load_kernels()
     w = world.World(load(name).settings)
     w.state(0.0)
     best = math.inf

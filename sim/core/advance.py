@@ -32,19 +32,19 @@ from sim.core.algebra import norm2_Q
 from sim.core.control import quaternion_controller_torque, summed_torque
 from sim.core.equations import euler_rhs, qdot
 from sim.core.integrators import axpy_Q, axpy_V, half_quat_update, rk4_sum_Q, rk4_sum_V
-from sim.core.jit import DISABLED, compile_once, jitable, kernel
+from sim.core.jit import jitable, kernel
 from sim.core.norm import elimination, hoffmann, none, renormalize, unit
 
-__all__ = ["advance", "checked_step", "step_torque", "law_torque", "normed", "status_of", "inertia", "as_tuples", "pack", "covers", "load", "loaded", "start", "WARM_AFTER", "INTEGRATORS", "NORMS", "CONTROLLERS", "OK", "NOT_FINITE", "UNIT_RANGE",
+__all__ = ["advance", "checked_step", "step_torque", "law_torque", "normed", "status_of", "inertia", "as_tuples", "pack", "covers", "WARM_AFTER", "INTEGRATORS", "NORMS", "CONTROLLERS", "OK", "NOT_FINITE", "UNIT_RANGE",
            "NORM_RUNAWAY", "NORM_FAULT", "PAR", "FLAGS"]
 
 #: With norm handling ``none``, a norm error beyond this is a fault.
 NORM_FAULT = 1e-3
 
 #: Steps a process takes in Python before it loads the compiled advance (from the disk cache, about 0.3 s, or
-#: compiling it, 5-20 s, once) in a thread of its own (:func:`start`; one call of more steps waits for it,
-#: :func:`load`): a short run (``attitude-sim run --duration 1``: 1,000 steps, 3 ms in Python) never pays for
-#: it, a long one pays once; the numbers are the same either way.
+#: compiling it, 5-20 s, once) in a thread of its own; one call of more steps waits for it (the rule of
+#: :class:`sim.core.jit.Kernel`, :meth:`~sim.core.jit.Kernel.wanted`): a short run (``attitude-sim run --duration
+#: 1``: 1,000 steps, 3 ms in Python) never pays for it, a long one pays once; the numbers are the same either way.
 WARM_AFTER = 20_000
 
 #: The integrators the compiled step runs, by their code in ``flags``.
@@ -82,33 +82,9 @@ def covers(settings) -> bool:
             and settings.cmg == "none" and settings.thrusters == "none")
 
 
-_asked = False
-
-
 def _sample() -> tuple:
     """Arguments of :func:`advance` of the types it is compiled for (no step taken)."""
     return np.zeros(8), np.zeros(35), np.zeros(9, dtype=np.int64), 0
-
-
-def loaded() -> bool:
-    """True when :func:`advance` is compiled or loaded in this process (:attr:`sim.core.jit.Kernel.ready`); with
-    the JIT off, when :func:`load` was called (then :func:`advance` runs as Python, slower than the Python step:
-    only when asked)."""
-    return _asked if DISABLED else advance.ready
-
-
-def start() -> None:
-    """Start loading :func:`advance` in a thread of its own (:meth:`sim.core.jit.Kernel.start`); the caller steps
-    in Python meanwhile and switches when :func:`loaded` says so (the same numbers either way)."""
-    advance.start(*_sample())
-
-
-def load() -> float:
-    """Compile :func:`advance` or load it from the disk cache now, or wait for the thread of :func:`start`
-    (saying so on stderr when it compiles, :func:`sim.core.jit.compile_once`); the seconds it took."""
-    global _asked
-    _asked = True
-    return compile_once(advance, *_sample())
 
 
 def pack(torque, j_rows, j_inv_rows, dt, integrator, norm) -> tuple:
@@ -255,3 +231,6 @@ def advance(state, par, flags, n):
     state[4], state[5], state[6] = w
     state[7] = correction
     return status, done
+
+
+advance.warms(_sample, WARM_AFTER)

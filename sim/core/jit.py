@@ -18,19 +18,18 @@ as on the ensemble's numpy columns.
 
 ``NUMBA_DISABLE_JIT=1`` runs every kernel as Python (debugging, coverage, mutation testing).
 
-Loading without blocking
-------------------------
-numba itself is imported only when a kernel is first needed, not by ``import sim`` (it costs about
-0.2 s of every start-up, scipy's import with it): :func:`jitable` records each formula and registers it
-with numba (``register_jitable``) when numba is imported; :func:`kernel` returns a :class:`Kernel`, which
-makes numba's dispatcher on first need.  A kernel is loaded (from the disk cache, about 0.3 s; compiled,
-5-20 s, once) by a thread of its own (:meth:`Kernel.start`), started by the caller's policy
-(:data:`sim.core.advance.WARM_AFTER` steps) or once its calls have spent :data:`WARM_SECONDS` in Python:
-until it is ready, calling the kernel runs its Python source (the same formula, the same numbers), so a
-simulation thread never waits for numba and a stop request is answered at once.  A caller that wants the compiled code now (a long run of the
-command line, a test, a bench) waits for it with :meth:`Kernel.wait`, told "compiling ... once" as
-before; :func:`wait_all` waits for every load started (a bench after its warm-up run).  A later call
-with other argument types than the load's compiles them in the caller's thread, as numba does.
+Loading without blocking: one warm-up rule
+------------------------------------------
+numba itself is imported only when a kernel is first needed, not by ``import sim`` (about 0.2 s of every
+start-up, scipy's import with it): :func:`jitable` records each formula and registers it when numba is imported;
+:func:`kernel` returns a :class:`Kernel`, which makes numba's dispatcher on first need.  Every kernel warms up by
+the same rule, :class:`Kernel`'s: until it is ready its calls run its Python source (the same formula, the same
+numbers), so a simulation thread never waits for numba; it starts loading in a thread of its own after its
+:attr:`~Kernel.warm_after` steps in Python (:meth:`Kernel.wanted`) or :data:`WARM_SECONDS` of its calls; a
+first compile (5-30 s, once) runs in a child process, then the thread loads it from the disk cache (about
+0.3 s).  A caller that wants the compiled code now (a long run of the command line, a test, a bench) waits with
+:meth:`Kernel.wait` or :meth:`Kernel.prepare`, told "compiling ... once"; :func:`load_all` loads every kernel
+with its progress; :func:`wait_all` waits for every load started.
 
 The disk cache
 --------------
@@ -51,7 +50,9 @@ import functools
 import hashlib
 import importlib
 import os
+import pickle
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -60,8 +61,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["jitable", "kernel", "Kernel", "boxed", "source_key", "DISABLED", "prange", "compile_once",
-           "numba_module", "wait_all", "WARM_SECONDS"]
+__all__ = ["jitable", "kernel", "Kernel", "boxed", "source_key", "DISABLED", "prange",
+           "numba_module", "wait_all", "load_all", "KERNELS", "WARM_SECONDS", "PROGRESS_EVERY"]
 
 
 def _disabled() -> bool:
@@ -112,13 +113,8 @@ def numba_module():
 
 
 def source_key() -> str:
-    """A hash of every kernel file's text (the modules of :mod:`sim` that import this one), numba's and Python's version.
-
-    Returns
-    -------
-    str
-        16 hex digits; a change of any kernel file, of numba or of Python changes it.
-    """
+    """16 hex digits of a hash of every kernel file's text (the modules of :mod:`sim` that name this one), numba's
+    and Python's version: a change of any of them changes it."""
     digest = hashlib.sha256()
     import numba  # its version is part of the key (imported once, by numba_module or here)
 
@@ -135,8 +131,7 @@ def source_key() -> str:
 def _writable(folder: Path) -> bool:
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / f".probe-{os.getpid()}"
-        probe.write_bytes(b"")
+        (probe := folder / f".probe-{os.getpid()}").write_bytes(b"")
         probe.unlink()
         return True
     except OSError:
@@ -164,8 +159,7 @@ def _choose_cache_dir() -> Path:
 
 
 def __getattr__(name):
-    """``cache_dir``, the folder numba's cache writes to (keyed by :func:`source_key`), is found on first use
-    (it imports numba)."""
+    """``cache_dir``, numba's cache folder (keyed by :func:`source_key`), found on first use (it imports numba)."""
     if name == "cache_dir":
         numba_module()
         return _choose_cache_dir()
@@ -173,9 +167,8 @@ def __getattr__(name):
 
 
 def prange(*args):
-    """numba's parallel range, written ``prange`` in a :func:`kernel` (``from sim.core.jit import prange``): ``range``
-    as Python; numba's ``prange`` is put in its place in the kernel's module when its dispatcher is made
-    (numba knows it by identity, and numba is imported only then)."""
+    """numba's parallel range in a :func:`kernel` (``from sim.core.jit import prange``): ``range`` as Python; numba's
+    ``prange`` replaces it in the kernel's module when its dispatcher is made (numba knows it by identity)."""
     return range(*args)
 
 
@@ -187,10 +180,9 @@ def _cached(dispatcher) -> bool:
 
 @contextlib.contextmanager
 def _interrupts_held():
-    """Ctrl-C during a compile or a load from the cache is held and delivered right after it, to the handler
-    that was in force (a KeyboardInterrupt raised inside numba's compiler or cache was seen to end the process
-    by the signal, exit -2, after the program had handled it; measured with ``attitude-sim run`` interrupted
-    at the moment its kernel loads)."""
+    """Ctrl-C during a compile or a load from the cache is held and delivered right after it, to the handler in
+    force (a KeyboardInterrupt raised inside numba's compiler or cache was seen to end the process by the signal,
+    exit -2, after the program had handled it: ``attitude-sim run`` interrupted as its kernel loads)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -207,27 +199,37 @@ def _interrupts_held():
             raise KeyboardInterrupt
 
 
-def compile_once(dispatcher, *args, stream=None) -> float:
-    """Compile ``dispatcher`` (a :class:`Kernel`) for the types of ``args``, or load it from the disk cache, in
-    this thread; when it is not cached yet, say so on ``stream`` (default stderr) first and how long it took
-    after ("compiling the simulation kernels, once").  Nothing is run: ``args`` only give the types.
-
-    Returns the seconds it took (0.0 when it was compiled or loaded before in this process, or the JIT is off).
-    """
-    if DISABLED:
-        return 0.0
-    return dispatcher.wait(*args, stream=stream)
-
-
 def _say(stream, text):
     if stream is not False:
         print(text, file=sys.stderr if stream is None else stream, flush=True)
 
 
-#: Seconds a :class:`Kernel`'s calls spend in its Python source before one of them starts loading it: about
-#: what loading it from the disk cache costs (0.2-0.5 s, numba's import included), so a short run (``attitude-sim
-#: run --scenario fly_on_estimate --duration 1``) never pays for numba and a long one pays once.
+@contextlib.contextmanager
+def _progress(stream):
+    """Say on ``stream`` (False: silent) every :data:`PROGRESS_EVERY` seconds how long the compile inside has run."""
+    done, start = threading.Event(), time.perf_counter()
+
+    def tick():
+        while not done.wait(PROGRESS_EVERY):
+            _say(stream, f"attitude-sim: ... {time.perf_counter() - start:.0f} s")
+    if stream is not False:
+        threading.Thread(target=tick, daemon=True, name="attitude-sim compile progress").start()
+    try:
+        yield
+    finally:
+        done.set()
+
+
+#: Seconds a :class:`Kernel`'s calls spend in its Python source before one starts loading it: about what loading
+#: it from the disk cache costs (0.2-0.5 s, numba's import included): a short run never pays for numba.
 WARM_SECONDS = 0.25
+
+#: Seconds between two lines of a first compile's progress on stderr (:meth:`Kernel.wait`).
+PROGRESS_EVERY = 5.0
+#: What a child process runs to compile a kernel into the disk cache: ``(kernel, args)`` pickled on its stdin.
+_CHILD = "import pickle, sys; k, a = pickle.load(sys.stdin.buffer); k.compile(*a, stream=False)"
+#: One compiling child at a time (each takes a core and 0.2-0.5 GB while numba compiles).
+_children = threading.Lock()
 
 
 def boxed(value):
@@ -243,18 +245,26 @@ def boxed(value):
 
 
 class Kernel:
-    """A compiled entry point (:func:`kernel`): numba's dispatcher, made on first need, and its loader.
-
-    Calling it runs the compiled code when it is ready (:attr:`ready`); before, it runs :attr:`py_func`, the same
-    source as Python, and once those calls have taken :data:`WARM_SECONDS`, starts loading it (:meth:`start`, a
-    thread of its own, for the types of that call), so that no caller waits for numba.  :meth:`wait` loads it
-    now.  With the JIT off it is always :attr:`py_func`.  It pickles by name (its module's global), as numba's
-    dispatcher does.
+    """A compiled entry point (:func:`kernel`): numba's dispatcher, made on first need, and the one warm-up rule
+    (the module's docstring).  Calls run the compiled code when it is :attr:`ready`, :attr:`py_func` before.  A
+    caller that steps asks :meth:`wanted` (its steps counted against :attr:`warm_after`, set by :meth:`warms` with
+    the sample arguments that give the types); a kernel called directly starts loading, for the types of that
+    call, after :data:`WARM_SECONDS` of its calls.  The loading thread has a child process compile it when the
+    disk cache holds nothing of it (:meth:`_in_child`: neither the GIL nor numba's compiler lock held here for
+    those seconds; a window's run froze behind the world's compile), then loads it from the cache.  A load that
+    fails leaves it in Python (:meth:`wait` raises why).  With the JIT off calls run :attr:`py_func`.  It pickles
+    by name (its module's global), as numba's dispatcher does.
 
     Attributes
     ----------
     py_func : function
         The Python source (numba's name for it).
+    warm_after : int or None
+        Steps in Python before :meth:`wanted` starts the load (None: only :data:`WARM_SECONDS` does).
+    sample : callable or None
+        Arguments of the kernel that give the types it is loaded for (:meth:`warms`).
+    python_steps : int
+        Steps :meth:`wanted` has counted in Python so far in this process.
     """
 
     def __init__(self, fn, parallel: bool = False):
@@ -267,7 +277,16 @@ class Kernel:
         self._error: BaseException | None = None
         self._guard = threading.Lock()
         self._python_seconds = 0.0  # spent in py_func by calls before it was ready (WARM_SECONDS)
-        _kernels.append(self)
+        self.sample = None
+        self.warm_after: int | None = None
+        self.python_steps = 0
+        KERNELS.append(self)
+
+    def warms(self, sample, after: int) -> Kernel:
+        """Load it after ``after`` steps in Python (:meth:`wanted`), for the types of ``sample()`` (arguments of
+        the kernel; nothing is run with them); itself."""
+        self.sample, self.warm_after = sample, after
+        return self
 
     def __reduce__(self):
         return _kernel_named, (self.py_func.__module__, self.py_func.__name__)
@@ -296,7 +315,7 @@ class Kernel:
 
     @property
     def ready(self) -> bool:
-        """True when the compiled code is loaded and calls run it (never with the JIT off)."""
+        """True when the compiled code is loaded and calls run it (with the JIT off: once :meth:`wait` was called)."""
         return self._ready
 
     @property
@@ -305,8 +324,32 @@ class Kernel:
         thread = self._thread
         return thread is not None and thread.is_alive()
 
-    def __call__(self, *args):
+    def wanted(self, n: int = 1) -> bool:
+        """The warm-up rule for a caller about to take ``n`` steps: True when they are to go through the kernel.
+
+        False, and the ``n`` steps counted in Python, until it is :attr:`ready`; the call that brings the count
+        to :attr:`warm_after` starts the load (:meth:`start`); a call of ``warm_after`` steps or more waits for it
+        (:meth:`prepare`).  With the JIT off, True only once :meth:`wait` was called."""
         if self._ready:
+            return True
+        if DISABLED or self.warm_after is None:
+            return False
+        if self.prepare(n):
+            return True
+        self.python_steps += n
+        if self.python_steps >= self.warm_after:
+            self.start()
+        return False
+
+    def prepare(self, n: int, stream=None) -> bool:
+        """``n`` steps to come: when they are :attr:`warm_after` or more, load it now (:meth:`wait`, saying so on
+        ``stream`` when it compiles); True when it is :attr:`ready` (never with the JIT off before :meth:`wait`)."""
+        if not (self._ready or DISABLED or self.warm_after is None or n < self.warm_after):
+            self.wait(stream=stream)
+        return self._ready
+
+    def __call__(self, *args):
+        if self._ready and not DISABLED:
             return self._dispatcher(*args)
         if DISABLED:
             return boxed(self.py_func(*args))
@@ -318,18 +361,21 @@ class Kernel:
         finally:
             self._python_seconds += time.perf_counter() - start
 
+    def _args(self, args) -> tuple:
+        return args if args or self.sample is None else self.sample()
+
     def compile(self, *args, stream=None) -> float:
-        """Load it from the disk cache or compile it for the types of ``args`` in this thread (Ctrl-C held until
-        it is done on the main thread), saying so on ``stream`` (default stderr; False: silent) when it compiles;
-        the seconds it took.  Calls run it from then on."""
+        """Load it from the disk cache or compile it for the types of ``args`` (default: its sample) in this thread
+        (Ctrl-C held until it is done on the main thread), saying so on ``stream`` (default stderr; False: silent)
+        when it compiles; the seconds it took.  Calls run it from then on."""
         dispatcher = self.dispatcher
-        types = tuple(dispatcher.typeof_pyval(a) for a in args)
+        types = tuple(dispatcher.typeof_pyval(a) for a in self._args(args))
         loud = not _cached(self)
         if loud:
             _say(stream, f"attitude-sim: compiling the simulation kernels, once (about 5-20 s; later runs load them "
                          f"from {_choose_cache_dir()}) ...")
         start = time.perf_counter()
-        with _interrupts_held():
+        with _interrupts_held(), _progress(stream if loud else False):
             dispatcher.compile(types)
         seconds = time.perf_counter() - start
         if loud:
@@ -337,17 +383,39 @@ class Kernel:
         self._ready = True
         return seconds
 
+    def _in_child(self, args) -> None:
+        """Compile it into the disk cache in a child Python (:data:`_CHILD`), one child at a time; raises what went
+        wrong there.  Not for a kernel not found by name (a test's) or arguments that do not pickle."""
+        try:
+            if _kernel_named(*self.__reduce__()[1]) is not self:
+                return
+            data = pickle.dumps((self, args))
+        except Exception:
+            return
+        here = str(_SIM.parent)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p),
+                   ATTITUDE_SIM_CACHE=str(_choose_cache_dir().parent))  # this process's sim and cache folder
+        env.pop("MUTANT_UNDER_TEST", None)
+        with _children:
+            proc = subprocess.run([sys.executable, "-c", _CHILD], input=data, env=env, cwd=here, capture_output=True)
+        if proc.returncode != 0:
+            lines = proc.stderr.decode(errors="replace").strip().splitlines() or [f"exit {proc.returncode}"]
+            raise RuntimeError(f"compiling {self!r} in a child process failed: {lines[-1]}")
+
     def _background(self, args) -> None:
         try:
+            if not _cached(self):
+                self._in_child(args)  # a first compile: not in this process (the GIL, numba's lock)
             self.compile(*args, stream=False)
         except BaseException as exc:  # kept for wait(); the callers step in Python meanwhile
             self._error = exc
 
     def start(self, *args) -> None:
-        """Load it for the types of ``args`` in a thread of its own (once; nothing when it is ready or loading,
-        or the JIT is off); calls run Python until it is ready.  ``args`` are read for their types only."""
+        """Load it for the types of ``args`` (default: its sample) in a thread of its own (once; nothing when it is
+        ready or loading, or the JIT is off); calls run Python until it is ready."""
         if self._ready or self._thread is not None or DISABLED:
             return
+        args = self._args(args)
         with self._guard:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._background, args=(args,), daemon=True,
@@ -355,16 +423,14 @@ class Kernel:
                 self._thread.start()
 
     def wait(self, *args, stream=None) -> float:
-        """Load it now for the types of ``args``: in this thread, saying so on ``stream`` (default stderr; False:
-        silent) when it compiles, or by waiting for the thread of :meth:`start`.  The seconds it took (0.0
-        when it was ready, or the JIT is off).
-
-        Raises
-        ------
-        Exception
-            What the compile raised (numba's typing error, an unwritable cache).
-        """
-        if self._ready or DISABLED:
+        """Load it now for the types of ``args`` (default: its sample): in this thread, saying so on ``stream``
+        (default stderr; False: silent) when it compiles, or by waiting for the thread of :meth:`start`.  The
+        seconds it took (0.0 when it was ready, or the JIT is off: calls then run the kernel's path as Python).
+        Raises what the compile raised (numba's typing error, an unwritable cache)."""
+        if self._ready:
+            return 0.0
+        if DISABLED:
+            self._ready = True
             return 0.0
         start = time.perf_counter()
         with self._guard:
@@ -382,25 +448,39 @@ def _kernel_named(module: str, name: str) -> Kernel:
     return getattr(importlib.import_module(module), name)
 
 
-#: Every :class:`Kernel` made in this process (:func:`wait_all`).
-_kernels: list = []
+#: Every :class:`Kernel` made in this process (:func:`wait_all`, :func:`load_all`).
+KERNELS: list = []
 
 
 def wait_all() -> float:
-    """Wait for every kernel whose load a call has started (:meth:`Kernel.start`): a bench's warm-up run, so that
-    what it times next runs compiled.  A load that failed leaves its kernel in Python (its :meth:`Kernel.wait`
-    raises why).  The seconds it waited."""
+    """Wait for every load started (:meth:`Kernel.start`; a bench's warm-up run, so that what it times next runs
+    compiled; a load that failed leaves its kernel in Python); the seconds it waited."""
     start = time.perf_counter()
-    for k in list(_kernels):
+    for k in list(KERNELS):
         thread = k._thread
         if thread is not None:
             thread.join()
     return time.perf_counter() - start
 
 
+def load_all(stream=None) -> dict:
+    """Load now, in this thread, every kernel that knows its sample arguments (:meth:`Kernel.warms`), saying on
+    ``stream`` (default stderr; False: silent) what it does, kernel by kernel with its seconds; those seconds."""
+    todo = [k for k in KERNELS if k.sample is not None and not k.ready and not DISABLED]
+    if not todo:
+        return {}
+    _say(stream, f"attitude-sim: loading the simulation kernels ({len(todo)}; the first time they are compiled, "
+                 f"once, into {_choose_cache_dir()}) ...")
+    seconds = {}
+    for i, k in enumerate(todo, 1):
+        seconds[k] = k.wait(stream=False)
+        _say(stream, f"attitude-sim: [{i}/{len(todo)}] {k.py_func.__module__}.{k.py_func.__name__}: "
+                     f"{seconds[k]:.1f} s")
+    return seconds
+
+
 def jitable(fn):
-    """A formula: plain Python for Python callers, compiled inline into the kernels that call it (numba's
-    ``register_jitable``, when numba is imported: :func:`numba_module`)."""
+    """A formula: plain Python for Python callers, inlined into the kernels that call it (``register_jitable``)."""
     if DISABLED:
         return fn
     with _lock:
@@ -413,14 +493,8 @@ def jitable(fn):
 
 
 def kernel(fn=None, *, parallel: bool = False):
-    """An entry point from Python (:class:`Kernel`): compiled or loaded from the disk cache by a thread of its own,
-    nopython, no GIL held, numpy's error model.
-
-    Parameters
-    ----------
-    parallel : bool
-        Let its ``prange`` loops run on every core (an ensemble's body loop).
-    """
+    """An entry point from Python (:class:`Kernel`): nopython, no GIL held, numpy's error model; ``parallel=True``
+    lets its ``prange`` loops run on every core (an ensemble's body loop)."""
     def wrap(f):
         return Kernel(f, parallel=parallel)
     return wrap if fn is None else wrap(fn)

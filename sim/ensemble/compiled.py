@@ -29,13 +29,13 @@ import numpy as np
 
 from sim.core import advance as single
 from sim.core.advance import OK, as_tuples, checked_step, inertia, step_torque
-from sim.core.jit import DISABLED, compile_once, kernel, prange
+from sim.core.jit import kernel, prange
 
-__all__ = ["advance_bodies", "pack_bodies", "load", "loaded", "start", "CompiledSteps", "WARM_AFTER", "AUTO", "CHUNK"]
+__all__ = ["advance_bodies", "pack_bodies", "CompiledSteps", "WARM_AFTER", "AUTO", "CHUNK"]
 
 #: Body-steps a process takes through the numpy kernels before it loads the compiled body loop (from the
-#: disk cache, about 0.3 s; compiling it, 5-20 s, once): a short run never pays for it.  The results are the
-#: same either way.
+#: disk cache, about 0.3 s; compiling it, 5-20 s, once; the rule of :class:`sim.core.jit.Kernel`): a short run
+#: never pays for it.  The results are the same either way.
 WARM_AFTER = 20_000_000
 
 #: The integrators an ensemble steps compiled unless told (``Ensemble(compiled=None)``): where the compiled
@@ -47,38 +47,12 @@ AUTO = ("rk4",)
 #: Most body-steps in one call of :func:`advance_bodies` (tens of milliseconds): Ctrl-C is seen between calls.
 CHUNK = 2_000_000
 
-_asked = False
-#: Body-steps this process took through the ensemble's other paths (:data:`WARM_AFTER`).
-_other_steps = 0
-
-
-def loaded() -> bool:
-    """True when :func:`advance_bodies` is compiled or loaded in this process
-    (:attr:`sim.core.jit.Kernel.ready`); with the JIT off, when :func:`load` was called (it then runs as
-    Python: only when asked)."""
-    return _asked if DISABLED else advance_bodies.ready
-
-
 def _sample() -> tuple:
     """Arguments of :func:`advance_bodies` of the types it is compiled for (no step taken)."""
     x, par, flags = np.zeros((8, 1)), np.zeros((1, 35)), np.zeros(9, dtype=np.int64)
     track, i1, f1 = np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1)
     return (x, par, flags, 0, np.zeros(1, dtype=np.bool_), i1, track, 0, np.zeros((4, 1)), f1, 0.0, f1, i1, f1, f1,
             i1)
-
-
-def start() -> None:
-    """Start loading :func:`advance_bodies` in a thread of its own (:meth:`sim.core.jit.Kernel.start`); the
-    ensemble steps through the numpy kernels meanwhile (the same numbers)."""
-    advance_bodies.start(*_sample())
-
-
-def load() -> float:
-    """Compile :func:`advance_bodies` or load it from the disk cache now, or wait for the thread of
-    :func:`start` (:func:`sim.core.jit.compile_once`); the seconds it took."""
-    global _asked
-    _asked = True
-    return compile_once(advance_bodies, *_sample())
 
 
 def pack_bodies(torque, j_rows, j_inv_rows, qc, dt: float, integrator: str, norm: str, n: int) -> tuple:
@@ -185,27 +159,18 @@ class CompiledSteps:
         """``(par, flags)`` of :func:`advance_bodies` for the next ``k`` steps, or None when they go through
         the numpy step: the settings are not covered (:func:`sim.core.advance.covers`, no wheels, full-quat's
         ``P``, world, navigation, user torque or rate reference), a SLERP is in progress, ``compiled`` is
-        False, or (``compiled`` None) the integrator is not one of :data:`AUTO`, or the body loop is not loaded
-        and the process, with these steps, has taken fewer than :data:`WARM_AFTER` body-steps (then a thread
-        loads it, :func:`start`, and these steps go through numpy; one call of ``WARM_AFTER`` body-steps or
-        more waits for it, :func:`load`)."""
-        global _other_steps
+        False, or (``compiled`` None) the integrator is not one of :data:`AUTO`, or the body loop is not wanted
+        yet (:meth:`sim.core.jit.Kernel.wanted`, its :data:`WARM_AFTER` body-steps: these go through numpy while
+        a thread loads it; one call of ``WARM_AFTER`` body-steps or more waits for it)."""
         s, torque = self._settings, self._torque
         if (self._compiled is False or self._compiled is None and s.integrator not in AUTO
                 or self._cmd.path is not None or self._nav is not None or self._world is not None
                 or self._p is not None or self._step_torque is not torque or torque.rate_ref is not None
                 or len(self._x) != 8 or not single.covers(s)):
-            _other_steps += self.n
             return None
-        if not loaded():
-            if self._compiled is None and (DISABLED or _other_steps + k * self.n < WARM_AFTER):
-                _other_steps += self.n
-                return None
-            if self._compiled is None and k * self.n < WARM_AFTER:  # a thread loads it; numpy steps meanwhile
-                start()
-                _other_steps += self.n
-                return None
-            load()
+        if self._compiled is None and not advance_bodies.wanted(k * self.n):  # numpy steps while it loads
+            return None
+        advance_bodies.wait()  # compiled=True: now (with the JIT off, its path as Python)
         key = (s, self._controls, self._qc, self._dt, self._jr, torque.gains, torque.command)
         old = self._bodies_key
         if old is not None and all(a is b for a, b in zip(old[:-1], key)):
@@ -250,3 +215,6 @@ class CompiledSteps:
         elif self._const_tt is not None:
             tr.peak_const_tt = max(tr.peak_const_tt, self._const_tt)
         return k
+
+
+advance_bodies.warms(_sample, WARM_AFTER)  # the warm-up rule of sim.core.jit.Kernel

@@ -38,8 +38,7 @@ from sim.core.algebra import product_QQ
 from sim.core.equations import euler_rhs, qdot, quasi_rates, rates
 from sim.core.geometric import dexpinv, rotation_quaternion
 from sim.core.integrators import FORM_CODES, axpy_Q, axpy_V, half_quat_update, quat_acceleration, rk4_sum_Q, rk4_sum_V
-from sim.core import advance as plain
-from sim.core.jit import DISABLED, compile_once, jitable, kernel
+from sim.core.jit import jitable, kernel
 from sim.core.wheel_program import gyrostat_rates, motor_torques
 from sim.core.wheels import equivalent_torque
 from sim.gnc.magnetic import magnetic_torque
@@ -49,7 +48,7 @@ from sim.world.environment import disturbance_torque, gravity_gradient_at, gravi
 from sim.world.orbit import mean_elements_state
 from sim.world.surfaces import drag_facets, relative_velocity, srp_facets
 
-__all__ = ["WARM_AFTER", "advance_craft", "covers", "pack", "load", "loaded", "start", "external", "craft_step", "PAR", "FLAGS", "WORLD", "NO_SURFACES", "NO_THRUSTERS"]
+__all__ = ["WARM_AFTER", "advance_craft", "covers", "pack", "external", "craft_step", "PAR", "FLAGS", "WORLD", "NO_SURFACES", "NO_THRUSTERS"]
 
 #: Layout of the craft's ``par``: :data:`sim.core.advance.PAR` (0-34), then name -> (first index, length).
 PAR = {"rate": (35, 1), "disturbance": (36, 3), "period": (39, 1), "j_free_inv": (40, 9), "elements": (49, 9)}
@@ -72,7 +71,6 @@ _PAR_SIZE, _FLAG_SIZE, _WORLD_SIZE = 58, 19, 35
 #: compile 10-30 s, once): a spacecraft's Python step costs 15 us (wheels alone) to 1 ms (208 facets), so
 #: 2,000 steps are 0.03-2 s of Python (:data:`sim.core.advance.WARM_AFTER` for the plain body).
 WARM_AFTER = 2_000
-_loaded = False
 #: The facets' table of a body without surface torques.
 NO_SURFACES = np.zeros((0, 13))
 
@@ -395,30 +393,10 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr):
     return status, done
 
 
-def load() -> float:
-    """Compile :func:`advance_craft` or load it from the disk cache (:func:`sim.core.jit.compile_once`), and the
-    plain body's :func:`sim.core.advance.advance` with it; the seconds it took."""
-    return plain.load() + compile_once(advance_craft, *_sample())
-
-
 def _sample() -> tuple:
     """Arguments of :func:`advance_craft` of the types it is compiled for (no step taken)."""
     return (np.zeros(12), np.zeros(_WORLD_SIZE), np.zeros(_PAR_SIZE), np.zeros(_FLAG_SIZE, dtype=np.int64),
             np.zeros((0, 11)), np.zeros((0, 5)), NO_SURFACES, 0, NO_THRUSTERS)
 
 
-def start() -> None:
-    """Start loading both kernels, each in a thread of its own (:meth:`sim.core.jit.Kernel.start`); the caller
-    steps in Python meanwhile and switches when :func:`loaded` says so (the same numbers either way)."""
-    plain.start()
-    advance_craft.start(*_sample())
-
-
-def loaded() -> bool:
-    """True when both kernels are compiled or loaded in this process (with the JIT off: when :func:`load` was
-    called, :func:`sim.core.advance.loaded`)."""
-    global _loaded
-    if not _loaded:  # asked until True (numba's ``signatures`` costs tens of microseconds)
-        _loaded = plain.loaded() and (DISABLED or advance_craft.ready)
-    return _loaded
-
+advance_craft.warms(_sample, WARM_AFTER)  # the warm-up rule of sim.core.jit.Kernel

@@ -20,8 +20,8 @@ Where nothing but the torque law acts between steps (:meth:`CmgStep.packed`: the
 :func:`sim.core.advance.step_torque` (the compiled twin of the Python torque law, bit for bit), the step
 :func:`sim.core.cmg.cmg_rk4_step`, the norm as :func:`sim.core.advance.normed`, the same checks; the
 same numbers as the step in Python, step for step.  It is loaded as the other kernels are: a call of
-:data:`WARM_AFTER` steps or more waits for it, a shorter one starts its loading once the one-step kernel
-:func:`sim.core.cmg.cmg_advance` has loaded (its calls spent ``sim.core.jit.WARM_SECONDS`` in Python).
+:data:`WARM_AFTER` steps or more waits for it, shorter ones count their steps in Python until the
+``WARM_AFTER``-th starts its loading in a thread (the one rule, :meth:`sim.core.jit.Kernel.wanted`).
 
 :class:`CmgStep` holds the cluster's state (the gimbal angles ``delta``) beside the Simulation's
 ``(t, Q, w)``; it is the Simulation's own stepping, kept in a module of its own (it reads and writes
@@ -169,17 +169,13 @@ class CmgStep:
                 self.mu, self.k, self.rate_max, self.eps0, self.omega, 0.0, 0, 0, self.rates)
 
     def _warm(self, n: int) -> bool:
-        """True when :func:`cmg_run` is to take these ``n`` steps: it is loaded, or ``n`` is :data:`WARM_AFTER` or
-        more (it is loaded now; with the JIT off it runs as Python, the same numbers); a shorter call starts its
-        loading in a thread once :func:`sim.core.cmg.cmg_advance` has loaded, and goes in Python meanwhile."""
-        if cmg_run.ready:
-            return True
-        if n >= WARM_AFTER:
-            cmg_run.wait(*self._sample())
-            return True
-        if cmg.cmg_advance.ready:
-            cmg_run.start(*self._sample())
-        return False
+        """True when :func:`cmg_run` is to take these ``n`` steps: the warm-up rule of every kernel
+        (:meth:`sim.core.jit.Kernel.wanted`: loaded, or loaded now for a call of :data:`WARM_AFTER` steps or more;
+        a shorter call counts its steps in Python, the load starting in a thread at the ``WARM_AFTER``-th; with the
+        JIT off it runs as Python, the same numbers)."""
+        if cmg_run.sample is None:
+            cmg_run.warms(self._sample, WARM_AFTER)
+        return cmg_run.wanted(n)
 
     def packed(self, sim, n: int):
         """``(par, flags)`` of :func:`sim.core.advance.pack` when :func:`cmg_run` takes ``n`` steps of ``sim``: its

@@ -51,8 +51,6 @@ NORM_FAULT = compiled.NORM_FAULT
 _DEG = 180.0 / math.pi
 #: Most steps in one call of the compiled advance (about 10 ms): a Python signal (Ctrl-C) waits no longer.
 _CHUNK = 100_000
-#: Steps taken in Python by this process (sim.core.advance.WARM_AFTER: when to load the compiled advance).
-_python_steps = 0
 
 
 class SimulationFault(RuntimeError):
@@ -272,40 +270,22 @@ class Simulation(Stepper, CraftSteps, Records):
 
     def _packed(self, n: int = 0):
         """``(par, flags)`` of the compiled advance (:mod:`sim.core.advance`), or None when this body steps in
-        Python: its settings are not covered (:func:`sim.core.advance.covers`), a user's torque or a SLERP
-        is in progress, or the compiled advance is not loaded yet and the process, with the ``n`` steps to
-        come, has taken fewer than :data:`sim.core.advance.WARM_AFTER` (then a thread loads it,
-        :func:`sim.core.advance.start`, and these steps go in Python: a stepping thread never waits for numba;
-        a single call of ``WARM_AFTER`` steps or more waits for it, :func:`sim.core.advance.load`; with the
-        JIT off, only :func:`sim.core.advance.load` switches to it).  Packed again when the settings, the controls, the command or
-        ``dt`` change."""
+        Python: its settings are not covered (:func:`sim.core.advance.covers`), a user's torque or a SLERP is in
+        progress, or the kernel is not wanted yet for the ``n`` steps to come (:meth:`sim.core.jit.Kernel.wanted`,
+        the one warm-up rule: these steps go in Python while a thread loads it, so a stepping thread never waits
+        for numba; one call of :data:`sim.core.advance.WARM_AFTER` steps or more waits for it).  Packed again
+        when the settings, the controls, the command or ``dt`` change."""
         s, torque = self._settings, self._torque
-        if self._cmd.path is not None or self._step_torque is not torque or self._nav is not None or not self._warm(n):
+        if self._cmd.path is not None or self._step_torque is not torque or self._nav is not None:
             return None
         key = self._pack_key
-        if key is not None and key[0] is s and key[1] is self._controls and key[2] is torque.qc and key[3] == self._dt:
-            return key[4]
-        packed = None
-        if compiled.covers(s) and self._world is None and torque.rate_ref is None and len(self._w) == 3:
-            packed = compiled.pack(torque, self._rigid.j_rows, self._rigid.j_inv_rows, self._dt, s.integrator, s.norm)
-        self._pack_key = (s, self._controls, torque.qc, self._dt, packed)
-        return packed
-
-    @staticmethod
-    def _warm(n: int, kernels=compiled) -> bool:
-        """True when the compiled kernels of ``kernels`` (:mod:`sim.core.advance`, or :mod:`sim.model.advance_craft`)
-        are loaded.  Once the process, with the ``n`` steps to come, has taken their ``WARM_AFTER`` steps in
-        Python, a thread of their own loads them (``kernels.start()``, :class:`sim.core.jit.Kernel`) while these
-        steps go in Python; one call of ``WARM_AFTER`` steps or more waits for them.  With the JIT off, only their
-        ``load()`` switches to them."""
-        if not kernels.loaded():
-            if compiled.DISABLED or _python_steps + n < kernels.WARM_AFTER:
-                return False
-            if n < kernels.WARM_AFTER:  # a thread loads them; these steps go in Python, never waiting for numba
-                kernels.start()
-                return False
-            kernels.load()  # one call of many steps (a long run of the command line): worth waiting for
-        return True
+        if key is None or key[0] is not s or key[1] is not self._controls or key[2] is not torque.qc or key[3] != self._dt:
+            packed = None
+            if compiled.covers(s) and self._world is None and torque.rate_ref is None and len(self._w) == 3:
+                packed = compiled.pack(torque, self._rigid.j_rows, self._rigid.j_inv_rows, self._dt, s.integrator,
+                                       s.norm)
+            key = self._pack_key = (s, self._controls, torque.qc, self._dt, packed)
+        return key[4] if key[4] is not None and compiled.advance.wanted(n) else None
 
     def step(self, n: int = 1) -> None:
         """Advance ``n`` fixed steps: compiled (:func:`sim.core.advance.advance`) where it covers the settings,
@@ -338,15 +318,13 @@ class Simulation(Stepper, CraftSteps, Records):
                     break  # the faulting step again in Python below: it raises today's SimulationFault
             if n == 0:
                 return
-        elif n > 0 and (craft := self._craft_packed()) is not None and self._warm(n, craft_kernels):
+        elif n > 0 and (craft := self._craft_packed()) is not None and craft_kernels.advance_craft.wanted(n):
             n = self._step_craft(craft, n)  # a spacecraft (sim.model.craft_steps)
             if n == 0:
                 return
         self._step_python(n)
 
     def _step_python(self, n: int) -> None:
-        global _python_steps
-        _python_steps += n
         integrate, norm, torque, body, cmd = self._integrate, self._norm, self._step_torque, self._gyrostat, self._cmd
         dt = self._dt
         wheels = len(self._w) > 3

@@ -148,32 +148,32 @@ def drive_kernel(x, c, q, qc, w, command, groups, pos, dirs, force, impulse_bit)
     drive_step(x, c, q, qc, w, command, groups, pos, dirs, force, impulse_bit)
 
 
-#: Steps this process has taken with thrusters in Python before it loads :func:`drive_kernel` (from the disk cache,
-#: or compiled once, :func:`sim.core.jit.compile_once`): short runs never wait for it
-#: (:data:`sim.core.advance.WARM_AFTER`'s rule).
+#: Steps this process takes with thrusters in Python before it loads :func:`drive_kernel` in a thread of its own
+#: (the rule of :class:`sim.core.jit.Kernel`): short runs never wait for it.
 WARM_STEPS = 20_000
-_steps = 0
+
+
+def _drive_sample() -> tuple:
+    """Arguments of :func:`drive_kernel` of the types it is compiled for (no thrusters)."""
+    q = (0.0, 0.0, 0.0, 1.0)
+    x, c = NO_THRUSTERS[0].copy(), NO_THRUSTERS[1].copy()
+    return (x, c, q, q, _ZERO3, _ZERO3, *NO_THRUSTERS[2:])
+
+
+drive_kernel.warms(_drive_sample, WARM_STEPS)
 
 
 def _compiled() -> bool:
-    """True when the compiled kernel is to be called (loaded now after :data:`WARM_STEPS` steps)."""
-    global _steps
-    if _steps < WARM_STEPS:
-        _steps += 1
-        if _steps < WARM_STEPS or jit.DISABLED:
-            return False
-        load()
-    return not jit.DISABLED
+    """True when the compiled :func:`drive_kernel` is to be called (:meth:`sim.core.jit.Kernel.wanted`; never
+    with the JIT off)."""
+    return not jit.DISABLED and drive_kernel.wanted()
 
 
 def load() -> float:
     """Compile :func:`drive_kernel` or load it from the disk cache now; the seconds it took."""
-    global _steps
-    _steps = WARM_STEPS
     if jit.DISABLED:
         return 0.0
-    q = (0.0, 0.0, 0.0, 1.0)
-    return jit.compile_once(drive_kernel, *NO_THRUSTERS[:2], q, q, _ZERO3, _ZERO3, *NO_THRUSTERS[2:])
+    return drive_kernel.wait()
 
 
 #: The settings a drive is made of: a change of any of them makes a new one (fuel and modulators from zero).
@@ -296,8 +296,8 @@ def load_bodies() -> float:
         return 0.0
     x, c, groups, pos, dirs, force, impulse_bit = NO_THRUSTERS
     z = np.zeros((4, 1))
-    return jit.compile_once(drive_bodies, x.reshape(1, -1), c, z, z, z[:3], z[:3], z[:0], np.zeros((0, 7)), groups,
-                            pos, dirs, force, impulse_bit)
+    return drive_bodies.wait(x.reshape(1, -1), c, z, z, z[:3], z[:3], z[:0], np.zeros((0, 7)), groups, pos, dirs,
+                             force, impulse_bit)
 
 
 class DriveColumns:

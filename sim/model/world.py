@@ -15,9 +15,8 @@ feed-forward hold over the step.  The formulas are :mod:`sim.world`'s and
 :mod:`sim.gnc.pointing`'s, assembled once by :func:`sim.model.world_kernel.world_values`
 over :mod:`sim.core.ops`: compiled for one body on a Kepler orbit
 (:func:`sim.model.world_kernel.world_kernel`, once the process has computed
-:data:`WARM_AFTER` states in Python and a child process has compiled it (:func:`warm`), or when :func:`load`
-was called: the same numbers
-bit for bit), on floats for a TLE (SGP4's states passed in), or on numpy rows
+:data:`sim.model.world_kernel.WARM_AFTER` states in Python and the kernel is loaded, :meth:`sim.core.jit.Kernel.wanted`: the same
+numbers bit for bit), on floats for a TLE (SGP4's states passed in), or on numpy rows
 (an ensemble whose bodies' orbits or epochs differ: one world per body,
 :mod:`sim.ensemble.engine`).
 """
@@ -25,15 +24,10 @@ bit for bit), on floats for a TLE (SGP4's states passed in), or on numpy rows
 from __future__ import annotations
 
 import math
-import os
-import subprocess
-import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.core import jit
-from sim.core.jit import DISABLED, compile_once
 from sim.core.ops import FLOAT
 from sim.gnc.pointing import MODE_CODES, TARGET, secondary_axis
 from sim.model import world_kernel as wk
@@ -45,70 +39,9 @@ from sim.world.frames import ecef_to_geodetic, eci_to_ecef, geodetic_to_ecef
 from sim.world.orbit import R_EARTH_KM, KeplerOrbit, TleOrbit, read_tle
 from sim.world.time import decimal_year, parse_epoch
 
-__all__ = ["World", "WorldState", "FEED_FORWARD_H", "FIELD_SAMPLE", "DIPOLE_H", "decimal_year", "WARM_AFTER",
-           "load", "loaded", "warm"]
+__all__ = ["World", "WorldState", "FEED_FORWARD_H", "FIELD_SAMPLE", "DIPOLE_H", "decimal_year"]
 
 _J2000 = np.datetime64("2000-01-01T12:00:00", "ms")
-#: World states a process computes in Python on a Kepler orbit before it has the compiled world made ready
-#: (:func:`warm`): a short run never pays for it; the numbers are the same either way.
-WARM_AFTER = 20_000
-#: World states computed in Python by this process on a Kepler orbit (see :data:`WARM_AFTER`).
-_python_states = 0
-_loaded = False
-#: The child process that compiles the world into the disk cache (:func:`warm`): None before, False after.
-_child = None
-#: What the child runs: the kernel compiled, or loaded, into the disk cache.
-_CHILD = "from sim.model import world; world.load()"
-
-
-def loaded() -> bool:
-    """True when :func:`load` was called in this process: the compiled world is compiled or loaded (with the
-    JIT off, it then runs as Python)."""
-    return _loaded
-
-
-def load() -> float:
-    """Compile the world's kernel or load it from the disk cache now (saying so on stderr when it compiles,
-    :func:`sim.core.jit.compile_once`); the seconds it took."""
-    global _loaded
-    inp = wk.new_input()
-    inp[0], inp[8] = 7000.0, 1e-3  # a circular orbit at t = 0: a call that computes and harms nothing
-    seconds = compile_once(wk.world_kernel, inp, np.zeros(wk.SIZE))
-    _loaded = True
-    return seconds
-
-
-def warm() -> bool:
-    """Make the compiled world ready without waiting for it; True once it is loaded.
-
-    The first call starts a child Python (:data:`_CHILD`, its output discarded) that compiles the kernel into
-    the disk cache (5-20 s, once per source key: :mod:`sim.core.jit`) or finds it there; each later call looks
-    whether it is done and, when it is, loads the kernel from the cache (about 0.3 s).  Compiled in this
-    process, it would stop every other numba call of the process for those seconds (numba's compiler lock: a
-    window's run froze, its settings unapplied, and a test of the window failed); in a child it costs the
-    process nothing.  A child that fails leaves the world in Python for good.
-    """
-    global _child
-    if _loaded or _child is False or DISABLED:
-        return _loaded
-    if _child is None:
-        here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p),
-                   ATTITUDE_SIM_CACHE=str(jit.cache_dir.parent))  # this process's sim and cache folder
-        env.pop("MUTANT_UNDER_TEST", None)
-        try:
-            _child = subprocess.Popen([sys.executable, "-c", _CHILD], env=env, cwd=here, stdin=subprocess.DEVNULL,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        except OSError:
-            _child = False
-        return False
-    if _child.poll() is None:
-        return False
-    ok = _child.returncode == 0
-    _child = False
-    if ok:
-        load()
-    return _loaded
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,13 +221,10 @@ class World:
     def state(self, t: float) -> WorldState:
         """The :class:`WorldState` at ``t`` s after the epoch: compiled for one body on a Kepler orbit
         (module docstring), else :func:`~sim.model.world_kernel.world_values` in Python."""
-        global _python_states
         mode, fld, air = self._codes
         b_a, b_b, rho_a, rho_b, k = self._bracket(t)
         inp = self._input
-        if inp is not None and not _loaded and _python_states >= WARM_AFTER:
-            warm()
-        if inp is not None and _loaded:
+        if inp is not None and wk.world_kernel.wanted():
             inp[9] = t
             if fld == wk.FIELD_CODES["igrf"] or air == wk.AIR_CODES["msis"]:  # the samples around t
                 inp[27], inp[28], inp[29], inp[30], inp[31], inp[32] = b_a + b_b
@@ -306,8 +236,6 @@ class World:
                       x[14], x[15], (x[16], x[17], x[18], x[19]), (x[20], x[21], x[22]), (x[23], x[24], x[25]),
                       x[26], (x[27], x[28], x[29]), (x[30], x[31], x[32]), x[33])
         else:
-            if inp is not None:
-                _python_states += 1
             state = self.orbit.state
             rv = state(t)
             rv_lo = rv_hi = rv_dipole = rv

@@ -39,7 +39,7 @@ from sim.world.orbit import mean_elements_state
 from sim.world.sun import AU_KM, sun_direction
 from sim.world.time import days_tt_of, days_utc_of, gmst, julian_centuries_tt
 
-__all__ = ["FEED_FORWARD_H", "FIELD_SAMPLE", "DIPOLE_H", "FIELD_CODES", "AIR_CODES", "LAYOUT", "SIZE", "INPUTS",
+__all__ = ["WARM_AFTER", "FEED_FORWARD_H", "FIELD_SAMPLE", "DIPOLE_H", "FIELD_CODES", "AIR_CODES", "LAYOUT", "SIZE", "INPUTS",
            "rotation_at", "command_at", "world_values", "world_kernel"]
 
 #: The interval (s) between the two commands whose difference is the rate feed-forward.
@@ -198,3 +198,19 @@ def world_kernel(inp, out):
 def new_input() -> np.ndarray:
     """A zeroed input array for :func:`world_kernel` (:data:`INPUTS`)."""
     return np.zeros(_INPUT_SIZE)
+
+
+#: World states a process computes in Python on a Kepler orbit before it loads :func:`world_kernel` (the rule of
+#: :class:`sim.core.jit.Kernel`: a thread loads it, a child process compiling it first when the disk cache holds
+#: nothing of it): a short run never pays for it; the numbers are the same either way.
+WARM_AFTER = 20_000
+
+
+def _sample() -> tuple:
+    """Arguments of :func:`world_kernel` of the types it is compiled for: a circular orbit at t = 0."""
+    inp = new_input()
+    inp[0], inp[8] = 7000.0, 1e-3
+    return inp, np.zeros(SIZE)
+
+
+world_kernel.warms(_sample, WARM_AFTER)

@@ -320,15 +320,14 @@ class Runner:
             metrics[label][i] = (t, rotation_angle(sim.attitude, ref) * _DEG, sim.energy(), norm)
 
     def _wait_for_kernels(self, n: int) -> None:
-        """A long headless run of ``n`` steps waits once for the compiled step that covers its body (the plain
-        advance, or the spacecraft's), as one long call does; a window's thread never waits (it steps in Python
-        while a thread loads them: :meth:`sim.model.simulation.Simulation._warm`)."""
+        """A long headless run of ``n`` steps asks the kernel that covers its body (the plain advance, or the
+        spacecraft's) for them: past its ``WARM_AFTER`` steps it is loaded now, once, as one long call does
+        (:meth:`sim.core.jit.Kernel.prepare`); a window's thread never waits (it steps in Python while a thread
+        loads it: :meth:`sim.core.jit.Kernel.wanted`)."""
         s = self.sim.settings
-        if compiled.DISABLED:
-            return
-        for kernels in (compiled, craft):
-            if n >= kernels.WARM_AFTER and kernels.covers(s):
-                kernels.load()
+        for module, kernel in ((compiled, compiled.advance), (craft, craft.advance_craft)):
+            if module.covers(s):
+                kernel.prepare(n)
                 return
 
     def run(self, duration: float | None = None, every: int = 1):

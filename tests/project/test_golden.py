@@ -90,10 +90,9 @@ def _compiled_now():
     """The compiled advance, the spacecraft's step and the world from the first step (a process loads them
     only after WARM_AFTER Python steps or world states)."""
     from sim.core import advance
-    from sim.model import advance_craft, world
-    advance.load()
-    advance_craft.load()
-    world.load()
+    from sim.model import advance_craft, world_kernel
+    for kernel in (advance.advance, advance_craft.advance_craft, world_kernel.world_kernel):
+        kernel.wait()
 
 
 def _golden(name):

@@ -23,8 +23,8 @@ CHILD = """
 import json, sys
 from sim.core import advance, jit
 from sim.model.simulation import Simulation
-advance.load()
 sim = Simulation(rates=(1.0, 0.2, -0.5))
+{load}
 sim.step(100)
 stats = advance.advance.stats
 print(json.dumps({"key": jit.source_key(), "hits": sum(stats.cache_hits.values()),
@@ -32,12 +32,21 @@ print(json.dumps({"key": jit.source_key(), "hits": sum(stats.cache_hits.values()
 """
 
 
-def _run(tree, cache):
+#: The kernel loaded now, in this thread: compiled here when the cache holds nothing of it (its progress said
+#: every 0.2 s here, every 5 s by default).
+WAIT = "jit.PROGRESS_EVERY = 0.2\nadvance.advance.wait()"
+#: The one warm-up rule (sim.core.jit.Kernel.wanted): the step that brings the Python steps to WARM_AFTER starts
+#: the load in a thread, which has a child process compile the kernel first when the cache holds nothing of it.
+RULE = ("advance.advance.python_steps = advance.WARM_AFTER - 1\nsim.step(1)\n"
+        "assert advance.advance.loading or advance.advance.ready\njit.wait_all()\nassert advance.advance.ready")
+
+
+def _run(tree, cache, load=WAIT):
     env = dict(os.environ, PYTHONPATH=str(tree), ATTITUDE_SIM_CACHE=str(cache))
     env.pop("NUMBA_DISABLE_JIT", None)
     env.pop("MUTANT_UNDER_TEST", None)
-    proc = subprocess.run([sys.executable, "-c", CHILD], cwd=tree, env=env, capture_output=True, text=True,
-                          timeout=300)
+    proc = subprocess.run([sys.executable, "-c", CHILD.replace("{load}", load)], cwd=tree, env=env, capture_output=True,
+                          text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1]), proc.stderr
 
@@ -49,9 +58,9 @@ sim = Simulation()
 for _ in range(1000):
     sim.step()
 sim.step(1000)
-assert not advance.loaded()                 # a short run stays in Python: no cache to load
+assert not advance.advance.ready and not advance.advance.loading  # a short run stays in Python: no cache to load
 sim.step(advance.WARM_AFTER)                # a long call loads it at once
-assert advance.loaded() and sim._packed() is not None
+assert advance.advance.ready and sim._packed() is not None
 print("ok")
 """
 
@@ -76,6 +85,7 @@ def test_an_edited_callee_in_another_file_is_recompiled(tmp_path):
     first, err = _run(tree, cache)
     assert first["misses"] == 1 and first["hits"] == 0
     assert "compiling the simulation kernels, once" in err and "kernels compiled in" in err
+    assert "attitude-sim: ... 0 s" in err             # its progress
 
     second, err = _run(tree, cache)
     assert second["key"] == first["key"] and second["hits"] == 1 and second["misses"] == 0
@@ -93,3 +103,26 @@ def test_an_edited_callee_in_another_file_is_recompiled(tmp_path):
     assert third["misses"] == 1 and third["hits"] == 0
     assert third["q"] != first["q"]                   # the edit is in the machine code that ran
     assert "compiling the simulation kernels, once" in err
+
+
+@pytest.mark.subprocess
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="the JIT is off: nothing is compiled")
+def test_the_warm_up_rule_compiles_in_a_child_and_an_edited_callee_is_compiled_again(tmp_path):
+    """The rule's path (a thread, a child process for a first compile, then the thread loads from the cache): the
+    process that runs never compiles (no cache miss: the child did), and after an edit of a callee in another file
+    the child compiles the edited source, whose numbers the process then runs."""
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT / "sim", tree / "sim", ignore=shutil.ignore_patterns("__pycache__"))
+    cache = tmp_path / "cache"
+
+    first, err = _run(tree, cache, RULE)
+    assert first["misses"] == 0 and first["hits"] == 1  # compiled by the child, loaded here from the cache
+    assert "compiling" not in err                     # a window's thread: nothing said on stderr
+
+    algebra = tree / "sim" / "core" / "algebra.py"
+    text = algebra.read_text()
+    algebra.write_text(text.replace("q1 * x + q2 * y + q3 * z)\n", "q1 * x + q2 * y + q3 * z + 1e-3)\n", 1))
+
+    second, err = _run(tree, cache, RULE)
+    assert second["dir"] != first["dir"] and second["misses"] == 0 and second["hits"] == 1
+    assert second["q"] != first["q"]                  # the edit is in the machine code that ran

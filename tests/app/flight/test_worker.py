@@ -244,9 +244,7 @@ def test_worker_stops_within_one_second_while_a_kernel_loads(started, monkeypatc
     """A process past sim.core.advance.WARM_AFTER Python steps loads the compiled advance: 0.3 s from the disk
     cache, 5-20 s compiling, seconds more beside busy loops (``make stress`` failed on it once).  The worker's
     thread must not wait for it: here the load is held (a hook, not a sleep) until the stop has been answered."""
-    import sim.model.simulation as simulation
-
-    fresh = jit.Kernel(advance.advance.py_func)  # a kernel of its own: not loaded yet in this process
+    fresh = jit.Kernel(advance.advance.py_func).warms(advance.advance.sample, advance.WARM_AFTER)  # not loaded yet
     asked, release = threading.Event(), threading.Event()
     real = fresh.compile
 
@@ -257,7 +255,7 @@ def test_worker_stops_within_one_second_while_a_kernel_loads(started, monkeypatc
 
     monkeypatch.setattr(fresh, "compile", held, raising=False)
     monkeypatch.setattr(advance, "advance", fresh)
-    monkeypatch.setattr(simulation, "_python_steps", advance.WARM_AFTER)  # as if 20,000 steps were taken
+    fresh.python_steps = advance.WARM_AFTER  # as if 20,000 steps were taken
     try:
         worker = started(speed=10.0)
         assert asked.wait(10.0)                                    # the load began (in a thread of its own)

@@ -294,59 +294,53 @@ def _rates_rows(t, amplitude):
     return rows
 
 
-def test_a_new_run_forgets_the_last_runs_ranges(qtbot):
-    history = History(capacity=2**14)
-    panel = PlotPanel(history)
-    qtbot.addWidget(panel)
-    panel.resize(400, 700)
-    panel.show()
-    t = np.arange(1, 10001) * 1e-3
-    history.append(_rates_rows(t, 4.0))  # a run tumbling at 4 rad/s
-    panel.refresh()
-    low, high = panel.plot("rates").viewRange()[1]
-    assert low <= -3.0 and high >= 3.0
-    history.clear()  # a reset or a new run, as the window's feed does (app.plots.feed.PlotFeed.clear)
-    history.append(_rates_rows(t, 3.0))  # inside the last range, filling more than half of it
-    panel.refresh()
-    shown = _rates_rows(t, 3.0)[:, [HISTORY_COLUMNS.index(c) for c in ("wx", "wy", "wz")]]
-    low, high = panel.plot("rates").viewRange()[1]
-    assert low == pytest.approx(shown.min() - 0.05 * np.ptp(shown))  # the new data's range, padded 5 %
-    assert high == pytest.approx(shown.max() + 0.05 * np.ptp(shown))
+#: The times of the rows the range checks below append: 10 s at 1 ms.
+T = np.arange(1, 10001) * 1e-3
 
 
-def test_rounding_noise_at_rest_is_drawn_flat(qtbot):
-    history = History(capacity=2**14)
-    panel = PlotPanel(history)
-    qtbot.addWidget(panel)
-    panel.resize(400, 700)
-    panel.show()
-    t = np.arange(1, 10001) * 1e-3
-    history.append(_rates_rows(t, 1e-14))  # a body at rest: rates of rounding noise
-    panel.refresh()
-    low, high = panel.plot("rates").viewRange()[1]
-    assert high - low >= 1e-9  # the rates plot's floor: the noise lies flat in its middle
-    assert low < -1e-14 and 1e-14 < high
-
-
-def test_values_decaying_through_subnormal_numbers_keep_the_plots_drawn(qtbot):
-    # default's dampers decay lambda and 4T exponentially: some ten minutes in they pass through the subnormal
-    # numbers (below 2.2e-308) to exactly 0. An axis spanning them had a tick spacing of 0: a ZeroDivisionError
-    # in every paint (pytest-qt fails the test on it), and every plot of the panel blank.
-    history = History(capacity=2**14)
-    panel = PlotPanel(history)
-    qtbot.addWidget(panel)
-    panel.resize(400, 700)
-    panel.show()
-    t = np.arange(1, 10001) * 1e-3
+def _decaying_rows(t):
+    """default's dampers decay lambda and 4T exponentially: some ten minutes in they pass through the subnormal
+    numbers (below 2.2e-308) to exactly 0; here from 1e-310 to 7e-313."""
     rows = np.zeros((len(t), len(HISTORY_COLUMNS)))
     rows[:, HISTORY_COLUMNS.index("t")] = t
     for column in ("multiplier", "four_t"):
-        rows[:, HISTORY_COLUMNS.index(column)] = 1e-310 * np.exp(-5.0 * t)  # 1e-310 to 7e-313
+        rows[:, HISTORY_COLUMNS.index(column)] = 1e-310 * np.exp(-5.0 * t)
+    return rows
+
+
+@pytest.mark.parametrize("before, rows, name, floor", [
+    # a new run (a reset, as the window's feed does: app.plots.feed.PlotFeed.clear) inside the last run's range
+    # (a tumble at 4 rad/s), filling more than half of it: the new data's own range, padded 5 %
+    (_rates_rows(T, 4.0), _rates_rows(T, 3.0), "rates", None),
+    # a body at rest: rates of rounding noise lie flat in the middle of the rates plot's floor
+    (None, _rates_rows(T, 1e-14), "rates", 1e-9),
+    # values through the subnormal numbers: an axis spanning them had a tick spacing of 0 (a ZeroDivisionError
+    # in every paint, pytest-qt fails the test on it) and every plot of the panel blank
+    (None, _decaying_rows(T), "multiplier", SMALLEST_SPAN),
+], ids=["a new run forgets the last run's range", "rounding noise at rest", "subnormal numbers"])
+def test_the_range_drawn_is_the_datas_padded_or_the_floor_around_them(qtbot, before, rows, name, floor):
+    history = History(capacity=2**14)
+    panel = PlotPanel(history)
+    qtbot.addWidget(panel)
+    panel.resize(400, 700)
+    panel.show()
+    columns = [HISTORY_COLUMNS.index(c) for c in panel.columns(name)]
+    if before is not None:
+        history.append(before)
+        panel.refresh()
+        low, high = panel.plot(name).viewRange()[1]
+        assert low <= before[:, columns].min() and high >= before[:, columns].max()
+        history.clear()
     history.append(rows)
     panel.refresh()
-    low, high = panel.plot("multiplier").viewRange()[1]
-    assert high - low >= SMALLEST_SPAN
-    assert any(_labels(panel.plot("multiplier").getAxis("left")))
+    shown = rows[:, columns]
+    low, high = panel.plot(name).viewRange()[1]
+    if floor is None:
+        assert low == pytest.approx(shown.min() - 0.05 * np.ptp(shown))
+        assert high == pytest.approx(shown.max() + 0.05 * np.ptp(shown))
+    else:
+        assert high - low >= floor * (1.0 - 1e-12) and low < shown.min() and shown.max() < high
+    assert any(_labels(panel.plot(name).getAxis("left")))
     panel.grab()  # every plot painted
 
 

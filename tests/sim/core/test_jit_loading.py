@@ -69,7 +69,7 @@ def test_the_compiled_advance_is_the_python_source_bit_for_bit():
             q = rng.normal(size=4)
             state = np.concatenate([q / np.linalg.norm(q), rng.normal(size=3), [0.0]])
             one, two = state.copy(), state.copy()
-            advance.load()
+            advance.advance.wait()
             assert advance.advance.py_func(one, par, flags, 300) == advance.advance.dispatcher(two, par, flags, 300)
             assert np.array_equal(one.view(np.int64), two.view(np.int64)), (integrator, norm)
 
@@ -146,11 +146,11 @@ def test_import_sim_and_a_short_run_import_neither_numba_nor_scipy():
 
 @pytest.mark.subprocess
 def test_with_the_jit_off_no_kernel_imports_numba():
-    body = ("from sim.core import advance\nadvance.load()\nimport numpy as np\n"
+    body = ("from sim.core import advance\nadvance.advance.wait()\nimport numpy as np\n"
             "s = np.zeros(8); s[3] = 1.0; s[4] = 0.1\n"
             "par, flags = np.zeros(35), np.zeros(9, dtype=np.int64)\npar[16] = par[20] = par[24] = 1.0\n"
             "par[25] = par[29] = par[33] = 1.0\npar[34] = 0.01\n"
-            "assert advance.advance(s, par, flags, 10) == (0, 10) and advance.loaded()")
+            "assert advance.advance(s, par, flags, 10) == (0, 10) and advance.advance.ready")
     assert _imported(body, NUMBA_DISABLE_JIT="1") == "[]"
 
 
@@ -159,11 +159,11 @@ from sim import api
 from sim.core import advance
 rows = api.stream(api.as_scenario("default"), duration=1.0, every=10)
 next(rows), next(rows)
-assert not advance.loaded()                  # a short headless run: nothing loaded
+assert not advance.advance.ready             # a short headless run: nothing loaded
 rows = api.stream(api.as_scenario("default"), duration=25.0, every=10)
 next(rows)                                   # the first row (t = 0) comes before any wait
 next(rows)
-assert advance.loaded()                      # a long one (25,000 steps in calls of 10) waits at its start
+assert advance.advance.ready                 # a long one (25,000 steps in calls of 10) waits at its start
 print("ok")
 """
 
@@ -203,3 +203,47 @@ def test_numba_formats_its_messages_without_touching_the_output_streams():
     from numba.core import errors
 
     assert type(errors.termcolor()).__name__ == "NOPColorScheme"
+
+
+@needs_jit
+def test_the_warm_up_rule_counts_python_steps_then_loads_in_a_thread_and_a_long_call_waits():
+    """sim.core.jit.Kernel.wanted, the one rule every stepping caller asks: False while the steps are counted in
+    Python; the call that brings them to warm_after starts the load in a thread and still steps in Python; a call
+    of warm_after steps or more waits for the kernel."""
+    counted = jit.Kernel(advance.advance.py_func).warms(advance.advance.sample, 10)
+    assert [counted.wanted(3) for _ in range(3)] == [False] * 3
+    assert counted.python_steps == 9 and not counted.loading and not counted.ready
+    assert not counted.wanted(1)                        # the tenth step: a thread loads it, this one is Python
+    assert counted.loading or counted.ready
+    counted.wait()
+    assert counted.wanted(1) and counted.python_steps == 10
+    long = jit.Kernel(advance.advance.py_func).warms(advance.advance.sample, 10)
+    assert long.wanted(10) and long.ready and long.python_steps == 0   # one long call: loaded now
+    short = jit.Kernel(advance.advance.py_func).warms(advance.advance.sample, 10)
+    assert not short.prepare(9) and not short.ready and not short.loading  # fewer steps to come: no wait
+    assert short.prepare(10) and short.ready
+
+
+def test_with_the_jit_off_the_rule_switches_only_when_asked(monkeypatch):
+    monkeypatch.setattr(jit, "DISABLED", True)
+    off = jit.Kernel(advance.advance.py_func).warms(advance.advance.sample, 10)
+    assert not off.wanted(100) and not off.prepare(100) and not off.loading
+    assert off.wait() == 0.0 and off.wanted(1)          # asked: the kernel's path runs as Python
+    state = np.zeros(8)
+    state[3] = 1.0
+    par = np.zeros(35)
+    par[[16, 20, 24, 25, 29, 33]] = 1.0
+    par[34] = 0.01
+    assert off(state, par, np.zeros(9, dtype=np.int64), 5) == (0, 5)
+
+
+@needs_jit
+def test_load_all_says_what_it_does_kernel_by_kernel(capsys):
+    from sim.model import world_kernel
+
+    fresh = jit.Kernel(world_kernel.world_kernel.py_func).warms(world_kernel.world_kernel.sample, 1)
+    seconds = jit.load_all()
+    err = capsys.readouterr().err
+    assert fresh in seconds and fresh.ready and all(k.ready for k in seconds)
+    assert "loading the simulation kernels" in err and f"[{len(seconds)}/{len(seconds)}]" in err
+    assert "sim.model.world_kernel.world_kernel" in err

@@ -40,7 +40,7 @@ CASES = {
 
 @pytest.fixture(autouse=True, scope="module")
 def _loaded():
-    body_loop.load()  # else a process loads it after sim.ensemble.compiled.WARM_AFTER body-steps
+    body_loop.advance_bodies.wait()  # else a process loads it after sim.ensemble.compiled.WARM_AFTER body-steps
 
 
 def _bits(a):

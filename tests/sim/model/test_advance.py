@@ -24,7 +24,7 @@ GENERAL = (1.2, 1.7, 2.1, 0.15, -0.25, 0.1)   # every product of inertia non-zer
 
 @pytest.fixture(autouse=True, scope="module")
 def _compiled_now():
-    compiled.load()  # else a process loads it only after sim.core.advance.WARM_AFTER steps in Python
+    compiled.advance.wait()  # else a process loads it only after sim.core.advance.WARM_AFTER steps in Python
 
 
 def _bits(state):
@@ -155,7 +155,7 @@ def test_a_long_call_runs_in_chunks_bit_for_bit(monkeypatch):
         calls.append(n)
         return kernel(state, par, flags, n)
 
-    counted.ready = kernel.ready  # what sim.core.advance.loaded reads (JIT on)
+    counted.wanted = kernel.wanted  # the warm-up rule Simulation asks (sim.core.jit.Kernel.wanted)
     monkeypatch.setattr(simulation, "_CHUNK", 7)
     monkeypatch.setattr(simulation.compiled, "advance", counted)
     a, b = _pair(controller="quaternion", command_deg=(90.0, 0.0, 0.0), slerp_time=0.0, rates=(0.3, 0.1, 0.0))

@@ -34,7 +34,8 @@ GENERAL = (1.2, 1.7, 2.1, 0.15, -0.25, 0.1)   # every product of inertia non-zer
 
 @pytest.fixture(autouse=True, scope="module")
 def _compiled_now():
-    craft.load()  # both kernels; else a process loads them only after sim.core.advance.WARM_AFTER steps
+    compiled.advance.wait()  # both kernels; else a process loads each after its WARM_AFTER steps
+    craft.advance_craft.wait()
 
 
 def _bits(state):
@@ -224,9 +225,10 @@ from sim.model import advance_craft
 from sim.model.simulation import Simulation
 sim = Simulation(wheels="orthogonal", controller="quaternion", integrator="rk4")
 sim.step(1000)
-assert not advance_craft.loaded()           # a short run stays in Python: no cache to load
+kernel = advance_craft.advance_craft
+assert not kernel.ready and not kernel.loading  # a short run stays in Python: no cache to load
 sim.step(advance_craft.WARM_AFTER)          # a long call loads it at once
-assert advance_craft.loaded() and sim._craft_packed() is not None
+assert kernel.ready and sim._craft_packed() is not None
 print("ok")
 """
 

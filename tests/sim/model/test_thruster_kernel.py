@@ -15,6 +15,7 @@ import math
 import numpy as np
 import pytest
 
+from sim.core import advance as plain
 from sim.model import advance_craft as craft
 from sim.model import thruster_drive
 from sim.model.simulation import Simulation, SimulationFault
@@ -28,7 +29,8 @@ PWPF = dict(thrusters="cube", thruster_modulation="pwpf", thruster_period=0.05, 
 
 @pytest.fixture(autouse=True, scope="module")
 def _compiled_now():
-    craft.load()  # the kernels now; else a process loads them only after sim.core.advance.WARM_AFTER steps
+    plain.advance.wait()  # the kernels now; else a process loads them only after their WARM_AFTER steps
+    craft.advance_craft.wait()
     thruster_drive.load()
 
 
@@ -37,7 +39,7 @@ def calls(monkeypatch):
     """The kernel's calls and the steps they took (each test asserts the kernel flew the body it compares)."""
     seen = []
     kernel = craft.advance_craft
-    assert craft.loaded()  # (asked before the kernel is wrapped: it reads the kernel's own state)
+    assert craft.advance_craft.ready  # (asked before the kernel is wrapped: it reads the kernel's own state)
 
     def counted(*args):
         status, done = kernel(*args)
@@ -178,7 +180,7 @@ def test_the_kernel_run_as_python_gives_the_compiled_bits(monkeypatch, name):
         python_calls.append(1)
         return boxed(text(*args))
 
-    assert craft.loaded()
+    assert craft.advance_craft.ready
     monkeypatch.setattr(craft, "advance_craft", as_python)
     python = Simulation(settings)
     python.step(300)

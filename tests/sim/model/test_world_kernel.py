@@ -13,14 +13,16 @@ import sys
 import numpy as np
 import pytest
 
-import sim.model.world as world_module
+import sim.model.world_kernel as wk
 from sim import api
 from sim.core.angles import cayley_entries
+from sim.core import jit
 from sim.core.jit import kernel
-from sim.core.ops import COLUMN, atan2_of, cos_of, sin_of
+from sim.core.ops import atan2_of, cos_of, sin_of
 from sim.model.world import World
-from sim.world.orbit import R_EARTH_KM, KeplerOrbit
+from sim.world.orbit import R_EARTH_KM
 from sim.world.time import parse_epoch
+from world_columns import three_orbits
 
 MODES = ("inertial", "nadir", "sun", "target", "velocity")
 FIELDS = ("none", "dipole", "igrf")
@@ -39,17 +41,20 @@ def values(state):
     return tuple(getattr(state, f.name) for f in dataclasses.fields(state) if f.name != "orbit")
 
 
+#: The world's kernel never loaded (no warm-up): a World asking it computes its states in Python.
+PYTHON_WORLD = jit.Kernel(wk.world_kernel.py_func)
+
+
 def python_state(world, t, monkeypatch):
     with monkeypatch.context() as m:
-        m.setattr(world_module, "_loaded", False)
-        m.setattr(world_module, "_python_states", 0)
+        m.setattr(wk, "world_kernel", PYTHON_WORLD)
         return world.state(t)
 
 
 @pytest.fixture(scope="module")
 def compiled():
-    world_module.load()
-    assert world_module.loaded()
+    wk.world_kernel.wait()
+    assert wk.world_kernel.ready
 
 
 def shadow_times(world, monkeypatch):
@@ -156,18 +161,10 @@ def test_a_column_world_rows_are_the_compiled_one_body_worlds_to_rounding(compil
     # COLUMN runs numpy's sin, cos, atan2 and exp, which may round differently from libm's in the last place
     # (sim.core.ops): the rows agree with each body's compiled world to rounding, not bit for bit
     s = settings(pointing="target", magnetic_field="dipole", drag=True, atmosphere="exponential")
-    alt, e, i, raan, argp, nu = s.orbit
-    alts, nus = np.array([alt, alt + 40.0, alt - 25.0]), np.radians([nu, nu + 3.0, nu - 2.0])
-    rad = math.radians
-    epoch = parse_epoch(s.epoch)
-    columns = KeplerOrbit(R_EARTH_KM + alts, np.full(3, e), np.full(3, rad(i)), np.full(3, rad(raan)),
-                          np.full(3, rad(argp)), nus, j2=s.j2, ops=COLUMN)
-    rows = World(s, COLUMN, orbit=columns, epoch=epoch)
+    rows, ones = three_orbits(s)
     for t in (0.0, 700.0, 2900.0):
         got = rows.state(t)
-        for k in range(3):
-            one = World(s, orbit=KeplerOrbit(R_EARTH_KM + alts[k], e, rad(i), rad(raan), rad(argp), float(nus[k]),
-                                             j2=s.j2), epoch=epoch)
+        for k, one in enumerate(ones):
             assert one.compilable and not rows.compilable
             want = one.state(t)
             for name in ("r_km", "v_kms", "sun", "qc", "wc", "reference", "b_eci", "b_rate"):
@@ -179,34 +176,36 @@ def test_a_column_world_rows_are_the_compiled_one_body_worlds_to_rounding(compil
 
 
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="the JIT is off: nothing is compiled")
-def test_a_process_has_the_world_compiled_by_a_child_after_its_python_states(compiled, monkeypatch):
-    monkeypatch.setattr(world_module, "_loaded", False)
-    monkeypatch.setattr(world_module, "_child", None)
-    monkeypatch.setattr(world_module, "_python_states", world_module.WARM_AFTER - 1)
+def test_a_process_loads_the_world_kernel_after_its_python_states(compiled, monkeypatch):
+    """The one warm-up rule (sim.core.jit.Kernel.wanted) for the world: WARM_AFTER states in Python, then a thread
+    loads the kernel (here from the disk cache the fixture filled) while the states go on in Python; the same
+    numbers before, during and after."""
+    fresh = jit.Kernel(wk.world_kernel.py_func).warms(wk.world_kernel.sample, wk.WARM_AFTER)
+    fresh.python_steps = wk.WARM_AFTER - 2
     world = World(settings(pointing="sun"))
     want = [python_state(world, t, monkeypatch) for t in (0.0, 1.0, 2.0, 3.0)]
+    monkeypatch.setattr(wk, "world_kernel", fresh)
     assert world.state(0.0) == want[0]
-    assert world_module._child is None  # the WARM_AFTER-th state was Python
-    assert world.state(1.0) == want[1]  # the next one starts the child that fills the disk cache
-    child = world_module._child
-    assert child.wait(timeout=300) == 0
-    assert not world_module.loaded()
-    assert world.state(2.0) == want[2]  # this one sees the child done and loads the kernel: then compiled
-    assert world_module.loaded() and world_module._child is False
-    assert world.state(3.0) == want[3]
+    assert not fresh.loading and not fresh.ready  # WARM_AFTER - 1 states in Python
+    assert world.state(1.0) == want[1]  # the WARM_AFTER-th starts the load, in a thread
+    assert fresh.loading or fresh.ready
+    assert world.state(2.0) == want[2]  # in Python or compiled, whichever: the same bits
+    jit.wait_all()
+    assert fresh.ready
+    assert world.state(3.0) == want[3]  # compiled
 
 
 def test_the_same_source_runs_as_python_without_the_jit(compiled, monkeypatch):
     script = (
-        "import sim.core.jit as j, sim.model.world as w\n"
+        "import sim.core.jit as j, sim.model.world as w, sim.model.world_kernel as wk\n"
         "from sim import api\n"
         "assert j.DISABLED\n"
         "s = api.load_scenario('sun_pointing').settings.replace(magnetic_field='dipole', drag=True)\n"
         "world = w.World(s)\n"
         "a = world.state(100.0)\n"
-        "w.load()\n"
+        "wk.world_kernel.wait()\n"
         "b = world.state(100.0)\n"
-        "assert w.loaded() and a == b, (a, b)\n"
+        "assert wk.world_kernel.ready and a == b, (a, b)\n"
         "print(repr(b.qc), repr(b.b_eci), repr(b.density))\n")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)

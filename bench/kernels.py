@@ -1,0 +1,195 @@
+"""The first run after an install: every compiled kernel compiled from an empty disk cache (issue 42: 30 s at most).
+
+``python -m bench.kernels [--scenarios NAME ...]`` runs a child Python with an empty cache (``ATTITUDE_SIM_CACHE``
+a new temporary folder) that compiles every kernel in turn, in its own thread, and times each: first the kernels
+that know their sample arguments (:func:`sim.core.jit.load_all`), then every other kernel at its first call in a
+short run (2 s simulated) of each built-in scenario (``--called --scenarios NAME``: only the kernels a 60 s run of
+NAME calls, all of them past their warm-up: what a scenario's first run compiles) (``WARM_SECONDS`` = 0, and
+:meth:`sim.core.jit.Kernel.start` replaced by a timed :meth:`~sim.core.jit.Kernel.wait`).  Then a second child does the same from the cache the
+first filled: what every later start pays when it loads them all.  Wall time of the compiles (one thread each);
+the machine is shared, so the load average is printed beside.
+
+``--startup [--before DIR]`` times the starts instead, each in a fresh process, with an empty cache and with the
+cache filled, for this tree and (``--before``, e.g. ``git archive 06c9771 | tar -x -C DIR``) the tree before,
+interleaved, median of ``--repeats``: ``attitude-sim run --duration 1`` (default and ``fly_on_estimate``: the
+process's whole life; goal 1 s) and the window's launch to its first drawn frame (``default`` and
+``sun_pointing``; goal 2 s; needs a display).  The figures are in docs/PERFORMANCE.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+CHILD = r"""
+import json, sys, time
+from sim.core import jit
+import sim.model.advance_craft, sim.model.world, sim.ensemble.compiled, sim.model.thruster_drive
+from sim import api
+from sim.run.scenario import builtin_dir
+
+seconds, cpu_seconds = {}, {}
+
+
+wait = jit.Kernel.wait
+
+
+def timed(kernel, *args, stream=None):  # every load, in this thread, timed
+    name = f"{kernel.py_func.__module__}.{kernel.py_func.__name__}"
+    if kernel.ready or name in seconds:
+        return wait(kernel, *args, stream=stream)
+    start, cpu = time.perf_counter(), time.thread_time()
+    wait(kernel, *args, stream=False)
+    seconds[name] = time.perf_counter() - start
+    cpu_seconds[name] = time.thread_time() - cpu
+    return seconds[name]
+
+
+def first(kernel, *args):  # a kernel's first want: loaded now, in this thread
+    kernel.wait(*args)
+
+
+begin = time.perf_counter()
+jit.WARM_SECONDS = 0.0
+jit.Kernel.start = first
+jit.Kernel.wait = timed
+called, names = sys.argv[1] == "called", sys.argv[2:]
+for kernel in [k for k in jit.KERNELS if k.sample is not None]:
+    if called:
+        kernel.warm_after = 1  # wanted at a run's first step, as after its warm-up
+    else:
+        first(kernel)
+for name in names or sorted(p.stem for p in builtin_dir().glob("*.toml")):
+    api.run(name, duration=60.0 if called else 2.0, every=10**9, force=True)
+print(json.dumps({"wall": time.perf_counter() - begin, "kernels": seconds, "cpu": cpu_seconds}))
+"""
+
+
+def measure(cache: str, names=(), called: bool = False) -> dict:
+    """``{"wall": s, "kernels": {name: s}, "cpu": {name: s}}`` of a child compiling (or loading) every kernel into
+    ``cache`` (``called``: only those that runs of 60 s of ``names`` call, past their warm-up)."""
+    env = dict(os.environ, PYTHONPATH=ROOT, ATTITUDE_SIM_CACHE=cache)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    out = subprocess.run([sys.executable, "-c", CHILD, "called" if called else "all", *names], cwd=ROOT, env=env, capture_output=True, text=True,
+                         check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+#: The window's launch to its first drawn frame (bench/gui.py's child, the scenario given on the command line).
+WINDOW = r"""
+import sys
+from app.window import application, open_window
+from sim.run.scenario import load
+app = application()
+window = open_window(load(sys.argv[1]), remember_geometry=False)
+def first():
+    print("FIRST_FRAME", flush=True)
+    window.close()
+    app.quit()
+window.viewer.frameSwapped.connect(first)
+app.exec()
+"""
+
+#: (label, command line after ``python``) of the starts timed by ``--startup``.
+STARTS = (("attitude-sim run --duration 1", ["-m", "app.cli", "run", "--duration", "1"]),
+          ("... --scenario fly_on_estimate", ["-m", "app.cli", "run", "--scenario", "fly_on_estimate", "--duration", "1"]),
+          ("window: launch -> first frame, default", ["-c", WINDOW, "default"]),
+          ("window: launch -> first frame, sun_pointing", ["-c", WINDOW, "sun_pointing"]))
+
+
+def start_seconds(tree: str, command: list, cache: str) -> tuple:
+    """Wall seconds of one start of ``command`` in ``tree`` with the disk cache ``cache`` (to the first frame for
+    the window, the whole process for the command line) and the CPU seconds of its whole process."""
+    env = dict(os.environ, PYTHONPATH=tree, ATTITUDE_SIM_CACHE=cache)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    with tempfile.TemporaryDirectory() as out:
+        extra = ["--out", os.path.join(out, "run.csv")] if command[0] == "-m" else []
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, *command, *extra], cwd=tree, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True)
+        for line in proc.stdout:
+            if line.startswith("FIRST_FRAME"):
+                break
+        seconds = time.perf_counter() - start
+        proc.stdout.close()
+        code = proc.wait(timeout=120)
+        if code != 0 and command[0] == "-m":  # the window's child may die at its exit, after its first frame
+            raise RuntimeError(f"{command} failed in {tree}")  # (-11 in the tree before this change too)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return seconds, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+#: Fills a cache with the kernels a long run loads: this tree's rule, or the modules' load() of a tree before it.
+FILL = """
+try:
+    from sim.core.jit import load_all
+    import sim.model.advance_craft, sim.model.world
+    load_all(stream=False)
+except ImportError:
+    from sim.core import advance
+    from sim.model import advance_craft, world
+    advance.load(); advance_craft.load(); world.load()
+"""
+
+
+def startup(trees: dict, repeats: int, starts=STARTS) -> None:
+    """Print the median start of each of :data:`STARTS` in each tree, empty cache and filled, interleaved."""
+    print(f"load average {os.getloadavg()[0]:.1f} at the start")
+    with tempfile.TemporaryDirectory() as filled:
+        for tree in trees.values():
+            env = dict(os.environ, PYTHONPATH=tree, ATTITUDE_SIM_CACHE=filled)
+            subprocess.run([sys.executable, "-c", FILL], cwd=tree, env=env, check=True, capture_output=True)
+        for label, command in starts:
+            times = {(name, cold): [] for name in trees for cold in (True, False)}
+            for _ in range(repeats):
+                for name, tree in trees.items():
+                    for cold in (True, False):
+                        with tempfile.TemporaryDirectory() as empty:
+                            times[name, cold].append(start_seconds(tree, command, empty if cold else filled))
+            cells = "  ".join(f"{name} {'empty' if cold else 'filled'} {statistics.median(w for w, _ in t):.2f} s "
+                              f"(CPU {statistics.median(c for _, c in t):.2f})" for (name, cold), t in times.items())
+            print(f"{label:45s} {cells}", flush=True)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenarios", nargs="*", default=(), help="built-in scenarios to run (default: all)")
+    parser.add_argument("--called", action="store_true",
+                        help="only the kernels that 60 s runs of the scenarios call: what one scenario's first run compiles")
+    parser.add_argument("--startup", action="store_true", help="time the starts instead")
+    parser.add_argument("--before", help="a checkout of the code before the change, timed alongside (--startup)")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--only", choices=("cli", "window"), help="with --startup: those rows only")
+    args = parser.parse_args(argv)
+    if args.startup:
+        trees = {"new": ROOT, **({"old": os.path.abspath(args.before)} if args.before else {})}
+        startup(trees, args.repeats, {"cli": STARTS[:2], "window": STARTS[2:], None: STARTS}[args.only])
+        return 0
+    with tempfile.TemporaryDirectory() as cache:
+        load = os.getloadavg()[0]
+        cold = measure(cache, args.scenarios, args.called)
+        warm = measure(cache, args.scenarios, args.called)
+    print(f"load average {load:.1f} at the start")
+    print(f"{'kernel':50s} {'compiled: wall':>14s} {'CPU':>7s} {'loaded: wall':>13s} {'CPU':>6s}")
+    for name, s in sorted(cold["kernels"].items(), key=lambda kv: -kv[1]):
+        print(f"{name:50s} {s:13.2f}s {cold['cpu'][name]:6.2f}s {warm['kernels'].get(name, float('nan')):12.2f}s "
+              f"{warm['cpu'].get(name, float('nan')):5.2f}s")
+    total = [sum(x.values()) for x in (cold["kernels"], cold["cpu"], warm["kernels"], warm["cpu"])]
+    print(f"{'all ' + str(len(cold['kernels'])) + ' kernels':50s} {total[0]:13.1f}s {total[1]:6.1f}s "
+          f"{total[2]:12.2f}s {total[3]:5.2f}s   (goal: 30 s)")
+    print(f"{'the whole child (with the scenarios run as Python)':55s} {cold['wall']:8.1f}s {warm['wall']:7.2f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
