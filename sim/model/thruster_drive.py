@@ -170,9 +170,8 @@ def _compiled() -> bool:
 
 
 def load() -> float:
-    """Compile :func:`drive_kernel` or load it from the disk cache now; the seconds it took."""
-    if jit.DISABLED:
-        return 0.0
+    """Compile :func:`drive_kernel` or load it from the disk cache now; the seconds it took (with the JIT off: 0,
+    its calls run its text as Python)."""
     return drive_kernel.wait()
 
 

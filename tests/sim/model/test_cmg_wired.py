@@ -151,8 +151,8 @@ def test_many_steps_in_one_compiled_call_are_the_steps_one_by_one(law, norm, mon
         sn = sim.snapshot()
         return sn.q, sn.w, sn.cmg, sn.t
 
-    monkeypatch.setattr(cmg_step, "WARM_AFTER", 1)   # every call waits for cmg_run (with the JIT off: its Python)
     sim = Simulation(settings)
+    cmg_step.cmg_run.wait(*sim._cmg._sample())   # loaded, as after WARM_AFTER steps (with the JIT off: its Python)
     sim.set("command_deg", (30.0, 0.0, 0.0))
     assert sim._cmg.packed(sim, 150) is not None                  # the compiled loop takes these steps
     compiled = fly()
