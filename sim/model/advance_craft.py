@@ -15,8 +15,12 @@ norm mode: the same formulas the Python step calls, with ``ops=None``, so each s
 
 What changes once per step (the world of :class:`sim.model.world.WorldState`, the torquers' dipole held
 over the step, the command quaternion and its rate) is the array ``world`` (:data:`WORLD`), written by
-the Python side before each call; with a world the Python side calls one step at a time (the world, the
-B-dot sample and the pointing command are made between steps), without one ``n`` steps at once.  What the
+the Python side before each call and, on a Kepler orbit, by the loop itself after each step
+(:func:`next_world`: the world's numbers of :func:`sim.model.world_kernel.world_into`, the torquers' command
+of :func:`sim.gnc.magnetic.torquer_command` with B-dot's sample state carried in ``mag``, the moving mode's
+command with :meth:`~sim.core.command.Command.follow`'s sign rule and its rate feed-forward), so ``n`` steps
+go in one call; the loop returns early where Python must act (a field sample's boundary, a fault).  During
+a SLERP, or on a TLE's orbit, the Python side calls one step at a time and makes the world between steps.  What the
 settings fix is ``par`` and ``flags`` (:func:`pack`), the wheels' tables (:func:`sim.core.wheel_program.program`)
 and the facets' table (:attr:`sim.world.surfaces.Surfaces.table`).  The state ``(q, w, correction, W)``
 is an array written back after the last good step; faults are a status (:mod:`sim.core.advance`).

@@ -3,10 +3,13 @@
 
 :class:`CraftSteps` packs what the settings fix once per change of them (the torque law, the loads, the
 wheels' and the facets' tables) and, before each call, what changes between steps: the world of the step
-(:class:`~sim.model.world.WorldState`), the torquers' dipole and the command quaternion with its rate.  With
-a world, or a SLERP in progress, it calls the kernel one step at a time and makes, between the steps, what
-Python makes (the next command, the world, the B-dot sample: :meth:`Simulation._update_world`); without
-them, many steps in one call.  The numbers are those of the Python step, bit for bit.
+(:class:`~sim.model.world.WorldState`), the torquers' dipole and the command quaternion with its rate.  On a
+Kepler orbit the kernel makes each step's world itself and takes many steps a call (up to a field sample's
+boundary, where Python makes the world and the next samples); after each call Python rebuilds what readers
+see from the kernel's last outputs (:meth:`CraftSteps._loop_done`).  During a SLERP, or on an orbit the kernel
+does not propagate, it calls the kernel one step at a time and makes, between the steps, what Python makes
+(the next command, the world, the B-dot sample: :meth:`Simulation._update_world`); without a world, many
+steps in one call.  The numbers are those of the Python step, bit for bit.
 """
 
 from __future__ import annotations

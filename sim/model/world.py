@@ -264,8 +264,8 @@ class World:
                     date = _J2000 + np.round(np.asarray(days) * 86400e3).astype(np.int64).astype("timedelta64[ms]")
                     rho = msis_density(alt * 1e3, np.degrees(lat), np.degrees(lon), date)
             got = (b, rho)
-            if len(self._samples) > 4:
-                self._samples.clear()
+            if len(self._samples) > 4:  # the oldest goes: a run moves on, and the sample it leaves is the next's
+                del self._samples[min(self._samples)]
             self._samples[k] = got
         return got
 
