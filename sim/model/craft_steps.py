@@ -122,7 +122,7 @@ class CraftSteps:
                 inp = out = craft.NO_WORLD
                 steps = 1 if world is not None or cmd.path is not None else min(n, CHUNK)
             else:
-                out = world._output
+                out = world.output
                 steps = min(n, CHUNK)
                 if bdot is not None:
                     mag[11:20] = bdot.state

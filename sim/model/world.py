@@ -318,13 +318,19 @@ class World:
     def loop_input(self, t: float) -> np.ndarray | None:
         """The compiled world's input (:data:`sim.model.world_kernel.INPUTS`) with the field's and the density's
         samples around ``t`` (the loop of :func:`sim.model.advance_craft.advance_craft` makes the worlds up to
-        the next sample), or None when this world is not :attr:`compilable`."""
+        the next sample; its output goes to :attr:`output`), or None when this world is not :attr:`compilable`."""
         inp = self._input
         if inp is not None:
             b_a, b_b, rho_a, rho_b, k = self._bracket(t)
             inp[27], inp[28], inp[29], inp[30], inp[31], inp[32] = b_a + b_b
             inp[33], inp[34], inp[35] = rho_a, rho_b, k
         return inp
+
+    @property
+    def output(self) -> np.ndarray | None:
+        """The compiled world's output (:data:`sim.model.world_kernel.LAYOUT`), read by :meth:`state_of`; None
+        when this world is not :attr:`compilable`."""
+        return self._output
 
     def state_of(self, t: float, out: np.ndarray) -> WorldState:
         """The :class:`WorldState` at ``t`` of the compiled world's output ``out`` (:data:`sim.model.world_kernel.LAYOUT`)."""
