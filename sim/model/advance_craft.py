@@ -361,7 +361,9 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, inp, out, 
 
     With a world of its own (``inp`` not empty: :data:`sim.model.world_kernel.INPUTS`, a Kepler orbit), the
     loop makes the world of each new step (:func:`next_world`) and the steps go on; it stops early where the
-    caller must act: at a field sample's boundary (``made`` False: the step taken, its world not made).
+    caller must act: at a field sample's boundary (``made`` False: the step taken, its world not made; the
+    caller gives the next samples and calls again with ``n = 0`` and ``world``'s ``t_world`` NaN, which makes
+    the present step's world first).
     Returns ``(status, steps, made)``; ``status`` as :func:`sim.core.advance.advance`'s: the checks of
     :meth:`sim.model.simulation.Simulation.step` in its order (:func:`sim.core.advance.status_of`), the
     wheels' speeds in the finiteness check as in Python's ``sum(w)``.
@@ -382,6 +384,10 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, inp, out, 
     status = OK
     done = 0
     made = True
+    if loop and world[2] != t0 + k * dt:  # the present step's world first: the caller's new samples (NaN)
+        made = next_world(q, speeds, t0 + k * dt, world, flags, wheels, inp, out, mag, rods)
+        if not made:
+            return status, done, made
     for _ in range(n):
         t = t0 + k * dt
         p1 = p

@@ -14,6 +14,8 @@ steps in one call.  The numbers are those of the Python step, bit for bit.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from sim.model import advance_craft as craft
@@ -137,6 +139,10 @@ class CraftSteps:
                 self._k += done
                 self._t = self._t0 + (self._k - self._k0) * self._dt
                 if out is not craft.NO_WORLD:
+                    if not made:  # a field sample's boundary: the next samples, and the loop makes this world
+                        values[0], values[1], values[2] = self._t0, float(self._k - self._k0), math.nan
+                        made = craft.advance_craft(state, values, par, flags, wheels, groups, table, 0,
+                                                   world.loop_input(self._t), out, mag, rods)[2]
                     self._loop_done(values, out, mag, rods, made)
                 else:
                     if cmd.path is not None:
@@ -152,7 +158,7 @@ class CraftSteps:
     def _loop_done(self, values, out, mag, rods, made: bool) -> None:
         """After a call that made worlds: the B-dot state and the followed command back into Python, then
         the present step's world, field in body axes, dipole, command and rate from the kernel's last
-        outputs (``made``), or made in Python (a field sample's boundary)."""
+        outputs (``made``), or made in Python (``made`` False: samples the loop could not take)."""
         bdot = self._magnetic.bdot
         if bdot is not None:
             bdot.state[:] = mag[11:20].tolist()
