@@ -40,7 +40,7 @@ from sim.model import world_kernel as wk
 from sim.model.world_kernel import DIPOLE_H, FEED_FORWARD_H, FIELD_SAMPLE, rotation_at, world_values
 from sim.world.atmosphere import msis_density
 from sim.world.eclipse import beta_angle
-from sim.world.magnetic import IGRF_DEGREE, field_eci, gauss
+from sim.world.magnetic import IGRF_DEGREE, field_eci, gauss, warm_igrf
 from sim.world.frames import ecef_to_geodetic, eci_to_ecef, geodetic_to_ecef
 from sim.world.orbit import R_EARTH_KM, KeplerOrbit, TleOrbit, read_tle
 from sim.world.time import decimal_year, parse_epoch
@@ -321,6 +321,8 @@ class World:
         the next sample; its output goes to :attr:`output`), or None when this world is not :attr:`compilable`."""
         inp = self._input
         if inp is not None:
+            if self.field == "igrf":
+                warm_igrf(self.model)  # the process has gone compiled: IGRF's samples too (once)
             b_a, b_b, rho_a, rho_b, k = self._bracket(t)
             inp[27], inp[28], inp[29], inp[30], inp[31], inp[32] = b_a + b_b
             inp[33], inp[34], inp[35] = rho_a, rho_b, k

@@ -52,7 +52,7 @@ from sim.core.ops import FLOAT, sqrt_of
 from sim.world.frames import ecef_to_eci, eci_to_ecef
 
 __all__ = ["IGRF_RADIUS", "IGRF_DEGREE", "IGRF_YEARS", "Gauss", "gauss", "igrf_ecef", "dipole_ecef",
-           "dipole_axis", "dipole_field", "dipole_eci", "field_eci"]
+           "dipole_axis", "dipole_field", "dipole_eci", "field_eci", "igrf_sum", "igrf_one", "warm_igrf"]
 
 #: The geomagnetic reference radius ``a`` of IGRF, m.
 IGRF_RADIUS = 6371200.0
@@ -156,11 +156,11 @@ def igrf_ecef(r, model: Gauss, ops=FLOAT) -> tuple:
     for ``V_nm = (a/r)^(n+1) P_nm cos m phi`` and ``W_nm`` (with ``sin``) to
     degree ``N + 1``, and their gradient (3.33) (the module docstring):
     :func:`igrf_sum`.  Arithmetic and one square root: floats (one body,
-    compiled once loaded: :func:`igrf_one`, the same text) or numpy rows
-    (``ops`` = :data:`~sim.core.ops.COLUMN`), bit-identical per body.
+    compiled once loaded: :func:`igrf_one`, the same text; :func:`warm_igrf`)
+    or numpy rows (``ops`` = :data:`~sim.core.ops.COLUMN`), bit-identical per body.
     """
     x, y, z = r
-    if ops is FLOAT:
+    if ops is FLOAT and igrf_one.ready:
         return igrf_one(x, y, z, _terms_table(model))
     size = model.degree + 2
     v = [[0.0] * (size + 1) for _ in range(size)]
@@ -168,10 +168,18 @@ def igrf_ecef(r, model: Gauss, ops=FLOAT) -> tuple:
     return igrf_sum(x, y, z, model.terms, v, w, ops)
 
 
-@functools.lru_cache(maxsize=8)
 def _terms_table(model: Gauss) -> np.ndarray:
-    """``model.terms`` as a float array, one row ``(n, m, C, S)`` a term (what :func:`igrf_one` takes)."""
-    return np.array(model.terms, dtype=float).reshape(-1, 4)
+    """``model.terms`` as a float array, one row ``(n, m, C, S)`` a term (what :func:`igrf_one` takes), kept by
+    the model's identity (hashing the model's 105 terms would cost what the compiled field costs)."""
+    got = _tables.get(id(model))
+    if got is None or got[0] is not model:
+        if len(_tables) > 8:
+            _tables.clear()
+        got = _tables[id(model)] = (model, np.array(model.terms, dtype=float).reshape(-1, 4))
+    return got[1]
+
+
+_tables: dict = {}
 
 
 @jitable
@@ -216,10 +224,19 @@ def igrf_sum(x, y, z, terms, v, w, ops=FLOAT) -> tuple:
     return (-gx, -gy, -gz)
 
 
+def warm_igrf(model: Gauss) -> None:
+    """Start loading :func:`igrf_one` in a thread of its own (:meth:`sim.core.jit.Kernel.start`; nothing once it
+    is ready or loading): asked by the spacecraft's compiled loop, whose process has gone compiled
+    (:meth:`sim.model.world.World.loop_input`).  Until it is ready :func:`igrf_ecef` runs :func:`igrf_sum` on
+    lists (about 0.1 ms a field; the kernel's own Python, on arrays, would cost three times that)."""
+    if not (igrf_one.ready or igrf_one.loading):
+        igrf_one.start(0.0, 0.0, 0.0, _terms_table(model))
+
+
 @kernel
 def igrf_one(x, y, z, terms):
     """:func:`igrf_sum` of one body (floats), ``terms`` the array of :func:`_terms_table`: compiled once loaded
-    (:class:`sim.core.jit.Kernel`: Python's text until then, the same numbers)."""
+    (:func:`warm_igrf`; :func:`igrf_ecef` calls it only then)."""
     size = int(terms[terms.shape[0] - 1, 0]) + 2
     v = np.zeros((size, size + 1))
     w = np.zeros((size, size + 1))
