@@ -23,8 +23,9 @@ import time
 NAMES = ("sun_pointing", "detumble", "momentum_dumping", "fly_on_estimate")
 
 
-def us_per_step(name: str, short: int = 200, long: int = 1200, repeats: int = 3) -> float:
-    """CPU microseconds per step of ``name`` through sim.api.run, the best of ``repeats`` differences."""
+def us_per_step(name: str, short: int = 200, long: int = 1200, repeats: int = 3, every: int = 10**9) -> float:
+    """CPU microseconds per step of ``name`` through sim.api.run, the best of ``repeats`` differences; a history
+    row kept every ``every`` steps (default none: 10^9; 1 is the window's and ``--every 1``'s figure)."""
     from sim import api
     from sim.run.scenario import load
 
@@ -33,7 +34,7 @@ def us_per_step(name: str, short: int = 200, long: int = 1200, repeats: int = 3)
 
     def run(steps):
         start = time.process_time()
-        api.run(name, duration=steps * dt, every=10**9, force=True)
+        api.run(name, duration=steps * dt, every=every, force=True)
         return time.process_time() - start
 
     run(short)  # compile or load the kernels, warm the caches
@@ -86,11 +87,11 @@ def state_us(name: str, states: int = 500, repeats: int = 3) -> float:
     return best
 
 
-def _child(folder: str, name: str, what: str = "us_per_step") -> float:
+def _child(folder: str, name: str, what: str = "us_per_step", every: int = 10**9) -> float:
     env = dict(os.environ, PYTHONPATH=folder)
-    out = subprocess.run([sys.executable, "-c", f"from bench.world_steps import {what}; "
-                          f"print({what}({name!r}))"], cwd=folder, env=env, capture_output=True, text=True,
-                         check=True)
+    call = f"{what}({name!r})" if what != "us_per_step" else f"{what}({name!r}, every={every})"
+    out = subprocess.run([sys.executable, "-c", f"from bench.world_steps import {what}; print({call})"], cwd=folder,
+                         env=env, capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
 
@@ -98,25 +99,31 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", help="a checkout of the code before the change, measured alongside")
     parser.add_argument("--state", action="store_true", help="time World.state alone instead of the step")
+    parser.add_argument("--every", type=int, default=10**9, help="a history row every N steps (default: none)")
+    parser.add_argument("--repeat", type=int, default=1, help="measure old and new this many times, alternating")
     parser.add_argument("names", nargs="*", default=NAMES)
     args = parser.parse_args(argv)
     what = "state_us" if args.state else "us_per_step"
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    every = args.every
     for name in args.names:
         if args.before:
-            # the old tree has no bench/world_steps.py: give it this file's function
+            # the old tree has no bench/world_steps.py (or an older one): give it this file's function
             os.makedirs(os.path.join(args.before, "bench"), exist_ok=True)
             with open(__file__) as src, open(os.path.join(args.before, "bench", "world_steps.py"), "w") as dst:
                 dst.write(src.read())
+            olds, news = [], []
             try:
-                old = _child(args.before, name, what)
+                for _ in range(args.repeat):  # alternating: the machine's load falls on both alike
+                    olds.append(_child(args.before, name, what, every))
+                    news.append(_child(here, name, what, every))
             except subprocess.CalledProcessError:  # a scenario the old tree does not have
-                print(f"{name:18s} before        - us  after {_child(here, name, what):8.1f} us", flush=True)
+                print(f"{name:18s} before        - us  after {_child(here, name, what, every):8.2f} us", flush=True)
                 continue
-            new = _child(here, name, what)
-            print(f"{name:18s} before {old:8.1f} us  after {new:8.1f} us  ({old / new:4.1f}x)", flush=True)
+            old, new = min(olds), min(news)
+            print(f"{name:18s} before {old:8.2f} us  after {new:8.2f} us  ({old / new:4.1f}x)", flush=True)
         else:
-            print(f"{name:18s} {_child(here, name, what):8.1f} us", flush=True)
+            print(f"{name:18s} {_child(here, name, what, every):8.2f} us", flush=True)
     return 0
 
 

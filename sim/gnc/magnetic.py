@@ -61,10 +61,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.core.jit import jitable
-from sim.core.ops import FLOAT
+from sim.core.ops import FLOAT, select_of
 from sim.core.angles import to_body
 
-__all__ = ["magnetic_torque", "Magnetorquers", "bdot_dipole", "Bdot", "avanzini_giulietti_gain",
+__all__ = ["magnetic_torque", "Magnetorquers", "bdot_dipole", "Bdot", "avanzini_giulietti_gain", "allocate_rods",
+           "bang_bang_rods", "rods_dipole", "bdot_sample", "wheels_momentum", "torquer_command", "BDOT_STATE",
+           "ROD_COLUMNS", "OFF", "BDOT", "DUMPING",
            "dumping_dipole", "BDOT_LAWS", "MagneticControl"]
 
 #: The B-dot laws of :class:`Bdot`.
@@ -79,12 +81,50 @@ def magnetic_torque(m, b) -> tuple:
     return (my * bz - mz * by, mz * bx - mx * bz, mx * by - my * bx)
 
 
+@jitable
 def _abs(x, ops):
-    return ops.select(x < 0.0, -x, x)
+    return select_of(x < 0.0, -x, x, ops)
 
 
+@jitable
 def _sign(x, ops):
-    return ops.select(x > 0.0, 1.0, ops.select(x < 0.0, -1.0, 0.0))
+    return select_of(x > 0.0, 1.0, select_of(x < 0.0, -1.0, 0.0, ops), ops)
+
+
+@jitable
+def allocate_rods(m, pinv, limits, u, ops=FLOAT) -> None:
+    """:meth:`Magnetorquers.allocate` into ``u`` (one entry per rod): ``u = A^+ m`` (the rows of ``pinv``),
+    scaled by ``1 / max(1, max_i |u_i| / limit_i)``.  ``u`` a list (floats or rows) or, compiled, an array."""
+    mx, my, mz = m[0], m[1], m[2]
+    n = len(limits)
+    for i in range(n):
+        p = pinv[i]
+        u[i] = p[0] * mx + p[1] * my + p[2] * mz
+    worst = 1.0
+    for i in range(n):
+        r = _abs(u[i], ops) / limits[i]
+        worst = select_of(r > worst, r, worst, ops)
+    for i in range(n):
+        u[i] = u[i] / worst
+
+
+@jitable
+def bang_bang_rods(bdot, axes, limits, u, ops=FLOAT) -> None:
+    """:meth:`Magnetorquers.bang_bang` into ``u``: ``u_i = -limit_i sign(a_i . dB/dt)``."""
+    bx, by, bz = bdot[0], bdot[1], bdot[2]
+    for i in range(len(limits)):
+        a = axes[i]
+        u[i] = -limits[i] * _sign(a[0] * bx + a[1] * by + a[2] * bz, ops)
+
+
+@jitable
+def rods_dipole(u, axes, residual) -> tuple:
+    """:meth:`Magnetorquers.body_dipole`: ``m = sum_i u_i a_i + residual`` (A m^2, body axes)."""
+    mx, my, mz = residual[0], residual[1], residual[2]
+    for i in range(min(len(u), len(axes))):
+        a = axes[i]
+        mx, my, mz = mx + u[i] * a[0], my + u[i] * a[1], mz + u[i] * a[2]
+    return (mx, my, mz)
 
 
 @dataclass(frozen=True)
@@ -125,28 +165,32 @@ class Magnetorquers:
 
     def allocate(self, m, ops=FLOAT) -> tuple:
         """Rod dipoles (A m^2) for the commanded body dipole ``m``: ``u = A^+ m`` scaled by
-        ``1 / max(1, max_i |u_i| / limit_i)`` (the direction of ``m`` kept)."""
-        mx, my, mz = m
-        u = [p[0] * mx + p[1] * my + p[2] * mz for p in self._pinv]
-        worst = 1.0
-        for ui, lim in zip(u, self.limits):
-            r = _abs(ui, ops) / lim
-            worst = ops.select(r > worst, r, worst)
-        return tuple(ui / worst for ui in u)
+        ``1 / max(1, max_i |u_i| / limit_i)`` (the direction of ``m`` kept): :func:`allocate_rods`."""
+        u = [0.0] * len(self.limits)
+        allocate_rods(m, self._pinv, self.limits, u, ops)
+        return tuple(u)
 
     def bang_bang(self, bdot, ops=FLOAT) -> tuple:
-        """Rod dipoles of the bang-bang B-dot law: ``u_i = -limit_i sign(a_i . dB/dt)``."""
-        bx, by, bz = bdot
-        return tuple(-lim * _sign(a[0] * bx + a[1] * by + a[2] * bz, ops) for a, lim in zip(self.axes, self.limits))
+        """Rod dipoles of the bang-bang B-dot law: ``u_i = -limit_i sign(a_i . dB/dt)`` (:func:`bang_bang_rods`)."""
+        u = [0.0] * len(self.limits)
+        bang_bang_rods(bdot, self.axes, self.limits, u, ops)
+        return tuple(u)
 
     def body_dipole(self, u) -> tuple:
-        """``m = sum_i u_i a_i + residual`` (A m^2, body axes): what the rods ``u`` and the body make."""
-        mx, my, mz = self.residual
-        for ui, a in zip(u, self.axes):
-            mx, my, mz = mx + ui * a[0], my + ui * a[1], mz + ui * a[2]
-        return (mx, my, mz)
+        """``m = sum_i u_i a_i + residual`` (A m^2, body axes): what the rods ``u`` and the body make
+        (:func:`rods_dipole`)."""
+        return rods_dipole(u, self.axes, self.residual)
+
+    @property
+    def table(self) -> np.ndarray:
+        """The rods as the compiled loop reads them (:data:`ROD_COLUMNS`): one row per rod, its axis, its row
+        of the pseudo-inverse, its limit and (last) the held command, zero."""
+        a = np.zeros((len(self.limits), ROD_COLUMNS))
+        a[:, 0:3], a[:, 3:6], a[:, 6] = self.axes, self._pinv, self.limits
+        return a
 
 
+@jitable
 def bdot_dipole(bdot, gain) -> tuple:
     """The proportional B-dot law ``m = -k dB/dt`` (A m^2), ``k`` = ``gain`` (A m^2 s / T); Stickler & Alfriend (1976)."""
     return (-gain * bdot[0], -gain * bdot[1], -gain * bdot[2])
@@ -186,26 +230,63 @@ class Bdot:
 
     def reset(self) -> None:
         """Forget the samples: the next call samples afresh and the rods are off."""
-        self._next = None
-        self._last = None
-        self._u = tuple(0.0 for _ in self.torquers.limits)
-        self.bdot = (0.0, 0.0, 0.0)
+        #: The sample state of :func:`bdot_sample` (:data:`BDOT_STATE`): sampled yet, the next sample's time,
+        #: a last sample yet, the last sample (3), dB/dt (3).
+        self.state = [0.0] * BDOT_STATE
+        self.u = [0.0] * len(self.torquers.limits)
+
+    @property
+    def bdot(self) -> tuple:
+        """``dB/dt`` of the last two samples (T/s, body axes), held between samples."""
+        return tuple(self.state[6:9])
 
     def __call__(self, t: float, b) -> tuple:
-        if self._next is None or t >= self._next - 1e-9 * self.period:
-            k = round(t / self.period)
-            self._next = (k + 1) * self.period
-            if self._last is not None:
-                p = self.period
-                self.bdot = ((b[0] - self._last[0]) / p, (b[1] - self._last[1]) / p, (b[2] - self._last[2]) / p)
-                if self.law == "proportional":
-                    self._u = self.torquers.allocate(bdot_dipole(self.bdot, self.gain), self.ops)
-                else:
-                    self._u = self.torquers.bang_bang(self.bdot, self.ops)
-            self._last = tuple(b)
-        return self._u
+        rods = self.torquers
+        bdot_sample(t, b, self.state, self.u, self.period, self.gain, BDOT_LAWS.index(self.law), rods.axes,
+                    rods._pinv, rods.limits, self.ops)
+        return tuple(self.u)
 
 
+#: Length of :class:`Bdot`'s sample state (:func:`bdot_sample`).
+BDOT_STATE = 9
+#: Columns of :attr:`Magnetorquers.table`: the axis (3), the pseudo-inverse's row (3), the limit, the held command.
+ROD_COLUMNS = 8
+
+
+@jitable
+def bdot_sample(t, b, state, u, period, gain, law, axes, pinv, limits, ops=FLOAT) -> None:
+    """:class:`Bdot` at ``t`` with the body-frame field ``b``: when ``t`` reaches the next multiple of ``period``
+    (within ``1e-9`` of it), a sample: ``dB/dt`` the difference of the last two over ``period``, the rods ``u``
+    commanded from it by the ``law`` (:data:`BDOT_LAWS`' index: ``m = -gain dB/dt`` through
+    :func:`allocate_rods`, or :func:`bang_bang_rods`), and held until the next; the first sample only
+    remembers the field.  ``state`` as :attr:`Bdot.state`, changed in place with ``u``."""
+    if state[0] == 0.0 or t >= state[1] - 1e-9 * period:
+        k = round(t / period)
+        state[0] = 1.0
+        state[1] = (k + 1) * period
+        if state[2] != 0.0:
+            bdot = ((b[0] - state[3]) / period, (b[1] - state[4]) / period, (b[2] - state[5]) / period)
+            state[6], state[7], state[8] = bdot[0], bdot[1], bdot[2]
+            if law == 0:
+                allocate_rods(bdot_dipole(bdot, gain), pinv, limits, u, ops)
+            else:
+                bang_bang_rods(bdot, axes, limits, u, ops)
+        state[2] = 1.0
+        state[3], state[4], state[5] = b[0], b[1], b[2]
+
+
+@jitable
+def wheels_momentum(axes, inertia, speeds) -> tuple:
+    """``h = sum_i J_i W_i a_i`` (N m s, body axes): the wheels' momentum relative to the body, for
+    :func:`dumping_dipole` (a wheel's axis ``a_i``, its inertia ``J_i`` about it, its speed ``W_i``)."""
+    h0, h1, h2 = 0.0, 0.0, 0.0
+    for i in range(min(len(axes), len(inertia), len(speeds))):
+        a, j, speed = axes[i], inertia[i], speeds[i]
+        h0, h1, h2 = h0 + a[0] * j * speed, h1 + a[1] * j * speed, h2 + a[2] * j * speed
+    return (h0, h1, h2)
+
+
+@jitable
 def dumping_dipole(b, dh, gain) -> tuple:
     """``m = k (dh x B) / |B|^2`` (A m^2): the momentum-dumping dipole for the wheels' excess ``dh``
     (``h_wheels - h_target``, N m s, body axes) in the field ``b`` (T), ``k`` = ``gain`` (1/s);
@@ -234,6 +315,8 @@ class MagneticControl:
         self.wheels = s.wheel_set
         self.residual = tuple(s.residual_dipole)
         self.ops = ops
+        #: :data:`TORQUERS`' code of this control: off, B-dot, dumping.
+        self.kind = BDOT if self.bdot is not None else (DUMPING if self.dumping_gain > 0.0 else OFF)
 
     def reset(self) -> None:
         """Forget the B-dot samples (a new run)."""
@@ -242,15 +325,43 @@ class MagneticControl:
 
     def __call__(self, t, q, b_eci, wheel_speeds=()) -> tuple:
         """``(b_body, m_cmd, dipole)`` at the step's start: ``t`` (s), the attitude ``q`` (read as the integrator
-        reads it), the field ``b_eci`` (T, ECI) and the wheels' speeds (rad/s; for the dumping law)."""
-        b = to_body(q, b_eci)
-        m = (0.0, 0.0, 0.0)
-        if self.bdot is not None:
-            m = self.rods.body_dipole(self.bdot(t, b))
-        elif self.dumping_gain > 0.0:
-            h = (0.0, 0.0, 0.0)
-            for a, j, speed in zip(self.wheels.axes, self.wheels.inertia, wheel_speeds):
-                h = (h[0] + a[0] * j * speed, h[1] + a[1] * j * speed, h[2] + a[2] * j * speed)
-            m = self.rods.body_dipole(self.rods.allocate(dumping_dipole(b, h, self.dumping_gain), self.ops))
-        r = self.residual
-        return b, m, (m[0] + r[0], m[1] + r[1], m[2] + r[2])
+        reads it), the field ``b_eci`` (T, ECI) and the wheels' speeds (rad/s; for the dumping law):
+        :func:`torquer_command`."""
+        rods, bdot, wheels = self.rods, self.bdot, self.wheels
+        if self.kind == OFF:
+            return torquer_command(t, q, b_eci, (), OFF, 0, 1.0, 0.0, 0.0, (), (), (), (), (), _ZERO, self.residual,
+                                   (), (), self.ops)
+        if bdot is not None:
+            state, u, law, period, gain = bdot.state, bdot.u, BDOT_LAWS.index(bdot.law), bdot.period, bdot.gain
+        else:
+            state, u, law, period, gain = (), [0.0] * len(rods.limits), 0, 1.0, 0.0
+        w_axes, w_inertia = (wheels.axes, wheels.inertia) if wheels is not None else ((), ())
+        return torquer_command(t, q, b_eci, wheel_speeds, self.kind, law, period, gain, self.dumping_gain, state, u,
+                               rods.axes, rods._pinv, rods.limits, rods.residual, self.residual, w_axes, w_inertia,
+                               self.ops)
+
+
+#: The torquers' laws by their code in :func:`torquer_command`.
+OFF, BDOT, DUMPING = 0, 1, 2
+_ZERO = (0.0, 0.0, 0.0)
+
+
+@jitable
+def torquer_command(t, q, b_eci, speeds, kind, law, period, gain, dumping_gain, state, u, axes, pinv, limits,
+                    rods_residual, residual, wheel_axes, wheel_inertia, ops=FLOAT) -> tuple:
+    """:class:`MagneticControl` at a step's start: ``(b_body, m_cmd, dipole)``, the field ``b_eci`` turned into
+    body axes by ``q`` (:func:`sim.core.angles.to_body`), the rods' command (``kind`` :data:`BDOT`:
+    :func:`bdot_sample` with its ``state`` and held ``u``; :data:`DUMPING`: :func:`dumping_dipole` of the
+    wheels' momentum, :func:`wheels_momentum`, through :func:`allocate_rods` into ``u``) made by the rods
+    (:func:`rods_dipole`), and that plus the body's ``residual`` dipole."""
+    b = to_body(q, b_eci)
+    m = (0.0, 0.0, 0.0)
+    if kind == BDOT:
+        bdot_sample(t, b, state, u, period, gain, law, axes, pinv, limits, ops)
+        m = rods_dipole(u, axes, rods_residual)
+    elif kind == DUMPING:
+        h = wheels_momentum(wheel_axes, wheel_inertia, speeds)
+        allocate_rods(dumping_dipole(b, h, dumping_gain), pinv, limits, u, ops)
+        m = rods_dipole(u, axes, rods_residual)
+    r = residual
+    return b, m, (m[0] + r[0], m[1] + r[1], m[2] + r[2])

@@ -20,14 +20,20 @@ norm mode: the same formulas the Python step calls, with ``ops=None``, so each s
 
 What changes once per step (the world of :class:`sim.model.world.WorldState`, the torquers' dipole held
 over the step, the command quaternion and its rate) is the array ``world`` (:data:`WORLD`), written by
-the Python side before each call; with a world the Python side calls one step at a time (the world, the
-B-dot sample and the pointing command are made between steps), without one ``n`` steps at once.  What the
+the Python side before each call and, on a Kepler orbit, by the loop itself after each step
+(:func:`next_world`: the world's numbers of :func:`sim.model.world_kernel.world_into`, the torquers' command
+of :func:`sim.gnc.magnetic.torquer_command` with B-dot's sample state carried in ``mag``, the moving mode's
+command with :meth:`~sim.core.command.Command.follow`'s sign rule and its rate feed-forward), so ``n`` steps
+go in one call; the loop returns early where Python must act (a field sample's boundary, a fault).  During
+a SLERP, or on a TLE's orbit, the Python side calls one step at a time and makes the world between steps.  What the
 settings fix is ``par`` and ``flags`` (:func:`pack`), the wheels' tables (:func:`sim.core.wheel_program.program`)
 and the facets' table (:attr:`sim.world.surfaces.Surfaces.table`).  The state ``(q, w, correction, W)``
 is an array written back after the last good step; faults are a status (:mod:`sim.core.advance`).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -37,18 +43,21 @@ from sim.core.angles import to_body
 from sim.core.algebra import product_QQ
 from sim.core.equations import euler_rhs, qdot, quasi_rates, rates
 from sim.core.geometric import dexpinv, rotation_quaternion
+from sim.core.norm import renormalize
 from sim.core.integrators import FORM_CODES, axpy_Q, axpy_V, half_quat_update, quat_acceleration, rk4_sum_Q, rk4_sum_V
 from sim.core.jit import jitable, kernel
 from sim.core.wheel_program import gyrostat_rates, motor_torques
 from sim.core.wheels import equivalent_torque
-from sim.gnc.magnetic import magnetic_torque
+from sim.gnc.magnetic import ROD_COLUMNS, magnetic_torque, torquer_command
 from sim.model.thruster_drive import (NO_THRUSTERS, drive_back, drive_held, drive_kept, drive_step, due,
                                       unloading_command)
 from sim.world.environment import disturbance_torque, gravity_gradient_at, gravity_gradient_torque
 from sim.world.orbit import mean_elements_state
-from sim.world.surfaces import drag_facets, relative_velocity, srp_facets
+from sim.world.surfaces import drag_facets, pressure, relative_velocity, srp_facets
+from sim.model.world_kernel import FIELD_SAMPLE, sampled, world_into
 
-__all__ = ["WARM_AFTER", "advance_craft", "covers", "pack", "external", "craft_step", "PAR", "FLAGS", "WORLD", "NO_SURFACES", "NO_THRUSTERS"]
+__all__ = ["WARM_AFTER", "advance_craft", "covers", "pack", "external", "craft_step", "PAR", "FLAGS", "WORLD", "NO_SURFACES",
+           "NO_THRUSTERS", "NO_WORLD", "NO_RODS", "MAG", "MAG_SIZE", "next_world"]
 
 #: Layout of the craft's ``par``: :data:`sim.core.advance.PAR` (0-34), then name -> (first index, length).
 PAR = {"rate": (35, 1), "disturbance": (36, 3), "period": (39, 1), "j_free_inv": (40, 9), "elements": (49, 9)}
@@ -73,6 +82,10 @@ _PAR_SIZE, _FLAG_SIZE, _WORLD_SIZE = 58, 19, 35
 WARM_AFTER = 2_000
 #: The facets' table of a body without surface torques.
 NO_SURFACES = np.zeros((0, 13))
+#: ``inp`` and ``out`` of :func:`advance_craft` without a world of its own (none, or one the caller makes).
+NO_WORLD = np.zeros(0)
+#: The rods' table of :func:`advance_craft` without magnetorquers (:attr:`sim.gnc.magnetic.Magnetorquers.table`).
+NO_RODS = np.zeros((0, ROD_COLUMNS))
 
 
 def covers(settings) -> bool:
@@ -325,14 +338,68 @@ def craft_step(q, w, speeds, t, world, par, flags, wheels, groups, table, buf):
     return rk4_sum_Q(q, s, k1q, k2q, k3q, k4q), rk4_sum_V(w, s, k1w, k2w, k3w, k4w)
 
 
+#: Layout of ``mag``, the torquers of the compiled loop (:func:`next_world`): name -> (first index, length).
+#: ``kind``, ``law``, ``period``, ``gain``, ``dumping_gain`` as :func:`sim.gnc.magnetic.torquer_command` takes
+#: them, the rods' and the body's residual dipoles, the B-dot sample state (:attr:`sim.gnc.magnetic.Bdot.state`)
+#: and, written by the loop, the field in body axes and the rods' dipole of the last world made.
+MAG = {"kind": (0, 1), "law": (1, 1), "period": (2, 1), "gain": (3, 1), "dumping_gain": (4, 1),
+       "rods_residual": (5, 3), "residual": (8, 3), "state": (11, 9), "b_body": (20, 3), "m_cmd": (23, 3)}
+MAG_SIZE = 26
+
+
+@jitable
+def next_world(q, speeds, t, world, flags, wheels, inp, out, mag, rods) -> bool:
+    """The world of the step at ``t`` made in the loop as :meth:`sim.model.simulation.Simulation._update_world`
+    makes it after a step: :func:`sim.model.world_kernel.world_into` into ``out``, and into ``world`` (as
+    :meth:`sim.model.craft_steps.CraftSteps._world_values` writes it) the orbit, Sun, solar pressure
+    (:func:`sim.world.surfaces.pressure`), shadow, field and density; with a field the torquers' dipole
+    (:func:`sim.gnc.magnetic.torquer_command` at the attitude the integrator reads, the B-dot state in ``mag``
+    and the held rods in ``rods``' last column); in a moving mode the command, its sign continuous with the
+    last (:meth:`sim.core.command.Command.follow`), and its rate feed-forward.  False, nothing made, when ``t``
+    is past the field's samples in ``inp`` (the caller makes that world and the next samples)."""
+    if sampled(inp) and float(math.floor(t / FIELD_SAMPLE)) != inp[35]:
+        return False
+    world_into(inp, t, out)
+    world[2] = t
+    for j in range(3):
+        world[3 + j] = out[1 + j]
+        world[6 + j] = out[4 + j]
+        world[9 + j] = out[7 + j]
+        world[14 + j] = out[27 + j]
+        world[17 + j] = out[30 + j]
+    world[12] = pressure(out[10] * 1e3, out[11]) if flags[12] != 0 else 0.0
+    world[13], world[20] = out[11], out[33]
+    if inp[37] != 0.0:
+        a = renormalize(q, None)[0] if flags[1] == 3 else q  # elimination reads Q / |Q| (sim.core.norm.unit)
+        b, m, d = torquer_command(t, a, (out[27], out[28], out[29]), speeds, int(mag[0]), int(mag[1]), mag[2],
+                                  mag[3], mag[4], mag[11:20], rods[:, 7], rods[:, 0:3], rods[:, 3:6], rods[:, 6],
+                                  (mag[5], mag[6], mag[7]), (mag[8], mag[9], mag[10]), wheels[:, 3:6], wheels[:, 6],
+                                  None)
+        for j in range(3):
+            mag[20 + j], mag[23 + j], world[21 + j] = b[j], m[j], d[j]
+    if inp[36] != 0.0:
+        qc = (out[16], out[17], out[18], out[19])
+        s = -1.0 if qc[0] * world[24] + qc[1] * world[25] + qc[2] * world[26] + qc[3] * world[27] < 0.0 else 1.0
+        for j in range(4):
+            world[24 + j] = s * qc[j]
+        world[28] = 1.0
+        world[29], world[30], world[31] = out[20], out[21], out[22]
+    return True
+
+
 @kernel
-def advance_craft(state, world, par, flags, wheels, groups, table, n, thr):
+def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, out, mag, rods):
     """Take up to ``n`` steps from ``state = (q1..q4, wx, wy, wz, correction, P1..P4, W_1..W_n)`` (``P``:
     full-quat's ``dQ/dt``, else not read), in place; the thrusters' drive ``thr``
     (:attr:`sim.model.thruster_drive.ThrusterDrive.arrays`, or :data:`~sim.model.thruster_drive.NO_THRUSTERS`)
     fires at each step's start and is left as it was before a step that faults.
 
-    Returns ``(status, steps)`` as :func:`sim.core.advance.advance` does: the checks of
+    With a world of its own (``inp`` not empty: :data:`sim.model.world_kernel.INPUTS`, a Kepler orbit), the
+    loop makes the world of each new step (:func:`next_world`) and the steps go on; it stops early where the
+    caller must act: at a field sample's boundary (``made`` False: the step taken, its world not made; the
+    caller gives the next samples and calls again with ``n = 0`` and ``world``'s ``t_world`` NaN, which makes
+    the present step's world first).
+    Returns ``(status, steps, made)``; ``status`` as :func:`sim.core.advance.advance`'s: the checks of
     :meth:`sim.model.simulation.Simulation.step` in its order (:func:`sim.core.advance.status_of`), the
     wheels' speeds in the finiteness check as in Python's ``sum(w)``.
     """
@@ -348,6 +415,7 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr):
     jr, jir = inertia(par)
     jfi = (par[40], par[41], par[42], par[43], par[44], par[45], par[46], par[47], par[48])
     t0, k, dt, mode = world[0], world[1], par[34], flags[1]
+    loop = inp.shape[0] > 0
     status = OK
     done = 0
     fires = flags[18] != 0
@@ -355,6 +423,11 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr):
     kept = False
     if fires:  # the torque held from the last firing (a step that cannot fire leaves it)
         world[32], world[33], world[34] = saved[11], saved[12], saved[13]
+    made = True
+    if loop and world[2] != t0 + k * dt:  # the present step's world first: the caller's new samples (NaN)
+        made = next_world(q, speeds, t0 + k * dt, world, flags, wheels, inp, out, mag, rods)
+        if not made:
+            return status, done, made
     for _ in range(n):
         t = t0 + k * dt
         if fires:  # the drive's step (only counted when it cannot fire: drive_kept)
@@ -384,19 +457,24 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr):
             speeds[i] = buf[7, i]
         k += 1.0
         done += 1
+        if loop:
+            made = next_world(q, speeds, t0 + k * dt, world, flags, wheels, inp, out, mag, rods)
+            if not made:
+                break
     state[0], state[1], state[2], state[3] = q
     state[4], state[5], state[6] = w
     state[7] = correction
     state[8], state[9], state[10], state[11] = p
     for i in range(m):
         state[12 + i] = speeds[i]
-    return status, done
+    return status, done, made
 
 
 def _sample() -> tuple:
     """Arguments of :func:`advance_craft` of the types it is compiled for (no step taken)."""
     return (np.zeros(12), np.zeros(_WORLD_SIZE), np.zeros(_PAR_SIZE), np.zeros(_FLAG_SIZE, dtype=np.int64),
-            np.zeros((0, 11)), np.zeros((0, 5)), NO_SURFACES, 0, NO_THRUSTERS)
+            np.zeros((0, 11)), np.zeros((0, 5)), NO_SURFACES, 0, NO_THRUSTERS, NO_WORLD, NO_WORLD, np.zeros(MAG_SIZE),
+            NO_RODS)
 
 
 advance_craft.warms(_sample, WARM_AFTER)  # the warm-up rule of sim.core.jit.Kernel

@@ -3,19 +3,25 @@
 
 :class:`CraftSteps` packs what the settings fix once per change of them (the torque law, the loads, the
 wheels' and the facets' tables) and, before each call, what changes between steps: the world of the step
-(:class:`~sim.model.world.WorldState`), the torquers' dipole and the command quaternion with its rate.  With
-a world, or a SLERP in progress, it calls the kernel one step at a time and makes, between the steps, what
-Python makes (the next command, the world, the B-dot sample: :meth:`Simulation._update_world`); without
-them, many steps in one call.  The numbers are those of the Python step, bit for bit.
+(:class:`~sim.model.world.WorldState`), the torquers' dipole and the command quaternion with its rate.  On a
+Kepler orbit the kernel makes each step's world itself and takes many steps a call (up to a field sample's
+boundary, where Python makes the world and the next samples); after each call Python rebuilds what readers
+see from the kernel's last outputs (:meth:`CraftSteps._loop_done`).  During a SLERP, or on an orbit the kernel
+does not propagate, it calls the kernel one step at a time and makes, between the steps, what Python makes
+(the next command, the world, the B-dot sample: :meth:`Simulation._update_world`); without a world, many
+steps in one call.  The numbers are those of the Python step, bit for bit.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from sim.model import advance_craft as craft
 from sim.core import advance as plain
 from sim.core.wheel_program import program
+from sim.gnc.magnetic import BDOT_LAWS
 from sim.world.orbit import KeplerOrbit
 from sim.world.surfaces import pressure
 
@@ -31,6 +37,7 @@ class CraftSteps:
     """The compiled spacecraft step of a :class:`~sim.model.simulation.Simulation` (module docstring)."""
 
     _craft_key = None
+    _loop_key = None
 
     def _craft_packed(self):
         """``(par, flags, wheels, groups, table)`` of :func:`sim.model.advance_craft.advance_craft` for these
@@ -74,20 +81,58 @@ class CraftSteps:
                          ws.density if ws.density is not None else 0.0, *load.dipole, *torque.qc, *feed, *_ZERO3),
                         dtype=float)
 
+    def _loop_arrays(self) -> tuple:
+        """``(mag, rods)`` of :func:`sim.model.advance_craft.advance_craft` for this run's torquers
+        (:data:`sim.model.advance_craft.MAG`, :attr:`sim.gnc.magnetic.Magnetorquers.table`), made once per
+        :class:`~sim.gnc.magnetic.MagneticControl`; the B-dot state is copied in before each call."""
+        control = self._magnetic
+        key = self._loop_key
+        if key is not None and key[0] is control:
+            return key[1], key[2]
+        mag = np.zeros(craft.MAG_SIZE)
+        rods = craft.NO_RODS if control.rods is None else control.rods.table
+        mag[0] = control.kind
+        if control.bdot is not None:
+            mag[1], mag[2], mag[3] = BDOT_LAWS.index(control.bdot.law), control.bdot.period, control.bdot.gain
+        mag[4] = control.dumping_gain
+        if control.rods is not None:
+            mag[5:8] = control.rods.residual
+        mag[8:11] = control.residual
+        self._loop_key = (control, mag, rods)
+        return mag, rods
+
     def _step_craft(self, packed, n: int) -> int:
         """Up to ``n`` steps through the kernel; the steps left (not 0 after a fault: the caller takes the
-        faulting step again in Python, which raises today's SimulationFault)."""
+        faulting step again in Python, which raises today's SimulationFault).
+
+        On a Kepler orbit the kernel makes each step's world (:func:`sim.model.advance_craft.next_world`) and
+        returns at a field sample's boundary, where Python makes the world (:meth:`_update_world`); after
+        each call what readers see (the world, the field in body axes, the torquers' dipole, the command and
+        its rate) is that of the last step, as the Python step leaves it.  During a SLERP, or on an orbit the
+        kernel does not propagate, one step a call and Python makes the world between them."""
         par, flags, wheels, groups, table = packed
-        cmd = self._cmd
-        one_by_one = self._world is not None or cmd.path is not None
+        cmd, world = self._cmd, self._world
         q, w, p = self._q, self._w, self._p
         full = p is not None
         state = np.array((*q, w[0], w[1], w[2], self._correction, *(p if full else _ZERO4), *w[3:]))
+        mag, rods = self._loop_arrays()
+        bdot = self._magnetic.bdot
         thr = self._thr  # the thrusters fire in the kernel (sim.model.thruster_drive.drive_step)
         while n > 0:
-            status, done = craft.advance_craft(state, self._world_values(), par, flags, wheels, groups, table,
-                                               1 if one_by_one else min(n, CHUNK),
-                                               craft.NO_THRUSTERS if thr is None else thr.arrays)
+            inp = world.loop_input(self._t) if world is not None and cmd.path is None else None
+            values = self._world_values()
+            if inp is None:
+                inp = out = craft.NO_WORLD
+                steps = 1 if world is not None or cmd.path is not None else min(n, CHUNK)
+            else:
+                out = world.output
+                steps = min(n, CHUNK)
+                if bdot is not None:
+                    mag[11:20] = bdot.state
+                    rods[:, 7] = bdot.u
+            status, done, made = craft.advance_craft(state, values, par, flags, wheels, groups, table, steps,
+                                                     craft.NO_THRUSTERS if thr is None else thr.arrays, inp, out,
+                                                     mag, rods)
             if thr is not None:
                 self._load.thrust = thr.torque  # held over the last step (the rows' applied torque)
             if done:
@@ -97,12 +142,44 @@ class CraftSteps:
                     self._p = tuple(x[8:12])
                 self._k += done
                 self._t = self._t0 + (self._k - self._k0) * self._dt
-                if cmd.path is not None:
-                    cmd.update(self._t)
-                    self._sync_command()
-                if self._world is not None:
-                    self._update_world()
+                if out is not craft.NO_WORLD:
+                    if not made:  # a field sample's boundary: the next samples, and the loop makes this world
+                        values[0], values[1], values[2] = self._t0, float(self._k - self._k0), math.nan
+                        made = craft.advance_craft(state, values, par, flags, wheels, groups, table, 0,
+                                                   craft.NO_THRUSTERS if thr is None else thr.arrays,
+                                                   world.loop_input(self._t), out, mag, rods)[2]
+                    self._loop_done(values, out, mag, rods, made)
+                else:
+                    if cmd.path is not None:
+                        cmd.update(self._t)
+                        self._sync_command()
+                    if world is not None:
+                        self._update_world()
             n -= done
             if status != craft.OK:
                 break
         return n
+
+    def _loop_done(self, values, out, mag, rods, made: bool) -> None:
+        """After a call that made worlds: the B-dot state and the followed command back into Python, then
+        the present step's world, field in body axes, dipole, command and rate from the kernel's last
+        outputs (``made``), or made in Python (``made`` False: samples the loop could not take)."""
+        bdot = self._magnetic.bdot
+        if bdot is not None:
+            bdot.state[:] = mag[11:20].tolist()
+            bdot.u[:] = rods[:, 7].tolist()
+        moving = self._world.mode != "inertial"
+        if moving:  # the kernel chose each command's sign against the last: follow keeps this one's (q . q > 0)
+            qc = self._cmd.qc = tuple(values[24:28].tolist())
+            self._cmd.follow(qc)
+        if not made:
+            self._update_world()
+            return
+        ws = self._world_state = self._world.state_of(self._t, out)
+        self._load.set_world(ws)
+        if ws.b_eci is not None:
+            self._b_body, self._dipole_cmd = tuple(mag[20:23].tolist()), tuple(mag[23:26].tolist())
+            self._load.dipole = tuple(values[21:24].tolist())
+        if moving:
+            self._torque.rate_ref = ws.wc
+            self._sync_command()

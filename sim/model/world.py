@@ -34,7 +34,7 @@ from sim.model import world_kernel as wk
 from sim.model.world_kernel import DIPOLE_H, FEED_FORWARD_H, FIELD_SAMPLE, rotation_at, world_values
 from sim.world.atmosphere import msis_density
 from sim.world.eclipse import beta_angle
-from sim.world.magnetic import IGRF_DEGREE, field_eci, gauss
+from sim.world.magnetic import IGRF_DEGREE, field_eci, gauss, warm_igrf
 from sim.world.frames import ecef_to_geodetic, eci_to_ecef, geodetic_to_ecef
 from sim.world.orbit import R_EARTH_KM, KeplerOrbit, TleOrbit, read_tle
 from sim.world.time import decimal_year, parse_epoch
@@ -197,8 +197,8 @@ class World:
                     date = _J2000 + np.round(np.asarray(days) * 86400e3).astype(np.int64).astype("timedelta64[ms]")
                     rho = msis_density(alt * 1e3, np.degrees(lat), np.degrees(lon), date)
             got = (b, rho)
-            if len(self._samples) > 4:
-                self._samples.clear()
+            if len(self._samples) > 4:  # the oldest goes: a run moves on, and the sample it leaves is the next's
+                del self._samples[min(self._samples)]
             self._samples[k] = got
         return got
 
@@ -221,32 +221,58 @@ class World:
     def state(self, t: float) -> WorldState:
         """The :class:`WorldState` at ``t`` s after the epoch: compiled for one body on a Kepler orbit
         (module docstring), else :func:`~sim.model.world_kernel.world_values` in Python."""
-        mode, fld, air = self._codes
-        b_a, b_b, rho_a, rho_b, k = self._bracket(t)
         inp = self._input
         if inp is not None and wk.world_kernel.wanted():
+            self.loop_input(t)
             inp[9] = t
-            if fld == wk.FIELD_CODES["igrf"] or air == wk.AIR_CODES["msis"]:  # the samples around t
-                inp[27], inp[28], inp[29], inp[30], inp[31], inp[32] = b_a + b_b
-                inp[33], inp[34], inp[35] = rho_a, rho_b, k
             out = self._output
             wk.world_kernel(inp, out)
-            x = out.tolist()
-            values = (x[0], (x[1], x[2], x[3]), (x[4], x[5], x[6]), (x[7], x[8], x[9]), x[10], x[11], x[12], x[13],
-                      x[14], x[15], (x[16], x[17], x[18], x[19]), (x[20], x[21], x[22]), (x[23], x[24], x[25]),
-                      x[26], (x[27], x[28], x[29]), (x[30], x[31], x[32]), x[33])
-        else:
-            state = self.orbit.state
-            rv = state(t)
-            rv_lo = rv_hi = rv_dipole = rv
-            if mode:
-                rv_lo, rv_hi = state(t - 0.5 * FEED_FORWARD_H), state(t + 0.5 * FEED_FORWARD_H)
-            if self.field == "dipole":
-                rv_dipole = state(t + DIPOLE_H)
-            dipole = (0.0, 0.0, 0.0) if self.model is None else self.model.dipole
-            values = world_values(t, self.epoch.jd_day, self.epoch.jd_frac, rv, rv_lo, rv_hi, rv_dipole, mode,
-                                  self.b1, self.b2, self.target_ecef, self.target_up_ecef, fld, dipole, b_a, b_b,
-                                  rho_a, rho_b, k, air, self.ops)
+            return self.state_of(t, out)
+        mode, fld, air = self._codes
+        b_a, b_b, rho_a, rho_b, k = self._bracket(t)
+        state = self.orbit.state
+        rv = state(t)
+        rv_lo = rv_hi = rv_dipole = rv
+        if mode:
+            rv_lo, rv_hi = state(t - 0.5 * FEED_FORWARD_H), state(t + 0.5 * FEED_FORWARD_H)
+        if self.field == "dipole":
+            rv_dipole = state(t + DIPOLE_H)
+        dipole = (0.0, 0.0, 0.0) if self.model is None else self.model.dipole
+        values = world_values(t, self.epoch.jd_day, self.epoch.jd_frac, rv, rv_lo, rv_hi, rv_dipole, mode, self.b1,
+                              self.b2, self.target_ecef, self.target_up_ecef, fld, dipole, b_a, b_b, rho_a, rho_b, k,
+                              air, self.ops)
+        return self._state(t, values)
+
+    def loop_input(self, t: float) -> np.ndarray | None:
+        """The compiled world's input (:data:`sim.model.world_kernel.INPUTS`) with the field's and the density's
+        samples around ``t`` (the loop of :func:`sim.model.advance_craft.advance_craft` makes the worlds up to
+        the next sample; its output goes to :attr:`output`), or None when this world is not :attr:`compilable`."""
+        inp = self._input
+        if inp is not None:
+            if self.field == "igrf":
+                warm_igrf(self.model)  # the process has gone compiled: IGRF's samples too (once)
+            b_a, b_b, rho_a, rho_b, k = self._bracket(t)
+            inp[27], inp[28], inp[29], inp[30], inp[31], inp[32] = b_a + b_b
+            inp[33], inp[34], inp[35] = rho_a, rho_b, k
+        return inp
+
+    @property
+    def output(self) -> np.ndarray | None:
+        """The compiled world's output (:data:`sim.model.world_kernel.LAYOUT`), read by :meth:`state_of`; None
+        when this world is not :attr:`compilable`."""
+        return self._output
+
+    def state_of(self, t: float, out: np.ndarray) -> WorldState:
+        """The :class:`WorldState` at ``t`` of the compiled world's output ``out`` (:data:`sim.model.world_kernel.LAYOUT`)."""
+        x = out.tolist()
+        return self._state(t, (x[0], (x[1], x[2], x[3]), (x[4], x[5], x[6]), (x[7], x[8], x[9]), x[10], x[11], x[12],
+                               x[13], x[14], x[15], (x[16], x[17], x[18], x[19]), (x[20], x[21], x[22]),
+                               (x[23], x[24], x[25]), x[26], (x[27], x[28], x[29]), (x[30], x[31], x[32]), x[33]))
+
+    def _state(self, t: float, values: tuple) -> WorldState:
+        """The :class:`WorldState` of :func:`~sim.model.world_kernel.world_values`'s ``values`` at ``t``: what the
+        settings do not have made None."""
+        mode, fld, air = self._codes
         days, r, v, sun, d, lit, g, lat, lon, alt, qc, wc, r1, seen, b, b_rate, rho = values
         if not mode:
             qc = wc = r1 = None

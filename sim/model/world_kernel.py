@@ -40,7 +40,7 @@ from sim.world.sun import AU_KM, sun_direction
 from sim.world.time import days_tt_of, days_utc_of, gmst, julian_centuries_tt
 
 __all__ = ["WARM_AFTER", "FEED_FORWARD_H", "FIELD_SAMPLE", "DIPOLE_H", "FIELD_CODES", "AIR_CODES", "LAYOUT", "SIZE", "INPUTS",
-           "rotation_at", "command_at", "world_values", "world_kernel"]
+           "rotation_at", "command_at", "world_values", "world_into", "sampled", "world_kernel"]
 
 #: The interval (s) between the two commands whose difference is the rate feed-forward.
 FEED_FORWARD_H = 1.0
@@ -158,13 +158,14 @@ def _orbit_at(el, t):
     return (x[0], x[1], x[2]), (x[3], x[4], x[5])
 
 
-@kernel
-def world_kernel(inp, out):
-    """:func:`world_values` of one body on a Kepler orbit (``ops=None``), ``inp`` laid out as :data:`INPUTS`,
-    into ``out`` (:data:`LAYOUT`)."""
+@jitable
+def world_into(inp, t, out):
+    """:func:`world_values` at ``t`` of one body on a Kepler orbit (``ops=None``), ``inp`` laid out as
+    :data:`INPUTS` (its ``t`` not read), into ``out`` (:data:`LAYOUT`): :func:`world_kernel`'s, and each step's
+    of the spacecraft's compiled loop (:func:`sim.model.advance_craft.advance_craft`)."""
     el = inp[0:9]
     mode, field, air = int(inp[36]), int(inp[37]), int(inp[38])
-    t, jd_day, jd_frac = inp[9], inp[10], inp[11]
+    jd_day, jd_frac = inp[10], inp[11]
     b1, b2 = (inp[12], inp[13], inp[14]), (inp[15], inp[16], inp[17])
     target, up = (inp[18], inp[19], inp[20]), (inp[21], inp[22], inp[23])
     dipole = (inp[24], inp[25], inp[26])
@@ -193,6 +194,18 @@ def world_kernel(inp, out):
         out[16 + j] = qc[j]
     out[26] = seen
     out[33] = rho
+
+
+@jitable
+def sampled(inp) -> bool:
+    """True when the world of ``inp`` reads samples (IGRF or NRLMSIS, every :data:`FIELD_SAMPLE` s)."""
+    return inp[37] == _IGRF or inp[38] == _MSIS
+
+
+@kernel
+def world_kernel(inp, out):
+    """:func:`world_into` at ``inp``'s ``t`` (:data:`INPUTS`)."""
+    world_into(inp, inp[9], out)
 
 
 def new_input() -> np.ndarray:

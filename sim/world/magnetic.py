@@ -45,12 +45,14 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.core.jit import jitable
+import numpy as np
+
+from sim.core.jit import jitable, kernel
 from sim.core.ops import FLOAT, sqrt_of
 from sim.world.frames import ecef_to_eci, eci_to_ecef
 
 __all__ = ["IGRF_RADIUS", "IGRF_DEGREE", "IGRF_YEARS", "Gauss", "gauss", "igrf_ecef", "dipole_ecef",
-           "dipole_axis", "dipole_field", "dipole_eci", "field_eci"]
+           "dipole_axis", "dipole_field", "dipole_eci", "field_eci", "igrf_sum", "igrf_one", "warm_igrf"]
 
 #: The geomagnetic reference radius ``a`` of IGRF, m.
 IGRF_RADIUS = 6371200.0
@@ -152,19 +154,45 @@ def igrf_ecef(r, model: Gauss, ops=FLOAT) -> tuple:
 
     Cunningham's recursion, Montenbruck & Gill (2000) eqs. (3.30)-(3.31),
     for ``V_nm = (a/r)^(n+1) P_nm cos m phi`` and ``W_nm`` (with ``sin``) to
-    degree ``N + 1``, and their gradient (3.33) (the module docstring).
-    Arithmetic and one square root: floats (one body) or numpy rows
-    (``ops`` = :data:`~sim.core.ops.COLUMN`), bit-identical per body.
+    degree ``N + 1``, and their gradient (3.33) (the module docstring):
+    :func:`igrf_sum`.  Arithmetic and one square root: floats (one body,
+    compiled once loaded: :func:`igrf_one`, the same text; :func:`warm_igrf`)
+    or numpy rows (``ops`` = :data:`~sim.core.ops.COLUMN`), bit-identical per body.
     """
     x, y, z = r
+    if ops is FLOAT and igrf_one.ready:
+        return igrf_one(x, y, z, _terms_table(model))
+    size = model.degree + 2
+    v = [[0.0] * (size + 1) for _ in range(size)]
+    w = [[0.0] * (size + 1) for _ in range(size)]
+    return igrf_sum(x, y, z, model.terms, v, w, ops)
+
+
+def _terms_table(model: Gauss) -> np.ndarray:
+    """``model.terms`` as a float array, one row ``(n, m, C, S)`` a term (what :func:`igrf_one` takes), kept by
+    the model's identity (hashing the model's 105 terms would cost what the compiled field costs)."""
+    got = _tables.get(id(model))
+    if got is None or got[0] is not model:
+        if len(_tables) > 8:
+            _tables.clear()
+        got = _tables[id(model)] = (model, np.array(model.terms, dtype=float).reshape(-1, 4))
+    return got[1]
+
+
+_tables: dict = {}
+
+
+@jitable
+def igrf_sum(x, y, z, terms, v, w, ops=FLOAT) -> tuple:
+    """:func:`igrf_ecef` at ``(x, y, z)`` (m, ECEF) of the terms ``(n, m, C, S)`` (:attr:`Gauss.terms`, the
+    last of degree ``N``): ``V_nm`` and ``W_nm`` into ``v`` and ``w`` (``N + 2`` rows of ``N + 3``: lists, or
+    arrays compiled), then the gradient (3.33) of ``sum (C V + S W)``."""
     a = IGRF_RADIUS
-    n_max = model.degree + 1
+    n_max = int(terms[len(terms) - 1][0]) + 1
     r2 = x * x + y * y + z * z
     rho = a / r2
     x0, y0, z0, rr = x * rho, y * rho, z * rho, a * rho  # a x / r^2, ..., a^2 / r^2
-    v = [[0.0] * (n_max + 2) for _ in range(n_max + 1)]
-    w = [[0.0] * (n_max + 2) for _ in range(n_max + 1)]
-    v[0][0] = a / ops.sqrt(r2)
+    v[0][0] = a / sqrt_of(r2, ops)
     w[0][0] = 0.0 * v[0][0]
     for m in range(n_max + 1):
         if m > 0:  # (3.30): the sectorials from the one before
@@ -181,7 +209,9 @@ def igrf_ecef(r, model: Gauss, ops=FLOAT) -> tuple:
             v[n][m] = k1 * z0 * v[n - 1][m] - k2 * rr * v[n - 2][m]
             w[n][m] = k1 * z0 * w[n - 1][m] - k2 * rr * w[n - 2][m]
     gx = gy = gz = 0.0
-    for n, m, c, s in model.terms:  # (3.33), the gradient of sum (C V + S W)
+    for i in range(len(terms)):  # (3.33), the gradient of sum (C V + S W)
+        term = terms[i]
+        n, m, c, s = int(term[0]), int(term[1]), term[2], term[3]
         vn, wn = v[n + 1], w[n + 1]
         if m == 0:
             gx = gx - c * vn[1]
@@ -192,6 +222,25 @@ def igrf_ecef(r, model: Gauss, ops=FLOAT) -> tuple:
             gy = gy + 0.5 * ((-c * wn[m + 1] + s * vn[m + 1]) + f * (-c * wn[m - 1] + s * vn[m - 1]))
         gz = gz + (n - m + 1.0) * (-c * vn[m] - s * wn[m])
     return (-gx, -gy, -gz)
+
+
+def warm_igrf(model: Gauss) -> None:
+    """Start loading :func:`igrf_one` in a thread of its own (:meth:`sim.core.jit.Kernel.start`; nothing once it
+    is ready or loading): asked by the spacecraft's compiled loop, whose process has gone compiled
+    (:meth:`sim.model.world.World.loop_input`).  Until it is ready :func:`igrf_ecef` runs :func:`igrf_sum` on
+    lists (about 0.1 ms a field; the kernel's own Python, on arrays, would cost three times that)."""
+    if not (igrf_one.ready or igrf_one.loading):
+        igrf_one.start(0.0, 0.0, 0.0, _terms_table(model))
+
+
+@kernel
+def igrf_one(x, y, z, terms):
+    """:func:`igrf_sum` of one body (floats), ``terms`` the array of :func:`_terms_table`: compiled once loaded
+    (:func:`warm_igrf`; :func:`igrf_ecef` calls it only then)."""
+    size = int(terms[terms.shape[0] - 1, 0]) + 2
+    v = np.zeros((size, size + 1))
+    w = np.zeros((size, size + 1))
+    return igrf_sum(x, y, z, terms, v, w, None)
 
 
 def dipole_ecef(r, model: Gauss, ops=FLOAT) -> tuple:

@@ -226,9 +226,14 @@ def _rows(*values):
     return [np.array(v) for v in np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in values))]
 
 
+@jitable
 def pressure(distance=ASTRONOMICAL_UNIT, sunlit=1.0):
-    """``-P (1 AU / d)^2`` times the visible fraction: the signed pressure :func:`srp_facets` takes (floats or rows)."""
-    return -SOLAR_PRESSURE * (ASTRONOMICAL_UNIT / distance) ** 2 * sunlit
+    """``-P (1 AU / d)^2`` times the visible fraction: the signed pressure :func:`srp_facets` takes (floats or rows).
+
+    The square is ``x * x``: numpy's and numba's ``** 2`` are that, libm's ``pow`` (Python's float ``**``) is not
+    always (about 1 in 1,000 distances here differ by an ulp), and the compiled loop must give Python's bits."""
+    x = ASTRONOMICAL_UNIT / distance
+    return -SOLAR_PRESSURE * (x * x) * sunlit
 
 
 def srp(surfaces: Surfaces, sun, distance: float = ASTRONOMICAL_UNIT, sunlit=1.0) -> tuple:

@@ -214,8 +214,9 @@ def test_the_kernel_reports_a_fault_and_the_good_steps():
     sim = Simulation(wheels="pyramid", norm="none", rates=(3.0, 2.0, 1.0), dt=0.01)
     par, flags, wheels, groups, table = sim._craft_packed()
     state = np.array((*sim.q, *sim.w, 0.0, 0.0, 0.0, 0.0, 0.0, *sim.wheel_speeds))
-    status, done = craft.advance_craft(state, sim._world_values(), par, flags, wheels, groups, table, 10_000,
-                                       craft.NO_THRUSTERS)
+    status, done, _ = craft.advance_craft(state, sim._world_values(), par, flags, wheels, groups, table, 10_000,
+                                          craft.NO_THRUSTERS, craft.NO_WORLD, craft.NO_WORLD,
+                                          np.zeros(craft.MAG_SIZE), craft.NO_RODS)
     assert status == compiled.NORM_RUNAWAY and 0 < done < 10_000
     assert abs(math.sqrt(sum(x * x for x in state[:4])) - 1.0) <= compiled.NORM_FAULT
 
