@@ -55,11 +55,12 @@ INTEGRATORS = {**PLAIN_INTEGRATORS, "full-quat": 2, "rkmk4": 3}
 #: Layout of ``world``: name -> (first index, length).  ``steps`` is ``k - k0`` (the step's time is
 #: ``t0 + steps dt``, as :class:`~sim.model.simulation.Simulation` counts it), ``t_world`` the time the world
 #: was made at, ``pressure`` the signed solar pressure (:func:`sim.world.surfaces.pressure`), ``feed`` 1 when
-#: the dampers act against ``w - w_c``.
+#: the dampers act against ``w - w_c``, ``held`` 1 when the torque law flies on the estimate: its torque
+#: ``torque``, made at the estimate of the step's start, held over the step (:class:`sim.model.navigation.HeldTorque`).
 WORLD = {"t0": (0, 1), "steps": (1, 1), "t_world": (2, 1), "r": (3, 3), "v": (6, 3), "sun": (9, 3),
          "pressure": (12, 1), "sunlit": (13, 1), "b": (14, 3), "b_rate": (17, 3), "density": (20, 1),
-         "dipole": (21, 3), "qc": (24, 4), "feed": (28, 1), "wc": (29, 3)}
-_PAR_SIZE, _FLAG_SIZE, _WORLD_SIZE = 58, 18, 32
+         "dipole": (21, 3), "qc": (24, 4), "feed": (28, 1), "wc": (29, 3), "held": (32, 1), "torque": (33, 3)}
+_PAR_SIZE, _FLAG_SIZE, _WORLD_SIZE = 58, 18, 36
 #: Steps a process takes in Python before it loads :func:`advance_craft` (about 0.5 s from the disk cache; a first
 #: compile 10-30 s, once): a spacecraft's Python step costs 15 us (wheels alone) to 1 ms (208 facets), so
 #: 2,000 steps are 0.03-2 s of Python (:data:`sim.core.advance.WARM_AFTER` for the plain body).
@@ -73,13 +74,14 @@ def covers(settings) -> bool:
     """True when :func:`advance_craft` steps a body of ``settings``: half-quat, rk4, rkmk4 or full-quat (not
     its ``kane`` form), no controller or the
     quaternion controller, every norm mode, any wheels, any environment torque, an orbit of elements (a TLE's
-    SGP4 and the Euler controller, splitting, sensors and an estimator step in Python), no CMGs and no
+    SGP4 and the Euler controller, splitting step in Python), any sensors and estimator (the law's torque
+    held over a step when it flies on the estimate: ``world``'s ``held``), no CMGs and no
     thrusters (the kernel moves no gimbal and fires no thruster: issue 45).  A
     user's torque function is the caller's to check (:meth:`sim.model.simulation.Simulation.step`)."""
     s = settings
     return (s.integrator in INTEGRATORS and (s.integrator != "full-quat" or s.full_quat_form in FORM_CODES)
             and s.controller in CONTROLLERS and s.norm in NORMS
-            and s.estimator == "truth" and s.tle is None and (s.has_orbit or not s.torques_on)
+            and s.tle is None and (s.has_orbit or not s.torques_on)
             and s.cmg == "none" and s.thrusters == "none")
 
 
@@ -167,9 +169,13 @@ def external(q, t, world, par, flags, jr, table):
 @jitable
 def _load(q, w, speeds, t, world, par, flags, jr, wheels, table, u):
     """The load of :meth:`sim.model.loads.LoadModel.__call__` at a stage (or the torque law alone): without
-    wheels the body torque ``T_cmd + T_ext``; with them ``T_ext``, the motor torques written into ``u``."""
-    wd = (w[0] - world[29], w[1] - world[30], w[2] - world[31]) if world[28] != 0.0 else w
-    command = law_torque(q, wd, (world[24], world[25], world[26], world[27]), par, flags)
+    wheels the body torque ``T_cmd + T_ext``; with them ``T_ext``, the motor torques written into ``u``.
+    ``T_cmd`` is the law's at ``(q, w)``, or with ``world``'s ``held`` set its ``torque`` (fly_on = estimate)."""
+    if world[32] != 0.0:
+        command = (world[33], world[34], world[35])
+    else:
+        wd = (w[0] - world[29], w[1] - world[30], w[2] - world[31]) if world[28] != 0.0 else w
+        command = law_torque(q, wd, (world[24], world[25], world[26], world[27]), par, flags)
     e, have = (0.0, 0.0, 0.0), False
     if flags[16] != 0:
         e, have = external(q, t, world, par, flags, jr, table)

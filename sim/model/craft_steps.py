@@ -4,8 +4,9 @@
 :class:`CraftSteps` packs what the settings fix once per change of them (the torque law, the loads, the
 wheels' and the facets' tables) and, before each call, what changes between steps: the world of the step
 (:class:`~sim.model.world.WorldState`), the torquers' dipole and the command quaternion with its rate.  With
-a world, or a SLERP in progress, it calls the kernel one step at a time and makes, between the steps, what
-Python makes (the next command, the world, the B-dot sample: :meth:`Simulation._update_world`); without
+a world, sensors, or a SLERP in progress, it calls the kernel one step at a time and makes, between the steps,
+what Python makes (the next command, the world, the B-dot sample: :meth:`Simulation._update_world`; the
+sensors' samples, the estimate and the torque held at it, :class:`sim.model.navigation.Navigation`); without
 them, many steps in one call.  The numbers are those of the Python step, bit for bit.
 """
 
@@ -34,11 +35,11 @@ class CraftSteps:
 
     def _craft_packed(self):
         """``(par, flags, wheels, groups, table)`` of :func:`sim.model.advance_craft.advance_craft` for these
-        settings, or None when they step in Python (:func:`sim.model.advance_craft.covers`, a user's torque, the
-        sensors flown, a TLE's orbit) or are a plain body's (:func:`sim.core.advance.covers`: its own kernel,
+        settings, or None when they step in Python (:func:`sim.model.advance_craft.covers`, a user's torque,
+        a TLE's orbit) or are a plain body's (:func:`sim.core.advance.covers`: its own kernel,
         and Python during a SLERP, where one compiled step a call would cost more than the Python step).  Packed again when the settings, the controls or ``dt`` change."""
         s, load = self._settings, self._load
-        if self._nav is not None or load.user is not None or self._law is not self._torque:
+        if load.user is not None:
             return None
         key = self._craft_key
         if key is not None and key[0] is s and key[1] is self._controls and key[2] == self._dt:
@@ -64,26 +65,33 @@ class CraftSteps:
         torque, ws, load = self._torque, self._world_state, self._load
         ref = torque.rate_ref
         feed = (0.0, *_ZERO3) if ref is None else (1.0, *ref)
+        law = self._law
+        held = (0.0, *_ZERO3) if law is torque else (1.0, *law.value)  # fly_on = estimate: the torque held
         head = (self._t0, float(self._k - self._k0))
         if ws is None:
             return np.array((*head, 0.0, *_ZERO3, *_ZERO3, *_ZERO3, 0.0, 0.0, *_ZERO3, *_ZERO3, 0.0, *_ZERO3,
-                             *torque.qc, *feed))
+                             *torque.qc, *feed, *held))
         return np.array((*head, ws.t, *ws.r_km, *ws.v_kms, *ws.sun,
                          pressure(ws.sun_km * 1e3, ws.sunlit) if load.srp else 0.0, ws.sunlit,
                          *(ws.b_eci or _ZERO3), *(ws.b_rate or _ZERO3),
-                         ws.density if ws.density is not None else 0.0, *load.dipole, *torque.qc, *feed),
+                         ws.density if ws.density is not None else 0.0, *load.dipole, *torque.qc, *feed, *held),
                         dtype=float)
 
     def _step_craft(self, packed, n: int) -> int:
         """Up to ``n`` steps through the kernel; the steps left (not 0 after a fault: the caller takes the
-        faulting step again in Python, which raises today's SimulationFault)."""
+        faulting step again in Python, which raises today's SimulationFault; the sensors' samples of that step
+        are not taken again, :meth:`sim.model.navigation.Navigation.start_step`'s ``taken``)."""
         par, flags, wheels, groups, table = packed
-        cmd = self._cmd
-        one_by_one = self._world is not None or cmd.path is not None
+        cmd, nav, dt = self._cmd, self._nav, self._dt
+        held = self._law if self._law is not self._torque else None
+        one_by_one = self._world is not None or cmd.path is not None or nav is not None
         q, w, p = self._q, self._w, self._p
         full = p is not None
         state = np.array((*q, w[0], w[1], w[2], self._correction, *(p if full else _ZERO4), *w[3:]))
         while n > 0:
+            if nav is not None:  # the sensors due in [t, t + dt) and the estimate of t, as the Python step
+                nav.start_step(self._t, dt, self._q, self._world_state, held)
+            w0 = self._w
             status, done = craft.advance_craft(state, self._world_values(), par, flags, wheels, groups, table,
                                                1 if one_by_one else min(n, CHUNK))
             if done:
@@ -92,12 +100,16 @@ class CraftSteps:
                 if full:
                     self._p = tuple(x[8:12])
                 self._k += done
-                self._t = self._t0 + (self._k - self._k0) * self._dt
+                self._t = self._t0 + (self._k - self._k0) * dt
                 if cmd.path is not None:
                     cmd.update(self._t)
                     self._sync_command()
+                if nav is not None:
+                    nav.end_step(w0[:3], self._w[:3], dt)
                 if self._world is not None:
                     self._update_world()
+            elif nav is not None:
+                nav.taken = True  # the Python step that raises the fault finds this step's samples taken
             n -= done
             if status != craft.OK:
                 break

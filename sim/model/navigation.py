@@ -205,6 +205,8 @@ class Navigation:
         self.available = np.zeros((n, len(SENSOR_NAMES)))           # 1 / 0 / nan (no such sensor)
         self.available[:, [self.gyro is None, self.star is None, self.sun is None, self.mag is None]] = np.nan
         self.filter = None
+        #: True when this step's samples are taken already (:meth:`start_step`).
+        self.taken = False
         self._state = (_NO_FILTER, _NONE, np.zeros((0, 6, 6)))
         self._qd_dt, self._qd = None, _NO_QD
         #: The vector sensors' samples (b, r, sigma, valid), slot 0 the sun sensors, then the magnetometer.
@@ -221,8 +223,14 @@ class Navigation:
     def start_step(self, t: float, dt: float, q, world, held=None) -> None:
         """Steps 1 and 2 of the loop, what :meth:`Simulation.step <sim.model.simulation.Simulation.step>` and
         :meth:`Ensemble.step <sim.ensemble.Ensemble.step>` both call before integrating: :meth:`sample`, then
-        (``held``: a :class:`HeldTorque`, fly_on = estimate) the torque law at the estimate of ``t``."""
-        self.sample(t, dt, q, world)
+        (``held``: a :class:`HeldTorque`, fly_on = estimate) the torque law at the estimate of ``t``.
+
+        With :attr:`taken` set (the compiled step took this step's samples, then faulted, and the Python step
+        takes it again to raise the fault: :mod:`sim.model.craft_steps`) the samples are not drawn twice."""
+        if self.taken:
+            self.taken = False
+        else:
+            self.sample(t, dt, q, world)
         if held is not None:
             held.hold(self.q, self.rates)
 
