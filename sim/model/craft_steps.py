@@ -80,7 +80,9 @@ class CraftSteps:
     def _step_craft(self, packed, n: int) -> int:
         """Up to ``n`` steps through the kernel; the steps left (not 0 after a fault: the caller takes the
         faulting step again in Python, which raises today's SimulationFault; the sensors' samples of that step
-        are not taken again, :meth:`sim.model.navigation.Navigation.start_step`'s ``taken``)."""
+        are not taken again, :meth:`sim.model.navigation.Navigation.start_step`'s ``taken``).  With sensors, one
+        navigation call between two steps (:meth:`sim.model.navigation.Navigation.step`): the end of the step
+        taken and the start of the next, the torque held at the estimate written into the next step's ``world``."""
         par, flags, wheels, groups, table = packed
         cmd, nav, dt = self._cmd, self._nav, self._dt
         held = self._law if self._law is not self._torque else None
@@ -88,12 +90,14 @@ class CraftSteps:
         q, w, p = self._q, self._w, self._p
         full = p is not None
         state = np.array((*q, w[0], w[1], w[2], self._correction, *(p if full else _ZERO4), *w[3:]))
+        world = self._world_values()
+        if nav is not None:  # the sensors due in [t, t + dt) and the estimate of t, as the Python step
+            nav.step(self._t, dt, self._q, self._world_state, craft=self._held(world, par, flags, held))
         while n > 0:
-            if nav is not None:  # the sensors due in [t, t + dt) and the estimate of t, as the Python step
-                nav.start_step(self._t, dt, self._q, self._world_state, held)
             w0 = self._w
-            status, done = craft.advance_craft(state, self._world_values(), par, flags, wheels, groups, table,
+            status, done = craft.advance_craft(state, world, par, flags, wheels, groups, table,
                                                1 if one_by_one else min(n, CHUNK))
+            n -= done
             if done:
                 x = state.tolist()
                 self._q, self._w, self._correction = tuple(x[0:4]), (x[4], x[5], x[6], *x[12:]), x[7]
@@ -104,13 +108,25 @@ class CraftSteps:
                 if cmd.path is not None:
                     cmd.update(self._t)
                     self._sync_command()
-                if nav is not None:
-                    nav.end_step(w0[:3], self._w[:3], dt)
                 if self._world is not None:
                     self._update_world()
+                more = n > 0 and status == craft.OK
+                if more:
+                    world = self._world_values()
+                if nav is not None:  # this step's end, and the next one's start when it follows in this call
+                    if more:
+                        nav.step(self._t, dt, self._q, self._world_state, w0[:3], self._w[:3],
+                                 self._held(world, par, flags, held))
+                    else:
+                        nav.step(None, dt, w0=w0[:3], w1=self._w[:3])
             elif nav is not None:
                 nav.taken = True  # the Python step that raises the fault finds this step's samples taken
-            n -= done
             if status != craft.OK:
                 break
         return n
+
+    @staticmethod
+    def _held(world, par, flags, held):
+        """What :meth:`sim.model.navigation.Navigation.step` takes to write the torque held at the estimate
+        into ``world`` (fly_on = estimate), or None."""
+        return None if held is None else (world, par, flags, held)
