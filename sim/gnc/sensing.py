@@ -380,12 +380,13 @@ def _matrix(cfg, first, rows, cols):
 
 
 @jitable
-def navigation(q, w0, w1, inp, cfg, normals, gyro_noise, star_noise, sun_noise, mag_noise, qe, fbias, pe,
+def navigation(q, ends, inp, cfg, normals, gyro_noise, star_noise, sun_noise, mag_noise, qe, fbias, pe,
                true_bias, available, rates, world, par, flags):
     """One step of the navigation loop of ``N`` bodies (:mod:`sim.model.navigation`), the phases ``inp`` asks for
     (:data:`INP`; constants ``cfg``, :data:`CFG`), in the order of the loop:
 
-    1. ``end``: the gyro's sample of the mean of the true rates ``w0``, ``w1`` (N, 3) over the step just taken
+    1. ``end``: the gyro's sample of the mean of the true rates ``ends[0]``, ``ends[1]`` (N, 3) at both ends of
+       the step just taken
        and the MEKF's propagation (:func:`gyro_update`);
     2. ``start``, at the true attitude ``q`` (N, 4) of the next step's start: the star tracker when due
        (:func:`star_tracker_update`), the sun sensors and the magnetometer when due (:func:`vector_update`),
@@ -402,7 +403,7 @@ def navigation(q, w0, w1, inp, cfg, normals, gyro_noise, star_noise, sun_noise, 
     kind = cfg[0]
     mekf = kind == 3.0
     if inp[0] != 0.0 and cfg[84] != 0.0:
-        gyro_update(w0, w1, true_bias, _matrix(cfg, 1, 3, 3), gyro_noise, int(inp[17]), cfg[10], cfg[11], cfg[12],
+        gyro_update(ends[0], ends[1], true_bias, _matrix(cfg, 1, 3, 3), gyro_noise, int(inp[17]), cfg[10], cfg[11], cfg[12],
                     cfg[13], inp[4], available, rates, qe, fbias, pe, _matrix(cfg, 48, 6, 6), mekf)
     if inp[1] == 0.0:
         return
@@ -432,8 +433,8 @@ def navigation(q, w0, w1, inp, cfg, normals, gyro_noise, star_noise, sun_noise, 
 
 
 @kernel
-def navigation_step(q, w0, w1, inp, cfg, normals, gyro_noise, star_noise, sun_noise, mag_noise, qe, fbias, pe,
+def navigation_step(q, ends, inp, cfg, normals, gyro_noise, star_noise, sun_noise, mag_noise, qe, fbias, pe,
                     true_bias, available, rates, world, par, flags):
     """:func:`navigation`: one kernel call a step (:class:`sim.model.navigation.Navigation`)."""
-    navigation(q, w0, w1, inp, cfg, normals, gyro_noise, star_noise, sun_noise, mag_noise, qe, fbias, pe,
+    navigation(q, ends, inp, cfg, normals, gyro_noise, star_noise, sun_noise, mag_noise, qe, fbias, pe,
                true_bias, available, rates, world, par, flags)

@@ -87,9 +87,13 @@ _NO_FLAGS = np.zeros(0, dtype=np.int64)
 _CFG = {k: v[0] for k, v in CFG.items()}
 
 
-def _rows(x):
-    """True rates (a tuple of one body, or (N, 3)) as C-contiguous rows for the compiled loop."""
-    return np.ascontiguousarray(np.asarray(x, dtype=float).reshape(-1, 3))
+_NO_ENDS = np.zeros((2, 0, 3))
+
+
+def _ends(w0, w1):
+    """The true rates at both ends of a step (each a tuple of one body, or (N, 3)) as the compiled loop's
+    ``ends`` (2, N, 3), C-contiguous."""
+    return np.array((w0, w1), dtype=float).reshape(2, -1, 3)
 #: The dimension of the error state the NEES is computed over, per estimator: the MEKF's attitude and gyro bias,
 #: TRIAD's and QUEST's attitude alone (what the chi-square band of the NEES consistency check takes).
 DOF = {"triad": 3, "quest": 3, "mekf": 6}
@@ -282,11 +286,10 @@ class Navigation:
                 if self.filter is not None:
                     first = _CFG["qd"]
                     self._cfg[first:first + 36] = np.ravel(process_noise(self.filter.arw, self.filter.rrw, dt))
-            g_block, k = gyro.streams.take()
-            inp[17] = k
-            w0, w1 = _rows(w0), _rows(w1)
+            g_block, inp[17] = gyro.streams.take()
+            ends = _ends(w0, w1)
         else:
-            w0 = w1 = _NONE
+            ends = _NO_ENDS
         inp[4] = dt
         if t is not None:
             inp[1] = 1.0
@@ -314,10 +317,10 @@ class Navigation:
         if craft is not None:
             cworld, par, flags, held = craft
             inp[21] = 1.0
-        navigation_step(q, w0, w1, np.array(inp), self._cfg, self._normals, g_block, s_block, v_block, m_block,
+        navigation_step(q, ends, np.array(inp), self._cfg, self._normals, g_block, s_block, v_block, m_block,
                         self.q, self._bias, self._p, self._true_bias, self.available, self.rates, cworld, par, flags)
         if craft is not None:
-            held.value = (float(cworld[33]), float(cworld[34]), float(cworld[35]))
+            held.value = tuple(cworld[33:36].tolist())
 
     # ------------------------------------------------------------ readouts
     def history_values(self, values) -> tuple:
