@@ -14,7 +14,8 @@ norm mode: the same formulas the Python step calls, with ``ops=None``, so each s
 :meth:`sim.model.simulation.Simulation._step_python`'s.
 
 What changes once per step (the world of :class:`sim.model.world.WorldState`, the torquers' dipole held
-over the step, the command quaternion and its rate) is the array ``world`` (:data:`WORLD`), written by
+over the step, the command quaternion and its rate, the law's torque held at the estimate when the body flies
+on it) is the array ``world`` (:data:`WORLD`), written by
 the Python side before each call; with a world the Python side calls one step at a time (the world, the
 B-dot sample and the pointing command are made between steps), without one ``n`` steps at once.  What the
 settings fix is ``par`` and ``flags`` (:func:`pack`), the wheels' tables (:func:`sim.core.wheel_program.program`)
