@@ -23,13 +23,14 @@ from sim.core.angles import to_body
 from sim.core.jit import jitable, kernel
 from sim.core.ops import clip_float
 from sim.gnc.attitude import delta_q
-from sim.gnc.estimation import quest_row, triad_row, wahba_row
+from sim.gnc.estimation import error_of, nees_of, quest_row, triad_row, wahba_row
 from sim.gnc.kalman import propagate_row, update_attitude_row, update_vector_row
 
 __all__ = ["row_of", "excluded_one", "excluded_rows", "gyro_sample", "tracker_sees", "star_tracker_sample", "coarse_sun_cells", "sun_vector_of",
            "magnetometer_sample", "gyro_rows", "star_tracker_rows", "coarse_sun_rows", "sun_vector_rows",
            "magnetometer_rows", "tracker_sees_rows", "star_tracker_update", "vector_update", "wahba_update",
-           "gyro_update", "navigation", "navigation_step", "CFG", "CFG_SIZE", "INP", "INP_SIZE", "KINDS"]
+           "gyro_update", "navigation", "navigation_step", "CFG", "CFG_SIZE", "INP", "INP_SIZE", "KINDS",
+           "estimate_columns"]
 
 
 @jitable
@@ -438,3 +439,36 @@ def navigation_step(q, ends, inp, cfg, normals, gyro_noise, star_noise, sun_nois
     """:func:`navigation`: one kernel call a step (:class:`sim.model.navigation.Navigation`)."""
     navigation(q, ends, inp, cfg, normals, gyro_noise, star_noise, sun_noise, mag_noise, qe, fbias, pe,
                true_bias, available, rates, world, par, flags)
+
+
+#: Radians to degrees, as :mod:`sim.model.navigation` reports the estimate.
+_DEG = 180.0 / math.pi
+
+
+@kernel
+def estimate_columns(q_true, qe, pe, true_bias, fbias, mekf, err, out):
+    """The estimate's readouts of each body ``j`` (:data:`sim.model.navigation.ESTIMATE_COLUMNS`) into ``out``
+    (N, 17): ``qe``, the error ``a`` of ``Q_true = δQ(a) . Q̂`` (:func:`sim.gnc.estimation.error_of`, deg; rad
+    into ``err`` (N, 3)), 3 sigma per axis from ``pe``'s attitude block (deg), the gyro's true bias
+    (``true_bias``, (0, 3) for no gyro: zeros), the filter's estimate (``fbias``; NaN when not ``mekf``) and
+    the NEES (:func:`sim.gnc.estimation.nees_of`) of ``(a, β - β̂)`` against the MEKF's ``P`` (6x6), or of
+    ``a`` against TRIAD's and QUEST's (3x3)."""
+    e = np.empty(6)
+    for j in range(qe.shape[0]):
+        a = error_of((q_true[j, 0], q_true[j, 1], q_true[j, 2], q_true[j, 3]),
+                     (qe[j, 0], qe[j, 1], qe[j, 2], qe[j, 3]))
+        for i in range(4):
+            out[j, i] = qe[j, i]
+        for i in range(3):
+            err[j, i] = a[i]
+            e[i] = a[i]
+            out[j, 4 + i] = a[i] * _DEG
+            out[j, 7 + i] = 3.0 * math.sqrt(pe[j, i, i]) * _DEG
+            beta = true_bias[j, i] if true_bias.shape[0] > 0 else 0.0
+            out[j, 10 + i] = beta
+            if mekf:
+                out[j, 13 + i] = fbias[j, i]
+                e[3 + i] = beta - fbias[j, i]
+            else:
+                out[j, 13 + i] = np.nan
+        out[j, 16] = nees_of(e, pe[j], 6 if mekf else 3)

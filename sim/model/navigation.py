@@ -41,8 +41,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from sim.gnc.attitude import from_rotation_vector, product
-from sim.gnc.estimation import Mekf, attitude_error, nees, process_noise, wahba_covariance
-from sim.gnc.sensing import CFG, CFG_SIZE, KINDS, navigation_step
+from sim.gnc.estimation import Mekf, process_noise, wahba_covariance
+from sim.gnc.sensing import CFG, CFG_SIZE, KINDS, estimate_columns, navigation_step
 from sim.core.ops import COLUMN
 from sim.gnc.sensors import (CoarseSunModel, CoarseSunSensors, Gyro, GyroModel, Magnetometer,
                              MagnetometerModel, StarTracker, StarTrackerModel, sample_due)
@@ -325,33 +325,32 @@ class Navigation:
     # ------------------------------------------------------------ readouts
     def history_values(self, values) -> tuple:
         """The :data:`AVAILABILITY_COLUMNS` of body 0, from its :meth:`values` row."""
-        levels = 3.0 - np.arange(len(SENSOR_NAMES)) + 0.6 * self.available[0]
-        return (-values[7], -values[8], -values[9], *levels.tolist())
+        a = self.available[0].tolist()
+        return (-values[7], -values[8], -values[9], *(3.0 - k + 0.6 * a[k] for k in range(len(SENSOR_NAMES))))
 
     def covariance(self) -> np.ndarray:
         """The attitude error's covariance (N, 3, 3), rad^2, body axes."""
         return self.filter.p[:, :3, :3] if self.filter is not None else self.p_att
 
+    def _columns(self, q_true) -> tuple:
+        """``(err (N, 3), rad; the ESTIMATE_COLUMNS (N, 17))`` against the true attitude ``q_true`` (N, 4), compiled
+        (:func:`sim.gnc.sensing.estimate_columns`)."""
+        q_true = np.ascontiguousarray(np.asarray(q_true, dtype=float).reshape(-1, 4))
+        n = len(self.q)
+        err, out = np.empty((n, 3)), np.empty((n, len(ESTIMATE_COLUMNS)))
+        estimate_columns(q_true, self.q, self._p, self._true_bias if self.gyro is not None else _NONE, self._bias,
+                         self.filter is not None, err, out)
+        return err, out
+
     def scores(self, q_true) -> tuple:
         """``(err, nees)`` against the true attitude ``q_true`` (N, 4): the attitude error (N, 3), rad, body axes
         (:func:`sim.gnc.estimation.attitude_error`), and the NEES (N,) of the error state, :data:`DOF` of it."""
-        q_true = np.asarray(q_true, float).reshape(-1, 4)
-        err = attitude_error(q_true, self.q)
-        if self.filter is not None:
-            bias = self.gyro.bias
-            return err, nees(np.concatenate([err, bias - self.filter.bias], axis=-1), self.filter.p)
-        return err, nees(err, self.p_att)
+        err, out = self._columns(q_true)
+        return err, out[:, 16]
 
     def values(self, q_true) -> np.ndarray:
         """The :data:`ESTIMATE_COLUMNS` (N, 17) against the true attitude ``q_true`` (N, 4)."""
-        q_true = np.asarray(q_true, float).reshape(-1, 4)
-        n = len(q_true)
-        err, score = self.scores(q_true)
-        p = self.covariance()
-        sig3 = 3.0 * np.sqrt(np.diagonal(p, axis1=-2, axis2=-1))
-        bias = self.gyro.bias if self.gyro is not None else np.zeros((n, 3))
-        bias_est = self.filter.bias if self.filter is not None else np.full((n, 3), np.nan)
-        return np.concatenate([self.q, err * _DEG, sig3 * _DEG, bias, bias_est, score[:, None]], axis=-1)
+        return self._columns(q_true)[1]
 
 
 class HeldTorque:
