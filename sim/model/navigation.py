@@ -84,16 +84,16 @@ _NONE = np.zeros((0, 3))
 _NO_DRAWS = np.zeros((0, 1, 1))
 _NO_WORLD = np.zeros(0)
 _NO_FLAGS = np.zeros(0, dtype=np.int64)
-_CFG = {k: v[0] for k, v in CFG.items()}
-
-
 _NO_ENDS = np.zeros((2, 0, 3))
+_CFG = {k: v[0] for k, v in CFG.items()}
 
 
 def _ends(w0, w1):
     """The true rates at both ends of a step (each a tuple of one body, or (N, 3)) as the compiled loop's
     ``ends`` (2, N, 3), C-contiguous."""
     return np.array((w0, w1), dtype=float).reshape(2, -1, 3)
+
+
 #: The dimension of the error state the NEES is computed over, per estimator: the MEKF's attitude and gyro bias,
 #: TRIAD's and QUEST's attitude alone (what the chi-square band of the NEES consistency check takes).
 DOF = {"triad": 3, "quest": 3, "mekf": 6}
