@@ -22,17 +22,15 @@ import math
 
 import numpy as np
 
-from sim.core.algebra import product_QQ
 from sim.core.angles import from_cayley_entries
 from sim.core.jit import jitable, kernel
-from sim.gnc.attitude import conjugate, product, rotation_vector, rotation_vector_of
+from sim.gnc.attitude import conjugate, product, rotation_vector
 from sim.gnc.kalman import (transition_rows, kalman_update, mekf_propagate, mekf_update_attitude,
                             mekf_update_vector, transition_into)
 
 __all__ = ["triad", "davenport_k", "q_method", "quest", "attitude_error", "transition", "transition_into",
            "process_noise", "nees", "Mekf", "kalman_update", "mekf_propagate", "mekf_update_attitude",
-           "mekf_update_vector", "triad_row", "quest_row", "wahba_row", "det3", "wahba_covariance", "error_of",
-           "nees_of"]
+           "mekf_update_vector", "triad_row", "quest_row", "wahba_row", "det3", "wahba_covariance"]
 
 
 @jitable
@@ -324,41 +322,6 @@ def wahba_covariance(b, sigma) -> np.ndarray:
     n = b.shape[-2]
     out = _wahba_rows(_rows_of(b, n * 3).reshape(-1, n, 3), _rows_of(sigma, n))
     return out.reshape(b.shape[:-2] + (3, 3))
-
-
-@jitable
-def error_of(qt, qe):
-    """:func:`attitude_error` of one estimate ``qe`` against the truth ``qt`` (4-tuples): ``a`` as a 3-tuple, rad,
-    ``Q_true . Q̂'`` (Hoffmann (1.7), (1.10)) as a rotation vector (:func:`sim.gnc.attitude.rotation_vector_of`)."""
-    e = product_QQ(qt, (-qe[0], -qe[1], -qe[2], qe[3]))
-    return rotation_vector_of(e[0], e[1], e[2], e[3])
-
-
-@jitable
-def nees_of(e, p, n):
-    """The NEES ``e^T P^-1 e`` of one error ``e`` (its first ``n`` entries) against its covariance ``p`` (n, n)
-    (:func:`nees`, Bar-Shalom et al. 2001 §5.4): ``P x = e`` solved by Gaussian elimination without pivoting
-    (``P`` symmetric positive definite: stable, Golub & Van Loan 2013 §4.2), then ``e . x``."""
-    m = np.empty((n, n + 1))
-    for a in range(n):
-        for b in range(n):
-            m[a, b] = p[a, b]
-        m[a, n] = e[a]
-    for c in range(n):
-        for a in range(c + 1, n):
-            f = m[a, c] / m[c, c]
-            for b in range(c, n + 1):
-                m[a, b] -= f * m[c, b]
-    x = np.empty(n)
-    total = 0.0
-    for a in range(n - 1, -1, -1):
-        acc = m[a, n]
-        for k in range(a + 1, n):
-            acc -= m[a, k] * x[k]
-        x[a] = acc / m[a, a]
-    for a in range(n):
-        total += e[a] * x[a]
-    return total
 
 
 def attitude_error(q_true, q_est) -> np.ndarray:

@@ -23,8 +23,8 @@ from sim.core.angles import to_body
 from sim.core.jit import jitable, kernel
 from sim.core.ops import clip_float
 from sim.gnc.attitude import delta_q
-from sim.gnc.estimation import error_of, nees_of, quest_row, triad_row, wahba_row
-from sim.gnc.kalman import propagate_row, update_attitude_row, update_vector_row
+from sim.gnc.estimation import quest_row, triad_row, wahba_row
+from sim.gnc.kalman import error_of, nees_of, propagate_row, update_attitude_row, update_vector_row
 
 __all__ = ["row_of", "excluded_one", "excluded_rows", "gyro_sample", "tracker_sees", "star_tracker_sample", "coarse_sun_cells", "sun_vector_of",
            "magnetometer_sample", "gyro_rows", "star_tracker_rows", "coarse_sun_rows", "sun_vector_rows",
@@ -448,10 +448,10 @@ _DEG = 180.0 / math.pi
 @kernel
 def estimate_columns(q_true, qe, pe, true_bias, fbias, mekf, err, out):
     """The estimate's readouts of each body ``j`` (:data:`sim.model.navigation.ESTIMATE_COLUMNS`) into ``out``
-    (N, 17): ``qe``, the error ``a`` of ``Q_true = δQ(a) . Q̂`` (:func:`sim.gnc.estimation.error_of`, deg; rad
+    (N, 17): ``qe``, the error ``a`` of ``Q_true = δQ(a) . Q̂`` (:func:`sim.gnc.kalman.error_of`, deg; rad
     into ``err`` (N, 3)), 3 sigma per axis from ``pe``'s attitude block (deg), the gyro's true bias
     (``true_bias``, (0, 3) for no gyro: zeros), the filter's estimate (``fbias``; NaN when not ``mekf``) and
-    the NEES (:func:`sim.gnc.estimation.nees_of`) of ``(a, β - β̂)`` against the MEKF's ``P`` (6x6), or of
+    the NEES (:func:`sim.gnc.kalman.nees_of`) of ``(a, β - β̂)`` against the MEKF's ``P`` (6x6), or of
     ``a`` against TRIAD's and QUEST's (3x3)."""
     e = np.empty(6)
     for j in range(qe.shape[0]):
