@@ -18,23 +18,74 @@ run by itself (tests/sim/gnc/test_mekf.py).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from sim.gnc.attitude import conjugate, from_cayley, product, rotation_vector
+from sim.core.angles import from_cayley_entries
+from sim.core.jit import jitable, kernel
+from sim.gnc.attitude import conjugate, product, rotation_vector
 from sim.gnc.kalman import (transition_rows, kalman_update, mekf_propagate, mekf_update_attitude,
                             mekf_update_vector, transition_into)
 
 __all__ = ["triad", "davenport_k", "q_method", "quest", "attitude_error", "transition", "transition_into",
            "process_noise", "nees", "Mekf", "kalman_update", "mekf_propagate", "mekf_update_attitude",
-           "mekf_update_vector"]
+           "mekf_update_vector", "triad_row", "quest_row", "wahba_row", "det3", "wahba_covariance"]
 
 
-def _unit(v):
-    return v / np.linalg.norm(v, axis=-1, keepdims=True)
+@jitable
+def _unit3(x, y, z):
+    """``v / |v|`` of three floats."""
+    n = math.sqrt(x * x + y * y + z * z)
+    return x / n, y / n, z / n
 
 
-def _outer(a, b):
-    return a[..., :, None] * b[..., None, :]
+@jitable
+def _cross3(a, b):
+    """``a x b`` of two 3-tuples."""
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+@jitable
+def _positive(q):
+    """``q`` normalised, turned to ``q4 >= 0``."""
+    n = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
+    s = -1.0 if q[3] / n < 0.0 else 1.0
+    return (s * (q[0] / n), s * (q[1] / n), s * (q[2] / n), s * (q[3] / n))
+
+
+@jitable
+def triad_row(b1, b2, r1, r2):
+    """TRIAD of one problem (:func:`triad`): ``Q`` as a 4-tuple from the 3-vectors ``b1``, ``b2``, ``r1``, ``r2``.
+
+    The triads ``(b1, b×, b1 x b×)`` and ``(r1, r×, r1 x r×)`` (Shuster & Oh 1981 section II), ``C = sum of
+    their outer products``, ``Q`` by Shepperd's method (:func:`sim.core.angles.from_cayley_entries`),
+    normalised, ``q4 >= 0``."""
+    u = _unit3(b1[0], b1[1], b1[2])
+    v = _unit3(r1[0], r1[1], r1[2])
+    bc = _cross3(u, (b2[0], b2[1], b2[2]))
+    rc = _cross3(v, (r2[0], r2[1], r2[2]))
+    bx = _unit3(bc[0], bc[1], bc[2])
+    rx = _unit3(rc[0], rc[1], rc[2])
+    bt, rt = _cross3(u, bx), _cross3(v, rx)
+    c = (u[0] * v[0] + bx[0] * rx[0] + bt[0] * rt[0], u[0] * v[1] + bx[0] * rx[1] + bt[0] * rt[1],
+         u[0] * v[2] + bx[0] * rx[2] + bt[0] * rt[2], u[1] * v[0] + bx[1] * rx[0] + bt[1] * rt[0],
+         u[1] * v[1] + bx[1] * rx[1] + bt[1] * rt[1], u[1] * v[2] + bx[1] * rx[2] + bt[1] * rt[2],
+         u[2] * v[0] + bx[2] * rx[0] + bt[2] * rt[0], u[2] * v[1] + bx[2] * rx[1] + bt[2] * rt[1],
+         u[2] * v[2] + bx[2] * rx[2] + bt[2] * rt[2])
+    return _positive(from_cayley_entries(c, None))
+
+
+@kernel
+def _triad_rows(b1, b2, r1, r2):
+    out = np.empty((b1.shape[0], 4))
+    for j in range(b1.shape[0]):
+        out[j, 0], out[j, 1], out[j, 2], out[j, 3] = triad_row(b1[j], b2[j], r1[j], r2[j])
+    return out
+
+
+def _rows_of(x, width):
+    return np.ascontiguousarray(np.asarray(x, dtype=float).reshape(-1, width))
 
 
 def triad(b1, b2, r1, r2) -> np.ndarray:
@@ -59,11 +110,8 @@ def triad(b1, b2, r1, r2) -> np.ndarray:
     ndarray, shape (..., 4)
         ``Q`` scalar last, inertial -> body, ``q4 >= 0``.
     """
-    b1, r1 = _unit(np.asarray(b1, float)), _unit(np.asarray(r1, float))
-    bx = _unit(np.cross(b1, np.asarray(b2, float)))
-    rx = _unit(np.cross(r1, np.asarray(r2, float)))
-    c = _outer(b1, r1) + _outer(bx, rx) + _outer(np.cross(b1, bx), np.cross(r1, rx))
-    return from_cayley(c)
+    arrays = np.broadcast_arrays(*(np.asarray(x, float) for x in (b1, b2, r1, r2)))
+    return _triad_rows(*(_rows_of(x, 3) for x in arrays)).reshape(arrays[0].shape[:-1] + (4,))
 
 
 def davenport_k(b, r, weights=None):
@@ -115,42 +163,93 @@ def q_method(b, r, weights=None) -> np.ndarray:
     return np.where(q[..., 3:] < 0.0, -q, q)
 
 
-#: Row and column indices of the 3x3 minors of a 4x4 matrix: _MINOR[i] deletes index i.
-_MINOR = np.array([[j for j in range(4) if j != i] for i in range(4)])
+@jitable
+def det3(m00, m01, m02, m10, m11, m12, m20, m21, m22):
+    """The determinant of a 3x3 matrix by its first row's cofactors (exact for a singular one's structure)."""
+    return m00 * (m11 * m22 - m12 * m21) - m01 * (m10 * m22 - m12 * m20) + m02 * (m10 * m21 - m11 * m20)
 
 
-def _lambda_max(s, z, sigma, lam, iterations, tolerance):
-    """The largest eigenvalue of ``K`` by Newton's iteration, each row stopping by itself.
+@jitable
+def _minor(m, row, col):
+    """The determinant of the 3x3 minor of the 4x4 ``m`` without ``row`` and ``col``."""
+    r0, r1, r2 = (1, 2, 3) if row == 0 else ((0, 2, 3) if row == 1 else ((0, 1, 3) if row == 2 else (0, 1, 2)))
+    c0, c1, c2 = (1, 2, 3) if col == 0 else ((0, 2, 3) if col == 1 else ((0, 1, 3) if col == 2 else (0, 1, 2)))
+    return det3(m[r0, c0], m[r0, c1], m[r0, c2], m[r1, c0], m[r1, c1], m[r1, c2], m[r2, c0], m[r2, c1], m[r2, c2])
 
-    Shuster & Oh (1981) (70)-(74): ``det(lambda I - K) = lambda^4 - (a + b) lambda^2 - c lambda + (a b + c sigma - d)``
-    with ``a = sigma^2 - tr adj S``, ``b = sigma^2 + z^T z``, ``c = det S + z^T S z``, ``d = z^T S^2 z``.
-    """
-    kappa = np.trace(_adjugate(s), axis1=-2, axis2=-1)
-    a = sigma * sigma - kappa
-    b = sigma * sigma + np.sum(z * z, axis=-1)
-    sz = np.einsum("...ij,...j->...i", s, z)
-    c = np.linalg.det(s) + np.sum(z * sz, axis=-1)
-    d = np.sum(sz * sz, axis=-1)
-    const = a * b + c * sigma - d
-    done = np.zeros(lam.shape, dtype=bool)
+
+@jitable
+def quest_row(b, r, a, iterations, tolerance):
+    """QUEST of one problem (:func:`quest`): ``Q`` as a 4-tuple from ``b``, ``r`` (n, 3) and the weights ``a`` (n,).
+
+    Davenport's ``B``, ``S``, ``z``, ``sigma`` (:func:`davenport_k`); the largest eigenvalue of ``K`` by Newton's
+    iteration on Shuster & Oh's (1981) characteristic polynomial (70)-(74),
+    ``lambda^4 - (a + b) lambda^2 - c lambda + (a b + c sigma - d)``, ``a = sigma^2 - tr adj S``,
+    ``b = sigma^2 + z^T z``, ``c = det S + z^T S z``, ``d = z^T S^2 z``, from ``sum a_i |b_i| |r_i|``, stopping
+    after the first step below ``tolerance`` relative; the eigenvector the column of ``adj(lambda I - K)``
+    with the largest diagonal entry (3x3 minors by :func:`det3`), conjugated, normalised, ``q4 >= 0``."""
+    bb = np.zeros((3, 3))
+    z0 = z1 = z2 = 0.0
+    start = 0.0
+    for i in range(b.shape[0]):
+        w = a[i]
+        for j in range(3):
+            for k in range(3):
+                bb[j, k] += w * b[i, j] * r[i, k]
+        z0 += w * (b[i, 1] * r[i, 2] - b[i, 2] * r[i, 1])
+        z1 += w * (b[i, 2] * r[i, 0] - b[i, 0] * r[i, 2])
+        z2 += w * (b[i, 0] * r[i, 1] - b[i, 1] * r[i, 0])
+        start += w * (math.sqrt(b[i, 0] * b[i, 0] + b[i, 1] * b[i, 1] + b[i, 2] * b[i, 2])
+                      * math.sqrt(r[i, 0] * r[i, 0] + r[i, 1] * r[i, 1] + r[i, 2] * r[i, 2]))
+    sigma = bb[0, 0] + bb[1, 1] + bb[2, 2]
+    sm = np.empty((3, 3))
+    for j in range(3):
+        for k in range(3):
+            sm[j, k] = bb[j, k] + bb[k, j]
+    kappa = ((sm[1, 1] * sm[2, 2] - sm[1, 2] * sm[2, 1]) + (sm[0, 0] * sm[2, 2] - sm[0, 2] * sm[2, 0])
+             + (sm[0, 0] * sm[1, 1] - sm[0, 1] * sm[1, 0]))
+    z = (z0, z1, z2)
+    sz0 = sm[0, 0] * z0 + sm[0, 1] * z1 + sm[0, 2] * z2
+    sz1 = sm[1, 0] * z0 + sm[1, 1] * z1 + sm[1, 2] * z2
+    sz2 = sm[2, 0] * z0 + sm[2, 1] * z1 + sm[2, 2] * z2
+    ca = sigma * sigma - kappa
+    cb = sigma * sigma + (z0 * z0 + z1 * z1 + z2 * z2)
+    cc = det3(sm[0, 0], sm[0, 1], sm[0, 2], sm[1, 0], sm[1, 1], sm[1, 2], sm[2, 0], sm[2, 1], sm[2, 2]) + (
+        z0 * sz0 + z1 * sz1 + z2 * sz2)
+    cd = sz0 * sz0 + sz1 * sz1 + sz2 * sz2
+    const = ca * cb + cc * sigma - cd
+    lam = start
     for _ in range(iterations):
-        f = ((lam * lam - (a + b)) * lam - c) * lam + const
-        df = (4.0 * lam * lam - 2.0 * (a + b)) * lam - c
-        step = f / np.where(df == 0.0, 1.0, df)
-        new = np.where(done, lam, lam - step)
-        done = done | (np.abs(step) <= tolerance * np.abs(lam))
-        lam = new
-        if np.all(done):
+        f = ((lam * lam - (ca + cb)) * lam - cc) * lam + const
+        df = (4.0 * lam * lam - 2.0 * (ca + cb)) * lam - cc
+        step = f / (df if df != 0.0 else 1.0)
+        done = abs(step) <= tolerance * abs(lam)
+        lam = lam - step
+        if done:
             break
-    return lam
+    m = np.empty((4, 4))                   # lambda I - K
+    for j in range(3):
+        for k in range(3):
+            m[j, k] = (lam + sigma if j == k else 0.0) - sm[j, k]
+        m[j, 3] = m[3, j] = -z[j]
+    m[3, 3] = lam - sigma
+    best, col = -1.0, 0
+    for j in range(4):
+        d = abs(_minor(m, j, j))
+        if d > best:
+            best, col = d, j
+    qm = np.empty(4)
+    for i in range(4):
+        sign = 1.0 if (i + col) % 2 == 0 else -1.0
+        qm[i] = sign * _minor(m, col, i)      # adj(m)[i, col]
+    return _positive((-qm[0], -qm[1], -qm[2], qm[3]))
 
 
-def _adjugate(m):
-    """The adjugate of 3x3 matrices (the transposed cofactors), exact for singular ones."""
-    c0 = np.cross(m[..., 1, :], m[..., 2, :])
-    c1 = np.cross(m[..., 2, :], m[..., 0, :])
-    c2 = np.cross(m[..., 0, :], m[..., 1, :])
-    return np.stack([c0, c1, c2], axis=-1)
+@kernel
+def _quest_rows(b, r, a, iterations, tolerance):
+    out = np.empty((b.shape[0], 4))
+    for j in range(b.shape[0]):
+        out[j, 0], out[j, 1], out[j, 2], out[j, 3] = quest_row(b[j], r[j], a[j], iterations, tolerance)
+    return out
 
 
 def quest(b, r, weights=None, iterations: int = 50, tolerance: float = 1e-15) -> np.ndarray:
@@ -173,18 +272,56 @@ def quest(b, r, weights=None, iterations: int = 50, tolerance: float = 1e-15) ->
     :func:`q_method`.
     """
     b = np.asarray(b, float)
+    r = np.broadcast_to(np.asarray(r, float), b.shape)
     a = np.ones(b.shape[:-1]) if weights is None else np.broadcast_to(np.asarray(weights, float), b.shape[:-1])
-    k, _, s, z, sigma = davenport_k(b, r, a)
-    start = np.sum(a * np.linalg.norm(b, axis=-1) * np.linalg.norm(np.asarray(r, float), axis=-1), axis=-1)
-    lam = _lambda_max(s, z, sigma, start, iterations, tolerance)
-    m = lam[..., None, None] * np.eye(4) - k
-    minors = m[..., _MINOR[:, None, :, None], _MINOR[None, :, None, :]]        # (..., 4, 4, 3, 3)
-    sign = (-1.0) ** (np.arange(4)[:, None] + np.arange(4)[None, :])
-    adj = np.swapaxes(sign * np.linalg.det(minors), -1, -2)
-    j = np.argmax(np.abs(np.diagonal(adj, axis1=-2, axis2=-1)), axis=-1)
-    qm = np.take_along_axis(adj, j[..., None, None], axis=-1)[..., 0]
-    q = conjugate(qm / np.linalg.norm(qm, axis=-1, keepdims=True))
-    return np.where(q[..., 3:] < 0.0, -q, q)
+    n = b.shape[-2]
+    out = _quest_rows(_rows_of(b, n * 3).reshape(-1, n, 3), _rows_of(r, n * 3).reshape(-1, n, 3), _rows_of(a, n),
+                      int(iterations), float(tolerance))
+    return out.reshape(b.shape[:-2] + (4,))
+
+
+@jitable
+def wahba_row(b, sigma, out):
+    """``(sum_i sigma_i^-2 (I - b_i b_i^T))^-1`` into ``out`` (3, 3): the error covariance of Wahba's optimal
+    attitude, body axes, rad^2, for the unit vectors ``b`` (n, 3) of angular noises ``sigma`` (n,), rad
+    (Shuster & Oh 1981 section V; Markley & Crassidis 2014 §5.5); the inverse by the adjugate over
+    :func:`det3`."""
+    f = np.zeros((3, 3))
+    total = 0.0
+    for i in range(b.shape[0]):
+        w = 1.0 / (sigma[i] * sigma[i])
+        total += w
+        for j in range(3):
+            for k in range(3):
+                f[j, k] += w * b[i, j] * b[i, k]
+    m = np.empty((3, 3))
+    for j in range(3):
+        for k in range(3):
+            m[j, k] = (total if j == k else 0.0) - f[j, k]
+    det = det3(m[0, 0], m[0, 1], m[0, 2], m[1, 0], m[1, 1], m[1, 2], m[2, 0], m[2, 1], m[2, 2])
+    for j in range(3):
+        j1, j2 = (j + 1) % 3, (j + 2) % 3
+        for k in range(3):
+            k1, k2 = (k + 1) % 3, (k + 2) % 3
+            out[k, j] = (m[j1, k1] * m[j2, k2] - m[j1, k2] * m[j2, k1]) / det   # the cofactor of (j, k), transposed
+
+
+@kernel
+def _wahba_rows(b, sigma):
+    out = np.empty((b.shape[0], 3, 3))
+    for j in range(b.shape[0]):
+        wahba_row(b[j], sigma[j], out[j])
+    return out
+
+
+def wahba_covariance(b, sigma) -> np.ndarray:
+    """:func:`wahba_row` of each problem: ``b`` unit vectors, shape ``(N, n, 3)`` (or ``(n, 3)``); ``sigma`` their
+    angular noises (rad), shape ``(N, n)``; the covariances ``(N, 3, 3)``, rad^2, body axes."""
+    b = np.asarray(b, float)
+    sigma = np.broadcast_to(np.asarray(sigma, float), b.shape[:-1])
+    n = b.shape[-2]
+    out = _wahba_rows(_rows_of(b, n * 3).reshape(-1, n, 3), _rows_of(sigma, n))
+    return out.reshape(b.shape[:-2] + (3, 3))
 
 
 def attitude_error(q_true, q_est) -> np.ndarray:

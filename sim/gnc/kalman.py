@@ -19,7 +19,7 @@ from sim.core.jit import jitable, kernel
 from sim.gnc.attitude import delta_q, rotation_vector_of
 
 __all__ = ["transition_into", "transition_rows", "kalman_update", "propagate_row", "update_attitude_row",
-           "update_vector_row", "mekf_propagate", "mekf_update_attitude", "mekf_update_vector"]
+           "update_vector_row", "mekf_propagate", "mekf_update_attitude", "mekf_update_vector", "error_of", "nees_of"]
 
 
 @jitable
@@ -206,3 +206,38 @@ def mekf_update_vector(q, bias, p, b, reference, r, valid):
     for j in range(q.shape[0]):
         if valid[j]:
             update_vector_row(q, bias, p, j, b[j, 0], b[j, 1], b[j, 2], reference[j], r[j], h3, res)
+
+
+@jitable
+def error_of(qt, qe):
+    """:func:`sim.gnc.estimation.attitude_error` of one estimate ``qe`` against the truth ``qt`` (4-tuples): ``a`` as a 3-tuple, rad,
+    ``Q_true . Q̂'`` (Hoffmann (1.7), (1.10)) as a rotation vector (:func:`sim.gnc.attitude.rotation_vector_of`)."""
+    e = product_QQ(qt, (-qe[0], -qe[1], -qe[2], qe[3]))
+    return rotation_vector_of(e[0], e[1], e[2], e[3])
+
+
+@jitable
+def nees_of(e, p, n):
+    """The NEES ``e^T P^-1 e`` of one error ``e`` (its first ``n`` entries) against its covariance ``p`` (n, n)
+    (:func:`sim.gnc.estimation.nees`, Bar-Shalom et al. 2001 §5.4): ``P x = e`` solved by Gaussian elimination without pivoting
+    (``P`` symmetric positive definite: stable, Golub & Van Loan 2013 §4.2), then ``e . x``."""
+    m = np.empty((n, n + 1))
+    for a in range(n):
+        for b in range(n):
+            m[a, b] = p[a, b]
+        m[a, n] = e[a]
+    for c in range(n):
+        for a in range(c + 1, n):
+            f = m[a, c] / m[c, c]
+            for b in range(c, n + 1):
+                m[a, b] -= f * m[c, b]
+    x = np.empty(n)
+    total = 0.0
+    for a in range(n - 1, -1, -1):
+        acc = m[a, n]
+        for k in range(a + 1, n):
+            acc -= m[a, k] * x[k]
+        x[a] = acc / m[a, a]
+    for a in range(n):
+        total += e[a] * x[a]
+    return total

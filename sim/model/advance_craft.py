@@ -19,7 +19,8 @@ norm mode: the same formulas the Python step calls, with ``ops=None``, so each s
 :meth:`sim.model.simulation.Simulation._step_python`'s.
 
 What changes once per step (the world of :class:`sim.model.world.WorldState`, the torquers' dipole held
-over the step, the command quaternion and its rate) is the array ``world`` (:data:`WORLD`), written by
+over the step, the command quaternion and its rate, the law's torque held at the estimate when the body flies
+on it) is the array ``world`` (:data:`WORLD`), written by
 the Python side before each call and, on a Kepler orbit, by the loop itself after each step
 (:func:`next_world`: the world's numbers of :func:`sim.model.world_kernel.world_into`, the torquers' command
 of :func:`sim.gnc.magnetic.torquer_command` with B-dot's sample state carried in ``mag``, the moving mode's
@@ -71,11 +72,13 @@ INTEGRATORS = {**PLAIN_INTEGRATORS, "full-quat": 2, "rkmk4": 3}
 #: ``t0 + steps dt``, as :class:`~sim.model.simulation.Simulation` counts it), ``t_world`` the time the world
 #: was made at, ``pressure`` the signed solar pressure (:func:`sim.world.surfaces.pressure`), ``feed`` 1 when
 #: the dampers act against ``w - w_c``, ``thrust`` the thrusters' torque held over the step (written by the kernel,
-#: :func:`sim.model.thruster_drive.drive_step`).
+#: :func:`sim.model.thruster_drive.drive_step`), ``held`` 1 when the torque law flies on the estimate: its torque
+#: ``torque``, made at the estimate of the step's start, held over the step (:class:`sim.model.navigation.HeldTorque`).
 WORLD = {"t0": (0, 1), "steps": (1, 1), "t_world": (2, 1), "r": (3, 3), "v": (6, 3), "sun": (9, 3),
          "pressure": (12, 1), "sunlit": (13, 1), "b": (14, 3), "b_rate": (17, 3), "density": (20, 1),
-         "dipole": (21, 3), "qc": (24, 4), "feed": (28, 1), "wc": (29, 3), "thrust": (32, 3)}
-_PAR_SIZE, _FLAG_SIZE, _WORLD_SIZE = 58, 19, 35
+         "dipole": (21, 3), "qc": (24, 4), "feed": (28, 1), "wc": (29, 3), "thrust": (32, 3), "held": (35, 1),
+         "torque": (36, 3)}
+_PAR_SIZE, _FLAG_SIZE, _WORLD_SIZE = 58, 19, 39
 #: Steps a process takes in Python before it loads :func:`advance_craft` (about 0.5 s from the disk cache; a first
 #: compile 10-30 s, once): a spacecraft's Python step costs 15 us (wheels alone) to 1 ms (208 facets), so
 #: 2,000 steps are 0.03-2 s of Python (:data:`sim.core.advance.WARM_AFTER` for the plain body).
@@ -92,15 +95,16 @@ def covers(settings) -> bool:
     """True when :func:`advance_craft` steps a body of ``settings``: half-quat, rk4, rkmk4 or full-quat (not
     its ``kane`` form), no controller or the
     quaternion controller, every norm mode, any wheels, any environment torque, an orbit of elements (a TLE's
-    SGP4 and the Euler controller, splitting, sensors and an estimator step in Python), any thrusters
-    (:func:`sim.model.thruster_drive.drive_step` at each step's start), no CMGs (the kernel moves no gimbal:
-    :mod:`sim.model.cmg_step`).  A user's torque function is the caller's to check
-    (:meth:`sim.model.simulation.Simulation.step`)."""
+    SGP4 and the Euler controller, splitting step in Python), any sensors and estimator (the law's torque
+    held over a step when it flies on the estimate: ``world``'s ``held``), any thrusters
+    (:func:`sim.model.thruster_drive.drive_step` at each step's start; not with a law flown on the estimate), no
+    CMGs (the kernel moves no gimbal: :mod:`sim.model.cmg_step`).  A user's torque function is the caller's to
+    check (:meth:`sim.model.simulation.Simulation.step`)."""
     s = settings
     return (s.integrator in INTEGRATORS and (s.integrator != "full-quat" or s.full_quat_form in FORM_CODES)
             and s.controller in CONTROLLERS and s.norm in NORMS
-            and s.estimator == "truth" and s.tle is None and (s.has_orbit or not s.torques_on)
-            and s.cmg == "none")
+            and s.tle is None and (s.has_orbit or not s.torques_on)
+            and s.cmg == "none" and (s.thrusters == "none" or s.fly_on != "estimate"))
 
 
 def pack(torque, load, body, dt, integrator, norm, elements=None, form="hoffmann") -> tuple:
@@ -190,7 +194,10 @@ def external(q, t, world, par, flags, jr, table):
 @jitable
 def _command(q, w, world, par, flags):
     """The torque law's command at ``(q, w)``: :func:`sim.core.advance.law_torque` tracking the world's command
-    quaternion, the dampers against ``w - w_c`` with a rate feed-forward."""
+    quaternion, the dampers against ``w - w_c`` with a rate feed-forward; or, with ``world``'s ``held`` set, the
+    law's torque at the estimate held over the step (fly_on = estimate)."""
+    if world[35] != 0.0:
+        return (world[36], world[37], world[38])
     wd = (w[0] - world[29], w[1] - world[30], w[2] - world[31]) if world[28] != 0.0 else w
     return law_torque(q, wd, (world[24], world[25], world[26], world[27]), par, flags)
 
@@ -212,7 +219,7 @@ def _fire(thr, q, w, speeds, world, par, flags, wheels):
 def _load(q, w, speeds, t, world, par, flags, jr, wheels, table, u):
     """The load of :meth:`sim.model.loads.LoadModel.__call__` at a stage (or the torque law alone): without
     wheels the body torque ``T_cmd + T_ext``, or ``T_ext`` with thrusters (they realise the law); with wheels
-    ``T_ext``, the motor torques written into ``u``."""
+    ``T_ext``, the motor torques written into ``u``.  ``T_cmd`` is :func:`_command`'s."""
     e, have = (0.0, 0.0, 0.0), False
     if flags[16] != 0:
         e, have = external(q, t, world, par, flags, jr, table)

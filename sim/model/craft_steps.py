@@ -8,8 +8,9 @@ Kepler orbit the kernel makes each step's world itself and takes many steps a ca
 boundary, where Python makes the world and the next samples); after each call Python rebuilds what readers
 see from the kernel's last outputs (:meth:`CraftSteps._loop_done`).  During a SLERP, or on an orbit the kernel
 does not propagate, it calls the kernel one step at a time and makes, between the steps, what Python makes
-(the next command, the world, the B-dot sample: :meth:`Simulation._update_world`); without a world, many
-steps in one call.  The numbers are those of the Python step, bit for bit.
+(the next command, the world, the B-dot sample: :meth:`Simulation._update_world`); with sensors, one step a
+call too, the navigation between them (the sensors' samples, the estimate and the torque held at it,
+:class:`sim.model.navigation.Navigation`); without a world, many steps in one call.  The numbers are those of the Python step, bit for bit.
 """
 
 from __future__ import annotations
@@ -41,11 +42,11 @@ class CraftSteps:
 
     def _craft_packed(self):
         """``(par, flags, wheels, groups, table)`` of :func:`sim.model.advance_craft.advance_craft` for these
-        settings, or None when they step in Python (:func:`sim.model.advance_craft.covers`, a user's torque, the
-        sensors flown, a TLE's orbit) or are a plain body's (:func:`sim.core.advance.covers`: its own kernel,
+        settings, or None when they step in Python (:func:`sim.model.advance_craft.covers`, a user's torque,
+        a TLE's orbit) or are a plain body's (:func:`sim.core.advance.covers`: its own kernel,
         and Python during a SLERP, where one compiled step a call would cost more than the Python step).  Packed again when the settings, the controls or ``dt`` change."""
         s, load = self._settings, self._load
-        if self._nav is not None or load.user is not None or self._law is not self._torque:
+        if load.user is not None:
             return None
         key = self._craft_key
         if key is not None and key[0] is s and key[1] is self._controls and key[2] == self._dt:
@@ -71,14 +72,17 @@ class CraftSteps:
         torque, ws, load = self._torque, self._world_state, self._load
         ref = torque.rate_ref
         feed = (0.0, *_ZERO3) if ref is None else (1.0, *ref)
+        law = self._law
+        held = (0.0, *_ZERO3) if law is torque else (1.0, *law.value)  # fly_on = estimate: the torque held
         head = (self._t0, float(self._k - self._k0))
-        if ws is None:  # (the thrusters' torque, the last three, is the kernel's to write)
+        if ws is None:  # (the thrusters' torque, the three before ``held``, is the kernel's to write)
             return np.array((*head, 0.0, *_ZERO3, *_ZERO3, *_ZERO3, 0.0, 0.0, *_ZERO3, *_ZERO3, 0.0, *_ZERO3,
-                             *torque.qc, *feed, *_ZERO3))
+                             *torque.qc, *feed, *_ZERO3, *held))
         return np.array((*head, ws.t, *ws.r_km, *ws.v_kms, *ws.sun,
                          pressure(ws.sun_km * 1e3, ws.sunlit) if load.srp else 0.0, ws.sunlit,
                          *(ws.b_eci or _ZERO3), *(ws.b_rate or _ZERO3),
-                         ws.density if ws.density is not None else 0.0, *load.dipole, *torque.qc, *feed, *_ZERO3),
+                         ws.density if ws.density is not None else 0.0, *load.dipole, *torque.qc, *feed, *_ZERO3,
+                         *held),
                         dtype=float)
 
     def _loop_arrays(self) -> tuple:
@@ -103,27 +107,36 @@ class CraftSteps:
 
     def _step_craft(self, packed, n: int) -> int:
         """Up to ``n`` steps through the kernel; the steps left (not 0 after a fault: the caller takes the
-        faulting step again in Python, which raises today's SimulationFault).
+        faulting step again in Python, which raises today's SimulationFault; the sensors' samples of that step
+        are not taken again, :meth:`sim.model.navigation.Navigation.start_step`'s ``taken``).
 
         On a Kepler orbit the kernel makes each step's world (:func:`sim.model.advance_craft.next_world`) and
         returns at a field sample's boundary, where Python makes the world (:meth:`_update_world`); after
         each call what readers see (the world, the field in body axes, the torquers' dipole, the command and
         its rate) is that of the last step, as the Python step leaves it.  During a SLERP, or on an orbit the
-        kernel does not propagate, one step a call and Python makes the world between them."""
+        kernel does not propagate, one step a call and Python makes the world between them.  With sensors, one
+        step a call and one navigation call between two steps (:meth:`sim.model.navigation.Navigation.step`):
+        the end of the step taken and the start of the next, the torque held at the estimate written into the
+        next step's ``world``."""
         par, flags, wheels, groups, table = packed
-        cmd, world = self._cmd, self._world
+        cmd, world, nav, dt = self._cmd, self._world, self._nav, self._dt
+        held = self._law if self._law is not self._torque else None
         q, w, p = self._q, self._w, self._p
         full = p is not None
         state = np.array((*q, w[0], w[1], w[2], self._correction, *(p if full else _ZERO4), *w[3:]))
         mag, rods = self._loop_arrays()
         bdot = self._magnetic.bdot
         thr = self._thr  # the thrusters fire in the kernel (sim.model.thruster_drive.drive_step)
+        thr_arrays = craft.NO_THRUSTERS if thr is None else thr.arrays
+        values = self._world_values()
+        if nav is not None:  # the sensors due in [t, t + dt) and the estimate of t, as the Python step
+            nav.step(self._t, dt, self._q, self._world_state, craft=self._held(values, par, flags, held))
         while n > 0:
-            inp = world.loop_input(self._t) if world is not None and cmd.path is None else None
-            values = self._world_values()
+            w0 = self._w
+            inp = world.loop_input(self._t) if world is not None and cmd.path is None and nav is None else None
             if inp is None:
                 inp = out = craft.NO_WORLD
-                steps = 1 if world is not None or cmd.path is not None else min(n, CHUNK)
+                steps = 1 if world is not None or cmd.path is not None or nav is not None else min(n, CHUNK)
             else:
                 out = world.output
                 steps = min(n, CHUNK)
@@ -131,22 +144,21 @@ class CraftSteps:
                     mag[11:20] = bdot.state
                     rods[:, 7] = bdot.u
             status, done, made = craft.advance_craft(state, values, par, flags, wheels, groups, table, steps,
-                                                     craft.NO_THRUSTERS if thr is None else thr.arrays, inp, out,
-                                                     mag, rods)
+                                                     thr_arrays, inp, out, mag, rods)
             if thr is not None:
                 self._load.thrust = thr.torque  # held over the last step (the rows' applied torque)
+            n -= done
             if done:
                 x = state.tolist()
                 self._q, self._w, self._correction = tuple(x[0:4]), (x[4], x[5], x[6], *x[12:]), x[7]
                 if full:
                     self._p = tuple(x[8:12])
                 self._k += done
-                self._t = self._t0 + (self._k - self._k0) * self._dt
+                self._t = self._t0 + (self._k - self._k0) * dt
                 if out is not craft.NO_WORLD:
                     if not made:  # a field sample's boundary: the next samples, and the loop makes this world
                         values[0], values[1], values[2] = self._t0, float(self._k - self._k0), math.nan
-                        made = craft.advance_craft(state, values, par, flags, wheels, groups, table, 0,
-                                                   craft.NO_THRUSTERS if thr is None else thr.arrays,
+                        made = craft.advance_craft(state, values, par, flags, wheels, groups, table, 0, thr_arrays,
                                                    world.loop_input(self._t), out, mag, rods)[2]
                     self._loop_done(values, out, mag, rods, made)
                 else:
@@ -155,7 +167,17 @@ class CraftSteps:
                         self._sync_command()
                     if world is not None:
                         self._update_world()
-            n -= done
+                more = n > 0 and status == craft.OK
+                if more:
+                    values = self._world_values()
+                if nav is not None:  # this step's end, and the next one's start when it follows in this call
+                    if more:
+                        nav.step(self._t, dt, self._q, self._world_state, w0[:3], self._w[:3],
+                                 self._held(values, par, flags, held))
+                    else:
+                        nav.step(None, dt, w0=w0[:3], w1=self._w[:3])
+            elif nav is not None:
+                nav.taken = True  # the Python step that raises the fault finds this step's samples taken
             if status != craft.OK:
                 break
         return n
@@ -183,3 +205,9 @@ class CraftSteps:
         if moving:
             self._torque.rate_ref = ws.wc
             self._sync_command()
+
+    @staticmethod
+    def _held(world, par, flags, held):
+        """What :meth:`sim.model.navigation.Navigation.step` takes to write the torque held at the estimate
+        into ``world`` (fly_on = estimate), or None."""
+        return None if held is None else (world, par, flags, held)

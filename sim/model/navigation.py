@@ -41,8 +41,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from sim.gnc.attitude import from_rotation_vector, product
-from sim.gnc.estimation import Mekf, attitude_error, nees, process_noise, quest, triad
-from sim.gnc.sensing import gyro_step, star_tracker_step, vector_step
+from sim.gnc.estimation import Mekf, process_noise, wahba_covariance
+from sim.gnc.sensing import CFG, CFG_SIZE, KINDS, estimate_columns, navigation_step
 from sim.core.ops import COLUMN
 from sim.gnc.sensors import (CoarseSunModel, CoarseSunSensors, Gyro, GyroModel, Magnetometer,
                              MagnetometerModel, StarTracker, StarTrackerModel, sample_due)
@@ -78,17 +78,22 @@ SENSOR_NAMES = ("gyro", "star_tracker", "sun_sensors", "magnetometer")
 AVAILABILITY_COLUMNS = ("nsig3_x_deg", "nsig3_y_deg", "nsig3_z_deg") + tuple(f"timeline_{n}" for n in SENSOR_NAMES)
 _DEG = 180.0 / math.pi
 _EARTH_RADIUS = EARTH_RADIUS_KM * 1e3
-#: What the compiled loop takes for a sensor or a filter that is not there: no rows.
+#: What the compiled loop takes for what is not there (a sensor, the rates of a phase not run, the craft kernel's
+#: arrays when the torque is not held): no rows.
 _NONE = np.zeros((0, 3))
-_ZERO3 = np.zeros(3)
-_NO_FILTER = np.zeros((0, 4))
-_NO_QD = np.zeros((6, 6))
 _NO_DRAWS = np.zeros((0, 1, 1))
+_NO_WORLD = np.zeros(0)
+_NO_FLAGS = np.zeros(0, dtype=np.int64)
+_NO_ENDS = np.zeros((2, 0, 3))
+_CFG = {k: v[0] for k, v in CFG.items()}
 
 
-def _rows(x):
-    """True rates (a tuple of one body, or (N, 3)) as C-contiguous rows for the compiled loop."""
-    return np.ascontiguousarray(np.asarray(x, dtype=float).reshape(-1, 3))
+def _ends(w0, w1):
+    """The true rates at both ends of a step (each a tuple of one body, or (N, 3)) as the compiled loop's
+    ``ends`` (2, N, 3), C-contiguous."""
+    return np.array((w0, w1), dtype=float).reshape(2, -1, 3)
+
+
 #: The dimension of the error state the NEES is computed over, per estimator: the MEKF's attitude and gyro bias,
 #: TRIAD's and QUEST's attitude alone (what the chi-square band of the NEES consistency check takes).
 DOF = {"triad": 3, "quest": 3, "mekf": 6}
@@ -146,20 +151,6 @@ def magnetic_field(epoch, ws) -> tuple:
     r = tuple(1e3 * x for x in ws.r_km)
     return field_eci(r, rot, p, gauss(decimal_year(epoch.days_utc(0.0))))
 
-def wahba_covariance(b, sigma) -> np.ndarray:
-    """``(sum_i sigma_i^-2 (I - b_i b_i^T))^-1``: the error covariance of Wahba's optimal attitude, body axes, rad^2.
-
-    Shuster & Oh (1981) section V; Markley & Crassidis (2014) §5.5.  ``b``:
-    unit vectors, shape ``(N, n, 3)``; ``sigma``: their angular noises (rad),
-    shape ``(N, n)``.
-    """
-    b = np.asarray(b, float)
-    w = 1.0 / np.asarray(sigma, float) ** 2
-    f = np.einsum("...i,...ij,...ik->...jk", w, b, b)
-    info = w.sum(axis=-1)[..., None, None] * np.eye(3) - f
-    return np.linalg.inv(info)
-
-
 class Navigation:
     """The sensors and the estimator of ``settings`` for ``bodies`` (a column, shape ``(N, ...)`` throughout).
 
@@ -205,24 +196,62 @@ class Navigation:
         self.available = np.zeros((n, len(SENSOR_NAMES)))           # 1 / 0 / nan (no such sensor)
         self.available[:, [self.gyro is None, self.star is None, self.sun is None, self.mag is None]] = np.nan
         self.filter = None
-        self._state = (_NO_FILTER, _NONE, np.zeros((0, 6, 6)))
-        self._qd_dt, self._qd = None, _NO_QD
-        #: The vector sensors' samples (b, r, sigma, valid), slot 0 the sun sensors, then the magnetometer.
-        self._vectors = (np.zeros((n, 2, 3)), np.zeros((n, 2, 3)), np.zeros((n, 2)), np.zeros((n, 2), bool))
+        #: True when this step's samples are taken already (:meth:`start_step`).
+        self.taken = False
+        self._qd_dt = None
+        #: The estimate's bias and covariance the compiled loop updates (the filter's own, or TRIAD's and QUEST's).
+        self._bias, self._p = np.zeros((n, 3)), self.p_att
         if self.kind == "mekf":
             arw, rrw = s.filter_gyro if s.filter_gyro is not None else s.gyro[:2]
             bias0 = max(s.gyro[2], 1e-7)
             p0 = np.diag([ATTITUDE_SIGMA0 ** 2] * 3 + [bias0 ** 2] * 3)
             self.filter = Mekf(self.q, np.zeros((n, 3)), np.broadcast_to(p0, (n, 6, 6)), arw, rrw)
-            self._state = self.filter.state
-            self.q = self._state[0]    # the filter's own estimate, updated in place by the compiled loop
+            self.q, self._bias, self._p = self.filter.state  # the filter's own arrays, updated in place
+        self._cfg = self._constants()
+        self._normals = self.sun.normals if self.sun is not None else _NONE
+        self._true_bias = self.gyro.true_bias if self.gyro is not None else np.zeros((n, 3))
+
+    def _constants(self) -> np.ndarray:
+        """The compiled loop's ``cfg`` (:data:`sim.gnc.sensing.CFG`): the estimator, the sensors' numbers."""
+        cfg = np.zeros(CFG_SIZE)
+        c = _CFG
+        cfg[c["kind"]] = KINDS[self.kind]
+        if self.gyro is not None:
+            m, arw, rrw, quantum, max_rate = self.gyro.parameters()
+            cfg[c["m"]:c["m"] + 9] = np.ravel(m)
+            cfg[c["arw"]], cfg[c["rrw"]], cfg[c["quantum"]], cfg[c["max_rate"]] = arw, rrw, quantum, max_rate
+            cfg[c["gyro"]] = 1.0
+        star = self.star
+        if star is not None:
+            cfg[c["star_sigma"]:c["star_sigma"] + 3] = star.sigma
+            cfg[c["star_axes"]:c["star_axes"] + 9] = np.ravel(star.axes)
+            cfg[c["drop"]] = star.drop
+            cfg[c["boresight"]:c["boresight"] + 3] = star.boresight
+            cfg[c["sun_angle"]], cfg[c["earth_angle"]] = star.sun_angle, star.earth_angle
+            cfg[c["star_cov"]:c["star_cov"] + 9] = np.ravel(star.covariance)
+            cfg[c["star"]] = 1.0
+        if self.sun is not None:
+            cfg[c["sun_sigma"]], cfg[c["threshold"]] = self.sun.model.noise, self.sun.model.threshold
+            cfg[c["sun"]] = 1.0
+        if self.mag is not None:
+            cfg[c["mag_bias"]:c["mag_bias"] + 3] = self.mag.bias
+            cfg[c["mag_sigma"]] = self.mag.model.noise
+            cfg[c["mag"]] = 1.0
+        cfg[c["earth_radius"]] = _EARTH_RADIUS
+        return cfg
 
     # ------------------------------------------------------------ the loop
     def start_step(self, t: float, dt: float, q, world, held=None) -> None:
         """Steps 1 and 2 of the loop, what :meth:`Simulation.step <sim.model.simulation.Simulation.step>` and
         :meth:`Ensemble.step <sim.ensemble.Ensemble.step>` both call before integrating: :meth:`sample`, then
-        (``held``: a :class:`HeldTorque`, fly_on = estimate) the torque law at the estimate of ``t``."""
-        self.sample(t, dt, q, world)
+        (``held``: a :class:`HeldTorque`, fly_on = estimate) the torque law at the estimate of ``t``.
+
+        With :attr:`taken` set (the compiled step took this step's samples, then faulted, and the Python step
+        takes it again to raise the fault: :mod:`sim.model.craft_steps`) the samples are not drawn twice."""
+        if self.taken:
+            self.taken = False
+        else:
+            self.sample(t, dt, q, world)
         if held is not None:
             held.hold(self.q, self.rates)
 
@@ -231,101 +260,97 @@ class Navigation:
         self.propagate(w0, w1, dt)
 
     def sample(self, t: float, dt: float, q, world) -> None:
-        """At the step's start: sample the sensors due in ``[t, t + dt)`` from the true ``q`` (N, 4) and the world.
-
-        Compiled, one call a sensor group (:func:`sim.gnc.sensing.star_tracker_step`,
-        :func:`~sim.gnc.sensing.vector_step`): the samples and the MEKF's updates; TRIAD and QUEST solve here."""
-        q = np.ascontiguousarray(np.asarray(q, dtype=float).reshape(-1, 4))
-        fq, fbias, fp = self._state
-        sun = earth = _NONE
-        sunlit = 1.0
-        if world is not None:
-            sun = np.array(world.sun, dtype=float).reshape(1, 3)
-            sunlit = float(world.sunlit)
-            earth = -1e3 * np.array(world.r_km, dtype=float).reshape(1, 3)
-        star = self.star
-        if star is not None and sample_due(t, dt, star.model.rate_hz):
-            block, k = star.streams.take()
-            star_tracker_step(q, block, k, star.sigma, star.axes, star.drop, star.boresight, sun, sunlit,
-                              star.sun_angle, earth, star.earth_angle, _EARTH_RADIUS, self.available, fq, fbias, fp,
-                              star.covariance)
-        if (self.sun is None and self.mag is None) or not sample_due(t, dt, VECTOR_RATE_HZ):
-            return
-        sun_block = mag_block = _NO_DRAWS
-        ks = km = 0
-        normals, sun_sigma, threshold = _NONE, 0.0, 0.0
-        field, mag_bias, mag_sigma = _NONE, _ZERO3, 0.0
-        if self.sun is not None:
-            sun_block, ks = self.sun.streams.take()
-            normals, sun_sigma, threshold = self.sun.normals, self.sun.model.noise, self.sun.model.threshold
-        if self.mag is not None:
-            mag_block, km = self.mag.streams.take()
-            field = np.array(magnetic_field(self.epoch, world), dtype=float).reshape(1, 3)
-            mag_bias, mag_sigma = self.mag.bias, self.mag.model.noise
-        b, r, sigma, valid = self._vectors
-        vector_step(q, sun_block, ks, normals, float(sun_sigma), float(threshold), sun, sunlit, mag_block, km, field,
-                    mag_bias, float(mag_sigma), self.available, b, r, sigma, valid, fq, fbias, fp)
-        if self.filter is not None:
-            return
-        (b1, r1, s1, ok1), (b2, r2, s2, ok2) = sorted(
-            ((b[:, i], r[:, i], sigma[:, i], valid[:, i]) for i in range(2)), key=lambda v: float(np.mean(v[2])))
-        ok = ok1 & ok2
-        with np.errstate(invalid="ignore", divide="ignore"):  # a dark sun sensor reads 0: no solution, held below
-            solved = (triad(b1, b2, r1, r2) if self.kind == "triad" else
-                      quest(np.stack([b1, b2], axis=1), np.stack([r1, r2], axis=1),
-                            np.stack([1.0 / s1 ** 2, 1.0 / s2 ** 2], axis=1)))
-            unit = np.stack([b1, b2], axis=1)
-            unit = unit / np.linalg.norm(unit, axis=-1, keepdims=True)
-            unit = np.where(ok[:, None, None], unit, np.eye(3)[:2])      # (rows without a solution keep their P)
-            p = wahba_covariance(unit, np.stack([s1, s2], axis=1))
-        self.q = np.where(ok[:, None], solved, self.q)
-        self.p_att = np.where(ok[:, None, None], p, self.p_att)
+        """At the step's start: sample the sensors due in ``[t, t + dt)`` from the true ``q`` (N, 4) and the world,
+        the estimator updated by them (:meth:`step`)."""
+        self.step(t, dt, q, world)
 
     def propagate(self, w0, w1, dt: float) -> None:
         """After the step: the gyro's sample of the mean of the true rates ``w0``, ``w1`` (N, 3) drives the MEKF
-        (compiled, one call: :func:`sim.gnc.sensing.gyro_step`)."""
-        gyro = self.gyro
-        if gyro is None:
-            return
-        if dt != self._qd_dt:
-            self._qd_dt = dt
-            self._qd = process_noise(self.filter.arw, self.filter.rrw, dt) if self.filter is not None else _NO_QD
-        m, arw, rrw, quantum, max_rate = gyro.parameters()
-        block, k = gyro.streams.take()
-        fq, fbias, fp = self._state
-        gyro_step(_rows(w0), _rows(w1), gyro.true_bias, m, block, k, arw, rrw, quantum, max_rate, float(dt),
-                  self.available, self.rates, fq, fbias, fp, self._qd)
+        (:meth:`step`)."""
+        self.step(None, dt, w0=w0, w1=w1)
+
+    def step(self, t, dt: float, q=None, world=None, w0=None, w1=None, craft=None) -> None:
+        """One call of the compiled loop (:func:`sim.gnc.sensing.navigation_step`): with the true rates ``w0``,
+        ``w1`` at both ends of the step just taken, its end (the gyro, the MEKF's propagation); with ``t`` (not
+        None), the start of the step at ``t`` from the true ``q`` and the :class:`~sim.model.world.WorldState`
+        ``world``: the sensors due in ``[t, t + dt)``, the updates, TRIAD or QUEST; with ``craft`` (the craft
+        kernel's ``(world, par, flags, held)``, one body flying on its estimate), the torque law at the
+        estimate written into that ``world`` and ``held`` (a :class:`HeldTorque`)."""
+        inp = [0.0] * 22
+        gyro, star = self.gyro, self.star
+        g_block = s_block = v_block = m_block = _NO_DRAWS
+        if w0 is not None and gyro is not None:
+            inp[0] = 1.0
+            if dt != self._qd_dt:
+                self._qd_dt = dt
+                if self.filter is not None:
+                    first = _CFG["qd"]
+                    self._cfg[first:first + 36] = np.ravel(process_noise(self.filter.arw, self.filter.rrw, dt))
+            g_block, inp[17] = gyro.streams.take()
+            ends = _ends(w0, w1)
+        else:
+            ends = _NO_ENDS
+        inp[4] = dt
+        if t is not None:
+            inp[1] = 1.0
+            q = np.ascontiguousarray(np.asarray(q, dtype=float).reshape(-1, 4))
+            inp[5] = 1.0
+            if world is not None:
+                inp[8:11] = world.sun
+                inp[5] = float(world.sunlit)
+                r = world.r_km
+                inp[11:14] = (-1e3 * r[0], -1e3 * r[1], -1e3 * r[2])
+                inp[6] = inp[7] = 1.0
+            if star is not None and sample_due(t, dt, star.model.rate_hz):
+                s_block, k = star.streams.take()
+                inp[2], inp[18] = 1.0, k
+            if (self.sun is not None or self.mag is not None) and sample_due(t, dt, VECTOR_RATE_HZ):
+                inp[3] = 1.0
+                if self.sun is not None:
+                    v_block, inp[19] = self.sun.streams.take()
+                if self.mag is not None:
+                    m_block, inp[20] = self.mag.streams.take()
+                    inp[14:17] = magnetic_field(self.epoch, world)
+        else:
+            q = self.q
+        cworld, par, flags = _NO_WORLD, _NO_WORLD, _NO_FLAGS
+        if craft is not None:
+            cworld, par, flags, held = craft
+            inp[21] = 1.0
+        navigation_step(q, ends, np.array(inp), self._cfg, self._normals, g_block, s_block, v_block, m_block,
+                        self.q, self._bias, self._p, self._true_bias, self.available, self.rates, cworld, par, flags)
+        if craft is not None:
+            held.value = tuple(cworld[36:39].tolist())
 
     # ------------------------------------------------------------ readouts
     def history_values(self, values) -> tuple:
         """The :data:`AVAILABILITY_COLUMNS` of body 0, from its :meth:`values` row."""
-        levels = 3.0 - np.arange(len(SENSOR_NAMES)) + 0.6 * self.available[0]
-        return (-values[7], -values[8], -values[9], *levels.tolist())
+        a = self.available[0].tolist()
+        return (-values[7], -values[8], -values[9], *(3.0 - k + 0.6 * a[k] for k in range(len(SENSOR_NAMES))))
 
     def covariance(self) -> np.ndarray:
         """The attitude error's covariance (N, 3, 3), rad^2, body axes."""
         return self.filter.p[:, :3, :3] if self.filter is not None else self.p_att
 
+    def _columns(self, q_true) -> tuple:
+        """``(err (N, 3), rad; the ESTIMATE_COLUMNS (N, 17))`` against the true attitude ``q_true`` (N, 4), compiled
+        (:func:`sim.gnc.sensing.estimate_columns`)."""
+        q_true = np.ascontiguousarray(np.asarray(q_true, dtype=float).reshape(-1, 4))
+        n = len(self.q)
+        err, out = np.empty((n, 3)), np.empty((n, len(ESTIMATE_COLUMNS)))
+        estimate_columns(q_true, self.q, self._p, self._true_bias if self.gyro is not None else _NONE, self._bias,
+                         self.filter is not None, err, out)
+        return err, out
+
     def scores(self, q_true) -> tuple:
         """``(err, nees)`` against the true attitude ``q_true`` (N, 4): the attitude error (N, 3), rad, body axes
         (:func:`sim.gnc.estimation.attitude_error`), and the NEES (N,) of the error state, :data:`DOF` of it."""
-        q_true = np.asarray(q_true, float).reshape(-1, 4)
-        err = attitude_error(q_true, self.q)
-        if self.filter is not None:
-            bias = self.gyro.bias
-            return err, nees(np.concatenate([err, bias - self.filter.bias], axis=-1), self.filter.p)
-        return err, nees(err, self.p_att)
+        err, out = self._columns(q_true)
+        return err, out[:, 16]
 
     def values(self, q_true) -> np.ndarray:
         """The :data:`ESTIMATE_COLUMNS` (N, 17) against the true attitude ``q_true`` (N, 4)."""
-        q_true = np.asarray(q_true, float).reshape(-1, 4)
-        n = len(q_true)
-        err, score = self.scores(q_true)
-        p = self.covariance()
-        sig3 = 3.0 * np.sqrt(np.diagonal(p, axis1=-2, axis2=-1))
-        bias = self.gyro.bias if self.gyro is not None else np.zeros((n, 3))
-        bias_est = self.filter.bias if self.filter is not None else np.full((n, 3), np.nan)
-        return np.concatenate([self.q, err * _DEG, sig3 * _DEG, bias, bias_est, score[:, None]], axis=-1)
+        return self._columns(q_true)[1]
 
 
 class HeldTorque:

@@ -107,3 +107,38 @@ def test_coarse_sun_vector_of_the_cube(cells, expect, valid):
     s, ok = S.coarse_sun_vector(np.array(cells), S.CoarseSunModel().normals, 0.2)
     np.testing.assert_allclose(s, expect, atol=1e-15)
     assert bool(ok) is valid
+
+
+@pytest.mark.parametrize("mekf", [True, False], ids=["mekf", "triad"])
+def test_the_estimate_columns_are_the_error_its_sigmas_and_the_nees(mekf):
+    """sim.gnc.sensing.estimate_columns against scipy and numpy: the error a of Q_true = δQ(a) . Q̂ (scipy's
+    rotation vector of C(Q_true) C(Q̂)^T = exp(-[a×])), 3 sigma from P's diagonal, the biases, and the NEES
+    e^T P^-1 e by numpy's inverse (the MEKF's 6x6 over (a, β - β̂), TRIAD's 3x3 over a)."""
+    from oracle import scipy_rotation
+    from sim.gnc import sensing
+
+    rng = np.random.default_rng(5)
+    n, d = 3, 6 if mekf else 3
+    q_true = _attitudes()
+    turn = Rotation.from_rotvec(rng.normal(scale=0.01, size=(n, 3)))
+    qe = np.ascontiguousarray((Rotation.from_quat(q_true) * turn).as_quat())
+    root = rng.normal(size=(n, d, d))
+    p = np.ascontiguousarray(root @ np.swapaxes(root, 1, 2) * 1e-4 + 1e-6 * np.eye(d))
+    beta, beta_est = rng.normal(size=(n, 3)) * 1e-4, rng.normal(size=(n, 3)) * 1e-4
+    err, out = np.empty((n, 3)), np.empty((n, 17))
+    sensing.estimate_columns(np.ascontiguousarray(q_true), qe, p, beta, beta_est, mekf, err, out)
+    deg = 180.0 / math.pi
+    for j in range(n):
+        # C(Q_true) C(Q̂)^T = exp(-[a×]); C(Q) is the transpose of scipy_rotation(Q)'s matrix (tests/oracle.py)
+        want = -(scipy_rotation(q_true[j]).inv() * scipy_rotation(qe[j])).as_rotvec()
+        assert err[j] == pytest.approx(want, abs=1e-13)
+        assert out[j, :4] == pytest.approx(qe[j], abs=0.0)
+        assert out[j, 4:7] == pytest.approx(want * deg, abs=1e-11)
+        assert out[j, 7:10] == pytest.approx(3.0 * np.sqrt(np.diag(p[j])[:3]) * deg, rel=1e-15)
+        assert out[j, 10:13] == pytest.approx(beta[j], abs=0.0)
+        e = np.concatenate([want, beta[j] - beta_est[j]]) if mekf else want
+        assert out[j, 16] == pytest.approx(e @ np.linalg.inv(p[j]) @ e, rel=1e-9)
+        if mekf:
+            assert out[j, 13:16] == pytest.approx(beta_est[j], abs=0.0)
+        else:
+            assert np.isnan(out[j, 13:16]).all()
