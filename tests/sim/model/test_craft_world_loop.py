@@ -14,8 +14,10 @@ import pytest
 
 from sim.core.jit import kernel
 from sim.gnc.magnetic import BDOT_STATE, MagneticControl, torquer_command
+from sim.core import advance as plain
 from sim.model import advance_craft as craft
 from sim.model import world as world_module
+from sim.model.world_kernel import world_kernel
 from sim.model.settings import Settings
 from sim.model.simulation import Simulation
 from sim.run.scenario import load
@@ -23,9 +25,10 @@ from sim.run.scenario import load
 
 @pytest.fixture(autouse=True, scope="module")
 def _compiled_now():
-    craft.load()
-    world_module.load()
-    assert craft.loaded()  # asked once here: the counted kernel below has no loader of its own
+    plain.advance.wait()
+    craft.advance_craft.wait()
+    world_kernel.wait()
+    assert craft.advance_craft.ready  # asked once here: the counted kernel below has no loader of its own
 
 
 def _bits(values):
@@ -57,6 +60,7 @@ class _Calls:
             self.n += 1
             return real(*args)
 
+        counted.wanted = real.wanted  # the warm-up rule, asked by the Simulation before it calls
         monkeypatch.setattr(craft, "advance_craft", counted)
 
 

@@ -92,7 +92,7 @@ def test_every_integrator_bit_for_bit(calls, integrator):
 
 
 def test_with_a_world_and_other_torques_bit_for_bit(calls):
-    """An orbit (one step a call, the world made between steps), the gravity gradient and a disturbance summed
+    """A Kepler orbit (the loop makes each step's world: many steps a call), the gravity gradient and a disturbance summed
     before the thrusters' torque, in LoadModel.external's order; reaction wheels unloaded by Schmitt firings."""
     s = load("thruster_unloading").settings.replace(orbit=(600.0, 0.01, 60.0, 10.0, 20.0, 30.0),
                                                     gravity_gradient=True, disturbance=(2e-3, -1e-3, 5e-4),
@@ -101,7 +101,7 @@ def test_with_a_world_and_other_torques_bit_for_bit(calls):
     a.step(400)
     b._step_python(400)
     _same(a, b)
-    assert sum(calls) == 400 and max(calls) == 1
+    assert sum(calls) == 400 and max(calls) > 1
     assert a.row()[a.columns().index("fuel_kg")] > 0.0
 
 
