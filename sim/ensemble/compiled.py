@@ -31,7 +31,7 @@ from sim.core import advance as single
 from sim.core.advance import OK, as_tuples, checked_step, inertia, step_torque
 from sim.core.jit import DISABLED, compile_once, kernel, prange
 
-__all__ = ["advance_bodies", "pack_bodies", "load", "loaded", "start", "CompiledSteps", "WARM_AFTER", "AUTO", "CHUNK"]
+__all__ = ["advance_bodies", "pack_bodies", "body_rows", "Switches", "load", "loaded", "start", "CompiledSteps", "WARM_AFTER", "AUTO", "CHUNK"]
 
 #: Body-steps a process takes through the numpy kernels before it loads the compiled body loop (from the
 #: disk cache, about 0.3 s; compiling it, 5-20 s, once): a short run never pays for it.  The results are the
@@ -85,15 +85,21 @@ def pack_bodies(torque, j_rows, j_inv_rows, qc, dt: float, integrator: str, norm
     """``(par, flags)`` for ``n`` bodies: ``par`` (n, 35) in :data:`sim.core.advance.PAR`'s layout, one row per
     body, from a column :class:`~sim.core.control.TorqueModel` (each entry one float for all or one row per
     body), the inertia rows, the command ``qc`` (4, n) or (4, 1); ``flags`` as :func:`sim.core.advance.pack`."""
-    _, flags = single.pack(_Shared(torque), (0.0,) * 9, (0.0,) * 9, dt, integrator, norm)
-    par = np.empty((n, 35))
+    _, flags = single.pack(Switches(torque), (0.0,) * 9, (0.0,) * 9, dt, integrator, norm)
+    return body_rows(torque, j_rows, j_inv_rows, qc, dt, n, 35), flags
+
+
+def body_rows(torque, j_rows, j_inv_rows, qc, dt: float, n: int, width: int) -> np.ndarray:
+    """``(n, width)`` rows whose first 35 entries are :data:`sim.core.advance.PAR`'s, one row per body (the rest
+    zeros): :func:`pack_bodies`'s, and the head of :data:`sim.model.advance_craft.PAR`'s."""
+    par = np.zeros((n, width))
     entries = (*torque.command, *torque.dampers, *qc, *torque.gains, *torque.limits, *j_rows, *j_inv_rows, dt)
     for i, value in enumerate(entries):
         par[:, i] = value
-    return par, flags
+    return par
 
 
-class _Shared:
+class Switches:
     """The switches of a column torque model, for :func:`sim.core.advance.pack`'s ``flags`` (its floats are
     packed per body by :func:`pack_bodies`)."""
 

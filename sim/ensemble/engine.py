@@ -30,11 +30,11 @@ from sim.core.algebra import norm2_Q
 from sim.core.control import TorqueModel
 from sim.core.energy import kinetic_energy
 from sim.ensemble import kernels
-from sim.ensemble.compiled import CompiledSteps
 from sim.ensemble.environment import Surroundings, bodies_world
 from sim.ensemble.heap import keep_temporaries
 from sim.ensemble.info import EnsembleFrame, EnsembleInfo, frozen_copy
 from sim.ensemble.metrics import Results, Tracker, outside
+from sim.ensemble.orbit_loop import OrbitSteps
 from sim.ensemble.sampling import sample, sample_inertia, sample_orbits
 from sim.ensemble.spec import EnsembleSpec
 from sim.core.integrators import qdot
@@ -52,7 +52,7 @@ from sim.core.wheels import gyrostat_energy
 __all__ = ["Ensemble"]
 
 
-class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
+class Ensemble(Results, Surroundings, OrbitSteps, Stepper):
     """N rigid bodies integrated at once, the column twin of :class:`~sim.model.simulation.Simulation`.
 
     Parameters
