@@ -17,7 +17,10 @@ when the bodies share the orbit and the epoch (each body then flies what
 the spec spreads them (``orbit_spread``, ``epoch_spread``): the same
 formulas, whose ``atan2`` numpy may round differently from libm by an ulp
 (:mod:`sim.core.ops`), so a body agrees with its ``Simulation`` to about
-1e-12 rather than bit for bit.
+1e-12 rather than bit for bit.  Where :mod:`sim.ensemble.orbit_loop` covers
+the settings, the bodies on an orbit step through it instead (each body's
+world and step compiled, on every core: bit for bit its ``Simulation``,
+one orbit each or shared).
 """
 
 from __future__ import annotations

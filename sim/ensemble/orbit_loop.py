@@ -37,7 +37,7 @@ from sim.ensemble.environment import body_elements
 from sim.gnc.pointing import INERTIAL, MODE_CODES
 from sim.model import advance_craft as craft
 from sim.model import world_kernel as wk
-from sim.model.world_kernel import DIPOLE_H, FEED_FORWARD_H, world_values
+from sim.model.world_kernel import FEED_FORWARD_H, world_values
 from sim.world.orbit import KeplerOrbit, mean_elements_state
 
 __all__ = ["advance_orbit_bodies", "covers", "pack_orbits", "load", "loaded", "start", "WARM_AFTER", "ORBIT",
@@ -103,7 +103,8 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
     in parallel.
 
     ``par`` (m, 58) and ``flags`` are :func:`sim.model.advance_craft.pack`'s, one ``par`` row per body;
-    ``table`` the facets' table; ``orbit`` (m, 11) each body's orbit and epoch (:data:`ORBIT`); ``shared`` the
+    ``table`` the facets' table; ``orbit`` (m, 11) each body's orbit and epoch (:data:`ORBIT`), or (1, 11)
+    one orbit for all (its world then made once a step, for every body); ``shared`` the
     world's input of :data:`sim.model.world_kernel.INPUTS` for what the bodies share (the pointing axes, the
     target, the mode and atmosphere codes); ``qc`` (4, m) each body's command, followed in place by a moving
     mode.  The step ``k0 + i`` (``i`` from 0) is at ``t = t0 + (s0 + i) dt``, the ensemble's time base.
@@ -115,13 +116,20 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
     """
     m = x.shape[1]
     mode, air = int(shared[36]), int(shared[38])
-    full = mode != INERTIAL or air != 0  # the world's numbers that a step reads besides the orbit
+    one = orbit.shape[0] == 1  # one orbit shared: its world made once a step for every body
+    worlds = np.zeros((n + 1 if one else 0, 32))
+    if one:
+        for i in range(n + 1):
+            _world_into(worlds[i], orbit[0], t0 + (s0 + i) * par[0, 34], mode, air, shared)
     for j in prange(m):
         p = par[j].copy()  # each body's own arrays: an array shared by the threads costs atomic reference counts
         fl = flags.copy()
         tab = table.copy()
         inp = shared.copy()
-        el = orbit[j].copy()
+        if one:  # (not ``orbit[0 if one else j]``: numba unifies int64 and prange's uint64 to a float)
+            el = orbit[0].copy()
+        else:
+            el = orbit[j].copy()
         world = np.zeros(32)
         wheels, groups, buf = np.zeros((0, 11)), np.zeros((0, 5)), np.zeros((9, 0))
         jr = (p[16], p[17], p[18], p[19], p[20], p[21], p[22], p[23], p[24])
@@ -136,23 +144,13 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
         for i in range(n + 1):
             # the world at the step's start (Simulation._update_world, after the last step or at reset)
             t = t0 + (s0 + i) * dt
-            rv = _orbit_at(el, t)
-            rv_lo = rv_hi = rv
-            if mode != INERTIAL:
-                rv_lo = _orbit_at(el, t - 0.5 * FEED_FORWARD_H)
-                rv_hi = _orbit_at(el, t + 0.5 * FEED_FORWARD_H)
-            r, v = rv
-            qw = (0.0, 0.0, 0.0, 0.0)
-            wc = (0.0, 0.0, 0.0)
-            if full:  # else the step reads the orbit alone: the Sun, the frames, the geodetic point unread
-                values = world_values(t, el[9], el[10], rv, rv_lo, rv_hi, rv, mode, (inp[12], inp[13], inp[14]),
-                                      (inp[15], inp[16], inp[17]), (inp[18], inp[19], inp[20]),
-                                      (inp[21], inp[22], inp[23]), 0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0),
-                                      (0.0, 0.0, 0.0), 0.0, 0.0, 0.0, air, None)
-                sun, qw, wc = values[3], values[10], values[11]  # (r, v) are rv's
-                world[9], world[10], world[11] = sun[0], sun[1], sun[2]
-                world[13], world[20] = values[5], values[16]
+            if one:
+                for a in range(32):
+                    world[a] = worlds[i, a]
+            else:
+                _world_into(world, el, t, mode, air, inp)
             if mode != INERTIAL:  # CommandInterpolator.follow: the sign continuous with the present command
+                qw = (world[24], world[25], world[26], world[27])
                 sign = -1.0 if dot_QQ(qw, c) < 0.0 else 1.0
                 c = (sign * qw[0], sign * qw[1], sign * qw[2], sign * qw[3])
             if i > 0 and track[0] != 0:  # Tracker.track after step k0 + i, on the command of the new step
@@ -160,16 +158,10 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
                        travel, peak_tt, last_out)
             if i == n:
                 break
-            world[2] = t
-            for a in range(3):
-                world[3 + a], world[6 + a] = r[a], v[a]
             for a in range(4):
                 world[24 + a] = c[a]
-            if mode != INERTIAL:
-                world[28] = 1.0
-                world[29], world[30], world[31] = wc[0], wc[1], wc[2]
             if alive:
-                if track[0] != 0 and track[1] != 0:  # |T|^2 of the step's first stage (Ensemble._general_step): LoadModel.__call__
+                if track[0] != 0 and track[1] != 0:  # |T|^2 of the step's first stage (Ensemble._general_step)
                     wd = (w[0] - world[29], w[1] - world[30], w[2] - world[31]) if world[28] != 0.0 else w
                     tq = law_torque(q, wd, c, p, fl)
                     if fl[16] != 0:
@@ -193,6 +185,35 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
         done[j] = good
 
 
+@jitable
+def _world_into(world, el, t, mode, air, inp):
+    """The world of :data:`sim.model.advance_craft.WORLD` at ``t`` into ``world``, as
+    :meth:`sim.model.world.World.state` makes it (:func:`sim.model.world_kernel.world_values`, ``ops=None``) for
+    an orbit row ``el`` (:data:`ORBIT`): the time, the orbit's ``(r, v)``, the Sun, the shadow and the density,
+    and a moving mode's command as the world gives it (its sign not yet followed) and its rate feed-forward.
+    With inertial pointing and no drag a step reads the orbit alone: the rest is not made."""
+    rv = _orbit_at(el, t)
+    world[2] = t
+    r, v = rv
+    for a in range(3):
+        world[3 + a] = r[a]
+        world[6 + a] = v[a]
+    if mode == INERTIAL and air == 0:
+        return
+    rv_lo = rv_hi = rv
+    if mode != INERTIAL:
+        rv_lo = _orbit_at(el, t - 0.5 * FEED_FORWARD_H)
+        rv_hi = _orbit_at(el, t + 0.5 * FEED_FORWARD_H)
+    values = world_values(t, el[9], el[10], rv, rv_lo, rv_hi, rv, mode, (inp[12], inp[13], inp[14]),
+                          (inp[15], inp[16], inp[17]), (inp[18], inp[19], inp[20]), (inp[21], inp[22], inp[23]),
+                          0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), 0.0, 0.0, 0.0, air, None)
+    sun, qw, wc = values[3], values[10], values[11]  # (r, v) are rv's
+    world[9], world[10], world[11] = sun[0], sun[1], sun[2]
+    world[13], world[20] = values[5], values[16]
+    if mode != INERTIAL:
+        world[24], world[25], world[26], world[27] = qw[0], qw[1], qw[2], qw[3]
+        world[28] = 1.0
+        world[29], world[30], world[31] = wc[0], wc[1], wc[2]
 
 
 @jitable
@@ -236,15 +257,16 @@ class _Inertia:
 
 def pack_orbits(ens) -> tuple:
     """``(par, flags, table, orbit, shared)`` of :func:`advance_orbit_bodies` for the bodies of the ensemble
-    ``ens`` (one ``par`` row and one ``orbit`` row per body, :data:`ORBIT`: the elements and epoch each body's
-    :class:`~sim.model.world.World` is built from)."""
+    ``ens`` (one ``par`` row per body; one ``orbit`` row per body, :data:`ORBIT`: the elements and epoch each
+    body's :class:`~sim.model.world.World` is built from, or one row for one shared orbit)."""
     s, torque, load, world, n = ens._settings, ens._torque, ens._load, ens._world, ens.n
     one, flags = craft.pack(compiled.Switches(torque), load, _Inertia(), ens._dt, s.integrator, s.norm, None,
                             s.full_quat_form)
     par = compiled.body_rows(torque, ens._jr, ens._jir, np.broadcast_to(ens._qc, (4, n)), ens._dt, n, len(one))
     par[:, 35:49] = one[35:49]  # the orbit rate, the disturbance and its period; no wheels
     orbit = np.empty((n, 11))
-    if ens._orbits is None:  # one orbit for all: the world's own floats
+    if ens._orbits is None:  # one orbit for all: the world's own floats, one row
+        orbit = np.empty((1, 11))
         orbit[:, 0:9] = world.orbit.elements_and_rates
     else:
         orbit[:, 0:9] = body_elements(s, ens._orbits)
