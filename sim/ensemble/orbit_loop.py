@@ -122,8 +122,9 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
         for i in range(n + 1):
             _world_into(worlds[i], orbit[0], t0 + (s0 + i) * par[0, 34], mode, air, shared)
     for j in prange(m):
-        p = par[j].copy()  # each body's own arrays: an array shared by the threads costs atomic reference counts
-        fl = flags.copy()
+        # par, flags and the world as tuples, each body's own arrays, its metrics in locals: an array passed to
+        # a function costs atomic reference counts, on a counter the threads share when the array is shared
+        p, fl = _floats58(par[j]), _ints18(flags)
         tab = table.copy()
         inp = shared.copy()
         if one:  # (not ``orbit[0 if one else j]``: numba unifies int64 and prange's uint64 to a float)
@@ -132,6 +133,7 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
             el = orbit[j].copy()
         world = np.zeros(32)
         wheels, groups, buf = np.zeros((0, 11)), np.zeros((0, 5)), np.zeros((9, 0))
+        speeds = buf[6]
         jr = (p[16], p[17], p[18], p[19], p[20], p[21], p[22], p[23], p[24])
         dt, norm = p[34], fl[1]
         q = (x[0, j], x[1, j], x[2, j], x[3, j])
@@ -141,6 +143,7 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
         alive = not faulted[j]
         good = 0
         tt = 0.0
+        metrics = (peak_ww[j], first_under[j], travel[j], peak_tt[j], last_out[j])
         for i in range(n + 1):
             # the world at the step's start (Simulation._update_world, after the last step or at reset)
             t = t0 + (s0 + i) * dt
@@ -154,22 +157,22 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
                 sign = -1.0 if dot_QQ(qw, c) < 0.0 else 1.0
                 c = (sign * qw[0], sign * qw[1], sign * qw[2], sign * qw[3])
             if i > 0 and track[0] != 0:  # Tracker.track after step k0 + i, on the command of the new step
-                _track(j, k0 + i, q, w, c, c2, alive, tt, dt, track[2] != 0, rate_under, peak_ww, first_under,
-                       travel, peak_tt, last_out)
+                metrics = _track(metrics, k0 + i, q, w, c, c2, alive, tt, dt, track[2] != 0, rate_under)
             if i == n:
                 break
             for a in range(4):
                 world[24 + a] = c[a]
             if alive:
+                ws = _floats32(world)
                 if track[0] != 0 and track[1] != 0:  # |T|^2 of the step's first stage (Ensemble._general_step)
-                    wd = (w[0] - world[29], w[1] - world[30], w[2] - world[31]) if world[28] != 0.0 else w
+                    wd = (w[0] - ws[29], w[1] - ws[30], w[2] - ws[31]) if ws[28] != 0.0 else w
                     tq = law_torque(q, wd, c, p, fl)
                     if fl[16] != 0:
-                        e, have = craft.external(q, t, world, p, fl, jr, tab)
+                        e, have = craft.external(q, t, ws, p, fl, jr, tab)
                         if have:
                             tq = (tq[0] + e[0], tq[1] + e[1], tq[2] + e[2])
                     tt = tq[0] * tq[0] + tq[1] * tq[1] + tq[2] * tq[2]
-                q1, w1 = craft.craft_step(q, w, buf[6], t, world, p, fl, wheels, groups, tab, buf)
+                q1, w1 = craft.craft_step(q, w, speeds, t, ws, p, fl, wheels, groups, tab, buf)
                 q1, c1 = normed(q1, norm)
                 status = status_of(q1, 0.0 + w1[0] + w1[1] + w1[2], c1, norm)  # Python's sum(w)
                 if status == OK:
@@ -183,6 +186,7 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
         x[7, j] = correction
         qc[0, j], qc[1, j], qc[2, j], qc[3, j] = c
         done[j] = good
+        peak_ww[j], first_under[j], travel[j], peak_tt[j], last_out[j] = metrics
 
 
 @jitable
@@ -225,28 +229,54 @@ def _orbit_at(el, t):
 
 
 @jitable
-def _track(j, k, q, w, c, c2, alive, tt, dt, norm_none, rate_under, peak_ww, first_under, travel, peak_tt,
-           last_out):
-    """:meth:`sim.ensemble.metrics.Tracker.track` of body ``j`` after step ``k``: its state ``(q, w)`` (frozen
-    when faulted), ``alive`` (not faulted: its ``|w| dt`` and the step's ``|T|^2 = tt`` counted), the command
-    ``c`` with the settle band :func:`sim.ensemble.metrics.outside` of ``c2 |c|^2``."""
+def _track(metrics, k, q, w, c, c2, alive, tt, dt, norm_none, rate_under):
+    """:meth:`sim.ensemble.metrics.Tracker.track` of a body after step ``k``: ``metrics`` its ``(peak_ww,
+    first_under, travel, peak_tt, last_out)`` returned updated for its state ``(q, w)`` (frozen when faulted),
+    ``alive`` (not faulted: its ``|w| dt`` and the step's ``|T|^2 = tt`` counted), the command ``c`` with the
+    settle band :func:`sim.ensemble.metrics.outside` of ``c2 |c|^2``."""
+    peak_ww, first_under, travel, peak_tt, last_out = metrics
     ww = w[0] * w[0] + w[1] * w[1] + w[2] * w[2]
-    if not ww <= peak_ww[j]:  # np.maximum: a nan wins
-        peak_ww[j] = ww
+    if not ww <= peak_ww:  # np.maximum: a nan wins
+        peak_ww = ww
     s = math.sqrt(ww)
-    if s < rate_under and first_under[j] < 0:
-        first_under[j] = k
+    if s < rate_under and first_under < 0:
+        first_under = k
     if alive:
-        travel[j] += s * dt
-        if not tt <= peak_tt[j]:
-            peak_tt[j] = tt
+        travel += s * dt
+        if not tt <= peak_tt:
+            peak_tt = tt
     d = dot_QQ(q, c)
     d *= d
     bound = c2 * norm2_Q(c)
     if norm_none:
         bound = norm2_Q(q) * bound
     if d < bound:
-        last_out[j] = k
+        last_out = k
+    return peak_ww, first_under, travel, peak_tt, last_out
+
+
+@jitable
+def _floats58(a):
+    """The 58 floats of a row of :data:`sim.model.advance_craft.PAR` as a tuple."""
+    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15],
+            a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30],
+            a[31], a[32], a[33], a[34], a[35], a[36], a[37], a[38], a[39], a[40], a[41], a[42], a[43], a[44], a[45],
+            a[46], a[47], a[48], a[49], a[50], a[51], a[52], a[53], a[54], a[55], a[56], a[57])
+
+
+@jitable
+def _ints18(a):
+    """The 18 flags of :data:`sim.model.advance_craft.FLAGS` as a tuple."""
+    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15],
+            a[16], a[17])
+
+
+@jitable
+def _floats32(a):
+    """The 32 floats of :data:`sim.model.advance_craft.WORLD` as a tuple."""
+    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15],
+            a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30],
+            a[31])
 
 
 class _Inertia:
@@ -299,13 +329,16 @@ class OrbitSteps(compiled.CompiledSteps):
     def _packed_orbits(self, k: int):
         """The packed arguments (:func:`pack_orbits`) for the next ``k`` steps, or None when they go through the
         numpy columns: the settings are not covered (:func:`covers`; or a TLE, full-quat's ``P``, navigation, a
-        SLERP under way), ``compiled`` is False, or (``compiled`` None) the loop is not loaded and the process,
+        SLERP under way), ``compiled`` is False, or (``compiled`` None) the bodies share one orbit (the numpy
+        columns make its world once for all, on floats: Simulation's bits too, and faster on one core:
+        docs/PERFORMANCE.md), or the loop is not loaded and the process,
         with these steps, has taken fewer than :data:`WARM_AFTER` body-steps on an orbit (then a thread loads it,
         :func:`start`, and these steps go through numpy; one call of ``WARM_AFTER`` body-steps or more waits for
         it, :func:`load`)."""
         global _other_steps
         s = self._settings
-        if (self._compiled is False or self._cmd.path is not None or self._nav is not None or self._p is not None
+        if (self._compiled is False or self._compiled is None and self._orbits is None
+                or self._cmd.path is not None or self._nav is not None or self._p is not None
                 or self._law is not self._torque or len(self._x) != 8 or not covers(s)
                 or not isinstance(self._world.orbit, KeplerOrbit)):
             _other_steps += self.n

@@ -168,3 +168,11 @@ def test_what_the_orbit_loop_does_not_hold_steps_in_numpy():
         assert not orbit_loop.covers(settings), changes
         ens = Ensemble(settings, SHARED, compiled=True)
         assert ens._packed_bodies(1) is None, changes
+
+
+def test_unless_told_one_orbit_per_body_steps_compiled_and_a_shared_orbit_in_numpy():
+    # sim.ensemble.orbit_loop: a shared orbit's world is made once for all by the numpy columns (Simulation's
+    # bits, and faster on one core); one orbit per body is Simulation's bit for bit only through the loop
+    settings = _settings("sun-half-quat-gg")
+    assert Ensemble(settings, SHARED)._packed_bodies(1) is None
+    assert Ensemble(settings, OWN)._packed_bodies(1) is not None
