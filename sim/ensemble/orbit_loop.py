@@ -40,21 +40,13 @@ from sim.model import world_kernel as wk
 from sim.model.world_kernel import FEED_FORWARD_H, world_values
 from sim.world.orbit import KeplerOrbit, mean_elements_state
 
-__all__ = ["advance_orbit_bodies", "covers", "pack_orbits", "load", "loaded", "start", "WARM_AFTER", "ORBIT",
-           "OrbitSteps"]
+__all__ = ["advance_orbit_bodies", "covers", "pack_orbits", "load", "loaded", "start", "ORBIT", "OrbitSteps"]
 
-#: Body-steps a process takes through the numpy columns before it loads :func:`advance_orbit_bodies` (from the
-#: disk cache, about 0.3 s; compiling it, 10-30 s, once): a short run never pays for it.  An orbit's numpy step
-#: costs about 1 us a body-step (per-body worlds), so these are a few seconds.  The results are Simulation's
-#: either way for one shared orbit; for one orbit per body the numpy steps agree with it to about 1e-12.
-WARM_AFTER = 2_000_000
 #: Layout of a body's row of ``orbit``: the nine mean elements and rates of
 #: :func:`sim.world.orbit.mean_elements_state`, then the epoch's Julian day and fraction.
 ORBIT = {"elements": (0, 9), "jd_day": (9, 1), "jd_frac": (10, 1)}
 
 _asked = False
-#: Body-steps this process took on an orbit through the numpy columns (:data:`WARM_AFTER`).
-_other_steps = 0
 
 
 def loaded() -> bool:
@@ -329,28 +321,22 @@ class OrbitSteps(compiled.CompiledSteps):
     def _packed_orbits(self, k: int):
         """The packed arguments (:func:`pack_orbits`) for the next ``k`` steps, or None when they go through the
         numpy columns: the settings are not covered (:func:`covers`; or a TLE, full-quat's ``P``, navigation, a
-        SLERP under way), ``compiled`` is False, or (``compiled`` None) the bodies share one orbit (the numpy
-        columns make its world once for all, on floats: Simulation's bits too, and faster on one core:
-        docs/PERFORMANCE.md), or the loop is not loaded and the process,
-        with these steps, has taken fewer than :data:`WARM_AFTER` body-steps on an orbit (then a thread loads it,
-        :func:`start`, and these steps go through numpy; one call of ``WARM_AFTER`` body-steps or more waits for
-        it, :func:`load`)."""
-        global _other_steps
+        SLERP under way), ``compiled`` is False, or ``compiled`` is None and the bodies share one orbit (the
+        numpy columns make its world once for all, on floats: Simulation's bits too, and faster on one core:
+        docs/PERFORMANCE.md) or the JIT is off.
+
+        One orbit per body steps through the loop from the first step, whatever the process did before (unless
+        ``compiled`` is False): the numpy columns' worlds on rows may round an ulp off it, so a switch half-way,
+        as :mod:`sim.ensemble.compiled` makes after its ``WARM_AFTER`` body-steps, would make a body's numbers
+        depend on the process it ran in (a sweep's chunks on other workers).  The first such ensemble of a
+        process waits for :func:`load` (from the disk cache about 0.3 s; a first compile, announced, 10-30 s)."""
         s = self._settings
-        if (self._compiled is False or self._compiled is None and self._orbits is None
+        if (self._compiled is False or self._compiled is None and (self._orbits is None or DISABLED)
                 or self._cmd.path is not None or self._nav is not None or self._p is not None
                 or self._law is not self._torque or len(self._x) != 8 or not covers(s)
                 or not isinstance(self._world.orbit, KeplerOrbit)):
-            _other_steps += self.n
             return None
         if not loaded():
-            if self._compiled is None and (DISABLED or _other_steps + k * self.n < WARM_AFTER):
-                _other_steps += self.n
-                return None
-            if self._compiled is None and k * self.n < WARM_AFTER:  # a thread loads it; numpy steps meanwhile
-                start()
-                _other_steps += self.n
-                return None
             load()
         torque = self._torque
         key = (s, self._controls, self._dt, self._jr, torque.gains, torque.command, self._world)
