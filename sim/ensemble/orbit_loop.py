@@ -40,11 +40,17 @@ from sim.model import world_kernel as wk
 from sim.model.world_kernel import FEED_FORWARD_H, world_values
 from sim.world.orbit import KeplerOrbit, mean_elements_state
 
-__all__ = ["advance_orbit_bodies", "covers", "pack_orbits", "load", "loaded", "start", "ORBIT", "OrbitSteps"]
+__all__ = ["advance_orbit_bodies", "covers", "pack_orbits", "load", "loaded", "start", "ORBIT", "CHUNK", "OrbitSteps"]
 
 #: Layout of a body's row of ``orbit``: the nine mean elements and rates of
 #: :func:`sim.world.orbit.mean_elements_state`, then the epoch's Julian day and fraction.
 ORBIT = {"elements": (0, 9), "jd_day": (9, 1), "jd_frac": (10, 1)}
+
+#: Most body-steps in one call of :func:`advance_orbit_bodies` (under a second at the 1.7 us of a Sun-pointing
+#: body-step with one orbit each; :data:`sim.ensemble.compiled.CHUNK` is sized for steps of tens of ns): Ctrl-C
+#: is seen between calls.  After each call Python makes the world once (on rows, one orbit per body: about
+#: 1.3 us a body), a few percent of the call.
+CHUNK = 500_000
 
 _asked = False
 
@@ -349,11 +355,11 @@ class OrbitSteps(compiled.CompiledSteps):
 
     def _orbit_steps(self, packed, k: int) -> int:
         """Up to ``k`` steps of every body through :func:`advance_orbit_bodies` (at most
-        :data:`sim.ensemble.compiled.CHUNK` body-steps), then what ``_commit`` does after each: the step count
+        :data:`CHUNK` body-steps), then what ``_commit`` does after each: the step count
         and time, the faults, the command (a moving mode's, followed by the kernel) and the world of the new
         step (:meth:`~sim.ensemble.environment.Surroundings._update_world`, for its readers).  Returns the
         steps taken."""
-        k = min(k, max(1, compiled.CHUNK // self.n))
+        k = min(k, max(1, CHUNK // self.n))
         par, flags, table, orbit, shared = packed
         tr, track, cmd = self._tracker, self.track, self._cmd
         qc = np.array(np.broadcast_to(self._qc, (4, self.n)), dtype=float)
