@@ -40,6 +40,7 @@ CASES = {
     "inertial-gg-disturbance": dict(command_deg=(20.0, -10.0, 45.0), slerp_time=0.0, gravity_gradient=True,
                                     disturbance=(1e-4, -2e-4, 5e-5), disturbance_period=60.0, norm="elimination",
                                     dt=0.1),
+    "constant-torque-no-controller": dict(controller="none", dampers_on=False, torque=(1e-3, -2e-3, 5e-4), dt=0.5),
     "inertial-drag": dict(command_deg=(0.0, 30.0, 0.0), slerp_time=0.0, drag=True, dt=0.1),
     "inertial-rk4-long-way": dict(command_deg=(170.0, 0.0, 0.0), slerp_time=0.0, shortest_path=False,
                                   gravity_gradient=True, integrator="rk4", dt=0.5),
