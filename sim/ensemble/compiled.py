@@ -8,8 +8,9 @@ step (integrator, torque law, norm mode) and fault checks of the single body's c
 per-step metrics of :class:`sim.ensemble.metrics.Tracker` (peak ``|w|`` and ``|T|``, path length, the
 detumble step, the last step outside the settle band) with the same operations in the same order, so
 the results do not depend on the path either.  It covers what :func:`sim.core.advance.covers` covers,
-with a fixed command (no SLERP in progress) and no navigation; the ensemble steps everything else as
-before.
+with a fixed command (no SLERP in progress) and no navigation; bodies on an orbit step through
+:mod:`sim.ensemble.orbit_loop` (their world and the spacecraft's step), and the ensemble steps everything else
+as before.
 
 Each body has its own ``par`` row (:func:`pack_bodies`: :func:`sim.core.advance.pack`'s layout, with the
 per-body gains, command and inertia of the ensemble); ``flags`` are shared.  A body that faults is frozen
