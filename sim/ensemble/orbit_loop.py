@@ -329,7 +329,7 @@ class OrbitSteps(compiled.CompiledSteps):
         numpy columns: the settings are not covered (:func:`covers`; or a TLE, full-quat's ``P``, navigation, a
         SLERP under way), ``compiled`` is False, or ``compiled`` is None and the bodies share one orbit (the
         numpy columns make its world once for all, on floats: Simulation's bits too, and faster on one core:
-        docs/PERFORMANCE.md) or the JIT is off.
+        docs/PERFORMANCE.md) or the JIT is off (the loop then runs as Python: only after :func:`load`).
 
         One orbit per body steps through the loop from the first step, whatever the process did before (unless
         ``compiled`` is False): the numpy columns' worlds on rows may round an ulp off it, so a switch half-way,
@@ -337,7 +337,7 @@ class OrbitSteps(compiled.CompiledSteps):
         depend on the process it ran in (a sweep's chunks on other workers).  The first such ensemble of a
         process waits for :func:`load` (from the disk cache about 0.3 s; a first compile, announced, 10-30 s)."""
         s = self._settings
-        if (self._compiled is False or self._compiled is None and (self._orbits is None or DISABLED)
+        if (self._compiled is False or self._compiled is None and (self._orbits is None or DISABLED and not loaded())
                 or self._cmd.path is not None or self._nav is not None or self._p is not None
                 or self._law is not self._torque or len(self._x) != 8 or not covers(s)
                 or not isinstance(self._world.orbit, KeplerOrbit)):
