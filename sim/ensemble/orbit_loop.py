@@ -72,8 +72,9 @@ def _sample() -> tuple:
 
 
 def start() -> None:
-    """Start loading :func:`advance_orbit_bodies` in a thread of its own (:meth:`sim.core.jit.Kernel.start`); the
-    ensemble steps through the numpy columns meanwhile."""
+    """Start loading :func:`advance_orbit_bodies` in a thread of its own (:meth:`sim.core.jit.Kernel.start`), for
+    a caller that will fly one orbit per body and would rather not wait at its first step (which calls
+    :func:`load`: :meth:`OrbitSteps._packed_orbits`)."""
     advance_orbit_bodies.start(*_sample())
 
 
