@@ -177,3 +177,16 @@ def test_unless_told_one_orbit_per_body_steps_compiled_and_a_shared_orbit_in_num
     settings = _settings("sun-half-quat-gg")
     assert Ensemble(settings, SHARED)._packed_bodies(1) is None
     assert Ensemble(settings, OWN)._packed_bodies(1) is not None
+
+
+def test_bodies_split_into_chunks_fly_the_same_bits_as_together():
+    # a sweep's chunks (start, count) on any worker: each body's orbit, epoch and numbers depend on its index only
+    settings = _settings("nadir-rk4-j2-gg")
+    whole = Ensemble(settings, OWN)
+    parts = [Ensemble(settings, OWN, start=0, count=3), Ensemble(settings, OWN, start=3, count=5)]
+    for ens in (whole, *parts):
+        assert ens._packed_bodies(1) is not None
+        ens.step(40)
+    assert np.array_equal(_bits(whole._x), _bits(np.hstack([p._x for p in parts])))
+    for key, value in whole.metrics().items():
+        assert np.array_equal(value, np.concatenate([p.metrics()[key] for p in parts]), equal_nan=True), key
