@@ -27,7 +27,7 @@ external_torque_sum inside_out_mesh mesh_indices navigation_compiled navigation_
 settings settings_pickle settings_replace simulation stage_time_orbit stl_files sun_pointing_secondary_axis
 surface_coefficients surface_file_checks surface_file_messages surface_file_reread surfaces typed_inputs
 thruster_drive thruster_kernel user_torque_shown wheels_formulations wheels_momentum_under_elimination world_kernel""",
-    "sim/ensemble": """ensemble ensemble_changes_midrun ensemble_compiled ensemble_info_pickle
+    "sim/ensemble": """ensemble ensemble_changes_midrun ensemble_compiled ensemble_info_pickle ensemble_orbit_loop
 ensemble_thrusters magnetometer_fed_estimators orbit_spread_edges orbit_spread_small tracker_peak_torque""",
     "sim/run": """aem_mixed cubesat_year demos plan_and_progress plan_is_long playback_model recording_marks run_epoch runner
 scenario thruster_scenarios""",

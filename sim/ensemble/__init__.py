@@ -26,6 +26,8 @@ Modules: :mod:`~sim.ensemble.spec` (the spec and its validation),
 :mod:`~sim.ensemble.engine` (state, set/step, faults),
 :mod:`~sim.ensemble.environment` (the world, the torquers and the navigation loop per step),
 :mod:`~sim.ensemble.kernels` (the fused half-quat step and torque),
+:mod:`~sim.ensemble.compiled` (the body loop compiled, on every core),
+:mod:`~sim.ensemble.orbit_loop` (the same on an orbit: each body's world and spacecraft step compiled),
 :mod:`~sim.ensemble.metrics` (per-body results, the NEES band),
 :mod:`~sim.ensemble.info` (an immutable record of an ensemble for another thread).
 """

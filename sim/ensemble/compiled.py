@@ -8,8 +8,9 @@ step (integrator, torque law, norm mode) and fault checks of the single body's c
 per-step metrics of :class:`sim.ensemble.metrics.Tracker` (peak ``|w|`` and ``|T|``, path length, the
 detumble step, the last step outside the settle band) with the same operations in the same order, so
 the results do not depend on the path either.  It covers what :func:`sim.core.advance.covers` covers,
-with a fixed command (no SLERP in progress) and no navigation; the ensemble steps everything else as
-before.
+with a fixed command (no SLERP in progress) and no navigation; bodies on an orbit step through
+:mod:`sim.ensemble.orbit_loop` (their world and the spacecraft's step), and the ensemble steps everything else
+as before.
 
 Each body has its own ``par`` row (:func:`pack_bodies`: :func:`sim.core.advance.pack`'s layout, with the
 per-body gains, command and inertia of the ensemble); ``flags`` are shared.  A body that faults is frozen
@@ -31,7 +32,7 @@ from sim.core import advance as single
 from sim.core.advance import OK, as_tuples, checked_step, inertia, step_torque
 from sim.core.jit import kernel, prange
 
-__all__ = ["advance_bodies", "pack_bodies", "CompiledSteps", "WARM_AFTER", "AUTO", "CHUNK"]
+__all__ = ["advance_bodies", "pack_bodies", "body_rows", "Switches", "CompiledSteps", "WARM_AFTER", "AUTO", "CHUNK"]
 
 #: Body-steps a process takes through the numpy kernels before it loads the compiled body loop (from the
 #: disk cache, about 0.3 s; compiling it, 5-20 s, once; the rule of :class:`sim.core.jit.Kernel`): a short run
@@ -59,15 +60,21 @@ def pack_bodies(torque, j_rows, j_inv_rows, qc, dt: float, integrator: str, norm
     """``(par, flags)`` for ``n`` bodies: ``par`` (n, 35) in :data:`sim.core.advance.PAR`'s layout, one row per
     body, from a column :class:`~sim.core.control.TorqueModel` (each entry one float for all or one row per
     body), the inertia rows, the command ``qc`` (4, n) or (4, 1); ``flags`` as :func:`sim.core.advance.pack`."""
-    _, flags = single.pack(_Shared(torque), (0.0,) * 9, (0.0,) * 9, dt, integrator, norm)
-    par = np.empty((n, 35))
+    _, flags = single.pack(Switches(torque), (0.0,) * 9, (0.0,) * 9, dt, integrator, norm)
+    return body_rows(torque, j_rows, j_inv_rows, qc, dt, n, 35), flags
+
+
+def body_rows(torque, j_rows, j_inv_rows, qc, dt: float, n: int, width: int) -> np.ndarray:
+    """``(n, width)`` rows whose first 35 entries are :data:`sim.core.advance.PAR`'s, one row per body (the rest
+    zeros): :func:`pack_bodies`'s, and the head of :data:`sim.model.advance_craft.PAR`'s."""
+    par = np.zeros((n, width))
     entries = (*torque.command, *torque.dampers, *qc, *torque.gains, *torque.limits, *j_rows, *j_inv_rows, dt)
     for i, value in enumerate(entries):
         par[:, i] = value
-    return par, flags
+    return par
 
 
-class _Shared:
+class Switches:
     """The switches of a column torque model, for :func:`sim.core.advance.pack`'s ``flags`` (its floats are
     packed per body by :func:`pack_bodies`)."""
 

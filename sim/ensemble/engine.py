@@ -17,7 +17,10 @@ when the bodies share the orbit and the epoch (each body then flies what
 the spec spreads them (``orbit_spread``, ``epoch_spread``): the same
 formulas, whose ``atan2`` numpy may round differently from libm by an ulp
 (:mod:`sim.core.ops`), so a body agrees with its ``Simulation`` to about
-1e-12 rather than bit for bit.
+1e-12 rather than bit for bit.  Where :mod:`sim.ensemble.orbit_loop` covers
+the settings, the bodies on an orbit step through it instead (each body's
+world and step compiled, on every core: bit for bit its ``Simulation``,
+one orbit each or shared).
 """
 
 from __future__ import annotations
@@ -30,11 +33,11 @@ from sim.core.algebra import norm2_Q
 from sim.core.control import TorqueModel
 from sim.core.energy import kinetic_energy
 from sim.ensemble import kernels
-from sim.ensemble.compiled import CompiledSteps
 from sim.ensemble.environment import Surroundings, bodies_world
 from sim.ensemble.heap import keep_temporaries
 from sim.ensemble.info import EnsembleFrame, EnsembleInfo, frozen_copy
 from sim.ensemble.metrics import Results, Tracker, outside
+from sim.ensemble.orbit_loop import OrbitSteps
 from sim.ensemble.sampling import sample, sample_inertia, sample_orbits
 from sim.ensemble.spec import EnsembleSpec
 from sim.core.integrators import qdot
@@ -53,7 +56,7 @@ from sim.core.wheels import gyrostat_energy
 __all__ = ["Ensemble"]
 
 
-class Ensemble(Results, Surroundings, CompiledSteps, Stepper):
+class Ensemble(Results, Surroundings, OrbitSteps, Stepper):
     """N rigid bodies integrated at once, the column twin of :class:`~sim.model.simulation.Simulation`.
 
     Parameters

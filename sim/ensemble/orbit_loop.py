@@ -1,0 +1,374 @@
+"""The ensemble's body loop on an orbit: each body's world and spacecraft step compiled, on every core (issue 42).
+
+:func:`advance_orbit_bodies` takes ``n`` steps of every body of an :class:`~sim.ensemble.Ensemble` whose
+bodies fly on an orbit (one shared, or one per body: ``orbit_spread``, ``epoch_spread``) in one call: a
+``numba.prange`` loop over the bodies, each making, at the start of every step, its world at the step's
+time, as :meth:`sim.model.simulation.Simulation._update_world` does (its orbit at ``t``, and at ``t -+ 0.5 s``
+for a moving pointing mode's rate feed-forward, :func:`sim.world.orbit.mean_elements_state`; the world's
+numbers by :func:`sim.model.world_kernel.world_values` with ``ops=None``; the command's sign kept as
+:meth:`sim.core.command.CommandInterpolator.follow` keeps it), then the spacecraft's step
+:func:`sim.model.advance_craft.craft_step` (the gravity gradient on the orbit at each stage's time, drag
+with the exponential atmosphere, the disturbance torque, the torque law with the rate feed-forward) with
+the norm mode and the fault checks of :func:`sim.model.advance_craft.advance_craft`.  The same kernels as
+one body's, so each body is bit for bit its :class:`~sim.model.simulation.Simulation`, including where the
+bodies' orbits differ (the numpy path's worlds on rows agree with it to about 1e-12 only:
+:mod:`sim.ensemble.engine`).  The per-step metrics of :class:`sim.ensemble.metrics.Tracker` are kept as in
+:func:`sim.ensemble.compiled.advance_bodies`, on the command of the new step as ``Ensemble._commit`` does.
+
+Covered (:func:`covers`): a Kepler orbit (elements; not a TLE), any pointing mode, half-quat, rk4 or rkmk4
+with the norm modes and torque laws of :func:`sim.model.advance_craft.covers`, the gravity gradient, drag
+(exponential atmosphere), the disturbance torque.  Not covered, stepping through the numpy columns as
+before: reaction wheels, a magnetic field (the torquers' B-dot and dumping laws are Python classes over
+:mod:`sim.core.ops`: :class:`sim.gnc.magnetic.MagneticControl`), solar radiation pressure, NRLMSIS,
+full-quat, navigation, a SLERP under way.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sim.core.advance import OK, law_torque, normed, status_of
+from sim.core.algebra import dot_QQ, norm2_Q
+from sim.core.jit import DISABLED, jitable, kernel, prange
+from sim.ensemble import compiled
+from sim.ensemble.environment import body_elements
+from sim.gnc.pointing import INERTIAL, MODE_CODES
+from sim.model import advance_craft as craft
+from sim.model import world_kernel as wk
+from sim.model.world_kernel import FEED_FORWARD_H, world_values
+from sim.world.orbit import KeplerOrbit, mean_elements_state
+
+#: The lengths of :data:`sim.model.advance_craft.FLAGS` and :data:`~sim.model.advance_craft.WORLD` (checked at
+#: import: the tuples :func:`_ints19` and :func:`_floats39` are written out to them).
+_FLAGS, _WORLDS = max(craft.FLAGS.values()) + 1, sum(craft.WORLD["torque"])
+assert (_FLAGS, _WORLDS) == (19, 39), "sim.ensemble.orbit_loop: the craft kernel's layouts changed"
+__all__ = ["advance_orbit_bodies", "covers", "pack_orbits", "load", "loaded", "start", "ORBIT", "CHUNK", "OrbitSteps"]
+
+#: Layout of a body's row of ``orbit``: the nine mean elements and rates of
+#: :func:`sim.world.orbit.mean_elements_state`, then the epoch's Julian day and fraction.
+ORBIT = {"elements": (0, 9), "jd_day": (9, 1), "jd_frac": (10, 1)}
+
+#: Most body-steps in one call of :func:`advance_orbit_bodies` (under a second at the 1.7 us of a Sun-pointing
+#: body-step with one orbit each; :data:`sim.ensemble.compiled.CHUNK` is sized for steps of tens of ns): Ctrl-C
+#: is seen between calls.  After each call Python makes the world once (on rows, one orbit per body: about
+#: 1.3 us a body), a few percent of the call.
+CHUNK = 500_000
+
+def _sample() -> tuple:
+    """Arguments of :func:`advance_orbit_bodies` of the types it is compiled for (no step taken)."""
+    x, par, flags = np.zeros((8, 1)), np.zeros((1, 58)), np.zeros(_FLAGS, dtype=np.int64)
+    track, i1, f1 = np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1)
+    orbit = np.zeros((1, 11))
+    orbit[0, 0], orbit[0, 8] = 7000.0, 1e-3
+    return (x, par, flags, craft.NO_SURFACES, orbit, wk.new_input(), np.zeros((4, 1)), 0, 0, 0.0,
+            np.zeros(1, dtype=np.bool_), i1, track, 0, 0.0, 0.0, f1, i1, f1, f1, i1)
+
+
+def covers(settings) -> bool:
+    """True when :func:`advance_orbit_bodies` steps an ensemble of ``settings`` on its orbit (module docstring;
+    the ensemble's own state is checked by :meth:`OrbitSteps._packed_orbits`)."""
+    s = settings
+    return (s.has_orbit and s.tle is None and craft.covers(s) and s.integrator != "full-quat" and s.thrusters == "none"
+            and s.wheel_count == 0 and s.magnetic_field == "none" and not s.srp
+            and (not s.drag or s.atmosphere == "exponential"))
+
+
+@kernel(parallel=True)
+def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, faulted, done, track, k0, c2,
+                         rate_under, peak_ww, first_under, travel, peak_tt, last_out):
+    """Up to ``n`` steps of each body (column ``j`` of ``x``, (8, m): q, w, correction) on its orbit, in place,
+    in parallel.
+
+    ``par`` (m, 58) and ``flags`` are :func:`sim.model.advance_craft.pack`'s, one ``par`` row per body;
+    ``table`` the facets' table; ``orbit`` (m, 11) each body's orbit and epoch (:data:`ORBIT`), or (1, 11)
+    one orbit for all (its world then made once a step, for every body); ``shared`` the
+    world's input of :data:`sim.model.world_kernel.INPUTS` for what the bodies share (the pointing axes, the
+    target, the mode and atmosphere codes); ``qc`` (4, m) each body's command, followed in place by a moving
+    mode.  The step ``k0 + i`` (``i`` from 0) is at ``t = t0 + (s0 + i) dt``, the ensemble's time base.
+
+    ``faulted``, ``done`` and the metrics (``track = (on, torque, norm_none, -)``, ``peak_ww``, ``first_under``,
+    ``travel``, ``peak_tt``, ``last_out``) as :func:`sim.ensemble.compiled.advance_bodies`, the torque of a
+    step that of its first stage (``Ensemble._general_step``), the settle band ``(Q.Qc)^2 < c2 |Qc|^2`` on
+    the command of the new step.
+    """
+    m = x.shape[1]
+    mode, air = int(shared[36]), int(shared[38])
+    one = orbit.shape[0] == 1  # one orbit shared: its world made once a step for every body
+    worlds = np.zeros((n + 1 if one else 0, _WORLDS))
+    if one:
+        for i in range(n + 1):
+            _world_into(worlds[i], orbit[0], t0 + (s0 + i) * par[0, 34], mode, air, shared)
+    for j in prange(m):
+        # par, flags and the world as tuples, each body's own arrays, its metrics in locals: an array passed to
+        # a function costs atomic reference counts, on a counter the threads share when the array is shared
+        p, fl = _floats58(par[j]), _ints19(flags)
+        tab = table.copy()
+        inp = shared.copy()
+        if one:  # (not ``orbit[0 if one else j]``: numba unifies int64 and prange's uint64 to a float)
+            el = orbit[0].copy()
+        else:
+            el = orbit[j].copy()
+        world = np.zeros(_WORLDS)
+        wheels, groups, buf = np.zeros((0, 11)), np.zeros((0, 5)), np.zeros((9, 0))
+        speeds = buf[6]
+        jr = (p[16], p[17], p[18], p[19], p[20], p[21], p[22], p[23], p[24])
+        dt, norm = p[34], fl[1]
+        q = (x[0, j], x[1, j], x[2, j], x[3, j])
+        w = (x[4, j], x[5, j], x[6, j])
+        correction = x[7, j]
+        c = (qc[0, j], qc[1, j], qc[2, j], qc[3, j])
+        alive = not faulted[j]
+        good = 0
+        tt = 0.0
+        metrics = (peak_ww[j], first_under[j], travel[j], peak_tt[j], last_out[j])
+        for i in range(n + 1):
+            # the world at the step's start (Simulation._update_world, after the last step or at reset)
+            t = t0 + (s0 + i) * dt
+            if one:
+                for a in range(_WORLDS):
+                    world[a] = worlds[i, a]
+            else:
+                _world_into(world, el, t, mode, air, inp)
+            if mode != INERTIAL:  # CommandInterpolator.follow: the sign continuous with the present command
+                qw = (world[24], world[25], world[26], world[27])
+                sign = -1.0 if dot_QQ(qw, c) < 0.0 else 1.0
+                c = (sign * qw[0], sign * qw[1], sign * qw[2], sign * qw[3])
+            if i > 0 and track[0] != 0:  # Tracker.track after step k0 + i, on the command of the new step
+                metrics = _track(metrics, k0 + i, q, w, c, c2, alive, tt, dt, track[2] != 0, rate_under)
+            if i == n:
+                break
+            for a in range(4):
+                world[24 + a] = c[a]
+            if alive:
+                ws = _floats39(world)
+                if track[0] != 0 and track[1] != 0:  # |T|^2 of the step's first stage (Ensemble._general_step)
+                    wd = (w[0] - ws[29], w[1] - ws[30], w[2] - ws[31]) if ws[28] != 0.0 else w
+                    tq = law_torque(q, wd, c, p, fl)
+                    if fl[16] != 0:
+                        e, have = craft.external(q, t, ws, p, fl, jr, tab)
+                        if have:
+                            tq = (tq[0] + e[0], tq[1] + e[1], tq[2] + e[2])
+                    tt = tq[0] * tq[0] + tq[1] * tq[1] + tq[2] * tq[2]
+                q1, w1 = craft.craft_step(q, w, speeds, t, ws, p, fl, wheels, groups, tab, buf)
+                q1, c1 = normed(q1, norm)
+                status = status_of(q1, 0.0 + w1[0] + w1[1] + w1[2], c1, norm)  # Python's sum(w)
+                if status == OK:
+                    q, w, correction = q1, w1, c1
+                    good += 1
+                else:
+                    alive = False
+                    faulted[j] = True
+        x[0, j], x[1, j], x[2, j], x[3, j] = q
+        x[4, j], x[5, j], x[6, j] = w
+        x[7, j] = correction
+        qc[0, j], qc[1, j], qc[2, j], qc[3, j] = c
+        done[j] = good
+        peak_ww[j], first_under[j], travel[j], peak_tt[j], last_out[j] = metrics
+
+
+@jitable
+def _world_into(world, el, t, mode, air, inp):
+    """The world of :data:`sim.model.advance_craft.WORLD` at ``t`` into ``world``, as
+    :meth:`sim.model.world.World.state` makes it (:func:`sim.model.world_kernel.world_values`, ``ops=None``) for
+    an orbit row ``el`` (:data:`ORBIT`): the time, the orbit's ``(r, v)``, the Sun, the shadow and the density,
+    and a moving mode's command as the world gives it (its sign not yet followed) and its rate feed-forward.
+    With inertial pointing and no drag a step reads the orbit alone: the rest is not made."""
+    rv = _orbit_at(el, t)
+    world[2] = t
+    r, v = rv
+    for a in range(3):
+        world[3 + a] = r[a]
+        world[6 + a] = v[a]
+    if mode == INERTIAL and air == 0:
+        return
+    rv_lo = rv_hi = rv
+    if mode != INERTIAL:
+        rv_lo = _orbit_at(el, t - 0.5 * FEED_FORWARD_H)
+        rv_hi = _orbit_at(el, t + 0.5 * FEED_FORWARD_H)
+    values = world_values(t, el[9], el[10], rv, rv_lo, rv_hi, rv, mode, (inp[12], inp[13], inp[14]),
+                          (inp[15], inp[16], inp[17]), (inp[18], inp[19], inp[20]), (inp[21], inp[22], inp[23]),
+                          0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), 0.0, 0.0, 0.0, air, None)
+    sun, qw, wc = values[3], values[10], values[11]  # (r, v) are rv's
+    world[9], world[10], world[11] = sun[0], sun[1], sun[2]
+    world[13], world[20] = values[5], values[16]
+    if mode != INERTIAL:
+        world[24], world[25], world[26], world[27] = qw[0], qw[1], qw[2], qw[3]
+        world[28] = 1.0
+        world[29], world[30], world[31] = wc[0], wc[1], wc[2]
+
+
+@jitable
+def _orbit_at(el, t):
+    """``(r, v)`` (km, km/s, ECI) of a body's ``orbit`` row (:data:`ORBIT`) at ``t``
+    (:func:`sim.world.orbit.mean_elements_state`)."""
+    x = mean_elements_state(el[0], el[1], el[2], el[3], el[4], el[5], el[6], el[7], el[8], t)
+    return (x[0], x[1], x[2]), (x[3], x[4], x[5])
+
+
+@jitable
+def _track(metrics, k, q, w, c, c2, alive, tt, dt, norm_none, rate_under):
+    """:meth:`sim.ensemble.metrics.Tracker.track` of a body after step ``k``: ``metrics`` its ``(peak_ww,
+    first_under, travel, peak_tt, last_out)`` returned updated for its state ``(q, w)`` (frozen when faulted),
+    ``alive`` (not faulted: its ``|w| dt`` and the step's ``|T|^2 = tt`` counted), the command ``c`` with the
+    settle band :func:`sim.ensemble.metrics.outside` of ``c2 |c|^2``."""
+    peak_ww, first_under, travel, peak_tt, last_out = metrics
+    ww = w[0] * w[0] + w[1] * w[1] + w[2] * w[2]
+    if not ww <= peak_ww:  # np.maximum: a nan wins
+        peak_ww = ww
+    s = math.sqrt(ww)
+    if s < rate_under and first_under < 0:
+        first_under = k
+    if alive:
+        travel += s * dt
+        if not tt <= peak_tt:
+            peak_tt = tt
+    d = dot_QQ(q, c)
+    d *= d
+    bound = c2 * norm2_Q(c)
+    if norm_none:
+        bound = norm2_Q(q) * bound
+    if d < bound:
+        last_out = k
+    return peak_ww, first_under, travel, peak_tt, last_out
+
+
+@jitable
+def _floats58(a):
+    """The 58 floats of a row of :data:`sim.model.advance_craft.PAR` as a tuple."""
+    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15],
+            a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30],
+            a[31], a[32], a[33], a[34], a[35], a[36], a[37], a[38], a[39], a[40], a[41], a[42], a[43], a[44], a[45],
+            a[46], a[47], a[48], a[49], a[50], a[51], a[52], a[53], a[54], a[55], a[56], a[57])
+
+
+@jitable
+def _ints19(a):
+    """The 19 flags of :data:`sim.model.advance_craft.FLAGS` as a tuple."""
+    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15],
+            a[16], a[17], a[18])
+
+
+@jitable
+def _floats39(a):
+    """The 39 floats of :data:`sim.model.advance_craft.WORLD` as a tuple (no thrust, no torque held here)."""
+    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15],
+            a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30],
+            a[31], a[32], a[33], a[34], a[35], a[36], a[37], a[38])
+
+
+class _Inertia:
+    """Placeholder inertia for :func:`sim.model.advance_craft.pack`'s flags (the rows are packed per body)."""
+
+    j_rows = j_inv_rows = (0.0,) * 9
+
+
+def pack_orbits(ens) -> tuple:
+    """``(par, flags, table, orbit, shared)`` of :func:`advance_orbit_bodies` for the bodies of the ensemble
+    ``ens`` (one ``par`` row per body; one ``orbit`` row per body, :data:`ORBIT`: the elements and epoch each
+    body's :class:`~sim.model.world.World` is built from, or one row for one shared orbit)."""
+    s, torque, load, world, n = ens._settings, ens._torque, ens._load, ens._world, ens.n
+    one, flags = craft.pack(compiled.Switches(torque), load, _Inertia(), ens._dt, s.integrator, s.norm, None,
+                            s.full_quat_form)
+    par = compiled.body_rows(torque, ens._jr, ens._jir, np.broadcast_to(ens._qc, (4, n)), ens._dt, n, len(one))
+    par[:, 35:49] = one[35:49]  # the orbit rate, the disturbance and its period; no wheels
+    orbit = np.empty((n, 11))
+    if ens._orbits is None:  # one orbit for all: the world's own floats, one row
+        orbit = np.empty((1, 11))
+        orbit[:, 0:9] = world.orbit.elements_and_rates
+    else:
+        orbit[:, 0:9] = body_elements(s, ens._orbits)
+    orbit[:, 9], orbit[:, 10] = world.epoch.jd_day, world.epoch.jd_frac
+    par[:, 49:58] = orbit[:, 0:9]
+    table = load.surfaces.table if load.surfaces is not None else craft.NO_SURFACES
+    shared = wk.new_input()
+    shared[12:15], shared[15:18] = world.b1, world.b2
+    shared[18:21], shared[21:24] = world.target_ecef, world.target_up_ecef
+    shared[36], shared[37], shared[38] = MODE_CODES[world.mode], 0, wk.AIR_CODES[world.air]
+    return par, flags, np.ascontiguousarray(table), orbit, shared
+
+
+class OrbitSteps(compiled.CompiledSteps):
+    """:class:`~sim.ensemble.compiled.CompiledSteps`, and on an orbit the steps through
+    :func:`advance_orbit_bodies`: when it may (:meth:`_packed_orbits`) and the bookkeeping of a call."""
+
+    _orbits_key: tuple | None = None
+
+    def _packed_bodies(self, k: int):
+        if self._world is None:
+            return super()._packed_bodies(k)
+        return self._packed_orbits(k)
+
+    def _compiled_steps(self, packed, k: int) -> int:
+        if self._world is None:
+            return super()._compiled_steps(packed, k)
+        return self._orbit_steps(packed, k)
+
+    def _packed_orbits(self, k: int):
+        """The packed arguments (:func:`pack_orbits`) for the next ``k`` steps, or None when they go through the
+        numpy columns: the settings are not covered (:func:`covers`; or a TLE, full-quat's ``P``, navigation, a
+        SLERP under way), ``compiled`` is False, or ``compiled`` is None and the bodies share one orbit (the
+        numpy columns make its world once for all, on floats: Simulation's bits too, and faster on one core:
+        docs/PERFORMANCE.md) or the JIT is off (the loop then runs as Python: only after its ``wait()``).
+
+        One orbit per body steps through the loop from the first step, whatever the process did before (unless
+        ``compiled`` is False): the numpy columns' worlds on rows may round an ulp off it, so a switch half-way,
+        as :mod:`sim.ensemble.compiled` makes after its ``WARM_AFTER`` body-steps, would make a body's numbers
+        depend on the process it ran in (a sweep's chunks on other workers).  The first such ensemble of a
+        process waits for it (:meth:`sim.core.jit.Kernel.wait`: from the disk cache about 0.3 s; a first compile,
+        announced, in a child process, 10-30 s)."""
+        s = self._settings
+        if (self._compiled is False or self._compiled is None and (self._orbits is None or DISABLED and not advance_orbit_bodies.ready)
+                or self._cmd.path is not None or self._nav is not None or self._p is not None
+                or self._law is not self._torque or len(self._x) != 8 or not covers(s)
+                or not isinstance(self._world.orbit, KeplerOrbit)):
+            return None
+        advance_orbit_bodies.wait()  # (nothing once it is ready)
+        torque = self._torque
+        key = (s, self._controls, self._dt, self._jr, torque.gains, torque.command, self._world)
+        old = self._orbits_key
+        if old is not None and all(a is b for a, b in zip(old[:-1], key)):
+            return old[-1]
+        packed = pack_orbits(self)
+        self._orbits_key = (*key, packed)
+        return packed
+
+    def _orbit_steps(self, packed, k: int) -> int:
+        """Up to ``k`` steps of every body through :func:`advance_orbit_bodies` (at most
+        :data:`CHUNK` body-steps), then what ``_commit`` does after each: the step count
+        and time, the faults, the command (a moving mode's, followed by the kernel) and the world of the new
+        step (:meth:`~sim.ensemble.environment.Surroundings._update_world`, for its readers).  Returns the
+        steps taken."""
+        k = min(k, max(1, CHUNK // self.n))
+        par, flags, table, orbit, shared = packed
+        tr, track, cmd = self._tracker, self.track, self._cmd
+        qc = np.array(np.broadcast_to(self._qc, (4, self.n)), dtype=float)
+        c = math.cos(math.radians(self.spec.settle_deg) / 2.0)  # Ensemble._outside's band
+        switches = np.array([track, self._const_tt is None, self._settings.norm == "none" or self._unit, 0],
+                            dtype=np.int64)
+        before = self.faulted.copy()
+        done = np.empty(self.n, dtype=np.int64)
+        advance_orbit_bodies(self._x, par, flags, table, orbit, shared, qc, k, self._k - self._k0, self._t0,
+                             self.faulted, done, switches, self._k, c * c, float(tr.rate_under), tr.peak_ww,
+                             tr.first_under, tr.travel, tr.peak_tt, tr.last_out)
+        new = self.faulted & ~before
+        if new.any():
+            self.fault_t[new] = self._t0 + (self._k + done[new] - self._k0) * self._dt
+        self._k += k
+        self._t = self._t0 + (self._k - self._k0) * self._dt
+        moving = self._world.mode != "inertial"
+        if moving:  # the kernel's command of the new step: the sign the world's command is followed from
+            cmd.qc = tuple(float(v) for v in qc[:, 0]) if cmd.shared else qc
+        self._update_world()
+        if moving and not cmd.shared:  # and the command itself (Simulation's bit for bit; rows of the numpy
+            cmd.qc = qc  # world may differ from it by an ulp: sim.ensemble.engine)
+            self._sync_command()
+        if not track:
+            self._tracked = False
+        elif self._const_tt is not None:
+            tr.peak_const_tt = max(tr.peak_const_tt, self._const_tt)
+        return k
+
+
+advance_orbit_bodies.warms(_sample, 0)  # its samples for sim.core.jit.load_all; loaded at an ensemble's first step
