@@ -43,8 +43,10 @@ from sim.world.orbit import KeplerOrbit, mean_elements_state
 #: The lengths of :data:`sim.model.advance_craft.FLAGS` and :data:`~sim.model.advance_craft.WORLD` (checked at
 #: import: the tuples :func:`_ints19` and :func:`_floats39` are written out to them).
 _FLAGS, _WORLDS = max(craft.FLAGS.values()) + 1, sum(craft.WORLD["torque"])
-assert (_FLAGS, _WORLDS) == (19, 39), "sim.ensemble.orbit_loop: the craft kernel's layouts changed"
-__all__ = ["advance_orbit_bodies", "covers", "pack_orbits", "load", "loaded", "start", "ORBIT", "CHUNK", "OrbitSteps"]
+if (_FLAGS, _WORLDS) != (19, 39):
+    raise ImportError("sim.ensemble.orbit_loop: the craft kernel's layouts changed; write _ints19/_floats39 again")
+
+__all__ = ["advance_orbit_bodies", "covers", "pack_orbits", "ORBIT", "CHUNK", "OrbitSteps"]
 
 #: Layout of a body's row of ``orbit``: the nine mean elements and rates of
 #: :func:`sim.world.orbit.mean_elements_state`, then the epoch's Julian day and fraction.
