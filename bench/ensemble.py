@@ -343,6 +343,31 @@ def _orbit_rows(quick: bool) -> list[dict]:
     return rows
 
 
+def _in_turns(trio, two: int, warm: int, steps: int, repeats: int, n: int) -> tuple:
+    """Numpy, compiled on one thread and compiled on ``two`` (the ensembles ``trio``) stepped in turns, ``warm``
+    steps first: ``(numpy ns, one thread ns, two threads ns (wall), one / numpy gain, two / one scale in wall
+    time, two threads' CPU / one's)`` a body-step; medians of the ``repeats`` rounds, ratios the medians of the
+    per-round ratios (the other users' load falls on all three alike)."""
+    import numba
+
+    times = ([], [], [])
+    for ens, count in zip(trio, (1, 1, two)):
+        numba.set_num_threads(count)
+        ens.step(warm)
+    for _ in range(repeats):
+        for ens, out, count in zip(trio, times, (1, 1, two)):
+            numba.set_num_threads(count)
+            start, cpu = time.perf_counter(), _clock()
+            ens.step(steps)
+            out.append(((time.perf_counter() - start) / steps / n * 1e9, (_clock() - cpu) / steps / n * 1e9))
+    old, one = (statistics.median(c for _, c in t) for t in times[:2])
+    both = statistics.median(w for w, _ in times[2])
+    gain = statistics.median(a[1] / b[1] for a, b in zip(times[0], times[1]))
+    scale = statistics.median(a[0] / b[0] for a, b in zip(times[1], times[2]))
+    work = statistics.median(b[1] / a[1] for a, b in zip(times[1], times[2]))
+    return old, one, both, gain, scale, work
+
+
 def _compiled_rows(quick: bool) -> list[dict]:
     """The compiled body loop (sim/ensemble/compiled.py, issue 42) beside the numpy kernels, one core and two.
 
@@ -373,21 +398,7 @@ def _compiled_rows(quick: bool) -> list[dict]:
     try:
         for label, settings, track in cases:
             trio = [Ensemble(settings, _spec(n), track=track, compiled=c) for c in (False, True, True)]
-            times = ([], [], [])
-            for ens, count in zip(trio, (1, 1, two)):
-                numba.set_num_threads(count)
-                ens.step(5)
-            for _ in range(repeats):
-                for ens, out, count in zip(trio, times, (1, 1, two)):
-                    numba.set_num_threads(count)
-                    start, cpu = time.perf_counter(), _clock()
-                    ens.step(steps)
-                    out.append(((time.perf_counter() - start) / steps / n * 1e9, (_clock() - cpu) / steps / n * 1e9))
-            old, one = (statistics.median(c for _, c in t) for t in times[:2])
-            both = statistics.median(w for w, _ in times[2])
-            gain = statistics.median(a[1] / b[1] for a, b in zip(times[0], times[1]))
-            scale = statistics.median(a[0] / b[0] for a, b in zip(times[1], times[2]))
-            work = statistics.median(b[1] / a[1] for a, b in zip(times[1], times[2]))
+            old, one, both, gain, scale, work = _in_turns(trio, two, 5, steps, repeats, n)
             same = all(np.array_equal(trio[0]._x, e._x) for e in trio[1:]) and all(
                 np.array_equal(trio[0].metrics()[k], e.metrics()[k], equal_nan=True)
                 for e in trio[1:] for k in trio[0].metrics())
@@ -447,21 +458,7 @@ def orbit_compiled_rows(quick: bool) -> list[dict]:
             spec = EnsembleSpec(bodies=n, seed=1, rate_spread=0.5, **orbits)
             settings = _satellite_on_orbit(pointing)
             trio = [Ensemble(settings, spec, compiled=c) for c in (False, True, True)]
-            times = ([], [], [])
-            for ens, count in zip(trio, (1, 1, two)):
-                numba.set_num_threads(count)
-                ens.step(2)
-            for _ in range(repeats):
-                for ens, out, count in zip(trio, times, (1, 1, two)):
-                    numba.set_num_threads(count)
-                    start, cpu = time.perf_counter(), _clock()
-                    ens.step(steps)
-                    out.append(((time.perf_counter() - start) / steps / n * 1e9, (_clock() - cpu) / steps / n * 1e9))
-            old, one = (statistics.median(c for _, c in t) for t in times[:2])
-            both = statistics.median(w for w, _ in times[2])
-            gain = statistics.median(a[1] / b[1] for a, b in zip(times[0], times[1]))
-            scale = statistics.median(a[0] / b[0] for a, b in zip(times[1], times[2]))
-            work = statistics.median(b[1] / a[1] for a, b in zip(times[1], times[2]))
+            old, one, both, gain, scale, work = _in_turns(trio, two, 2, steps, repeats, n)
             same = np.array_equal(trio[1]._x, trio[2]._x)
             apart = float(np.abs(trio[0]._x - trio[1]._x).max())
             load = (f"CPU time of two threads {work:.2f}x one's; load average {os.getloadavg()[0]:.1f} on "
