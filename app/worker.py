@@ -10,8 +10,10 @@ for the other.
 
 Pacing: simulated time follows wall time times the speed factor.  The loop
 owes the simulation the wall time elapsed since the last chunk (times the
-speed) and pays it in chunks of at most :data:`CHUNK_SECONDS` of simulated
-time, gathering at least :data:`MIN_TICK` of wall time per chunk, except
+speed) and pays it in chunks of at most :data:`CHUNK_SECONDS` of wall time's
+worth of simulated time, gathering at least :data:`MIN_TICK` of wall time's
+worth per chunk (so at 1,000x with dt 0.5 s a batch holds 16 steps, not
+one: each batch is a hand-over of the interpreter lock to the window), except
 that a new input wakes it to take the next step as soon as it is due.  A
 chunk also takes at most about :data:`CHUNK_WALL` of wall time (the steps'
 measured cost decides how many), so the window gets a new state every
