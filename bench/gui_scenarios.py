@@ -23,6 +23,7 @@ thread's cProfile (top by own time) for each run.  The child uses only what both
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import statistics
@@ -32,16 +33,22 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
 
-#: The measuring child: argv = scenario, seconds, warm-up seconds, "profile" or "".
+#: The measuring child: argv = scenario, seconds, warm-up seconds, "profile" or "", speed or "" (the
+#: scenario's own), a dict of changes to its settings (Python literal).
 CHILD = r"""
 import cProfile, io, json, os, pstats, sys, threading, time
 from PySide6.QtCore import QEvent, QObject
 from app.window import application, open_window
 from sim.run.scenario import load
 
+import ast, dataclasses
 name, seconds, warm, profile = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4] == "profile"
+speed, changes = (float(sys.argv[5]) if sys.argv[5] else None), ast.literal_eval(sys.argv[6])
 app = application()
-window = open_window(load(name), remember_geometry=False)   # at the scenario's own speed
+scenario = load(name)
+if changes:
+    scenario = dataclasses.replace(scenario, settings=scenario.settings.replace(**changes))
+window = open_window(scenario, remember_geometry=False, speed=speed)   # None: the scenario's own speed
 window.resize(1280, 800)
 window.flight.set_pause_at_end(False, 0.0)                  # run on past the scenario's end
 counts = {"attitude": 0, "orbit": 0, "plots": 0}
@@ -122,12 +129,15 @@ def builtin() -> list[str]:
     return builtin_names()
 
 
-def measure(tree: Path, name: str, seconds: float, warm: float = 3.0, profile: bool = False) -> dict:
-    """One scenario in the window of ``tree`` (a fresh process): the row printed by :data:`CHILD`."""
+def measure(tree: Path, name: str, seconds: float, warm: float = 3.0, profile: bool = False,
+            speed: float | None = None, changes: dict | None = None) -> dict:
+    """One scenario in the window of ``tree`` (a fresh process): the row printed by :data:`CHILD`; ``speed``
+    instead of the scenario's own, ``changes`` to its settings."""
     env = dict(os.environ, PYTHONPATH=str(tree))
     for _ in range(2):  # a second try if the child died (a GL crash under load, issue #13)
         proc = subprocess.run([sys.executable, "-c", CHILD, name, str(seconds), str(warm),
-                               "profile" if profile else ""], capture_output=True, text=True, env=env,
+                               "profile" if profile else "", "" if speed is None else repr(float(speed)),
+                               repr(changes or {})], capture_output=True, text=True, env=env,
                               cwd=str(tree), timeout=seconds + warm + 120)
         lines = [line for line in proc.stdout.splitlines() if line.startswith("ROW ")]
         if lines:
@@ -167,16 +177,20 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=8.0, help="wall seconds measured per scenario (8)")
     parser.add_argument("--only", help="comma-separated scenario names (default: every built-in scenario)")
     parser.add_argument("--profile", action="store_true", help="print the GUI thread's profile of each run")
+    parser.add_argument("--speed", type=float, help="this speed instead of each scenario's own")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a change to the settings (VALUE a Python literal), e.g. --set magnetic_field='igrf'")
     args = parser.parse_args(argv)
     if not os.environ.get("DISPLAY"):
         print("python -m bench.gui_scenarios: needs a display (xvfb-run)", file=sys.stderr)
         return 2
     names = args.only.split(",") if args.only else builtin()
+    changes = {key: ast.literal_eval(value) for key, value in (item.split("=", 1) for item in args.set)}
     trees = ([("old", args.before.resolve())] if args.before else []) + [("new", HERE)]
     rows = []
     for name in names:
         for label, tree in trees:
-            row = measure(tree, name, args.seconds, profile=args.profile)
+            row = measure(tree, name, args.seconds, profile=args.profile, speed=args.speed, changes=changes)
             rows.append((label, row))
             print(f"{label} {name}: {row['factor']:.4g}x of {row['speed']:g}x, attitude {_fps(row['attitude'])} "
                   f"fps, orbit {_fps(row['orbit'])} fps, plots {row['plots']:.0f}/s, GUI {row['gui_cpu']:.2f} "
