@@ -10,8 +10,10 @@ for the other.
 
 Pacing: simulated time follows wall time times the speed factor.  The loop
 owes the simulation the wall time elapsed since the last chunk (times the
-speed) and pays it in chunks of at most :data:`CHUNK_SECONDS` of simulated
-time, gathering at least :data:`MIN_TICK` of wall time per chunk, except
+speed) and pays it in chunks of at most :data:`CHUNK_SECONDS` of wall time's
+worth of simulated time, gathering at least :data:`MIN_TICK` of wall time's
+worth per chunk (so at 1,000x with dt 0.5 s a batch holds 16 steps, not
+one: each batch is a hand-over of the interpreter lock to the window), except
 that a new input wakes it to take the next step as soon as it is due.  A
 chunk also takes at most about :data:`CHUNK_WALL` of wall time (the steps'
 measured cost decides how many), so the window gets a new state every
@@ -41,12 +43,15 @@ import numpy as np
 
 from sim import TIME_TOLERANCE, reached, steps_until, LIMITS, Reset, SettingChange, Batch, Runner
 
-__all__ = ["SimulationWorker", "Fault", "SPEED_RANGE", "CHUNK_SECONDS", "CHUNK_WALL", "MAX_LAG"]
+__all__ = ["SimulationWorker", "Fault", "SPEED_RANGE", "CHUNK_SECONDS", "CHUNK_WALL", "MIN_TICK", "MAX_LAG"]
 
 #: Smallest and largest speed factor (simulated seconds per wall second): :data:`sim.io.limits.LIMITS`' "speed".
 #: Beyond what the machine can step, the run falls behind openly (:data:`MAX_LAG`).
 SPEED_RANGE = (LIMITS["speed"].low, LIMITS["speed"].high)
-#: Most simulated time taken in one chunk, s.
+#: Most simulated time taken in one chunk, in wall seconds' worth at the speed in force (at least 1x): 0.1 s
+#: simulated at 1x, 100 s at 1,000x.  A limit in simulated seconds alone made every chunk one step at a
+#: large speed with a long step (dt 0.5 s at 1,000x: 2,000 chunks, batches and interpreter-lock hand-overs a
+#: wall second); :data:`CHUNK_WALL` still bounds a chunk's wall time.
 CHUNK_SECONDS = 0.1
 #: Most steps in one chunk, whatever ``dt`` (keeps commands prompt for tiny steps).
 MAX_CHUNK_STEPS = 2000
@@ -386,7 +391,7 @@ class SimulationWorker:
         self._publish(runner, _current(runner))
 
     def _chunk_limit(self, dt: float) -> int:
-        limit = max(1, int(CHUNK_SECONDS / dt))
+        limit = max(1, int(CHUNK_SECONDS * max(self._speed, 1.0) / dt))
         if self._step_wall > 0.0:
             limit = min(limit, max(1, int(CHUNK_WALL / self._step_wall)))
         if self._stop_at is not None:
@@ -460,7 +465,7 @@ class SimulationWorker:
                 last = now
                 dt = self._active.sim.settings.dt
                 due = int((debt + TIME_TOLERANCE) / dt)  # whole steps owed; k * dt in floating point
-                enough = 1 if self._input_waiting else max(1, int(MIN_TICK * self._speed / dt))
+                enough = 1 if self._input_waiting else max(1, math.ceil(MIN_TICK * self._speed / dt - 1e-9))
                 if due < enough:
                     self._wake.wait(min((enough * dt - debt) / self._speed, MAX_TICK))
                     continue

@@ -12,6 +12,8 @@ its tab in view (sphere and histogram instead of the plots), >= 30 fps.
 Issue 23: 10,000 bodies at 1x real time (dt 1 ms, dampers and the quaternion
 controller on, the command moving) at >= 30 fps; the same with 1,000 of them
 drawn as aircraft.  ``python -m bench --only live`` runs these rows alone.
+Issues 42 and 45: every built-in scenario at its own speed at 58 fps or more,
+old beside new: ``python -m bench.gui_scenarios --before DIR`` (:mod:`bench.gui_scenarios`).
 
 Run through ``make bench`` (which provides the virtual screen).
 """

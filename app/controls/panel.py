@@ -151,8 +151,11 @@ class ControlPanel(QWidget):
         if fresh:
             self._sent.clear()
             self._shown = None
-        display = dataclasses.replace(settings, **self._in_flight(settings))
+        pending = self._in_flight(settings)
+        display = dataclasses.replace(settings, **pending) if pending else settings
         shown, self._shown = self._shown, display
+        if display is shown:  # the model's settings unchanged since the last sync, nothing in flight: no news
+            return
         for group in self._groups:
             if shown is None or any(getattr(display, k) != getattr(shown, k) for k in group.KEYS):
                 group.show_settings(display)

@@ -24,7 +24,7 @@ from app.view3d.layout import (GHOST_COLOR, GROUND_GRID_COLOR, GROUND_Z, HOME_CE
                                HOME_ELEVATION_AZIMUTH, NORTH_COLOR, NORTH_MARKER_ORIGIN, ORBIT_COLORS, ORBIT_LENGTH,
                                PRINCIPAL_COLORS, PRINCIPAL_LENGTH, REFERENCE_SIZE, RIG_OFFSET, SATURATED_COLOR,
                                SCENE_BACKGROUND, TRIAD_LENGTHS, as_rotation, north_marker_points, principal_axes_points,
-                               triad_item, wheel_points)
+                               triad_item, wheel_arrow, wheel_points)
 from app.view3d.magnetic import MAGNETIC_LENGTH, MagneticArrows
 from app.view3d.mesh import body_mesh
 from app.view3d.plumes import Plumes
@@ -253,19 +253,25 @@ class AttitudeScene(GLWindow):
         """Each wheel's speed as a fraction of its limit (signed), and whether it is at its limit.
 
         The arrow along a wheel's axis grows with ``|fraction|`` and points
-        the way it spins (right hand); a saturated wheel is drawn red and thick.
+        the way it spins (right hand); a saturated wheel is drawn red and thick.  Only what changed is made
+        again: the arrow with its speed, the ring with its saturation (every frame, issue 42).
         """
         state = (tuple(float(f) for f in fractions), tuple(bool(s) for s in saturated))
         if state == self._wheel_state:
             return
-        self._wheel_state = state
-        for (ring, arrow), axis, color, fraction, full in zip(self._wheel_items, self._wheel_axes,
-                                                              self._wheel_colors, *state):
+        drawn, self._wheel_state = self._wheel_state, state
+        if drawn is not None and len(drawn[0]) != len(state[0]):
+            drawn = None
+        for i, ((ring, arrow), axis, color, fraction, full) in enumerate(zip(
+                self._wheel_items, self._wheel_axes, self._wheel_colors, *state)):
+            was = None if drawn is None else (drawn[0][i], drawn[1][i])
             shade = SATURATED_COLOR if full else color
-            ring_points, arrow_points = wheel_points(axis, self._body_mesh.size, fraction)
             ring.width = arrow.width = 5.0 if full else 2.5
-            ring.set_data(ring_points, np.tile(shade, (len(ring_points), 1)))
-            arrow.set_data(arrow_points, np.tile(shade, (len(arrow_points), 1)))
+            if was is None or was[1] != full:
+                ring_points = wheel_points(axis, self._body_mesh.size, fraction)[0]
+                ring.set_data(ring_points, np.tile(shade, (len(ring_points), 1)))
+            if was != (fraction, full):
+                arrow.set_data(wheel_arrow(axis, self._body_mesh.size, fraction), np.tile(shade, (4, 1)))
 
     def set_thrusters(self, positions, directions) -> None:
         """Thrusters on the body (m, body axes; unit pushes): their plumes drawn while they fire (:class:`Plumes`)."""

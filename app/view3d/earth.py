@@ -165,6 +165,20 @@ class EarthItem(ArrayItem):
         GL.glUniform1i(uniform_location(program, "u_land"), 0)
         GL.glUniform3f(uniform_location(program, "u_sun"), *(float(x) for x in self._sun))
 
+    #: Draw only the faces turned to the camera.  The sphere is closed and convex, its triangles
+    #: counter-clockwise seen from outside (:func:`sphere_triangles`), so its far half is always hidden by
+    #: its near half: the same picture, and llvmpipe no longer colours the far half's pixels that the depth
+    #: test would have let through before the near half covered them (issue 42).
+    cull = True
+
     def _draw(self) -> None:
-        super()._draw()
-        GL.glBindTexture(GL.GL_TEXTURE_2D, 0)
+        if self.cull:
+            GL.glEnable(GL.GL_CULL_FACE)
+            GL.glCullFace(GL.GL_BACK)
+            GL.glFrontFace(GL.GL_CCW)
+        try:
+            super()._draw()
+        finally:
+            if self.cull:
+                GL.glDisable(GL.GL_CULL_FACE)
+            GL.glBindTexture(GL.GL_TEXTURE_2D, 0)

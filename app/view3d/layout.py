@@ -31,7 +31,7 @@ from app.view3d.glitems import LineItem
 
 __all__ = ["SCENE_BACKGROUND", "GHOST_COLOR", "AXIS_COLORS", "HOME_ELEVATION_AZIMUTH", "REFERENCE_SIZE",
            "ORBIT_COLORS", "SATURATED_COLOR", "as_rotation", "triad_item", "principal_axes_points",
-           "north_marker_points", "wheel_points"]
+           "north_marker_points", "wheel_points", "wheel_arrow"]
 
 SCENE_BACKGROUND = (38, 44, 56)
 """Dark blue-grey background of the 3D scenes (RGB 0-255)."""
@@ -170,8 +170,17 @@ def wheel_points(axis, size, fraction, segments=32):
     centre = WHEEL_OFFSET * size * a
     angles = np.linspace(0.0, 2.0 * np.pi, segments + 1)
     ring = centre + WHEEL_RADIUS * size * (np.outer(np.cos(angles), u) + np.outer(np.sin(angles), v))
+    return ring, wheel_arrow(axis, size, fraction)
+
+
+def wheel_arrow(axis, size, fraction):
+    """The axle and the spin arrow of :func:`wheel_points` alone, shape (4, 3), ``'lines'``: what a change of
+    speed moves (the ring stays where it is)."""
+    a = np.asarray(axis, dtype=float)
+    a = a / np.linalg.norm(a)
+    centre = WHEEL_OFFSET * size * a
     tip = centre + np.sign(fraction) * min(abs(fraction), 1.0) * WHEEL_ARROW * size * a
-    return ring, np.array([np.zeros(3), centre, centre, tip])
+    return np.array([np.zeros(3), centre, centre, tip])
 
 
 def north_marker_points(origin, length=7.0):

@@ -143,8 +143,9 @@ class FrameLoop:
         self._frames += 1
 
     def forget_last(self) -> None:
-        """A new run is shown: no snapshot of it yet."""
+        """A new run is shown: no snapshot of it yet, and its first second does not pace the frames."""
         self.last = None
+        self.pace.restart()
 
     @property
     def interval(self) -> int:

@@ -9,7 +9,15 @@ when the measured real-time factor falls below :data:`BEHIND` of the speed
 asked for, the frame interval grows by :data:`SLOWER_MS` (to at most
 :data:`SLOWEST_MS`; at once to it below :data:`FAR_BEHIND`), and after :data:`CALM_SECONDS` of keeping up it shrinks
 by :data:`FASTER_MS` again (to :data:`FASTEST_MS`).  Paused or stopped by a
-fault, the pace stays as it is.  No Qt here.
+fault, the pace stays as it is.
+
+A second that straddles a change is no news either: the first measurement of
+a run (:meth:`FramePace.restart`: the window being built, the kernels
+loading), the first after a change of speed (measured partly at the old
+speed) and the first after a pause are not counted.  Counted, each slowed the
+frames to 33 a second, and the calm spells took about a minute to bring them
+back to 60 (``fly_on_estimate`` opened at 100x drew 50 frames a second at
+most for its first minute; issue 42).  No Qt here.
 """
 
 from __future__ import annotations
@@ -38,21 +46,31 @@ class FramePace:
     Examples
     --------
     >>> pace = FramePace()
+    >>> pace.update(0.3, 1.0, False)            # a run's first second: no news
+    16
     >>> [pace.update(0.95, 1.0, False) for _ in range(5)]
     [20, 24, 28, 30, 30]
     >>> [pace.update(1.0, 1.0, False) for _ in range(CALM_SECONDS)][-1]
     28
-    >>> pace.update(0.0, 1.0, True), pace.update(0.6, 1.0, False)
-    (28, 30)
+    >>> pace.update(0.0, 1.0, True), pace.update(0.6, 1.0, False), pace.update(0.6, 1.0, False)
+    (28, 28, 30)
     """
 
     def __init__(self):
         self.interval = FASTEST_MS
         self._calm = 0
+        self._speed = None  # the speed of the last second counted; None: the next second is not counted
+
+    def restart(self) -> None:
+        """A new run: its first measured second is not counted (the interval stays as it is)."""
+        self._speed = None
 
     def update(self, factor: float, speed: float, halted: bool) -> int:
-        """The interval (ms) after a second at real-time ``factor`` for the ``speed`` asked; ``halted``: paused."""
-        if halted:
+        """The interval (ms) after a second at real-time ``factor`` for the ``speed`` asked; ``halted``: paused.
+
+        Not counted: a halted second, and the first second of a run, after a pause or at another speed."""
+        if halted or speed != self._speed:
+            self._speed = None if halted else speed
             return self.interval
         if factor < BEHIND * speed:
             slower = SLOWEST_MS if factor < FAR_BEHIND * speed else self.interval + SLOWER_MS

@@ -3,13 +3,14 @@
 No Qt and no OpenGL: the worker is a plain thread around a Runner.
 """
 
+import math
 import threading
 import time
 
 import numpy as np
 import pytest
 
-from app.worker import CHUNK_WALL, MAX_LAG, Fault, SimulationWorker
+from app.worker import CHUNK_WALL, MAX_LAG, MIN_TICK, Fault, SimulationWorker
 from gui_waits import came_round
 from sim.core import advance, jit
 from sim.run.runner import Runner
@@ -208,6 +209,21 @@ def test_slow_steps_still_reach_the_window_every_display_frame(started, monkeypa
     assert sizes and max(sizes) <= CHUNK_WALL / step + 1
     assert len(batches) >= 20, "about one batch per 12-16 ms of wall time"
     assert worker.sim_seconds < 0.5
+
+
+@pytest.mark.timing
+@pytest.mark.parametrize("speed, dt", [(1000.0, 0.5), (100.0, 0.5)])
+def test_a_fast_run_with_a_long_step_takes_many_steps_a_chunk(started, speed, dt):
+    """At a large speed with a long step (a day of orbit at 1,000x, dt 0.5 s: 2,000 steps a wall second) a
+    chunk holds at least MIN_TICK of wall time's worth of steps, not one step: one batch (and one hand-over of
+    the interpreter lock to the window) per step starved the window's frames (issue 42)."""
+    worker = started(runner=make_runner(dt=dt), speed=speed)
+    collect(worker, 0.3)  # the step's cost measured
+    batches = [b for b in collect(worker, 1.0) if len(b.rows)]
+    steps = sum(len(b.rows) for b in batches)
+    least = math.ceil(MIN_TICK * speed / dt - 1e-9)
+    assert steps / len(batches) >= 0.8 * least, f"{len(batches)} batches for {steps} steps"
+    assert len(batches) <= 1.5 / MIN_TICK, "about one batch per MIN_TICK of wall time, not one per step"
 
 
 def test_worker_replace_runner_drops_the_old_runs_batches(started):

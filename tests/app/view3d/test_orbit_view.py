@@ -14,6 +14,7 @@ from pyqtgraph.Qt import QtGui
 from scipy.spatial.transform import Rotation
 
 from app.view3d.earth import land_map, sphere_triangles
+from app.view3d.layout import SCENE_BACKGROUND
 from app.view3d.orbit import SCENE_PER_KM, OrbitView, ecef_to_eci_matrix
 from sim.model.simulation import Simulation
 from sim.run.scenario import load
@@ -295,3 +296,23 @@ def test_the_shadow_is_one_translucent_layer_with_the_cylinders_outline(nadir_wo
     assert body.sum() > 2000  # a large piece of the tube seen from its side
     assert np.abs(frame[body] - one_layer).max() <= 3, np.unique(frame[body], axis=0)[:8]
     assert np.abs(frame[outside] - background).max() <= 1
+
+
+@pytest.mark.parametrize("elevation, azimuth", [(20.0, 30.0), (-60.0, 200.0), (89.0, 0.0)])
+def test_the_earth_drawn_without_its_far_half_is_the_same_picture(orbit_view, elevation, azimuth):
+    """The Earth's far faces are culled (issue 42: llvmpipe coloured them for nothing): from any side, the
+    picture is the one drawn with every face, pixel for pixel, the shadow, the track and the craft with it."""
+    settings, snapshot = _run("sun_pointing", seconds=600.0)
+    orbit_view.new_run(settings)
+    orbit_view.show_snapshot(snapshot)
+    scene = orbit_view.scene
+    scene.look_from((0.0, 0.0, 0.0), 4.0 * scene.radius, elevation, azimuth)
+    culled = _frame(orbit_view)
+    scene.earth.cull = False
+    try:
+        whole = _frame(orbit_view)
+    finally:
+        scene.earth.cull = True
+    earth = (np.abs(culled - np.asarray(SCENE_BACKGROUND)) > 8).any(axis=-1).mean()
+    assert earth > 0.05, "the Earth is in view"
+    np.testing.assert_array_equal(culled, whole)

@@ -265,3 +265,26 @@ def test_reset_view_restores_the_camera(view):
     again = view.scene.cameraParams()
     assert again["distance"] == home["distance"] and again["center"] == home["center"]
     assert abs(QtGui.QQuaternion.dotProduct(again["rotation"], home["rotation"])) == pytest.approx(1.0)
+
+
+def test_wheels_drawn_bit_by_bit_are_the_wheels_drawn_at_once(view):
+    """The wheels' drawing made again only where it changed (the arrow with the speed, the ring with the
+    saturation; issue 42) is the drawing of the last speeds made from nothing, whatever came before."""
+    from app.view3d.layout import SATURATED_COLOR, wheel_points
+
+    axes = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.6, 0.8))
+    colors = ((1.0, 0.5, 0.0, 1.0), (0.2, 0.8, 0.2, 1.0), (0.3, 0.3, 1.0, 1.0))
+    view.set_wheels(axes, colors)
+    steps = [((0.1, -0.2, 0.3), (False, False, False)), ((0.5, -0.2, 1.0), (False, False, True)),
+             ((0.6, -1.0, 0.9), (False, True, False)), ((0.6, -0.4, -0.2), (False, False, False))]
+    scene = view.scene
+    for fractions, full in steps:
+        view.set_wheel_speeds(fractions, full)
+        for (ring, arrow), axis, color, f, sat in zip(scene.wheel_items, axes, colors, fractions, full):
+            want_ring, want_arrow = wheel_points(axis, scene.body.size, f)
+            shade = SATURATED_COLOR if sat else color
+            np.testing.assert_allclose(ring.pos, want_ring, atol=1e-6)
+            np.testing.assert_allclose(arrow.pos, want_arrow, atol=1e-6)
+            for item in (ring, arrow):
+                np.testing.assert_allclose(item.colors, np.tile(shade, (len(item.pos), 1)), atol=1e-6)
+                assert item.width == (5.0 if sat else 2.5)
