@@ -243,11 +243,14 @@ class Sweep:
 
 
 def _ask(call, where, seconds: float = 10.0):
-    """A call to the scheduler with a deadline; SweepFailed when it does not answer."""
+    """A call to the scheduler with a deadline; SweepFailed when it does not answer in time, or when its
+    connection closes (killed, or the network: the same words as a loss seen while the chunks run)."""
     try:
         return call(callback_timeout=seconds)
-    except (TimeoutError, OSError) as exc:
+    except TimeoutError as exc:
         raise SweepFailed(f"the scheduler of {where} stopped answering ({_why(exc)})") from None
+    except OSError as exc:  # distributed's CommClosedError, a connection reset or refused
+        raise SweepFailed(f"the connection to {where} was lost ({_why(exc)})") from None
 
 
 def _why(exc: BaseException) -> str:

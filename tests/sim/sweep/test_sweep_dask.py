@@ -181,8 +181,9 @@ class _Future:
 class _Cluster:
     """``plan[i] = (at, status, error)`` for the i-th chunk submitted; ``workers(t)``: the worker threads at t."""
 
-    def __init__(self, plan, workers=lambda t: {"tcp://w1": 1}, answers=math.inf):
+    def __init__(self, plan, workers=lambda t: {"tcp://w1": 1}, answers=math.inf, silence=TimeoutError):
         self.clock, self.plan, self.workers, self.answers = _Clock(), list(plan), workers, answers
+        self.silence = silence  # what a call past ``answers`` raises: a timeout, or a closed connection
         self.futures, self.cancelled, self.timeouts, self.empty_at, self.polls = [], [], [], [], 0
 
     def nthreads(self, callback_timeout=None):
@@ -190,7 +191,7 @@ class _Cluster:
         if callback_timeout is None:
             raise _Hang("asked the scheduler with no time limit")
         if len(self.timeouts) > self.answers:
-            raise TimeoutError("timed out after 10 s\nsecond line")
+            raise self.silence("timed out after 10 s\nsecond line")
         now = self.workers(self.clock.t)
         if not now:
             self.empty_at.append(self.clock.t)
@@ -373,6 +374,21 @@ def test_a_scheduler_that_stops_answering_during_the_sweep_ends_it(scenario, scr
         _sweep(scenario).run(cluster, where=WHERE)
     message = str(failed.value)
     assert _words("scheduler of", WHERE, "stopped answering", "TimeoutError").search(message), message
+    assert set(cluster.cancelled) == set(cluster.futures[1:])
+
+
+def test_a_scheduler_whose_connection_closes_during_the_sweep_is_a_lost_connection(scenario, scripted):
+    # the scheduler killed while the sweep asks it for its workers: distributed's CommClosedError (an OSError),
+    # the words of a connection lost, as when the loss shows in the chunks' wait (not "stopped answering")
+    from distributed.comm.core import CommClosedError
+
+    cluster = scripted([(1.0, "finished", None), (math.inf, "finished", None), (math.inf, "finished", None)],
+                       answers=1, silence=CommClosedError)
+    with pytest.raises(SweepFailed) as failed:
+        _sweep(scenario).run(cluster, where=WHERE)
+    message = str(failed.value)
+    assert _words("the connection to", WHERE, "was lost", "CommClosedError").search(message), message
+    assert "stopped answering" not in message and "\n" not in message
     assert set(cluster.cancelled) == set(cluster.futures[1:])
 
 

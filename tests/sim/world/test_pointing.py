@@ -120,8 +120,9 @@ def test_the_controller_converges_to_the_moving_command(mode):
 
 
 def test_without_the_feed_forward_the_dampers_drag_the_pointing():
+    # both in Python, whose _update_world runs between steps (the compiled loop makes the world itself)
     sim = _pointing_sim("nadir")
-    sim.step(1200)
+    sim._step_python(1200)
     with_ff = sim.snapshot().pointing_error_deg
     sim = _pointing_sim("nadir")
     orig = sim._update_world
@@ -130,7 +131,7 @@ def test_without_the_feed_forward_the_dampers_drag_the_pointing():
         orig()
         sim._torque.rate_ref = None
     sim._update_world = no_ff
-    sim.step(1200)
+    sim._step_python(1200)
     assert sim.snapshot().pointing_error_deg > 5 * with_ff
 
 
