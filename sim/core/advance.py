@@ -132,7 +132,7 @@ def _rates_rhs(q, w, par, flags, jr, jir):
     return euler_rhs(w, step_torque(q, w, par, flags), jr, jir)
 
 
-@jitable
+@jitable(inline=True)
 def _step(q, w, dt, par, flags, jr, jir):
     """One step of the integrator coded in ``flags``: :func:`~sim.core.integrators.half_quat` or
     :func:`~sim.core.integrators.rk4` without wheels, through their kernels."""
@@ -178,7 +178,7 @@ def inertia(par):
     return jr, jir
 
 
-@jitable
+@jitable(inline=True)
 def checked_step(q, w, par, flags, jr, jir):
     """One step of the integrator and the norm mode coded in ``flags``, and the checks of
     :meth:`sim.model.simulation.Simulation.step` in its order: ``(status, q, w, correction)``, the new state

@@ -4,9 +4,8 @@ Every compiled kernel of :mod:`sim` is a plain Python function decorated here, a
 ``core/jit.py`` does for poliastro's kernels, so that the options and the cache are set once:
 
 * :func:`jitable`: a formula (the small algebra, a derivative, a control law, a world model).
-  It stays an ordinary Python function for Python callers, bit for bit what it was, and is
-  compiled inline into any compiled kernel that calls it (numba's ``register_jitable``).
-  One source per formula: the Python path and the compiled path run the same text.
+  An ordinary Python function for Python callers, bit for bit, compiled into any kernel that calls it (numba's
+  ``register_jitable``; ``inline=True``: inlined at numba's IR level). One source: Python and compiled paths alike.
 * :func:`kernel`: an entry point called from Python (an ``advance`` that runs many steps in one
   call, a body loop over an ensemble).  ``parallel=True`` lets its ``numba.prange`` loops use
   every core.
@@ -88,7 +87,7 @@ os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
 
 _lock = threading.RLock()
 _numba = None
-#: The formulas :func:`jitable` recorded before numba was imported.
+#: The formulas :func:`jitable` recorded before numba was imported, each with its ``inline``.
 _pending: list = []
 _cache_dir: Path | None = None
 
@@ -103,10 +102,9 @@ def numba_module():
         if _numba is None:
             import numba
             from numba.extending import register_jitable
-
             numba.config.CACHE_DIR = str(_choose_cache_dir())  # read by numba's cache locator per dispatcher
-            for fn in _pending:
-                register_jitable(fn)
+            for fn, how in _pending:
+                register_jitable(inline=how)(fn)
             _pending.clear()
             _numba = numba
     return _numba
@@ -479,17 +477,19 @@ def load_all(stream=None) -> dict:
     return seconds
 
 
-def jitable(fn):
-    """A formula: plain Python for Python callers, inlined into the kernels that call it (``register_jitable``)."""
-    if DISABLED:
-        return fn
-    with _lock:
-        if _numba is None:
-            _pending.append(fn)
-            return fn
-    from numba.extending import register_jitable
-
-    return register_jitable(fn)
+def jitable(fn=None, *, inline: bool = False):
+    """A formula: plain Python for Python callers, compiled into the kernels that call it (``register_jitable``);
+    ``inline=True``: inlined into each caller at numba's IR level (a step's hot dispatch only: PERFORMANCE.md)."""
+    def wrap(f, how="always" if inline else "never"):
+        if DISABLED:
+            return f
+        with _lock:
+            if _numba is None:
+                _pending.append((f, how))
+                return f
+        from numba.extending import register_jitable
+        return register_jitable(inline=how)(f)
+    return wrap if fn is None else wrap(fn)
 
 
 def kernel(fn=None, *, parallel: bool = False):

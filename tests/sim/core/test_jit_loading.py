@@ -247,3 +247,22 @@ def test_load_all_says_what_it_does_kernel_by_kernel(capsys):
     assert fresh in seconds and fresh.ready and all(k.ready for k in seconds)
     assert "loading the simulation kernels" in err and f"[{len(seconds)}/{len(seconds)}]" in err
     assert "sim.model.world_kernel.world_kernel" in err
+
+
+@needs_jit
+def test_only_the_step_dispatch_is_inlined_into_its_callers():
+    """``@jitable(inline=True)`` reaches numba as ``inline="always"`` (the body's step 70 ns to 36 ns,
+    docs/PERFORMANCE.md, issue 42); a plain ``@jitable`` stays a call (inlining every formula made the compiles
+    minutes long), and both stay the plain Python function for Python callers."""
+    from numba.core.registry import cpu_target
+
+    jit.numba_module()
+    typing = cpu_target.typing_context
+    typing.refresh()
+
+    def how(fn):
+        return {t._inline.value for t in typing.resolve_value_type(fn).templates}
+
+    assert how(advance.checked_step) == how(advance._step) == {"always"}
+    assert how(advance.normed) == how(advance.step_torque) == {"never"}
+    assert advance.checked_step.__module__ == "sim.core.advance" and not hasattr(advance.checked_step, "py_func")
