@@ -1,4 +1,4 @@
-"""A run of the command line read back as columns: the CSV reader the command-line tests share."""
+"""A run of the command line read back as columns, or refused: what the command-line tests share."""
 
 import csv
 import io
@@ -20,3 +20,13 @@ def run_columns(capsys, *argv) -> dict:
     out, err = capsys.readouterr()
     assert code == 0, err
     return csv_columns(out)
+
+
+def run_refused(capsys, argv, fragment: str) -> None:
+    """``attitude-sim run --duration 0.01 ARGV`` refused as bad input: exit 2, nothing on stdout, one line on
+    stderr starting ``attitude-sim: error:`` and holding ``fragment``."""
+    code = main(["run", "--duration", "0.01", *argv])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("attitude-sim: error:")
+    assert fragment in err, err

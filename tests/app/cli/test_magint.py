@@ -16,7 +16,7 @@ from scipy.spatial.transform import Rotation
 from app.cli import main
 from sim.model.rows import MAGNETIC_COLUMNS, ORBIT_COLUMNS, TORQUE_COLUMNS
 from sim.model.surface_file import SurfaceFileError, coefficients, parse
-from csv_runs import run_columns
+from csv_runs import run_columns, run_refused
 
 ORBIT = "500,0,97.4,0,0,0"
 P_SUN = 4.56e-6  # N/m^2 at 1 AU (Wertz 1978, 17.2)
@@ -175,11 +175,7 @@ def test_dumping_holds_the_wheels_momentum_bounded(capsys):
     (["--atmosphere", "jacchia"], "invalid choice: 'jacchia'"),
 ])
 def test_bad_values_exit_2_with_one_line(capsys, argv, fragment):
-    code = main(["run", "--duration", "0.01", *argv])
-    out, err = capsys.readouterr()
-    assert code == 2 and out == ""
-    assert err.count("\n") == 1 and err.startswith("attitude-sim: error:")
-    assert fragment in err, err
+    run_refused(capsys, argv, fragment)
 
 
 def test_bad_surfaces_file_exits_2_naming_the_entry(capsys, tmp_path):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from app.cli import main
-from csv_runs import run_columns
+from csv_runs import run_columns, run_refused
 
 G0 = 9.80665
 
@@ -47,11 +47,7 @@ def test_thruster_columns_in_the_npz(tmp_path):
     (["--thrusters", "0,1,0;0,-1,0", "--thruster-directions", "0,0,1"], "1 directions for 2 thrusters"),
 ])
 def test_bad_values_exit_2_with_one_line(capsys, argv, fragment):
-    code = main(["run", "--duration", "0.01", *argv])
-    out, err = capsys.readouterr()
-    assert code == 2 and out == ""
-    assert err.count("\n") == 1 and err.startswith("attitude-sim: error:")
-    assert fragment in err, err
+    run_refused(capsys, argv, fragment)
 
 
 def test_an_ensemble_flies_thrusters(capsys, tmp_path):
