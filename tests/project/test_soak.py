@@ -9,6 +9,7 @@ import time
 
 import numpy as np
 
+from sim.core import advance as compiled
 from sim.run.runner import RESET, Runner
 from sim.run.scenario import load
 from sim.model.rows import HISTORY_COLUMNS
@@ -43,6 +44,9 @@ def _random_inputs(rng):
 def test_soak(request):
     minutes = request.config.getoption("--soak-minutes")
     rng = random.Random(20261121)
+    # numba and the body's kernel loaded first (about 140 MB, once a process): the growth measured is the run's,
+    # not whether another test of this worker happened to load the kernel before (sim.core.jit)
+    compiled.advance.wait(stream=False)
     runner = Runner(load("default"))
     deadline = time.monotonic() + 60.0 * minutes
     steps_per_second = round(1.0 / runner.sim.settings.dt)
