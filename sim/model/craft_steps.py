@@ -20,6 +20,7 @@ import math
 import numpy as np
 
 from sim.model import advance_craft as craft
+from sim.model.craft_nav import NO_NAV
 from sim.core import advance as plain
 from sim.core.wheel_program import program
 from sim.gnc.magnetic import BDOT_LAWS
@@ -131,20 +132,30 @@ class CraftSteps:
         values = self._world_values()
         if nav is not None:  # the sensors due in [t, t + dt) and the estimate of t, as the Python step
             nav.step(self._t, dt, self._q, self._world_state, craft=self._held(values, par, flags, held))
+        # the navigation in the loop, unless a SLERP or a magnetometer without the world's field (IGRF in Python)
+        looped = cmd.path is None and (nav is None or nav.mag is None or (world is not None and world.field is not None))
         while n > 0:
             w0 = self._w
-            inp = world.loop_input(self._t) if world is not None and cmd.path is None and nav is None else None
+            inp = world.loop_input(self._t) if world is not None and looped else None
             if inp is None:
                 inp = out = craft.NO_WORLD
-                steps = 1 if world is not None or cmd.path is not None or nav is not None else min(n, CHUNK)
+                steps = 1 if world is not None or not looped else min(n, CHUNK)
             else:
                 out = world.output
                 steps = min(n, CHUNK)
                 if bdot is not None:
                     mag[11:20] = bdot.state
                     rods[:, 7] = bdot.u
+            arrays = NO_NAV
+            if nav is not None and steps > 1:
+                arrays = nav.loop_arrays(dt, world is not None, held is not None)
             status, done, made = craft.advance_craft(state, values, par, flags, wheels, groups, table, steps,
-                                                     thr_arrays, inp, out, mag, rods)
+                                                     thr_arrays, inp, out, mag, rods, arrays)
+            if arrays is not NO_NAV:  # the streams where the loop left them, the torque it held last
+                nav.loop_taken(arrays)
+                w0 = tuple(arrays[0][9:12].tolist())  # the last step's start (craft_nav.CTL's w0)
+                if held is not None:
+                    held.value = tuple(values[36:39].tolist())
             if thr is not None:
                 self._load.thrust = thr.torque  # held over the last step (the rows' applied torque)
             n -= done
@@ -159,7 +170,7 @@ class CraftSteps:
                     if not made:  # a field sample's boundary: the next samples, and the loop makes this world
                         values[0], values[1], values[2] = self._t0, float(self._k - self._k0), math.nan
                         made = craft.advance_craft(state, values, par, flags, wheels, groups, table, 0, thr_arrays,
-                                                   world.loop_input(self._t), out, mag, rods)[2]
+                                                   world.loop_input(self._t), out, mag, rods, NO_NAV)[2]
                     self._loop_done(values, out, mag, rods, made)
                 else:
                     if cmd.path is not None:
@@ -170,15 +181,15 @@ class CraftSteps:
                 more = n > 0 and status == craft.OK
                 if more:
                     values = self._world_values()
-                if nav is not None:  # this step's end, and the next one's start when it follows in this call
+                if nav is not None and status == craft.OK:  # the last step's end, and the next one's start
                     if more:
                         nav.step(self._t, dt, self._q, self._world_state, w0[:3], self._w[:3],
                                  self._held(values, par, flags, held))
                     else:
                         nav.step(None, dt, w0=w0[:3], w1=self._w[:3])
-            elif nav is not None:
-                nav.taken = True  # the Python step that raises the fault finds this step's samples taken
             if status != craft.OK:
+                if nav is not None:
+                    nav.taken = True  # the Python step that raises the fault finds this step's samples taken
                 break
         return n
 

@@ -20,6 +20,7 @@ import pytest
 
 from sim.core import advance as compiled
 from sim.model import advance_craft as craft
+from sim.model.craft_nav import NO_NAV
 from sim.core.ops import FLOAT
 from sim.core.wheel_program import gyrostat_rates, motor_torques, program
 from sim.core.wheels import wheel_set
@@ -259,7 +260,7 @@ def test_the_kernel_reports_a_fault_and_the_good_steps():
     state = np.array((*sim.q, *sim.w, 0.0, 0.0, 0.0, 0.0, 0.0, *sim.wheel_speeds))
     status, done, _ = craft.advance_craft(state, sim._world_values(), par, flags, wheels, groups, table, 10_000,
                                           craft.NO_THRUSTERS, craft.NO_WORLD, craft.NO_WORLD,
-                                          np.zeros(craft.MAG_SIZE), craft.NO_RODS)
+                                          np.zeros(craft.MAG_SIZE), craft.NO_RODS, NO_NAV)
     assert status == compiled.NORM_RUNAWAY and 0 < done < 10_000
     assert abs(math.sqrt(sum(x * x for x in state[:4])) - 1.0) <= compiled.NORM_FAULT
 
