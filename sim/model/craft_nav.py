@@ -28,31 +28,51 @@ import numpy as np
 from sim.core.jit import jitable
 from sim.gnc.sensing import INP_SIZE, navigation
 from sim.gnc.sensors import sample_due
+from sim.model.world_kernel import rotation_at
+from sim.world.frames import ecef_to_eci, eci_to_ecef
+from sim.world.magnetic import igrf_sum
 
-__all__ = ["CTL", "CTL_SIZE", "NAV_FIELDS", "NO_NAV", "ready", "between", "before_step"]
+__all__ = ["CTL", "CTL_SIZE", "NAV_FIELDS", "NO_NAV", "igrf_eci", "ready", "between", "before_step"]
 
 #: Layout of ``ctl``, the loop's navigation numbers: name -> (first index, length).  ``on`` 1 when the loop runs
 #: the navigation, ``hold`` 1 when the law flies on the estimate, ``world`` 1 when the loop makes a world (the Sun,
 #: the shadow, the Earth and the field of the craft's ``world`` are seen; else none, in the Sun), ``star_rate``
 #: and ``vector_rate`` the samples per second, ``field`` 1 when the magnetometer reads the world's field,
 #: ``k_gyro``.. ``k_mag`` each stream's next sample in its block (read and written by the loop), ``w0`` the true
-#: rates at the start of the last step taken (written by the loop: Python ends that step).
+#: rates at the start of the last step taken (written by the loop: Python ends that step), ``igrf`` 1 when the
+#: magnetometer reads IGRF of the epoch's year (``terms``, :func:`igrf_eci`: the run has no field of its own),
+#: ``jd`` the epoch's Julian day and fraction.
 CTL = {"on": (0, 1), "hold": (1, 1), "world": (2, 1), "star_rate": (3, 1), "vector_rate": (4, 1), "k_gyro": (5, 1),
-       "k_star": (6, 1), "k_sun": (7, 1), "k_mag": (8, 1), "w0": (9, 3)}
-CTL_SIZE = 12
+       "k_star": (6, 1), "k_sun": (7, 1), "k_mag": (8, 1), "w0": (9, 3), "igrf": (12, 1), "jd": (13, 2)}
+CTL_SIZE = 15
 #: The navigation's arrays of :func:`sim.model.advance_craft.advance_craft`'s last argument, in order.
 NAV_FIELDS = ("ctl", "cfg", "normals", "gyro", "star", "sun", "mag", "qe", "fbias", "pe", "true_bias",
-              "available", "rates")
+              "available", "rates", "terms")
 
 
 def _none() -> tuple:
     """The navigation tuple of a run without one (``ctl[on]`` 0): empty arrays of the types the loop takes."""
     f1, f2, f3 = np.zeros(CTL_SIZE), np.zeros((0, 3)), np.zeros((0, 1, 1))
-    return (f1, np.zeros(0), f2, f3, f3, f3, f3, f2, f2, np.zeros((0, 3, 3)), f2, np.zeros((0, 4)), f2)
+    return (f1, np.zeros(0), f2, f3, f3, f3, f3, f2, f2, np.zeros((0, 3, 3)), f2, np.zeros((0, 4)), f2, np.zeros((0, 4)))
 
 
 #: :func:`_none`'s tuple.
 NO_NAV = _none()
+
+
+@jitable
+def igrf_eci(terms, jd_day, jd_frac, t, x_km, y_km, z_km) -> tuple:
+    """The magnetometer's field without a field of the run's own (:func:`sim.model.navigation.magnetic_field`):
+    IGRF of ``terms`` (:attr:`sim.world.magnetic.Gauss.terms` as rows ``(n, m, C, S)``) at the ECI position
+    ``(x, y, z)`` km at ``t`` s after the epoch ``jd_day + jd_frac``, through the one ECI <-> ECEF turn
+    (:func:`sim.world.magnetic.field_eci`, the Earth's rotation and precession of
+    :func:`sim.model.world_kernel.rotation_at`), T, ECI."""
+    _, _, rot, p = rotation_at(jd_day, jd_frac, t, None)
+    size = int(terms[terms.shape[0] - 1, 0]) + 2
+    v = np.zeros((size, size + 1))
+    w = np.zeros((size, size + 1))
+    x, y, z = eci_to_ecef((1e3 * x_km, 1e3 * y_km, 1e3 * z_km), rot, p)
+    return ecef_to_eci(igrf_sum(x, y, z, terms, v, w, None), rot, p)
 
 
 @jitable
@@ -109,7 +129,10 @@ def between(nav, q, w0, w1, t, dt, world, par, flags):
         if cfg[87] != 0.0:
             inp[20] = ctl[8]
             ctl[8] += 1.0
-            inp[14], inp[15], inp[16] = world[14], world[15], world[16]
+            if ctl[12] != 0.0:
+                inp[14], inp[15], inp[16] = igrf_eci(nav[13], ctl[13], ctl[14], t, world[3], world[4], world[5])
+            else:
+                inp[14], inp[15], inp[16] = world[14], world[15], world[16]
     inp[21] = ctl[1]
     qa = np.empty((1, 4))
     qa[0, 0], qa[0, 1], qa[0, 2], qa[0, 3] = q[0], q[1], q[2], q[3]

@@ -132,8 +132,7 @@ class CraftSteps:
         values = self._world_values()
         if nav is not None:  # the sensors due in [t, t + dt) and the estimate of t, as the Python step
             nav.step(self._t, dt, self._q, self._world_state, craft=self._held(values, par, flags, held))
-        # the navigation in the loop, unless a SLERP or a magnetometer without the world's field (IGRF in Python)
-        looped = cmd.path is None and (nav is None or nav.mag is None or (world is not None and world.field is not None))
+        looped = cmd.path is None  # a SLERP: one step a call, the command made in Python between
         while n > 0:
             w0 = self._w
             inp = world.loop_input(self._t) if world is not None and looped else None
@@ -148,7 +147,7 @@ class CraftSteps:
                     rods[:, 7] = bdot.u
             arrays = NO_NAV
             if nav is not None and steps > 1:
-                arrays = nav.loop_arrays(dt, world is not None, held is not None)
+                arrays = nav.loop_arrays(dt, world is not None, held is not None, world is not None and world.field is None)
             status, done, made = craft.advance_craft(state, values, par, flags, wheels, groups, table, steps,
                                                      thr_arrays, inp, out, mag, rods, arrays)
             if arrays is not NO_NAV:  # the streams where the loop left them, the torque it held last
