@@ -8,9 +8,10 @@ Kepler orbit the kernel makes each step's world itself and takes many steps a ca
 boundary, where Python makes the world and the next samples); after each call Python rebuilds what readers
 see from the kernel's last outputs (:meth:`CraftSteps._loop_done`).  During a SLERP, or on an orbit the kernel
 does not propagate, it calls the kernel one step at a time and makes, between the steps, what Python makes
-(the next command, the world, the B-dot sample: :meth:`Simulation._update_world`); with sensors, one step a
-call too, the navigation between them (the sensors' samples, the estimate and the torque held at it,
-:class:`sim.model.navigation.Navigation`); without a world, many steps in one call.  The numbers are those of the Python step, bit for bit.
+(the next command, the world, the B-dot sample: :meth:`Simulation._update_world`); without a world, many steps in
+one call.  With sensors the navigation runs inside the loop between two steps (the sensors' samples, the
+estimate and the torque held at it: :mod:`sim.model.craft_nav`), the loop returning when a block of the noise
+runs out; Python ends the last step of a call and starts the next (:class:`sim.model.navigation.Navigation`).  The numbers are those of the Python step, bit for bit.
 """
 
 from __future__ import annotations
@@ -115,10 +116,11 @@ class CraftSteps:
         returns at a field sample's boundary, where Python makes the world (:meth:`_update_world`); after
         each call what readers see (the world, the field in body axes, the torquers' dipole, the command and
         its rate) is that of the last step, as the Python step leaves it.  During a SLERP, or on an orbit the
-        kernel does not propagate, one step a call and Python makes the world between them.  With sensors, one
-        step a call and one navigation call between two steps (:meth:`sim.model.navigation.Navigation.step`):
-        the end of the step taken and the start of the next, the torque held at the estimate written into the
-        next step's ``world``."""
+        kernel does not propagate, one step a call and Python makes the world between them.  With sensors the
+        loop runs the navigation between two steps (:mod:`sim.model.craft_nav`: the end of the step taken, the
+        start of the next, the torque held at the estimate written into ``world``) and returns when a block of
+        noise runs out; between two calls Python's navigation (:meth:`sim.model.navigation.Navigation.step`)
+        ends the last step and starts the next, taking the next blocks."""
         par, flags, wheels, groups, table = packed
         cmd, world, nav, dt = self._cmd, self._world, self._nav, self._dt
         held = self._law if self._law is not self._torque else None
