@@ -134,9 +134,9 @@ class CraftSteps:
         values = self._world_values()
         if nav is not None:  # the sensors due in [t, t + dt) and the estimate of t, as the Python step
             nav.step(self._t, dt, self._q, self._world_state, craft=self._held(values, par, flags, held))
-        looped = cmd.path is None  # a SLERP: one step a call, the command made in Python between
         while n > 0:
             w0 = self._w
+            looped = cmd.path is None  # a SLERP under way: one step a call, the command made in Python between
             inp = world.loop_input(self._t) if world is not None and looped else None
             if inp is None:
                 inp = out = craft.NO_WORLD

@@ -172,7 +172,7 @@ NAVIGATION = {"fly_on_estimate": 1500, "cubesat_year": 1500, "sun_mag_triad": 10
 @pytest.mark.parametrize("name", sorted(NAVIGATION))
 def test_navigation_scenarios_bit_for_bit(name):
     """Sensors, the estimator and (fly_on = estimate) the torque held at the estimate: the compiled craft step
-    (one step a call, the navigation between) and the Python step agree to the bit, estimate included."""
+    (many steps a call, the navigation inside its loop) and the Python step agree to the bit, estimate included."""
     s = load(name).settings
     a, b = Simulation(s), Simulation(s)
     assert a._craft_packed() is not None

@@ -96,6 +96,22 @@ def test_a_fault_inside_the_loop_is_todays():
     assert np.array_equal(_bits(xa), _bits(xb)) and sa == sb
 
 
+def test_a_slerp_under_way_steps_one_a_call_then_the_loop(monkeypatch):
+    """Flown on the estimate in inertial pointing with a SLERP under way: one step a call (Python makes the command
+    between), the navigation in Python between; once the SLERP ends, the loop with the navigation inside."""
+    counted = _Counted(craft.advance_craft)
+    monkeypatch.setattr(craft, "advance_craft", counted)
+    s = load("fly_on_estimate").settings.replace(pointing="inertial", slerp_time=10.0)
+    a, b = Simulation(s), Simulation(s)
+    for sim in (a, b):
+        sim.set("command_deg", (30.0, 10.0, -20.0))
+    a.step(600)
+    b._step_python(600)
+    (xa, sa), (xb, sb) = _everything(a), _everything(b)
+    assert np.array_equal(_bits(xa), _bits(xb)) and sa == sb
+    assert counted.steps[:20] == [1] * 20 and max(counted.steps) > 100
+
+
 def _loop_run(name, steps):
     sim = Simulation(load(name).settings)
     sim.step(steps)
