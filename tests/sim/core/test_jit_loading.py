@@ -150,7 +150,7 @@ def test_with_the_jit_off_no_kernel_imports_numba():
             "s = np.zeros(8); s[3] = 1.0; s[4] = 0.1\n"
             "par, flags = np.zeros(35), np.zeros(9, dtype=np.int64)\npar[16] = par[20] = par[24] = 1.0\n"
             "par[25] = par[29] = par[33] = 1.0\npar[34] = 0.01\n"
-            "assert advance.advance(s, par, flags, 10) == (0, 10) and advance.advance.ready")
+            "assert advance.advance(s, par, flags, 10, advance.NO_ROWS) == (0, 10) and advance.advance.ready")
     assert _imported(body, NUMBA_DISABLE_JIT="1") == "[]"
 
 
