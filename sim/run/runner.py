@@ -48,6 +48,9 @@ MAIN = "main"
 #: reference body (degrees), kinetic energy, ``|Q| - 1``.
 COMPARE_COLUMNS = ("t", "error_deg", "energy", "norm")
 _DEG = 180.0 / math.pi
+#: Most steps :meth:`Runner.advance` takes in one call: below the plain kernel's ``WARM_AFTER``, a call of which
+#: waits for its load (:meth:`sim.core.jit.Kernel.wanted`); the window's thread steps in Python meanwhile.
+_NO_WAIT = compiled.WARM_AFTER - 1
 
 
 @dataclass
@@ -273,8 +276,8 @@ class Runner:
                     if bodies:
                         self._measure(bodies, metrics, taken)
                     taken += 1
-                else:
-                    taken += self._rows_to_boundary(rows[taken:], n - taken)
+                else:  # fewer steps a call than make a kernel wait for its load: the window's thread never waits
+                    taken += self._rows_to_boundary(rows[taken:], min(n - taken, _NO_WAIT))
         except (SimulationFault, SettingsError) as exc:
             fault = str(exc)
         if self.recorder is not None:

@@ -269,3 +269,21 @@ def test_run_every_step_is_advance_and_the_api_collects_its_blocks():
     columns = api.run("hoffmann_controller", duration=3.0)
     streamed = np.array(list(api.stream(scenario, duration=3.0)))
     assert np.array_equal(np.column_stack(list(columns.values())), streamed)
+
+
+def test_a_batch_never_waits_for_the_kernel_to_load(monkeypatch):
+    """The window's thread steps in Python while the kernel loads: a batch of more steps than WARM_AFTER asks
+    it for fewer at a time, never for a number that makes it wait (sim.core.jit.Kernel.wanted)."""
+    kernel = compiled.advance
+    asked = []
+
+    def prepare(n, stream=None):
+        asked.append(n)
+        assert n < kernel.warm_after, "a call this long waits for the load"
+        return False
+
+    monkeypatch.setattr(kernel, "_ready", False)
+    monkeypatch.setattr(kernel, "prepare", prepare)
+    monkeypatch.setattr(kernel, "start", lambda *args, **kwargs: None)
+    batch = Runner(load("default")).advance(kernel.warm_after + 500)
+    assert batch.fault is None and len(batch.rows) == kernel.warm_after + 500 and len(asked) >= 2
