@@ -21,20 +21,31 @@ import sys
 import time
 
 NAMES = ("sun_pointing", "detumble", "momentum_dumping", "fly_on_estimate")
+#: Cases besides the built-in scenarios (``--rows``' table, issue 42): name -> (scenario, settings changed, short
+#: and long steps).  The plain body's step is 0.05-0.15 us: 100,000-200,000 steps make tens of ms of CPU.
+CASES = {
+    "aircraft": ("default", {}, 1000, 201_000),
+    "rk4_free": ("default", {"integrator": "rk4", "rates": (1.0, 0.2, -0.5), "dampers_on": False}, 1000, 101_000),
+}
+#: ``--rows`` without names: issue 42's table of a row every step against none.
+ROW_NAMES = ("aircraft", "rk4_free", "sun_pointing", "detumble", "momentum_dumping", "nadir_pointing",
+             "fly_on_estimate")
 
 
 def us_per_step(name: str, short: int = 200, long: int = 1200, repeats: int = 3, every: int = 10**9) -> float:
-    """CPU microseconds per step of ``name`` through sim.api.run, the best of ``repeats`` differences; a history
-    row kept every ``every`` steps (default none: 10^9; 1 is the window's and ``--every 1``'s figure)."""
+    """CPU microseconds per step of ``name`` (a built-in scenario or one of :data:`CASES`) through sim.api.run,
+    the best of ``repeats`` differences; a history row kept every ``every`` steps (default none: 10^9; 1 is the
+    window's and ``--every 1``'s figure)."""
     from sim import api
     from sim.run.scenario import load
 
-    dt = load(name).settings.dt
+    name, changes, short, long = CASES.get(name, (name, {}, short, long))
+    dt = load(name).settings.replace(**changes).dt
     _load_kernels()
 
     def run(steps):
         start = time.process_time()
-        api.run(name, duration=steps * dt, every=every, force=True)
+        api.run(name, duration=steps * dt, every=every, force=True, **changes)
         return time.process_time() - start
 
     run(short)  # compile or load the kernels, warm the caches
@@ -101,8 +112,13 @@ def main(argv=None) -> int:
     parser.add_argument("--state", action="store_true", help="time World.state alone instead of the step")
     parser.add_argument("--every", type=int, default=10**9, help="a history row every N steps (default: none)")
     parser.add_argument("--repeat", type=int, default=1, help="measure old and new this many times, alternating")
-    parser.add_argument("names", nargs="*", default=NAMES)
+    parser.add_argument("--rows", action="store_true",
+                        help="each name with no rows and with a row every step (issue 42's 2x goal), old and new")
+    parser.add_argument("names", nargs="*")
     args = parser.parse_args(argv)
+    args.names = args.names or (ROW_NAMES if args.rows else NAMES)
+    if args.rows:
+        return _rows_table(args)
     what = "state_us" if args.state else "us_per_step"
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     every = args.every
@@ -124,6 +140,29 @@ def main(argv=None) -> int:
             print(f"{name:18s} before {old:8.2f} us  after {new:8.2f} us  ({old / new:4.1f}x)", flush=True)
         else:
             print(f"{name:18s} {_child(here, name, what, every):8.2f} us", flush=True)
+    return 0
+
+
+def _rows_table(args) -> int:
+    """For each name: no rows and a row every step, in the old tree (``--before``) and this one, alternating
+    (best of ``--repeat`` rounds, each round a best of three); the ratio rows / no rows of each tree."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    trees = [("new", here)]
+    if args.before:
+        os.makedirs(os.path.join(args.before, "bench"), exist_ok=True)
+        with open(__file__) as src, open(os.path.join(args.before, "bench", "world_steps.py"), "w") as dst:
+            dst.write(src.read())
+        trees.insert(0, ("old", args.before))
+    for name in args.names:
+        best = {}
+        for _ in range(args.repeat):
+            for label, folder in trees:
+                for every in (10**9, 1):
+                    us = _child(folder, name, "us_per_step", every)
+                    best[label, every] = min(best.get((label, every), math.inf), us)
+        parts = [f"{label} {best[label, 10**9]:8.3f} / {best[label, 1]:8.3f} us ({best[label, 1] / best[label, 10**9]:5.1f}x)"
+                 for label, _ in trees]
+        print(f"{name:18s} " + "   ".join(parts) + "   (no rows / a row every step)", flush=True)
     return 0
 
 

@@ -325,6 +325,21 @@ def _replay_rows(runner, steps, every, progress):
             progress.update(len(batch.rows))
 
 
+def _collect_blocks(runner, duration, plan_: Plan, progress) -> dict:
+    """:func:`_collect` of a run of the main body alone from :meth:`sim.run.runner.Runner.blocks` (arrays of rows,
+    written by the compiled loop where it covers the body): the rows copied block by block."""
+    names = columns(plan_.scenario)
+    table = np.empty((len(names), plan_.rows))
+    i = done = 0
+    for block in runner.blocks(duration, plan_.every):
+        table[:, i:i + len(block)] = block[:, :len(names)].T
+        i += len(block)
+        if progress is not None and runner.total_steps != done:
+            progress.update(runner.total_steps - done)
+            done = runner.total_steps
+    return {name: table[k, :i] for k, name in enumerate(names)}
+
+
 def _collect(rows, plan_: Plan) -> dict:
     """The rows as columns: one block of memory (column after column), each column a view of it."""
     names = columns(plan_.scenario)
@@ -389,7 +404,10 @@ def run(source=None, duration: float | None = None, every: int = 1, *, force: bo
     duration = None if duration is None else _duration(duration)
     p = plan(scenario, duration, every, user_torque).check(in_memory=True, force=force)
     with _bar(p.steps, progress) as bar:
-        return convert_result(_collect(stream(scenario, duration, p.every, bar, user_torque), p), convention)
+        runner = Runner(scenario, user_torque=user_torque)
+        if not runner.compare:  # the main body alone: its rows a block at a time
+            return convert_result(_collect_blocks(runner, duration, p, bar), convention)
+        return convert_result(_collect(_stream_rows(runner, duration, p.every, bar), p), convention)
 
 
 def replay(path, every: int = 1, *, force: bool = False, progress: bool = False,

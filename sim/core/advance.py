@@ -34,9 +34,10 @@ from sim.core.equations import euler_rhs, qdot
 from sim.core.integrators import axpy_Q, axpy_V, half_quat_update, rk4_sum_Q, rk4_sum_V
 from sim.core.jit import jitable, kernel
 from sim.core.norm import elimination, hoffmann, none, renormalize, unit
+from sim.core.row_formula import NO_ROWS, plain_row, write_row
 
 __all__ = ["advance", "checked_step", "step_torque", "law_torque", "normed", "status_of", "inertia", "as_tuples", "pack", "covers", "WARM_AFTER", "INTEGRATORS", "NORMS", "CONTROLLERS", "OK", "NOT_FINITE", "UNIT_RANGE",
-           "NORM_RUNAWAY", "NORM_FAULT", "PAR", "FLAGS"]
+           "NORM_RUNAWAY", "NORM_FAULT", "PAR", "FLAGS", "NO_ROWS"]
 
 #: With norm handling ``none``, a norm error beyond this is a fault.
 NORM_FAULT = 1e-3
@@ -84,7 +85,7 @@ def covers(settings) -> bool:
 
 def _sample() -> tuple:
     """Arguments of :func:`advance` of the types it is compiled for (no step taken)."""
-    return np.zeros(8), np.zeros(35), np.zeros(9, dtype=np.int64), 0
+    return np.zeros(8), np.zeros(35), np.zeros(9, dtype=np.int64), 0, NO_ROWS
 
 
 def pack(torque, j_rows, j_inv_rows, dt, integrator, norm) -> tuple:
@@ -206,13 +207,27 @@ def status_of(q1, sw, c1, mode):
     return OK
 
 
+@jitable
+def _row(rows, k, q, w, c, pt, ft, jr):
+    """Row ``k`` of ``rows = (out, head)`` (:func:`advance`) after the step that gave ``(q, w, c)``."""
+    head = rows[1]
+    t = head[0] + (head[1] + (k + 1)) * pt[34]  # Simulation's t0 + (k - k0) dt
+    write_row(rows[0], k, plain_row(t, q, w, qdot(q, w), c, ft[1] == 3, jr, step_torque(q, w, pt, ft),
+                                    (head[2], head[3], head[4], head[5]), (head[6], head[7], head[8])))
+
+
 @kernel
-def advance(state, par, flags, n):
+def advance(state, par, flags, n, rows):
     """Take up to ``n`` steps from ``state = (q1..q4, wx, wy, wz, correction)``, in place.
 
     Returns ``(status, steps)``: :data:`OK` and ``n``, or a fault status and the number of good
     steps before the step that faulted (``state`` holds the last good state), the checks of
     :meth:`sim.model.simulation.Simulation.step` in its order (:func:`checked_step`).
+
+    ``rows = (out, head)``: with ``out`` of ``n`` rows (:data:`sim.core.row_formula.PLAIN_COLUMNS` columns),
+    row ``k`` is written after step ``k`` (:func:`sim.core.row_formula.plain_row`), ``head`` = ``(t0, steps,
+    qc1..qc4, psi_c, theta_c, phi_c)``: the time base, the steps taken since it before this call, the command as
+    written (:attr:`sim.core.command.Command.written`) and its angles (degrees); :data:`sim.core.row_formula.NO_ROWS` (``out`` empty) writes none.
     """
     jr, jir = inertia(par)
     pt, ft = as_tuples(par, flags)  # tuples, not arrays, into the step's calls: no reference counts a call
@@ -226,6 +241,8 @@ def advance(state, par, flags, n):
         if status != OK:
             break
         q, w, correction = q1, w1, c1
+        if rows[0].shape[0] > 0:
+            _row(rows, done, q, w, correction, pt, ft, jr)
         done += 1
     state[0], state[1], state[2], state[3] = q
     state[4], state[5], state[6] = w

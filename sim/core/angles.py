@@ -16,7 +16,7 @@ import math
 
 from sim.core.algebra import norm2_Q
 from sim.core.jit import jitable
-from sim.core.ops import FLOAT, clip_of, select_of, sqrt_of
+from sim.core.ops import FLOAT, any_of, atan2_of, clip_of, hypot_of, select_of, sqrt_of
 
 __all__ = ["SINGULAR", "cayley_entries", "to_body", "from_cayley_entries", "aircraft_angles", "aircraft_angles_of"]
 
@@ -24,6 +24,7 @@ __all__ = ["SINGULAR", "cayley_entries", "to_body", "from_cayley_entries", "airc
 SINGULAR = 1e-12
 
 
+@jitable
 def cayley_entries(q) -> tuple:
     """The nine entries ``(c11, c12, c13, c21, ..., c33)`` of the Cayley matrix ``C(Q)``, Hoffmann (2.12).
 
@@ -105,22 +106,25 @@ def aircraft_angles(q, ops=FLOAT) -> tuple:
     return aircraft_angles_of(cayley_entries(q), norm2_Q(q), ops)
 
 
+@jitable
 def aircraft_angles_of(c, qq, ops=FLOAT) -> tuple:
     """:func:`aircraft_angles` from the Cayley entries ``c`` (:func:`cayley_entries`) and ``qq = |Q|^2``.
 
     For a caller that needs the Cayley matrix as well (the momentum in
-    inertial axes of :mod:`sim.core.energy`).
+    inertial axes of :mod:`sim.core.energy`).  With ``ops=None`` (the history row's formula,
+    :mod:`sim.core.row_formula`, compiled or not) ``sqrt(c11^2 + c12^2)`` stands for the hypot
+    (:func:`sim.core.ops.hypot_of`).
     """
-    c11, c12, c13, c21, c22, c23, _, _, c33 = c
-    horizontal = ops.hypot(c11, c12)
-    theta = ops.atan2(-c13, horizontal)
-    psi = ops.atan2(c12, c11)
-    phi = ops.atan2(c23, c33)
+    c11, c12, c13, c21, c22, c23, c33 = c[0], c[1], c[2], c[3], c[4], c[5], c[8]
+    horizontal = hypot_of(c11, c12, ops)
+    theta = atan2_of(-c13, horizontal, ops)
+    psi = atan2_of(c12, c11, ops)
+    phi = atan2_of(c23, c33, ops)
     singular = horizontal <= SINGULAR * qq
-    if ops.any(singular):
+    if any_of(singular, ops):
         # theta = +-90 deg exactly: only phi -+ psi is defined; report psi = 0 and
         # phi from c21 = sin(phi -+ psi), c22 = cos(phi -+ psi) of (7.13).
-        psi = ops.select(singular, 0.0, psi)
-        phi = ops.select(singular, ops.atan2(ops.select(c13 < 0.0, c21, -c21), c22), phi)
+        psi = select_of(singular, 0.0, psi, ops)
+        phi = select_of(singular, atan2_of(select_of(c13 < 0.0, c21, -c21, ops), c22, ops), phi, ops)
     return (psi, theta, phi)
 

@@ -20,11 +20,13 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.algebra import dot_VV, matvec_MV, norm2_Q, vmul3_QQ
+from sim.core.jit import jitable
 from sim.core.quaternion import v_matrix
 
 __all__ = ["multiplier", "augmented_system", "solve_augmented"]
 
 
+@jitable
 def multiplier(q, p, jr, shift: float = 0.0) -> float:
     """Lagrange multiplier of Form III, Sherif (30), from ``(Q, P = dQ/dt)``.
 

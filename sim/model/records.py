@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 
+from sim.core.equations import qdot
+from sim.core.row_formula import DEG, plain_row
 from sim.model.rows import Snapshot, columns_of, field_values, history_row, orbit_values
 
 __all__ = ["Records"]
@@ -51,8 +53,17 @@ class Records:
     def row(self) -> tuple:
         """``snapshot().row()`` without the :class:`Snapshot`: the values in :func:`history_columns` order.
 
-        What :class:`~sim.run.runner.Runner` records after every step.
+        What :class:`~sim.run.runner.Runner` records after every step.  A body without wheels, world, load,
+        sensors, CMGs or thrusters takes :func:`sim.core.row_formula.plain_row`, the formula the compiled advance
+        writes its rows with (:meth:`~sim.model.simulation.Simulation.step_rows`): the same bits.
         """
+        if (self._world_state is None and self._nav is None and self._thr is None and self._cmg is None
+                and not self._load.active and len(self._w) == 3):
+            q, w, cmd = self._q, self._w, self._cmd
+            a = cmd.angles
+            return plain_row(self._t, q, w, self._p if self._p is not None else qdot(q, w), self._correction,
+                             self._unit, self._rigid.j_rows, self._law(q, w), cmd.written,
+                             (a[0] * DEG, a[1] * DEG, a[2] * DEG))
         _, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
         ws = self._world_state
         orbit = ()

@@ -15,11 +15,11 @@ import math
 import numpy as np
 
 from sim.core import advance as compiled
-from sim.core.algebra import dot_QQ, norm2_Q
-from sim.core.angles import aircraft_angles, aircraft_angles_of, cayley_entries, from_cayley_entries
+from sim.core.algebra import norm2_Q
+from sim.core.angles import aircraft_angles, from_cayley_entries
 from sim.core.body import Body
 from sim.core.control import TorqueModel
-from sim.core.energy import body_momentum, energy_of, inertial_momentum
+from sim.core.energy import energy_of, inertial_momentum
 from sim.world.environment import to_orbit_frame
 from sim.world.orbit import OrbitError
 from sim.core.integrators import qdot
@@ -27,7 +27,7 @@ from sim.model.loads import LoadModel, gyrostat_of
 from sim.model.navigation import Navigation, navigation_key
 from sim.model.records import Records
 from sim.model.rows import Snapshot
-from sim.core.multiplier import multiplier
+from sim.core.row_formula import body_readout
 from sim.core.norm import unit
 from sim.core.quaternion import from_aircraft_angles
 from sim.model.settings import Settings
@@ -303,19 +303,7 @@ class Simulation(Stepper, CraftSteps, Records):
             return
         packed = self._packed(n) if n > 0 else None
         if packed is not None:
-            q, w = self._q, self._w
-            state = np.array((q[0], q[1], q[2], q[3], w[0], w[1], w[2], self._correction))
-            while n > 0:  # in chunks of at most _CHUNK steps (milliseconds): Ctrl-C is seen between them
-                status, done = compiled.advance(state, packed[0], packed[1], min(n, _CHUNK))
-                if done:
-                    self._q = (float(state[0]), float(state[1]), float(state[2]), float(state[3]))
-                    self._w = (float(state[4]), float(state[5]), float(state[6]))
-                    self._correction = float(state[7])
-                    self._k += done
-                    self._t = self._t0 + (self._k - self._k0) * self._dt
-                n -= done
-                if status != compiled.OK:
-                    break  # the faulting step again in Python below: it raises today's SimulationFault
+            n = self._step_plain(packed, n, None)
             if n == 0:
                 return
         elif n > 0 and (craft := self._craft_packed()) is not None and craft_kernels.advance_craft.wanted(n):
@@ -323,6 +311,53 @@ class Simulation(Stepper, CraftSteps, Records):
             if n == 0:
                 return
         self._step_python(n)
+
+    def _step_plain(self, packed, n: int, out) -> int:
+        """Up to ``n`` steps through :func:`sim.core.advance.advance`, with ``out`` (or None) its rows written
+        after each step; the steps left (not 0 after a fault: the caller takes that step again in Python)."""
+        q, w = self._q, self._w
+        state = np.array((q[0], q[1], q[2], q[3], w[0], w[1], w[2], self._correction))
+        head = None
+        if out is not None:
+            cmd = self._cmd
+            head = np.array((self._t0, 0.0, *cmd.written, *(a * _DEG for a in cmd.angles)))
+        while n > 0:  # in chunks of at most _CHUNK steps (milliseconds): Ctrl-C is seen between them
+            m = min(n, _CHUNK)
+            rows = compiled.NO_ROWS
+            if out is not None:
+                head[1] = float(self._k - self._k0)
+                rows = (out[:m], head)
+                out = out[m:]
+            status, done = compiled.advance(state, packed[0], packed[1], m, rows)
+            if done:
+                self._q = (float(state[0]), float(state[1]), float(state[2]), float(state[3]))
+                self._w = (float(state[4]), float(state[5]), float(state[6]))
+                self._correction = float(state[7])
+                self._k += done
+                self._t = self._t0 + (self._k - self._k0) * self._dt
+            n -= done
+            if status != compiled.OK:
+                break  # the faulting step again in Python: it raises today's SimulationFault
+        return n
+
+    def step_rows(self, n: int, out) -> None:
+        """:meth:`step` ``n`` times with the history row after each step written into ``out[i]`` (an array of
+        at least ``n`` rows of :func:`sim.model.rows.history_columns_of` the settings): row ``i`` is
+        :meth:`row` after step ``i + 1``.  A body of :func:`sim.core.advance.covers` writes them in the
+        compiled loop (:func:`sim.core.row_formula.plain_row`, the formula :meth:`row` calls: the same bits),
+        every other body one step and one :meth:`row` at a time.
+
+        Raises
+        ------
+        SimulationFault
+            As :meth:`step`; the rows of the steps taken before the fault are written (:attr:`steps` counts them).
+        """
+        if n > 0 and self._cmg is None and (packed := self._packed(n)) is not None:
+            left = self._step_plain(packed, n, out)
+            out, n = out[n - left:], left
+        for i in range(n):
+            self.step(1)
+            out[i] = self.row()
 
     def _step_python(self, n: int) -> None:
         integrate, norm, torque, body, cmd = self._integrate, self._norm, self._step_torque, self._gyrostat, self._cmd
@@ -378,6 +413,7 @@ class Simulation(Stepper, CraftSteps, Records):
     def _derived(self) -> tuple:
         """``(p, angles_deg, norm, multiplier, energy, h, torque, command_deg, q_dot_p, more)`` of the current state.
 
+        The state's part is :func:`sim.core.row_formula.body_readout`, the formula the compiled rows take.
         ``more`` is None for a body without wheels or gravity gradient, else the
         keyword arguments of :class:`Snapshot` for them.  With norm handling
         ``elimination`` the Cayley matrix, the angles, the momentum in inertial
@@ -388,17 +424,8 @@ class Simulation(Stepper, CraftSteps, Records):
         q, w = self._q, self._w
         p = self._p if self._p is not None else qdot(q, w)
         jr = self._rigid.j_rows
-        lb = body_momentum(w, jr)
-        qq = norm2_Q(q)
-        q_dot_p = dot_QQ(q, p)
-        if self._unit:  # d(Q/|Q|)/dt = P/|Q| - Q (Q.P)/|Q|^3
-            n = math.sqrt(qq)
-            r = q_dot_p / qq
-            qa, pa, qqa = unit(q), tuple((pi - qi * r) / n for pi, qi in zip(p, q)), 1.0
-        else:
-            qa, pa, qqa = q, p, qq
-        c = cayley_entries(qa)
-        psi, theta, phi = aircraft_angles_of(c, qqa)
+        angles, norm, mult, c, lb, q_dot_p = body_readout(q, w, p, self._unit, jr)
+        qa = unit(q) if self._unit else q
         cpsi, ctheta, cphi = self._cmd.angles
         load = self._load
         more = None
@@ -427,6 +454,4 @@ class Simulation(Stepper, CraftSteps, Records):
             hc, torque, command, values = self._cmg.derived(q, w, self._law, load, self._t)
             h = inertial_momentum(c, (lb[0] + hc[0], lb[1] + hc[1], lb[2] + hc[2]))
             more = dict(more or {}, command_torque=command, cmg=values)
-        return (p, (psi * _DEG, theta * _DEG, phi * _DEG), math.sqrt(qq) - 1.0,
-                multiplier(qa, pa, jr), energy, h, torque,
-                (cpsi * _DEG, ctheta * _DEG, cphi * _DEG), q_dot_p, more)
+        return (p, angles, norm, mult, energy, h, torque, (cpsi * _DEG, ctheta * _DEG, cphi * _DEG), q_dot_p, more)

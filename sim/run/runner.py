@@ -48,6 +48,9 @@ MAIN = "main"
 #: reference body (degrees), kinetic energy, ``|Q| - 1``.
 COMPARE_COLUMNS = ("t", "error_deg", "energy", "norm")
 _DEG = 180.0 / math.pi
+#: Most steps :meth:`Runner.advance` takes in one call: below the plain kernel's ``WARM_AFTER``, a call of which
+#: waits for its load (:meth:`sim.core.jit.Kernel.wanted`); the window's thread steps in Python meanwhile.
+_NO_WAIT = compiled.WARM_AFTER - 1
 
 
 @dataclass
@@ -265,23 +268,16 @@ class Runner:
         try:
             if n == 0:
                 self._apply_inputs(applied)       # e.g. a reset while paused shows at once
-            for taken in range(n):
+            while taken < n:
                 self._apply_inputs(applied)
-                self.sim.step()
-                for label, sim in self.compare.items():
-                    try:
-                        sim.step()
-                    except SimulationFault as exc:
-                        raise SimulationFault(f"comparison body {label!r}: {exc.reason}", exc.t) from None
-                if self.ensemble is not None:
-                    self.ensemble.step()  # a diverging body is flagged there, never raises
-                self.total_steps += 1
-                self._events.apply(self.sim.t)
-                rows[taken] = self.sim.row()
-                if bodies:
-                    self._measure(bodies, metrics, taken)
-            else:
-                taken = n
+                if bodies or self.ensemble is not None:  # in lockstep with the others: one step at a time
+                    self._lockstep()
+                    rows[taken] = self.sim.row()
+                    if bodies:
+                        self._measure(bodies, metrics, taken)
+                    taken += 1
+                else:  # fewer steps a call than make a kernel wait for its load: the window's thread never waits
+                    taken += self._rows_to_boundary(rows[taken:], min(n - taken, _NO_WAIT))
         except (SimulationFault, SettingsError) as exc:
             fault = str(exc)
         if self.recorder is not None:
@@ -290,6 +286,43 @@ class Runner:
                      compare={label: sim.snapshot() for label, sim in self.compare.items()},
                      compare_rows={label: m[:taken] for label, m in metrics.items()},
                      applied=applied, fault=fault, ensemble=self.ensemble_frame())
+
+    def _lockstep(self) -> None:
+        """One step of the main body, the comparison bodies and the ensemble; the events due after it."""
+        self.sim.step()
+        for label, sim in self.compare.items():
+            try:
+                sim.step()
+            except SimulationFault as exc:
+                raise SimulationFault(f"comparison body {label!r}: {exc.reason}", exc.t) from None
+        if self.ensemble is not None:
+            self.ensemble.step()  # a diverging body is flagged there, never raises
+        self.total_steps += 1
+        self._events.apply(self.sim.t)
+
+    def _boundary(self, limit: int) -> int:
+        """Steps the main body may take at once (at most ``limit``, at least 1) before an input or event is due:
+        the next scheduled input's step, the next event's (:meth:`sim.model.events.EventCursor.steps_to_next`)."""
+        m = min(limit, self._events.steps_to_next(self.sim.t, self.sim.settings.dt))
+        if self._scheduled:
+            m = min(m, min((s for s in self._scheduled if s > self.total_steps), default=m) - self.total_steps)
+        return max(1, int(m))
+
+    def _rows_to_boundary(self, out, limit: int) -> int:
+        """The main body alone, up to :meth:`_boundary` steps in one call with a row after each written into
+        ``out`` (:meth:`sim.model.simulation.Simulation.step_rows`); the events due after the last step, whose
+        row is then written again (the row after the step shows the event, as one step at a time did).  The
+        steps taken; a fault raises after the good steps' rows are written and counted."""
+        sim = self.sim
+        m = self._boundary(limit)
+        start = sim.steps
+        try:
+            sim.step_rows(m, out)
+        finally:
+            self.total_steps += sim.steps - start
+        if self._events.apply(sim.t):
+            out[m - 1] = sim.row()
+        return m
 
     @property
     def ensemble_info(self) -> EnsembleInfo | None:
@@ -338,6 +371,27 @@ class Runner:
         final state.  The run takes ``round(duration/dt)`` steps of the
         initial ``dt``.  Raises :class:`SimulationFault` on a numerical fault.
         """
+        for piece in self._pieces(duration, every):
+            if isinstance(piece, tuple):
+                yield piece
+            else:
+                for row in piece.tolist():
+                    yield tuple(row)
+
+    #: Most rows in one block of :meth:`blocks` (a few MB).
+    BLOCK = 10_000
+
+    def blocks(self, duration: float | None = None, every: int = 1):
+        """:meth:`run`'s rows as arrays of rows, in order: with ``every`` = 1 and the main body alone, up to
+        :attr:`BLOCK` steps a block, each block's steps in one call up to the next input or event
+        (:meth:`sim.model.simulation.Simulation.step_rows`: the compiled loop writes the rows where it covers the
+        body); else one row a block.  On a fault the rows of the good steps come first, then the
+        :class:`SimulationFault`."""
+        for piece in self._pieces(duration, every):
+            yield np.array((piece,)) if isinstance(piece, tuple) else piece
+
+    def _pieces(self, duration, every):
+        """:meth:`blocks`, a row alone as the tuple :meth:`sim.model.simulation.Simulation.row` gave."""
         duration = self.scenario.duration if duration is None else duration
         n = round(duration / self.sim.settings.dt)
         applied: list = []
@@ -348,7 +402,18 @@ class Runner:
         k = 0
         while k < n:
             self._apply_inputs(applied)
-            m = min(every - k % every, n - k, self._events.steps_to_next(sim.t, sim.settings.dt))
+            if every == 1 and not compare and self.ensemble is None:
+                out = np.empty((min(n - k, self.BLOCK), len(self.columns)))
+                start = sim.steps
+                try:
+                    m = self._rows_to_boundary(out, len(out))
+                except SimulationFault:
+                    yield out[:sim.steps - start]
+                    raise
+                k += m
+                yield out[:m]
+                continue
+            m = min(every - k % every, n - k, self._boundary(n - k))
             sim.step(m)
             for other in compare:
                 other.step(m)

@@ -69,9 +69,14 @@ def test_the_compiled_advance_is_the_python_source_bit_for_bit():
             q = rng.normal(size=4)
             state = np.concatenate([q / np.linalg.norm(q), rng.normal(size=3), [0.0]])
             one, two = state.copy(), state.copy()
+            head = np.concatenate([[0.5, 7.0], q / np.linalg.norm(q), [10.0, -20.0, 30.0]])  # issue 42's rows too
+            rows_one, rows_two = np.full((300, 33), np.nan), np.full((300, 33), np.nan)
             advance.advance.wait()
-            assert advance.advance.py_func(one, par, flags, 300) == advance.advance.dispatcher(two, par, flags, 300)
+            assert (advance.advance.py_func(one, par, flags, 300, (rows_one, head))
+                    == advance.advance.dispatcher(two, par, flags, 300, (rows_two, head)))
             assert np.array_equal(one.view(np.int64), two.view(np.int64)), (integrator, norm)
+            assert np.array_equal(rows_one.view(np.int64), rows_two.view(np.int64)), (integrator, norm)
+            assert not np.isnan(rows_one).any()
 
 
 class _Torque:
@@ -150,7 +155,7 @@ def test_with_the_jit_off_no_kernel_imports_numba():
             "s = np.zeros(8); s[3] = 1.0; s[4] = 0.1\n"
             "par, flags = np.zeros(35), np.zeros(9, dtype=np.int64)\npar[16] = par[20] = par[24] = 1.0\n"
             "par[25] = par[29] = par[33] = 1.0\npar[34] = 0.01\n"
-            "assert advance.advance(s, par, flags, 10) == (0, 10) and advance.advance.ready")
+            "assert advance.advance(s, par, flags, 10, advance.NO_ROWS) == (0, 10) and advance.advance.ready")
     assert _imported(body, NUMBA_DISABLE_JIT="1") == "[]"
 
 
@@ -234,7 +239,7 @@ def test_with_the_jit_off_the_rule_switches_only_when_asked(monkeypatch):
     par = np.zeros(35)
     par[[16, 20, 24, 25, 29, 33]] = 1.0
     par[34] = 0.01
-    assert off(state, par, np.zeros(9, dtype=np.int64), 5) == (0, 5)
+    assert off(state, par, np.zeros(9, dtype=np.int64), 5, advance.NO_ROWS) == (0, 5)
 
 
 @needs_jit

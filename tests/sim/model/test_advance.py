@@ -138,7 +138,7 @@ def test_status_codes_of_the_kernel():
     sim = Simulation(norm="none", rates=(3.0, 2.0, 1.0), dt=0.01)
     par, flags = sim._packed()
     state = np.array((*sim.q, *sim.w, 0.0))
-    status, done = compiled.advance(state, par, flags, 10_000)
+    status, done = compiled.advance(state, par, flags, 10_000, compiled.NO_ROWS)
     assert status == compiled.NORM_RUNAWAY and 0 < done < 10_000
     assert abs(math.sqrt(sum(x * x for x in state[:4])) - 1.0) <= compiled.NORM_FAULT
 
@@ -151,9 +151,9 @@ def test_a_long_call_runs_in_chunks_bit_for_bit(monkeypatch):
     calls = []
     kernel = compiled.advance
 
-    def counted(state, par, flags, n):
+    def counted(state, par, flags, n, rows):
         calls.append(n)
-        return kernel(state, par, flags, n)
+        return kernel(state, par, flags, n, rows)
 
     counted.wanted = kernel.wanted  # the warm-up rule Simulation asks (sim.core.jit.Kernel.wanted)
     monkeypatch.setattr(simulation, "_CHUNK", 7)

@@ -5,6 +5,7 @@ import threading
 import numpy as np
 import pytest
 
+from sim.core import advance as compiled
 from sim.run.runner import ENSEMBLE, RESET, Runner
 from sim.run.scenario import load, loads
 from sim.model.settings import SettingsError
@@ -203,3 +204,86 @@ norm = "none"
     batch = Runner(scenario).advance(5000)
     assert batch.fault is not None
     assert "comparison body 'drifter'" in batch.fault and "norm error" in batch.fault
+
+
+def _one_step_at_a_time(settings, n, inputs=()):
+    """The rows of before issue 42's batches: one step, then the row, with ``inputs`` ``{step: (key, value)}``
+    set before the step that follows that global step."""
+    from sim.model.simulation import Simulation
+    sim = Simulation(settings)
+    rows = []
+    for k in range(n):
+        if k in inputs:
+            sim.set(*inputs[k])
+        sim.step(1)
+        rows.append(sim.row())
+    return np.array(rows)
+
+
+def test_a_batch_steps_to_each_scheduled_input_and_applies_it_at_its_step():
+    """Runner.advance takes its steps up to the next input in one call (the compiled rows where it covers the
+    body); the input lands just after global step 500, as one step at a time put it, and the rows are the same
+    bits."""
+    compiled.advance.wait()  # the batches' rows from the compiled loop (else Python, before WARM_AFTER steps)
+    scenario = load("default")
+    runner = Runner(scenario)
+    assert runner.sim._packed(10**6) is not None
+    runner.schedule(500, "torque", (50.0, -20.0, 0.0))
+    runner.schedule(1700, "torque", (0.0, 0.0, 0.0))
+    batch = runner.advance(2000)
+    assert batch.fault is None
+    assert [step for step, _, _ in batch.applied] == [500, 1700]
+    tx = batch.rows[:, COL["tx"]]
+    assert np.all(tx[:500] == 0.0) and tx[500] > 49.0 and tx[1700] < 0.0   # the dampers, alone after step 1700
+    reference = _one_step_at_a_time(scenario.settings, 2000, {500: ("torque", (50.0, -20.0, 0.0)),
+                                                               1700: ("torque", (0.0, 0.0, 0.0))})
+    assert np.array_equal(batch.rows.view(np.uint64), reference.view(np.uint64))
+
+
+def test_a_row_at_an_event_shows_the_event_as_before():
+    """An event due after a step is applied before that step's row is written (the torque column of the row
+    shows it), whether the batch stepped to it in one call or one step at a time."""
+    scenario = loads("""
+[settings]
+dt = 0.01
+rates = [0.2, 0.1, -0.3]
+[[events]]
+at = 0.5
+torque = [0, 0, 3]
+""")
+    compiled.advance.wait()
+    rows = Runner(scenario).advance(100).rows
+    tz = rows[:, COL["tz"]]
+    assert np.all(tz[:49] == 0.0) and np.all(tz[49:] == 3.0)
+    reference = _one_step_at_a_time(scenario.settings, 49)
+    assert np.array_equal(rows[:49], reference)
+
+
+def test_run_every_step_is_advance_and_the_api_collects_its_blocks():
+    """Runner.run with every = 1 (blocks of rows up to each event) gives advance's rows; sim.api.run's
+    columns, collected block by block, are the rows of its stream (row by row)."""
+    from sim import api
+    scenario = load("hoffmann_controller")
+    rows_run = np.array(list(Runner(scenario).run(duration=3.0)))
+    assert np.array_equal(rows_run[1:], Runner(scenario).advance(round(3.0 / scenario.settings.dt)).rows)
+    columns = api.run("hoffmann_controller", duration=3.0)
+    streamed = np.array(list(api.stream(scenario, duration=3.0)))
+    assert np.array_equal(np.column_stack(list(columns.values())), streamed)
+
+
+def test_a_batch_never_waits_for_the_kernel_to_load(monkeypatch):
+    """The window's thread steps in Python while the kernel loads: a batch of more steps than WARM_AFTER asks
+    it for fewer at a time, never for a number that makes it wait (sim.core.jit.Kernel.wanted)."""
+    kernel = compiled.advance
+    asked = []
+
+    def prepare(n, stream=None):
+        asked.append(n)
+        assert n < kernel.warm_after, "a call this long waits for the load"
+        return False
+
+    monkeypatch.setattr(kernel, "_ready", False)
+    monkeypatch.setattr(kernel, "prepare", prepare)
+    monkeypatch.setattr(kernel, "start", lambda *args, **kwargs: None)
+    batch = Runner(load("default")).advance(kernel.warm_after + 500)
+    assert batch.fault is None and len(batch.rows) == kernel.warm_after + 500 and len(asked) >= 2
