@@ -29,6 +29,7 @@ import numpy as np
 from sim.core import cmg
 from sim.core.advance import NORMS, normed
 from sim.core.jit import kernel, prange
+from sim.ensemble.compiled import WARM_AFTER
 from sim.model.cmg_step import CmgStep
 
 __all__ = ["CmgBodies", "CmgColumns", "cmg_bodies", "bodies_measure", "columns_for", "CMG_SWEEP_COLUMNS", "sweep_columns"]
@@ -78,6 +79,19 @@ def cmg_bodies(x, xn, delta, faulted, j, j_inv, h0, g, s0, command, external, la
                 least[b] = measure
         else:
             xn[7, b] = math.nan
+
+
+def _sample() -> tuple:
+    """Arguments of :func:`cmg_bodies` of the types it is compiled for (one body, a pyramid at rest; no step taken)."""
+    g, s0 = cmg.pyramid()
+    x, eye = np.zeros((8, 1)), np.eye(3).reshape(1, 3, 3)
+    return (x, x.copy(), np.zeros((1, 4)), np.zeros(1, dtype=np.bool_), eye, eye.copy(), 1.0, g, s0, np.zeros((3, 1)),
+            np.zeros((3, 1)), 1, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.1, 0, np.zeros(1))
+
+
+#: Loaded by the one rule (:class:`sim.core.jit.Kernel`): its calls run its Python text (the same numbers) until a
+#: thread has loaded it; :func:`sim.core.jit.load_all` (a bench, a long sweep) loads it with the others.
+cmg_bodies.warms(_sample, WARM_AFTER)
 
 
 @kernel

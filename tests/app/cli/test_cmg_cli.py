@@ -53,6 +53,9 @@ def test_cli_columns_csv_and_npz_with_cmgs(capsys, tmp_path):
     ([*CMG, "--cmg-angles", "1,2"], "2 values for 4"),
     ([*CMG, "--cmg-angles", "90,0,-90,0"], "singular at its design angles"),
     ([*CMG, "--wheels", "pyramid"], "both reaction wheels and CMGs"),
+    ([*CMG, "--thrusters", "cube"], "thruster_unloading: with CMGs the thrusters unload them"),
+    ([*CMG, "--thrusters", "cube", "--thruster-unloading", "0.2", "--thruster-modulation", "deadband"],
+     "deadband holds the attitude itself; with CMGs"),
 ])
 def test_bad_cmg_values_are_refused_with_one_line(flags, says, capsys, tmp_path):
     out = tmp_path / "never.csv"
@@ -77,6 +80,19 @@ def test_a_sweep_writes_the_cmg_columns(tmp_path):
     got = np.genfromtxt(out, delimiter=",", names=True)
     assert (np.abs(got["cmg_delta1"]) > 0.1).all()  # the gimbals turned
     assert (got["cmg_m_min"] <= got["cmg_m"]).all() and (got["cmg_m_min"] <= 32 / 27).all()  # (32/27 at rest)
+
+
+def test_cmgs_with_thrusters_unloading_them_write_both_columns(capsys):
+    """The CMG columns, then the thrusters' (levels, force, fuel), named as each alone has them."""
+    from sim.model.thruster_drive import thruster_columns
+
+    assert main(["run", *CMG, "--thrusters", "cube", "--thruster-force", "0.1", "--thruster-unloading", "0.2",
+                 "--cmg-angles", "40,-20,10,30", "--duration", "2", "--dt", "0.02", "--every", "50"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = lines[0].split(",")
+    assert header == list(columns()) + CMG_COLUMNS + list(thruster_columns(12))
+    last = dict(zip(header, np.array(lines[-1].split(","), dtype=float)))
+    assert last["fuel_kg"] > 0.0  # they fired on -k h (0.2 x 0.91 N m s: 0.9 of a couple's 0.2 N m, above U_on)
 
 
 def test_scenario_file_keys():
