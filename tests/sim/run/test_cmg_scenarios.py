@@ -95,4 +95,10 @@ def test_an_ensemble_asked_for_beside_a_cluster_is_sent():
 
     runner = Runner(load("cmg_fast_slew"))
     runner.submit(ENSEMBLE, EnsembleSpec(bodies=3))   # checked in the caller's thread: nothing to refuse
+    runner.advance(20)
+    ens = runner.ensemble
+    assert ens.t == runner.sim.t == 0.4 and ens.cmgs.delta.any()
+    runner.submit("cmg_law", "gsr")                   # the cluster's tuning reaches every body, as the main body's
+    runner.advance(5)
+    assert ens.settings.cmg_law == runner.sim.settings.cmg_law == "gsr"
     runner.submit(ENSEMBLE, None)
