@@ -29,10 +29,9 @@ import numpy as np
 from sim.core import cmg
 from sim.core.advance import NORMS, normed
 from sim.core.jit import kernel, prange
-from sim.ensemble.compiled import WARM_AFTER
 from sim.model.cmg_step import CmgStep
 
-__all__ = ["CmgBodies", "CmgColumns", "cmg_bodies", "bodies_measure", "columns_for", "CMG_SWEEP_COLUMNS", "sweep_columns"]
+__all__ = ["CmgBodies", "CmgColumns", "WARM_BODIES", "cmg_bodies", "bodies_measure", "columns_for", "CMG_SWEEP_COLUMNS", "sweep_columns"]
 
 
 @kernel(parallel=True)
@@ -89,9 +88,13 @@ def _sample() -> tuple:
             np.zeros((3, 1)), 1, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.1, 0, np.zeros(1))
 
 
-#: Loaded by the one rule (:class:`sim.core.jit.Kernel`): its calls run its Python text (the same numbers) until a
-#: thread has loaded it; :func:`sim.core.jit.load_all` (a bench, a long sweep) loads it with the others.
-cmg_bodies.warms(_sample, WARM_AFTER)
+#: Bodies from which an ensemble's step waits for :func:`cmg_bodies` to load (:meth:`sim.core.jit.Kernel.prepare`;
+#: from the disk cache about 0.3 s, a first compile once): its text as Python costs about 1-2 ms a body-step, a
+#: step of this many bodies a third of a second or more, and a sweep's cost estimate times up to 400 bodies.
+#: Fewer bodies run its Python text (the same numbers) until a thread has loaded it (the one rule of
+#: :class:`sim.core.jit.Kernel`, after :data:`sim.core.jit.WARM_SECONDS` of Python).
+WARM_BODIES = 256
+cmg_bodies.warms(_sample, WARM_BODIES)
 
 
 @kernel
@@ -154,6 +157,7 @@ class CmgColumns:
         follows (faults, time, world)."""
         one, n = self.one, self.n
         q, w = tuple(ens._x[0:4]), tuple(ens._x[4:7])
+        cmg_bodies.prepare(n)  # loaded now for WARM_BODIES bodies or more
         command = np.array(np.broadcast_arrays(*ens._torque(q, w), np.empty(n))[:3], dtype=float)
         load = ens._load
         external = load.external(q, w, ens._t) if load.active else None
