@@ -327,7 +327,8 @@ def ensemble_cmg_pair_us(bodies: int, steps: int, repeats: int = 3) -> tuple:
     return tuple(out)
 
 
-#: ``cmg_fast_slew`` holding its attitude with cube thrusters unloading its cluster (tests/sim/model/test_cmg_thrusters.py).
+#: ``cmg_fast_slew`` holding its attitude with cube thrusters unloading its cluster
+#: (tests/sim/model/test_cmg_thrusters.py).
 CMG_THRUSTERS = dict(command_deg=(0.0, 0.0, 0.0), cmg_angles=(40.0, -20.0, 10.0, 30.0), thrusters="cube",
                      thruster_force=0.25, thruster_unloading=0.2, thruster_on=0.2, thruster_off=0.05,
                      thruster_period=0.5)
@@ -425,7 +426,8 @@ if __name__ == "__main__":
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--goal", action="store_true", help="the CMG goal's rows (cmg_fast_slew against its wheels)")
     parser.add_argument("--thrusters", action="store_true", help="only the thruster rows, in child processes")
-    parser.add_argument("--ensemble", action="store_true", help="the ensemble's CMG body-step against wheels, CMGs with thrusters")
+    parser.add_argument("--ensemble", action="store_true",
+                        help="the ensemble's CMG body-step against wheels, CMGs with thrusters")
     parser.add_argument("--before", help="with --goal or --thrusters: a copy of the old tree, measured alongside")
     args = parser.parse_args()
     if args.thrusters:

@@ -31,7 +31,8 @@ from sim.core.advance import NORMS, normed
 from sim.core.jit import kernel, prange
 from sim.model.cmg_step import CmgStep
 
-__all__ = ["CmgBodies", "CmgColumns", "WARM_BODIES", "cmg_bodies", "bodies_measure", "columns_for", "CMG_SWEEP_COLUMNS", "sweep_columns"]
+__all__ = ["CmgBodies", "CmgColumns", "WARM_BODIES", "cmg_bodies", "bodies_measure", "columns_for", "CMG_SWEEP_COLUMNS",
+           "sweep_columns"]
 
 
 @kernel(parallel=True)
@@ -127,8 +128,8 @@ class CmgColumns:
     """
 
     def __init__(self, settings, n: int, j_rows, j_inv_rows, old=None):
-        one = CmgStep(settings, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0), (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0))
-        self.one = one  # its constants (its own inertia is not read)
+        eye = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+        self.one = one = CmgStep(settings, eye, eye)  # its constants (its own inertia is not read)
         self.mode = NORMS[settings.norm]
         self.j, self.j_inv = _matrices(j_rows, n), _matrices(j_inv_rows, n)
         self.n = n
@@ -190,7 +191,8 @@ def sweep_columns(k: int) -> tuple:
 
 
 def columns_for(settings, n: int, j_rows, j_inv_rows, old=None):
-    """The :class:`CmgColumns` of ``n`` bodies of ``settings`` (None without a cluster), carrying on ``old``'s angles."""
+    """The :class:`CmgColumns` of ``n`` bodies of ``settings`` (None without a cluster), carrying on ``old``'s
+    angles."""
     if settings.cmg_set is None:
         return None
     return CmgColumns(settings, n, j_rows, j_inv_rows, old)

@@ -19,9 +19,10 @@ Where nothing but the torque law acts between steps (:meth:`CmgStep.packed`: the
 :func:`cmg_run` takes many of those steps in one compiled call: the torque law as
 :func:`sim.core.advance.step_torque` (the compiled twin of the Python torque law, bit for bit), the step
 :func:`sim.core.cmg.cmg_rk4_step`, the norm as :func:`sim.core.advance.normed`, the same checks, any thrusters
-fired by :func:`cmg_fire` (unloading the cluster); the same numbers as the step in Python, step for step.  It is loaded as the other kernels are: a call of
-:data:`WARM_AFTER` steps or more waits for it, shorter ones count their steps in Python until the
-``WARM_AFTER``-th starts its loading in a thread (the one rule, :meth:`sim.core.jit.Kernel.wanted`).
+fired by :func:`cmg_fire` (unloading the cluster); the same numbers as the step in Python, step for step.  It is
+loaded as the other kernels are: a call of :data:`WARM_AFTER` steps or more waits for it, shorter ones count
+their steps in Python until the ``WARM_AFTER``-th starts its loading in a thread (the one rule,
+:meth:`sim.core.jit.Kernel.wanted`).
 
 :class:`CmgStep` holds the cluster's state (the gimbal angles ``delta``) beside the Simulation's
 ``(t, Q, w)``; it is the Simulation's own stepping, kept in a module of its own (it reads and writes
@@ -86,10 +87,10 @@ def cmg_readout(h0, g, s0, delta, w, torque_cmd, law, lam0, mu, k, rate_max, t, 
 
 @jitable
 def cmg_fire(thr, q, qc, w, h0, g, s0, delta):
-    """The thrusters at the start of a CMG step (:func:`sim.model.thruster_drive.drive_step`, ``thr`` a drive's arrays,
-    :attr:`~sim.model.thruster_drive.ThrusterDrive.arrays`): at a control period's start (:func:`~sim.model.thruster_drive.due`)
-    they fire on the unloading command ``-k h`` of the cluster's momentum ``h = h0 sum s_i`` at the gimbal angles
-    ``delta`` (:func:`sim.core.thrusters.unloading_torque`, ``k`` the drive's ``thruster_unloading``: Wie ch. 7,
+    """The thrusters at the start of a CMG step (:func:`sim.model.thruster_drive.drive_step`, ``thr`` a drive's
+    arrays, :attr:`~sim.model.thruster_drive.ThrusterDrive.arrays`): at a control period's start
+    (:func:`~sim.model.thruster_drive.due`) they fire on the unloading command ``-k h`` of the cluster's momentum
+    ``h = h0 sum s_i`` at the gimbal angles ``delta`` (:func:`sim.core.thrusters.unloading_torque`, ``k`` the drive's ``thruster_unloading``: Wie ch. 7,
     momentum unloading; the cluster holds the attitude against their torque and so gives its momentum up); their
     torque ``thr[0][11:14]`` is held over the step as an external torque."""
     x, c = thr[0], thr[1]
@@ -230,8 +231,9 @@ class CmgStep:
         environment's torque), there is no SLERP in progress and no user's torque, and the kernel is warm
         (:meth:`_warm`); None otherwise."""
         s, torque = sim._settings, sim._torque
-        if sim._cmd.path is not None or sim._load.user is not None or sim._world is not None:
-            return None
+        if (sim._cmd.path is not None or sim._world is not None or sim._load.user is not None
+                or sim._thr is None and (sim._step_torque is not torque or sim._load.active)):
+            return None  # (with thrusters the load is active for their torque alone: covers() below rules the rest)
         key = self._pack_key
         if not (key is not None and key[0] is s and key[1] is sim._controls and key[2] is torque.qc
                 and key[3] == sim._dt and key[4] is torque):
