@@ -178,3 +178,16 @@ def test_a_sweep_reports_each_bodys_cmg_columns_as_its_run():
         assert got["cmg_m_min"][j] == least
     assert (got["cmg_m_min"] < 0.2 * 32 / 27).any()  # (32/27 at rest: bodies went near a singular set and out again)
     assert "cmg_m" not in columns(wheels=3)
+
+
+def test_an_ensemble_of_warm_bodies_or_more_waits_for_the_body_loop(monkeypatch):
+    """The one warm-up rule (sim.core.jit.Kernel.prepare): a step of WARM_BODIES bodies or more loads cmg_bodies
+    before it runs (a sweep's estimate then times the compiled loop); fewer run its Python text meanwhile."""
+    kernel = cmg_bodies.cmg_bodies
+    fresh = jit.Kernel(kernel.py_func).warms(kernel.sample, 3)  # not loaded yet, its rule at 3 bodies
+    monkeypatch.setattr(cmg_bodies, "cmg_bodies", fresh)
+    settings = load("cmg_fast_slew").settings
+    Ensemble(settings, EnsembleSpec(bodies=2, seed=1)).step(2)
+    assert not fresh.ready  # 2 bodies: its Python text (a few ms of it: no load started either)
+    Ensemble(settings, EnsembleSpec(bodies=3, seed=1)).step(1)
+    assert fresh.ready or jit.DISABLED
