@@ -27,6 +27,8 @@ the same on a 500 km orbit with the gravity gradient (:data:`ORBIT`).  With
 ``--before DIR`` (a tree of an older commit, ``git archive REV | tar -x -C DIR``) each measurement is a fresh
 process of this file with ``PYTHONPATH`` the old tree or this one, old and new alternating (old, new, new,
 old, old, new), so the machine's load falls on both alike.
+``python -m bench.actuators --ensemble`` measures an ensemble's CMG body-step (every body's gimbals a row, issue 45)
+against the same bodies on wheels (:func:`ensemble_cmg_pair_us`).
 ``python -m bench.actuators --thrusters [--before DIR]`` measures only the thruster rows as the goal asks
 (a thruster step at most 1.5x the compiled wheel step of the same scenario): each scenario's thruster step
 and its wheel step (:func:`thruster_pair_us`, best of three, every kernel loaded first: what a long run
@@ -300,6 +302,72 @@ def ensemble_pair_us(name: str, wheels: dict, bodies: int = 100, steps: int = 30
     return tuple(out)
 
 
+def ensemble_cmg_pair_us(bodies: int, steps: int, repeats: int = 3) -> tuple:
+    """``(CMG body-step, wheel body-step)`` of an ensemble of ``bodies`` of ``cmg_fast_slew`` after its 30 deg
+    command (us per body and step, CPU time, best of ``repeats``): every body's gimbals a row
+    (:class:`sim.ensemble.cmg_bodies.CmgColumns`, its prange loop :func:`~sim.ensemble.cmg_bodies.cmg_bodies`
+    loaded first), beside the same bodies on the scenario's comparison wheels (the ensemble's numpy rk4 columns)."""
+    from sim.ensemble import Ensemble, EnsembleSpec
+    from sim.ensemble import cmg_bodies
+
+    cmg_bodies.cmg_bodies.wait(stream=False)
+    sc = load("cmg_fast_slew")
+    spec = EnsembleSpec(bodies=bodies, seed=1, rate_spread=0.01, inertia_spread=5.0)
+    out = []
+    for s in (sc.settings, sc.settings.replace(**dict(sc.compare)["wheels"])):
+        best = float("inf")
+        for _ in range(repeats):
+            ens = Ensemble(s, spec)
+            ens.set("command_deg", (30.0, 0.0, 0.0))
+            ens.step(10)
+            start = time.process_time()
+            ens.step(steps)
+            best = min(best, (time.process_time() - start) / (steps * bodies) * 1e6)
+        out.append(best)
+    return tuple(out)
+
+
+#: ``cmg_fast_slew`` holding its attitude with cube thrusters unloading its cluster
+#: (tests/sim/model/test_cmg_thrusters.py).
+CMG_THRUSTERS = dict(command_deg=(0.0, 0.0, 0.0), cmg_angles=(40.0, -20.0, 10.0, 30.0), thrusters="cube",
+                     thruster_force=0.25, thruster_unloading=0.2, thruster_on=0.2, thruster_off=0.05,
+                     thruster_period=0.5)
+
+
+def cmg_thruster_pair_us(steps: int = 20_000, repeats: int = 3) -> tuple:
+    """``(CMG + thrusters step, CMG step)`` of one body (us, CPU time, best of ``repeats`` runs of ``steps`` steps in
+    one call after 10): ``cmg_fast_slew`` with :data:`CMG_THRUSTERS` and without its thrusters, ``cmg_run`` (the
+    drive inside its loop) and every kernel loaded first."""
+    settings = load("cmg_fast_slew").settings.replace(**CMG_THRUSTERS)
+    _load_kernels(settings)
+    out = []
+    for s in (settings, settings.replace(thrusters="none", thruster_unloading=0.0)):
+        best = float("inf")
+        for _ in range(repeats):
+            sim = Simulation(s)
+            sim.step(10)
+            start = time.process_time()
+            sim.step(steps)
+            best = min(best, (time.process_time() - start) / steps * 1e6)
+        out.append(best)
+    return tuple(out)
+
+
+def ensemble_main() -> None:
+    """The ensemble's CMG body-step against its wheel body-step (:func:`ensemble_cmg_pair_us`), 100 and 1,000 bodies,
+    and one body's CMG step with thrusters against it without (:func:`cmg_thruster_pair_us`), with the load
+    average before and after."""
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}", flush=True)
+    both, alone = cmg_thruster_pair_us()
+    print(f"cmg_fast_slew one body, thrusters unloading the CMGs {both:8.3f} us  CMGs alone {alone:8.3f} us  "
+          f"ratio {both / alone:5.2f}", flush=True)
+    for bodies, steps in ((100, 500), (1000, 100)):
+        cmgs, wheels = ensemble_cmg_pair_us(bodies, steps)
+        print(f"cmg_fast_slew ensemble of {bodies:5d}, per body-step: CMGs {cmgs:8.3f} us  wheels {wheels:8.3f} us  "
+              f"ratio {cmgs / wheels:5.2f}", flush=True)
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}", flush=True)
+
+
 with open(__file__) as _f:  # this file's function, given to the old tree's child process
     _PAIR_SOURCE = "import time\n" + _f.read().split("def thruster_pair_us", 1)[1].split("\n\n\nwith open", 1)[0].join(
         ["def thruster_pair_us", ""])
@@ -358,10 +426,14 @@ if __name__ == "__main__":
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--goal", action="store_true", help="the CMG goal's rows (cmg_fast_slew against its wheels)")
     parser.add_argument("--thrusters", action="store_true", help="only the thruster rows, in child processes")
+    parser.add_argument("--ensemble", action="store_true",
+                        help="the ensemble's CMG body-step against wheels, CMGs with thrusters")
     parser.add_argument("--before", help="with --goal or --thrusters: a copy of the old tree, measured alongside")
     args = parser.parse_args()
     if args.thrusters:
         thrusters_main(args.before)
+    elif args.ensemble:
+        ensemble_main()
     else:
         table = goal_rows(2_000 if args.quick else 20_000, args.before) if args.goal else rows(quick=args.quick)
         for label, value in table:

@@ -32,7 +32,7 @@ import numpy as np
 from sim.core.algebra import norm2_Q
 from sim.core.control import TorqueModel
 from sim.core.energy import kinetic_energy
-from sim.ensemble import kernels
+from sim.ensemble import cmg_bodies, kernels
 from sim.ensemble.environment import Surroundings, bodies_world
 from sim.ensemble.heap import keep_temporaries
 from sim.ensemble.info import EnsembleFrame, EnsembleInfo, frozen_copy
@@ -56,7 +56,7 @@ from sim.core.wheels import gyrostat_energy
 __all__ = ["Ensemble"]
 
 
-class Ensemble(Results, Surroundings, OrbitSteps, Stepper):
+class Ensemble(Results, Surroundings, OrbitSteps, cmg_bodies.CmgBodies, Stepper):
     """N rigid bodies integrated at once, the column twin of :class:`~sim.model.simulation.Simulation`.
 
     Parameters
@@ -126,7 +126,7 @@ class Ensemble(Results, Surroundings, OrbitSteps, Stepper):
         count = spec.bodies - start if count is None else as_integer("count", count, 1, spec.bodies - start)
         keep_temporaries()  # once per process: the column step's temporaries stay in the heap (sim.ensemble.heap)
         self._settings = settings or Settings()
-        check_no_ensemble(self._settings)  # issue 45: a CMG cluster is one body's (sim.model.one_body)
+        check_no_ensemble(self._settings)  # issue 45: CMGs with thrusters are one body's (sim.model.one_body)
         self.spec = spec
         self.index = np.arange(start, start + count, dtype=np.int64)
         self.n = n = count
@@ -200,7 +200,7 @@ class Ensemble(Results, Surroundings, OrbitSteps, Stepper):
         inertia about the new nominal at once, and so do ``wheels`` and
         ``wheel_inertia`` (a draw must leave ``J - sum J_s a a^T`` positive
         definite); a new number of wheels starts them at ``wheel_speeds``.
-        With a ``gains_grid`` the bodies keep their grid gains.  CMGs are refused (one body's only).
+        With a ``gains_grid`` the bodies keep their grid gains.  CMGs with thrusters are refused (one body's only).
         """
         check_no_ensemble(self._settings, *inputs)  # issue 45: refused before anything takes effect
         super().apply(*inputs)
@@ -243,13 +243,13 @@ class Ensemble(Results, Surroundings, OrbitSteps, Stepper):
         self._jterms = kernels.inertia_terms(self._jr)
         self._jiterms = kernels.inertia_terms(self._jir)
         self._g2 = 2.0 * np.array(tm.gains, dtype=float).reshape(3, -1)  # 2 K of (9.9), per body or shared
-        s = self._settings
         self._fast = self.fused and kernels.covers(s) and not (s.estimator != "truth" and s.fly_on == "estimate")
         self._constant_torque()
         self._world = bodies_world(s, self._orbits) if s.has_orbit else None
         self._world_state = None
         self._magnetic = MagneticControl(s, COLUMN)  # issue 32: the torquers' step, Simulation's own
         self._thr = columns_for(s, self.n, getattr(self, "_thr", None))  # issue 45: each body's thrusters
+        self._cmgs = cmg_bodies.columns_for(s, self.n, self._jr, self._jir, self._cmgs)  # and CMG clusters
         self._b_body = self._dipole_cmd = None
         tm.rate_ref = None
         if hasattr(self, "_cmd"):
@@ -309,8 +309,7 @@ class Ensemble(Results, Surroundings, OrbitSteps, Stepper):
         self.fault_t[:] = np.nan
         self._reset_command(smp.q0)
         self._magnetic.reset()
-        if self._thr is not None:
-            self._thr.reset()
+        self._reset_actuators()  # issue 45: no thruster fired, no fuel used, the gimbals at their start angles
         if self._world is not None:
             self._update_world()
         self._energy0 = self.energy()
@@ -388,7 +387,7 @@ class Ensemble(Results, Surroundings, OrbitSteps, Stepper):
                 if self._fast:
                     self._fused_step()
                 else:
-                    self._general_step()
+                    self._general_step() if self._cmgs is None else self._cmgs.step(self)  # issue 45: CMG clusters
                 self._commit()
 
     def _fused_step(self) -> None:

@@ -159,14 +159,15 @@ def check_thrusters(settings) -> None:
     if not s.thruster_off < s.thruster_on:
         raise SettingsError(f"thruster_off: {s.thruster_off:g} is not below thruster_on {s.thruster_on:g} "
                             "(the trigger's hysteresis U_on - U_off must be positive)")
-    wheels = s.wheels != "none"
-    if wheels and not s.thruster_unloading > 0.0:
-        raise SettingsError("thruster_unloading: with reaction wheels the thrusters unload them; give the "
-                            "unloading gain (1/s), or wheels = none for thrusters that fly the controller")
-    if not wheels and s.thruster_unloading > 0.0:
-        raise SettingsError("thruster_unloading: unloads the momentum of reaction wheels; the body has none")
-    if wheels and s.thruster_modulation == "deadband":
-        raise SettingsError("thruster_modulation: deadband holds the attitude itself; with reaction wheels "
+    # what stores momentum for the thrusters to unload (sim.model.thruster_drive; a CMG cluster: sim.model.cmg_step)
+    store = "reaction wheels" if s.wheels != "none" else "CMGs" if s.cmg != "none" else None
+    if store and not s.thruster_unloading > 0.0:
+        raise SettingsError(f"thruster_unloading: with {store} the thrusters unload them; give the "
+                            f"unloading gain (1/s), or no {store} for thrusters that fly the controller")
+    if not store and s.thruster_unloading > 0.0:
+        raise SettingsError("thruster_unloading: unloads the momentum of reaction wheels or CMGs; the body has none")
+    if store and s.thruster_modulation == "deadband":
+        raise SettingsError(f"thruster_modulation: deadband holds the attitude itself; with {store} "
                             "the thrusters unload them (choose schmitt or pwpf)")
     if s.thruster_period < s.dt:
         raise SettingsError(f"thruster_period: {s.thruster_period:g} s is shorter than the step dt = {s.dt:g} s")

@@ -18,10 +18,11 @@ Where nothing but the torque law acts between steps (:meth:`CmgStep.packed`: the
 :func:`sim.core.advance.covers` but for the cluster, no world, no SLERP in progress, no user's torque),
 :func:`cmg_run` takes many of those steps in one compiled call: the torque law as
 :func:`sim.core.advance.step_torque` (the compiled twin of the Python torque law, bit for bit), the step
-:func:`sim.core.cmg.cmg_rk4_step`, the norm as :func:`sim.core.advance.normed`, the same checks; the
-same numbers as the step in Python, step for step.  It is loaded as the other kernels are: a call of
-:data:`WARM_AFTER` steps or more waits for it, shorter ones count their steps in Python until the
-``WARM_AFTER``-th starts its loading in a thread (the one rule, :meth:`sim.core.jit.Kernel.wanted`).
+:func:`sim.core.cmg.cmg_rk4_step`, the norm as :func:`sim.core.advance.normed`, the same checks, any thrusters
+fired by :func:`cmg_fire` (unloading the cluster); the same numbers as the step in Python, step for step.  It is
+loaded as the other kernels are: a call of :data:`WARM_AFTER` steps or more waits for it, shorter ones count
+their steps in Python until the ``WARM_AFTER``-th starts its loading in a thread (the one rule,
+:meth:`sim.core.jit.Kernel.wanted`).
 
 :class:`CmgStep` holds the cluster's state (the gimbal angles ``delta``) beside the Simulation's
 ``(t, Q, w)``; it is the Simulation's own stepping, kept in a module of its own (it reads and writes
@@ -38,11 +39,13 @@ import numpy as np
 
 from sim.core import advance as plain
 from sim.core import cmg
+from sim.core import thrusters as th
 from sim.core.advance import normed, step_torque
-from sim.core.jit import kernel
+from sim.core.jit import jitable, kernel
 from sim.model.cmg_settings import CMG_LAWS
+from sim.model.thruster_drive import NO_THRUSTERS, WARM_STEPS, drive_back, drive_kept, drive_step, due
 
-__all__ = ["CmgStep", "cmg_readout", "cmg_columns", "cmg_run", "WARM_AFTER", "CHUNK"]
+__all__ = ["CmgStep", "cmg_readout", "cmg_columns", "cmg_run", "cmg_fire", "fire_kernel", "WARM_AFTER", "CHUNK"]
 
 #: A call of this many steps or more waits for :func:`cmg_run` to load (:data:`sim.core.advance.WARM_AFTER`).
 WARM_AFTER = plain.WARM_AFTER
@@ -82,15 +85,49 @@ def cmg_readout(h0, g, s0, delta, w, torque_cmd, law, lam0, mu, k, rate_max, t, 
         out[n + 4 + c] = made[c]
 
 
+@jitable
+def cmg_fire(thr, q, qc, w, h0, g, s0, delta):
+    """The thrusters at the start of a CMG step (:func:`sim.model.thruster_drive.drive_step`, ``thr`` a drive's
+    arrays, :attr:`~sim.model.thruster_drive.ThrusterDrive.arrays`): at a control period's start
+    (:func:`~sim.model.thruster_drive.due`) they fire on the unloading command ``-k h`` of the cluster's momentum
+    ``h = h0 sum s_i`` at the gimbal angles ``delta`` (:func:`sim.core.thrusters.unloading_torque`, ``k`` the drive's ``thruster_unloading``: Wie ch. 7,
+    momentum unloading; the cluster holds the attitude against their torque and so gives its momentum up); their
+    torque ``thr[0][11:14]`` is held over the step as an external torque."""
+    x, c = thr[0], thr[1]
+    command = (0.0, 0.0, 0.0)
+    if due(x, c):
+        u = th.unloading_torque(cmg.cluster_momentum(h0, g, s0, delta), c[9])
+        command = (u[0], u[1], u[2])
+    drive_step(x, c, q, qc, w, command, thr[2], thr[3], thr[4], thr[5], thr[6])
+
+
+@kernel
+def fire_kernel(x, c, groups, pos, dirs, force, impulse_bit, q, qc, w, h0, g, s0, delta):
+    """:func:`cmg_fire` compiled, for the Python step (:meth:`CmgStep._step_python`)."""
+    cmg_fire((x, c, groups, pos, dirs, force, impulse_bit), q, qc, w, h0, g, s0, delta)
+
+
+def _fire_sample() -> tuple:
+    """Arguments of :func:`fire_kernel` of the types it is compiled for (no thrusters, a pyramid at rest)."""
+    q, z = (0.0, 0.0, 0.0, 1.0), (0.0, 0.0, 0.0)
+    g, s0 = cmg.pyramid()
+    return (NO_THRUSTERS[0].copy(), NO_THRUSTERS[1].copy(), *NO_THRUSTERS[2:], q, q, z, 1.0, g, s0, np.zeros(4))
+
+
+fire_kernel.warms(_fire_sample, WARM_STEPS)
+
+
 @kernel
 def cmg_run(state, delta, par, flags, j, j_inv, h0, g, s0, law, lam0, mu, k, rate_max, eps0, omega, t0, steps0, n,
-            rates_out):
+            rates_out, thr):
     """Up to ``n`` steps of :class:`CmgStep` from ``state = (q1..q4, wx, wy, wz, correction)`` and the gimbal angles
     ``delta``, in place, where nothing but the torque law acts between steps: each step the torque law
     :func:`sim.core.advance.step_torque` of ``par`` and ``flags`` (:func:`sim.core.advance.pack`) at the step's start,
     held, one :func:`sim.core.cmg.cmg_rk4_step` at ``t = t0 + (steps0 + i) dt`` (the Simulation's clock), the norm
-    mode :func:`sim.core.advance.normed`.  Stops before a step whose state is not finite (that step is the Python
-    side's to take again, and to fault); returns the number of good steps."""
+    mode :func:`sim.core.advance.normed`; with thrusters (``thr`` a drive's arrays, or
+    :data:`~sim.model.thruster_drive.NO_THRUSTERS`) :func:`cmg_fire` at each step's start, their torque held over the
+    step.  Stops before a step whose state is not finite (that step, the drive put back as it was before it, is the
+    Python side's to take again, and to fault); returns the number of good steps."""
     dt = par[34]
     mode = flags[1]
     q = np.empty(4)
@@ -98,10 +135,19 @@ def cmg_run(state, delta, par, flags, j, j_inv, h0, g, s0, law, lam0, mu, k, rat
     d = np.empty(delta.shape[0])
     command = np.empty(3)
     outside = np.zeros(3)
+    fires = thr[5].shape[0] > 0
+    saved = thr[0].copy()
+    qc = (par[6], par[7], par[8], par[9])
     done = 0
     for i in range(n):
         qt = (state[0], state[1], state[2], state[3])
         wt = (state[4], state[5], state[6])
+        kept = False
+        if fires:
+            kept = drive_kept(thr[0], thr[1], saved)
+            cmg_fire(thr, qt, qc, wt, h0, g, s0, delta)
+            for c in range(3):
+                outside[c] = thr[0][11 + c]
         u = step_torque(qt, wt, par, flags)
         for c in range(4):
             q[c] = qt[c]
@@ -114,6 +160,8 @@ def cmg_run(state, delta, par, flags, j, j_inv, h0, g, s0, law, lam0, mu, k, rat
                                   t0 + (steps0 + i) * dt, eps0, omega, dt, rates_out)
         qn, correction = normed((q[0], q[1], q[2], q[3]), mode)
         if not finite or not math.isfinite(qn[0] + qn[1] + qn[2] + qn[3] + correction):
+            if fires:
+                drive_back(thr[0], saved, kept)
             break
         state[0], state[1], state[2], state[3] = qn
         state[4], state[5], state[6] = w[0], w[1], w[2]
@@ -166,7 +214,7 @@ class CmgStep:
         """Arguments of :func:`cmg_run` of the types it is called with (no step taken)."""
         par, flags = np.zeros(35), np.zeros(9, dtype=np.int64)
         return (np.zeros(8), self.delta, par, flags, self.j, self.j_inv, self.h0, self.g, self.s0, self.law, self.lam0,
-                self.mu, self.k, self.rate_max, self.eps0, self.omega, 0.0, 0, 0, self.rates)
+                self.mu, self.k, self.rate_max, self.eps0, self.omega, 0.0, 0, 0, self.rates, NO_THRUSTERS)
 
     def _warm(self, n: int) -> bool:
         """True when :func:`cmg_run` is to take these ``n`` steps: the warm-up rule of every kernel
@@ -179,16 +227,19 @@ class CmgStep:
 
     def packed(self, sim, n: int):
         """``(par, flags)`` of :func:`sim.core.advance.pack` when :func:`cmg_run` takes ``n`` steps of ``sim``: its
-        settings are :func:`sim.core.advance.covers`'s but for the cluster, there is no world, no external torque,
-        no SLERP in progress and no user's torque, and the kernel is warm (:meth:`_warm`); None otherwise."""
+        settings are :func:`sim.core.advance.covers`'s but for the cluster and its thrusters (so no world and no
+        environment's torque), there is no SLERP in progress and no user's torque, and the kernel is warm
+        (:meth:`_warm`); None otherwise."""
         s, torque = sim._settings, sim._torque
-        if sim._cmd.path is not None or sim._step_torque is not torque or sim._world is not None or sim._load.active:
-            return None
+        if (sim._cmd.path is not None or sim._world is not None or sim._load.user is not None
+                or sim._thr is None and (sim._step_torque is not torque or sim._load.active)):
+            return None  # (with thrusters the load is active for their torque alone: covers() below rules the rest)
         key = self._pack_key
         if not (key is not None and key[0] is s and key[1] is sim._controls and key[2] is torque.qc
                 and key[3] == sim._dt and key[4] is torque):
             packed = None
-            if torque.rate_ref is None and plain.covers(s.replace_validated(cmg="none")):
+            if torque.rate_ref is None and plain.covers(s.replace_validated(cmg="none", thrusters="none",
+                                                                            thruster_unloading=0.0)):
                 packed = plain.pack(torque, sim._rigid.j_rows, sim._rigid.j_inv_rows, sim._dt, "rk4", s.norm)
             self._pack_key = key = (s, sim._controls, torque.qc, sim._dt, torque, packed)
         return key[5] if key[5] is not None and self._warm(n) else None
@@ -198,6 +249,7 @@ class CmgStep:
         says so, else one compiled step a call; False at a state that is no longer finite, the state left at the
         last good step (the Simulation raises its fault)."""
         packed = self.packed(sim, n) if n > 0 else None
+        thr = NO_THRUSTERS if sim._thr is None else sim._thr.arrays
         if packed is not None:
             q, w = sim._q, sim._w
             state = np.array((q[0], q[1], q[2], q[3], w[0], w[1], w[2], sim._correction))
@@ -205,7 +257,7 @@ class CmgStep:
                 chunk = min(n, CHUNK)
                 done = cmg_run(state, self.delta, packed[0], packed[1], self.j, self.j_inv, self.h0, self.g, self.s0,
                                self.law, self.lam0, self.mu, self.k, self.rate_max, self.eps0, self.omega, sim._t0,
-                               sim._k - sim._k0, chunk, self.rates)
+                               sim._k - sim._k0, chunk, self.rates, thr)
                 if done:
                     sim._q = (float(state[0]), float(state[1]), float(state[2]), float(state[3]))
                     sim._w = (float(state[4]), float(state[5]), float(state[6]))
@@ -215,15 +267,21 @@ class CmgStep:
                 n -= done
                 if done < chunk:
                     break  # the step that was not finite, again below: the Python side's fault
+            if sim._thr is not None:
+                sim._load.thrust = sim._thr.torque  # held over the last step (the rows' torque)
         return self._step_python(sim, n)
 
     def _step_python(self, sim, n: int) -> bool:
-        """``n`` steps, one :func:`sim.core.cmg.cmg_advance` call each (the torque law and the world in Python)."""
-        dt, torque, load, norm, cmd = sim._dt, sim._torque, sim._load, sim._norm, sim._cmd
+        """``n`` steps, one :func:`sim.core.cmg.cmg_advance` call each (the torque law and the world in Python), any
+        thrusters fired first (:func:`fire_kernel`)."""
+        dt, torque, load, norm, cmd, thr = sim._dt, sim._torque, sim._load, sim._norm, sim._cmd, sim._thr
         outside = load.active
         zero = np.zeros(3)
         for _ in range(n):
             q0, w0, t = sim._q, sim._w, sim._t
+            if thr is not None:
+                fire_kernel(*thr.arrays, q0, torque.qc, w0, self.h0, self.g, self.s0, self.delta)
+                load.thrust = thr.torque
             q, w, delta = np.array(q0), np.array(w0), self.delta.copy()
             command = np.array(torque(q0, w0))
             external = load.external(q0, w0, t) if outside else None

@@ -219,11 +219,9 @@ class Settings:
                 raise SettingsError(f"wheel_inertia: {exc}") from None
 
     def _check_cmg(self) -> None:
-        """What a CMG cluster steps with (sim.model.cmg_step): alone, by rk4, on the truth."""
+        """What a CMG cluster steps with (sim.model.cmg_step): no wheels (thrusters unload it), by rk4, on the truth."""
         if self.wheels != "none":
             raise SettingsError("cmg: a body with both reaction wheels and CMGs is not supported (wheels none, or cmg none)")
-        if self.thrusters != "none":  # the CMG kernel makes the whole step: it would fire no thruster
-            raise SettingsError("cmg: a body with both thrusters and CMGs is not supported (thrusters none, or cmg none)")
         if self.integrator != "rk4":
             raise SettingsError(f"cmg: a CMG cluster steps by rk4 (its compiled kernel), not {self.integrator} "
                                 "(integrator rk4; --integrator rk4)")

@@ -44,7 +44,10 @@ ENSEMBLE_KEYS = frozenset({"torque", "dampers_on", "dampers", "controller", "gai
                            "limiter_on", "limits", "command_deg", "slerp_time", "integrator",
                            "full_quat_form", "norm", "dt", "wheels", "wheel_inertia", "wheel_torque_limit",
                            "wheel_speed_limit", "wheel_friction", "wheel_torques", "gravity_gradient",
-                           "altitude_km", "disturbance", "disturbance_axes", "disturbance_period"})
+                           "altitude_km", "disturbance", "disturbance_axes", "disturbance_period",
+                           # a CMG cluster's tuning (issue 45: each body's cluster, sim.ensemble.cmg_bodies)
+                           "cmg_h0", "cmg_law", "cmg_lambda0", "cmg_mu", "cmg_null_gain", "cmg_dither",
+                           "cmg_dither_rate", "cmg_rate_limit"})
 #: Settings whose value fixes how many wheels a body has: a run keeps its number of wheels (its rows
 #: have a column per wheel), so a change to another number is refused (:meth:`sim.run.runner.Runner.submit`).
 WHEEL_COUNT_KEYS = frozenset({"wheels"})

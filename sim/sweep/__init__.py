@@ -159,7 +159,7 @@ class Sweep:
         bodies = self.spec.bodies
         s = self.scenario.settings
         names = columns(s.wheel_count, s.has_orbit, self.spec.spreads_orbits, s.magnetic_on, s.estimator != "truth",
-                        s.thrusters != "none")
+                        s.thrusters != "none", 0 if s.cmg_set is None else len(s.cmg_set.delta0))
         result = 2 * (len(names) * 8 * bodies + self.trajectory_bytes())
         chunk = self.chunk_size(workers)
         flying = chunk * self.bytes_per_body() + self.trajectory_bytes() * chunk // bodies

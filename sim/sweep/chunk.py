@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.ensemble import Ensemble, EnsembleSpec
+from sim.ensemble.cmg_bodies import sweep_columns
 from sim.ensemble.environment import ESTIMATION_METRICS
 from sim.model.events import EventCursor
 from sim.model.settings import Settings
@@ -53,14 +54,15 @@ SPREAD_COLUMNS = ("alt_km", "e", "i_deg", "raan_deg", "argp_deg", "nu_deg", "epo
 
 
 def columns(wheels: int = 0, orbit: bool = False, spread: bool = False, magnetic: bool = False,
-            estimator: bool = False, thrusters: bool = False) -> tuple:
+            estimator: bool = False, thrusters: bool = False, cmg: int = 0) -> tuple:
     """The columns of a sweep of bodies with ``wheels`` reaction wheels: :data:`COLUMNS`, then each
     wheel's final speed relative to its body, ``wheel1..N`` (rad/s), :data:`FUEL_COLUMNS` with ``thrusters``,
-    then :data:`ORBIT_COLUMNS` with an
+    with ``cmg`` control moment gyros their final angles ``cmg_delta1..N`` (deg), final ``cmg_m`` and least
+    ``cmg_m_min`` (:func:`sim.ensemble.cmg_bodies.sweep_columns`), then :data:`ORBIT_COLUMNS` with an
     ``orbit``, :data:`MAGNETIC_COLUMNS` with a ``magnetic`` field, :data:`ESTIMATION_COLUMNS` with an
     ``estimator`` and :data:`SPREAD_COLUMNS` with orbits or epochs ``spread`` per body."""
     return (COLUMNS + tuple(f"wheel{i}" for i in range(1, wheels + 1)) + (FUEL_COLUMNS if thrusters else ())
-            + (ORBIT_COLUMNS if orbit else ())
+            + sweep_columns(cmg) + (ORBIT_COLUMNS if orbit else ())
             + (MAGNETIC_COLUMNS if magnetic else ()) + (ESTIMATION_COLUMNS if estimator else ())
             + (SPREAD_COLUMNS if spread else ()))
 
@@ -186,6 +188,8 @@ def _run_chunk(settings, spec, events, steps, start, count, traj_every, report) 
         columns[f"wheel{i}"] = speeds
     if ens.fuel is not None:
         columns["fuel_kg"] = np.asarray(ens.fuel, dtype=float)
+    if ens.cmgs is not None:  # issue 45: each body's cluster (sim.ensemble.cmg_bodies)
+        columns.update(ens.cmgs.values())
     if "point_err_deg" in metrics:
         for name in ORBIT_COLUMNS:
             columns[name] = np.asarray(metrics[name], dtype=float)

@@ -1,5 +1,5 @@
 """Control moment gyros at the command line and in files (issue 45): the flags, the CSV/npz columns, bad values
-refused in one line (exit 2, no file made), a scenario file's keys, record and replay, and a sweep refused."""
+refused in one line (exit 2, no file made), a scenario file's keys, record and replay, and a sweep's columns."""
 
 import math
 
@@ -53,6 +53,9 @@ def test_cli_columns_csv_and_npz_with_cmgs(capsys, tmp_path):
     ([*CMG, "--cmg-angles", "1,2"], "2 values for 4"),
     ([*CMG, "--cmg-angles", "90,0,-90,0"], "singular at its design angles"),
     ([*CMG, "--wheels", "pyramid"], "both reaction wheels and CMGs"),
+    ([*CMG, "--thrusters", "cube"], "thruster_unloading: with CMGs the thrusters unload them"),
+    ([*CMG, "--thrusters", "cube", "--thruster-unloading", "0.2", "--thruster-modulation", "deadband"],
+     "deadband holds the attitude itself; with CMGs"),
 ])
 def test_bad_cmg_values_are_refused_with_one_line(flags, says, capsys, tmp_path):
     out = tmp_path / "never.csv"
@@ -63,10 +66,33 @@ def test_bad_cmg_values_are_refused_with_one_line(flags, says, capsys, tmp_path)
     assert not out.exists()
 
 
-def test_a_sweep_refuses_cmgs_in_one_line(capsys):
-    assert main(["sweep", *CMG, "--bodies", "2", "--duration", "0.01"]) == 2
-    err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and "an ensemble flies no CMG clusters" in err, err
+def test_a_sweep_writes_the_cmg_columns(tmp_path):
+    """``attitude-sim sweep --cmg pyramid``: after the index, state and metrics, each body's final gimbal angles
+    ``cmg_delta1..4`` (deg) and ``cmg_m`` (``m / h0^6``, the run's column), and ``cmg_m_min``, the least seen
+    (their values against each body's run: tests/sim/ensemble/test_ensemble_cmgs.py)."""
+    from sim.sweep.chunk import COLUMNS
+
+    out = tmp_path / "s.csv"
+    flags = [*CMG, "--cmg-law", "gsr", "--command", "0,60,0", "--dt", "0.05"]
+    assert main(["sweep", *flags, "--bodies", "3", "--seed", "4", "--duration", "3", "--out", str(out)]) == 0
+    header = out.read_text().splitlines()[0].split(",")
+    assert header == [*COLUMNS, "cmg_delta1", "cmg_delta2", "cmg_delta3", "cmg_delta4", "cmg_m", "cmg_m_min"]
+    got = np.genfromtxt(out, delimiter=",", names=True)
+    assert (np.abs(got["cmg_delta1"]) > 0.1).all()  # the gimbals turned
+    assert (got["cmg_m_min"] <= got["cmg_m"]).all() and (got["cmg_m_min"] <= 32 / 27).all()  # (32/27 at rest)
+
+
+def test_cmgs_with_thrusters_unloading_them_write_both_columns(capsys):
+    """The CMG columns, then the thrusters' (levels, force, fuel), named as each alone has them."""
+    from sim.model.thruster_drive import thruster_columns
+
+    assert main(["run", *CMG, "--thrusters", "cube", "--thruster-force", "0.1", "--thruster-unloading", "0.2",
+                 "--cmg-angles", "40,-20,10,30", "--duration", "2", "--dt", "0.02", "--every", "50"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = lines[0].split(",")
+    assert header == list(columns()) + CMG_COLUMNS + list(thruster_columns(12))
+    last = dict(zip(header, np.array(lines[-1].split(","), dtype=float)))
+    assert last["fuel_kg"] > 0.0  # they fired on -k h (0.2 x 0.91 N m s: 0.9 of a couple's 0.2 N m, above U_on)
 
 
 def test_scenario_file_keys():

@@ -101,9 +101,12 @@ def test_envelope_is_the_largest_momentum_along_each_direction(u):
 
 def test_envelope_along_the_axes_is_the_published_figure():
     # Wie, ch. 7: the 54.73 deg pyramid's envelope reaches (2 + 2 cos beta) h0 = 3.15 h0 along x and y
-    # and 4 sin(beta) h0 = 3.27 h0 along z: nearly spherical
+    # and 4 sin(beta) h0 = 3.27 h0 along z: nearly spherical.  (No text of the book was found to quote; the
+    # figures follow by hand from Wie's closed form of h, in which each gimbal angle appears in one term, so the
+    # largest h_x is c + 1 + c + 1 and the largest h_z is 4 s; and scipy's BFGS finds them without either.)
     for k, reach in ((0, 3.1547), (1, 3.1547), (2, 3.2660)):
         e = np.eye(3)[k]
+        assert _max_momentum_along(e) / H0 == pytest.approx(reach, abs=1e-4)
         assert surface_here(e, np.ones(4)) @ e / H0 == pytest.approx(reach, abs=1e-4)
         np.testing.assert_allclose(cs.envelope_point(H0, G, e), surface_here(e, np.ones(4)), atol=1e-14)
     assert 2 + 2 * math.cos(BETA) == pytest.approx(3.1547, abs=1e-4)

@@ -50,10 +50,10 @@ def test_a_new_nominal_orbit_moves_every_spread_orbit_with_it():
     np.testing.assert_allclose(after - before, np.repeat(shift[:, None], 4, axis=1), rtol=0, atol=1e-9)
 
 
-@pytest.mark.parametrize("key, value, words", [("cmg", "pyramid", "an ensemble flies no CMG clusters")])
-def test_cmgs_told_between_steps_are_refused_and_change_nothing(key, value, words):
-    """CMGs are one body's (sim.model.one_body): told to an ensemble between steps, with another change beside
-    them, they are refused in one line before anything takes effect (thrusters fly: test_ensemble_thrusters)."""
+def test_cmgs_with_thrusters_told_between_steps_are_refused_and_change_nothing():
+    """CMG clusters fly in an ensemble (test_ensemble_cmgs), with thrusters one body at a time (sim.model.one_body):
+    told to an ensemble between steps, with another change beside them, refused in one line before anything
+    takes effect."""
     from sim.model.controls import SettingChange
     from sim.model.settings import SettingsError
 
@@ -61,7 +61,8 @@ def test_cmgs_told_between_steps_are_refused_and_change_nothing(key, value, word
     ens = Ensemble(settings, SPEC)
     ens.step(5)
     before = ens.settings
-    with pytest.raises(SettingsError, match=words) as info:
-        ens.apply(SettingChange("dt", before.dt / 2), SettingChange(key, value))
+    with pytest.raises(SettingsError, match="an ensemble flies no CMG clusters with thrusters") as info:
+        ens.apply(SettingChange("dt", before.dt / 2), SettingChange("cmg", "pyramid"),
+                  SettingChange("thrusters", "cube"))
     assert "\n" not in str(info.value)
-    assert ens.settings is before and getattr(ens.settings, key) == "none"
+    assert ens.settings is before and ens.settings.cmg == ens.settings.thrusters == "none"

@@ -88,12 +88,17 @@ def test_fast_slew_cmgs_amplify_the_torque():
     assert np.min(np.asarray(r["cmg_m"])) > 1.0           # no singularity met (32/27 = 1.185 at rest)
 
 
-def test_an_ensemble_asked_for_beside_a_cluster_is_refused_where_it_is_sent():
+def test_an_ensemble_asked_for_beside_a_cluster_is_sent():
+    """The window's Ensemble tab beside a CMG scenario: its bodies fly clusters (sim.ensemble.cmg_bodies)."""
     from sim.ensemble import EnsembleSpec
-    from sim.model.settings import SettingsError
     from sim.run.runner import ENSEMBLE, Runner
 
     runner = Runner(load("cmg_fast_slew"))
-    with pytest.raises(SettingsError, match="an ensemble flies no CMG clusters"):
-        runner.submit(ENSEMBLE, EnsembleSpec(bodies=3))   # in the caller's thread (the window's message)
-    runner.submit(ENSEMBLE, None)                         # turning none off is no ensemble
+    runner.submit(ENSEMBLE, EnsembleSpec(bodies=3))   # checked in the caller's thread: nothing to refuse
+    runner.advance(20)
+    ens = runner.ensemble
+    assert ens.t == runner.sim.t == 0.4 and ens.cmgs.delta.any()
+    runner.submit("cmg_law", "gsr")                   # the cluster's tuning reaches every body, as the main body's
+    runner.advance(5)
+    assert ens.settings.cmg_law == runner.sim.settings.cmg_law == "gsr"
+    runner.submit(ENSEMBLE, None)
