@@ -10,6 +10,7 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 from app.cli import main
+from csv_runs import run_refused
 from sim.model.rows import COLUMNS
 
 
@@ -108,11 +109,7 @@ def test_half_quat_above_stability_bound_warns(capsys):
     (["--bogus"], "unrecognized arguments"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, argv, fragment):
-    code, out, err = _run(capsys, *argv)
-    assert code == 2
-    assert out == ""
-    assert err.count("\n") == 1 and err.startswith("attitude-sim: error:")
-    assert fragment in err
+    run_refused(capsys, argv, fragment)
 
 
 @pytest.mark.subprocess
