@@ -2,7 +2,7 @@
 
 :func:`advance_orbit_bodies` takes ``n`` steps of every body of an :class:`~sim.ensemble.Ensemble` whose
 bodies fly on an orbit (one shared, or one per body: ``orbit_spread``, ``epoch_spread``) in one call: a
-``numba.prange`` loop over the bodies, each making, at the start of every step, its world at the step's
+loop over the bodies ``lo..hi``, each making, at the start of every step, its world at the step's
 time, as :meth:`sim.model.simulation.Simulation._update_world` does (its orbit at ``t``, and at ``t -+ 0.5 s``
 for a moving pointing mode's rate feed-forward, :func:`sim.world.orbit.mean_elements_state`; the world's
 numbers by :func:`sim.model.world_kernel.world_values` with ``ops=None``; the command's sign kept as
@@ -26,12 +26,13 @@ full-quat, navigation, a SLERP under way.
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 
 from sim.core.advance import OK, law_torque, normed, status_of
 from sim.core.algebra import dot_QQ, norm2_Q
-from sim.core.jit import DISABLED, jitable, kernel, prange
+from sim.core.jit import DISABLED, jitable, kernel, numba_module
 from sim.ensemble import compiled
 from sim.ensemble.environment import body_elements
 from sim.gnc.pointing import INERTIAL, MODE_CODES
@@ -43,7 +44,7 @@ from sim.world.orbit import MU_KM, KeplerOrbit, axes_fixed, orbit_axes, orbit_sh
 #: The lengths of :data:`sim.model.advance_craft.FLAGS` and :data:`~sim.model.advance_craft.WORLD`.
 _FLAGS, _WORLDS = max(craft.FLAGS.values()) + 1, sum(craft.WORLD["torque"])
 
-__all__ = ["advance_orbit_bodies", "covers", "pack_orbits", "ORBIT", "CHUNK", "OrbitSteps"]
+__all__ = ["advance_orbit_bodies", "run_bodies", "covers", "pack_orbits", "ORBIT", "CHUNK", "OrbitSteps"]
 
 #: Layout of a body's row of ``orbit``: the nine mean elements and rates of
 #: :func:`sim.world.orbit.mean_elements_state`, then the epoch's Julian day and fraction.
@@ -62,7 +63,7 @@ def _sample() -> tuple:
     orbit = np.zeros((1, 11))
     orbit[0, 0], orbit[0, 8] = 7000.0, 1e-3
     return (x, par, flags, craft.NO_SURFACES, orbit, wk.new_input(), np.zeros((4, 1)), 0, 0, 0.0,
-            np.zeros(1, dtype=np.bool_), i1, track, 0, 0.0, 0.0, f1, i1, f1, f1, i1)
+            np.zeros(1, dtype=np.bool_), i1, track, 0, 0.0, 0.0, f1, i1, f1, f1, i1, 0, 0)
 
 
 def covers(settings) -> bool:
@@ -74,11 +75,11 @@ def covers(settings) -> bool:
             and (not s.drag or s.atmosphere == "exponential"))
 
 
-@kernel(parallel=True)
+@kernel
 def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, faulted, done, track, k0, c2,
-                         rate_under, peak_ww, first_under, travel, peak_tt, last_out):
-    """Up to ``n`` steps of each body (column ``j`` of ``x``, (8, m): q, w, correction) on its orbit, in place,
-    in parallel.
+                         rate_under, peak_ww, first_under, travel, peak_tt, last_out, lo, hi):
+    """Up to ``n`` steps of each body ``lo <= j < hi`` (column ``j`` of ``x``, (8, m): q, w, correction) on its
+    orbit, in place; it holds no GIL, so :func:`run_bodies` runs ranges of the bodies on threads side by side.
 
     ``par`` (m, 58) and ``flags`` are :func:`sim.model.advance_craft.pack`'s, one ``par`` row per body;
     ``table`` the facets' table; ``orbit`` (m, 11) each body's orbit and epoch (:data:`ORBIT`), or (1, 11)
@@ -92,7 +93,6 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
     step that of its first stage (``Ensemble._general_step``), the settle band ``(Q.Qc)^2 < c2 |Qc|^2`` on
     the command of the new step.
     """
-    m = x.shape[1]
     mode, air = int(shared[36]), int(shared[38])
     one = orbit.shape[0] == 1  # one orbit shared: its world made once a step for every body
     worlds = np.zeros((n + 1 if one else 0, _WORLDS))
@@ -100,7 +100,7 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
         orb = _fixed_part(orbit[0])
         for i in range(n + 1):
             _world_into(worlds[i], orbit[0], orb, t0 + (s0 + i) * par[0, 34], mode, air, shared)
-    for j in prange(m):
+    for j in range(lo, hi):
         # each body's own copies of par's row, the flags, the table and the input, its metrics in locals: an
         # array passed to a function costs atomic reference counts, on a counter the threads share when the array
         # is shared.  Arrays, not tuples: the craft step's formulas then have advance_craft's types, compiled once
@@ -108,7 +108,7 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
         p, fl = par[j].copy(), flags.copy()
         tab = table.copy()
         inp = shared.copy()
-        if one:  # (not ``orbit[0 if one else j]``: numba unifies int64 and prange's uint64 to a float)
+        if one:
             el = orbit[0].copy()
         else:
             el = orbit[j].copy()
@@ -168,6 +168,36 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
         qc[0, j], qc[1, j], qc[2, j], qc[3, j] = c
         done[j] = good
         peak_ww[j], first_under[j], travel[j], peak_tt[j], last_out[j] = metrics
+
+
+def run_bodies(args: tuple, m: int) -> None:
+    """:func:`advance_orbit_bodies` ``(*args, lo, hi)`` over the bodies ``0..m``, split into numba's thread count
+    (``numba.get_num_threads()``, as a ``prange`` would take it) of equal ranges run on as many threads (this one
+    and ``threads - 1`` started for the call).  Not a
+    ``prange``: numba compiled the craft step's formulas again for the ``prange``'s body, about 5 s of CPU more
+    (docs/PERFORMANCE.md); the bodies share nothing, so each is the same bits on any thread.  One thread when
+    the kernel runs as Python (not loaded, or the JIT off)."""
+    threads = 1 if DISABLED or not advance_orbit_bodies.ready else min(m, numba_module().get_num_threads())
+    if threads <= 1:
+        advance_orbit_bodies(*args, 0, m)
+        return
+    cuts = [m * i // threads for i in range(threads + 1)]
+    errors = []
+
+    def bodies(lo: int, hi: int) -> None:
+        try:
+            advance_orbit_bodies(*args, lo, hi)
+        except BaseException as error:  # raised in the caller's thread below
+            errors.append(error)
+
+    others = [threading.Thread(target=bodies, args=(lo, hi), daemon=True) for lo, hi in zip(cuts[1:-1], cuts[2:])]
+    for thread in others:
+        thread.start()
+    bodies(cuts[0], cuts[1])  # the first range in this thread
+    for thread in others:
+        thread.join()
+    if errors:
+        raise errors[0]
 
 
 @jitable
@@ -337,9 +367,9 @@ class OrbitSteps(compiled.CompiledSteps):
                             dtype=np.int64)
         before = self.faulted.copy()
         done = np.empty(self.n, dtype=np.int64)
-        advance_orbit_bodies(self._x, par, flags, table, orbit, shared, qc, k, self._k - self._k0, self._t0,
-                             self.faulted, done, switches, self._k, c * c, float(tr.rate_under), tr.peak_ww,
-                             tr.first_under, tr.travel, tr.peak_tt, tr.last_out)
+        run_bodies((self._x, par, flags, table, orbit, shared, qc, k, self._k - self._k0, self._t0, self.faulted,
+                    done, switches, self._k, c * c, float(tr.rate_under), tr.peak_ww, tr.first_under, tr.travel,
+                    tr.peak_tt, tr.last_out), self.n)
         new = self.faulted & ~before
         if new.any():
             self.fault_t[new] = self._t0 + (self._k + done[new] - self._k0) * self._dt
