@@ -194,10 +194,17 @@ def run_bodies(args: tuple, m: int) -> None:
     for thread in others:
         thread.start()
     bodies(cuts[0], cuts[1])  # the first range in this thread
+    interrupted = None
     for thread in others:
-        thread.join()
+        while thread.is_alive():
+            try:
+                thread.join()
+            except KeyboardInterrupt as error:  # seen once every range has ended: no body left half-stepped
+                interrupted = error
     if errors:
         raise errors[0]
+    if interrupted is not None:
+        raise interrupted
 
 
 @jitable
