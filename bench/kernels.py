@@ -7,7 +7,8 @@ short run (2 s simulated) of each built-in scenario (``--called --scenarios NAME
 NAME calls, all of them past their warm-up: what a scenario's first run compiles) (``WARM_SECONDS`` = 0, and
 :meth:`sim.core.jit.Kernel.start` replaced by a timed :meth:`~sim.core.jit.Kernel.wait`).  Then a second child does the same from the cache the
 first filled: what every later start pays when it loads them all.  Wall time of the compiles (one thread each);
-the machine is shared, so the load average is printed beside.
+the machine is shared, so the load average is printed beside.  ``--before DIR [--repeats N]`` does the compiles in
+an older tree too, the trees in turns, and prints each kernel's CPU seconds old beside new (medians).
 
 ``--startup [--before DIR]`` times the starts instead, each in a fresh process, with an empty cache and with the
 cache filled, for this tree and (``--before``, e.g. ``git archive 06c9771 | tar -x -C DIR``) the tree before,
@@ -74,13 +75,13 @@ print(json.dumps({"wall": time.perf_counter() - begin, "kernels": seconds, "cpu"
 """
 
 
-def measure(cache: str, names=(), called: bool = False) -> dict:
-    """``{"wall": s, "kernels": {name: s}, "cpu": {name: s}}`` of a child compiling (or loading) every kernel into
-    ``cache`` (``called``: only those that runs of 60 s of ``names`` call, past their warm-up)."""
-    env = dict(os.environ, PYTHONPATH=ROOT, ATTITUDE_SIM_CACHE=cache)
+def measure(cache: str, names=(), called: bool = False, tree: str = ROOT) -> dict:
+    """``{"wall": s, "kernels": {name: s}, "cpu": {name: s}}`` of a child of ``tree`` compiling (or loading) every
+    kernel into ``cache`` (``called``: only those that runs of 60 s of ``names`` call, past their warm-up)."""
+    env = dict(os.environ, PYTHONPATH=tree, ATTITUDE_SIM_CACHE=cache)
     env.pop("NUMBA_DISABLE_JIT", None)
-    out = subprocess.run([sys.executable, "-c", CHILD, "called" if called else "all", *names], cwd=ROOT, env=env, capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run([sys.executable, "-c", CHILD, "called" if called else "all", *names], cwd=tree, env=env,
+                         capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -161,19 +162,41 @@ def startup(trees: dict, repeats: int, starts=STARTS) -> None:
             print(f"{label:45s} {cells}", flush=True)
 
 
+def compiles(trees: dict, names, called: bool, repeats: int) -> None:
+    """Print each kernel's CPU seconds compiled from an empty cache in each tree (the median of ``repeats``
+    children, the trees in turns), and the sum: old beside new."""
+    print(f"load average {os.getloadavg()[0]:.1f} at the start")
+    cpu = {name: [] for name in trees}
+    for _ in range(repeats):
+        for name, tree in trees.items():
+            with tempfile.TemporaryDirectory() as cache:
+                cpu[name].append(measure(cache, names, called, tree)["cpu"])
+    kernels = sorted({k for runs in cpu.values() for run in runs for k in run})
+    print(f"{'kernel (CPU s, median of ' + str(repeats) + ')':50s} " + " ".join(f"{n:>8s}" for n in trees))
+    for k in kernels:
+        print(f"{k:50s} " + " ".join(f"{statistics.median(r.get(k, 0.0) for r in cpu[n]):8.2f}" for n in trees))
+    sums = {n: statistics.median(sum(r.values()) for r in cpu[n]) for n in trees}
+    print(f"{'all (goal: 30 s)':50s} " + " ".join(f"{sums[n]:8.1f}" for n in trees))
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenarios", nargs="*", default=(), help="built-in scenarios to run (default: all)")
     parser.add_argument("--called", action="store_true",
                         help="only the kernels that 60 s runs of the scenarios call: what one scenario's first run compiles")
     parser.add_argument("--startup", action="store_true", help="time the starts instead")
-    parser.add_argument("--before", help="a checkout of the code before the change, timed alongside (--startup)")
+    parser.add_argument("--before", help="a checkout of the code before the change, timed alongside (--startup; "
+                        "or the compiles: old and new in turns, --repeats of each, the CPU seconds of each kernel)")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--only", choices=("cli", "window"), help="with --startup: those rows only")
     args = parser.parse_args(argv)
     if args.startup:
         trees = {"new": ROOT, **({"old": os.path.abspath(args.before)} if args.before else {})}
         startup(trees, args.repeats, {"cli": STARTS[:2], "window": STARTS[2:], None: STARTS}[args.only])
+        return 0
+    if args.before:
+        compiles({"old": os.path.abspath(args.before), "new": ROOT}, args.scenarios, args.called, args.repeats)
         return 0
     with tempfile.TemporaryDirectory() as cache:
         load = os.getloadavg()[0]

@@ -2,7 +2,7 @@
 
 :func:`advance_orbit_bodies` takes ``n`` steps of every body of an :class:`~sim.ensemble.Ensemble` whose
 bodies fly on an orbit (one shared, or one per body: ``orbit_spread``, ``epoch_spread``) in one call: a
-``numba.prange`` loop over the bodies, each making, at the start of every step, its world at the step's
+loop over the bodies ``lo..hi``, each making, at the start of every step, its world at the step's
 time, as :meth:`sim.model.simulation.Simulation._update_world` does (its orbit at ``t``, and at ``t -+ 0.5 s``
 for a moving pointing mode's rate feed-forward, :func:`sim.world.orbit.mean_elements_state`; the world's
 numbers by :func:`sim.model.world_kernel.world_values` with ``ops=None``; the command's sign kept as
@@ -26,27 +26,25 @@ full-quat, navigation, a SLERP under way.
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 
 from sim.core.advance import OK, law_torque, normed, status_of
 from sim.core.algebra import dot_QQ, norm2_Q
-from sim.core.jit import DISABLED, jitable, kernel, prange
+from sim.core.jit import DISABLED, jitable, kernel, numba_module
 from sim.ensemble import compiled
 from sim.ensemble.environment import body_elements
 from sim.gnc.pointing import INERTIAL, MODE_CODES
 from sim.model import advance_craft as craft
 from sim.model import world_kernel as wk
 from sim.model.world_kernel import FEED_FORWARD_H, world_values
-from sim.world.orbit import KeplerOrbit, mean_elements_state
+from sim.world.orbit import MU_KM, KeplerOrbit, axes_fixed, orbit_axes, orbit_shape, shape_state
 
-#: The lengths of :data:`sim.model.advance_craft.FLAGS` and :data:`~sim.model.advance_craft.WORLD` (checked at
-#: import: the tuples :func:`_ints19` and :func:`_floats39` are written out to them).
+#: The lengths of :data:`sim.model.advance_craft.FLAGS` and :data:`~sim.model.advance_craft.WORLD`.
 _FLAGS, _WORLDS = max(craft.FLAGS.values()) + 1, sum(craft.WORLD["torque"])
-if (_FLAGS, _WORLDS) != (19, 39):
-    raise ImportError("sim.ensemble.orbit_loop: the craft kernel's layouts changed; write _ints19/_floats39 again")
 
-__all__ = ["advance_orbit_bodies", "covers", "pack_orbits", "ORBIT", "CHUNK", "OrbitSteps"]
+__all__ = ["advance_orbit_bodies", "run_bodies", "covers", "pack_orbits", "ORBIT", "CHUNK", "OrbitSteps"]
 
 #: Layout of a body's row of ``orbit``: the nine mean elements and rates of
 #: :func:`sim.world.orbit.mean_elements_state`, then the epoch's Julian day and fraction.
@@ -65,7 +63,7 @@ def _sample() -> tuple:
     orbit = np.zeros((1, 11))
     orbit[0, 0], orbit[0, 8] = 7000.0, 1e-3
     return (x, par, flags, craft.NO_SURFACES, orbit, wk.new_input(), np.zeros((4, 1)), 0, 0, 0.0,
-            np.zeros(1, dtype=np.bool_), i1, track, 0, 0.0, 0.0, f1, i1, f1, f1, i1)
+            np.zeros(1, dtype=np.bool_), i1, track, 0, 0.0, 0.0, f1, i1, f1, f1, i1, 0, 0)
 
 
 def covers(settings) -> bool:
@@ -77,11 +75,11 @@ def covers(settings) -> bool:
             and (not s.drag or s.atmosphere == "exponential"))
 
 
-@kernel(parallel=True)
+@kernel
 def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, faulted, done, track, k0, c2,
-                         rate_under, peak_ww, first_under, travel, peak_tt, last_out):
-    """Up to ``n`` steps of each body (column ``j`` of ``x``, (8, m): q, w, correction) on its orbit, in place,
-    in parallel.
+                         rate_under, peak_ww, first_under, travel, peak_tt, last_out, lo, hi):
+    """Up to ``n`` steps of each body ``lo <= j < hi`` (column ``j`` of ``x``, (8, m): q, w, correction) on its
+    orbit, in place; it holds no GIL, so :func:`run_bodies` runs ranges of the bodies on threads side by side.
 
     ``par`` (m, 58) and ``flags`` are :func:`sim.model.advance_craft.pack`'s, one ``par`` row per body;
     ``table`` the facets' table; ``orbit`` (m, 11) each body's orbit and epoch (:data:`ORBIT`), or (1, 11)
@@ -95,23 +93,26 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
     step that of its first stage (``Ensemble._general_step``), the settle band ``(Q.Qc)^2 < c2 |Qc|^2`` on
     the command of the new step.
     """
-    m = x.shape[1]
     mode, air = int(shared[36]), int(shared[38])
     one = orbit.shape[0] == 1  # one orbit shared: its world made once a step for every body
     worlds = np.zeros((n + 1 if one else 0, _WORLDS))
     if one:
+        orb = _fixed_part(orbit[0])
         for i in range(n + 1):
-            _world_into(worlds[i], orbit[0], t0 + (s0 + i) * par[0, 34], mode, air, shared)
-    for j in prange(m):
-        # par, flags and the world as tuples, each body's own arrays, its metrics in locals: an array passed to
-        # a function costs atomic reference counts, on a counter the threads share when the array is shared
-        p, fl = _floats58(par[j]), _ints19(flags)
+            _world_into(worlds[i], orbit[0], orb, t0 + (s0 + i) * par[0, 34], mode, air, shared)
+    for j in range(lo, hi):
+        # each body's own copies of par's row, the flags, the table and the input, its metrics in locals: an
+        # array passed to a function costs atomic reference counts, on a counter the threads share when the array
+        # is shared.  Arrays, not tuples: the craft step's formulas then have advance_craft's types, compiled once
+        # for both kernels (docs/PERFORMANCE.md, compile time)
+        p, fl = par[j].copy(), flags.copy()
         tab = table.copy()
         inp = shared.copy()
-        if one:  # (not ``orbit[0 if one else j]``: numba unifies int64 and prange's uint64 to a float)
+        if one:
             el = orbit[0].copy()
         else:
             el = orbit[j].copy()
+        orb = _fixed_part(el)  # its orbit's shape and axes, once (the same bits as at every step)
         world = np.zeros(_WORLDS)
         wheels, groups, buf = np.zeros((0, 11)), np.zeros((0, 5)), np.zeros((9, 0))
         speeds = buf[6]
@@ -132,7 +133,7 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
                 for a in range(_WORLDS):
                     world[a] = worlds[i, a]
             else:
-                _world_into(world, el, t, mode, air, inp)
+                _world_into(world, el, orb, t, mode, air, inp)
             if mode != INERTIAL:  # CommandInterpolator.follow: the sign continuous with the present command
                 qw = (world[24], world[25], world[26], world[27])
                 sign = -1.0 if dot_QQ(qw, c) < 0.0 else 1.0
@@ -144,16 +145,15 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
             for a in range(4):
                 world[24 + a] = c[a]
             if alive:
-                ws = _floats39(world)
                 if track[0] != 0 and track[1] != 0:  # |T|^2 of the step's first stage (Ensemble._general_step)
-                    wd = (w[0] - ws[29], w[1] - ws[30], w[2] - ws[31]) if ws[28] != 0.0 else w
+                    wd = (w[0] - world[29], w[1] - world[30], w[2] - world[31]) if world[28] != 0.0 else w
                     tq = law_torque(q, wd, c, p, fl)
                     if fl[16] != 0:
-                        e, have = craft.external(q, t, ws, p, fl, jr, tab)
+                        e, have = craft.external(q, t, world, p, fl, jr, tab)
                         if have:
                             tq = (tq[0] + e[0], tq[1] + e[1], tq[2] + e[2])
                     tt = tq[0] * tq[0] + tq[1] * tq[1] + tq[2] * tq[2]
-                q1, w1 = craft.craft_step(q, w, speeds, t, ws, p, fl, wheels, groups, tab, buf)
+                q1, w1 = craft.craft_step(q, w, speeds, t, world, p, fl, wheels, groups, tab, buf)
                 q1, c1 = normed(q1, norm)
                 status = status_of(q1, 0.0 + w1[0] + w1[1] + w1[2], c1, norm)  # Python's sum(w)
                 if status == OK:
@@ -170,14 +170,51 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
         peak_ww[j], first_under[j], travel[j], peak_tt[j], last_out[j] = metrics
 
 
+def run_bodies(args: tuple, m: int) -> None:
+    """:func:`advance_orbit_bodies` ``(*args, lo, hi)`` over the bodies ``0..m``, split into numba's thread count
+    (``numba.get_num_threads()``, as a ``prange`` would take it) of equal ranges run on as many threads (this one
+    and ``threads - 1`` started for the call).  Not a
+    ``prange``: numba compiled the craft step's formulas again for the ``prange``'s body, about 5 s of CPU more
+    (docs/PERFORMANCE.md); the bodies share nothing, so each is the same bits on any thread.  One thread when
+    the kernel runs as Python (not loaded, or the JIT off)."""
+    threads = 1 if DISABLED or not advance_orbit_bodies.ready else min(m, numba_module().get_num_threads())
+    if threads <= 1:
+        advance_orbit_bodies(*args, 0, m)
+        return
+    cuts = [m * i // threads for i in range(threads + 1)]
+    errors = []
+
+    def bodies(lo: int, hi: int) -> None:
+        try:
+            advance_orbit_bodies(*args, lo, hi)
+        except BaseException as error:  # raised in the caller's thread below
+            errors.append(error)
+
+    others = [threading.Thread(target=bodies, args=(lo, hi), daemon=True) for lo, hi in zip(cuts[1:-1], cuts[2:])]
+    for thread in others:
+        thread.start()
+    bodies(cuts[0], cuts[1])  # the first range in this thread
+    interrupted = None
+    for thread in others:
+        while thread.is_alive():
+            try:
+                thread.join()
+            except KeyboardInterrupt as error:  # seen once every range has ended: no body left half-stepped
+                interrupted = error
+    if errors:
+        raise errors[0]
+    if interrupted is not None:
+        raise interrupted
+
+
 @jitable
-def _world_into(world, el, t, mode, air, inp):
+def _world_into(world, el, orb, t, mode, air, inp):
     """The world of :data:`sim.model.advance_craft.WORLD` at ``t`` into ``world``, as
     :meth:`sim.model.world.World.state` makes it (:func:`sim.model.world_kernel.world_values`, ``ops=None``) for
-    an orbit row ``el`` (:data:`ORBIT`): the time, the orbit's ``(r, v)``, the Sun, the shadow and the density,
+    an orbit row ``el`` (:data:`ORBIT`; ``orb`` its :func:`_fixed_part`): the time, the orbit's ``(r, v)``, the Sun, the shadow and the density,
     and a moving mode's command as the world gives it (its sign not yet followed) and its rate feed-forward.
     With inertial pointing and no drag a step reads the orbit alone: the rest is not made."""
-    rv = _orbit_at(el, t)
+    rv = _orbit_at(el, orb, t)
     world[2] = t
     r, v = rv
     for a in range(3):
@@ -187,8 +224,8 @@ def _world_into(world, el, t, mode, air, inp):
         return
     rv_lo = rv_hi = rv
     if mode != INERTIAL:
-        rv_lo = _orbit_at(el, t - 0.5 * FEED_FORWARD_H)
-        rv_hi = _orbit_at(el, t + 0.5 * FEED_FORWARD_H)
+        rv_lo = _orbit_at(el, orb, t - 0.5 * FEED_FORWARD_H)
+        rv_hi = _orbit_at(el, orb, t + 0.5 * FEED_FORWARD_H)
     values = world_values(t, el[9], el[10], rv, rv_lo, rv_hi, rv, mode, (inp[12], inp[13], inp[14]),
                           (inp[15], inp[16], inp[17]), (inp[18], inp[19], inp[20]), (inp[21], inp[22], inp[23]),
                           0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), 0.0, 0.0, 0.0, air, None)
@@ -202,10 +239,20 @@ def _world_into(world, el, t, mode, air, inp):
 
 
 @jitable
-def _orbit_at(el, t):
-    """``(r, v)`` (km, km/s, ECI) of a body's ``orbit`` row (:data:`ORBIT`) at ``t``
-    (:func:`sim.world.orbit.mean_elements_state`)."""
-    x = mean_elements_state(el[0], el[1], el[2], el[3], el[4], el[5], el[6], el[7], el[8], t)
+def _fixed_part(el):
+    """What of a body's orbit (its ``orbit`` row, :data:`ORBIT`) stays the same at every step:
+    ``(shape, axes, fixed)``, :func:`sim.world.orbit.orbit_shape` and, when ``fixed``
+    (:func:`sim.world.orbit.axes_fixed`: no J2 drift), :func:`sim.world.orbit.orbit_axes`."""
+    shape = orbit_shape(el[0], el[1], el[2], MU_KM)
+    return shape, orbit_axes(el[3], el[4], shape[2], shape[3]), axes_fixed(el[3], el[4], el[6], el[7])
+
+
+@jitable
+def _orbit_at(el, orb, t):
+    """``(r, v)`` (km, km/s, ECI) of a body's ``orbit`` row (:data:`ORBIT`) at ``t``: its
+    :func:`sim.world.orbit.mean_elements_state` to the bit, from its :func:`_fixed_part` ``orb``
+    (:func:`sim.world.orbit.shape_state`)."""
+    x = shape_state(orb[0], orb[1], orb[2], el[1], el[3], el[4], el[5], el[6], el[7], el[8], t)
     return (x[0], x[1], x[2]), (x[3], x[4], x[5])
 
 
@@ -234,30 +281,6 @@ def _track(metrics, k, q, w, c, c2, alive, tt, dt, norm_none, rate_under):
     if d < bound:
         last_out = k
     return peak_ww, first_under, travel, peak_tt, last_out
-
-
-@jitable
-def _floats58(a):
-    """The 58 floats of a row of :data:`sim.model.advance_craft.PAR` as a tuple."""
-    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15],
-            a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30],
-            a[31], a[32], a[33], a[34], a[35], a[36], a[37], a[38], a[39], a[40], a[41], a[42], a[43], a[44], a[45],
-            a[46], a[47], a[48], a[49], a[50], a[51], a[52], a[53], a[54], a[55], a[56], a[57])
-
-
-@jitable
-def _ints19(a):
-    """The 19 flags of :data:`sim.model.advance_craft.FLAGS` as a tuple."""
-    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15],
-            a[16], a[17], a[18])
-
-
-@jitable
-def _floats39(a):
-    """The 39 floats of :data:`sim.model.advance_craft.WORLD` as a tuple (no thrust, no torque held here)."""
-    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15],
-            a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30],
-            a[31], a[32], a[33], a[34], a[35], a[36], a[37], a[38])
 
 
 class _Inertia:
@@ -351,9 +374,9 @@ class OrbitSteps(compiled.CompiledSteps):
                             dtype=np.int64)
         before = self.faulted.copy()
         done = np.empty(self.n, dtype=np.int64)
-        advance_orbit_bodies(self._x, par, flags, table, orbit, shared, qc, k, self._k - self._k0, self._t0,
-                             self.faulted, done, switches, self._k, c * c, float(tr.rate_under), tr.peak_ww,
-                             tr.first_under, tr.travel, tr.peak_tt, tr.last_out)
+        run_bodies((self._x, par, flags, table, orbit, shared, qc, k, self._k - self._k0, self._t0, self.faulted,
+                    done, switches, self._k, c * c, float(tr.rate_under), tr.peak_ww, tr.first_under, tr.travel,
+                    tr.peak_tt, tr.last_out), self.n)
         new = self.faulted & ~before
         if new.any():
             self.fault_t[new] = self._t0 + (self._k + done[new] - self._k0) * self._dt

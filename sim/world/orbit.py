@@ -41,7 +41,7 @@ from sim.world.frames import WGS84_A_KM, precession
 from sim.world.time import DAY, Epoch, julian_centuries_tt
 
 __all__ = ["MU_KM", "J2", "R_EARTH_KM", "OrbitError", "kepler", "eccentric_anomaly", "coe_to_rv",
-           "mean_elements_state", "true_to_mean", "elements_to_state",
+           "orbit_shape", "orbit_axes", "perifocal_state", "axes_fixed", "shape_state", "mean_elements_state", "true_to_mean", "elements_to_state",
            "state_to_elements", "j2_rates", "KeplerOrbit", "TleOrbit", "read_tle", "check_elements"]
 
 #: The Earth's gravitational parameter, km^3/s^2 (EGM96; the same as sim.world.environment's MU_EARTH).
@@ -102,37 +102,76 @@ def true_to_mean(nu, e, ops=FLOAT):
 
 
 @jitable
-def coe_to_rv(a, e, i, raan, argp, nu, mu):
-    """``(rx, ry, rz, vx, vy, vz)`` ECI (km, km/s) of elements ``a`` (km), ``e``, ``i``, RAAN, argument of perigee,
-    true anomaly (rad), ``mu`` km^3/s^2.
-
-    Vallado Algorithm 10 (COE2RV): perifocal ``r = p/(1 + e cos nu) (cos nu, sin nu, 0)``,
-    ``v = sqrt(mu/p) (-sin nu, e + cos nu, 0)``, turned by ``R3(-RAAN) R1(-i) R3(-argp)``.
-    """
+def orbit_shape(a, e, i, mu):
+    """What of :func:`coe_to_rv` the node and perigee do not move: ``(p, sqrt(mu/p), cos i, sin i)``, the
+    semi-latus rectum ``p = a (1 - e^2)`` (Vallado Algorithm 10)."""
     p = a * (1.0 - e * e)
+    return p, math.sqrt(mu / p), math.cos(i), math.sin(i)
+
+
+@jitable
+def orbit_axes(raan, argp, ci, si):
+    """The perifocal frame's ``P`` and ``Q`` in ECI: the columns of ``R3(-RAAN) R1(-i) R3(-argp)`` (Vallado
+    Algorithm 10), ``ci, si`` the inclination's cosine and sine (:func:`orbit_shape`)."""
+    co, so = math.cos(raan), math.sin(raan)
+    cw, sw = math.cos(argp), math.sin(argp)
+    return ((co * cw - so * sw * ci, so * cw + co * sw * ci, sw * si),
+            (-co * sw - so * cw * ci, -so * sw + co * cw * ci, cw * si))
+
+
+@jitable
+def perifocal_state(e, nu, shape, axes):
+    """``(rx, ry, rz, vx, vy, vz)`` at true anomaly ``nu`` of an orbit's :func:`orbit_shape` and
+    :func:`orbit_axes` (Vallado Algorithm 10: perifocal ``r = p/(1 + e cos nu) (cos nu, sin nu, 0)``,
+    ``v = sqrt(mu/p) (-sin nu, e + cos nu, 0)``, turned by ``(P, Q)``)."""
+    p, k = shape[0], shape[1]
+    (p1, p2, p3), (q1, q2, q3) = axes
     cn, sn = math.cos(nu), math.sin(nu)
     rr = p / (1.0 + e * cn)
-    k = math.sqrt(mu / p)
     px, py = rr * cn, rr * sn
     vx, vy = -k * sn, k * (e + cn)
-    co, so = math.cos(raan), math.sin(raan)
-    ci, si = math.cos(i), math.sin(i)
-    cw, sw = math.cos(argp), math.sin(argp)
-    # columns of the perifocal -> ECI matrix (P and Q vectors)
-    p1, p2, p3 = co * cw - so * sw * ci, so * cw + co * sw * ci, sw * si
-    q1, q2, q3 = -co * sw - so * cw * ci, -so * sw + co * cw * ci, cw * si
     return (p1 * px + q1 * py, p2 * px + q2 * py, p3 * px + q3 * py,
             p1 * vx + q1 * vy, p2 * vx + q2 * vy, p3 * vx + q3 * vy)
+
+
+@jitable
+def coe_to_rv(a, e, i, raan, argp, nu, mu):
+    """``(rx, ry, rz, vx, vy, vz)`` ECI (km, km/s) of elements ``a`` (km), ``e``, ``i``, RAAN, argument of perigee,
+    true anomaly (rad), ``mu`` km^3/s^2: Vallado Algorithm 10 (COE2RV), :func:`perifocal_state` of
+    :func:`orbit_shape` and :func:`orbit_axes`.
+    """
+    shape = orbit_shape(a, e, i, mu)
+    return perifocal_state(e, nu, shape, orbit_axes(raan, argp, shape[2], shape[3]))
+
+
+@jitable
+def axes_fixed(raan, argp, raan_rate, argp_rate) -> bool:
+    """True when :func:`orbit_axes` at ``RAAN + dRAAN/dt t``, ``argp + dargp/dt t`` is the same to the bit at
+    every finite ``t`` (no drift; and no ``-0.0`` angle, which ``+ 0.0 t`` would turn into ``+0.0``): they may
+    then be computed once (:func:`shape_state`)."""
+    return (raan_rate == 0.0 and argp_rate == 0.0 and not (raan == 0.0 and math.copysign(1.0, raan) < 0.0)
+            and not (argp == 0.0 and math.copysign(1.0, argp) < 0.0))
+
+
+@jitable
+def shape_state(shape, axes, fixed, e, raan, argp, m0, raan_rate, argp_rate, m_rate, t):
+    """:func:`mean_elements_state` at ``t`` of an orbit's :func:`orbit_shape` (computed once), and its
+    :func:`orbit_axes` computed once when ``fixed`` (:func:`axes_fixed`), else made at ``t`` here."""
+    ee = eccentric_anomaly(m0 + m_rate * t, e)
+    nu = 2.0 * math.atan2(math.sqrt(1.0 + e) * math.sin(0.5 * ee), math.sqrt(1.0 - e) * math.cos(0.5 * ee))
+    if not fixed:
+        axes = orbit_axes(raan + raan_rate * t, argp + argp_rate * t, shape[2], shape[3])
+    return perifocal_state(e, nu, shape, axes)
 
 
 @jitable
 def mean_elements_state(a, e, i, raan, argp, m0, raan_rate, argp_rate, m_rate, t):
     """``(rx, ry, rz, vx, vy, vz)`` at ``t`` of mean elements drifting at constant rates (two-body, or the J2
     secular rates of :func:`j2_rates`): ``M = M0 + dM/dt t``, :func:`eccentric_anomaly`, the true anomaly
-    ``nu = 2 atan2(sqrt(1+e) sin(E/2), sqrt(1-e) cos(E/2))`` (Vallado (2-10)), :func:`coe_to_rv`."""
-    ee = eccentric_anomaly(m0 + m_rate * t, e)
-    nu = 2.0 * math.atan2(math.sqrt(1.0 + e) * math.sin(0.5 * ee), math.sqrt(1.0 - e) * math.cos(0.5 * ee))
-    return coe_to_rv(a, e, i, raan + raan_rate * t, argp + argp_rate * t, nu, MU_KM)
+    ``nu = 2 atan2(sqrt(1+e) sin(E/2), sqrt(1-e) cos(E/2))`` (Vallado (2-10)), :func:`coe_to_rv`
+    (:func:`shape_state`, its parts made at ``t``)."""
+    axes = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+    return shape_state(orbit_shape(a, e, i, MU_KM), axes, False, e, raan, argp, m0, raan_rate, argp_rate, m_rate, t)
 
 
 @kernel

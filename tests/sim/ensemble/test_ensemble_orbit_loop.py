@@ -10,6 +10,8 @@ columns are Simulation's bit for bit too), the numpy ensemble for the per-step m
 and the world it reports.  Every float is compared to the bit.
 """
 
+import threading
+
 import numba
 import numpy as np
 import pytest
@@ -144,16 +146,39 @@ def test_without_tracking_the_state_is_the_same():
     assert np.isnan(new.metrics()["settling_time"]).all()
 
 
-def test_one_core_and_two_give_the_same_bits():
+class _Ranges:
+    """:func:`sim.ensemble.orbit_loop.advance_orbit_bodies` that notes each call's bodies and thread."""
+
+    def __init__(self, kernel):
+        self.kernel, self.ready, self.calls = kernel, kernel.ready, []
+
+    def __call__(self, *args):
+        self.calls.append((threading.get_ident(), args[-2], args[-1]))
+        return self.kernel(*args)
+
+    def __getattr__(self, name):
+        return getattr(self.kernel, name)
+
+
+def test_one_core_and_two_give_the_same_bits(monkeypatch):
+    """numba's thread count splits the bodies into that many ranges, each on a thread of its own (run_bodies),
+    and the bits do not depend on it."""
     threads = numba.get_num_threads()
     runs = []
     try:
         for count in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
             numba.set_num_threads(count)
+            spy = _Ranges(orbit_loop.advance_orbit_bodies)
+            monkeypatch.setattr(orbit_loop, "advance_orbit_bodies", spy)
             ens = Ensemble(_settings("sun-half-quat-gg"), EnsembleSpec(bodies=101, seed=3, rate_spread=0.05, **SPREAD),
                            compiled=True)
             ens.step(40)
+            monkeypatch.undo()
             runs.append((ens._x.copy(), ens.metrics()))
+            calls = spy.calls[-count:]
+            assert sorted((lo, hi) for _, lo, hi in calls) == [(101 * i // count, 101 * (i + 1) // count)
+                                                              for i in range(count)]
+            assert len({thread for thread, _, _ in calls}) == count
     finally:
         numba.set_num_threads(threads)
     assert np.array_equal(_bits(runs[0][0]), _bits(runs[1][0]))

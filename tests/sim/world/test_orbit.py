@@ -8,8 +8,9 @@ from scipy.integrate import solve_ivp
 
 from sim.core.ops import COLUMN
 from sim.world import frames, time as wtime
-from sim.world.orbit import (J2, MU_KM, R_EARTH_KM, KeplerOrbit, OrbitError, TleOrbit, check_elements,
-                             elements_to_state, kepler, read_tle, state_to_elements)
+from sim.world.orbit import (J2, MU_KM, R_EARTH_KM, KeplerOrbit, OrbitError, TleOrbit, axes_fixed, check_elements,
+                             coe_to_rv, elements_to_state, kepler, mean_elements_state, orbit_axes, orbit_shape,
+                             read_tle, shape_state, state_to_elements)
 
 ISS_TLE = """ISS (ZARYA)
 1 25544U 98067A   24079.54791667  .00016717  00000-0  30057-3 0  9997
@@ -236,3 +237,45 @@ def test_the_orbit_starts_at_its_true_anomaly_and_keeps_keplers_time():
     big_e = 2 * math.atan(math.sqrt((1 - e) / (1 + e)) * math.tan(math.pi / 4))
     tof = (big_e - e * math.sin(big_e)) / math.sqrt(MU_KM / a ** 3)
     assert np.allclose(perigee.state(tof)[0], elements_to_state(a, e, 0.5, 0.2, 0.3, math.pi / 2)[0], atol=1e-7)
+
+
+def _bits(x):
+    return np.asarray(x, dtype=float).view(np.uint64)
+
+
+@pytest.mark.parametrize("elements", [
+    (6878.0, 0.01, math.radians(97.4), 0.0, math.radians(20.0), 0.3, 0.0, 0.0),  # two-body: axes made once
+    (7000.0, 0.02, 0.0, 0.0, -0.0, 1.0, 0.0, 0.0),  # equatorial, argp -0.0: the axes made at every t
+    (6878.0, 0.001, math.radians(51.6), -0.0, 1.0, 2.0, 0.0, 0.0),  # RAAN -0.0
+    (6878.0, 0.01, math.radians(97.4), 1.0, 2.0, 0.5, 2e-7, -3e-7),  # J2 drift: the axes made at every t
+])
+def test_an_orbits_fixed_part_made_once_gives_mean_elements_state_to_the_bit(elements):
+    """The ensemble's orbit loop makes an orbit's shape and, without drift, its axes once per body (issue 42):
+    its states must be :func:`mean_elements_state`'s to the bit at every time, the first of them negative (a
+    moving mode's command at ``t - 0.5 s``) and the true anomaly in every quadrant, where a ``-0.0`` angle
+    would turn into ``+0.0`` (``RAAN + 0 t``) and flip a zero's sign in the state."""
+    a, e, i, raan, argp, m0, raan_rate, argp_rate = elements
+    m_rate = math.sqrt(MU_KM / a ** 3)
+    shape = orbit_shape(a, e, i, MU_KM)
+    axes = orbit_axes(raan, argp, shape[2], shape[3])
+    fixed = axes_fixed(raan, argp, raan_rate, argp_rate)
+    assert fixed == (raan_rate == 0.0 and argp_rate == 0.0 and math.copysign(1.0, raan) > 0
+                     and math.copysign(1.0, argp) > 0)
+    period = 2.0 * math.pi / m_rate
+    for t in [-0.5, 0.0, 0.1] + [period * k / 17.0 + 0.05 for k in range(18)]:
+        want = mean_elements_state(a, e, i, raan, argp, m0, raan_rate, argp_rate, m_rate, t)
+        got = shape_state(shape, axes, fixed, e, raan, argp, m0, raan_rate, argp_rate, m_rate, t)
+        assert np.array_equal(_bits(got), _bits(want)), t
+    r = np.array(coe_to_rv(a, e, i, raan, argp, 0.7, MU_KM)[:3])  # Vallado Algorithm 10 by hand, nu = 0.7
+    p = a * (1.0 - e * e)
+    perifocal = p / (1.0 + e * math.cos(0.7)) * np.array([math.cos(0.7), math.sin(0.7), 0.0])
+    turn = _r3(-raan) @ _r1(-i) @ _r3(-argp)
+    assert np.allclose(r, turn @ perifocal, rtol=0, atol=1e-9)
+
+
+def _r1(x):
+    return np.array([[1.0, 0.0, 0.0], [0.0, math.cos(x), math.sin(x)], [0.0, -math.sin(x), math.cos(x)]])
+
+
+def _r3(x):
+    return np.array([[math.cos(x), math.sin(x), 0.0], [-math.sin(x), math.cos(x), 0.0], [0.0, 0.0, 1.0]])

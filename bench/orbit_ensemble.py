@@ -1,0 +1,91 @@
+"""The ensemble on an orbit through its compiled loop, this tree beside an older one, one thread and two (issue 42).
+
+``python -m bench.orbit_ensemble [--before DIR] [--rounds 3] [--bodies 10000] [--steps 20]`` times
+:func:`sim.ensemble.orbit_loop.advance_orbit_bodies` through ``Ensemble.step`` (``compiled=True``) on
+:func:`bench.ensemble._satellite_on_orbit`'s satellite (half-quat at dt 0.1 s, dampers, the quaternion controller,
+the gravity gradient, metrics on): Sun pointing and an inertial command, one orbit per body (``orbit_spread``,
+``epoch_spread``: issue 42's "one orbit each") and one orbit shared.  Each figure is a child process of its tree
+(``--before``: e.g. ``git archive 498b390 | tar -x -C DIR``), the trees and the thread counts taken in turns, round
+after round, so the other users' load falls on all alike (each child steps once untimed first): ns a body-step in CPU time on one thread (best of the
+rounds), and on two threads in wall time against one thread's wall time (``numba.set_num_threads``).  The
+children print a digest of their end states: the trees, and one thread against two, must agree to the bit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+CHILD = r"""
+import hashlib, json, sys, time
+import numba
+from bench.ensemble import _satellite_on_orbit
+from sim.ensemble import Ensemble, EnsembleSpec, orbit_loop
+orbit_loop.advance_orbit_bodies.wait()
+case, n, steps, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+pointing, orbits = case.split("/")
+spread = dict(orbit_spread=(50.0, 0.005, 2.0, 30.0, 10.0, 180.0), epoch_spread=86400.0) if orbits == "own" else {}
+ens = Ensemble(_satellite_on_orbit(pointing), EnsembleSpec(bodies=n, seed=1, rate_spread=0.5, **spread),
+               compiled=True)
+numba.set_num_threads(threads)
+ens.step(steps)  # warm: the first call's one-time costs (the world on rows' kernels loaded, pages touched)
+wall, cpu = time.perf_counter(), time.process_time()
+ens.step(steps)
+wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+print(json.dumps({"wall": wall / steps / n * 1e9, "cpu": cpu / steps / n * 1e9,
+                  "digest": hashlib.sha256(ens._x.tobytes()).hexdigest()[:16]}))
+"""
+
+CASES = ("sun/own", "inertial/own", "sun/shared", "inertial/shared")
+
+
+def one(tree: str, case: str, n: int, steps: int, threads: int, cache: str) -> dict:
+    """``{"wall", "cpu", "digest"}`` of a child of ``tree`` stepping ``case`` (ns a body-step)."""
+    env = dict(os.environ, PYTHONPATH=tree, ATTITUDE_SIM_CACHE=cache)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    out = subprocess.run([sys.executable, "-c", CHILD, case, str(n), str(steps), str(threads)], cwd=tree, env=env,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", help="a checkout of the code before the change, timed alongside")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--bodies", type=int, default=10_000)
+    parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--cases", nargs="*", default=CASES, choices=CASES)
+    parser.add_argument("--cache", default=os.path.join(os.path.expanduser("~"), ".cache", "attitude-sim"),
+                        help="the disk cache of the kernels (each tree's own folder in it; compiled on first use)")
+    args = parser.parse_args(argv)
+    trees = {"new": ROOT, **({"old": os.path.abspath(args.before)} if args.before else {})}
+    for tree in trees.values():  # each tree's kernels into the cache first: no round pays a compile
+        one(tree, args.cases[0], 10, 1, 1, args.cache)
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the start; N = {args.bodies:,}, "
+          f"{args.steps} steps a round, {args.rounds} rounds")
+    for case in args.cases:
+        runs = {(name, t): [] for name in trees for t in (1, 2)}
+        for _ in range(args.rounds):
+            for name, tree in trees.items():
+                for t in (1, 2):
+                    runs[name, t].append(one(tree, case, args.bodies, args.steps, t, args.cache))
+        cells = []
+        for name in trees:
+            cpu1 = min(r["cpu"] for r in runs[name, 1])
+            scale = sorted(a["wall"] / b["wall"] for a, b in zip(runs[name, 1], runs[name, 2]))
+            digests = {r["digest"] for t in (1, 2) for r in runs[name, t]}
+            cells.append(f"{name} {cpu1:6.0f} ns (two threads {scale[0]:.2f}-{scale[-1]:.2f}x one in wall time"
+                         f"{'' if len(digests) == 1 else ', NOT bit-identical'})")
+        same = len({r["digest"] for r in sum(runs.values(), [])}) == 1
+        print(f"{case:16s} " + "  ".join(cells) + ("  same bits" if same else "  trees differ"), flush=True)
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
