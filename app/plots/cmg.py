@@ -141,7 +141,7 @@ class CmgTab(QtWidgets.QWidget):
         self._drawn = None
         self._dropped = None  # the axis left out of the envelope plot (PLANES)
         self._sections = {}   # dropped axis -> internal_sections of the run's cluster
-        self._trail = {}      # the trail's momenta: sample number -> h, and "key": (history generation, stride)
+        self._trail = {}      # the trail's momenta: sample number -> h, and "key": the history's generation
 
     @property
     def plane(self) -> tuple:
@@ -206,8 +206,8 @@ class CmgTab(QtWidgets.QWidget):
         numbers = list(range(-(-first // stride) * stride, history.count, stride))
         if not numbers or numbers[-1] != history.count - 1:
             numbers.append(history.count - 1)  # now
-        if self._trail.get("key") != (history.generation, stride):
-            self._trail = {"key": (history.generation, stride)}
+        if self._trail.get("key") != history.generation:  # a sample's momentum is the same at any stride
+            self._trail = {"key": history.generation}
         trail = self._trail
         missing = [k for k in numbers if k not in trail]
         if missing:
