@@ -272,9 +272,12 @@ class OrbitScene(GLWindow):
         craft = np.linalg.norm(np.asarray(cayley(drawn.attitude)) - np.asarray(cayley(snapshot.attitude)))
         frame = np.linalg.norm(np.column_stack(lvlh(a.r_km, a.v_kms)) - np.column_stack(lvlh(b.r_km, b.v_kms)))
         field = _arrow_change(drawn.b_body, snapshot.b_body) + _arrow_change(drawn.dipole, snapshot.dipole)
+        at_craft = max(craft * max(CRAFT_SIZE, TRIAD_LENGTH),        # the body and its axes
+                       (craft + field) * MAGNETIC_LENGTH * TRIAD_LENGTH,  # the field's and dipole's arrows on it
+                       frame * LVLH_LENGTH)                              # the LVLH triad
         moved = max(np.linalg.norm(turn) * self.radius,
                     sun * (SUN_LENGTH + SHADOW_START + SHADOW_LENGTH) * self.radius,
-                    np.linalg.norm(rb - ra) + (craft + field) * max(CRAFT_SIZE, TRIAD_LENGTH) + frame * LVLH_LENGTH)
+                    np.linalg.norm(rb - ra) + at_craft)
         if abs(a.sunlit - b.sunlit) > 0.01 or self.width() < 2:  # the track's colour; no size known yet
             return math.inf
         nearest = max(self.opts["distance"] - max(np.linalg.norm(ra), np.linalg.norm(rb)) - LVLH_LENGTH,
