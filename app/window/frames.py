@@ -54,7 +54,7 @@ class FramePresenter:
         self.tween = Tween()  # the bodies drawn between the last two computed states (app.window.tween)
         self._angles_deg = (0.0, 0.0, 0.0)  # the latest state's aircraft angles
         self._orbit_rate = None  # the orbit's rate for the orbit frame, None without one
-        self._turned = None  # the display time last drawn
+        self._turned = None  # (states taken, display time) last drawn
 
     # ------------------------------------------------- the world (issues 31, 32)
     def new_world(self, settings) -> None:
@@ -217,7 +217,7 @@ class FramePresenter:
         than a frame (:mod:`app.window.tween`); nothing when the display time stands at the latest state
         already drawn."""
         tween = self.tween
-        if tween.t1 is None or (wall is not None and not tween.moving and self._turned == tween.t1):
+        if tween.t1 is None or (wall is not None and not tween.moving and self._turned == (tween.taken, tween.t1)):
             return
         w = self._window
         fraction = tween.advance(wall, speed)
@@ -232,4 +232,4 @@ class FramePresenter:
                 w.viewer.set_body_attitude(label, cayley(tween.attitude(label, fraction)))
         if ESTIMATE in tween.keys:
             w.estimation.draw(main, tween.attitude(ESTIMATE, fraction))
-        self._turned = tween.shown
+        self._turned = (tween.taken, tween.shown)

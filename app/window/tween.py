@@ -33,10 +33,13 @@ class Tween:
         None before the first state).
     shown : float or None
         The display time, in ``[t0, t1]``.
+    taken : int
+        States taken so far (a new state at the same time, a reset at t = 0 say, is a new picture).
     """
 
     def __init__(self):
         self.t0 = self.t1 = self.shown = None
+        self.taken = 0
         self._previous: dict = {}  # key -> quaternion at t0 (only keys with a state at both times)
         self._latest: dict = {}  # key -> quaternion at t1
         self._wall = None  # wall time of the last clock reading, s
@@ -48,6 +51,7 @@ class Tween:
         otherwise (several steps in a batch, a reset, a new run) the display jumps to it.
         """
         t = float(t)
+        self.taken += 1
         consecutive = self.t1 is not None and abs((t - self.t1) - dt) <= STEP_TOLERANCE * dt
         if consecutive:
             self._previous = {k: self._latest[k] for k in quaternions if k in self._latest}

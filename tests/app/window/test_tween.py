@@ -5,6 +5,7 @@ SLERP of conjugates is the conjugate of the SLERP).  At a step boundary the draw
 state itself, bit for bit; the display time runs at the speed and is one step behind at most.
 """
 
+import dataclasses
 from types import SimpleNamespace
 
 import numpy as np
@@ -172,3 +173,19 @@ def test_presenter_turns_body_rig_and_orbit_frame_to_the_display_time():
     assert np.array_equal(viewer.drawn["set_attitude"][0], cayley(q1))
     assert np.array_equal(viewer.drawn["set_gimbal_angles"], np.radians(second.last.angles_deg))
     assert ESTIMATE not in presenter.tween.keys and not window.estimation.pairs  # hoffmann has no estimator
+
+
+def test_a_new_state_at_the_time_already_shown_is_drawn():
+    """Paused at t = 0, a reset to other angles publishes another state at t = 0: the view shows it."""
+    runner = Runner(load("hoffmann"))
+    settings = runner.sim.settings
+    presenter, viewer, _ = _presenter()
+    first = runner.advance(0)
+    presenter.show_bodies(first, settings)
+    presenter.turn(5.0, 1.0)
+    presenter.turn(5.1, 1.0)  # nothing new: nothing drawn again
+    turned = SimpleNamespace(last=dataclasses.replace(first.last, attitude=tuple(Q1_FAR)), compare={})
+    presenter.show_bodies(turned, settings)
+    presenter.turn(5.2, 1.0)
+    assert first.last.t == turned.last.t
+    assert np.array_equal(viewer.drawn["set_attitude"][0], cayley(Q1_FAR))
