@@ -8,7 +8,8 @@ its curves in the plots), with an arrow along the axis as long as the
 wheel is fast and pointing its way; a wheel at its speed limit turns red
 and thick.  With an orbit, its frame (x along the velocity, z to nadir) can
 be drawn through the body.  Coordinates, colours and the layout's scale:
-:mod:`app.view3d.layout`.
+:mod:`app.view3d.layout`.  The window turns the bodies, the rig and the orbit frame at its display time:
+between the last two computed states when a step outlasts a frame (:mod:`app.window.tween`).
 """
 
 from __future__ import annotations

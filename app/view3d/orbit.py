@@ -53,7 +53,7 @@ from sim import (
 )
 
 __all__ = ["OrbitScene", "OrbitView", "SCENE_PER_KM", "CRAFT_SIZE", "TRIAD_LENGTH", "TRACK_POINTS",
-           "ecef_to_eci_matrix"]
+           "REDRAW_PIXELS", "ecef_to_eci_matrix"]
 
 SCENE_PER_KM = 1e-3
 """Scene units per kilometre: the scene is ECI in thousands of km."""
@@ -88,6 +88,18 @@ HOME_DISTANCE = 5.0
 """The camera's distance before the first snapshot, in Earth radii."""
 HOME_MARGIN = 1.3
 """The home camera shows this many orbit radii from the centre across the view's narrower side."""
+REDRAW_PIXELS = 0.5
+"""The orbit view is redrawn when its picture would move by this many pixels or more (:meth:`OrbitScene.show_snapshot`)."""
+
+
+def _arrow_change(a, b) -> float:
+    """How much a magnetic arrow's direction changes from vector ``a`` to ``b`` (the change of their unit vectors;
+    2 when one is None or zero and the other not, 0 when both are)."""
+    na = 0.0 if a is None else float(np.linalg.norm(a))
+    nb = 0.0 if b is None else float(np.linalg.norm(b))
+    if na == 0.0 or nb == 0.0:
+        return 0.0 if na == nb else 2.0
+    return float(np.linalg.norm(np.asarray(a, dtype=float) / na - np.asarray(b, dtype=float) / nb)) + abs(na - nb) / max(na, nb)
 
 
 def ecef_to_eci_matrix(days_utc: float, gmst: float) -> np.ndarray:
@@ -166,6 +178,7 @@ class OrbitScene(GLWindow):
         self._lit = np.empty(0)
         self._last_t = None
         self.snapshot = None
+        self._drawn = None  # the snapshot last drawn
         self._show_world(False)
         self.opts["fov"] = 45
         self.look_from((0.0, 0.0, 0.0), HOME_DISTANCE * self.radius, HOME_ELEVATION, 30.0)
@@ -177,6 +190,7 @@ class OrbitScene(GLWindow):
         self._lit = np.empty(0)
         self._last_t = None
         self.snapshot = None
+        self._drawn = None
         self.track.setVisible(False)
         self._show_world(False)
 
@@ -215,13 +229,22 @@ class OrbitScene(GLWindow):
 
     # ------------------------------------------------------------ frames
     def show_snapshot(self, snapshot) -> None:
-        """Draw the world of ``snapshot`` (nothing but the Earth without one)."""
+        """Draw the world of ``snapshot`` (nothing but the Earth without one).
+
+        The picture is redrawn only when it would move by :data:`REDRAW_PIXELS` or more since the snapshot
+        last drawn (:meth:`pixels_moved`): at 100x a frame moves the spacecraft by about half a pixel, and the
+        orbit view is the window's dearest GL drawing.  The track takes every snapshot's point all the same."""
         ws = snapshot.world
         if ws is None:
             self._show_world(False)
             return
         first = self.snapshot is None
         self.snapshot = snapshot
+        r = np.asarray(ws.r_km, dtype=float) * SCENE_PER_KM
+        self._extend_track(ws.t, r, ws.sunlit)
+        if not first and self._drawn is not None and self.pixels_moved(self._drawn, snapshot) < REDRAW_PIXELS:
+            return
+        self._drawn = snapshot
         self._show_world(True)
         turn = ecef_to_eci_matrix(ws.days_utc, ws.gmst)
         self.earth.setTransform(_matrix(turn))
@@ -230,13 +253,36 @@ class OrbitScene(GLWindow):
         to_sun = _turn_z_to(sun)
         self.sun_ray.setTransform(_matrix(to_sun))
         self.shadow.setTransform(_matrix(_turn_z_to(-sun), -SHADOW_START * self.radius * sun))
-        r = np.asarray(ws.r_km, dtype=float) * SCENE_PER_KM
         self.craft.setTransform(_matrix(cayley(snapshot.attitude).T, r))
         self.lvlh.setTransform(_matrix(np.column_stack(lvlh(ws.r_km, ws.v_kms)), r))
         self.magnetic.show(snapshot.b_body, snapshot.dipole, self.dipole_limit)
-        self._extend_track(ws.t, r, ws.sunlit)
+        self._draw_track()
         if first:
             self.reset_view()
+
+    def pixels_moved(self, drawn, snapshot) -> float:
+        """A bound on how far (pixels) anything drawn moves from snapshot ``drawn``'s picture to ``snapshot``'s,
+        seen from the camera now: each item's rotation change (Frobenius norm, which bounds the largest
+        stretch) times its reach plus its shift, over the pixel size at the spacecraft's nearest distance;
+        infinite when a magnetic arrow or the sunlight changes otherwise than slightly."""
+        a, b = drawn.world, snapshot.world
+        ra, rb = (np.asarray(w.r_km, dtype=float) * SCENE_PER_KM for w in (a, b))
+        turn = ecef_to_eci_matrix(a.days_utc, a.gmst) - ecef_to_eci_matrix(b.days_utc, b.gmst)
+        sun = np.linalg.norm(np.subtract(a.sun, b.sun))
+        craft = np.linalg.norm(np.asarray(cayley(drawn.attitude)) - np.asarray(cayley(snapshot.attitude)))
+        frame = np.linalg.norm(np.column_stack(lvlh(a.r_km, a.v_kms)) - np.column_stack(lvlh(b.r_km, b.v_kms)))
+        field = _arrow_change(drawn.b_body, snapshot.b_body) + _arrow_change(drawn.dipole, snapshot.dipole)
+        at_craft = max(craft * max(CRAFT_SIZE, TRIAD_LENGTH),        # the body and its axes
+                       (craft + field) * MAGNETIC_LENGTH * TRIAD_LENGTH,  # the field's and dipole's arrows on it
+                       frame * LVLH_LENGTH)                              # the LVLH triad
+        moved = max(np.linalg.norm(turn) * self.radius,
+                    sun * (SUN_LENGTH + SHADOW_START + SHADOW_LENGTH) * self.radius,
+                    np.linalg.norm(rb - ra) + at_craft)
+        if abs(a.sunlit - b.sunlit) > 0.01 or self.width() < 2:  # the track's colour; no size known yet
+            return math.inf
+        nearest = max(self.opts["distance"] - max(np.linalg.norm(ra), np.linalg.norm(rb)) - LVLH_LENGTH,
+                      1e-3 * self.opts["distance"])
+        return float(moved * self.width() / (2.0 * nearest * math.tan(math.radians(self.opts["fov"]) / 2.0)))
 
     def _extend_track(self, t: float, r, sunlit: float) -> None:
         if self._last_t is not None and t <= self._last_t:  # a reset or a replay: the track starts again
@@ -247,6 +293,8 @@ class OrbitScene(GLWindow):
             self._points, self._lit = self._points[keep], self._lit[keep]
         self._points = np.vstack([self._points, r])
         self._lit = np.append(self._lit, sunlit)
+
+    def _draw_track(self) -> None:
         if len(self._points) >= 2:
             f = self._lit[:, None]
             self.track.set_data(self._points, f * np.asarray(TRACK_LIT) + (1.0 - f) * np.asarray(TRACK_DARK))

@@ -75,9 +75,20 @@ class EstimationView:
 
     def show(self, snapshot) -> None:
         """Turn the estimate's axes to the snapshot's estimate, its error magnified (:func:`magnified`)."""
-        if self._ghost and snapshot.estimate is not None:
-            truth = np.asarray(cayley(snapshot.attitude), dtype=float).reshape(3, 3)
-            estimate = np.asarray(cayley(snapshot.estimate[:4]), dtype=float).reshape(3, 3)
+        if snapshot.estimate is not None:
+            self.draw(snapshot.attitude, snapshot.estimate[:4])
+
+    @property
+    def drawn(self) -> bool:
+        """True while the estimate's axes are in the 3D view."""
+        return self._ghost
+
+    def draw(self, attitude, estimate) -> None:
+        """Turn the estimate's axes to quaternion ``estimate`` about the body at ``attitude``, the error
+        magnified (:func:`magnified`); the window draws both at its display time (:mod:`app.window.tween`)."""
+        if self._ghost:
+            truth = np.asarray(cayley(attitude), dtype=float).reshape(3, 3)
+            estimate = np.asarray(cayley(estimate), dtype=float).reshape(3, 3)
             self.viewer.set_body_attitude(ESTIMATE_GHOST, magnified(estimate, truth, ESTIMATE_MAGNIFY, ESTIMATE_MOST))
 
     def refresh_due(self, frame: int) -> None:

@@ -20,9 +20,13 @@ from app.view3d.layout import GHOST_COLOR
 from app.view3d.magnetic import dipole_limit
 from app.window.orbit_readouts import pointed
 from app.window.theme import COMPARE_COLORS, cycle, rgba, swatch
-from sim import Body, cayley, PeriodWatch, torque_free, damper_warning, orbit_frame_column, orbit_quaternion, orbit_rate
+from app.window.tween import Tween
+from sim import Body, as_aircraft_angles, cayley, PeriodWatch, torque_free, damper_warning, orbit_frame_column, orbit_quaternion, orbit_rate
 
-__all__ = ["FramePresenter"]
+__all__ = ["FramePresenter", "MAIN", "ESTIMATE"]
+
+#: The render interpolation's keys of the main body and of its estimate (the comparison bodies': their labels).
+MAIN, ESTIMATE = ("main",), ("estimate",)
 
 
 class FramePresenter:
@@ -47,6 +51,10 @@ class FramePresenter:
         self._wheels_shown = None  # what show_wheels last drew
         self._period_inertia = None  # the inertia the period watch was made for
         self._dipole_limit = (None, 0.0)  # (rods, their largest dipole) for the dipole arrows
+        self.tween = Tween()  # the bodies drawn between the last two computed states (app.window.tween)
+        self._angles_deg = (0.0, 0.0, 0.0)  # the latest state's aircraft angles
+        self._orbit_rate = None  # the orbit's rate for the orbit frame, None without one
+        self._turned = None  # (states taken, display time) last drawn
 
     # ------------------------------------------------- the world (issues 31, 32)
     def new_world(self, settings) -> None:
@@ -89,8 +97,10 @@ class FramePresenter:
         return self._dipole_limit[1]
 
     def new_run(self) -> None:
-        """A new run: the wheels are drawn again."""
+        """A new run: the wheels are drawn again, the bodies from its first state on."""
         self._wheels_shown = None
+        self.tween.clear()
+        self._turned = None
 
     def watch_period(self, settings) -> None:
         """Measure the main body's period of the rates against its closed form (the Compare tab's note)."""
@@ -177,10 +187,18 @@ class FramePresenter:
             w.legend.setText(text)
 
     def show_bodies(self, batch, settings) -> None:
-        """Turn the bodies, the command ghost, the gimbal rig, the wheels and the orbit frame to a batch's last state."""
+        """Turn the command ghost, the wheels and the plumes to a batch's last state, and hand the bodies'
+        attitudes to the render interpolation (:attr:`tween`; :meth:`turn` draws them)."""
         w = self._window
         last = batch.last
-        w.viewer.set_attitude(cayley(last.attitude))
+        attitudes = {MAIN: last.attitude}
+        attitudes.update((label, snapshot.attitude) for label, snapshot in batch.compare.items()
+                         if label in self.bodies)
+        if last.estimate is not None and w.estimation.drawn:
+            attitudes[ESTIMATE] = last.estimate[:4]
+        self.tween.take(last.t, attitudes, settings.dt)
+        self._angles_deg = last.angles_deg
+        self._orbit_rate = orbit_rate(settings.altitude_km) if settings.gravity_gradient else None
         wheels = settings.wheel_set
         if wheels is not None and len(last.wheel_speeds) == wheels.n:
             w.viewer.set_wheel_speeds([s / m for s, m in zip(last.wheel_speeds, wheels.speed_limit)],
@@ -188,14 +206,30 @@ class FramePresenter:
         if last.cmg is not None and settings.cmg_set is not None:  # the rotors turn with their gimbals (issue 45)
             w.viewer.set_rotors(rotor_axes(settings.cmg_set, last.cmg[:len(settings.cmg_set.delta0)]))
         w.viewer.set_firing(last.thrusters[:settings.thruster_count])
-        w.viewer.set_orbit(cayley(orbit_quaternion(last.t, orbit_rate(settings.altitude_km)))
-                           if settings.gravity_gradient else None)
         w.viewer.set_command(cayley(last.qc) if settings.controller != "none" else None)
-        w.viewer.set_gimbal_angles(*np.radians(last.angles_deg))
-        w.estimation.show(last)
         w.viewer.set_magnetic(last.b_body, last.dipole, self._rods_limit(settings))
         if w.orbit_view.isVisible():
             w.orbit_view.show_snapshot(last)
-        for label, snapshot in batch.compare.items():
-            if label in self.bodies:
-                w.viewer.set_body_attitude(label, cayley(snapshot.attitude))
+
+    def turn(self, wall, speed: float) -> None:
+        """Turn the bodies, the gimbal rig and the orbit frame to the display time at wall time ``wall``
+        (s, None: the latest state) at ``speed``: between the last two computed states when a step is longer
+        than a frame (:mod:`app.window.tween`); nothing when the display time stands at the latest state
+        already drawn."""
+        tween = self.tween
+        if tween.t1 is None or (wall is not None and not tween.moving and self._turned == (tween.taken, tween.t1)):
+            return
+        w = self._window
+        fraction = tween.advance(wall, speed)
+        main = tween.attitude(MAIN, fraction)
+        w.viewer.set_attitude(cayley(main))
+        angles = np.radians(self._angles_deg) if fraction >= 1.0 else as_aircraft_angles(main)
+        w.viewer.set_gimbal_angles(*angles)
+        w.viewer.set_orbit(None if self._orbit_rate is None
+                           else cayley(orbit_quaternion(tween.shown, self._orbit_rate)))
+        for label in self.bodies:
+            if label in tween.keys:
+                w.viewer.set_body_attitude(label, cayley(tween.attitude(label, fraction)))
+        if ESTIMATE in tween.keys:
+            w.estimation.draw(main, tween.attitude(ESTIMATE, fraction))
+        self._turned = (tween.taken, tween.shown)

@@ -2,11 +2,14 @@
 
 :class:`FrameLoop` holds the timer (:class:`~app.window.pace.FramePace`: 60 Hz, slower while the simulation
 cannot keep up), the latest snapshot, and what each frame shows: every sample goes to the plots' history,
-the last state turns the bodies; the readouts, the controls, the fault banner and the status bar follow at
+the bodies turn to the display time (between the last two computed states when a step is longer
+than a frame: :mod:`app.window.tween`); the readouts, the controls, the fault banner and the status bar follow at
 :data:`SLOW_EVERY` frames.  It shows through the parts of its :class:`~app.window.main.MainWindow`.
 """
 
 from __future__ import annotations
+
+import time
 
 from PySide6.QtCore import Qt, QTimer
 
@@ -67,6 +70,7 @@ class FrameLoop:
         if batches:
             self.last = batches[-1].last
             w.frames.show_bodies(batches[-1], w.flight.worker.settings)
+            w.frames.turn(None, w.flight.worker.speed)
             w.frames.show_body(w.flight.worker.settings)
 
     def frame(self) -> None:
@@ -88,6 +92,8 @@ class FrameLoop:
             self.last = batches[-1].last
             w.frames.show_bodies(batches[-1], worker.settings)
             w.ensemble.show_batch(batches[-1])
+        # the bodies at the display time: between the last two states when a step outlasts a frame
+        w.frames.turn(time.perf_counter() if self._paced else None, worker.speed)
         if not self._paced:  # every plot (none while hidden), the readouts and controls
             if w.plots.isVisible():
                 w.plots.refresh()

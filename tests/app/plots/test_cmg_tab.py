@@ -104,3 +104,38 @@ def test_the_envelope_shows_the_internal_singular_surfaces(tab):
         assert red < np.hypot(hx - sign * 2 * math.cos(b) * s.cmg_h0, hy).min()   # and nearer than any violet one
     reach = 4 * math.sin(b) * s.cmg_h0
     assert np.hypot(ex, ey).max() < reach and np.hypot(hx, hy).max() < reach
+
+
+def test_the_trail_kept_between_refreshes_is_the_momentum_of_the_windows_samples(qtbot, monkeypatch):
+    """The trail is refreshed as the window slides (each refresh computes only the new samples' momentum):
+    every point is the cluster's momentum at one of the window's samples (Wie's closed form), in time order,
+    at most about TRAIL_POINTS of them, spread over the whole window, the last one now."""
+    monkeypatch.setattr("app.plots.cmg.TRAIL_POINTS", 30)
+    scenario = load("cmg_singularity")
+    runner = Runner(scenario)
+    history = History(columns=runner.columns, capacity=2**12)
+    tab = CmgTab(history)
+    qtbot.addWidget(tab)
+    tab.resize(600, 900)
+    tab.show()
+    qtbot.waitExposed(tab)
+    tab.show_settings(scenario.settings)
+    tab.window_seconds = 5.0  # 100 samples at dt = 0.05 s: a stride of 4, the window sliding
+    s = scenario.settings
+    for chunk in (37, 41, 1, 29, 77, 3, 60):
+        history.append(np.asarray(runner.advance(chunk).rows))
+        tab.refresh()
+        t, cols = history.window(tab.window_seconds, [f"cmg_delta{i}" for i in range(1, 5)])
+        d = np.radians([cols[f"cmg_delta{i}"] for i in range(1, 5)])
+        truth = np.array([wie_pyramid_momentum(s.cmg_h0, math.radians(s.cmg_skew), d[:, k]) for k in range(len(t))])
+        i, j = tab.plane
+        x, y = (np.asarray(a) for a in tab.trail.getData())
+        assert 2 <= len(x) <= 32
+        matched, k = [], -1  # each point the momentum of a later sample of the window than the point before
+        for px, py in zip(x, y):
+            later = np.flatnonzero(np.hypot(px - truth[k + 1:, i], py - truth[k + 1:, j]) < 1e-12)
+            assert len(later), f"a trail point ({px}, {py}) is no later sample's momentum"
+            k += 1 + int(later[0])
+            matched.append(k)
+        assert x[-1] == pytest.approx(truth[-1, i], abs=1e-12) and y[-1] == pytest.approx(truth[-1, j], abs=1e-12)
+        assert matched[0] <= len(t) // 30 + 1  # from the window's start

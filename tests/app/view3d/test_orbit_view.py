@@ -15,7 +15,7 @@ from scipy.spatial.transform import Rotation
 
 from app.view3d.earth import land_map, sphere_triangles
 from app.view3d.layout import SCENE_BACKGROUND
-from app.view3d.orbit import SCENE_PER_KM, OrbitView, ecef_to_eci_matrix
+from app.view3d.orbit import REDRAW_PIXELS, SCENE_PER_KM, TRIAD_LENGTH, OrbitView, ecef_to_eci_matrix
 from sim.model.simulation import Simulation
 from sim.run.scenario import load
 from sim.world.frames import geodetic_to_ecef
@@ -316,3 +316,47 @@ def test_the_earth_drawn_without_its_far_half_is_the_same_picture(orbit_view, el
     earth = (np.abs(culled - np.asarray(SCENE_BACKGROUND)) > 8).any(axis=-1).mean()
     assert earth > 0.05, "the Earth is in view"
     np.testing.assert_array_equal(culled, whole)
+
+
+def _pixel(scene, point) -> np.ndarray:
+    """Where the camera puts a scene point on the view, pixels (pyqtgraph's projection and view matrices)."""
+    w, h = scene.width(), scene.height()
+    m = scene.projectionMatrix((0, 0, w, h), (0, 0, w, h)) * scene.viewMatrix()
+    c = np.array(m.data()).reshape(4, 4).T @ np.r_[point, 1.0]
+    return np.array([(c[0] / c[3] + 1.0) * w / 2.0, (c[1] / c[3] + 1.0) * h / 2.0])
+
+
+def _craft_pixels(scene, snapshot) -> np.ndarray:
+    """The pixels of the spacecraft's centre and of its three axes' tips in ``snapshot`` (computed here from the
+    snapshot: r, and the rows of C(Q) by scipy)."""
+    r = np.array(snapshot.world.r_km) * SCENE_PER_KM
+    c = Rotation.from_quat(snapshot.attitude).as_matrix()
+    return np.array([_pixel(scene, r)] + [_pixel(scene, r + TRIAD_LENGTH * c[k]) for k in range(3)])
+
+
+def test_the_orbit_view_is_redrawn_only_when_its_picture_moves_half_a_pixel(orbit_view):
+    """sun_pointing's snapshots a step apart (the spacecraft moves a fraction of a pixel): not drawn again until
+    the spacecraft or its axes moved by REDRAW_PIXELS on the view; then at the new snapshot's place."""
+    settings = load("sun_pointing").settings
+    sim = Simulation(settings)
+    sim.step(int(600.0 / settings.dt))
+    orbit_view.new_run(settings)
+    scene = orbit_view.scene
+    first = sim.snapshot()
+    orbit_view.show_snapshot(first)
+    drawn, skipped, redrawn = first, 0, 0
+    for _ in range(60):
+        sim.step(1)
+        snapshot = sim.snapshot()
+        orbit_view.show_snapshot(snapshot)
+        moved = np.abs(_craft_pixels(scene, snapshot) - _craft_pixels(scene, drawn)).max()
+        at = scene.craft_position()
+        if np.allclose(at, np.array(drawn.world.r_km) * SCENE_PER_KM, rtol=0, atol=1e-5):  # single precision
+            skipped += 1
+            assert moved < REDRAW_PIXELS  # what is not drawn would not be seen
+        else:
+            redrawn += 1
+            np.testing.assert_allclose(at, np.array(snapshot.world.r_km) * SCENE_PER_KM, rtol=1e-6)
+            drawn = snapshot
+    assert skipped > 10 and redrawn > 0
+    assert np.allclose(scene.track_points[-1], np.array(sim.snapshot().world.r_km) * SCENE_PER_KM)

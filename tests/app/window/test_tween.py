@@ -1,0 +1,191 @@
+"""Render interpolation (app.window.tween): the 3D view's bodies between the last two computed states.
+
+Oracle: scipy's ``Slerp`` (quaternions compared as rotations, so their sign and convention do not matter:
+SLERP of conjugates is the conjugate of the SLERP).  At a step boundary the drawn attitude is the computed
+state itself, bit for bit; the display time runs at the speed and is one step behind at most.
+"""
+
+import dataclasses
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from scipy.spatial.transform import Rotation, Slerp
+
+from app.window.frames import ESTIMATE, MAIN, FramePresenter
+from app.window.tween import Tween
+from sim import Runner, as_aircraft_angles, cayley, orbit_quaternion, orbit_rate
+from sim.run.scenario import load
+
+DT = 0.1
+
+
+def _unit(q):
+    q = np.asarray(q, dtype=float)
+    return q / np.linalg.norm(q)
+
+
+#: Two attitudes 40 degrees apart about a skew axis (SLERP's sine branch), and two 0.6 degrees apart
+#: (Hoffmann's linear branch below 1 degree, renormalised).
+Q0 = _unit([0.1, -0.3, 0.2, 0.9])
+Q1_FAR = (Rotation.from_quat(Q0) * Rotation.from_rotvec(np.radians(40.0) * _unit([1.0, 2.0, -0.5]))).as_quat()
+Q1_NEAR = (Rotation.from_quat(Q0) * Rotation.from_rotvec(np.radians(0.6) * _unit([-1.0, 0.3, 2.0]))).as_quat()
+
+
+def _angle_between(p, q) -> float:
+    """Rotation angle between two quaternions, radians (independent of their signs)."""
+    return float((Rotation.from_quat(p).inv() * Rotation.from_quat(q)).magnitude())
+
+
+def _oracle(q0, q1, fraction):
+    return Slerp([0.0, 1.0], Rotation.from_quat([q0, q1]))([fraction]).as_quat()[0]
+
+
+def _two_states(q0, q1, speed=1.0, t=3.0):
+    """A tween fed two consecutive states (t, t + DT), its clock started at wall 0 on the second."""
+    tween = Tween()
+    tween.take(t, {MAIN: tuple(q0)}, DT)
+    tween.advance(0.0, speed)
+    tween.take(t + DT, {MAIN: tuple(q1)}, DT)
+    return tween
+
+
+@pytest.mark.parametrize("q1, tolerance", [(Q1_FAR, 1e-12), (Q1_NEAR, 1e-8)])
+@pytest.mark.parametrize("fraction", [0.1, 0.25, 0.5, 0.8, 0.97])
+def test_drawn_between_two_states_is_their_slerp(q1, tolerance, fraction):
+    tween = _two_states(Q0, q1)
+    assert tween.advance(fraction * DT, 1.0) == pytest.approx(fraction, abs=1e-12)
+    drawn = tween.attitude(MAIN, fraction)
+    assert _angle_between(drawn, _oracle(Q0, q1, fraction)) < tolerance
+    assert np.linalg.norm(drawn) == pytest.approx(1.0, abs=1e-15)
+
+
+def test_display_time_runs_at_the_speed():
+    # 10x: a step of 0.1 s lasts 10 ms of wall time; 4 ms in, the view is 40 % into it
+    tween = _two_states(Q0, Q1_FAR, speed=10.0)
+    fraction = tween.advance(0.004, 10.0)
+    assert fraction == pytest.approx(0.4, abs=1e-12)
+    assert tween.shown == pytest.approx(3.0 + 0.04, abs=1e-12)
+    assert _angle_between(tween.attitude(MAIN, fraction), _oracle(Q0, Q1_FAR, 0.4)) < 1e-12
+
+
+def test_step_boundaries_are_the_computed_states_exactly():
+    tween = _two_states(Q0, Q1_FAR)
+    assert tween.advance(0.0, 1.0) == 0.0
+    assert tween.attitude(MAIN, 0.0) == tuple(Q0)  # the previous state, bit for bit
+    assert tween.moving
+    assert tween.advance(0.35, 1.0) == 1.0  # past the step's end: held at the latest state
+    assert tween.attitude(MAIN, 1.0) == tuple(Q1_FAR)
+    assert not tween.moving
+    assert tween.shown == 3.0 + DT
+
+
+def test_one_step_behind_at_most():
+    tween = _two_states(Q0, Q1_FAR)
+    tween.advance(0.03, 1.0)  # 30 % into the step when the next state comes
+    q2 = (Rotation.from_quat(Q1_FAR) * Rotation.from_rotvec([0.0, 0.3, 0.0])).as_quat()
+    tween.take(3.0 + 2 * DT, {MAIN: tuple(q2)}, DT)
+    fraction = tween.advance(0.03, 1.0)
+    assert tween.shown == 3.0 + DT  # caught up to the previous state, not 0.7 steps behind it
+    assert fraction == 0.0 and tween.attitude(MAIN, fraction) == tuple(Q1_FAR)
+    fraction = tween.advance(0.08, 1.0)
+    assert fraction == pytest.approx(0.5, abs=1e-9)
+    assert _angle_between(tween.attitude(MAIN, fraction), _oracle(Q1_FAR, q2, 0.5)) < 1e-12
+
+
+@pytest.mark.parametrize("t_next", [3.0 + 3 * DT, 0.0, 3.0 + DT])  # two steps in a batch, a reset, the same time
+def test_states_not_one_step_apart_are_drawn_at_once(t_next):
+    tween = _two_states(Q0, Q1_FAR)
+    tween.advance(0.02, 1.0)
+    tween.take(t_next, {MAIN: tuple(Q0)}, DT)
+    assert tween.advance(0.021, 1.0) == 1.0
+    assert tween.attitude(MAIN, 1.0) == tuple(Q0)
+    assert not tween.moving
+
+
+def test_unpaced_frames_show_the_latest_state():
+    tween = _two_states(Q0, Q1_FAR)
+    assert tween.advance(None, 1.0) == 1.0
+    assert tween.attitude(MAIN, 1.0) == tuple(Q1_FAR)
+
+
+def test_a_body_without_a_previous_state_is_drawn_at_its_latest():
+    tween = _two_states(Q0, Q1_FAR)
+    tween.take(3.0 + 2 * DT, {MAIN: tuple(Q0), "rk4": tuple(Q1_NEAR)}, DT)
+    fraction = tween.advance(0.15, 1.0)
+    assert fraction == pytest.approx(0.5, abs=1e-9)
+    assert tween.attitude("rk4", fraction) == tuple(Q1_NEAR)
+
+
+# ------------------------------------------------------------------ the window's presenter draws the tween
+class _Viewer:
+    """What the presenter asks the 3D view to draw (the last call of each kind)."""
+
+    def __init__(self):
+        self.drawn = {}
+
+    def __getattr__(self, name):
+        return lambda *args: self.drawn.__setitem__(name, args)
+
+
+class _Estimation:
+    drawn = True
+
+    def __init__(self):
+        self.pairs = []
+
+    def draw(self, attitude, estimate):
+        self.pairs.append((attitude, estimate))
+
+
+def _presenter():
+    viewer = _Viewer()
+    window = SimpleNamespace(viewer=viewer, estimation=_Estimation(),
+                             orbit_view=SimpleNamespace(isVisible=lambda: False))
+    return FramePresenter(window), viewer, window
+
+
+def test_presenter_turns_body_rig_and_orbit_frame_to_the_display_time():
+    """hoffmann's dt of 0.1 s at 1x: between two single-step batches the body, the gimbal rig, the orbit frame
+    and the comparison bodies are drawn at the display time; the computed state at the step's end."""
+    runner = Runner(load("hoffmann"))
+    settings = runner.sim.settings.replace(gravity_gradient=True)  # the orbit frame too (read, not stepped)
+    presenter, viewer, window = _presenter()
+    presenter.bodies = ("rk4",)
+    first = runner.advance(1)
+    presenter.show_bodies(first, settings)
+    presenter.turn(10.0, 1.0)
+    second = runner.advance(1)
+    presenter.show_bodies(second, settings)
+    q0, q1 = first.last.attitude, second.last.attitude
+    assert _angle_between(q0, q1) > np.radians(5.0)  # a visible turn in one step
+    presenter.turn(10.0 + 0.3 * DT, 1.0)
+    drawn = _oracle(q0, q1, 0.3)  # scipy normalises the states, whose norms the integrator leaves near 1
+    assert np.abs(viewer.drawn["set_attitude"][0] - cayley(drawn)).max() < 1e-8
+    assert np.abs(np.asarray(viewer.drawn["set_gimbal_angles"]) - as_aircraft_angles(drawn)).max() < 1e-8
+    shown = second.last.t - 0.7 * DT
+    expected_orbit = cayley(orbit_quaternion(shown, orbit_rate(settings.altitude_km)))
+    assert np.abs(viewer.drawn["set_orbit"][0] - expected_orbit).max() < 1e-12
+    label, compared = viewer.drawn["set_body_attitude"]
+    rk4 = _oracle(first.compare["rk4"].attitude, second.compare["rk4"].attitude, 0.3)
+    assert label == "rk4" and np.abs(compared - cayley(rk4)).max() < 1e-8
+    presenter.turn(10.0 + 2 * DT, 1.0)  # the step's end: the computed state itself
+    assert np.array_equal(viewer.drawn["set_attitude"][0], cayley(q1))
+    assert np.array_equal(viewer.drawn["set_gimbal_angles"], np.radians(second.last.angles_deg))
+    assert ESTIMATE not in presenter.tween.keys and not window.estimation.pairs  # hoffmann has no estimator
+
+
+def test_a_new_state_at_the_time_already_shown_is_drawn():
+    """Paused at t = 0, a reset to other angles publishes another state at t = 0: the view shows it."""
+    runner = Runner(load("hoffmann"))
+    settings = runner.sim.settings
+    presenter, viewer, _ = _presenter()
+    first = runner.advance(0)
+    presenter.show_bodies(first, settings)
+    presenter.turn(5.0, 1.0)
+    presenter.turn(5.1, 1.0)  # nothing new: nothing drawn again
+    turned = SimpleNamespace(last=dataclasses.replace(first.last, attitude=tuple(Q1_FAR)), compare={})
+    presenter.show_bodies(turned, settings)
+    presenter.turn(5.2, 1.0)
+    assert first.last.t == turned.last.t
+    assert np.array_equal(viewer.drawn["set_attitude"][0], cayley(Q1_FAR))
