@@ -165,13 +165,15 @@ def test_readouts_on_screen_are_the_last_state_received(qtbot, main_window):
     """The controller scenario (every readout moving), paused, reset and stepped to t = 3 s: the labels
     read back as numbers equal the window's last snapshot to their printed rounding.
 
-    A scenario opens running (issue 43), so it is paused and reset: from t = 0 the controller flies to
-    the command in force (the scenario's, or its event's at t = 1 s if a busy machine got there first),
-    every readout moving either way.
+    A scenario opens running (issue 43), so it is paused and reset.  An event's change stays in the settings
+    over a reset (a busy machine may have reached the event at t = 1 s before the pause: its command would
+    then be flown from t = 0 and reached by t = 3 s), so the scenario's own start, the command (0, 0, 0), is
+    set again with the reset: from t = 1 s the controller flies to the event's command, every readout moving.
     """
     win = main_window("hoffmann_controller")
     child(win, "button_pause").click()
     qtbot.waitUntil(lambda: caught_up(win), timeout=5000)
+    win.worker.submit("command_deg", (0.0, 0.0, 0.0))
     child(win, "button_reset").click()                   # paused: the t = 0 state shows at once
     qtbot.waitUntil(lambda: caught_up(win) and win.last_snapshot.t == 0.0, timeout=5000)
     for _ in range(30):                                  # dt = 0.1 s: on its way to the command
