@@ -5,17 +5,25 @@ import numpy as np
 import pytest
 
 from app.view3d.plumes import PLUME_LENGTH
+from gui_waits import caught_up
 
 pytestmark = pytest.mark.gl
 
 
 def test_the_plumes_follow_the_firing_thrusters(main_window, qtbot):
     win = main_window("pwpf_slew", speed=1.0)
-    qtbot.waitUntil(lambda: win.last_snapshot.t > 0.5, timeout=30_000)
+    # paused, reset and run to t = 0.6 s exactly (the slew's first second: full firing about z); pausing on
+    # the fly lands wherever a busy machine has got to, after the firing maybe
     win.worker.pause(True)
     qtbot.waitUntil(lambda: win.worker.paused, timeout=5_000)
+    win.worker.pause_at(0.6)
+    win.worker.reset(win.worker.settings.angles_deg, win.worker.settings.rates)
+    qtbot.waitUntil(lambda: caught_up(win) and win.last_snapshot.t == 0.0, timeout=10_000)
+    win.worker.pause(False)
+    qtbot.waitUntil(lambda: win.worker.at_end and caught_up(win), timeout=30_000)
     win.show_frame()
     last = win.last_snapshot
+    assert last.t == pytest.approx(0.6)
     levels = np.asarray(last.thrusters[:12])
     assert levels.sum() > 0.0  # the slew's first seconds: full firing about z
     plumes = win.viewer.scene.plumes
