@@ -218,7 +218,8 @@ def magnetometer_rows(q, field, bias, noise_sigma, noise, k):
     return out
 
 
-# ------------------------------------------------------------------ the navigation loop: one kernel call a step
+# ------------------------------------------------------------------ the navigation loop: one step (a kernel call from
+# Python, or inside the craft's compiled loop between two steps: sim.model.craft_nav)
 #: Layout of a navigation's constant numbers ``cfg`` (:func:`navigation_step`): name -> (first index, length).
 #: ``kind`` the estimator (:data:`KINDS`), ``m`` the gyro's matrix, ``star_*`` the tracker's noise, axes, covariance,
 #: ``qd`` the MEKF's process noise over the ``dt`` of the step (:func:`sim.gnc.estimation.process_noise`), then

@@ -26,6 +26,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from sim.core.jit import jitable
 from sim.gnc.attitude import cross_matrix, rotate
 from sim.gnc.sensing import (coarse_sun_rows, excluded_one, excluded_rows, gyro_rows, magnetometer_rows,
                              star_tracker_rows, sun_vector_rows, tracker_sees_rows)
@@ -67,6 +68,18 @@ class Streams:
         k = self._next
         self._next += 1
         return self._buffer, k
+
+    def present(self) -> tuple[np.ndarray, int]:
+        """``(block, k)``: the present block and its next sample's index, nothing taken (``k`` may be the block's
+        length: none left).  The compiled loop reads on from there (:mod:`sim.model.craft_nav`) and says where it
+        stopped by :meth:`taken_to`."""
+        return self._buffer, self._next
+
+    def taken_to(self, k: int) -> None:
+        """The present block's samples before ``k`` taken (at most its length)."""
+        if not self._next <= k <= self._buffer.shape[1]:
+            raise ValueError(f"sample {k} is not in the block from {self._next} to {self._buffer.shape[1]}")
+        self._next = int(k)
 
     def next(self) -> np.ndarray:
         block, k = self.take()
@@ -118,11 +131,13 @@ def sensor_axes(boresight) -> np.ndarray:
     return np.column_stack([u, np.cross(b, u), b])
 
 
+@jitable
 def sample_due(t: float, dt: float, rate_hz: float) -> bool:
     """Whether a sensor sampling at ``rate_hz`` (instants ``k / rate_hz``, k = 0, 1, ...) samples in ``[t, t + dt)``.
 
     Counted in whole samples, with a tolerance of 1e-9 of a sample for the
-    rounding of ``t``, so a 10 Hz sensor samples at every step of 0.1 s.
+    rounding of ``t``, so a 10 Hz sensor samples at every step of 0.1 s.  Python's and the compiled
+    navigation loop's (:mod:`sim.model.craft_nav`) one rule.
     """
     eps = 1e-9
     return math.floor((t + dt) * rate_hz - eps) > math.floor(t * rate_hz - eps)

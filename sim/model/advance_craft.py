@@ -50,6 +50,7 @@ from sim.core.jit import jitable, kernel
 from sim.core.wheel_program import gyrostat_rates, motor_torques
 from sim.core.wheels import equivalent_torque
 from sim.gnc.magnetic import ROD_COLUMNS, magnetic_torque, torquer_command
+from sim.model.craft_nav import NO_NAV, before_step
 from sim.model.thruster_drive import (NO_THRUSTERS, drive_back, drive_held, drive_kept, drive_step, due,
                                       unloading_command)
 from sim.world.environment import disturbance_torque, gravity_gradient_at, gravity_gradient_torque
@@ -395,7 +396,7 @@ def next_world(q, speeds, t, world, flags, wheels, inp, out, mag, rods) -> bool:
 
 
 @kernel
-def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, out, mag, rods):
+def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, out, mag, rods, nav):
     """Take up to ``n`` steps from ``state = (q1..q4, wx, wy, wz, correction, P1..P4, W_1..W_n)`` (``P``:
     full-quat's ``dQ/dt``, else not read), in place; the thrusters' drive ``thr``
     (:attr:`sim.model.thruster_drive.ThrusterDrive.arrays`, or :data:`~sim.model.thruster_drive.NO_THRUSTERS`)
@@ -406,6 +407,9 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, 
     caller must act: at a field sample's boundary (``made`` False: the step taken, its world not made; the
     caller gives the next samples and calls again with ``n = 0`` and ``world``'s ``t_world`` NaN, which makes
     the present step's world first).
+    With a navigation (``nav``: :mod:`sim.model.craft_nav`) the sensors, the estimator and the torque held at the
+    estimate run between two steps (:func:`sim.model.craft_nav.before_step`); the loop stops before a step whose
+    navigation would read past a block of noise (the caller takes the next blocks and ends that step).
     Returns ``(status, steps, made)``; ``status`` as :func:`sim.core.advance.advance`'s: the checks of
     :meth:`sim.model.simulation.Simulation.step` in its order (:func:`sim.core.advance.status_of`), the
     wheels' speeds in the finiteness check as in Python's ``sum(w)``.
@@ -437,6 +441,8 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, 
             return status, done, made
     for _ in range(n):
         t = t0 + k * dt
+        if not before_step(nav, done, q, w, t, dt, world, par, flags):  # the navigation between two steps
+            break
         if fires:  # the drive's step (only counted when it cannot fire: drive_kept)
             kept = drive_kept(thr[0], thr[1], saved)
             if kept:
@@ -481,7 +487,7 @@ def _sample() -> tuple:
     """Arguments of :func:`advance_craft` of the types it is compiled for (no step taken)."""
     return (np.zeros(12), np.zeros(_WORLD_SIZE), np.zeros(_PAR_SIZE), np.zeros(_FLAG_SIZE, dtype=np.int64),
             np.zeros((0, 11)), np.zeros((0, 5)), NO_SURFACES, 0, NO_THRUSTERS, NO_WORLD, NO_WORLD, np.zeros(MAG_SIZE),
-            NO_RODS)
+            NO_RODS, NO_NAV)
 
 
 advance_craft.warms(_sample, WARM_AFTER)  # the warm-up rule of sim.core.jit.Kernel

@@ -8,9 +8,10 @@ Kepler orbit the kernel makes each step's world itself and takes many steps a ca
 boundary, where Python makes the world and the next samples); after each call Python rebuilds what readers
 see from the kernel's last outputs (:meth:`CraftSteps._loop_done`).  During a SLERP, or on an orbit the kernel
 does not propagate, it calls the kernel one step at a time and makes, between the steps, what Python makes
-(the next command, the world, the B-dot sample: :meth:`Simulation._update_world`); with sensors, one step a
-call too, the navigation between them (the sensors' samples, the estimate and the torque held at it,
-:class:`sim.model.navigation.Navigation`); without a world, many steps in one call.  The numbers are those of the Python step, bit for bit.
+(the next command, the world, the B-dot sample: :meth:`Simulation._update_world`); without a world, many steps in
+one call.  With sensors the navigation runs inside the loop between two steps (the sensors' samples, the
+estimate and the torque held at it: :mod:`sim.model.craft_nav`), the loop returning when a block of the noise
+runs out; Python ends the last step of a call and starts the next (:class:`sim.model.navigation.Navigation`).  The numbers are those of the Python step, bit for bit.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import math
 import numpy as np
 
 from sim.model import advance_craft as craft
+from sim.model.craft_nav import NO_NAV
 from sim.core import advance as plain
 from sim.core.wheel_program import program
 from sim.gnc.magnetic import BDOT_LAWS
@@ -114,10 +116,11 @@ class CraftSteps:
         returns at a field sample's boundary, where Python makes the world (:meth:`_update_world`); after
         each call what readers see (the world, the field in body axes, the torquers' dipole, the command and
         its rate) is that of the last step, as the Python step leaves it.  During a SLERP, or on an orbit the
-        kernel does not propagate, one step a call and Python makes the world between them.  With sensors, one
-        step a call and one navigation call between two steps (:meth:`sim.model.navigation.Navigation.step`):
-        the end of the step taken and the start of the next, the torque held at the estimate written into the
-        next step's ``world``."""
+        kernel does not propagate, one step a call and Python makes the world between them.  With sensors the
+        loop runs the navigation between two steps (:mod:`sim.model.craft_nav`: the end of the step taken, the
+        start of the next, the torque held at the estimate written into ``world``) and returns when a block of
+        noise runs out; between two calls Python's navigation (:meth:`sim.model.navigation.Navigation.step`)
+        ends the last step and starts the next, taking the next blocks."""
         par, flags, wheels, groups, table = packed
         cmd, world, nav, dt = self._cmd, self._world, self._nav, self._dt
         held = self._law if self._law is not self._torque else None
@@ -133,18 +136,27 @@ class CraftSteps:
             nav.step(self._t, dt, self._q, self._world_state, craft=self._held(values, par, flags, held))
         while n > 0:
             w0 = self._w
-            inp = world.loop_input(self._t) if world is not None and cmd.path is None and nav is None else None
+            looped = cmd.path is None  # a SLERP under way: one step a call, the command made in Python between
+            inp = world.loop_input(self._t) if world is not None and looped else None
             if inp is None:
                 inp = out = craft.NO_WORLD
-                steps = 1 if world is not None or cmd.path is not None or nav is not None else min(n, CHUNK)
+                steps = 1 if world is not None or not looped else min(n, CHUNK)
             else:
                 out = world.output
                 steps = min(n, CHUNK)
                 if bdot is not None:
                     mag[11:20] = bdot.state
                     rods[:, 7] = bdot.u
+            arrays = NO_NAV
+            if nav is not None and steps > 1:
+                arrays = nav.loop_arrays(dt, world is not None, held is not None, world is not None and world.field is None)
             status, done, made = craft.advance_craft(state, values, par, flags, wheels, groups, table, steps,
-                                                     thr_arrays, inp, out, mag, rods)
+                                                     thr_arrays, inp, out, mag, rods, arrays)
+            if arrays is not NO_NAV:  # the streams where the loop left them, the torque it held last
+                nav.loop_taken(arrays)
+                w0 = tuple(arrays[0][9:12].tolist())  # the last step's start (craft_nav.CTL's w0)
+                if held is not None:
+                    held.value = tuple(values[36:39].tolist())
             if thr is not None:
                 self._load.thrust = thr.torque  # held over the last step (the rows' applied torque)
             n -= done
@@ -159,7 +171,7 @@ class CraftSteps:
                     if not made:  # a field sample's boundary: the next samples, and the loop makes this world
                         values[0], values[1], values[2] = self._t0, float(self._k - self._k0), math.nan
                         made = craft.advance_craft(state, values, par, flags, wheels, groups, table, 0, thr_arrays,
-                                                   world.loop_input(self._t), out, mag, rods)[2]
+                                                   world.loop_input(self._t), out, mag, rods, NO_NAV)[2]
                     self._loop_done(values, out, mag, rods, made)
                 else:
                     if cmd.path is not None:
@@ -170,15 +182,15 @@ class CraftSteps:
                 more = n > 0 and status == craft.OK
                 if more:
                     values = self._world_values()
-                if nav is not None:  # this step's end, and the next one's start when it follows in this call
+                if nav is not None and status == craft.OK:  # the last step's end, and the next one's start
                     if more:
                         nav.step(self._t, dt, self._q, self._world_state, w0[:3], self._w[:3],
                                  self._held(values, par, flags, held))
                     else:
                         nav.step(None, dt, w0=w0[:3], w1=self._w[:3])
-            elif nav is not None:
-                nav.taken = True  # the Python step that raises the fault finds this step's samples taken
             if status != craft.OK:
+                if nav is not None:
+                    nav.taken = True  # the Python step that raises the fault finds this step's samples taken
                 break
         return n
 

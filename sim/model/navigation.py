@@ -43,6 +43,7 @@ import numpy as np
 from sim.gnc.attitude import from_rotation_vector, product
 from sim.gnc.estimation import Mekf, process_noise, wahba_covariance
 from sim.gnc.sensing import CFG, CFG_SIZE, KINDS, estimate_columns, navigation_step
+from sim.model.craft_nav import CTL_SIZE
 from sim.core.ops import COLUMN
 from sim.gnc.sensors import (CoarseSunModel, CoarseSunSensors, Gyro, GyroModel, Magnetometer,
                              MagnetometerModel, StarTracker, StarTrackerModel, sample_due)
@@ -85,6 +86,7 @@ _NO_DRAWS = np.zeros((0, 1, 1))
 _NO_WORLD = np.zeros(0)
 _NO_FLAGS = np.zeros(0, dtype=np.int64)
 _NO_ENDS = np.zeros((2, 0, 3))
+_NO_TERMS = np.zeros((0, 4))
 _CFG = {k: v[0] for k, v in CFG.items()}
 
 
@@ -149,7 +151,12 @@ def magnetic_field(epoch, ws) -> tuple:
     rot = (math.cos(ws.gmst), math.sin(ws.gmst))
     p = precession(julian_centuries_tt(epoch.days_tt(ws.t)))
     r = tuple(1e3 * x for x in ws.r_km)
-    return field_eci(r, rot, p, gauss(decimal_year(epoch.days_utc(0.0))))
+    return field_eci(r, rot, p, _igrf_model(epoch))
+
+
+def _igrf_model(epoch):
+    """IGRF-14 at degree 13 at the epoch's decimal year: what the magnetometer reads without a field of the run's."""
+    return gauss(decimal_year(epoch.days_utc(0.0)))
 
 class Navigation:
     """The sensors and the estimator of ``settings`` for ``bodies`` (a column, shape ``(N, ...)`` throughout).
@@ -199,6 +206,7 @@ class Navigation:
         #: True when this step's samples are taken already (:meth:`start_step`).
         self.taken = False
         self._qd_dt = None
+        self._terms = None
         #: The estimate's bias and covariance the compiled loop updates (the filter's own, or TRIAD's and QUEST's).
         self._bias, self._p = np.zeros((n, 3)), self.p_att
         if self.kind == "mekf":
@@ -281,11 +289,7 @@ class Navigation:
         g_block = s_block = v_block = m_block = _NO_DRAWS
         if w0 is not None and gyro is not None:
             inp[0] = 1.0
-            if dt != self._qd_dt:
-                self._qd_dt = dt
-                if self.filter is not None:
-                    first = _CFG["qd"]
-                    self._cfg[first:first + 36] = np.ravel(process_noise(self.filter.arw, self.filter.rrw, dt))
+            self._process_noise(dt)
             g_block, inp[17] = gyro.streams.take()
             ends = _ends(w0, w1)
         else:
@@ -321,6 +325,55 @@ class Navigation:
                         self.q, self._bias, self._p, self._true_bias, self.available, self.rates, cworld, par, flags)
         if craft is not None:
             held.value = tuple(cworld[36:39].tolist())
+
+    def _process_noise(self, dt: float) -> None:
+        """The MEKF's process noise over ``dt`` into ``cfg`` (:func:`sim.gnc.estimation.process_noise`), when
+        ``dt`` changed."""
+        if dt != self._qd_dt:
+            self._qd_dt = dt
+            if self.filter is not None:
+                first = _CFG["qd"]
+                self._cfg[first:first + 36] = np.ravel(process_noise(self.filter.arw, self.filter.rrw, dt))
+
+    def loop_arrays(self, dt: float, world: bool, hold: bool, igrf: bool) -> tuple:
+        """The navigation of the craft's compiled loop (:mod:`sim.model.craft_nav`, :data:`~sim.model.craft_nav.NAV_FIELDS`):
+        this navigation's arrays, updated in place by the loop, each stream's present block and its next sample's
+        index; ``world`` when the loop makes the world (the sensors see its Sun, shadow, Earth and field),
+        ``hold`` when the law flies on the estimate, ``igrf`` when the magnetometer reads IGRF of the epoch's year
+        (the run has no field of its own: :func:`magnetic_field`).  :meth:`loop_taken` after the call."""
+        self._process_noise(dt)
+        ctl = np.zeros(CTL_SIZE)
+        ctl[0], ctl[1], ctl[2] = 1.0, float(hold), float(world)
+        ctl[3] = self.star.model.rate_hz if self.star is not None else 0.0
+        ctl[4] = VECTOR_RATE_HZ
+        terms = _NO_TERMS
+        if igrf and self.mag is not None:
+            ctl[12], ctl[13], ctl[14] = 1.0, self.epoch.jd_day, self.epoch.jd_frac
+            terms = self._igrf_terms()
+        blocks = []
+        for i, sensor in enumerate((self.gyro, self.star, self.sun, self.mag)):
+            if sensor is None:
+                blocks.append(_NO_DRAWS)
+            else:
+                block, ctl[5 + i] = sensor.streams.present()
+                blocks.append(block)
+        return (ctl, self._cfg, self._normals, *blocks, self.q, self._bias, self._p, self._true_bias, self.available,
+                self.rates, terms)
+
+    def _igrf_terms(self) -> np.ndarray:
+        """The terms of :func:`magnetic_field`'s IGRF model as rows ``(n, m, C, S)`` (what
+        :func:`sim.model.craft_nav.igrf_eci` takes), made once."""
+        if self._terms is None:
+            self._terms = np.array(_igrf_model(self.epoch).terms, dtype=float).reshape(-1, 4)
+        return self._terms
+
+    def loop_taken(self, nav: tuple) -> None:
+        """After a call of the compiled loop with :meth:`loop_arrays`' ``nav``: each stream's next sample where the
+        loop left it."""
+        ctl = nav[0]
+        for i, sensor in enumerate((self.gyro, self.star, self.sun, self.mag)):
+            if sensor is not None:
+                sensor.streams.taken_to(int(ctl[5 + i]))
 
     # ------------------------------------------------------------ readouts
     def history_values(self, values) -> tuple:

@@ -25,6 +25,25 @@ def test_streams_in_blocks_are_the_draws_one_at_a_time():
         assert np.array_equal(got[i], np.stack([g.standard_normal(6) for _ in range(12)]))
 
 
+def test_a_block_read_in_place_continues_the_stream():
+    """What the compiled loop does (sim.model.craft_nav): read the present block from its next index on, say where
+    it stopped (``taken_to``); the samples taken after are the draws one at a time, and none is read twice."""
+    streams = S.Streams(7, [0, 3], S.GYRO, 6, block=5)
+    one = S.Streams(7, [0, 3], S.GYRO, 6, block=5)
+    got = [streams.next()]
+    block, k = streams.present()
+    assert k == 1 and block.shape == (2, 5, 6)
+    got += [block[:, i, :] for i in range(k, 4)]
+    streams.taken_to(4)
+    got += [streams.next() for _ in range(7)]                          # the rest of the block, then new ones
+    assert np.array_equal(np.stack(got, axis=1), np.stack([one.next() for _ in range(11)], axis=1))
+    with pytest.raises(ValueError):
+        streams.taken_to(0)                                            # back: samples taken twice
+    block, k = streams.present()
+    with pytest.raises(ValueError):
+        streams.taken_to(block.shape[1] + 1)                           # past the block
+
+
 @pytest.mark.parametrize("make", [
     lambda body: S.Gyro(S.GyroModel(arw=1e-4, rrw=1e-6, bias_sigma=1e-3), seed=5, body=body),
     lambda body: S.StarTracker(S.StarTrackerModel(dropout=0.3), seed=5, body=body),

@@ -20,6 +20,7 @@ import pytest
 
 from sim.core import advance as compiled
 from sim.model import advance_craft as craft
+from sim.model.craft_nav import NO_NAV
 from sim.core.ops import FLOAT
 from sim.core.wheel_program import gyrostat_rates, motor_torques, program
 from sim.core.wheels import wheel_set
@@ -171,7 +172,7 @@ NAVIGATION = {"fly_on_estimate": 1500, "cubesat_year": 1500, "sun_mag_triad": 10
 @pytest.mark.parametrize("name", sorted(NAVIGATION))
 def test_navigation_scenarios_bit_for_bit(name):
     """Sensors, the estimator and (fly_on = estimate) the torque held at the estimate: the compiled craft step
-    (one step a call, the navigation between) and the Python step agree to the bit, estimate included."""
+    (many steps a call, the navigation inside its loop) and the Python step agree to the bit, estimate included."""
     s = load(name).settings
     a, b = Simulation(s), Simulation(s)
     assert a._craft_packed() is not None
@@ -259,7 +260,7 @@ def test_the_kernel_reports_a_fault_and_the_good_steps():
     state = np.array((*sim.q, *sim.w, 0.0, 0.0, 0.0, 0.0, 0.0, *sim.wheel_speeds))
     status, done, _ = craft.advance_craft(state, sim._world_values(), par, flags, wheels, groups, table, 10_000,
                                           craft.NO_THRUSTERS, craft.NO_WORLD, craft.NO_WORLD,
-                                          np.zeros(craft.MAG_SIZE), craft.NO_RODS)
+                                          np.zeros(craft.MAG_SIZE), craft.NO_RODS, NO_NAV)
     assert status == compiled.NORM_RUNAWAY and 0 < done < 10_000
     assert abs(math.sqrt(sum(x * x for x in state[:4])) - 1.0) <= compiled.NORM_FAULT
 
