@@ -86,10 +86,14 @@ class Records:
     def row(self) -> tuple:
         """``snapshot().row()`` without the :class:`Snapshot`: the values in :func:`history_columns` order.
 
-        What :class:`~sim.run.runner.Runner` records after every step.  A body without wheels, world, load,
-        sensors, CMGs or thrusters takes :func:`sim.core.row_formula.plain_row`, the formula the compiled advance
-        writes its rows with (:meth:`~sim.model.simulation.Simulation.step_rows`): the same bits.
+        What :class:`~sim.run.runner.Runner` records after every step.  A spacecraft the craft kernel steps, without
+        sensors, CMGs or thrusters, takes :func:`sim.model.craft_row.craft_row`, and a body without wheels, world,
+        load, sensors, CMGs or thrusters :func:`sim.core.row_formula.plain_row`: the formulas the compiled loops
+        write their rows with (:meth:`~sim.model.simulation.Simulation.step_rows`), the same bits.
         """
+        r = self._craft_row()  # a spacecraft the compiled loop writes the rows of: its formula
+        if r is not None:
+            return tuple(r.tolist())
         if (self._world_state is None and self._nav is None and self._thr is None and self._cmg is None
                 and not self._load.active and len(self._w) == 3):
             q, w, cmd = self._q, self._w, self._cmd
@@ -97,9 +101,6 @@ class Records:
             return plain_row(self._t, q, w, self._p if self._p is not None else qdot(q, w), self._correction,
                              self._unit, self._rigid.j_rows, self._law(q, w), cmd.written,
                              (a[0] * DEG, a[1] * DEG, a[2] * DEG))
-        r = self._craft_row()  # a spacecraft the compiled loop writes the rows of: its formula
-        if r is not None:
-            return tuple(r.tolist())
         _, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
         ws = self._world_state
         orbit = ()
