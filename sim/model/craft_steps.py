@@ -44,6 +44,7 @@ class CraftSteps:
 
     _craft_key = None
     _loop_key = None
+    _row_lists = None
 
     def _craft_packed(self):
         """``(par, flags, wheels, groups, table)`` of :func:`sim.model.advance_craft.advance_craft` for these
@@ -260,9 +261,12 @@ class CraftSteps:
         par, flags, wheels, groups, table = packed
         q, w, m = self._q, self._w, len(self._w) - 3
         rows = np.empty((1, len(history_columns_of(self._settings))))
+        lists = self._row_lists  # the formula in Python on lists of floats: numpy's scalars cost 5x
+        if lists is None or lists[0] is not par:
+            lists = self._row_lists = (par, par.tolist(), flags.tolist())
         craft_row(rows, 0, q, w[:3], self._p if self._p is not None else qdot(q, w[:3]), self._correction,
-                  np.array(w[3:], dtype=float), self._t, self._world_values(), par, flags, wheels, groups, table,
-                  np.empty(m), np.empty(m), self._look())
+                  list(w[3:]), self._t, self._world_values().tolist(), lists[1], lists[2], wheels, groups, table,
+                  [0.0] * m, [0.0] * m, self._look().tolist())
         return rows[0]
 
     @staticmethod
