@@ -329,7 +329,8 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, 
     navigation would read past a block of noise (the caller takes the next blocks and ends that step).
     With ``rows = (array, look)`` not empty (:data:`sim.model.craft_row.NO_ROWS` when no row is wanted) the history
     row after step ``i`` goes into ``array[i]`` (:func:`sim.model.craft_row.craft_row`; ``look``:
-    :data:`sim.model.craft_row.LOOK`), once the step's world is made (a step whose world is not made has no row).
+    :data:`sim.model.craft_row.LOOK`), once the step's world is made (a step whose world is not made has no row:
+    the call with ``n = 0`` that makes it writes it into ``array[0]``).
     Returns ``(status, steps, made)``; ``status`` as :func:`sim.core.advance.advance`'s: the checks of
     :meth:`sim.model.simulation.Simulation.step` in its order (:func:`sim.core.advance.status_of`), the
     wheels' speeds in the finiteness check as in Python's ``sum(w)``.
@@ -360,6 +361,10 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, 
         made = next_world(q, speeds, t0 + k * dt, world, flags, wheels, inp, out, mag, rods)
         if not made:
             return status, done, made
+        if writing and n == 0:  # the row of the present step, once its world is made
+            looked(rows[1], out, mag, inp)
+            craft_row(rows[0], 0, q, w, p if flags[0] == 2 else qdot(q, w), correction, speeds, t0 + k * dt, world,
+                      par, flags, wheels, groups, table, buf[0], buf[1], rows[1])
     for _ in range(n):
         t = t0 + k * dt
         if not before_step(nav, done, q, w, t, dt, world, par, flags):  # the navigation between two steps

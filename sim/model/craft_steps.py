@@ -180,8 +180,10 @@ class CraftSteps:
                 if out is not craft.NO_WORLD:
                     if not made:  # a field sample's boundary: the next samples, and the loop makes this world
                         values[0], values[1], values[2] = self._t0, float(self._k - self._k0), math.nan
+                        last = NO_ROWS if rows is NO_ROWS else (into[done - 1:done], self._look())
                         made = craft.advance_craft(state, values, par, flags, wheels, groups, table, 0, thr_arrays,
-                                                   world.loop_input(self._t), out, mag, rods, NO_NAV, NO_ROWS)[2]
+                                                   world.loop_input(self._t), out, mag, rods, NO_NAV, last)[2]
+                        lacking = not made  # its row written by the kernel with its world
                     self._loop_done(values, out, mag, rods, made)
                 else:
                     if cmd.path is not None:

@@ -267,3 +267,14 @@ def test_craft_rows_orbit_angles_against_lvlh_and_the_pointing_error():
     axis = np.array(sim.settings.pointing_axis)
     err = np.degrees(np.arctan2(np.linalg.norm(np.cross(nadir, axis), axis=1), nadir @ axis))
     assert np.allclose(rows[:, c["point_err_deg"]], err, rtol=0, atol=1e-9)
+
+
+def test_the_kernel_writes_every_row_across_field_samples(monkeypatch):
+    """momentum_dumping over 60 s (a field sample every 10 s: the loop returns at each): no row is made in Python,
+    the sample boundary's too (the call that makes that step's world writes it)."""
+    settings = load("momentum_dumping").settings
+    a = Simulation(settings)
+    calls = []
+    monkeypatch.setattr(Simulation, "row", lambda self: calls.append(self.t) or ())
+    _batch(a, round(60.0 / settings.dt))
+    assert calls == []
