@@ -24,7 +24,7 @@ import numpy as np
 from sim.core.jit import jitable
 from sim.core.wheels import grouped
 
-__all__ = ["program", "motor_torques", "gyrostat_rates", "WHEEL_COLUMNS", "NO_WHEELS", "NO_GROUPS"]
+__all__ = ["program", "grouped_sum", "motor_torques", "gyrostat_rates", "WHEEL_COLUMNS", "NO_WHEELS", "NO_GROUPS"]
 
 #: The columns of :func:`program`'s wheel table.
 WHEEL_COLUMNS = ("alloc_x", "alloc_y", "alloc_z", "axis_x", "axis_y", "axis_z", "inertia", "torque_limit",
@@ -76,7 +76,7 @@ def _row_sum(m, r, x0, x1, x2):
 
 
 @jitable
-def _grouped_sum(total, kind, r, groups, x, sign_of_sum):
+def grouped_sum(total, kind, r, groups, x, sign_of_sum):
     """``total +- c0 (x_a + x_b - x_c) +- ...``: the groups of ``kind`` on axis ``r`` added
     (``sign_of_sum`` 1) or taken away (-1), in their order (:func:`sim.core.wheels.grouped`)."""
     for g in range(groups.shape[0]):
@@ -116,12 +116,12 @@ def gyrostat_rates(w, speeds, e, u, jr, jfi, wheels, groups, v, ds):
     for i in range(wheels.shape[0]):
         c = wheels[i, 9]
         v[i] = u[i] - c * speeds[i] if c != 0.0 else u[i]
-    hx = _grouped_sum(_row_sum(jr, 0, wx, wy, wz), 0, 0, groups, speeds, 1)
-    hy = _grouped_sum(_row_sum(jr, 1, wx, wy, wz), 0, 1, groups, speeds, 1)
-    hz = _grouped_sum(_row_sum(jr, 2, wx, wy, wz), 0, 2, groups, speeds, 1)
-    r0 = _grouped_sum(e[0] - (wy * hz - wz * hy), 1, 0, groups, v, -1)
-    r1 = _grouped_sum(e[1] - (wz * hx - wx * hz), 1, 1, groups, v, -1)
-    r2 = _grouped_sum(e[2] - (wx * hy - wy * hx), 1, 2, groups, v, -1)
+    hx = grouped_sum(_row_sum(jr, 0, wx, wy, wz), 0, 0, groups, speeds, 1)
+    hy = grouped_sum(_row_sum(jr, 1, wx, wy, wz), 0, 1, groups, speeds, 1)
+    hz = grouped_sum(_row_sum(jr, 2, wx, wy, wz), 0, 2, groups, speeds, 1)
+    r0 = grouped_sum(e[0] - (wy * hz - wz * hy), 1, 0, groups, v, -1)
+    r1 = grouped_sum(e[1] - (wz * hx - wx * hz), 1, 1, groups, v, -1)
+    r2 = grouped_sum(e[2] - (wx * hy - wy * hx), 1, 2, groups, v, -1)
     ax = _row_sum(jfi, 0, r0, r1, r2)
     ay = _row_sum(jfi, 1, r0, r1, r2)
     az = _row_sum(jfi, 2, r0, r1, r2)

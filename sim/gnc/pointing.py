@@ -138,6 +138,7 @@ def references_of(code, r, v, sun, target, target_up, ops=FLOAT):
              up * normal[2] + (1.0 - up) * v[2]))
 
 
+@jitable
 def commanded_axis(qc, b1) -> tuple:
     """``C(Qc)^T b1``: where the command ``Qc`` (inertial -> body) sends the body axis ``b1``, in ECI.
 
@@ -157,6 +158,7 @@ def axis_error(q, b1, reference, qc, ops=FLOAT):
     return pointing_error(q, b1, r1, ops)
 
 
+@jitable
 def pointing_error(q, b1, r1, ops=FLOAT):
     """The angle (rad) between the body axis ``b1`` and where the attitude ``q`` sends the reference ``r1``.
 
@@ -169,4 +171,4 @@ def pointing_error(q, b1, r1, ops=FLOAT):
     x = unit_V(x, ops)
     b = unit_V(b1, ops)
     k = cross_VV(x, b)
-    return ops.atan2(ops.sqrt(dot_VV(k, k)), dot_VV(x, b))
+    return atan2_of(sqrt_of(dot_VV(k, k), ops), dot_VV(x, b), ops)

@@ -39,27 +39,26 @@ import math
 import numpy as np
 
 from sim.core.advance import INTEGRATORS as PLAIN_INTEGRATORS
-from sim.core.advance import NORMS, CONTROLLERS, OK, inertia, law_torque, normed, status_of
-from sim.core.angles import to_body
+from sim.core.advance import NORMS, CONTROLLERS, OK, inertia, normed, status_of
 from sim.core.algebra import product_QQ
 from sim.core.equations import euler_rhs, qdot, quasi_rates, rates
 from sim.core.geometric import dexpinv, rotation_quaternion
 from sim.core.norm import renormalize
 from sim.core.integrators import FORM_CODES, axpy_Q, axpy_V, half_quat_update, quat_acceleration, rk4_sum_Q, rk4_sum_V
 from sim.core.jit import jitable, kernel
-from sim.core.wheel_program import gyrostat_rates, motor_torques
+from sim.core.wheel_program import gyrostat_rates
 from sim.core.wheels import equivalent_torque
-from sim.gnc.magnetic import ROD_COLUMNS, magnetic_torque, torquer_command
+from sim.gnc.magnetic import ROD_COLUMNS, torquer_command
 from sim.model.craft_nav import NO_NAV, before_step
+from sim.model.craft_row import NO_ROWS, craft_row, looked
 from sim.model.thruster_drive import (NO_THRUSTERS, drive_back, drive_held, drive_kept, drive_step, due,
                                       unloading_command)
-from sim.world.environment import disturbance_torque, gravity_gradient_at, gravity_gradient_torque
-from sim.world.orbit import mean_elements_state
-from sim.world.surfaces import drag_facets, pressure, relative_velocity, srp_facets
+from sim.model.craft_torques import craft_load, external, law_command
+from sim.world.surfaces import pressure
 from sim.model.world_kernel import FIELD_SAMPLE, sampled, world_into
 
-__all__ = ["WARM_AFTER", "advance_craft", "covers", "pack", "external", "craft_step", "PAR", "FLAGS", "WORLD", "NO_SURFACES",
-           "NO_THRUSTERS", "NO_WORLD", "NO_RODS", "MAG", "MAG_SIZE", "next_world"]
+__all__ = ["WARM_AFTER", "advance_craft", "covers", "pack", "external", "craft_step", "craft_load", "law_command", "PAR", "FLAGS", "WORLD", "NO_SURFACES",
+           "NO_THRUSTERS", "NO_WORLD", "NO_RODS", "NO_ROWS", "MAG", "MAG_SIZE", "next_world"]
 
 #: Layout of the craft's ``par``: :data:`sim.core.advance.PAR` (0-34), then name -> (first index, length).
 PAR = {"rate": (35, 1), "disturbance": (36, 3), "period": (39, 1), "j_free_inv": (40, 9), "elements": (49, 9)}
@@ -141,105 +140,23 @@ def pack(torque, load, body, dt, integrator, norm, elements=None, form="hoffmann
 
 
 @jitable
-def _added(have, total, d):
-    """``total + d``, or ``d`` for the first term (:meth:`sim.model.loads.LoadModel.external`'s sum)."""
-    if have:
-        return (total[0] + d[0], total[1] + d[1], total[2] + d[2])
-    return d
-
-
-@jitable
-def _orbit_at(t, world, par):
-    """``(r, v)`` (km, km/s, ECI) at a stage's time ``t``: the world's own at its time, else the orbit's
-    (:meth:`sim.model.loads.LoadModel.stage`)."""
-    if t == world[2]:
-        return (world[3], world[4], world[5]), (world[6], world[7], world[8])
-    x = mean_elements_state(par[49], par[50], par[51], par[52], par[53], par[54], par[55], par[56], par[57], t)
-    return (x[0], x[1], x[2]), (x[3], x[4], x[5])
-
-
-@jitable
-def external(q, t, world, par, flags, jr, table):
-    """``(T_ext, any)``: the external torque at ``(q, t)`` in the order of
-    :meth:`sim.model.loads.LoadModel.external`, and whether any term acts."""
-    total = (0.0, 0.0, 0.0)
-    have = False
-    if flags[9] == 1:
-        total, have = gravity_gradient_torque(q, t, par[35], jr), True
-    elif flags[9] == 2:
-        total, have = gravity_gradient_at(q, _orbit_at(t, world, par)[0], jr, None), True
-    if flags[12] != 0:
-        d = (0.0, 0.0, 0.0)
-        if not world[13] <= 0.0:  # the umbra: no pressure at all
-            s = to_body(q, (world[9], world[10], world[11]))
-            x = srp_facets(table, s[0], s[1], s[2], world[12])
-            d = (x[0], x[1], x[2])
-        total, have = _added(have, total, d), True
-    if flags[13] != 0:
-        r, v = _orbit_at(t, world, par)
-        u = to_body(q, relative_velocity((r[0] * 1e3, r[1] * 1e3, r[2] * 1e3), (v[0] * 1e3, v[1] * 1e3, v[2] * 1e3)))
-        x = drag_facets(table, u[0], u[1], u[2], world[20])
-        total, have = _added(have, total, (x[0], x[1], x[2])), True
-    if flags[14] != 0:
-        h = t - world[2]
-        b = to_body(q, (world[14] + world[17] * h, world[15] + world[18] * h, world[16] + world[19] * h))
-        total, have = _added(have, total, magnetic_torque((world[21], world[22], world[23]), b)), True
-    if flags[10] != 0:
-        d = disturbance_torque(q, t, (par[36], par[37], par[38]), par[39], flags[11] != 0)
-        total, have = _added(have, total, d), True
-    if flags[18] != 0:  # the thrusters' torque held over the step
-        total, have = _added(have, total, (world[32], world[33], world[34])), True
-    return total, have
-
-
-@jitable
-def _command(q, w, world, par, flags):
-    """The torque law's command at ``(q, w)``: :func:`sim.core.advance.law_torque` tracking the world's command
-    quaternion, the dampers against ``w - w_c`` with a rate feed-forward; or, with ``world``'s ``held`` set, the
-    law's torque at the estimate held over the step (fly_on = estimate)."""
-    if world[35] != 0.0:
-        return (world[36], world[37], world[38])
-    wd = (w[0] - world[29], w[1] - world[30], w[2] - world[31]) if world[28] != 0.0 else w
-    return law_torque(q, wd, (world[24], world[25], world[26], world[27]), par, flags)
-
-
-@jitable
 def _fire(thr, q, w, speeds, world, par, flags, wheels):
     """The thrusters at a step's start (:func:`sim.model.thruster_drive.drive_step`, ``thr`` a drive's arrays): the
     torque law's command to fire on (without wheels) or the wheels' unloading; their torque into ``world``."""
     x, c = thr[0], thr[1]
     command = (0.0, 0.0, 0.0)
     if due(x, c):
-        command = _command(q, w, world, par, flags) if wheels.shape[0] == 0 else unloading_command(c, wheels, speeds)
+        command = law_command(q, w, world, par, flags) if wheels.shape[0] == 0 else unloading_command(c, wheels, speeds)
     drive_step(x, c, q, (world[24], world[25], world[26], world[27]), (w[0], w[1], w[2]), command, thr[2], thr[3],
                thr[4], thr[5], thr[6])
     world[32], world[33], world[34] = x[11], x[12], x[13]
 
 
 @jitable
-def _load(q, w, speeds, t, world, par, flags, jr, wheels, table, u):
-    """The load of :meth:`sim.model.loads.LoadModel.__call__` at a stage (or the torque law alone): without
-    wheels the body torque ``T_cmd + T_ext``, or ``T_ext`` with thrusters (they realise the law); with wheels
-    ``T_ext``, the motor torques written into ``u``.  ``T_cmd`` is :func:`_command`'s."""
-    e, have = (0.0, 0.0, 0.0), False
-    if flags[16] != 0:
-        e, have = external(q, t, world, par, flags, jr, table)
-    if wheels.shape[0] == 0 and flags[18] != 0:
-        return e
-    command = _command(q, w, world, par, flags)
-    if wheels.shape[0] == 0:
-        if have:
-            return (command[0] + e[0], command[1] + e[1], command[2] + e[2])
-        return command
-    motor_torques(command, speeds, flags[15] != 0, wheels, u)
-    return e
-
-
-@jitable
 def _rates(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, row):
     """``dw/dt`` at a stage (the wheels' ``dW/dt`` into ``buf[row]``): :func:`_load` through Euler's or the
     gyrostat's equations (:func:`sim.core.integrators.rates_rhs`)."""
-    load = _load(q, w, speeds, t, world, par, flags, jr, wheels, table, buf[0])
+    load = craft_load(q, w, speeds, t, world, par, flags, jr, wheels, table, buf[0])
     if wheels.shape[0] == 0:
         return euler_rhs(w, load, jr, jir)
     return gyrostat_rates(w, speeds, load, buf[0], jr, jfi, wheels, groups, buf[1], buf[row])
@@ -252,7 +169,7 @@ def _full_quat(q, p, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups,
     dt = par[34]
     w = quasi_rates(q, p) if flags[1] == 3 else rates(q, p)
     if wheels.shape[0] == 0:
-        a = quat_acceleration(q, p, _load(q, w, speeds, t, world, par, flags, jr, wheels, table, buf[0]), jr, jir,
+        a = quat_acceleration(q, p, craft_load(q, w, speeds, t, world, par, flags, jr, wheels, table, buf[0]), jr, jir,
                               flags[17])
     else:
         d = _rates(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, 2)
@@ -396,7 +313,7 @@ def next_world(q, speeds, t, world, flags, wheels, inp, out, mag, rods) -> bool:
 
 
 @kernel
-def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, out, mag, rods, nav):
+def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, out, mag, rods, nav, rows):
     """Take up to ``n`` steps from ``state = (q1..q4, wx, wy, wz, correction, P1..P4, W_1..W_n)`` (``P``:
     full-quat's ``dQ/dt``, else not read), in place; the thrusters' drive ``thr``
     (:attr:`sim.model.thruster_drive.ThrusterDrive.arrays`, or :data:`~sim.model.thruster_drive.NO_THRUSTERS`)
@@ -410,6 +327,10 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, 
     With a navigation (``nav``: :mod:`sim.model.craft_nav`) the sensors, the estimator and the torque held at the
     estimate run between two steps (:func:`sim.model.craft_nav.before_step`); the loop stops before a step whose
     navigation would read past a block of noise (the caller takes the next blocks and ends that step).
+    With ``rows = (array, look)`` not empty (:data:`sim.model.craft_row.NO_ROWS` when no row is wanted) the history
+    row after step ``i`` goes into ``array[i]`` (:func:`sim.model.craft_row.craft_row`; ``look``:
+    :data:`sim.model.craft_row.LOOK`), once the step's world is made (a step whose world is not made has no row:
+    the call with ``n = 0`` that makes it writes it into ``array[0]``).
     Returns ``(status, steps, made)``; ``status`` as :func:`sim.core.advance.advance`'s: the checks of
     :meth:`sim.model.simulation.Simulation.step` in its order (:func:`sim.core.advance.status_of`), the
     wheels' speeds in the finiteness check as in Python's ``sum(w)``.
@@ -435,10 +356,15 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, 
     if fires:  # the torque held from the last firing (a step that cannot fire leaves it)
         world[32], world[33], world[34] = saved[11], saved[12], saved[13]
     made = True
+    writing = rows[0].shape[0] > 0
     if loop and world[2] != t0 + k * dt:  # the present step's world first: the caller's new samples (NaN)
         made = next_world(q, speeds, t0 + k * dt, world, flags, wheels, inp, out, mag, rods)
         if not made:
             return status, done, made
+        if writing and n == 0:  # the row of the present step, once its world is made
+            looked(rows[1], out, mag, inp)
+            craft_row(rows[0], 0, q, w, p if flags[0] == 2 else qdot(q, w), correction, speeds, t0 + k * dt, world,
+                      par, flags, wheels, groups, table, buf[0], buf[1], rows[1])
     for _ in range(n):
         t = t0 + k * dt
         if not before_step(nav, done, q, w, t, dt, world, par, flags):  # the navigation between two steps
@@ -474,6 +400,11 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, 
             made = next_world(q, speeds, t0 + k * dt, world, flags, wheels, inp, out, mag, rods)
             if not made:
                 break
+            if writing:
+                looked(rows[1], out, mag, inp)
+        if writing:  # the row after the step, in the step's world
+            craft_row(rows[0], done - 1, q, w, p if flags[0] == 2 else qdot(q, w), correction, speeds, t0 + k * dt,
+                      world, par, flags, wheels, groups, table, buf[0], buf[1], rows[1])
     state[0], state[1], state[2], state[3] = q
     state[4], state[5], state[6] = w
     state[7] = correction
@@ -487,7 +418,7 @@ def _sample() -> tuple:
     """Arguments of :func:`advance_craft` of the types it is compiled for (no step taken)."""
     return (np.zeros(12), np.zeros(_WORLD_SIZE), np.zeros(_PAR_SIZE), np.zeros(_FLAG_SIZE, dtype=np.int64),
             np.zeros((0, 11)), np.zeros((0, 5)), NO_SURFACES, 0, NO_THRUSTERS, NO_WORLD, NO_WORLD, np.zeros(MAG_SIZE),
-            NO_RODS, NO_NAV)
+            NO_RODS, NO_NAV, NO_ROWS)
 
 
 advance_craft.warms(_sample, WARM_AFTER)  # the warm-up rule of sim.core.jit.Kernel

@@ -22,6 +22,9 @@ import numpy as np
 
 from sim.model import advance_craft as craft
 from sim.model.craft_nav import NO_NAV
+from sim.model.craft_row import LOOK_SIZE, NO_ROWS, craft_row
+from sim.core.equations import qdot
+from sim.model.rows import history_columns_of
 from sim.core import advance as plain
 from sim.core.wheel_program import program
 from sim.gnc.magnetic import BDOT_LAWS
@@ -41,6 +44,7 @@ class CraftSteps:
 
     _craft_key = None
     _loop_key = None
+    _row_lists = None
 
     def _craft_packed(self):
         """``(par, flags, wheels, groups, table)`` of :func:`sim.model.advance_craft.advance_craft` for these
@@ -107,8 +111,10 @@ class CraftSteps:
         self._loop_key = (control, mag, rods)
         return mag, rods
 
-    def _step_craft(self, packed, n: int) -> int:
-        """Up to ``n`` steps through the kernel; the steps left (not 0 after a fault: the caller takes the
+    def _step_craft(self, packed, n: int, into=None) -> int:
+        """Up to ``n`` steps through the kernel, with ``into`` (or None) the history row after each step written
+        into ``into[i]`` (by the kernel where it makes the worlds or there is none, :func:`sim.model.craft_row.craft_row`;
+        else after each call by :meth:`row`, the same formula); the steps left (not 0 after a fault: the caller takes the
         faulting step again in Python, which raises today's SimulationFault; the sensors' samples of that step
         are not taken again, :meth:`sim.model.navigation.Navigation.start_step`'s ``taken``).
 
@@ -147,11 +153,15 @@ class CraftSteps:
                 if bdot is not None:
                     mag[11:20] = bdot.state
                     rods[:, 7] = bdot.u
+            rows = NO_ROWS
+            if into is not None and (inp is not craft.NO_WORLD or world is None):
+                rows = (into[:steps], self._look())
             arrays = NO_NAV
             if nav is not None and steps > 1:
                 arrays = nav.loop_arrays(dt, world is not None, held is not None, world is not None and world.field is None)
             status, done, made = craft.advance_craft(state, values, par, flags, wheels, groups, table, steps,
-                                                     thr_arrays, inp, out, mag, rods, arrays)
+                                                     thr_arrays, inp, out, mag, rods, arrays, rows)
+            lacking = not made  # the last step's world (and row) made in Python
             if arrays is not NO_NAV:  # the streams where the loop left them, the torque it held last
                 nav.loop_taken(arrays)
                 w0 = tuple(arrays[0][9:12].tolist())  # the last step's start (craft_nav.CTL's w0)
@@ -170,8 +180,10 @@ class CraftSteps:
                 if out is not craft.NO_WORLD:
                     if not made:  # a field sample's boundary: the next samples, and the loop makes this world
                         values[0], values[1], values[2] = self._t0, float(self._k - self._k0), math.nan
+                        last = NO_ROWS if rows is NO_ROWS else (into[done - 1:done], self._look())
                         made = craft.advance_craft(state, values, par, flags, wheels, groups, table, 0, thr_arrays,
-                                                   world.loop_input(self._t), out, mag, rods, NO_NAV)[2]
+                                                   world.loop_input(self._t), out, mag, rods, NO_NAV, last)[2]
+                        lacking = not made  # its row written by the kernel with its world
                     self._loop_done(values, out, mag, rods, made)
                 else:
                     if cmd.path is not None:
@@ -179,6 +191,10 @@ class CraftSteps:
                         self._sync_command()
                     if world is not None:
                         self._update_world()
+                if into is not None:
+                    if rows is NO_ROWS or lacking:
+                        into[done - 1] = self.row()
+                    into = into[done:]
                 more = n > 0 and status == craft.OK
                 if more:
                     values = self._world_values()
@@ -217,6 +233,43 @@ class CraftSteps:
         if moving:
             self._torque.rate_ref = ws.wc
             self._sync_command()
+
+    def _look(self) -> np.ndarray:
+        """The ``look`` of :func:`sim.model.craft_row.craft_row` now (:data:`sim.model.craft_row.LOOK`)."""
+        ws, s = self._world_state, self._settings
+        look = np.zeros(LOOK_SIZE)
+        look[0] = self._cmd.sign
+        look[1:4] = s.pointing_axis
+        look[4], look[5], look[6] = ws is not None, s.magnetic_on, s.torques_on
+        if ws is not None and ws.reference is not None:
+            look[7], look[8:11] = 1.0, ws.reference
+        if self._b_body is not None:
+            look[11:14], look[14:17] = self._b_body, self._dipole_cmd
+        return look
+
+    def _rows_packed(self):
+        """:meth:`_craft_packed` when the kernel writes this body's rows (:func:`sim.model.craft_row.craft_row`:
+        no sensors, thrusters or CMGs), else None."""
+        if self._nav is not None or self._thr is not None or self._cmg is not None:
+            return None
+        return self._craft_packed()
+
+    def _craft_row(self):
+        """The history row now by :func:`sim.model.craft_row.craft_row` (an array), or None where
+        :meth:`_rows_packed` is."""
+        packed = self._rows_packed()
+        if packed is None:
+            return None
+        par, flags, wheels, groups, table = packed
+        q, w, m = self._q, self._w, len(self._w) - 3
+        rows = np.empty((1, len(history_columns_of(self._settings))))
+        lists = self._row_lists  # the formula in Python on lists of floats: numpy's scalars cost 5x
+        if lists is None or lists[0] is not par:
+            lists = self._row_lists = (par, par.tolist(), flags.tolist())
+        craft_row(rows, 0, q, w[:3], self._p if self._p is not None else qdot(q, w[:3]), self._correction,
+                  list(w[3:]), self._t, self._world_values().tolist(), lists[1], lists[2], wheels, groups, table,
+                  [0.0] * m, [0.0] * m, self._look().tolist())
+        return rows[0]
 
     @staticmethod
     def _held(world, par, flags, held):

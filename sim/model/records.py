@@ -21,6 +21,9 @@ class Records:
 
     def snapshot(self) -> Snapshot:
         """An immutable record of the current state and the derived quantities."""
+        r = self._craft_row()
+        if r is not None:
+            return self._craft_snapshot(r.tolist())
         p, angles, norm, mult, energy, h, torque, command, q_dot_p, more = self._derived()
         if self._world_state is not None:
             more = dict(more or {}, world=self._world_state, pointing_error_deg=self.pointing_error() * _DEG,
@@ -32,6 +35,36 @@ class Records:
                         torque=torque, qc=self._cmd.written, command_deg=command, q_dot_p=q_dot_p,
                         attitude=self.attitude, thrusters=() if self._thr is None else self._thr.values(),
                         **(more or {}))
+
+    def _craft_snapshot(self, r: list) -> Snapshot:
+        """The :class:`Snapshot` of the row ``r`` of :func:`sim.model.craft_row.craft_row` (its values by column)."""
+        s, n = self._settings, len(self._w) - 3
+        j = 24 + 2 * n
+        more = {}
+        if n:
+            more = dict(wheel_speeds=tuple(r[24:24 + n]), wheel_torques=tuple(r[24 + n:j]), body_h=tuple(r[-9:-6]),
+                        command_torque=tuple(r[-6:-3]))
+        elif self._load.active:
+            more["command_torque"] = self._law(self._q, self._w)
+        if self._world_state is not None:
+            more.update(world=self._world_state, pointing_error_deg=r[j + 10])
+            j += 11
+        if s.magnetic_on:
+            more.update(b_body=tuple(r[j:j + 3]), dipole=tuple(r[j + 3:j + 6]))
+            j += 6
+        if s.torques_on:
+            more.update(t_gg=tuple(r[j:j + 3]), t_srp=tuple(r[j + 3:j + 6]), t_drag=tuple(r[j + 6:j + 9]),
+                        t_mag=tuple(r[j + 9:j + 12]))
+            j += 12
+        if self._load.gravity_gradient:
+            more["orbit_angles_deg"] = tuple(r[j + 3:j + 6])
+        if n:
+            more["locked_energy"] = r[j + 1] / 4.0  # the row's 4T, exactly
+        p = self._p if self._p is not None else qdot(self._q, self._w[:3])
+        return Snapshot(t=self._t, step=self._k, q=self._q, w=self._w[:3], p=p, angles_deg=tuple(r[8:11]), norm=r[11],
+                        norm_correction=self._correction, multiplier=r[12], energy=r[13], h=tuple(r[14:17]),
+                        torque=tuple(r[17:20]), qc=tuple(r[20:24]), command_deg=tuple(r[-3:]), q_dot_p=r[j + 2],
+                        attitude=self.attitude, **more)
 
     def _issue32(self) -> dict:
         """The Snapshot's field, dipole and torques one by one (empty when off)."""
@@ -53,10 +86,14 @@ class Records:
     def row(self) -> tuple:
         """``snapshot().row()`` without the :class:`Snapshot`: the values in :func:`history_columns` order.
 
-        What :class:`~sim.run.runner.Runner` records after every step.  A body without wheels, world, load,
-        sensors, CMGs or thrusters takes :func:`sim.core.row_formula.plain_row`, the formula the compiled advance
-        writes its rows with (:meth:`~sim.model.simulation.Simulation.step_rows`): the same bits.
+        What :class:`~sim.run.runner.Runner` records after every step.  A spacecraft the craft kernel steps, without
+        sensors, CMGs or thrusters, takes :func:`sim.model.craft_row.craft_row`, and a body without wheels, world,
+        load, sensors, CMGs or thrusters :func:`sim.core.row_formula.plain_row`: the formulas the compiled loops
+        write their rows with (:meth:`~sim.model.simulation.Simulation.step_rows`), the same bits.
         """
+        r = self._craft_row()  # a spacecraft the compiled loop writes the rows of: its formula
+        if r is not None:
+            return tuple(r.tolist())
         if (self._world_state is None and self._nav is None and self._thr is None and self._cmg is None
                 and not self._load.active and len(self._w) == 3):
             q, w, cmd = self._q, self._w, self._cmd

@@ -16,7 +16,7 @@ import numpy as np
 
 from sim.core import advance as compiled
 from sim.core.algebra import norm2_Q
-from sim.core.angles import aircraft_angles, from_cayley_entries
+from sim.core.angles import aircraft_angles
 from sim.core.body import Body
 from sim.core.control import TorqueModel
 from sim.core.energy import energy_of, inertial_momentum
@@ -34,12 +34,12 @@ from sim.model.settings import Settings
 from sim.model.stepping import Stepper
 from sim.model import advance_craft as craft_kernels
 from sim.model.craft_steps import CraftSteps
+from sim.model.craft_row import lvlh_attitude
 from sim.model.cmg_step import CmgStep
 from sim.model.thruster_drive import drive_for
 from sim.model.world import World, WorldState
 from sim.gnc.magnetic import MagneticControl
-from sim.gnc.pointing import axis_error, two_vector
-from sim.core.quaternion import conjugate, product
+from sim.gnc.pointing import axis_error
 from sim.core.wheels import gyrostat_energy, total_momentum
 
 # Snapshot is documented here (docs/API.md: sim.model.simulation.Snapshot); the row layout is sim.model.rows.
@@ -68,8 +68,7 @@ class SimulationFault(RuntimeError):
 def to_lvlh(q, r, v) -> tuple:
     """The attitude relative to LVLH (Markley & Crassidis (2.77)): ``Q_r = Q . Q_o'``, ``Q_o`` the LVLH triad's
     quaternion (z to nadir, x along the velocity, :func:`sim.gnc.pointing.two_vector`)."""
-    qo = from_cayley_entries(two_vector((0.0, 0.0, 1.0), (1.0, 0.0, 0.0), (-r[0], -r[1], -r[2]), v))
-    return tuple(float(x) for x in product(q, conjugate(qo)))
+    return tuple(float(x) for x in lvlh_attitude(q, r, v))  # sim.model.craft_row, the rows' formula
 
 
 class Simulation(Stepper, CraftSteps, Records):
@@ -344,8 +343,9 @@ class Simulation(Stepper, CraftSteps, Records):
         """:meth:`step` ``n`` times with the history row after each step written into ``out[i]`` (an array of
         at least ``n`` rows of :func:`sim.model.rows.history_columns_of` the settings): row ``i`` is
         :meth:`row` after step ``i + 1``.  A body of :func:`sim.core.advance.covers` writes them in the
-        compiled loop (:func:`sim.core.row_formula.plain_row`, the formula :meth:`row` calls: the same bits),
-        every other body one step and one :meth:`row` at a time.
+        compiled loop (:func:`sim.core.row_formula.plain_row`, the formula :meth:`row` calls: the same bits), a
+        spacecraft of :func:`sim.model.advance_craft.covers` without sensors, thrusters or CMGs in the craft's
+        (:func:`sim.model.craft_row.craft_row`, likewise), every other body one step and one :meth:`row` at a time.
 
         Raises
         ------
@@ -354,6 +354,9 @@ class Simulation(Stepper, CraftSteps, Records):
         """
         if n > 0 and self._cmg is None and (packed := self._packed(n)) is not None:
             left = self._step_plain(packed, n, out)
+            out, n = out[n - left:], left
+        elif n > 0 and (craft := self._rows_packed()) is not None and craft_kernels.advance_craft.wanted(n):
+            left = self._step_craft(craft, n, out)  # sim.model.craft_row.craft_row, the formula row() calls
             out, n = out[n - left:], left
         for i in range(n):
             self.step(1)

@@ -111,7 +111,8 @@ def orbit_quaternion(t: float, n: float) -> tuple:
     return (0.0, math.sin(0.5 * n * t), 0.0, math.cos(0.5 * n * t))
 
 
-def to_orbit_frame(q, t: float, n: float) -> tuple:
+@jitable
+def to_orbit_frame(q, t, n):
     """The attitude relative to the orbit frame: ``Q_r`` with ``C(Q) = C(Q_r) C(Q_o)`` (orbit -> body).
 
     With Hoffmann's product (1.7) (:func:`sim.core.quaternion.product`) and

@@ -260,7 +260,7 @@ def test_the_kernel_reports_a_fault_and_the_good_steps():
     state = np.array((*sim.q, *sim.w, 0.0, 0.0, 0.0, 0.0, 0.0, *sim.wheel_speeds))
     status, done, _ = craft.advance_craft(state, sim._world_values(), par, flags, wheels, groups, table, 10_000,
                                           craft.NO_THRUSTERS, craft.NO_WORLD, craft.NO_WORLD,
-                                          np.zeros(craft.MAG_SIZE), craft.NO_RODS, NO_NAV)
+                                          np.zeros(craft.MAG_SIZE), craft.NO_RODS, NO_NAV, craft.NO_ROWS)
     assert status == compiled.NORM_RUNAWAY and 0 < done < 10_000
     assert abs(math.sqrt(sum(x * x for x in state[:4])) - 1.0) <= compiled.NORM_FAULT
 
