@@ -15,12 +15,29 @@ frame) are drawn at their last state, as before: the clock is then clamped to it
 
 from __future__ import annotations
 
+import math
+
 from sim import slerp
 
-__all__ = ["Tween", "STEP_TOLERANCE"]
+__all__ = ["Tween", "STEP_TOLERANCE", "drawable", "FAR_FROM_UNIT"]
 
 #: Two states are consecutive steps when their times differ by ``dt`` within this fraction of ``dt``.
 STEP_TOLERANCE = 1e-6
+
+
+#: Beyond this ``|Q|`` (or below its inverse) the Cayley matrix's entries, products of two components, overflow
+#: (or vanish): :func:`drawable` divides by ``|Q|`` there.
+FAR_FROM_UNIT = 1e150
+
+
+def drawable(q) -> tuple:
+    """Quaternion ``q`` as the 3D view draws it: itself (the view draws the Cayley matrix of the state as it is)
+    unless ``|q|`` is so far from 1 that its Cayley matrix would overflow or vanish (a diverging run's last good
+    state, ``|Q|`` about 1e190): then ``q / |q|``, the same rotation."""
+    n = math.hypot(*q)
+    if 1.0 / FAR_FROM_UNIT < n < FAR_FROM_UNIT or not 0.0 < n < math.inf:
+        return tuple(q)
+    return tuple(x / n for x in q)
 
 
 class Tween:
@@ -60,7 +77,7 @@ class Tween:
             self._previous = {}
             self.t0 = self.shown = t
         self.t1 = t
-        self._latest = dict(quaternions)
+        self._latest = {k: drawable(q) for k, q in quaternions.items()}
 
     def clear(self) -> None:
         """Forget every state (a new run is shown)."""

@@ -6,6 +6,7 @@ state itself, bit for bit; the display time runs at the speed and is one step be
 """
 
 import dataclasses
+import math
 from types import SimpleNamespace
 
 import numpy as np
@@ -13,7 +14,7 @@ import pytest
 from scipy.spatial.transform import Rotation, Slerp
 
 from app.window.frames import ESTIMATE, MAIN, FramePresenter
-from app.window.tween import Tween
+from app.window.tween import Tween, drawable
 from sim import Runner, as_aircraft_angles, cayley, orbit_quaternion, orbit_rate
 from sim.run.scenario import load
 
@@ -189,3 +190,20 @@ def test_a_new_state_at_the_time_already_shown_is_drawn():
     presenter.turn(5.2, 1.0)
     assert first.last.t == turned.last.t
     assert np.array_equal(viewer.drawn["set_attitude"][0], cayley(Q1_FAR))
+
+
+def test_a_diverged_runs_last_good_state_is_drawn_as_its_rotation():
+    """The last good state of a run that diverged (integrators' half-quat body at t = 885 s: |Q| about 1e191)
+    overflows Cayley's squares; the view draws its rotation, q / |q| (scipy's), and a state near |Q| = 1 as
+    it is, to the bit."""
+    far = (-2.766258925904189e+190, 1.1567963112575672e+191, 1.0118329543001166e+190, -2.07879159474226e+190)
+    assert not np.all(np.isfinite(cayley(far)))
+    drawn = drawable(far)
+    assert np.all(np.isfinite(cayley(drawn)))
+    assert Rotation.from_quat(drawn).approx_equal(Rotation.from_quat(np.array(far) / 1e191), atol=1e-12)
+    assert math.isclose(math.hypot(*drawn), 1.0, rel_tol=1e-15)
+    near = (-0.09799581498287699, -0.051156755408341574, -0.04555094165134092, 0.9928234991372239)
+    assert drawable(near) == near
+    tween = Tween()
+    tween.take(885.25, {"main": far}, 0.01)
+    assert np.all(np.isfinite(cayley(tween.attitude("main", 1.0))))
