@@ -259,11 +259,7 @@ class CmgStep:
                                self.law, self.lam0, self.mu, self.k, self.rate_max, self.eps0, self.omega, sim._t0,
                                sim._k - sim._k0, chunk, self.rates, thr)
                 if done:
-                    sim._q = (float(state[0]), float(state[1]), float(state[2]), float(state[3]))
-                    sim._w = (float(state[4]), float(state[5]), float(state[6]))
-                    sim._correction = float(state[7])
-                    sim._k += done
-                    sim._t = sim._t0 + (sim._k - sim._k0) * sim._dt
+                    sim._took(state, done)  # the body's state back, as the plain kernel's (Simulation._took)
                 n -= done
                 if done < chunk:
                     break  # the step that was not finite, again below: the Python side's fault

@@ -329,15 +329,20 @@ class Simulation(Stepper, CraftSteps, Records):
                 out = out[m:]
             status, done = compiled.advance(state, packed[0], packed[1], m, rows)
             if done:
-                self._q = (float(state[0]), float(state[1]), float(state[2]), float(state[3]))
-                self._w = (float(state[4]), float(state[5]), float(state[6]))
-                self._correction = float(state[7])
-                self._k += done
-                self._t = self._t0 + (self._k - self._k0) * self._dt
+                self._took(state, done)
             n -= done
             if status != compiled.OK:
                 break  # the faulting step again in Python: it raises today's SimulationFault
         return n
+
+    def _took(self, state, done: int) -> None:
+        """After ``done`` steps of a kernel on ``state`` (``q``, ``w``, the norm correction: the plain body's and
+        the CMG body's layout): the body's attitude, rates, correction, step count and time from it."""
+        self._q = (float(state[0]), float(state[1]), float(state[2]), float(state[3]))
+        self._w = (float(state[4]), float(state[5]), float(state[6]))
+        self._correction = float(state[7])
+        self._k += done
+        self._t = self._t0 + (self._k - self._k0) * self._dt
 
     def step_rows(self, n: int, out) -> None:
         """:meth:`step` ``n`` times with the history row after each step written into ``out[i]`` (an array of
