@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QSettings, QSignalBlocker, Qt
+from PySide6.QtCore import QSettings, QSignalBlocker, Qt, QTimer
 from PySide6.QtWidgets import QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from app.controls import ControlPanel
@@ -289,9 +289,10 @@ class MainWindow(QMainWindow):
         return self.loop.interval
 
     def _first_frame(self) -> None:
-        """The 3D view showed its first frame: open the gamepad (SDL's load kept off the start's way)."""
+        """The 3D view showed its first frame: open the gamepad once this frame's slots have run (SDL's load
+        kept off the start's way)."""
         self.viewer.frameSwapped.disconnect(self._first_frame)
-        self.gamepad.open()
+        QTimer.singleShot(0, self.gamepad.open)
 
     # ---------------------------------------------------------------- close
     def closeEvent(self, event):
