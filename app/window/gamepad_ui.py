@@ -46,8 +46,9 @@ class GamepadControl(QObject):
         ``show_device(name or None)``: the status bar.
     gamepad : Gamepad, optional
         The device reader, read from now on; by default a new one is made by :meth:`open`, which the window
-        calls once it shows its first frame (loading SDL and opening its joystick subsystems takes about
-        0.25 s of CPU: docs/PERFORMANCE.md, launch to first frame).
+        calls once it shows its first frame: importing PySDL2 looks for the SDL2 library with
+        ``ctypes.util.find_library``, which starts ``ldconfig`` and ``gcc``: 0.6-0.8 s of wall on the loaded
+        machine for 0.1 s of CPU (docs/PERFORMANCE.md, "The window's frame rates (issue 42, this stop)").
 
     Attributes
     ----------

@@ -289,8 +289,8 @@ class MainWindow(QMainWindow):
         return self.loop.interval
 
     def _first_frame(self) -> None:
-        """The 3D view showed its first frame: open the gamepad once this frame's slots have run (SDL's load
-        kept off the start's way)."""
+        """The 3D view showed its first frame: open the gamepad once this frame's slots have run (PySDL2's
+        search for its library, processes started, kept off the start's way)."""
         self.viewer.frameSwapped.disconnect(self._first_frame)
         QTimer.singleShot(0, self.gamepad.open)
 
