@@ -18,10 +18,9 @@ started loading is loaded (a kernel compiled in the background holds the interpr
   sees.  A picture is due when ``OrbitView.show_snapshot`` moved the spacecraft (``craft_position``); a
   due picture is late when it was not swapped before the next one was due (due pictures minus the orbit
   view's swaps, at least 0).  A view too slow to draw each due picture on time loses one frame for each
-  picture it merged.  The orbit view's own swaps a second are given beside (``orbit_drawn``).  Recorded
-  at 100x on the idle machine, the spacecraft's drawn position stays within the same 0.5-0.6 px (rms) of a
-  smooth path whether the view is redrawn every frame or on this rule (docs/PERFORMANCE.md, "The window's
-  frame rates (issue 42, this stop)");
+  picture it merged.  The orbit view's own swaps a second are given beside (``orbit_drawn``).  What a
+  user sees is the same as with a redraw at every frame: ``python -m bench.orbit_smoothness`` records
+  both (docs/PERFORMANCE.md, "The window's frame rates (issue 42, this stop)");
 - the CPU of the GUI thread and of the simulation thread (cores, from ``/proc/self/task``): what the frames
   cost beside what the stepping takes, since the two share the interpreter lock.
 
