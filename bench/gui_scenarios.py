@@ -8,9 +8,19 @@ at the end switched off, and measured for ``--seconds`` of wall time after a 3 s
 started loading is loaded (a kernel compiled in the background holds the interpreter lock):
 
 - the real-time factor (simulated seconds over wall seconds) beside the speed asked;
-- frames per second of the 3D attitude view and of the orbit view (each counted at its ``frameSwapped``;
-  "—" where the scenario has no orbit view), and repaints per second of the plot tab in view (paint events
-  of its graphics view's viewport);
+- frames per second of the 3D attitude view (counted at its ``frameSwapped``), and repaints per second of the
+  plot tab in view (paint events of its graphics view's viewport);
+- frames per second of the orbit view ("—" where the scenario has no orbit view), counted as the frames
+  *presented* on time: the display frames (the attitude view's) less those in which the orbit view was late.
+  The orbit view draws a new picture only when it would move by half a pixel or more
+  (``app.view3d.orbit.REDRAW_PIXELS``; the view is drawn without antialiasing, so a smaller move shows
+  nothing), so its count of swaps is how often its picture changed (1 a second at 1x), not what a user
+  sees.  A picture is due when ``OrbitView.show_snapshot`` moved the spacecraft (``craft_position``); a
+  due picture is late when it was not swapped before the next one was due (due pictures minus the orbit
+  view's swaps, at least 0).  A view too slow to draw each due picture on time loses one frame for each
+  picture it merged.  The orbit view's own swaps a second are given beside (``orbit_drawn``).  What a
+  user sees is the same as with a redraw at every frame: ``python -m bench.orbit_smoothness`` records
+  both (docs/PERFORMANCE.md, "The window's frame rates (issue 42, this stop)");
 - the CPU of the GUI thread and of the simulation thread (cores, from ``/proc/self/task``): what the frames
   cost beside what the stepping takes, since the two share the interpreter lock.
 
@@ -51,9 +61,18 @@ if changes:
 window = open_window(scenario, remember_geometry=False, speed=speed)   # None: the scenario's own speed
 window.resize(1280, 800)
 window.flight.set_pause_at_end(False, 0.0)                  # run on past the scenario's end
-counts = {"attitude": 0, "orbit": 0, "plots": 0}
+counts = {"attitude": 0, "orbit": 0, "plots": 0, "due": 0}
 window.viewer.frameSwapped.connect(lambda: counts.__setitem__("attitude", counts["attitude"] + 1))
 window.orbit_view.frameSwapped.connect(lambda: counts.__setitem__("orbit", counts["orbit"] + 1))
+show_snapshot = window.orbit_view.show_snapshot
+
+def counted_snapshot(snapshot):   # a due picture: the orbit view moved the spacecraft
+    before = window.orbit_view.scene.craft_position()
+    show_snapshot(snapshot)
+    if (window.orbit_view.scene.craft_position() != before).any():
+        counts["due"] += 1
+
+window.orbit_view.show_snapshot = counted_snapshot
 
 class Paints(QObject):
     def eventFilter(self, watched, event):
@@ -94,7 +113,7 @@ if jit.wait_all() > 0.05:        # the kernels the run started loading (compilin
 watch_plots()
 worker = window.worker
 gui, sim_thread = threading.main_thread().native_id, worker.thread.native_id
-counts.update(attitude=0, orbit=0, plots=0)
+counts.update(attitude=0, orbit=0, plots=0, due=0)
 profiler = cProfile.Profile() if profile else None
 def others():
     return sum(stat(t) for t in os.listdir("/proc/self/task") if int(t) not in (gui, sim_thread))
@@ -107,7 +126,9 @@ if profiler:
 wall = time.perf_counter() - wall0
 row = {"scenario": name, "speed": worker.speed, "factor": (worker.sim_seconds - sim0) / wall,
        "attitude": counts["attitude"] / wall,
-       "orbit": counts["orbit"] / wall if window.orbit_view.isVisible() else None,
+       "orbit": (max(counts["attitude"] - max(counts["due"] - counts["orbit"], 0), 0) / wall
+                 if window.orbit_view.isVisible() else None),
+       "orbit_drawn": counts["orbit"] / wall if window.orbit_view.isVisible() else None,
        "plots": counts["plots"] / wall, "tab": window.plot_tabs.tabText(window.plot_tabs.currentIndex()),
        "gui_cpu": (stat(gui) - gui0) / wall, "sim_cpu": (stat(sim_thread) - step0) / wall,
        "other_cpu": (others() - other0) / wall,
@@ -157,15 +178,20 @@ def _per_frame(r: dict) -> str:
     return f"{1e3 * r['gui_cpu'] / r['attitude']:.1f} ms" if r["attitude"] else "—"
 
 
+def _orbit(r: dict) -> str:
+    """The orbit view's frames presented a second, and in brackets its own redraws a second."""
+    return "—" if r["orbit"] is None else f"{r['orbit']:.0f} ({r['orbit_drawn']:.0f})"
+
+
 def table(rows: list[tuple[str, dict]]) -> str:
     """Markdown: one line per (tree, scenario) run."""
-    lines = ["| scenario | tree | speed | real-time factor | attitude view fps | orbit view fps | plots "
-             "repaints/s (tab) | GUI thread, core | simulation thread, core | GUI thread CPU a frame | |",
+    lines = ["| scenario | tree | speed | real-time factor | attitude view fps | orbit view fps presented (drawn) "
+             "| plots repaints/s (tab) | GUI thread, core | simulation thread, core | GUI thread CPU a frame | |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for tree, r in rows:
         ok = r["attitude"] >= 58 and (r["orbit"] is None or r["orbit"] >= 58) and r["factor"] >= 0.99 * r["speed"]
         lines.append(f"| `{r['scenario']}` | {tree} | {r['speed']:g}x | {r['factor']:.4g}x | {_fps(r['attitude'])} "
-                     f"| {_fps(r['orbit'])} | {r['plots']:.0f} ({r['tab']}) | {r['gui_cpu']:.2f} | {r['sim_cpu']:.2f} "
+                     f"| {_orbit(r)} | {r['plots']:.0f} ({r['tab']}) | {r['gui_cpu']:.2f} | {r['sim_cpu']:.2f} "
                      f"| {_per_frame(r)} "
                      f"| {'pass' if ok else '**miss**'}{' fault: ' + r['fault'] if r['fault'] else ''} |")
     return "\n".join(lines)
@@ -193,7 +219,7 @@ def main(argv=None) -> int:
             row = measure(tree, name, args.seconds, profile=args.profile, speed=args.speed, changes=changes)
             rows.append((label, row))
             print(f"{label} {name}: {row['factor']:.4g}x of {row['speed']:g}x, attitude {_fps(row['attitude'])} "
-                  f"fps, orbit {_fps(row['orbit'])} fps, plots {row['plots']:.0f}/s, GUI {row['gui_cpu']:.2f} "
+                  f"fps, orbit {_orbit(row)} fps, plots {row['plots']:.0f}/s, GUI {row['gui_cpu']:.2f} "
                   f"core ({_per_frame(row)} a frame), simulation {row['sim_cpu']:.2f} core, other threads "
                   f"{row['other_cpu']:.2f} core", flush=True)
             if args.profile:

@@ -385,8 +385,10 @@ class EnsembleView(QWidget):
         if batch.ensemble is not None or not self._on:
             self.frame = batch.ensemble
         self._last = batch.last
-        with QSignalBlocker(self.shortest_path):
-            self.shortest_path.setChecked(self._settings().shortest_path)
+        wanted = self._settings().shortest_path
+        if self.shortest_path.isChecked() != wanted:  # only a change: this runs every display frame
+            with QSignalBlocker(self.shortest_path):
+                self.shortest_path.setChecked(wanted)
         if self.isVisible():
             self._draw(self._last)
 

@@ -44,34 +44,63 @@ def magnified(estimate, truth, factor: float, most_deg: float = 180.0) -> np.nda
 
 
 class EstimationView:
-    """The Estimation tab in ``tabs`` (a :class:`~app.plots.tabs.PlotTabs`) and the ghost in ``viewer``."""
+    """The Estimation tab in ``tabs`` (a :class:`~app.plots.tabs.PlotTabs`) and the ghost in ``viewer``.
+
+    The tab's plots are made by the first run that has an estimator (:attr:`panel`), not at the window's
+    start: most runs never show them (docs/PERFORMANCE.md, launch to first frame).
+
+    Attributes
+    ----------
+    window_seconds : float
+        The plotted time window, s (:meth:`set_window`).
+    """
 
     def __init__(self, history, tabs, viewer):
         self.tabs, self.viewer = tabs, viewer
-        self.panel = PlotPanel(history, plots=ESTIMATION_PLOTS)
-        self.panel.setObjectName("estimation")
+        self._history = history
+        self._panel = None
+        self.window_seconds = 20.0
         self._ghost = False
+
+    @property
+    def made(self) -> bool:
+        """True once the tab's plots are made (:attr:`panel`)."""
+        return self._panel is not None
+
+    @property
+    def panel(self) -> PlotPanel:
+        """The Estimation tab's plots (made on first use)."""
+        if self._panel is None:
+            self._panel = PlotPanel(self._history, window_seconds=self.window_seconds, plots=ESTIMATION_PLOTS)
+            self._panel.setObjectName("estimation")
+        return self._panel
+
+    def set_window(self, seconds: float) -> None:
+        """Plot the last ``seconds`` of the run (the plots' time window, as the other tabs')."""
+        self.window_seconds = seconds
+        if self._panel is not None:
+            self._panel.window_seconds = seconds
 
     @property
     def present(self) -> bool:
         """True while the run has an estimator (the tab and the ghost are there)."""
-        return self.tabs.indexOf(self.panel) >= 0
+        return self._panel is not None and self.tabs.indexOf(self._panel) >= 0
 
     def new_run(self, settings) -> None:
         """Add the tab and the ghost for a run with an estimator, or take them away."""
         on = settings.estimator != "truth"
-        index = self.tabs.indexOf(self.panel)
-        if on and index < 0:
+        if on and not self.present:
             self.tabs.addTab(self.panel, "Estimation")
-        elif not on and index >= 0:
-            self.tabs.removeTab(index)
+        elif not on and self.present:
+            self.tabs.removeTab(self.tabs.indexOf(self._panel))
         if on != self._ghost:
             if on:
                 self.viewer.add_body(ESTIMATE_GHOST, ESTIMATE_COLOR, axes=True)
             else:
                 self.viewer.remove_body(ESTIMATE_GHOST)
             self._ghost = on
-        self.panel.clear()
+        if self._panel is not None:
+            self._panel.clear()
 
     def show(self, snapshot) -> None:
         """Turn the estimate's axes to the snapshot's estimate, its error magnified (:func:`magnified`)."""
@@ -93,9 +122,10 @@ class EstimationView:
 
     def refresh_due(self, frame: int) -> None:
         """Bring the visible plots up in turns (:meth:`PlotPanel.refresh_due`)."""
-        if self.panel.isVisible():
-            self.panel.refresh_due(frame)
+        if self._panel is not None and self._panel.isVisible():
+            self._panel.refresh_due(frame)
 
     def refresh(self) -> None:
-        if self.panel.isVisible():
-            self.panel.refresh()
+        """Bring every visible plot up to date."""
+        if self._panel is not None and self._panel.isVisible():
+            self._panel.refresh()

@@ -45,13 +45,22 @@ class GamepadControl(QObject):
     show_device : callable
         ``show_device(name or None)``: the status bar.
     gamepad : Gamepad, optional
-        The device reader (default: a new one).
+        The device reader, read from now on; by default a new one is made by :meth:`open`, which the window
+        calls once it shows its first frame: importing PySDL2 looks for the SDL2 library with
+        ``ctypes.util.find_library``, which starts ``ldconfig`` and ``gcc``: 0.6-0.8 s of wall on the loaded
+        machine for 0.1 s of CPU (docs/PERFORMANCE.md, "The window's frame rates (issue 42, this stop)").
+
+    Attributes
+    ----------
+    gamepad : Gamepad or None
+        The device reader, None until :meth:`open`.
     """
 
     def __init__(self, parent, torque, submit, show_device, gamepad: Gamepad | None = None):
         super().__init__(parent)
         self._torque, self._submit, self._show_device = torque, submit, show_device
-        self.gamepad = gamepad if gamepad is not None else Gamepad()
+        self.gamepad: Gamepad | None = None
+        self._closed = False
         self.mapping = StickMapping()
         self.axes: dict | None = None
         self._keys = (0.0, 0.0, 0.0)
@@ -59,6 +68,15 @@ class GamepadControl(QObject):
         self._command = None
         self.timer = QTimer(self, interval=POLL_MS)
         self.timer.timeout.connect(self.poll)
+        if gamepad is not None:
+            self.open(gamepad)
+
+    def open(self, gamepad: Gamepad | None = None) -> None:
+        """Start reading ``gamepad`` (default: a new :class:`~app.controls.gamepad.Gamepad`); nothing when one
+        is read already or the control was closed."""
+        if self.gamepad is not None or self._closed:
+            return
+        self.gamepad = gamepad if gamepad is not None else Gamepad()
         if self.gamepad.available:
             self._show_device(self.gamepad.name)
             self.timer.start()
@@ -76,7 +94,10 @@ class GamepadControl(QObject):
         self.poll()
 
     def poll(self) -> None:
-        """Read the gamepad now: plug and unplug, then its torque or command if they changed."""
+        """Read the gamepad now: plug and unplug, then its torque or command if they changed (nothing before
+        :meth:`open`)."""
+        if self.gamepad is None:
+            return
         axes, changed = self.gamepad.poll()
         self.axes = axes
         if changed:
@@ -100,15 +121,19 @@ class GamepadControl(QObject):
 
     def ask(self) -> None:
         """Simulation > Gamepad…: the mapping dialog; OK flies with the new mapping."""
-        dialog = GamepadDialog(self.mapping, self.gamepad.name or self.gamepad.why or "no gamepad plugged in",
+        self.open()  # asked before the first frame: read it now
+        pad = self.gamepad
+        dialog = GamepadDialog(self.mapping, (pad.name or pad.why if pad is not None else "") or "no gamepad plugged in",
                                self.parent())
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.set_mapping(dialog.mapping())
 
     def close(self) -> None:
-        """Stop reading and close the device."""
+        """Stop reading and close the device (none is opened afterwards)."""
         self.timer.stop()
-        self.gamepad.close()
+        self._closed = True
+        if self.gamepad is not None:
+            self.gamepad.close()
 
 
 class GamepadDialog(QDialog):

@@ -154,6 +154,11 @@ class FrameLoop:
         self.pace.restart()
 
     @property
+    def frames(self) -> int:
+        """Frames the 3D view drew so far (:meth:`count_frame`)."""
+        return self._frames
+
+    @property
     def interval(self) -> int:
         """The frame timer's interval now, ms (:class:`~app.window.pace.FramePace`)."""
         return self.timer.interval()

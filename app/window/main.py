@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QSettings, QSignalBlocker, Qt
+from PySide6.QtCore import QSettings, QSignalBlocker, Qt, QTimer
 from PySide6.QtWidgets import QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from app.controls import ControlPanel
@@ -198,6 +198,7 @@ class MainWindow(QMainWindow):
         self.gamepad = GamepadControl(self, self.controls.torque.set_key_torque, lambda key, value: self.send(((key, value),)),
                                       self.status.show_device)
         self.keys.changed.connect(self.gamepad.set_key_torque)  # the keys' torque and the gamepad's add up
+        self.viewer.frameSwapped.connect(self._first_frame)  # the gamepad is opened after the first frame
         self.video = VideoControl(self, self.statusBar())
 
     def _build_controls(self, speed: float) -> None:
@@ -286,6 +287,12 @@ class MainWindow(QMainWindow):
     def frame_interval(self) -> int:
         """The frame timer's interval now, ms (:class:`~app.window.pace.FramePace`)."""
         return self.loop.interval
+
+    def _first_frame(self) -> None:
+        """The 3D view showed its first frame: open the gamepad once this frame's slots have run (PySDL2's
+        search for its library, processes started, kept off the start's way)."""
+        self.viewer.frameSwapped.disconnect(self._first_frame)
+        QTimer.singleShot(0, self.gamepad.open)
 
     # ---------------------------------------------------------------- close
     def closeEvent(self, event):

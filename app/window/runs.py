@@ -155,7 +155,7 @@ class RunActions:
         frames.show_wheels(settings, new_run=True)
         frames.set_bodies(tuple(label for label, _ in scenario.compare))
         w.estimation.new_run(settings)
-        w.estimation.panel.window_seconds = seconds
+        w.estimation.set_window(seconds)
         frames.show_body(settings)
         w.plot_tabs.set_bodies(frames.bodies, cycle(COMPARE_COLORS, len(frames.bodies)), started.reference,
                                settings.dt)

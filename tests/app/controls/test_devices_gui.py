@@ -90,6 +90,36 @@ def test_the_gamepad_flies_the_aircraft(qtbot, main_window):
         pad.unplug()
 
 
+@pytest.mark.gl
+def test_the_gamepad_is_opened_after_the_first_frame(qtbot, virtual):
+    """SDL is loaded only once the 3D view has shown its first frame (kept off the launch's way), and the
+    controller plugged in before is found then."""
+    from app.window import MainWindow
+    from sim.run.scenario import load
+
+    win = MainWindow(load("default"), remember_geometry=False)
+    frames_at_open = []
+    opened = win.gamepad.open
+
+    def open_(*args):
+        frames_at_open.append(win.loop.frames)
+        opened(*args)
+
+    win.gamepad.open = open_
+    try:
+        assert win.gamepad.gamepad is None                     # built, not shown: no device read yet
+        win.show()
+        qtbot.waitUntil(lambda: win.gamepad.gamepad is not None, timeout=10000)
+        assert frames_at_open and frames_at_open[0] >= 1       # after the first frame was on screen
+        assert len(frames_at_open) == 1
+        qtbot.waitUntil(lambda: win.status.device.isVisible(), timeout=3000)
+        assert win.gamepad.gamepad.available and "Virtual Controller" in win.status.device.text()
+    finally:
+        win.close()
+        win.deleteLater()
+    assert win.gamepad.gamepad.available is False               # closed with the window
+
+
 def test_command_mode_sets_the_command_angles(qtbot, main_window, virtual):
     win = main_window("default", speed=1.0)
     win.gamepad.set_mapping(win.gamepad.mapping.with_(mode="command", zone=0.0, curve=0.0, command_deg=40.0))

@@ -57,6 +57,19 @@ def test_a_run_without_an_estimator_has_no_tab_nor_ghost(qtbot, main_window):
     assert not win.controls.sensors.gyro.isEnabled()
 
 
+def test_the_estimation_plots_are_made_by_the_first_run_with_an_estimator(qtbot, main_window):
+    """Not at the window's start (a start without an estimator never shows them), and with the run's time
+    window when they are made."""
+    win = main_window("default")
+    assert not win.estimation.made and not win.estimation.present
+    assert win.open_scenario("mekf")
+    qtbot.waitUntil(lambda: win.last_snapshot is not None and win.last_snapshot.estimate is not None, timeout=5000)
+    assert win.estimation.made and win.estimation.present
+    panel = win.findChild(QWidget, "estimation")
+    assert panel is win.estimation.panel and win.plot_tabs.indexOf(panel) >= 0
+    assert panel.window_seconds == win.plots.window_seconds
+
+
 def test_sensor_noise_and_fly_on_go_to_the_model(qtbot, main_window):
     win = main_window("mekf", speed=10.0)
     group = win.controls.sensors
