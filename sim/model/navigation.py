@@ -376,6 +376,13 @@ class Navigation:
                 sensor.streams.taken_to(int(ctl[5 + i]))
 
     # ------------------------------------------------------------ readouts
+    def row_arrays(self) -> tuple:
+        """What :func:`sim.model.craft_row.craft_row` reads the estimate's columns from, in the places of
+        :data:`sim.model.craft_nav.NAV_FIELDS` (the configuration, the estimate, its bias and covariance, the gyro's
+        true bias, the sensors' availability; None for what it does not read)."""
+        return (None, self._cfg, None, None, None, None, None, self.q, self._bias, self._p, self._true_bias,
+                self.available, None, None)
+
     def history_values(self, values) -> tuple:
         """The :data:`AVAILABILITY_COLUMNS` of body 0, from its :meth:`values` row."""
         a = self.available[0].tolist()
