@@ -333,7 +333,8 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, 
     With ``rows = (array, look)`` not empty (:data:`sim.model.craft_row.NO_ROWS` when no row is wanted) the history
     row after step ``i`` goes into ``array[i]`` (:func:`sim.model.craft_row.craft_row`; ``look``:
     :data:`sim.model.craft_row.LOOK`), once the step's world is made (a step whose world is not made has no row:
-    the call with ``n = 0`` that makes it writes it into ``array[0]``).
+    the call with ``n = 0`` that makes it writes it into ``array[0]``); a call with ``n = 0`` writes the present
+    state's row into ``array[0]`` (:meth:`sim.model.craft_steps.CraftSteps._craft_row`, the compiled row).
     Returns ``(status, steps, made)``; ``status`` as :func:`sim.core.advance.advance`'s: the checks of
     :meth:`sim.model.simulation.Simulation.step` in its order (:func:`sim.core.advance.status_of`), the
     wheels' speeds in the finiteness check as in Python's ``sum(w)``.
@@ -360,14 +361,16 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, 
         world[32], world[33], world[34] = saved[11], saved[12], saved[13]
     made = True
     writing = rows[0].shape[0] > 0
-    if loop and world[2] != t0 + k * dt:  # the present step's world first: the caller's new samples (NaN)
+    fresh = loop and world[2] != t0 + k * dt
+    if fresh:  # the present step's world first: the caller's new samples (NaN)
         made = next_world(q, speeds, t0 + k * dt, world, flags, wheels, inp, out, mag, rods)
         if not made:
             return status, done, made
-        if writing and n == 0:  # the row of the present step, once its world is made
+    if writing and n == 0:  # the row of the present step, once its world is made (or the caller's world)
+        if fresh:
             looked(rows[1], out, mag, inp)
-            craft_row(rows[0], 0, q, w, p if flags[0] == 2 else qdot(q, w), correction, speeds, t0 + k * dt, world,
-                      par, flags, wheels, groups, table, buf[0], buf[1], rows[1], nav, thr)
+        craft_row(rows[0], 0, q, w, p if flags[0] == 2 else qdot(q, w), correction, speeds, t0 + k * dt, world,
+                  par, flags, wheels, groups, table, buf[0], buf[1], rows[1], nav, thr)
     for _ in range(n):
         t = t0 + k * dt
         if not end_step(nav, done, q, w, t, dt, world, par, flags):  # the navigation between two steps: the end,

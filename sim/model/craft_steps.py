@@ -256,19 +256,32 @@ class CraftSteps:
             return None
         return self._craft_packed()
 
-    def _craft_row(self):
+    def _craft_row(self, compiled: bool = True):
         """The history row now by :func:`sim.model.craft_row.craft_row` (an array), or None where
-        :meth:`_rows_packed` is."""
+        :meth:`_rows_packed` is: compiled, through a call of :func:`sim.model.advance_craft.advance_craft` that takes
+        no step, once that kernel is loaded (about 15 us; the formula as Python costs 0.1-10 ms, most of it the
+        facets' sums and the NEES's elimination on numpy's scalars), else (or ``compiled`` False) as Python."""
         packed = self._rows_packed()
         if packed is None:
             return None
         par, flags, wheels, groups, table = packed
         q, w, m = self._q, self._w, len(self._w) - 3
         rows = np.empty((1, len(history_columns_of(self._settings))))
+        thr, nav = self._thr, self._nav
+        if compiled and craft.advance_craft.ready:  # a call of the loop with no step writes the present row
+            values = self._world_values()
+            if thr is not None:  # the thrusters' torque held over the step just taken
+                values[32:35] = thr.torque
+            p = self._p
+            state = np.array((*q, w[0], w[1], w[2], self._correction, *(p if p is not None else _ZERO4), *w[3:]))
+            craft.advance_craft(state, values, par, flags, wheels, groups, table, 0,
+                                craft.NO_THRUSTERS if thr is None else thr.arrays, craft.NO_WORLD, craft.NO_WORLD,
+                                *self._loop_arrays(), NO_NAV if nav is None else nav.row_arrays(), (rows, self._look()))
+            return rows[0]
         lists = self._row_lists  # the formula in Python on lists of floats: numpy's scalars cost 5x
         if lists is None or lists[0] is not par:
             lists = self._row_lists = (par, par.tolist(), flags.tolist())
-        world, thr, nav = self._world_values().tolist(), self._thr, self._nav
+        world = self._world_values().tolist()
         if thr is not None:  # the thrusters' torque held over the step just taken (the kernel's to write)
             world[32:35] = thr.torque
         craft_row(rows, 0, q, w[:3], self._p if self._p is not None else qdot(q, w[:3]), self._correction,

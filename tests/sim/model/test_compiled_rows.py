@@ -167,6 +167,7 @@ def test_the_craft_kernel_writes_the_rows_of_the_spacecraft_scenarios():
 def test_craft_kernel_rows_are_the_python_rows_bit_for_bit(name):
     a, rows, ref, b = _craft_batch(name)
     assert np.array_equal(_bits(rows), _bits(ref))
+    assert np.array_equal(_bits(rows[-1]), _bits(b._craft_row(compiled=False)))  # the formula as Python
     assert np.array_equal(_bits(a.q), _bits(b.q)) and np.array_equal(_bits(a.wheel_speeds), _bits(b.wheel_speeds))
 
 

@@ -6,7 +6,8 @@ propagation) and before the next step's start (the sensors' updates): the loop w
 being Python's.  The rows of :meth:`Simulation.step_rows` are compared bit for bit with a second body stepped one
 step at a time whose rows are its :meth:`Snapshot.row` (the estimate there from
 :meth:`sim.model.navigation.Navigation.values`, the thrusters' from
-:meth:`sim.model.thruster_drive.ThrusterDrive.values`), and against what does not go through the row's formula:
+:meth:`sim.model.thruster_drive.ThrusterDrive.values`) and, every few steps, the row formula's Python text
+(``Simulation._craft_row(compiled=False)``), and against what does not go through the row's formula:
 the navigation's own state read after each step (the estimate, 3 sigma from the covariance by numpy, the error
 against scipy's rotations) and the fuel summed from the rows' own levels (Sutton and Biblarz, ch. 2).
 """
@@ -53,12 +54,16 @@ def test_rows_are_the_snapshot_rows_bit_for_bit_across_blocks_and_samples(name):
     n = max(600, round(120.0 / settings.dt)) if name in ESTIMATING else round(30.0 / settings.dt)
     sim, rows = _rows(settings, n)
     ref = Simulation(settings)
-    expected = []
-    for _ in range(n):
+    expected, python = [], []
+    for k in range(n):
         ref.step(1)
         expected.append(ref.snapshot().row())
+        if k % 7 == 0 or k > n - 20:  # the formula's Python text (Simulation.row calls it before the kernel loads)
+            python.append(ref._craft_row(compiled=False))
     assert np.array_equal(_bits(rows), _bits(np.array(expected)))
     assert np.array_equal(_bits(sim.q), _bits(ref.q))
+    picked = [k for k in range(n) if k % 7 == 0 or k > n - 20]
+    assert np.array_equal(_bits(rows[picked]), _bits(np.array(python)))
 
 
 @pytest.mark.parametrize("name", ESTIMATING)
