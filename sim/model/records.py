@@ -94,7 +94,7 @@ class Records:
         """``snapshot().row()`` without the :class:`Snapshot`: the values in :func:`history_columns` order.
 
         What :class:`~sim.run.runner.Runner` records after every step.  A spacecraft the craft kernel steps, without
-        sensors, CMGs or thrusters, takes :func:`sim.model.craft_row.craft_row`, and a body without wheels, world,
+        CMGs, takes :func:`sim.model.craft_row.craft_row` (compiled once loaded), and a body without wheels, world,
         load, sensors, CMGs or thrusters :func:`sim.core.row_formula.plain_row`: the formulas the compiled loops
         write their rows with (:meth:`~sim.model.simulation.Simulation.step_rows`), the same bits.
         """
