@@ -29,7 +29,7 @@ from sim.gnc.kalman import error_of, nees_of, propagate_row, update_attitude_row
 __all__ = ["row_of", "excluded_one", "excluded_rows", "gyro_sample", "tracker_sees", "star_tracker_sample", "coarse_sun_cells", "sun_vector_of",
            "magnetometer_sample", "gyro_rows", "star_tracker_rows", "coarse_sun_rows", "sun_vector_rows",
            "magnetometer_rows", "tracker_sees_rows", "star_tracker_update", "vector_update", "wahba_update",
-           "gyro_update", "navigation", "navigation_step", "CFG", "CFG_SIZE", "INP", "INP_SIZE", "KINDS",
+           "gyro_update", "navigation", "estimate_row", "navigation_step", "CFG", "CFG_SIZE", "INP", "INP_SIZE", "KINDS",
            "estimate_columns"]
 
 
@@ -446,30 +446,40 @@ def navigation_step(q, ends, inp, cfg, normals, gyro_noise, star_noise, sun_nois
 _DEG = 180.0 / math.pi
 
 
+@jitable
+def estimate_row(q_true, qe, pe, true_bias, fbias, mekf, j, out, o, e):
+    """Body ``j``'s estimate readouts (:data:`sim.model.navigation.ESTIMATE_COLUMNS`) into ``out[o:o + 17]``
+    against its true attitude ``q_true`` (a 4-tuple): ``qe[j]``, the error ``a`` of ``Q_true = δQ(a) . Q̂``
+    (:func:`sim.gnc.kalman.error_of`, deg), 3 sigma per axis from ``pe[j]``'s attitude block (deg), the gyro's
+    true bias (``true_bias``, (0, 3) for no gyro: zeros), the filter's estimate (``fbias``; NaN when not
+    ``mekf``) and the NEES (:func:`sim.gnc.kalman.nees_of`) of ``(a, β - β̂)`` against the MEKF's ``P`` (6x6),
+    or of ``a`` against TRIAD's and QUEST's (3x3); ``e`` scratch of 6.  Returns ``a`` (rad).  The one text of
+    :func:`estimate_columns` and of the craft's history row (:func:`sim.model.craft_row.craft_row`)."""
+    a = error_of(q_true, (qe[j, 0], qe[j, 1], qe[j, 2], qe[j, 3]))
+    for i in range(4):
+        out[o + i] = qe[j, i]
+    for i in range(3):
+        e[i] = a[i]
+        out[o + 4 + i] = a[i] * _DEG
+        out[o + 7 + i] = 3.0 * math.sqrt(pe[j, i, i]) * _DEG
+        beta = true_bias[j, i] if true_bias.shape[0] > 0 else 0.0
+        out[o + 10 + i] = beta
+        if mekf:
+            out[o + 13 + i] = fbias[j, i]
+            e[3 + i] = beta - fbias[j, i]
+        else:
+            out[o + 13 + i] = np.nan
+    out[o + 16] = nees_of(e, pe[j], 6 if mekf else 3)
+    return a
+
+
 @kernel
 def estimate_columns(q_true, qe, pe, true_bias, fbias, mekf, err, out):
     """The estimate's readouts of each body ``j`` (:data:`sim.model.navigation.ESTIMATE_COLUMNS`) into ``out``
-    (N, 17): ``qe``, the error ``a`` of ``Q_true = δQ(a) . Q̂`` (:func:`sim.gnc.kalman.error_of`, deg; rad
-    into ``err`` (N, 3)), 3 sigma per axis from ``pe``'s attitude block (deg), the gyro's true bias
-    (``true_bias``, (0, 3) for no gyro: zeros), the filter's estimate (``fbias``; NaN when not ``mekf``) and
-    the NEES (:func:`sim.gnc.kalman.nees_of`) of ``(a, β - β̂)`` against the MEKF's ``P`` (6x6), or of
-    ``a`` against TRIAD's and QUEST's (3x3)."""
+    (N, 17), the error into ``err`` (N, 3), rad: :func:`estimate_row` against the true attitude ``q_true[j]``."""
     e = np.empty(6)
     for j in range(qe.shape[0]):
-        a = error_of((q_true[j, 0], q_true[j, 1], q_true[j, 2], q_true[j, 3]),
-                     (qe[j, 0], qe[j, 1], qe[j, 2], qe[j, 3]))
-        for i in range(4):
-            out[j, i] = qe[j, i]
+        a = estimate_row((q_true[j, 0], q_true[j, 1], q_true[j, 2], q_true[j, 3]), qe, pe, true_bias, fbias, mekf, j,
+                         out[j], 0, e)
         for i in range(3):
             err[j, i] = a[i]
-            e[i] = a[i]
-            out[j, 4 + i] = a[i] * _DEG
-            out[j, 7 + i] = 3.0 * math.sqrt(pe[j, i, i]) * _DEG
-            beta = true_bias[j, i] if true_bias.shape[0] > 0 else 0.0
-            out[j, 10 + i] = beta
-            if mekf:
-                out[j, 13 + i] = fbias[j, i]
-                e[3 + i] = beta - fbias[j, i]
-            else:
-                out[j, 13 + i] = np.nan
-        out[j, 16] = nees_of(e, pe[j], 6 if mekf else 3)

@@ -49,7 +49,7 @@ from sim.core.jit import jitable, kernel
 from sim.core.wheel_program import gyrostat_rates
 from sim.core.wheels import equivalent_torque
 from sim.gnc.magnetic import ROD_COLUMNS, torquer_command
-from sim.model.craft_nav import NO_NAV, before_step
+from sim.model.craft_nav import NO_NAV, end_step, start_step
 from sim.model.craft_row import NO_ROWS, craft_row, looked
 from sim.model.thruster_drive import (NO_THRUSTERS, drive_back, drive_held, drive_kept, drive_step, due,
                                       unloading_command)
@@ -325,12 +325,16 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, 
     caller gives the next samples and calls again with ``n = 0`` and ``world``'s ``t_world`` NaN, which makes
     the present step's world first).
     With a navigation (``nav``: :mod:`sim.model.craft_nav`) the sensors, the estimator and the torque held at the
-    estimate run between two steps (:func:`sim.model.craft_nav.before_step`); the loop stops before a step whose
-    navigation would read past a block of noise (the caller takes the next blocks and ends that step).
+    estimate run between two steps (:func:`sim.model.craft_nav.end_step`, then :func:`~sim.model.craft_nav.start_step`);
+    the loop stops before a step whose navigation would read past a block of noise (the caller takes the next
+    blocks and ends that step).  Its rows carry the estimate after a step's end: the row of a step is written
+    between that end and the next start, so the last step's row of a call is the caller's (but a fault's: the
+    row before the faulting step is written).
     With ``rows = (array, look)`` not empty (:data:`sim.model.craft_row.NO_ROWS` when no row is wanted) the history
     row after step ``i`` goes into ``array[i]`` (:func:`sim.model.craft_row.craft_row`; ``look``:
     :data:`sim.model.craft_row.LOOK`), once the step's world is made (a step whose world is not made has no row:
-    the call with ``n = 0`` that makes it writes it into ``array[0]``).
+    the call with ``n = 0`` that makes it writes it into ``array[0]``); a call with ``n = 0`` writes the present
+    state's row into ``array[0]`` (:meth:`sim.model.craft_steps.CraftSteps._craft_row`, the compiled row).
     Returns ``(status, steps, made)``; ``status`` as :func:`sim.core.advance.advance`'s: the checks of
     :meth:`sim.model.simulation.Simulation.step` in its order (:func:`sim.core.advance.status_of`), the
     wheels' speeds in the finiteness check as in Python's ``sum(w)``.
@@ -357,18 +361,24 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, 
         world[32], world[33], world[34] = saved[11], saved[12], saved[13]
     made = True
     writing = rows[0].shape[0] > 0
-    if loop and world[2] != t0 + k * dt:  # the present step's world first: the caller's new samples (NaN)
+    fresh = loop and world[2] != t0 + k * dt
+    if fresh:  # the present step's world first: the caller's new samples (NaN)
         made = next_world(q, speeds, t0 + k * dt, world, flags, wheels, inp, out, mag, rods)
         if not made:
             return status, done, made
-        if writing and n == 0:  # the row of the present step, once its world is made
+    if writing and n == 0:  # the row of the present step, once its world is made (or the caller's world)
+        if fresh:
             looked(rows[1], out, mag, inp)
-            craft_row(rows[0], 0, q, w, p if flags[0] == 2 else qdot(q, w), correction, speeds, t0 + k * dt, world,
-                      par, flags, wheels, groups, table, buf[0], buf[1], rows[1])
+        craft_row(rows[0], 0, q, w, p if flags[0] == 2 else qdot(q, w), correction, speeds, t0 + k * dt, world,
+                  par, flags, wheels, groups, table, buf[0], buf[1], rows[1], nav, thr)
     for _ in range(n):
         t = t0 + k * dt
-        if not before_step(nav, done, q, w, t, dt, world, par, flags):  # the navigation between two steps
+        if not end_step(nav, done, q, w, t, dt, world, par, flags):  # the navigation between two steps: the end,
             break
+        if writing and nav[0][0] != 0.0 and done > 0:  # the row of the step before (its estimate ended), the start
+            craft_row(rows[0], done - 1, q, w, p if flags[0] == 2 else qdot(q, w), correction, speeds, t, world, par,
+                      flags, wheels, groups, table, buf[0], buf[1], rows[1], nav, thr)
+        start_step(nav, done, q, w, t, dt, world, par, flags)
         if fires:  # the drive's step (only counted when it cannot fire: drive_kept)
             kept = drive_kept(thr[0], thr[1], saved)
             if kept:
@@ -402,9 +412,9 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, 
                 break
             if writing:
                 looked(rows[1], out, mag, inp)
-        if writing:  # the row after the step, in the step's world
+        if writing and nav[0][0] == 0.0:  # the row after the step, in the step's world
             craft_row(rows[0], done - 1, q, w, p if flags[0] == 2 else qdot(q, w), correction, speeds, t0 + k * dt,
-                      world, par, flags, wheels, groups, table, buf[0], buf[1], rows[1])
+                      world, par, flags, wheels, groups, table, buf[0], buf[1], rows[1], nav, thr)
     state[0], state[1], state[2], state[3] = q
     state[4], state[5], state[6] = w
     state[7] = correction

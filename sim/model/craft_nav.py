@@ -1,7 +1,7 @@
 """The navigation inside the spacecraft's compiled loop (issue 42): the sensors, the estimator and the torque held
 at the estimate between two steps of :func:`sim.model.advance_craft.advance_craft`.
 
-Between the step just taken and the next, :func:`between` runs :func:`sim.gnc.sensing.navigation`, the one
+Between the step just taken and the next, :func:`ended` and :func:`started` run :func:`sim.gnc.sensing.navigation`, the one
 navigation step :class:`sim.model.navigation.Navigation` calls from Python, in the loop's order
 (docs/PHYSICS.md, "The navigation loop"): the gyro's sample of the mean of the true rates over the step just
 taken and the MEKF's propagation (its end), then at the next step's start ``t`` the sensors due in
@@ -32,7 +32,8 @@ from sim.model.world_kernel import rotation_at
 from sim.world.frames import ecef_to_eci, eci_to_ecef
 from sim.world.magnetic import igrf_sum
 
-__all__ = ["CTL", "CTL_SIZE", "NAV_FIELDS", "NO_NAV", "igrf_eci", "ready", "between", "before_step"]
+__all__ = ["CTL", "CTL_SIZE", "NAV_FIELDS", "NO_NAV", "igrf_eci", "ready", "ended", "started", "end_step",
+           "start_step"]
 
 #: Layout of ``ctl``, the loop's navigation numbers: name -> (first index, length).  ``on`` 1 when the loop runs
 #: the navigation, ``hold`` 1 when the law flies on the estimate, ``world`` 1 when the loop makes a world (the Sun,
@@ -83,7 +84,7 @@ def _has(block, k) -> bool:
 
 @jitable
 def ready(nav, t, dt) -> bool:
-    """Whether the blocks of ``nav`` hold every number :func:`between` reads at the start ``t`` of a step: the gyro's
+    """Whether the blocks of ``nav`` hold every number :func:`ended` and :func:`started` read at the start ``t`` of a step: the gyro's
     sample of the step before, the star tracker's when due, the sun sensors' and the magnetometer's when due."""
     ctl, cfg = nav[0], nav[1]
     if cfg[84] != 0.0 and not _has(nav[3], int(ctl[5])):
@@ -99,18 +100,55 @@ def ready(nav, t, dt) -> bool:
 
 
 @jitable
-def between(nav, q, w0, w1, t, dt, world, par, flags):
-    """The navigation between two steps (the module docstring): the end of the step just taken, its true rates
-    ``w0`` at its start and ``w1`` at its end, and the start of the step at ``t`` at the true attitude ``q``,
-    with what :meth:`sim.model.navigation.Navigation.step` passes :func:`sim.gnc.sensing.navigation` in
-    Python (:data:`sim.gnc.sensing.INP`), the Sun, the shadow, the Earth from the spacecraft (m) and the field
-    read from the craft's ``world`` (:data:`sim.model.advance_craft.WORLD`); each stream's index moved on."""
-    ctl, cfg = nav[0], nav[1]
+def _inputs(dt):
+    """:func:`sim.gnc.sensing.navigation`'s ``inp`` (:data:`sim.gnc.sensing.INP`) of the step ``dt``, no phase."""
     inp = np.zeros(INP_SIZE)
     inp[4] = dt
-    if cfg[84] != 0.0:  # the gyro's sample over the step just taken
-        inp[0], inp[17] = 1.0, ctl[5]
-        ctl[5] += 1.0
+    return inp
+
+
+@jitable
+def _ends(w0, w1):
+    """The true rates at both ends of a step as the navigation's ``ends`` (2, 1, 3)."""
+    ends = np.empty((2, 1, 3))
+    for i in range(3):
+        ends[0, 0, i] = w0[i]
+        ends[1, 0, i] = w1[i]
+    return ends
+
+
+@jitable
+def ended(nav, q, w0, w1, dt, world, par, flags):
+    """The end of the step just taken (the module docstring), its true rates ``w0`` at its start and ``w1`` at its
+    end: the gyro's sample of their mean and the MEKF's propagation (:func:`sim.gnc.sensing.navigation`'s phase
+    ``end``, what :meth:`sim.model.navigation.Navigation.propagate` runs); the gyro stream's index moved on."""
+    ctl, cfg = nav[0], nav[1]
+    if cfg[84] == 0.0:
+        return
+    inp = _inputs(dt)
+    inp[0], inp[17] = 1.0, ctl[5]
+    ctl[5] += 1.0
+    _navigate(nav, q, _ends(w0, w1), inp, world, par, flags)
+
+
+@jitable
+def _navigate(nav, q, ends, inp, world, par, flags):
+    """:func:`sim.gnc.sensing.navigation` of one body at the true attitude ``q`` with the phases of ``inp``."""
+    qa = np.empty((1, 4))
+    qa[0, 0], qa[0, 1], qa[0, 2], qa[0, 3] = q[0], q[1], q[2], q[3]
+    navigation(qa, ends, inp, nav[1], nav[2], nav[3], nav[4], nav[5], nav[6], nav[7], nav[8], nav[9], nav[10],
+               nav[11], nav[12], world, par, flags)
+
+
+@jitable
+def started(nav, q, w, t, dt, world, par, flags):
+    """The start of the step at ``t`` at the true attitude ``q`` (the module docstring): the sensors due, the
+    updates, TRIAD or QUEST and the torque held at the estimate, with what :meth:`sim.model.navigation.Navigation.step`
+    passes :func:`sim.gnc.sensing.navigation` in Python (:data:`sim.gnc.sensing.INP`): the Sun, the shadow, the
+    Earth from the spacecraft (m) and the field read from the craft's ``world``
+    (:data:`sim.model.advance_craft.WORLD`); each stream's index moved on."""
+    ctl, cfg = nav[0], nav[1]
+    inp = _inputs(dt)
     inp[1] = 1.0
     inp[5] = 1.0
     if ctl[2] != 0.0:
@@ -134,27 +172,31 @@ def between(nav, q, w0, w1, t, dt, world, par, flags):
             else:
                 inp[14], inp[15], inp[16] = world[14], world[15], world[16]
     inp[21] = ctl[1]
-    qa = np.empty((1, 4))
-    qa[0, 0], qa[0, 1], qa[0, 2], qa[0, 3] = q[0], q[1], q[2], q[3]
-    ends = np.empty((2, 1, 3))
-    for i in range(3):
-        ends[0, 0, i] = w0[i]
-        ends[1, 0, i] = w1[i]
-    navigation(qa, ends, inp, cfg, nav[2], nav[3], nav[4], nav[5], nav[6], nav[7], nav[8], nav[9], nav[10],
-               nav[11], nav[12], world, par, flags)
+    _navigate(nav, q, np.zeros((2, 0, 3)), inp, world, par, flags)
 
 
 @jitable
-def before_step(nav, done, q, w, t, dt, world, par, flags) -> bool:
-    """What the craft's loop calls before each step at ``t`` from ``(q, w)`` (``done`` the steps taken in this call):
-    with a navigation (``ctl[on]``) and a step before it in this call, :func:`between` that step and this one,
-    or False, nothing done, when a block runs out (:func:`ready`); then ``w`` kept as ``ctl[w0]``."""
+def end_step(nav, done, q, w, t, dt, world, par, flags) -> bool:
+    """What the craft's loop calls first before each step at ``t`` from ``(q, w)`` (``done`` the steps taken in
+    this call): with a navigation (``ctl[on]``) and a step before it in this call, :func:`ended` that step (its
+    history row is written next, between its end and the next start), or False, nothing done, when a block runs
+    out for it or for the next start (:func:`ready`)."""
+    ctl = nav[0]
+    if ctl[0] == 0.0 or done == 0:
+        return True
+    if not ready(nav, t, dt):
+        return False
+    ended(nav, q, (ctl[9], ctl[10], ctl[11]), w, dt, world, par, flags)
+    return True
+
+
+@jitable
+def start_step(nav, done, q, w, t, dt, world, par, flags):
+    """After :func:`end_step` (and the row): with a navigation and a step before it in this call, :func:`started`
+    the step at ``t``; then ``w`` kept as ``ctl[w0]``."""
     ctl = nav[0]
     if ctl[0] == 0.0:
-        return True
+        return
     if done > 0:
-        if not ready(nav, t, dt):
-            return False
-        between(nav, q, (ctl[9], ctl[10], ctl[11]), w, t, dt, world, par, flags)
+        started(nav, q, w, t, dt, world, par, flags)
     ctl[9], ctl[10], ctl[11] = w[0], w[1], w[2]
-    return True

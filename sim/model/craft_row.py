@@ -24,20 +24,27 @@ from sim.core.energy import energy_of, inertial_momentum
 from sim.core.jit import jitable
 from sim.core.norm import unit
 from sim.core.row_formula import DEG, body_readout
+from sim.core.thrusters import fuel_used
 from sim.core.wheel_program import grouped_sum
+from sim.gnc.sensing import estimate_row
 from sim.gnc.pointing import commanded_axis, pointing_error, two_vector
 from sim.model.craft_torques import craft_load, law_command, torque_parts
+from sim.model.thruster_drive import count_on_times
 from sim.world.environment import to_orbit_frame
 
 __all__ = ["LOOK", "LOOK_SIZE", "NO_ROWS", "craft_row", "lvlh_attitude", "angles_deg", "wheel_energy",
-           "wheel_momentum", "wheel_reaction", "looked"]
+           "wheel_momentum", "wheel_reaction", "looked", "thruster_values"]
 
 #: Layout of ``look``: the command's sign as written (:attr:`sim.core.command.Command.written`), the pointing
 #: axis, 1 where the row has the orbit's, the field's and the torques' columns, 1 when a moving mode sends the
 #: axis to ``reference`` (ECI), the field in body axes and the torquers' dipole of the step.
+#: Then 1 when the row has an estimator's columns (read from the navigation's arrays, ``nav``), the thrusters'
+#: count, the fuel the drives before this one burnt (:attr:`sim.model.thruster_drive.ThrusterDrive.fuel_before`)
+#: and, past :data:`LOOK_SIZE`, each thruster's specific impulse.
 LOOK = {"sign": (0, 1), "axis": (1, 3), "orbit": (4, 1), "magnetic": (5, 1), "torques": (6, 1), "moving": (7, 1),
-        "reference": (8, 3), "b_body": (11, 3), "dipole": (14, 3)}
-LOOK_SIZE = 17
+        "reference": (8, 3), "b_body": (11, 3), "dipole": (14, 3), "estimate": (17, 1), "thrusters": (18, 1),
+        "fuel_before": (19, 1)}
+LOOK_SIZE = 20
 #: ``rows`` of :func:`sim.model.advance_craft.advance_craft` when no row is wanted.
 NO_ROWS = (np.zeros((0, 0)), np.zeros(LOOK_SIZE))
 
@@ -113,10 +120,14 @@ def looked(look, out, mag, inp):
 
 
 @jitable
-def craft_row(rows, k, q, w, p, correction, speeds, t, world, par, flags, wheels, groups, table, u, v, look):
+def craft_row(rows, k, q, w, p, correction, speeds, t, world, par, flags, wheels, groups, table, u, v, look, nav,
+              thr):
     """Row ``k`` of ``rows`` set to the history row at ``t`` of the state ``(q, w, speeds)`` (``p``: full-quat's
     ``dQ/dt``, else ``1/2 V^T(Q) w``) in the step's ``world`` (module docstring); ``u``, ``v`` scratch
-    of one entry per wheel."""
+    of one entry per wheel.  With an estimator (``look``'s ``estimate``) its columns from the navigation's arrays
+    ``nav`` (:data:`sim.model.craft_nav.NAV_FIELDS`; :func:`sim.gnc.sensing.estimate_row` against the attitude,
+    and the sensors' timeline of :data:`sim.model.navigation.AVAILABILITY_COLUMNS`); with thrusters their
+    columns from the drive's arrays ``thr`` (:func:`thruster_values`)."""
     jr = (par[16], par[17], par[18], par[19], par[20], par[21], par[22], par[23], par[24])
     elimination = flags[1] == 3
     angles, norm, mult, c, lb, q_dot_p = body_readout(q, w, p, elimination, jr)
@@ -160,6 +171,14 @@ def craft_row(rows, k, q, w, p, correction, speeds, t, world, par, flags, wheels
             for m in range(3):
                 row[j + 3 * a + m] = parts[a][m]
         j += 12
+    estimated = look[17] != 0.0
+    je = j
+    if estimated:
+        estimate_row((qa[0], qa[1], qa[2], qa[3]), nav[7], nav[9], nav[10], nav[8], nav[1][0] == 3.0, 0, row, j,
+                     np.empty(6))
+        j += 17
+    if look[18] != 0.0:
+        j = thruster_values(row, j, thr, look)
     if flags[9] == 1:
         o = angles_deg(to_orbit_frame(qa, t, par[35]))
     elif flags[9] == 2:
@@ -179,3 +198,25 @@ def craft_row(rows, k, q, w, p, correction, speeds, t, world, par, flags, wheels
             row[j + m] = extra[m]
         j += 6
     row[j], row[j + 1], row[j + 2] = cd[0], cd[1], cd[2]
+    if estimated:  # the history's -3 sigma and the sensors' timeline (sim.model.rows' _timeline)
+        available = nav[11]
+        for m in range(3):
+            row[j + 3 + m] = -row[je + 7 + m]
+        for m in range(4):
+            row[j + 6 + m] = 3.0 - m + 0.6 * available[0, m]
+
+
+@jitable
+def thruster_values(row, j, thr, look):
+    """The thrusters' columns (:func:`sim.model.thruster_drive.thruster_columns`) into ``row`` from ``j``, as
+    :meth:`sim.model.thruster_drive.ThrusterDrive.values`: each level of the step just taken, the force held, the
+    fuel ``fuel_before + sum F_i t_i / (Isp_i g0)`` (:func:`sim.core.thrusters.fuel_used`) of the on-times counted
+    to now (:func:`sim.model.thruster_drive.count_on_times`, as reading the fuel counts them); the next column."""
+    x, n = thr[0], int(look[18])
+    count_on_times(x, thr[1], n)
+    for i in range(n):
+        row[j + i] = x[17 + i]
+    for m in range(3):
+        row[j + n + m] = x[14 + m]
+    row[j + n + 3] = look[19] + fuel_used(thr[5], look[LOOK_SIZE:LOOK_SIZE + n], x[17 + n:])
+    return j + n + 4

@@ -154,7 +154,7 @@ class CraftSteps:
                     mag[11:20] = bdot.state
                     rods[:, 7] = bdot.u
             rows = NO_ROWS
-            if into is not None and (inp is not craft.NO_WORLD or world is None):
+            if into is not None and (inp is not craft.NO_WORLD or world is None) and (nav is None or steps > 1):
                 rows = (into[:steps], self._look())
             arrays = NO_NAV
             if nav is not None and steps > 1:
@@ -177,10 +177,13 @@ class CraftSteps:
                     self._p = tuple(x[8:12])
                 self._k += done
                 self._t = self._t0 + (self._k - self._k0) * dt
+                ending = nav is not None and status == craft.OK
+                if ending:  # the last step's end (and so its row) is Python's: the loop ends a step before the next
+                    nav.step(None, dt, w0=w0[:3], w1=self._w[:3])
                 if out is not craft.NO_WORLD:
                     if not made:  # a field sample's boundary: the next samples, and the loop makes this world
                         values[0], values[1], values[2] = self._t0, float(self._k - self._k0), math.nan
-                        last = NO_ROWS if rows is NO_ROWS else (into[done - 1:done], self._look())
+                        last = NO_ROWS if rows is NO_ROWS or ending else (into[done - 1:done], self._look())
                         made = craft.advance_craft(state, values, par, flags, wheels, groups, table, 0, thr_arrays,
                                                    world.loop_input(self._t), out, mag, rods, NO_NAV, last)[2]
                         lacking = not made  # its row written by the kernel with its world
@@ -192,18 +195,14 @@ class CraftSteps:
                     if world is not None:
                         self._update_world()
                 if into is not None:
-                    if rows is NO_ROWS or lacking:
+                    if rows is NO_ROWS or lacking or ending:
                         into[done - 1] = self.row()
                     into = into[done:]
                 more = n > 0 and status == craft.OK
                 if more:
                     values = self._world_values()
-                if nav is not None and status == craft.OK:  # the last step's end, and the next one's start
-                    if more:
-                        nav.step(self._t, dt, self._q, self._world_state, w0[:3], self._w[:3],
-                                 self._held(values, par, flags, held))
-                    else:
-                        nav.step(None, dt, w0=w0[:3], w1=self._w[:3])
+                    if nav is not None:  # the next step's start
+                        nav.step(self._t, dt, self._q, self._world_state, craft=self._held(values, par, flags, held))
             if status != craft.OK:
                 if nav is not None:
                     nav.taken = True  # the Python step that raises the fault finds this step's samples taken
@@ -236,8 +235,11 @@ class CraftSteps:
 
     def _look(self) -> np.ndarray:
         """The ``look`` of :func:`sim.model.craft_row.craft_row` now (:data:`sim.model.craft_row.LOOK`)."""
-        ws, s = self._world_state, self._settings
-        look = np.zeros(LOOK_SIZE)
+        ws, s, thr = self._world_state, self._settings, self._thr
+        look = np.zeros(LOOK_SIZE + (0 if thr is None else len(thr.set.isp)))
+        look[17] = self._nav is not None
+        if thr is not None:
+            look[18], look[19], look[LOOK_SIZE:] = len(thr.set.isp), thr.fuel_before, thr.set.isp
         look[0] = self._cmd.sign
         look[1:4] = s.pointing_axis
         look[4], look[5], look[6] = ws is not None, s.magnetic_on, s.torques_on
@@ -249,26 +251,43 @@ class CraftSteps:
 
     def _rows_packed(self):
         """:meth:`_craft_packed` when the kernel writes this body's rows (:func:`sim.model.craft_row.craft_row`:
-        no sensors, thrusters or CMGs), else None."""
-        if self._nav is not None or self._thr is not None or self._cmg is not None:
+        no CMGs), else None."""
+        if self._cmg is not None:
             return None
         return self._craft_packed()
 
-    def _craft_row(self):
+    def _craft_row(self, compiled: bool = True):
         """The history row now by :func:`sim.model.craft_row.craft_row` (an array), or None where
-        :meth:`_rows_packed` is."""
+        :meth:`_rows_packed` is: compiled, through a call of :func:`sim.model.advance_craft.advance_craft` that takes
+        no step, once that kernel is loaded (about 15 us; the formula as Python costs 0.1-10 ms, most of it the
+        facets' sums and the NEES's elimination on numpy's scalars), else (or ``compiled`` False) as Python."""
         packed = self._rows_packed()
         if packed is None:
             return None
         par, flags, wheels, groups, table = packed
         q, w, m = self._q, self._w, len(self._w) - 3
         rows = np.empty((1, len(history_columns_of(self._settings))))
+        thr, nav = self._thr, self._nav
+        if compiled and craft.advance_craft.ready:  # a call of the loop with no step writes the present row
+            values = self._world_values()
+            if thr is not None:  # the thrusters' torque held over the step just taken
+                values[32:35] = thr.torque
+            p = self._p
+            state = np.array((*q, w[0], w[1], w[2], self._correction, *(p if p is not None else _ZERO4), *w[3:]))
+            craft.advance_craft(state, values, par, flags, wheels, groups, table, 0,
+                                craft.NO_THRUSTERS if thr is None else thr.arrays, craft.NO_WORLD, craft.NO_WORLD,
+                                *self._loop_arrays(), NO_NAV if nav is None else nav.row_arrays(), (rows, self._look()))
+            return rows[0]
         lists = self._row_lists  # the formula in Python on lists of floats: numpy's scalars cost 5x
         if lists is None or lists[0] is not par:
             lists = self._row_lists = (par, par.tolist(), flags.tolist())
+        world = self._world_values().tolist()
+        if thr is not None:  # the thrusters' torque held over the step just taken (the kernel's to write)
+            world[32:35] = thr.torque
         craft_row(rows, 0, q, w[:3], self._p if self._p is not None else qdot(q, w[:3]), self._correction,
-                  list(w[3:]), self._t, self._world_values().tolist(), lists[1], lists[2], wheels, groups, table,
-                  [0.0] * m, [0.0] * m, self._look().tolist())
+                  list(w[3:]), self._t, world, lists[1], lists[2], wheels, groups, table,
+                  [0.0] * m, [0.0] * m, self._look().tolist(), None if nav is None else nav.row_arrays(),
+                  None if thr is None else thr.arrays)
         return rows[0]
 
     @staticmethod

@@ -43,7 +43,7 @@ import numpy as np
 from sim.gnc.attitude import from_rotation_vector, product
 from sim.gnc.estimation import Mekf, process_noise, wahba_covariance
 from sim.gnc.sensing import CFG, CFG_SIZE, KINDS, estimate_columns, navigation_step
-from sim.model.craft_nav import CTL_SIZE
+from sim.model.craft_nav import CTL_SIZE, NO_NAV
 from sim.core.ops import COLUMN
 from sim.gnc.sensors import (CoarseSunModel, CoarseSunSensors, Gyro, GyroModel, Magnetometer,
                              MagnetometerModel, StarTracker, StarTrackerModel, sample_due)
@@ -207,6 +207,7 @@ class Navigation:
         self.taken = False
         self._qd_dt = None
         self._terms = None
+        self._row_arrays = None
         #: The estimate's bias and covariance the compiled loop updates (the filter's own, or TRIAD's and QUEST's).
         self._bias, self._p = np.zeros((n, 3)), self.p_att
         if self.kind == "mekf":
@@ -376,6 +377,16 @@ class Navigation:
                 sensor.streams.taken_to(int(ctl[5 + i]))
 
     # ------------------------------------------------------------ readouts
+    def row_arrays(self) -> tuple:
+        """What :func:`sim.model.craft_row.craft_row` reads the estimate's columns from, as
+        :data:`sim.model.craft_nav.NAV_FIELDS` (the configuration, the estimate, its bias and covariance, the gyro's
+        true bias, the sensors' availability; empty blocks, and ``ctl[on]`` 0: nothing for the loop to run)."""
+        if self._row_arrays is None:  # the same arrays, updated in place: made once
+            ctl = np.zeros(CTL_SIZE)  # (ctl[on] 0: the navigation does not run)
+            self._row_arrays = (ctl, self._cfg, *NO_NAV[2:7], self.q, self._bias, self._p, self._true_bias,
+                                self.available, self.rates, NO_NAV[13])
+        return self._row_arrays
+
     def history_values(self, values) -> tuple:
         """The :data:`AVAILABILITY_COLUMNS` of body 0, from its :meth:`values` row."""
         a = self.available[0].tolist()

@@ -40,10 +40,11 @@ class Records:
         """The :class:`Snapshot` of the row ``r`` of :func:`sim.model.craft_row.craft_row` (its values by column)."""
         s, n = self._settings, len(self._w) - 3
         j = 24 + 2 * n
+        e = len(r) - (0 if self._nav is None else 7)  # the end of the command's angles (the sensors' timeline after)
         more = {}
         if n:
-            more = dict(wheel_speeds=tuple(r[24:24 + n]), wheel_torques=tuple(r[24 + n:j]), body_h=tuple(r[-9:-6]),
-                        command_torque=tuple(r[-6:-3]))
+            more = dict(wheel_speeds=tuple(r[24:24 + n]), wheel_torques=tuple(r[24 + n:j]),
+                        body_h=tuple(r[e - 9:e - 6]), command_torque=tuple(r[e - 6:e - 3]))
         elif self._load.active:
             more["command_torque"] = self._law(self._q, self._w)
         if self._world_state is not None:
@@ -56,6 +57,12 @@ class Records:
             more.update(t_gg=tuple(r[j:j + 3]), t_srp=tuple(r[j + 3:j + 6]), t_drag=tuple(r[j + 6:j + 9]),
                         t_mag=tuple(r[j + 9:j + 12]))
             j += 12
+        if self._nav is not None:  # the estimate and the sensors as the Python snapshot reads them
+            more.update(estimate=self._estimate(), sensors=tuple(float(x) for x in self._nav.available[0]))
+            j += 17
+        if self._thr is not None:
+            more["thrusters"] = self._thr.values()
+            j += len(more["thrusters"])
         if self._load.gravity_gradient:
             more["orbit_angles_deg"] = tuple(r[j + 3:j + 6])
         if n:
@@ -63,7 +70,7 @@ class Records:
         p = self._p if self._p is not None else qdot(self._q, self._w[:3])
         return Snapshot(t=self._t, step=self._k, q=self._q, w=self._w[:3], p=p, angles_deg=tuple(r[8:11]), norm=r[11],
                         norm_correction=self._correction, multiplier=r[12], energy=r[13], h=tuple(r[14:17]),
-                        torque=tuple(r[17:20]), qc=tuple(r[20:24]), command_deg=tuple(r[-3:]), q_dot_p=r[j + 2],
+                        torque=tuple(r[17:20]), qc=tuple(r[20:24]), command_deg=tuple(r[e - 3:e]), q_dot_p=r[j + 2],
                         attitude=self.attitude, **more)
 
     def _issue32(self) -> dict:
@@ -87,7 +94,7 @@ class Records:
         """``snapshot().row()`` without the :class:`Snapshot`: the values in :func:`history_columns` order.
 
         What :class:`~sim.run.runner.Runner` records after every step.  A spacecraft the craft kernel steps, without
-        sensors, CMGs or thrusters, takes :func:`sim.model.craft_row.craft_row`, and a body without wheels, world,
+        CMGs, takes :func:`sim.model.craft_row.craft_row` (compiled once loaded), and a body without wheels, world,
         load, sensors, CMGs or thrusters :func:`sim.core.row_formula.plain_row`: the formulas the compiled loops
         write their rows with (:meth:`~sim.model.simulation.Simulation.step_rows`), the same bits.
         """

@@ -349,7 +349,7 @@ class Simulation(Stepper, CraftSteps, Records):
         at least ``n`` rows of :func:`sim.model.rows.history_columns_of` the settings): row ``i`` is
         :meth:`row` after step ``i + 1``.  A body of :func:`sim.core.advance.covers` writes them in the
         compiled loop (:func:`sim.core.row_formula.plain_row`, the formula :meth:`row` calls: the same bits), a
-        spacecraft of :func:`sim.model.advance_craft.covers` without sensors, thrusters or CMGs in the craft's
+        spacecraft of :func:`sim.model.advance_craft.covers` without CMGs in the craft's
         (:func:`sim.model.craft_row.craft_row`, likewise), every other body one step and one :meth:`row` at a time.
 
         Raises

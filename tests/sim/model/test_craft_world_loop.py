@@ -61,6 +61,7 @@ class _Calls:
             return real(*args)
 
         counted.wanted = real.wanted  # the warm-up rule, asked by the Simulation before it calls
+        counted.ready = False  # Simulation.row by the formula's Python text: these calls are the steps'
         monkeypatch.setattr(craft, "advance_craft", counted)
 
 

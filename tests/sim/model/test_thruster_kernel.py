@@ -47,6 +47,7 @@ def calls(monkeypatch):
         return result
 
     counted.wanted = kernel.wanted  # the warm-up rule, asked by the Simulation before it calls
+    counted.ready = False  # Simulation.row by the formula's Python text: these calls are the steps'
     monkeypatch.setattr(craft, "advance_craft", counted)
     return seen
 
@@ -185,6 +186,7 @@ def test_the_kernel_run_as_python_gives_the_compiled_bits(monkeypatch, name):
 
     assert craft.advance_craft.ready
     as_python.wanted = craft.advance_craft.wanted
+    as_python.ready = False  # its rows by the formula's Python text too
     monkeypatch.setattr(craft, "advance_craft", as_python)
     python = Simulation(settings)
     python.step(300)
