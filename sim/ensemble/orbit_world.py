@@ -26,10 +26,14 @@ from sim.core.jit import jitable
 from sim.core.norm import renormalize
 from sim.gnc.magnetic import torquer_command
 from sim.gnc.pointing import INERTIAL
-from sim.model.world_kernel import DIPOLE_H, FEED_FORWARD_H, FIELD_CODES, FIELD_SAMPLE, rotation_at, world_values
+from sim.model.world_kernel import (DIPOLE_H, FEED_FORWARD_H, FIELD_CODES, FIELD_SAMPLE, field_values, moving_command,
+                                    rotation_at, sample_fraction, world_values)
+from sim.world.eclipse import sunlit_fraction
 from sim.world.frames import ecef_to_eci, eci_to_ecef
 from sim.world.magnetic import igrf_sum
 from sim.world.orbit import MU_KM, axes_fixed, orbit_axes, orbit_shape, shape_state
+from sim.world.sun import AU_KM, sun_direction
+from sim.world.time import days_tt_of
 from sim.world.surfaces import pressure
 
 __all__ = ["world_into", "fixed_part", "orbit_at", "field_sample", "torquers_into", "SAMPLES", "IGRF", "DIPOLE"]
@@ -100,7 +104,9 @@ def world_into(world, el, orb, t, inp, srp, fs, terms):
     field's and atmosphere's numbers; the dipole is the orbit row's, :data:`sim.ensemble.orbit_loop.ORBIT`): the time, the orbit's ``(r, v)``, the Sun, the solar
     pressure (``srp``), the shadow, the field (IGRF from the samples ``fs`` made here of ``terms``), the density,
     and a moving mode's command as the world gives it (its sign not yet followed) and its rate feed-forward.
-    With inertial pointing, no field, no drag and no SRP a step reads the orbit alone: the rest is not made."""
+    With inertial pointing, no field, no drag and no SRP a step reads the orbit alone: the rest is not made;
+    without drag, only what the step reads (no geodetic point, no GMST but for the dipole, the shadow only for
+    SRP: what :class:`~sim.model.world.WorldState`'s readers see is made by Python after the call)."""
     mode, field, air = int(inp[36]), int(inp[37]), int(inp[38])
     rv = orbit_at(el, orb, t)
     world[2] = t
@@ -120,19 +126,46 @@ def world_into(world, el, orb, t, inp, srp, fs, terms):
     if field == IGRF:
         _samples(el, orb, t, fs, terms)
         k = fs[0]
-    values = world_values(t, el[9], el[10], rv, rv_lo, rv_hi, rv_dipole, mode, (inp[12], inp[13], inp[14]),
-                          (inp[15], inp[16], inp[17]), (inp[18], inp[19], inp[20]), (inp[21], inp[22], inp[23]),
-                          field, (el[11], el[12], el[13]), (fs[1], fs[2], fs[3]), (fs[4], fs[5], fs[6]), 0.0, 0.0,
-                          k, air, None)
-    sun, qw, wc, b, b_rate = values[3], values[10], values[11], values[14], values[15]  # (r, v) are rv's
+    if air != 0:  # the geodetic point for the density: every number of the world
+        values = world_values(t, el[9], el[10], rv, rv_lo, rv_hi, rv_dipole, mode, (inp[12], inp[13], inp[14]),
+                              (inp[15], inp[16], inp[17]), (inp[18], inp[19], inp[20]), (inp[21], inp[22], inp[23]),
+                              field, (el[11], el[12], el[13]), (fs[1], fs[2], fs[3]), (fs[4], fs[5], fs[6]), 0.0,
+                              0.0, k, air, None)
+        _written(world, values[3], values[4], values[5], values[14], values[15], values[16], values[10],
+                 values[11], mode, srp)
+        return
+    # without drag only what the step reads, each by world_values' own parts: the Sun for a moving mode and the
+    # pressure, the shadow for the pressure, the Earth's rotation for the dipole
+    sun, d, lit = (0.0, 0.0, 0.0), 0.0, 1.0
+    if mode != INERTIAL or srp:
+        sun, au = sun_direction(days_tt_of(el[9], el[10], t), None)
+        d = au * AU_KM
+        if srp:
+            lit = sunlit_fraction(r, (d * sun[0], d * sun[1], d * sun[2]), None)
+    qc, wc = (0.0, 0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
+    if mode != INERTIAL:
+        qc, wc = moving_command(el[9], el[10], t, rv, rv_lo, rv_hi, sun, mode, (inp[12], inp[13], inp[14]),
+                                (inp[15], inp[16], inp[17]), (inp[18], inp[19], inp[20]), (inp[21], inp[22], inp[23]),
+                                None)[0:2]
+    rot, p = (1.0, 0.0), (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)  # (read with the dipole only)
+    if field == DIPOLE:
+        _, _, rot, p = rotation_at(el[9], el[10], t, None)
+    b, b_rate = field_values(el[9], el[10], t, r, rot, p, rv_dipole, field, (el[11], el[12], el[13]),
+                             (fs[1], fs[2], fs[3]), (fs[4], fs[5], fs[6]), sample_fraction(t, k), None)
+    _written(world, sun, d, lit, b, b_rate, 0.0, qc, wc, mode, srp)
+
+
+@jitable
+def _written(world, sun, d, lit, b, b_rate, rho, qc, wc, mode, srp):
+    """The world's numbers into ``world`` (:data:`sim.model.advance_craft.WORLD`), as ``next_world`` writes them."""
     world[9], world[10], world[11] = sun[0], sun[1], sun[2]
-    world[12] = pressure(values[4] * 1e3, values[5]) if srp else 0.0
-    world[13], world[20] = values[5], values[16]
+    world[12] = pressure(d * 1e3, lit) if srp else 0.0
+    world[13], world[20] = lit, rho
     for a in range(3):
         world[14 + a] = b[a]
         world[17 + a] = b_rate[a]
     if mode != INERTIAL:
-        world[24], world[25], world[26], world[27] = qw[0], qw[1], qw[2], qw[3]
+        world[24], world[25], world[26], world[27] = qc[0], qc[1], qc[2], qc[3]
         world[28] = 1.0
         world[29], world[30], world[31] = wc[0], wc[1], wc[2]
 
