@@ -373,7 +373,7 @@ class OrbitSteps(compiled.CompiledSteps):
         n, bdot = self.n, self._magnetic.bdot
         mags, rods = np.repeat(packed[7][None, :], n, axis=0), np.repeat(packed[8][None, :, :], n, axis=0)
         if bdot is not None:  # as before the present step's sample (in the numpy world's field), made again here
-            k, state, us = self._bdot_before
+            k, state, us = getattr(self, "_bdot_before", None) or (None, None, None)
             if k != self._k:
                 state, us = bdot.state, bdot.u
             mags[:, 11:20] = np.array(np.broadcast_arrays(*state, np.zeros(n))[:9]).T
