@@ -19,12 +19,12 @@ World takes it; the numpy path's worlds on rows, with one model, agree with it t
 :mod:`sim.ensemble.engine`).  The per-step metrics of :class:`sim.ensemble.metrics.Tracker` are kept as in
 :func:`sim.ensemble.compiled.advance_bodies`, on the command of the new step as ``Ensemble._commit`` does.
 
-Covered (:func:`covers`): a Kepler orbit (elements; not a TLE), any pointing mode, half-quat, rk4 or rkmk4
-with the norm modes and torque laws of :func:`sim.model.advance_craft.covers`, reaction wheels (any layout,
+Covered (:func:`covers`): a Kepler orbit (elements; not a TLE), any pointing mode, half-quat, rk4, rkmk4 or
+full-quat (its ``P`` each body's: :func:`sim.model.advance_craft.full_quat_step`) with the norm modes and torque laws of :func:`sim.model.advance_craft.covers`, reaction wheels (any layout,
 direct motor torques), the gravity gradient, SRP and drag (exponential atmosphere) on the facets, a dipole or
 IGRF field with the torquers (B-dot, momentum dumping, a residual dipole), the disturbance torque.  Not covered,
 stepping through the numpy columns as before: NRLMSIS (its samples are pymsis's, called from Python: the single
-body's loop returns to Python for them), full-quat (its ``P`` per body), navigation, thrusters, a SLERP under way.
+body's loop returns to Python for them), full-quat's ``kane`` form, navigation, thrusters, a SLERP under way.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ import threading
 
 import numpy as np
 
-from sim.core.advance import OK, law_torque, normed, status_of
+from sim.core.advance import OK, inertia, law_torque, normed, status_of
+from sim.core.equations import quasi_rates, rates
 from sim.core.algebra import dot_QQ, norm2_Q
 from sim.core.jit import DISABLED, jitable, kernel, numba_module
 from sim.core.wheel_program import program
@@ -77,21 +78,22 @@ def _sample() -> tuple:
     wheels, groups = program(None)
     return (x, par, flags, craft.NO_SURFACES, orbit, wk.new_input(), np.zeros((4, 1)), 0, 0, 0.0,
             np.zeros(1, dtype=np.bool_), i1, track, 0, 0.0, 0.0, f1, i1, f1, f1, i1, wheels, groups,
-            np.zeros((1, craft.MAG_SIZE)), np.zeros((1, 0, craft.NO_RODS.shape[1])), np.zeros((1, 1, 4)), 0, 0)
+            np.zeros((1, craft.MAG_SIZE)), np.zeros((1, 0, craft.NO_RODS.shape[1])), np.zeros((1, 1, 4)), np.zeros((4, 0)),
+            0, 0)
 
 
 def covers(settings) -> bool:
     """True when :func:`advance_orbit_bodies` steps an ensemble of ``settings`` on its orbit (module docstring;
     the ensemble's own state is checked by :meth:`OrbitSteps._packed_orbits`)."""
     s = settings
-    return (s.has_orbit and s.tle is None and craft.covers(s) and s.integrator != "full-quat" and s.thrusters == "none"
+    return (s.has_orbit and s.tle is None and craft.covers(s) and s.thrusters == "none"
             and (not s.drag or s.atmosphere == "exponential"))
 
 
 @kernel
 def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, faulted, done, track, k0, c2,
                          rate_under, peak_ww, first_under, travel, peak_tt, last_out, wheels, groups, mags, rods, terms,
-                         lo, hi):
+                         pq, lo, hi):
     """Up to ``n`` steps of each body ``lo <= j < hi`` (column ``j`` of ``x``, (8 + wheels, m): q, w, correction,
     the wheels' speeds) on its orbit, in place; it holds no GIL, so :func:`run_bodies` runs ranges of the bodies
     on threads side by side.
@@ -104,7 +106,8 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
     ``terms`` IGRF's terms (:func:`sim.ensemble.orbit_world.field_sample`), one table for all (1, T, 4) or one a
     body (m, T, 4) when their epochs differ; ``mags`` (m, :data:`sim.model.advance_craft.MAG_SIZE`) and
     ``rods`` (m, rods, 8) each body's torquers (:data:`sim.model.advance_craft.MAG`, the B-dot state and the
-    held rods followed in place); ``qc`` (4, m) each body's command, followed in place by a moving mode.  The
+    held rods followed in place); ``pq`` (4, m) full-quat's ``P = dQ/dt`` of each body, in place ((4, 0) for
+    the other integrators); ``qc`` (4, m) each body's command, followed in place by a moving mode.  The
     step ``k0 + i`` (``i`` from 0) is at ``t = t0 + (s0 + i) dt``, the ensemble's time base.
 
     ``faulted``, ``done`` and the metrics (``track = (on, torque, norm_none, -)``, ``peak_ww``, ``first_under``,
@@ -140,8 +143,11 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
         speeds = buf[6]
         for a in range(nw):
             speeds[a] = x[8 + a, j]
-        jr = (p[16], p[17], p[18], p[19], p[20], p[21], p[22], p[23], p[24])
+        jr, jir = inertia(p)
+        jfi = (p[40], p[41], p[42], p[43], p[44], p[45], p[46], p[47], p[48])
         dt, norm = p[34], fl[1]
+        full = fl[0] == 2
+        pw = (pq[0, j], pq[1, j], pq[2, j], pq[3, j]) if full else (0.0, 0.0, 0.0, 0.0)
         q = (x[0, j], x[1, j], x[2, j], x[3, j])
         w = (x[4, j], x[5, j], x[6, j])
         correction = x[7, j]
@@ -172,26 +178,35 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
                 world[24 + a] = c[a]
             if alive:
                 if track[0] != 0 and track[1] != 0:  # |T|^2 of the step's first stage (Ensemble._general_step)
+                    ws = w
+                    if full:  # full-quat's torque law sees the rates of (Q, P) (sim.core.integrators.full_quat)
+                        ws = quasi_rates(q, pw) if norm == 3 else rates(q, pw)
                     if nw > 0:  # the body's torque: T_ext and the wheels' reaction (LoadModel.body_torque)
-                        tq = craft.craft_load(q, w, speeds, t, world, p, fl, jr, wh, tab, buf[0])
+                        tq = craft.craft_load(q, ws, speeds, t, world, p, fl, jr, wh, tab, buf[0])
                         r = wheel_reaction(buf[0], speeds, wh, gr, buf[1])
                         tq = (tq[0] + r[0], tq[1] + r[1], tq[2] + r[2])
                     else:  # craft_load's T_cmd + T_ext, without its array arguments' cost (about 100 ns a step)
-                        wd = (w[0] - world[29], w[1] - world[30], w[2] - world[31]) if world[28] != 0.0 else w
+                        wd = (ws[0] - world[29], ws[1] - world[30], ws[2] - world[31]) if world[28] != 0.0 else ws
                         tq = law_torque(q, wd, c, p, fl)
                         if fl[16] != 0:
                             e, have = craft.external(q, t, world, p, fl, jr, tab)
                             if have:
                                 tq = (tq[0] + e[0], tq[1] + e[1], tq[2] + e[2])
                     tt = tq[0] * tq[0] + tq[1] * tq[1] + tq[2] * tq[2]
-                q1, w1 = craft.craft_step(q, w, speeds, t, world, p, fl, wh, gr, tab, buf)
-                q1, c1 = normed(q1, norm)
+                p1 = pw
+                if full:  # (Q, P), the rates read back from them after the norm mode (advance_craft's)
+                    q1, p1 = craft.full_quat_step(q, pw, speeds, t, world, p, fl, jr, jir, jfi, wh, gr, tab, buf)
+                    q1, c1 = normed(q1, norm)
+                    w1 = quasi_rates(q1, p1) if norm == 3 else rates(q1, p1)
+                else:
+                    q1, w1 = craft.craft_step(q, w, speeds, t, world, p, fl, wh, gr, tab, buf)
+                    q1, c1 = normed(q1, norm)
                 sw = 0.0 + w1[0] + w1[1] + w1[2]  # Python's sum(w), left to right from 0, the wheels after the body
                 for a in range(nw):
                     sw = sw + buf[7, a]
                 status = status_of(q1, sw, c1, norm)
                 if status == OK:
-                    q, w, correction = q1, w1, c1
+                    q, w, correction, pw = q1, w1, c1, p1
                     for a in range(nw):
                         speeds[a] = buf[7, a]
                     good += 1
@@ -203,6 +218,8 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
         x[7, j] = correction
         for a in range(nw):
             x[8 + a, j] = speeds[a]
+        if full:
+            pq[0, j], pq[1, j], pq[2, j], pq[3, j] = pw
         qc[0, j], qc[1, j], qc[2, j], qc[3, j] = c
         for a in range(mags.shape[1]):
             mags[j, a] = mag[a]
@@ -340,7 +357,7 @@ class OrbitSteps(compiled.CompiledSteps):
 
     def _packed_orbits(self, k: int):
         """The packed arguments (:func:`pack_orbits`) for the next ``k`` steps, or None when they go through the
-        numpy columns: the settings are not covered (:func:`covers`; or a TLE, full-quat's ``P``, navigation, a
+        numpy columns: the settings are not covered (:func:`covers`; or a TLE, navigation, a
         SLERP under way), ``compiled`` is False, or ``compiled`` is None and the bodies share one orbit (the
         numpy columns make its world once for all, on floats: Simulation's bits too, and faster on one core:
         docs/PERFORMANCE.md) or the JIT is off (the loop then runs as Python: only after its ``wait()``).
@@ -353,7 +370,7 @@ class OrbitSteps(compiled.CompiledSteps):
         announced, in a child process, 10-30 s)."""
         s = self._settings
         if (self._compiled is False or self._compiled is None and (self._orbits is None or DISABLED and not advance_orbit_bodies.ready)
-                or self._cmd.path is not None or self._nav is not None or self._p is not None
+                or self._cmd.path is not None or self._nav is not None
                 or self._law is not self._torque or not covers(s)
                 or not isinstance(self._world.orbit, KeplerOrbit)):
             return None
@@ -397,9 +414,12 @@ class OrbitSteps(compiled.CompiledSteps):
                             dtype=np.int64)
         before = self.faulted.copy()
         done = np.empty(self.n, dtype=np.int64)
+        pq = np.zeros((4, 0)) if self._p is None else np.array(np.broadcast_to(self._p, (4, self.n)), dtype=float)
         run_bodies((self._x, par, flags, table, orbit, shared, qc, k, self._k - self._k0, self._t0, self.faulted,
                     done, switches, self._k, c * c, float(tr.rate_under), tr.peak_ww, tr.first_under, tr.travel,
-                    tr.peak_tt, tr.last_out, wheels, groups, mags, rods, packed[9]), self.n)
+                    tr.peak_tt, tr.last_out, wheels, groups, mags, rods, packed[9], pq), self.n)
+        if self._p is not None:  # full-quat's P, followed by the kernel
+            self._p = pq
         bdot = self._magnetic.bdot
         if bdot is not None:  # each body's B-dot state back (its time, the same for all, as floats)
             bdot.state[:] = [*mags[0, 11:14].tolist(), *(mags[:, 14 + i].copy() for i in range(6))]

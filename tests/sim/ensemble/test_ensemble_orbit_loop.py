@@ -66,6 +66,11 @@ CASES = {
                                       magnetic_field="igrf", magnetorquers=5.0, residual_dipole=(0.2, 0.0, 0.1),
                                       dumping_gain=0.05, gravity_gradient=True, integrator="rk4", dt=0.25),
     "sun-srp-drag-rkmk4": dict(pointing="sun", srp=True, drag=True, integrator="rkmk4", dt=0.25),
+    # full-quat (Hoffmann's, and the raw form), its P carried per body, with wheels and elimination
+    "sun-full-quat-gg": dict(pointing="sun", integrator="full-quat", gravity_gradient=True, dt=0.05),
+    "inertial-full-quat-raw-wheels-elimination": dict(command_deg=(20.0, 10.0, -30.0), slerp_time=0.0,
+                                                      integrator="full-quat", full_quat_form="raw",
+                                                      wheels="orthogonal", norm="elimination", dt=0.05),
 }
 
 
@@ -214,7 +219,7 @@ def test_one_core_and_two_give_the_same_bits(monkeypatch):
 
 def test_what_the_orbit_loop_does_not_hold_steps_in_numpy():
     base = CASES["sun-half-quat-gg"]
-    for changes in (dict(integrator="full-quat"), dict(drag=True, atmosphere="msis"),
+    for changes in (dict(integrator="full-quat", full_quat_form="kane"), dict(drag=True, atmosphere="msis"),
                     dict(magnetic_field="igrf", magnetorquers=1.0, drag=True, atmosphere="msis")):
         settings = Settings(**{**SAT, **base, **changes})
         assert not orbit_loop.covers(settings), changes
