@@ -4,7 +4,11 @@
 :func:`sim.ensemble.orbit_loop.advance_orbit_bodies` through ``Ensemble.step`` (``compiled=True``) on
 :func:`bench.ensemble._satellite_on_orbit`'s satellite (half-quat at dt 0.1 s, dampers, the quaternion controller,
 the gravity gradient, metrics on): Sun pointing and an inertial command, one orbit per body (``orbit_spread``,
-``epoch_spread``: issue 42's "one orbit each") and one orbit shared.  Each figure is a child process of its tree
+``epoch_spread``: issue 42's "one orbit each") and one orbit shared; and the settings of two scenarios with the
+torquers: ``detumble`` (detumble_sweep's CubeSats: rk4 at dt 0.1 s, B-dot on IGRF) and ``dumping``
+(momentum_dumping's satellite: rk4 at dt 0.5 s, three wheels, IGRF and the dumping law, SRP and drag on 208
+facets, the gravity gradient, nadir pointing).  An older tree that does not cover a case steps it through the
+numpy columns (cfc65b6: the torquers' and the wheels' cases).  Each figure is a child process of its tree
 (``--before``: e.g. ``git archive 498b390 | tar -x -C DIR``), the trees and the thread counts taken in turns, round
 after round, so the other users' load falls on all alike (each child steps once untimed first): ns a body-step in CPU time on one thread (best of the
 rounds), and on two threads in wall time against one thread's wall time (``numba.set_num_threads``).  The
@@ -28,10 +32,18 @@ from bench.ensemble import _satellite_on_orbit
 from sim.ensemble import Ensemble, EnsembleSpec, orbit_loop
 orbit_loop.advance_orbit_bodies.wait()
 case, n, steps, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+SCENARIOS = {"detumble": "detumble_sweep", "dumping": "momentum_dumping"}
 pointing, orbits = case.split("/")
 spread = dict(orbit_spread=(50.0, 0.005, 2.0, 30.0, 10.0, 180.0), epoch_spread=86400.0) if orbits == "own" else {}
-ens = Ensemble(_satellite_on_orbit(pointing), EnsembleSpec(bodies=n, seed=1, rate_spread=0.5, **spread),
-               compiled=True)
+if pointing in SCENARIOS:  # a scenario's settings: the field with the torquers (and wheels, SRP, drag)
+    from sim.run.scenario import load
+    settings = load(SCENARIOS[pointing]).settings
+    if spread:  # their orbits are circular: no spread of e
+        spread["orbit_spread"] = (50.0, 0.0, 2.0, 30.0, 10.0, 180.0)
+else:
+    settings = _satellite_on_orbit(pointing)
+ens = Ensemble(settings, EnsembleSpec(bodies=n, seed=1, rate_spread=0.5 if pointing not in SCENARIOS else 0.05,
+                                      **spread), compiled=True)
 numba.set_num_threads(threads)
 ens.step(steps)  # warm: the first call's one-time costs (the world on rows' kernels loaded, pages touched)
 wall, cpu = time.perf_counter(), time.process_time()
@@ -41,7 +53,8 @@ print(json.dumps({"wall": wall / steps / n * 1e9, "cpu": cpu / steps / n * 1e9,
                   "digest": hashlib.sha256(ens._x.tobytes()).hexdigest()[:16]}))
 """
 
-CASES = ("sun/own", "inertial/own", "sun/shared", "inertial/shared")
+CASES = ("sun/own", "inertial/own", "sun/shared", "inertial/shared", "detumble/shared", "detumble/own",
+         "dumping/shared", "dumping/own")
 
 
 def one(tree: str, case: str, n: int, steps: int, threads: int, cache: str) -> dict:

@@ -112,6 +112,8 @@ class Surroundings:
         ws = self._world_state = self._world.state(self._t)
         self._load.set_world(ws)
         if ws.b_eci is not None:  # the field, the torquers' command and the body's dipole, per body
+            bdot = self._magnetic.bdot  # its state before this step's sample: sim.ensemble.orbit_loop samples again
+            self._bdot_before = None if bdot is None else (self._k, list(bdot.state), list(bdot.u))
             self._b_body, self._dipole_cmd, self._load.dipole = self._magnetic(
                 self._t, tuple(self.attitude), ws.b_eci, tuple(self._x[8:]))
         if ws.qc is not None:

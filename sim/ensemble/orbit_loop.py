@@ -3,24 +3,28 @@
 :func:`advance_orbit_bodies` takes ``n`` steps of every body of an :class:`~sim.ensemble.Ensemble` whose
 bodies fly on an orbit (one shared, or one per body: ``orbit_spread``, ``epoch_spread``) in one call: a
 loop over the bodies ``lo..hi``, each making, at the start of every step, its world at the step's
-time, as :meth:`sim.model.simulation.Simulation._update_world` does (its orbit at ``t``, and at ``t -+ 0.5 s``
-for a moving pointing mode's rate feed-forward, :func:`sim.world.orbit.mean_elements_state`; the world's
-numbers by :func:`sim.model.world_kernel.world_values` with ``ops=None``; the command's sign kept as
+time, as :meth:`sim.model.simulation.Simulation._update_world` does (:func:`sim.ensemble.orbit_world.world_into`:
+its orbit at ``t``, and at ``t -+ 0.5 s`` for a moving pointing mode's rate feed-forward and ``t + 1 s`` for the
+dipole, :func:`sim.world.orbit.mean_elements_state`'s bits; IGRF's samples every 10 s taken by the body itself;
+the numbers of :func:`sim.model.world_kernel.world_values` with ``ops=None``, or of its parts the step reads;
+the torquers' dipole of :func:`sim.gnc.magnetic.torquer_command` with the body's B-dot state,
+:func:`sim.ensemble.orbit_world.torquers_into`; the command's sign kept as
 :meth:`sim.core.command.CommandInterpolator.follow` keeps it), then the spacecraft's step
-:func:`sim.model.advance_craft.craft_step` (the gravity gradient on the orbit at each stage's time, drag
-with the exponential atmosphere, the disturbance torque, the torque law with the rate feed-forward) with
-the norm mode and the fault checks of :func:`sim.model.advance_craft.advance_craft`.  The same kernels as
-one body's, so each body is bit for bit its :class:`~sim.model.simulation.Simulation`, including where the
-bodies' orbits differ (the numpy path's worlds on rows agree with it to about 1e-12 only:
+:func:`sim.model.advance_craft.craft_step` (reaction wheels, the gravity gradient on the orbit at each stage's
+time, SRP and drag on the facets, the torquers' ``m x B``, the disturbance torque, the torque law with the rate
+feed-forward) with the norm mode and the fault checks of :func:`sim.model.advance_craft.advance_craft`.  The same
+kernels as one body's, so each body is bit for bit its :class:`~sim.model.simulation.Simulation`, including
+where the bodies' orbits and epochs differ (each body's field model then at its own epoch's year, as its
+World takes it; the numpy path's worlds on rows, with one model, agree with it to about 1e-12 only:
 :mod:`sim.ensemble.engine`).  The per-step metrics of :class:`sim.ensemble.metrics.Tracker` are kept as in
 :func:`sim.ensemble.compiled.advance_bodies`, on the command of the new step as ``Ensemble._commit`` does.
 
-Covered (:func:`covers`): a Kepler orbit (elements; not a TLE), any pointing mode, half-quat, rk4 or rkmk4
-with the norm modes and torque laws of :func:`sim.model.advance_craft.covers`, the gravity gradient, drag
-(exponential atmosphere), the disturbance torque.  Not covered, stepping through the numpy columns as
-before: reaction wheels, a magnetic field (the torquers' B-dot and dumping laws are Python classes over
-:mod:`sim.core.ops`: :class:`sim.gnc.magnetic.MagneticControl`), solar radiation pressure, NRLMSIS,
-full-quat, navigation, a SLERP under way.
+Covered (:func:`covers`): a Kepler orbit (elements; not a TLE), any pointing mode, half-quat, rk4, rkmk4 or
+full-quat (its ``P`` each body's: :func:`sim.model.advance_craft.full_quat_step`) with the norm modes and torque laws of :func:`sim.model.advance_craft.covers`, reaction wheels (any layout,
+direct motor torques), the gravity gradient, SRP and drag (exponential atmosphere) on the facets, a dipole or
+IGRF field with the torquers (B-dot, momentum dumping, a residual dipole), the disturbance torque.  Not covered,
+stepping through the numpy columns as before: NRLMSIS (its samples are pymsis's, called from Python: the single
+body's loop returns to Python for them), full-quat's ``kane`` form, navigation, thrusters, a SLERP under way.
 """
 
 from __future__ import annotations
@@ -30,16 +34,23 @@ import threading
 
 import numpy as np
 
-from sim.core.advance import OK, law_torque, normed, status_of
+from sim.core.advance import OK, inertia, law_torque, normed, status_of
+from sim.core.equations import quasi_rates, rates
 from sim.core.algebra import dot_QQ, norm2_Q
 from sim.core.jit import DISABLED, jitable, kernel, numba_module
+from sim.core.wheel_program import program
 from sim.ensemble import compiled
 from sim.ensemble.environment import body_elements
+from sim.ensemble.orbit_world import SAMPLES, fixed_part, torquers_into, world_into
 from sim.gnc.pointing import INERTIAL, MODE_CODES
 from sim.model import advance_craft as craft
 from sim.model import world_kernel as wk
-from sim.model.world_kernel import FEED_FORWARD_H, world_values
-from sim.world.orbit import MU_KM, KeplerOrbit, axes_fixed, orbit_axes, orbit_shape, shape_state
+from sim.model.craft_row import wheel_reaction
+from sim.model.craft_steps import torquer_arrays
+from sim.model.world import decimal_year
+from sim.world.magnetic import IGRF_DEGREE, gauss
+from sim.world.orbit import KeplerOrbit
+from sim.world.time import parse_epoch
 
 #: The lengths of :data:`sim.model.advance_craft.FLAGS` and :data:`~sim.model.advance_craft.WORLD`.
 _FLAGS, _WORLDS = max(craft.FLAGS.values()) + 1, sum(craft.WORLD["torque"])
@@ -47,8 +58,10 @@ _FLAGS, _WORLDS = max(craft.FLAGS.values()) + 1, sum(craft.WORLD["torque"])
 __all__ = ["advance_orbit_bodies", "run_bodies", "covers", "pack_orbits", "ORBIT", "CHUNK", "OrbitSteps"]
 
 #: Layout of a body's row of ``orbit``: the nine mean elements and rates of
-#: :func:`sim.world.orbit.mean_elements_state`, then the epoch's Julian day and fraction.
-ORBIT = {"elements": (0, 9), "jd_day": (9, 1), "jd_frac": (10, 1)}
+#: :func:`sim.world.orbit.mean_elements_state`, then the epoch's Julian day and fraction, and the field model's
+#: dipole at the epoch (T, ECEF: :attr:`sim.world.magnetic.Gauss.dipole`).
+ORBIT = {"elements": (0, 9), "jd_day": (9, 1), "jd_frac": (10, 1), "dipole": (11, 3)}
+_ORBIT = 14
 
 #: Most body-steps in one call of :func:`advance_orbit_bodies` (under a second at the 1.7 us of a Sun-pointing
 #: body-step with one orbit each; :data:`sim.ensemble.compiled.CHUNK` is sized for steps of tens of ns): Ctrl-C
@@ -60,64 +73,81 @@ def _sample() -> tuple:
     """Arguments of :func:`advance_orbit_bodies` of the types it is compiled for (no step taken)."""
     x, par, flags = np.zeros((8, 1)), np.zeros((1, 58)), np.zeros(_FLAGS, dtype=np.int64)
     track, i1, f1 = np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1)
-    orbit = np.zeros((1, 11))
+    orbit = np.zeros((1, _ORBIT))
     orbit[0, 0], orbit[0, 8] = 7000.0, 1e-3
+    wheels, groups = program(None)
     return (x, par, flags, craft.NO_SURFACES, orbit, wk.new_input(), np.zeros((4, 1)), 0, 0, 0.0,
-            np.zeros(1, dtype=np.bool_), i1, track, 0, 0.0, 0.0, f1, i1, f1, f1, i1, 0, 0)
+            np.zeros(1, dtype=np.bool_), i1, track, 0, 0.0, 0.0, f1, i1, f1, f1, i1, wheels, groups,
+            np.zeros((1, craft.MAG_SIZE)), np.zeros((1, 0, craft.NO_RODS.shape[1])), np.zeros((1, 1, 4)), np.zeros((4, 0)),
+            0, 0)
 
 
 def covers(settings) -> bool:
     """True when :func:`advance_orbit_bodies` steps an ensemble of ``settings`` on its orbit (module docstring;
     the ensemble's own state is checked by :meth:`OrbitSteps._packed_orbits`)."""
     s = settings
-    return (s.has_orbit and s.tle is None and craft.covers(s) and s.integrator != "full-quat" and s.thrusters == "none"
-            and s.wheel_count == 0 and s.magnetic_field == "none" and not s.srp
+    return (s.has_orbit and s.tle is None and craft.covers(s) and s.thrusters == "none"
             and (not s.drag or s.atmosphere == "exponential"))
 
 
 @kernel
 def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, faulted, done, track, k0, c2,
-                         rate_under, peak_ww, first_under, travel, peak_tt, last_out, lo, hi):
-    """Up to ``n`` steps of each body ``lo <= j < hi`` (column ``j`` of ``x``, (8, m): q, w, correction) on its
-    orbit, in place; it holds no GIL, so :func:`run_bodies` runs ranges of the bodies on threads side by side.
+                         rate_under, peak_ww, first_under, travel, peak_tt, last_out, wheels, groups, mags, rods, terms,
+                         pq, lo, hi):
+    """Up to ``n`` steps of each body ``lo <= j < hi`` (column ``j`` of ``x``, (8 + wheels, m): q, w, correction,
+    the wheels' speeds) on its orbit, in place; it holds no GIL, so :func:`run_bodies` runs ranges of the bodies
+    on threads side by side.
 
     ``par`` (m, 58) and ``flags`` are :func:`sim.model.advance_craft.pack`'s, one ``par`` row per body;
-    ``table`` the facets' table; ``orbit`` (m, 11) each body's orbit and epoch (:data:`ORBIT`), or (1, 11)
-    one orbit for all (its world then made once a step, for every body); ``shared`` the
-    world's input of :data:`sim.model.world_kernel.INPUTS` for what the bodies share (the pointing axes, the
-    target, the mode and atmosphere codes); ``qc`` (4, m) each body's command, followed in place by a moving
-    mode.  The step ``k0 + i`` (``i`` from 0) is at ``t = t0 + (s0 + i) dt``, the ensemble's time base.
+    ``table`` the facets' table, ``wheels`` and ``groups`` the wheels' (:func:`sim.core.wheel_program.program`);
+    ``orbit`` (m, 11) each body's orbit and epoch (:data:`ORBIT`), or (1, 11) one orbit for all (its world then
+    made once a step, for every body); ``shared`` the world's input of :data:`sim.model.world_kernel.INPUTS`
+    for what the bodies share (the pointing axes, the target, the dipole, the mode, field and atmosphere codes);
+    ``terms`` IGRF's terms (:func:`sim.ensemble.orbit_world.field_sample`), one table for all (1, T, 4) or one a
+    body (m, T, 4) when their epochs differ; ``mags`` (m, :data:`sim.model.advance_craft.MAG_SIZE`) and
+    ``rods`` (m, rods, 8) each body's torquers (:data:`sim.model.advance_craft.MAG`, the B-dot state and the
+    held rods followed in place); ``pq`` (4, m) full-quat's ``P = dQ/dt`` of each body, in place ((4, 0) for
+    the other integrators); ``qc`` (4, m) each body's command, followed in place by a moving mode.  The
+    step ``k0 + i`` (``i`` from 0) is at ``t = t0 + (s0 + i) dt``, the ensemble's time base.
 
     ``faulted``, ``done`` and the metrics (``track = (on, torque, norm_none, -)``, ``peak_ww``, ``first_under``,
     ``travel``, ``peak_tt``, ``last_out``) as :func:`sim.ensemble.compiled.advance_bodies`, the torque of a
-    step that of its first stage (``Ensemble._general_step``), the settle band ``(Q.Qc)^2 < c2 |Qc|^2`` on
-    the command of the new step.
+    step that of its first stage on the body (``Ensemble._general_step``: with wheels ``T_ext`` plus their
+    reaction), the settle band ``(Q.Qc)^2 < c2 |Qc|^2`` on the command of the new step.
     """
-    mode, air = int(shared[36]), int(shared[38])
+    mode, field = int(shared[36]), int(shared[37])
+    srp = flags[12] != 0
     one = orbit.shape[0] == 1  # one orbit shared: its world made once a step for every body
     worlds = np.zeros((n + 1 if one else 0, _WORLDS))
     if one:
-        orb = _fixed_part(orbit[0])
+        orb = fixed_part(orbit[0])
+        fs = np.full(SAMPLES, np.nan)
         for i in range(n + 1):
-            _world_into(worlds[i], orbit[0], orb, t0 + (s0 + i) * par[0, 34], mode, air, shared)
+            world_into(worlds[i], orbit[0], orb, t0 + (s0 + i) * par[0, 34], shared, srp, fs, terms[0])
+    nw = wheels.shape[0]
     for j in range(lo, hi):
-        # each body's own copies of par's row, the flags, the table and the input, its metrics in locals: an
+        # each body's own copies of par's row, the flags, the tables and the input, its metrics in locals: an
         # array passed to a function costs atomic reference counts, on a counter the threads share when the array
         # is shared.  Arrays, not tuples: the craft step's formulas then have advance_craft's types, compiled once
         # for both kernels (docs/PERFORMANCE.md, compile time)
         p, fl = par[j].copy(), flags.copy()
-        tab = table.copy()
+        tab, wh, gr = table.copy(), wheels.copy(), groups.copy()
         inp = shared.copy()
-        if one:
-            el = orbit[0].copy()
-        else:
-            el = orbit[j].copy()
-        orb = _fixed_part(el)  # its orbit's shape and axes, once (the same bits as at every step)
+        mag, rd = mags[j].copy(), rods[j].copy()
+        tm = terms[0 if terms.shape[0] == 1 else j].copy()
+        el = orbit[0 if one else j].copy()
+        orb = fixed_part(el)  # its orbit's shape and axes, once (the same bits as at every step)
+        fs = np.full(SAMPLES, np.nan)  # its IGRF samples
         world = np.zeros(_WORLDS)
-        wheels, groups, buf = np.zeros((0, 11)), np.zeros((0, 5)), np.zeros((9, 0))
+        buf = np.zeros((9, nw))
         speeds = buf[6]
-        jr = (p[16], p[17], p[18], p[19], p[20], p[21], p[22], p[23], p[24])
+        for a in range(nw):
+            speeds[a] = x[8 + a, j]
+        jr, jir = inertia(p)
+        jfi = (p[40], p[41], p[42], p[43], p[44], p[45], p[46], p[47], p[48])
         dt, norm = p[34], fl[1]
+        full = fl[0] == 2
+        pw = (pq[0, j], pq[1, j], pq[2, j], pq[3, j]) if full else (0.0, 0.0, 0.0, 0.0)
         q = (x[0, j], x[1, j], x[2, j], x[3, j])
         w = (x[4, j], x[5, j], x[6, j])
         correction = x[7, j]
@@ -133,7 +163,9 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
                 for a in range(_WORLDS):
                     world[a] = worlds[i, a]
             else:
-                _world_into(world, el, orb, t, mode, air, inp)
+                world_into(world, el, orb, t, inp, srp, fs, tm)
+            if field != 0:  # the torquers' dipole at the step's start (again at a call's first: the same bits)
+                torquers_into(world, q, t, speeds, norm, wh, mag, rd)
             if mode != INERTIAL:  # CommandInterpolator.follow: the sign continuous with the present command
                 qw = (world[24], world[25], world[26], world[27])
                 sign = -1.0 if dot_QQ(qw, c) < 0.0 else 1.0
@@ -146,18 +178,37 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
                 world[24 + a] = c[a]
             if alive:
                 if track[0] != 0 and track[1] != 0:  # |T|^2 of the step's first stage (Ensemble._general_step)
-                    wd = (w[0] - world[29], w[1] - world[30], w[2] - world[31]) if world[28] != 0.0 else w
-                    tq = law_torque(q, wd, c, p, fl)
-                    if fl[16] != 0:
-                        e, have = craft.external(q, t, world, p, fl, jr, tab)
-                        if have:
-                            tq = (tq[0] + e[0], tq[1] + e[1], tq[2] + e[2])
+                    ws = w
+                    if full:  # full-quat's torque law sees the rates of (Q, P) (sim.core.integrators.full_quat)
+                        ws = quasi_rates(q, pw) if norm == 3 else rates(q, pw)
+                    if nw > 0:  # the body's torque: T_ext and the wheels' reaction (LoadModel.body_torque)
+                        tq = craft.craft_load(q, ws, speeds, t, world, p, fl, jr, wh, tab, buf[0])
+                        r = wheel_reaction(buf[0], speeds, wh, gr, buf[1])
+                        tq = (tq[0] + r[0], tq[1] + r[1], tq[2] + r[2])
+                    else:  # craft_load's T_cmd + T_ext, without its array arguments' cost (about 100 ns a step)
+                        wd = (ws[0] - world[29], ws[1] - world[30], ws[2] - world[31]) if world[28] != 0.0 else ws
+                        tq = law_torque(q, wd, c, p, fl)
+                        if fl[16] != 0:
+                            e, have = craft.external(q, t, world, p, fl, jr, tab)
+                            if have:
+                                tq = (tq[0] + e[0], tq[1] + e[1], tq[2] + e[2])
                     tt = tq[0] * tq[0] + tq[1] * tq[1] + tq[2] * tq[2]
-                q1, w1 = craft.craft_step(q, w, speeds, t, world, p, fl, wheels, groups, tab, buf)
-                q1, c1 = normed(q1, norm)
-                status = status_of(q1, 0.0 + w1[0] + w1[1] + w1[2], c1, norm)  # Python's sum(w)
+                p1 = pw
+                if full:  # (Q, P), the rates read back from them after the norm mode (advance_craft's)
+                    q1, p1 = craft.full_quat_step(q, pw, speeds, t, world, p, fl, jr, jir, jfi, wh, gr, tab, buf)
+                    q1, c1 = normed(q1, norm)
+                    w1 = quasi_rates(q1, p1) if norm == 3 else rates(q1, p1)
+                else:
+                    q1, w1 = craft.craft_step(q, w, speeds, t, world, p, fl, wh, gr, tab, buf)
+                    q1, c1 = normed(q1, norm)
+                sw = 0.0 + w1[0] + w1[1] + w1[2]  # Python's sum(w), left to right from 0, the wheels after the body
+                for a in range(nw):
+                    sw = sw + buf[7, a]
+                status = status_of(q1, sw, c1, norm)
                 if status == OK:
-                    q, w, correction = q1, w1, c1
+                    q, w, correction, pw = q1, w1, c1, p1
+                    for a in range(nw):
+                        speeds[a] = buf[7, a]
                     good += 1
                 else:
                     alive = False
@@ -165,7 +216,15 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
         x[0, j], x[1, j], x[2, j], x[3, j] = q
         x[4, j], x[5, j], x[6, j] = w
         x[7, j] = correction
+        for a in range(nw):
+            x[8 + a, j] = speeds[a]
+        if full:
+            pq[0, j], pq[1, j], pq[2, j], pq[3, j] = pw
         qc[0, j], qc[1, j], qc[2, j], qc[3, j] = c
+        for a in range(mags.shape[1]):
+            mags[j, a] = mag[a]
+        for a in range(rd.shape[0]):
+            rods[j, a, 7] = rd[a, 7]
         done[j] = good
         peak_ww[j], first_under[j], travel[j], peak_tt[j], last_out[j] = metrics
 
@@ -208,55 +267,6 @@ def run_bodies(args: tuple, m: int) -> None:
 
 
 @jitable
-def _world_into(world, el, orb, t, mode, air, inp):
-    """The world of :data:`sim.model.advance_craft.WORLD` at ``t`` into ``world``, as
-    :meth:`sim.model.world.World.state` makes it (:func:`sim.model.world_kernel.world_values`, ``ops=None``) for
-    an orbit row ``el`` (:data:`ORBIT`; ``orb`` its :func:`_fixed_part`): the time, the orbit's ``(r, v)``, the Sun, the shadow and the density,
-    and a moving mode's command as the world gives it (its sign not yet followed) and its rate feed-forward.
-    With inertial pointing and no drag a step reads the orbit alone: the rest is not made."""
-    rv = _orbit_at(el, orb, t)
-    world[2] = t
-    r, v = rv
-    for a in range(3):
-        world[3 + a] = r[a]
-        world[6 + a] = v[a]
-    if mode == INERTIAL and air == 0:
-        return
-    rv_lo = rv_hi = rv
-    if mode != INERTIAL:
-        rv_lo = _orbit_at(el, orb, t - 0.5 * FEED_FORWARD_H)
-        rv_hi = _orbit_at(el, orb, t + 0.5 * FEED_FORWARD_H)
-    values = world_values(t, el[9], el[10], rv, rv_lo, rv_hi, rv, mode, (inp[12], inp[13], inp[14]),
-                          (inp[15], inp[16], inp[17]), (inp[18], inp[19], inp[20]), (inp[21], inp[22], inp[23]),
-                          0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), 0.0, 0.0, 0.0, air, None)
-    sun, qw, wc = values[3], values[10], values[11]  # (r, v) are rv's
-    world[9], world[10], world[11] = sun[0], sun[1], sun[2]
-    world[13], world[20] = values[5], values[16]
-    if mode != INERTIAL:
-        world[24], world[25], world[26], world[27] = qw[0], qw[1], qw[2], qw[3]
-        world[28] = 1.0
-        world[29], world[30], world[31] = wc[0], wc[1], wc[2]
-
-
-@jitable
-def _fixed_part(el):
-    """What of a body's orbit (its ``orbit`` row, :data:`ORBIT`) stays the same at every step:
-    ``(shape, axes, fixed)``, :func:`sim.world.orbit.orbit_shape` and, when ``fixed``
-    (:func:`sim.world.orbit.axes_fixed`: no J2 drift), :func:`sim.world.orbit.orbit_axes`."""
-    shape = orbit_shape(el[0], el[1], el[2], MU_KM)
-    return shape, orbit_axes(el[3], el[4], shape[2], shape[3]), axes_fixed(el[3], el[4], el[6], el[7])
-
-
-@jitable
-def _orbit_at(el, orb, t):
-    """``(r, v)`` (km, km/s, ECI) of a body's ``orbit`` row (:data:`ORBIT`) at ``t``: its
-    :func:`sim.world.orbit.mean_elements_state` to the bit, from its :func:`_fixed_part` ``orb``
-    (:func:`sim.world.orbit.shape_state`)."""
-    x = shape_state(orb[0], orb[1], orb[2], el[1], el[3], el[4], el[5], el[6], el[7], el[8], t)
-    return (x[0], x[1], x[2]), (x[3], x[4], x[5])
-
-
-@jitable
 def _track(metrics, k, q, w, c, c2, alive, tt, dt, norm_none, rate_under):
     """:meth:`sim.ensemble.metrics.Tracker.track` of a body after step ``k``: ``metrics`` its ``(peak_ww,
     first_under, travel, peak_tt, last_out)`` returned updated for its state ``(q, w)`` (frozen when faulted),
@@ -290,28 +300,43 @@ class _Inertia:
 
 
 def pack_orbits(ens) -> tuple:
-    """``(par, flags, table, orbit, shared)`` of :func:`advance_orbit_bodies` for the bodies of the ensemble
-    ``ens`` (one ``par`` row per body; one ``orbit`` row per body, :data:`ORBIT`: the elements and epoch each
-    body's :class:`~sim.model.world.World` is built from, or one row for one shared orbit)."""
+    """``(par, flags, table, orbit, shared, wheels, groups, mags, rods, terms)`` of :func:`advance_orbit_bodies`
+    for the bodies of the ensemble ``ens`` (one ``par`` row per body; one ``orbit`` row per body,
+    :data:`ORBIT`: the elements, epoch and field each body's :class:`~sim.model.world.World` is built from, or
+    one row for one shared orbit; ``mags`` and ``rods`` the torquers' tables of one body, B-dot's state to fill
+    per body: :meth:`OrbitSteps._torquers`)."""
     s, torque, load, world, n = ens._settings, ens._torque, ens._load, ens._world, ens.n
     one, flags = craft.pack(compiled.Switches(torque), load, _Inertia(), ens._dt, s.integrator, s.norm, None,
                             s.full_quat_form)
     par = compiled.body_rows(torque, ens._jr, ens._jir, np.broadcast_to(ens._qc, (4, n)), ens._dt, n, len(one))
-    par[:, 35:49] = one[35:49]  # the orbit rate, the disturbance and its period; no wheels
-    orbit = np.empty((n, 11))
+    par[:, 35:40] = one[35:40]  # the orbit rate, the disturbance and its period
+    if ens._jfir is not None:  # the inverse of each body's inertia with the wheels free (sim.model.loads.Gyrostat)
+        par[:, 40:49] = np.array(np.broadcast_arrays(*ens._jfir, np.zeros(n))[:9]).T
+    orbit = np.empty((n, _ORBIT))
+    models = [world.model]
     if ens._orbits is None:  # one orbit for all: the world's own floats, one row
-        orbit = np.empty((1, 11))
+        orbit = np.empty((1, _ORBIT))
         orbit[:, 0:9] = world.orbit.elements_and_rates
     else:
         orbit[:, 0:9] = body_elements(s, ens._orbits)
+        if world.model is not None and ens.spec.epoch_spread > 0.0:
+            # each body's field at its own epoch's year, as its World takes it (one set for the numpy columns)
+            models = [gauss(decimal_year(parse_epoch(text).days_utc(0.0)), IGRF_DEGREE) for text in ens._orbits.epochs]
     orbit[:, 9], orbit[:, 10] = world.epoch.jd_day, world.epoch.jd_frac
+    orbit[:, 11:14] = 0.0 if world.model is None else np.array([m.dipole for m in models])
+    terms = np.zeros((1, 1, 4))
+    if world.field == "igrf":
+        terms = np.array([np.array(m.terms, dtype=float).reshape(-1, 4) for m in models])
     par[:, 49:58] = orbit[:, 0:9]
     table = load.surfaces.table if load.surfaces is not None else craft.NO_SURFACES
     shared = wk.new_input()
     shared[12:15], shared[15:18] = world.b1, world.b2
     shared[18:21], shared[21:24] = world.target_ecef, world.target_up_ecef
-    shared[36], shared[37], shared[38] = MODE_CODES[world.mode], 0, wk.AIR_CODES[world.air]
-    return par, flags, np.ascontiguousarray(table), orbit, shared
+    shared[36], shared[37], shared[38] = MODE_CODES[world.mode], wk.FIELD_CODES[world.field], wk.AIR_CODES[world.air]
+    wheels, groups = program(load.wheels, load.direct)
+    mag, rods = torquer_arrays(ens._magnetic)
+    return (par, flags, np.ascontiguousarray(table), orbit, shared, wheels, groups, mag, rods,
+            np.ascontiguousarray(terms))
 
 
 class OrbitSteps(compiled.CompiledSteps):
@@ -332,7 +357,7 @@ class OrbitSteps(compiled.CompiledSteps):
 
     def _packed_orbits(self, k: int):
         """The packed arguments (:func:`pack_orbits`) for the next ``k`` steps, or None when they go through the
-        numpy columns: the settings are not covered (:func:`covers`; or a TLE, full-quat's ``P``, navigation, a
+        numpy columns: the settings are not covered (:func:`covers`; or a TLE, navigation, a
         SLERP under way), ``compiled`` is False, or ``compiled`` is None and the bodies share one orbit (the
         numpy columns make its world once for all, on floats: Simulation's bits too, and faster on one core:
         docs/PERFORMANCE.md) or the JIT is off (the loop then runs as Python: only after its ``wait()``).
@@ -345,8 +370,8 @@ class OrbitSteps(compiled.CompiledSteps):
         announced, in a child process, 10-30 s)."""
         s = self._settings
         if (self._compiled is False or self._compiled is None and (self._orbits is None or DISABLED and not advance_orbit_bodies.ready)
-                or self._cmd.path is not None or self._nav is not None or self._p is not None
-                or self._law is not self._torque or len(self._x) != 8 or not covers(s)
+                or self._cmd.path is not None or self._nav is not None
+                or self._law is not self._torque or not covers(s)
                 or not isinstance(self._world.orbit, KeplerOrbit)):
             return None
         advance_orbit_bodies.wait()  # (nothing once it is ready)
@@ -359,6 +384,20 @@ class OrbitSteps(compiled.CompiledSteps):
         self._orbits_key = (*key, packed)
         return packed
 
+    def _torquers(self, packed) -> tuple:
+        """``(mags, rods)`` of :func:`advance_orbit_bodies`: the torquers' tables of :func:`pack_orbits`, one row
+        a body, with each body's B-dot state and held rods (:class:`sim.gnc.magnetic.Bdot` on rows)."""
+        n, bdot = self.n, self._magnetic.bdot
+        mags, rods = np.repeat(packed[7][None, :], n, axis=0), np.repeat(packed[8][None, :, :], n, axis=0)
+        if bdot is not None:  # as before the present step's sample (in the numpy world's field), made again here
+            k, state, us = getattr(self, "_bdot_before", None) or (None, None, None)
+            if k != self._k:
+                state, us = bdot.state, bdot.u
+            mags[:, 11:20] = np.array(np.broadcast_arrays(*state, np.zeros(n))[:9]).T
+            for i, u in enumerate(us):
+                rods[:, i, 7] = u
+        return mags, rods
+
     def _orbit_steps(self, packed, k: int) -> int:
         """Up to ``k`` steps of every body through :func:`advance_orbit_bodies` (at most
         :data:`CHUNK` body-steps), then what ``_commit`` does after each: the step count
@@ -366,7 +405,8 @@ class OrbitSteps(compiled.CompiledSteps):
         step (:meth:`~sim.ensemble.environment.Surroundings._update_world`, for its readers).  Returns the
         steps taken."""
         k = min(k, max(1, CHUNK // self.n))
-        par, flags, table, orbit, shared = packed
+        par, flags, table, orbit, shared, wheels, groups = packed[:7]
+        mags, rods = self._torquers(packed)
         tr, track, cmd = self._tracker, self.track, self._cmd
         qc = np.array(np.broadcast_to(self._qc, (4, self.n)), dtype=float)
         c = math.cos(math.radians(self.spec.settle_deg) / 2.0)  # Ensemble._outside's band
@@ -374,9 +414,16 @@ class OrbitSteps(compiled.CompiledSteps):
                             dtype=np.int64)
         before = self.faulted.copy()
         done = np.empty(self.n, dtype=np.int64)
+        pq = np.zeros((4, 0)) if self._p is None else np.array(np.broadcast_to(self._p, (4, self.n)), dtype=float)
         run_bodies((self._x, par, flags, table, orbit, shared, qc, k, self._k - self._k0, self._t0, self.faulted,
                     done, switches, self._k, c * c, float(tr.rate_under), tr.peak_ww, tr.first_under, tr.travel,
-                    tr.peak_tt, tr.last_out), self.n)
+                    tr.peak_tt, tr.last_out, wheels, groups, mags, rods, packed[9], pq), self.n)
+        if self._p is not None:  # full-quat's P, followed by the kernel
+            self._p = pq
+        bdot = self._magnetic.bdot
+        if bdot is not None:  # each body's B-dot state back (its time, the same for all, as floats)
+            bdot.state[:] = [*mags[0, 11:14].tolist(), *(mags[:, 14 + i].copy() for i in range(6))]
+            bdot.u[:] = [rods[:, i, 7].copy() for i in range(rods.shape[1])]
         new = self.faulted & ~before
         if new.any():
             self.fault_t[new] = self._t0 + (self._k + done[new] - self._k0) * self._dt

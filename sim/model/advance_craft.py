@@ -57,7 +57,7 @@ from sim.model.craft_torques import craft_load, external, law_command
 from sim.world.surfaces import pressure
 from sim.model.world_kernel import FIELD_SAMPLE, sampled, world_into
 
-__all__ = ["WARM_AFTER", "advance_craft", "covers", "pack", "external", "craft_step", "craft_load", "law_command", "PAR", "FLAGS", "WORLD", "NO_SURFACES",
+__all__ = ["WARM_AFTER", "advance_craft", "covers", "pack", "external", "craft_step", "full_quat_step", "craft_load", "law_command", "PAR", "FLAGS", "WORLD", "NO_SURFACES",
            "NO_THRUSTERS", "NO_WORLD", "NO_RODS", "NO_ROWS", "MAG", "MAG_SIZE", "next_world"]
 
 #: Layout of the craft's ``par``: :data:`sim.core.advance.PAR` (0-34), then name -> (first index, length).
@@ -163,7 +163,7 @@ def _rates(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, tab
 
 
 @jitable
-def _full_quat(q, p, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf):
+def full_quat_step(q, p, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf):
     """:func:`sim.core.integrators.full_quat` (Hoffmann App. B, the form coded ``flags[17]``): ``(q, p)``
     returned, the wheels' new speeds in ``buf[7]``; the rates the torque law sees are ``rates_of(Q, P)``."""
     dt = par[34]
@@ -387,7 +387,7 @@ def advance_craft(state, world, par, flags, wheels, groups, table, n, thr, inp, 
                 drive_held(thr[0])
         p1 = p
         if flags[0] == 2:  # full-quat: (Q, P), the rates read back from them after the norm mode
-            q1, p1 = _full_quat(q, p, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf)
+            q1, p1 = full_quat_step(q, p, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf)
             q1, c1 = normed(q1, mode)
             w1 = quasi_rates(q1, p1) if mode == 3 else rates(q1, p1)
         else:

@@ -31,12 +31,28 @@ from sim.gnc.magnetic import BDOT_LAWS
 from sim.world.orbit import KeplerOrbit
 from sim.world.surfaces import pressure
 
-__all__ = ["CraftSteps", "CHUNK"]
+__all__ = ["CraftSteps", "CHUNK", "torquer_arrays"]
 
 #: Most steps in one call without a world (about 10 ms and more): a Python signal (Ctrl-C) waits no longer.
 CHUNK = 20_000
 _ZERO3 = (0.0, 0.0, 0.0)
 _ZERO4 = (0.0, 0.0, 0.0, 0.0)
+
+
+def torquer_arrays(control) -> tuple:
+    """``(mag, rods)`` of the compiled loop for the torquers of a :class:`~sim.gnc.magnetic.MagneticControl`
+    (:data:`sim.model.advance_craft.MAG`, its B-dot state zeros; :attr:`sim.gnc.magnetic.Magnetorquers.table`):
+    one body's (:meth:`CraftSteps._loop_arrays`) and each ensemble body's (:mod:`sim.ensemble.orbit_loop`)."""
+    mag = np.zeros(craft.MAG_SIZE)
+    rods = craft.NO_RODS if control.rods is None else control.rods.table
+    mag[0] = control.kind
+    if control.bdot is not None:
+        mag[1], mag[2], mag[3] = BDOT_LAWS.index(control.bdot.law), control.bdot.period, control.bdot.gain
+    mag[4] = control.dumping_gain
+    if control.rods is not None:
+        mag[5:8] = control.rods.residual
+    mag[8:11] = control.residual
+    return mag, rods
 
 
 class CraftSteps:
@@ -99,15 +115,7 @@ class CraftSteps:
         key = self._loop_key
         if key is not None and key[0] is control:
             return key[1], key[2]
-        mag = np.zeros(craft.MAG_SIZE)
-        rods = craft.NO_RODS if control.rods is None else control.rods.table
-        mag[0] = control.kind
-        if control.bdot is not None:
-            mag[1], mag[2], mag[3] = BDOT_LAWS.index(control.bdot.law), control.bdot.period, control.bdot.gain
-        mag[4] = control.dumping_gain
-        if control.rods is not None:
-            mag[5:8] = control.rods.residual
-        mag[8:11] = control.residual
+        mag, rods = torquer_arrays(control)
         self._loop_key = (control, mag, rods)
         return mag, rods
 

@@ -40,7 +40,8 @@ from sim.world.sun import AU_KM, sun_direction
 from sim.world.time import days_tt_of, days_utc_of, gmst, julian_centuries_tt
 
 __all__ = ["WARM_AFTER", "FEED_FORWARD_H", "FIELD_SAMPLE", "DIPOLE_H", "FIELD_CODES", "AIR_CODES", "LAYOUT", "SIZE", "INPUTS",
-           "rotation_at", "command_at", "world_values", "world_into", "sampled", "world_kernel"]
+           "rotation_at", "command_at", "world_values", "moving_command", "sample_fraction", "field_values", "world_into",
+           "sampled", "world_kernel"]
 
 #: The interval (s) between the two commands whose difference is the rate feed-forward.
 FEED_FORWARD_H = 1.0
@@ -125,13 +126,42 @@ def world_values(t, jd_day, jd_frac, rv, rv_lo, rv_hi, rv_dipole, mode, b1, b2, 
     wc = r1 = (0.0, 0.0, 0.0)
     seen = 0.0
     if mode != INERTIAL:
-        c, r1, seen = command_at(jd_day, jd_frac, t, rv, sun, mode, b1, b2, target_ecef, target_up_ecef, ops)
-        qc = from_cayley_entries(c, ops)
-        h = FEED_FORWARD_H
-        c0 = command_at(jd_day, jd_frac, t - 0.5 * h, rv_lo, sun, mode, b1, b2, target_ecef, target_up_ecef, ops)[0]
-        c1 = command_at(jd_day, jd_frac, t + 0.5 * h, rv_hi, sun, mode, b1, b2, target_ecef, target_up_ecef, ops)[0]
-        wc = rate_between(c0, c1, h, ops)
-    f = (t - k * FIELD_SAMPLE) / FIELD_SAMPLE
+        qc, wc, r1, seen = moving_command(jd_day, jd_frac, t, rv, rv_lo, rv_hi, sun, mode, b1, b2, target_ecef,
+                                          target_up_ecef, ops)
+    f = sample_fraction(t, k)
+    b, b_rate = field_values(jd_day, jd_frac, t, r, rot, p, rv_dipole, field, dipole, b_a, b_b, f, ops)
+    rho = 0.0
+    if air == _EXPONENTIAL:
+        rho = exponential_density(alt * 1e3, ops)
+    elif air == _MSIS:
+        rho = rho_a + f * (rho_b - rho_a)
+    return days, r, v, sun, d, lit, g, lat, lon, alt, qc, wc, r1, seen, b, b_rate, rho
+
+
+@jitable
+def moving_command(jd_day, jd_frac, t, rv, rv_lo, rv_hi, sun, mode, b1, b2, target_ecef, target_up_ecef, ops):
+    """``(qc, wc, reference, elevation)`` of the moving ``mode`` at ``t`` (:func:`world_values`'s): the command
+    quaternion of :func:`command_at` (:func:`sim.core.angles.from_cayley_entries`) and its rate feed-forward from
+    the commands at ``t -+ FEED_FORWARD_H / 2`` (:func:`sim.gnc.pointing.rate_between`)."""
+    c, r1, seen = command_at(jd_day, jd_frac, t, rv, sun, mode, b1, b2, target_ecef, target_up_ecef, ops)
+    qc = from_cayley_entries(c, ops)
+    h = FEED_FORWARD_H
+    c0 = command_at(jd_day, jd_frac, t - 0.5 * h, rv_lo, sun, mode, b1, b2, target_ecef, target_up_ecef, ops)[0]
+    c1 = command_at(jd_day, jd_frac, t + 0.5 * h, rv_hi, sun, mode, b1, b2, target_ecef, target_up_ecef, ops)[0]
+    return qc, rate_between(c0, c1, h, ops), r1, seen
+
+
+@jitable
+def sample_fraction(t, k):
+    """Where ``t`` lies between the samples ``k`` and ``k + 1`` (:data:`FIELD_SAMPLE`), 0 to 1."""
+    return (t - k * FIELD_SAMPLE) / FIELD_SAMPLE
+
+
+@jitable
+def field_values(jd_day, jd_frac, t, r, rot, p, rv_dipole, field, dipole, b_a, b_b, f, ops):
+    """``(b, b_rate)`` (T, T/s, ECI) at ``t`` (:func:`world_values`'s): the dipole at ``r`` (``rot``, ``p``: the
+    Earth's rotation at ``t``, :func:`rotation_at`) and at ``t + DIPOLE_H``, or IGRF linear between its samples
+    ``b_a`` and ``b_b`` (``f``: :func:`sample_fraction`); zeros without a field."""
     b = b_rate = (0.0, 0.0, 0.0)
     if field == _DIPOLE:
         b = dipole_eci((r[0] * 1e3, r[1] * 1e3, r[2] * 1e3), rot, p, dipole, ops)
@@ -143,12 +173,7 @@ def world_values(t, jd_day, jd_frac, rv, rv_lo, rv_hi, rv_dipole, mode, b1, b2, 
         dx, dy, dz = b_b[0] - b_a[0], b_b[1] - b_a[1], b_b[2] - b_a[2]
         b = (b_a[0] + f * dx, b_a[1] + f * dy, b_a[2] + f * dz)
         b_rate = (dx / FIELD_SAMPLE, dy / FIELD_SAMPLE, dz / FIELD_SAMPLE)
-    rho = 0.0
-    if air == _EXPONENTIAL:
-        rho = exponential_density(alt * 1e3, ops)
-    elif air == _MSIS:
-        rho = rho_a + f * (rho_b - rho_a)
-    return days, r, v, sun, d, lit, g, lat, lon, alt, qc, wc, r1, seen, b, b_rate, rho
+    return b, b_rate
 
 
 @jitable

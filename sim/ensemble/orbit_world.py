@@ -1,0 +1,185 @@
+"""Each ensemble body's world inside the compiled body loop on an orbit (:mod:`sim.ensemble.orbit_loop`, issue 42).
+
+The world of a step as :meth:`sim.model.simulation.Simulation._update_world` makes it for one body on a Kepler
+orbit, written into the spacecraft step's ``world`` (:data:`sim.model.advance_craft.WORLD`) as
+:func:`sim.model.advance_craft.next_world` writes it: the orbit's ``(r, v)`` (:func:`orbit_at`, from the
+orbit's shape and axes made once, :func:`fixed_part`), the numbers of
+:func:`sim.model.world_kernel.world_values` (``ops=None``: the Sun, the solar pressure of
+:func:`sim.world.surfaces.pressure`, the shadow, the field, the density, a moving mode's command and rate
+feed-forward), and, with a field, the torquers' dipole of :func:`sim.gnc.magnetic.torquer_command` at the
+attitude the integrator reads (:func:`torquers_into`, as ``next_world``).
+
+IGRF is sampled every :data:`sim.model.world_kernel.FIELD_SAMPLE` s and interpolated between the samples, as
+:meth:`sim.model.world.World.loop_input` gives the single body's loop its samples: here each body takes its
+own samples inside the loop (:func:`field_sample`: :meth:`sim.model.world.World._field` at the sample's time,
+:func:`sim.world.frames.eci_to_ecef`, :func:`sim.world.magnetic.igrf_sum` and back), where the single body's
+loop returns to Python for them.  NRLMSIS's samples are pymsis's (Fortran, called from Python): not here.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sim.core.jit import jitable
+from sim.core.norm import renormalize
+from sim.gnc.magnetic import torquer_command
+from sim.gnc.pointing import INERTIAL
+from sim.model.world_kernel import (DIPOLE_H, FEED_FORWARD_H, FIELD_CODES, FIELD_SAMPLE, field_values, moving_command,
+                                    rotation_at, sample_fraction, world_values)
+from sim.world.eclipse import sunlit_fraction
+from sim.world.frames import ecef_to_eci, eci_to_ecef
+from sim.world.magnetic import igrf_sum
+from sim.world.orbit import MU_KM, axes_fixed, orbit_axes, orbit_shape, shape_state
+from sim.world.sun import AU_KM, sun_direction
+from sim.world.time import days_tt_of
+from sim.world.surfaces import pressure
+
+__all__ = ["world_into", "fixed_part", "orbit_at", "field_sample", "torquers_into", "SAMPLES", "IGRF", "DIPOLE"]
+
+#: The field models' numbers (:data:`sim.model.world_kernel.FIELD_CODES`).
+DIPOLE, IGRF = FIELD_CODES["dipole"], FIELD_CODES["igrf"]
+#: Length of a body's IGRF samples (:func:`world_into`'s ``fs``): the number ``k`` of the first sample (NaN: none
+#: yet), the field at the samples ``k`` and ``k + 1`` (T, ECI).
+SAMPLES = 7
+
+
+@jitable
+def fixed_part(el):
+    """What of a body's orbit (its ``orbit`` row, :data:`sim.ensemble.orbit_loop.ORBIT`) stays the same at every
+    step: ``(shape, axes, fixed)``, :func:`sim.world.orbit.orbit_shape` and, when ``fixed``
+    (:func:`sim.world.orbit.axes_fixed`: no J2 drift), :func:`sim.world.orbit.orbit_axes`."""
+    shape = orbit_shape(el[0], el[1], el[2], MU_KM)
+    return shape, orbit_axes(el[3], el[4], shape[2], shape[3]), axes_fixed(el[3], el[4], el[6], el[7])
+
+
+@jitable
+def orbit_at(el, orb, t):
+    """``(r, v)`` (km, km/s, ECI) of a body's ``orbit`` row at ``t``: its
+    :func:`sim.world.orbit.mean_elements_state` to the bit, from its :func:`fixed_part` ``orb``
+    (:func:`sim.world.orbit.shape_state`)."""
+    x = shape_state(orb[0], orb[1], orb[2], el[1], el[3], el[4], el[5], el[6], el[7], el[8], t)
+    return (x[0], x[1], x[2]), (x[3], x[4], x[5])
+
+
+@jitable
+def field_sample(el, orb, k, terms):
+    """IGRF (T, ECI) at the sample ``t = k FIELD_SAMPLE`` of a body's orbit: :meth:`sim.model.world.World._sample`
+    and :meth:`~sim.model.world.World._field` (:func:`sim.world.magnetic.field_eci`: the position turned into
+    ECEF, :func:`sim.world.magnetic.igrf_sum` of ``terms``, one ``(n, m, C, S)`` a row, as
+    :func:`sim.world.magnetic.igrf_one` sums them, and the field turned back)."""
+    t = k * FIELD_SAMPLE
+    r = orbit_at(el, orb, t)[0]
+    _, _, rot, p = rotation_at(el[9], el[10], t, None)
+    e = eci_to_ecef((r[0] * 1e3, r[1] * 1e3, r[2] * 1e3), rot, p)
+    size = int(terms[terms.shape[0] - 1, 0]) + 2
+    v = np.zeros((size, size + 1))
+    w = np.zeros((size, size + 1))
+    return ecef_to_eci(igrf_sum(e[0], e[1], e[2], terms, v, w, None), rot, p)
+
+
+@jitable
+def _samples(el, orb, t, fs, terms):
+    """``fs`` (:data:`SAMPLES`) made the IGRF samples around ``t`` (:meth:`sim.model.world.World._bracket`): the
+    later sample kept when ``t`` moves on to the next interval."""
+    k = float(math.floor(t / FIELD_SAMPLE))
+    if k == fs[0]:
+        return
+    if k == fs[0] + 1.0:
+        a = (fs[4], fs[5], fs[6])
+    else:
+        a = field_sample(el, orb, k, terms)
+    b = field_sample(el, orb, k + 1.0, terms)
+    fs[0] = k
+    fs[1], fs[2], fs[3], fs[4], fs[5], fs[6] = a[0], a[1], a[2], b[0], b[1], b[2]
+
+
+@jitable
+def world_into(world, el, orb, t, inp, srp, fs, terms):
+    """The world of :data:`sim.model.advance_craft.WORLD` at ``t`` into ``world``, as
+    :func:`sim.model.advance_craft.next_world` writes it from :func:`sim.model.world_kernel.world_into` (its
+    torquers apart: :func:`torquers_into`) for an orbit row ``el`` (``orb`` its :func:`fixed_part`) and the
+    shared input ``inp`` (:data:`sim.model.world_kernel.INPUTS`: the pointing axes, the target, the mode's,
+    field's and atmosphere's numbers; the dipole is the orbit row's, :data:`sim.ensemble.orbit_loop.ORBIT`): the time, the orbit's ``(r, v)``, the Sun, the solar
+    pressure (``srp``), the shadow, the field (IGRF from the samples ``fs`` made here of ``terms``), the density,
+    and a moving mode's command as the world gives it (its sign not yet followed) and its rate feed-forward.
+    With inertial pointing, no field, no drag and no SRP a step reads the orbit alone: the rest is not made;
+    without drag, only what the step reads (no geodetic point, no GMST but for the dipole, the shadow only for
+    SRP: what :class:`~sim.model.world.WorldState`'s readers see is made by Python after the call)."""
+    mode, field, air = int(inp[36]), int(inp[37]), int(inp[38])
+    rv = orbit_at(el, orb, t)
+    world[2] = t
+    r, v = rv
+    for a in range(3):
+        world[3 + a] = r[a]
+        world[6 + a] = v[a]
+    if mode == INERTIAL and air == 0 and field == 0 and not srp:
+        return
+    rv_lo = rv_hi = rv_dipole = rv
+    if mode != INERTIAL:
+        rv_lo = orbit_at(el, orb, t - 0.5 * FEED_FORWARD_H)
+        rv_hi = orbit_at(el, orb, t + 0.5 * FEED_FORWARD_H)
+    if field == DIPOLE:
+        rv_dipole = orbit_at(el, orb, t + DIPOLE_H)
+    k = 0.0
+    if field == IGRF:
+        _samples(el, orb, t, fs, terms)
+        k = fs[0]
+    if air != 0:  # the geodetic point for the density: every number of the world
+        values = world_values(t, el[9], el[10], rv, rv_lo, rv_hi, rv_dipole, mode, (inp[12], inp[13], inp[14]),
+                              (inp[15], inp[16], inp[17]), (inp[18], inp[19], inp[20]), (inp[21], inp[22], inp[23]),
+                              field, (el[11], el[12], el[13]), (fs[1], fs[2], fs[3]), (fs[4], fs[5], fs[6]), 0.0,
+                              0.0, k, air, None)
+        _written(world, values[3], values[4], values[5], values[14], values[15], values[16], values[10],
+                 values[11], mode, srp)
+        return
+    # without drag only what the step reads, each by world_values' own parts: the Sun for a moving mode and the
+    # pressure, the shadow for the pressure, the Earth's rotation for the dipole
+    sun, d, lit = (0.0, 0.0, 0.0), 0.0, 1.0
+    if mode != INERTIAL or srp:
+        sun, au = sun_direction(days_tt_of(el[9], el[10], t), None)
+        d = au * AU_KM
+        if srp:
+            lit = sunlit_fraction(r, (d * sun[0], d * sun[1], d * sun[2]), None)
+    qc, wc = (0.0, 0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
+    if mode != INERTIAL:
+        qc, wc = moving_command(el[9], el[10], t, rv, rv_lo, rv_hi, sun, mode, (inp[12], inp[13], inp[14]),
+                                (inp[15], inp[16], inp[17]), (inp[18], inp[19], inp[20]), (inp[21], inp[22], inp[23]),
+                                None)[0:2]
+    rot, p = (1.0, 0.0), (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)  # (read with the dipole only)
+    if field == DIPOLE:
+        _, _, rot, p = rotation_at(el[9], el[10], t, None)
+    b, b_rate = field_values(el[9], el[10], t, r, rot, p, rv_dipole, field, (el[11], el[12], el[13]),
+                             (fs[1], fs[2], fs[3]), (fs[4], fs[5], fs[6]), sample_fraction(t, k), None)
+    _written(world, sun, d, lit, b, b_rate, 0.0, qc, wc, mode, srp)
+
+
+@jitable
+def _written(world, sun, d, lit, b, b_rate, rho, qc, wc, mode, srp):
+    """The world's numbers into ``world`` (:data:`sim.model.advance_craft.WORLD`), as ``next_world`` writes them."""
+    world[9], world[10], world[11] = sun[0], sun[1], sun[2]
+    world[12] = pressure(d * 1e3, lit) if srp else 0.0
+    world[13], world[20] = lit, rho
+    for a in range(3):
+        world[14 + a] = b[a]
+        world[17 + a] = b_rate[a]
+    if mode != INERTIAL:
+        world[24], world[25], world[26], world[27] = qc[0], qc[1], qc[2], qc[3]
+        world[28] = 1.0
+        world[29], world[30], world[31] = wc[0], wc[1], wc[2]
+
+
+@jitable
+def torquers_into(world, q, t, speeds, norm, wheels, mag, rods):
+    """The torquers' dipole held over the step at ``t`` into ``world`` (and the field in body axes and the rods'
+    command into ``mag``), as :func:`sim.model.advance_craft.next_world` makes it:
+    :func:`sim.gnc.magnetic.torquer_command` in the world's field at the attitude the integrator reads (``Q /
+    |Q|`` with elimination, ``norm`` 3), the B-dot sample state in ``mag`` and the held rods in ``rods``' last
+    column (:data:`sim.model.advance_craft.MAG`, :attr:`sim.gnc.magnetic.Magnetorquers.table`)."""
+    a = renormalize(q, None)[0] if norm == 3 else q
+    b, m, d = torquer_command(t, a, (world[14], world[15], world[16]), speeds, int(mag[0]), int(mag[1]), mag[2],
+                              mag[3], mag[4], mag[11:20], rods[:, 7], rods[:, 0:3], rods[:, 3:6], rods[:, 6],
+                              (mag[5], mag[6], mag[7]), (mag[8], mag[9], mag[10]), wheels[:, 3:6], wheels[:, 6], None)
+    for j in range(3):
+        mag[20 + j], mag[23 + j], world[21 + j] = b[j], m[j], d[j]
