@@ -120,3 +120,21 @@ def test_the_window_of_many_bodies_sums_in_one_order_on_both_paths():
     new, old = (ens.metrics() for ens in runs)
     for name in ("est_rms_deg", "nees_mean"):
         assert np.array_equal(_bits(new[name]), _bits(old[name])), name
+
+
+def test_faulted_bodies_freeze_and_go_on_being_sensed_as_on_the_numpy_path(calls):
+    # half-quat without a norm at these rates: |Q| runs away, body by body at its own step
+    s = MEKF.replace(integrator="half-quat", norm="none", rates=(0.15, -0.1, 0.2))
+    spec = EnsembleSpec(bodies=6, seed=1, rate_spread=0.1)
+    runs = [Ensemble(s, spec, compiled=c) for c in (True, False)]
+    for ens in runs:
+        ens.step(40)
+    assert sum(calls) == 40
+    new, old = runs
+    assert new.faulted.all() and len(set(new.fault_t.tolist())) >= 4
+    assert np.array_equal(_bits(new.fault_t), _bits(old.fault_t))
+    assert np.array_equal(_bits(new.q), _bits(old.q)) and np.array_equal(_bits(new.w), _bits(old.w))
+    assert np.array_equal(_bits(new.navigation.q), _bits(old.navigation.q))
+    a, b = new.metrics(), old.metrics()
+    for name in b:
+        assert np.array_equal(_bits(a[name]), _bits(b[name])), name
