@@ -33,7 +33,8 @@ import threading
 
 import numpy as np
 
-from sim.core.advance import OK, normed, status_of
+from sim.core import advance as plain_body
+from sim.core.advance import OK, as_tuples, checked_step, inertia, normed, status_of
 from sim.core.algebra import dot_QQ, norm2_Q
 from sim.core.jit import DISABLED, jitable, kernel, numba_module
 from sim.ensemble import compiled
@@ -152,7 +153,7 @@ def track_body(metrics, k, q, w, c, c2, alive, tt, dt, norm_none, rate_under):
 
 @kernel
 def advance_nav_bodies(x, par, flags, world0, qc, n, s0, t0, faulted, done, track, k0, c2, rate_under, peak_ww,
-                       first_under, travel, peak_tt, last_out, nav, mekf, sums, taken, lo, hi):
+                       first_under, travel, peak_tt, last_out, nav, mekf, sums, taken, plain, lo, hi):
     """Up to ``n`` steps of the bodies ``lo <= j < hi`` (column ``j`` of ``x``, (8, m): q, w, correction) with their
     navigation (the module docstring), in place; it holds no GIL (:func:`on_threads`).  Step by step: the
     navigation over the range's rows (one call of :func:`sim.gnc.sensing.navigation` for them all, as the numpy
@@ -169,7 +170,10 @@ def advance_nav_bodies(x, par, flags, world0, qc, n, s0, t0, faulted, done, trac
     the MEKF's; ``sums`` (2, m) the estimate window's sums of ``|a|^2`` and of the NEES, each step's added after
     its end (:func:`score_of`).  ``faulted``, ``done`` and the metrics (``track = (on, torque, norm_none, -)``,
     ``peak_ww`` .. ``last_out``) as :func:`sim.ensemble.orbit_loop.advance_orbit_bodies`; ``taken[j]`` the steps
-    the call took (the same for every body: the navigation's blocks end them).
+    the call took (the same for every body: the navigation's blocks end them).  ``plain``: the body's step is
+    the plain body's :func:`sim.core.advance.checked_step` on the head of ``par`` and ``flags`` (their layouts
+    begin with its own; the same bits, a quarter of the craft step's call), else
+    :func:`sim.model.advance_craft.craft_step` (the torque held at the estimate, rkmk4).
     """
     r = hi - lo
     # the range's own copies (an array shared by the threads costs atomic reference counts on one counter)
@@ -224,9 +228,15 @@ def advance_nav_bodies(x, par, flags, world0, qc, n, s0, t0, faulted, done, trac
                 if track[0] != 0 and track[1] != 0:  # |T|^2 of the step's first stage (Ensemble._general_step)
                     tq = craft.law_command(q, w, world[a], p[a], fl)
                     tt = tq[0] * tq[0] + tq[1] * tq[1] + tq[2] * tq[2]
-                q1, w1 = craft.craft_step(q, w, speeds, t, world[a], p[a], fl, wheels, groups, table, buf)
-                q1, c1 = normed(q1, norm)
-                if status_of(q1, 0.0 + w1[0] + w1[1] + w1[2], c1, norm) == OK:  # Python's sum(w)
+                if plain:
+                    pt, ft = as_tuples(p[a], fl)
+                    jr, jir = inertia(pt)
+                    status, q1, w1, c1 = checked_step(q, w, pt, ft, jr, jir)
+                else:
+                    q1, w1 = craft.craft_step(q, w, speeds, t, world[a], p[a], fl, wheels, groups, table, buf)
+                    q1, c1 = normed(q1, norm)
+                    status = status_of(q1, 0.0 + w1[0] + w1[1] + w1[2], c1, norm)  # Python's sum(w)
+                if status == OK:
                     q, w = q1, w1
                     state[0, a], state[1, a], state[2, a], state[3, a] = q
                     state[4, a], state[5, a], state[6, a] = w
@@ -261,7 +271,7 @@ def _sample() -> tuple:
     track, i1, f1 = np.zeros(4, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1)
     nav = (np.zeros((1, CTL_SIZE)), *NO_NAV[1:])
     return (x, par, flags, np.zeros((1, _WORLD)), np.zeros((4, 1)), 0, 0, 0.0, np.zeros(1, dtype=np.bool_), i1,
-            track, 0, 0.0, 0.0, f1, i1, f1, f1, i1, nav, True, np.zeros((2, 1)), i1, 0, 0)
+            track, 0, 0.0, 0.0, f1, i1, f1, f1, i1, nav, True, np.zeros((2, 1)), i1, True, 0, 0)
 
 
 def on_threads(fn, args: tuple, m: int) -> None:
@@ -368,6 +378,9 @@ class NavSteps:
         par, flags, qc, world = packed
         nav, dt, n = self._nav, self._dt, self.n
         held = self._law if self._law is not self._torque else None
+        s = self._settings
+        plain = (held is None and s.integrator in plain_body.INTEGRATORS and s.controller in plain_body.CONTROLLERS
+                 and s.norm in plain_body.NORMS)  # the plain body's step (advance.covers but the estimator)
         self._navigate_before()  # the sensors and the estimate of t, the torque held at it (Python's)
         arrays = nav.loop_arrays(dt, False, held is not None, False)
         ctl = np.array(np.broadcast_to(arrays[0], (n, len(arrays[0]))))
@@ -382,7 +395,7 @@ class NavSteps:
         on_threads(advance_nav_bodies, (self._x, par, flags, world, qc, k, self._k - self._k0, self._t0,
                                         self.faulted, done, switches, self._k, c * c, float(tr.rate_under),
                                         tr.peak_ww, tr.first_under, tr.travel, tr.peak_tt, tr.last_out,
-                                        (ctl, *arrays[1:]), nav.filter is not None, self._nav_sums, taken), n)
+                                        (ctl, *arrays[1:]), nav.filter is not None, self._nav_sums, taken, plain), n)
         steps = int(taken[0])
         nav.loop_taken((ctl[0],))
         self._nav_steps += steps - 1  # the window's steps scored by the kernel

@@ -49,7 +49,7 @@ def calls(monkeypatch):
 
     def spy(fn, args, m):
         run(fn, args, m)
-        taken.append(int(args[-1][0]))
+        taken.append(int(args[-2][0]))
 
     monkeypatch.setattr(nav_bodies, "on_threads", spy)
     return taken
