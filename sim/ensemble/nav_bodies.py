@@ -4,7 +4,8 @@
 estimator (a Monte Carlo of MEKFs, ``mekf_monte_carlo``) in one call: a loop over the bodies ``lo..hi`` (a nogil
 kernel, run in ranges on threads by :func:`on_threads`), each taking its steps with
 :func:`sim.model.advance_craft.craft_step` (the spacecraft's step :func:`~sim.model.advance_craft.advance_craft`
-takes), the norm mode and the fault checks of that loop, and between two steps the navigation of
+takes), the norm mode and the fault checks of that loop (flown on the truth, the plain body's
+:func:`sim.core.advance.checked_step`, the same bits for a quarter of the call), and between two steps the navigation of
 :func:`sim.gnc.sensing.navigation`, the formulas the single body's loop (:mod:`sim.model.craft_nav`) and Python's
 :class:`~sim.model.navigation.Navigation` call, on that body's row of the ensemble's navigation: the end of the
 step just taken (the gyro's sample of the mean of its true rates, the MEKF's propagation), the score of the new
