@@ -10,8 +10,15 @@ every step and a star tracker at 10 Hz.  CPU time of this process
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -73,8 +80,77 @@ def rows(quick: bool = False) -> list[dict]:
     ]
 
 
-if __name__ == "__main__":
-    import sys
+HERE = Path(__file__).resolve().parents[1]
+#: The child that times the ensemble: prints ``{"wall": us, "cpu": us}`` a body-step, best of three.
+_ENSEMBLE = r"""
+import json, time
+from sim.core import jit
+from sim.ensemble import Ensemble
+from sim.run.scenario import load
+sc = load("mekf_monte_carlo")
+ens = Ensemble(sc.settings, sc.ensemble)
+ens.step(300)
+jit.wait_all()
+ens.step(300)
+best = (1e9, 1e9)
+for _ in range(3):
+    w, c = time.perf_counter(), time.process_time()
+    ens.step(512)
+    best = min(best, ((time.perf_counter() - w) / 512 / ens.n * 1e6, (time.process_time() - c) / 512 / ens.n * 1e6))
+print(json.dumps({"wall": best[0], "cpu": best[1]}))
+"""
+#: The child that runs the sweep (its wall time is taken around the process).
+_SWEEP = r"""
+import sys
+from app.cli import main
+sys.exit(main(["sweep", "--scenario", "mekf_monte_carlo", "--workers", "0", "--out", sys.argv[1]]))
+"""
 
+
+def _child(tree: Path, code: str, threads: int, *args) -> tuple:
+    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS=str(threads))
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", code, *args], cwd=str(tree), env=env, capture_output=True,
+                          text=True, check=True)
+    return time.perf_counter() - start, proc.stdout
+
+
+def monte_carlo_rows(before: Path | None = None, repeats: int = 3) -> list[dict]:
+    """The ``mekf_monte_carlo`` ensemble and sweep in this tree (and ``before``), interleaved, best of ``repeats``."""
+    trees = [("old", before)] if before is not None else []
+    trees.append(("new", HERE))
+    best: dict = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(repeats):
+            for label, tree in trees:
+                for threads in (1, 2):
+                    figures = json.loads(_child(tree, _ENSEMBLE, threads)[1].strip().splitlines()[-1])
+                    key = (label, threads)
+                    old = best.get(key, {"wall": 1e9, "cpu": 1e9})
+                    best[key] = {k: min(old[k], figures[k]) for k in old}
+                wall = _child(tree, _SWEEP, 2, str(Path(tmp) / f"{label}.csv"))[0]
+                best[(label, "sweep")] = min(best.get((label, "sweep"), 1e9), wall)
+    rows = []
+    for label, _ in trees:
+        one, two = best[(label, 1)], best[(label, 2)]
+        rows.append({"what": f"mekf_monte_carlo ensemble, 1,000 MEKFs ({label} tree)",
+                     "figure": f"{one['wall']:.2f} us wall a body-step, one thread", "budget": "", "ok": None,
+                     "note": f"CPU {one['cpu']:.2f} us; two threads {two['wall']:.2f} us wall "
+                             f"({one['wall'] / two['wall']:.2f}x one), CPU {two['cpu']:.2f} us"})
+        rows.append({"what": f"attitude-sim sweep --scenario mekf_monte_carlo --workers 0 ({label} tree)",
+                     "figure": f"{best[(label, 'sweep')]:.1f} s wall", "budget": "", "ok": None,
+                     "note": "6,000 steps of 1,000 bodies, start-up and the kernels' load included"})
+    return rows
+
+
+if __name__ == "__main__":
     from bench.__main__ import table
-    print(table(rows("--quick" in sys.argv)))
+    parser = argparse.ArgumentParser(prog="python -m bench.estimation")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--monte-carlo", action="store_true", help="the mekf_monte_carlo ensemble and sweep only")
+    parser.add_argument("--before", type=Path, help="an exported older tree, measured interleaved with this one")
+    options = parser.parse_args()
+    if options.monte_carlo or options.before is not None:
+        print(table(monte_carlo_rows(options.before)))
+    else:
+        print(table(rows(options.quick)))

@@ -25,6 +25,7 @@ import numpy as np
 from sim.core.ops import COLUMN
 from sim.gnc.pointing import axis_error
 from sim.io.limits import SettingsError
+from sim.ensemble.nav_bodies import NavSteps
 from sim.model.navigation import Navigation, navigation_key
 from sim.model.world import World
 from sim.world.orbit import R_EARTH_KM, KeplerOrbit
@@ -37,7 +38,7 @@ _DEG = 180.0 / math.pi
 ESTIMATION_METRICS = ("qe1", "qe2", "qe3", "qe4", "est_err_deg", "est_rms_deg", "nees", "nees_mean")
 
 
-class Surroundings:
+class Surroundings(NavSteps):
     """The world and the navigation of an :class:`~sim.ensemble.Ensemble` (a mixin: it reads the ensemble's
     ``_settings``, ``spec``, ``index``, ``n``, ``q``, ``w``, ``_t``, ``_dt``, ``_k``, ``_torque``, ``_load``)."""
 
@@ -82,7 +83,8 @@ class Surroundings:
         nav = self._nav
         nav.end_step(w0.T, self.w.T, dt)
         err, score = nav.scores(self.attitude.T)
-        self._nav_sums[0] += np.einsum("ij,ij->i", err, err)
+        self._nav_sums[0] += err[:, 0] * err[:, 0] + err[:, 1] * err[:, 1] + err[:, 2] * err[:, 2]  # x, y, z: the
+        # kernel's order (sim.ensemble.nav_bodies.score_of)
         self._nav_sums[1] += score
         self._nav_steps += 1
 

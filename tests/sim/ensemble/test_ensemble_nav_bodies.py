@@ -1,0 +1,140 @@
+"""The ensemble's bodies with an estimator through the compiled navigation (sim/ensemble/nav_bodies.py, issue 42).
+
+An :class:`Ensemble` flying an estimator without an orbit steps through
+:func:`sim.ensemble.nav_bodies.advance_nav_bodies`: each body's step and, between two steps, the navigation
+formulas the single body's loop calls, over the ensemble's rows of its sensors' noise.  The references are
+independent of that loop: each body's own :class:`Simulation` of its settings and sensors
+(``Simulation(ens.body_settings(j), sensor_body=index[j])``, its steps through ``advance_craft`` and Python's
+navigation at the blocks' ends), and the ensemble's numpy path (``compiled=False``: the column formulas, the
+navigation kernel over all bodies once a step) for the per-step metrics and the estimate window's sums.  Every
+float is compared to the bit.
+"""
+
+import numpy as np
+import pytest
+
+from sim.ensemble import Ensemble, EnsembleSpec
+from sim.core import jit
+from sim.ensemble import nav_bodies
+from sim.model.simulation import Simulation
+from sim.run.scenario import load
+
+MEKF = load("mekf").settings
+CASES = {
+    "mekf-rk4-watching": MEKF,
+    "mekf-half-quat-controller-settled": MEKF.replace(integrator="half-quat", controller="quaternion"),
+    "mekf-rkmk4-norm-none": MEKF.replace(integrator="rkmk4", norm="none"),
+    # the slew's SLERP steps through the numpy columns, the rest through the kernel: the switch is seamless
+    "flown-on-the-estimate-after-a-slew": MEKF.replace(fly_on="estimate", controller="quaternion",
+                                                       command_deg=(10, 20, 30), slerp_time=3.0),
+    "flown-on-the-estimate-dampers-limiter": MEKF.replace(fly_on="estimate", controller="quaternion",
+                                                          dampers_on=True, limiter_on=True,
+                                                          limits=(0.002, 0.002, 0.002)),
+    "monte-carlo-scenario": load("mekf_monte_carlo").settings,
+}
+SPEC = EnsembleSpec(bodies=6, seed=3, rate_spread=0.01, inertia_spread=5.0, settle_deg=2.0)
+STEPS = 600  # past two ends of the gyro's block of 256 samples and five star-tracker samples
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _loaded():
+    nav_bodies.advance_nav_bodies.wait()
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """The steps each call of the kernel took (a spy on :func:`sim.ensemble.nav_bodies.on_threads`)."""
+    taken = []
+    run = nav_bodies.on_threads
+
+    def spy(fn, args, m):
+        run(fn, args, m)
+        taken.append(int(args[-2][0]))
+
+    monkeypatch.setattr(nav_bodies, "on_threads", spy)
+    return taken
+
+
+def _bits(a):
+    return np.asarray(a, dtype=float).view(np.uint64)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_each_body_is_its_single_run_bit_for_bit(case, calls):
+    # bodies 2..4 of 6 (a chunk): their sensors drawn by global index, as a sweep's chunk draws them
+    ens = Ensemble(CASES[case], SPEC, start=2, count=3, compiled=True)
+    sims = [Simulation(ens.body_settings(j), sensor_body=int(ens.index[j])) for j in range(ens.n)]
+    ens.step(STEPS)
+    for sim in sims:
+        sim.step(STEPS)
+    assert sum(calls) >= STEPS - 40 and len(calls) >= 3, calls  # the kernel took them, in calls ended by the blocks
+    values = ens.navigation.values(ens.attitude.T)
+    for j, sim in enumerate(sims):
+        assert tuple(ens.q[:, j]) == sim.q, j
+        assert tuple(ens.w[:, j]) == sim.w, j
+        assert np.array_equal(ens.navigation.q[j], sim.navigation.q[0]), j
+        assert np.array_equal(values[j], np.array(sim.snapshot().estimate), equal_nan=True), j  # err, 3 sigma, nees
+    assert len({float(x) for x in ens.navigation.q[:, 0]}) == 3
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_the_metrics_and_the_window_are_the_numpy_paths(case, calls):
+    spec = EnsembleSpec(bodies=5, seed=8, rate_spread=0.02, inertia_spread=5.0, settle_deg=3.0, detumble_deg_s=1.2)
+    runs = [Ensemble(CASES[case], spec, compiled=c) for c in (True, False)]
+    for ens in runs:
+        ens.step(137)
+        ens.start_estimate_window()  # the sweep's window: from half-way
+        ens.step(400)
+    assert sum(calls) >= 400
+    new, old = (ens.metrics() for ens in runs)
+    assert set(new) == set(old) >= {"est_rms_deg", "nees_mean", "peak_torque", "path_deg", "settling_time"}
+    for name in old:
+        assert np.array_equal(_bits(new[name]), _bits(old[name])), name
+    assert np.array_equal(runs[0].navigation.available, runs[1].navigation.available, equal_nan=True)
+    assert runs[0].t == runs[1].t and runs[0]._nav_steps == runs[1]._nav_steps == 400
+
+
+def test_what_the_kernel_does_not_cover_steps_through_the_numpy_columns(calls):
+    triad = load("sun_mag_triad").settings  # on an orbit: sun sensors and a magnetometer
+    ens = Ensemble(triad, EnsembleSpec(bodies=3, seed=1), compiled=True)
+    ens.step(20)
+    assert calls == [] and ens.t == pytest.approx(20 * triad.dt)
+
+
+@pytest.mark.skipif(jit.DISABLED, reason="with the JIT off an ensemble runs the kernel as Python only when asked")
+def test_a_long_call_of_many_bodies_waits_for_the_kernel_and_flies_it(calls):
+    ens = Ensemble(CASES["monte-carlo-scenario"], EnsembleSpec(bodies=nav_bodies.LOAD_AT_ONCE, seed=2))
+    ens.step(nav_bodies.WARM_AFTER // nav_bodies.LOAD_AT_ONCE)  # one call of WARM_AFTER body-steps
+    assert sum(calls) == nav_bodies.WARM_AFTER // nav_bodies.LOAD_AT_ONCE
+
+
+def test_the_window_of_many_bodies_sums_in_one_order_on_both_paths():
+    # numpy's einsum sums x^2 + y^2 + z^2 in another order for a part of the rows (an ulp apart): both paths now
+    # sum x, y, z in turn, so the window's RMS of 64 bodies is the same bits whichever path stepped them
+    spec = EnsembleSpec(bodies=64, seed=11, rate_spread=0.01)
+    runs = [Ensemble(MEKF, spec, compiled=c) for c in (True, False)]
+    for ens in runs:
+        ens.step(20)
+        ens.start_estimate_window()
+        ens.step(60)
+    new, old = (ens.metrics() for ens in runs)
+    for name in ("est_rms_deg", "nees_mean"):
+        assert np.array_equal(_bits(new[name]), _bits(old[name])), name
+
+
+def test_faulted_bodies_freeze_and_go_on_being_sensed_as_on_the_numpy_path(calls):
+    # half-quat without a norm at these rates: |Q| runs away, body by body at its own step
+    s = MEKF.replace(integrator="half-quat", norm="none", rates=(0.15, -0.1, 0.2))
+    spec = EnsembleSpec(bodies=6, seed=1, rate_spread=0.1)
+    runs = [Ensemble(s, spec, compiled=c) for c in (True, False)]
+    for ens in runs:
+        ens.step(40)
+    assert sum(calls) == 40
+    new, old = runs
+    assert new.faulted.all() and len(set(new.fault_t.tolist())) >= 4
+    assert np.array_equal(_bits(new.fault_t), _bits(old.fault_t))
+    assert np.array_equal(_bits(new.q), _bits(old.q)) and np.array_equal(_bits(new.w), _bits(old.w))
+    assert np.array_equal(_bits(new.navigation.q), _bits(old.navigation.q))
+    a, b = new.metrics(), old.metrics()
+    for name in b:
+        assert np.array_equal(_bits(a[name]), _bits(b[name])), name
