@@ -25,14 +25,17 @@ of its own and the step calls them (``_rates_rhs`` five times in rk4's code) rat
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 
 from sim.core import advance as single
 from sim.core.advance import OK, as_tuples, checked_step, inertia, step_torque
-from sim.core.jit import kernel, prange
+from sim.core.algebra import dot_QQ, norm2_Q
+from sim.core.jit import DISABLED, jitable, kernel, numba_module, prange
 
-__all__ = ["advance_bodies", "pack_bodies", "body_rows", "Switches", "CompiledSteps", "WARM_AFTER", "AUTO", "CHUNK"]
+__all__ = ["advance_bodies", "pack_bodies", "body_rows", "Switches", "CompiledSteps", "WARM_AFTER", "AUTO", "CHUNK", "track_body",
+           "on_threads"]
 
 #: Body-steps a process takes through the numpy kernels before it loads the compiled body loop (from the
 #: disk cache, about 0.3 s; compiling it, 5-20 s, once; the rule of :class:`sim.core.jit.Kernel`): a short run
@@ -225,3 +228,65 @@ class CompiledSteps:
 
 
 advance_bodies.warms(_sample, WARM_AFTER)  # the warm-up rule of sim.core.jit.Kernel
+
+
+@jitable
+def track_body(metrics, k, q, w, c, c2, alive, tt, dt, norm_none, rate_under):
+    """:meth:`sim.ensemble.metrics.Tracker.track` of a body after step ``k``: ``metrics`` its ``(peak_ww,
+    first_under, travel, peak_tt, last_out)`` returned updated for its state ``(q, w)`` (frozen when faulted),
+    ``alive`` (not faulted: its ``|w| dt`` and the step's ``|T|^2 = tt`` counted), the command ``c`` with the
+    settle band :func:`sim.ensemble.metrics.outside` of ``c2 |c|^2``, each in the order of numpy's columns."""
+    peak_ww, first_under, travel, peak_tt, last_out = metrics
+    ww = w[0] * w[0] + w[1] * w[1] + w[2] * w[2]
+    if not ww <= peak_ww:  # np.maximum: a nan wins
+        peak_ww = ww
+    s = math.sqrt(ww)
+    if s < rate_under and first_under < 0:
+        first_under = k
+    if alive:
+        travel += s * dt
+        if not tt <= peak_tt:
+            peak_tt = tt
+    d = dot_QQ(q, c)
+    d *= d
+    bound = c2 * norm2_Q(c)
+    if norm_none:
+        bound = norm2_Q(q) * bound
+    if d < bound:
+        last_out = k
+    return peak_ww, first_under, travel, peak_tt, last_out
+
+
+def on_threads(fn, args: tuple, m: int) -> None:
+    """The kernel ``fn`` ``(*args, lo, hi)`` over the bodies ``0..m``, split into numba's thread count of equal
+    ranges run on as many threads (this one and ``threads - 1`` started for the call), as
+    a ``prange`` would take them; one thread when ``fn`` runs as Python (not loaded, or the JIT off).  An error in
+    a range is raised here; Ctrl-C is seen once every range has ended (no body left half-stepped)."""
+    threads = 1 if DISABLED or not fn.ready else min(m, numba_module().get_num_threads())
+    if threads <= 1:
+        fn(*args, 0, m)
+        return
+    cuts = [m * i // threads for i in range(threads + 1)]
+    errors = []
+
+    def bodies(lo: int, hi: int) -> None:
+        try:
+            fn(*args, lo, hi)
+        except BaseException as error:  # raised in the caller's thread below
+            errors.append(error)
+
+    others = [threading.Thread(target=bodies, args=(lo, hi), daemon=True) for lo, hi in zip(cuts[1:-1], cuts[2:])]
+    for thread in others:
+        thread.start()
+    bodies(cuts[0], cuts[1])
+    interrupted = None
+    for thread in others:
+        while thread.is_alive():
+            try:
+                thread.join()
+            except KeyboardInterrupt as error:
+                interrupted = error
+    if errors:
+        raise errors[0]
+    if interrupted is not None:
+        raise interrupted

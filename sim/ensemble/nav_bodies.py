@@ -30,22 +30,21 @@ through the numpy columns as before.
 from __future__ import annotations
 
 import math
-import threading
 
 import numpy as np
 
 from sim.core import advance as plain_body
 from sim.core.advance import OK, as_tuples, checked_step, inertia, normed, status_of
-from sim.core.algebra import dot_QQ, norm2_Q
-from sim.core.jit import DISABLED, jitable, kernel, numba_module
+from sim.core.jit import DISABLED, jitable, kernel
 from sim.ensemble import compiled
+from sim.ensemble.compiled import on_threads, track_body
 from sim.gnc.kalman import error_of, nees_of
 from sim.gnc.sensing import INP_SIZE, navigation
 from sim.gnc.sensors import sample_due
 from sim.model import advance_craft as craft
 from sim.model.craft_nav import CTL_SIZE, ready
 
-__all__ = ["advance_nav_bodies", "on_threads", "score_of", "track_body", "nav_end", "nav_start", "NavSteps",
+__all__ = ["advance_nav_bodies", "score_of", "nav_end", "nav_start", "NavSteps",
            "WARM_AFTER", "LOAD_AT_ONCE", "CHUNK"]
 
 #: Body-steps an ensemble with an estimator takes through the numpy columns before the process loads
@@ -123,33 +122,6 @@ def nav_hold(nav, j, dt, ends, world, par, flags):
     b = j + 1
     navigation(nav[7][j:b], ends, inp, nav[1], nav[2], nav[3], nav[4], nav[5], nav[6], nav[7][j:b], nav[8][j:b],
                nav[9][j:b], nav[10][j:b], nav[11][j:b], nav[12][j:b], world, par, flags)
-
-
-@jitable
-def track_body(metrics, k, q, w, c, c2, alive, tt, dt, norm_none, rate_under):
-    """:meth:`sim.ensemble.metrics.Tracker.track` of a body after step ``k``: ``metrics`` its ``(peak_ww,
-    first_under, travel, peak_tt, last_out)`` returned updated for its state ``(q, w)`` (frozen when faulted),
-    ``alive`` (not faulted: its ``|w| dt`` and the step's ``|T|^2 = tt`` counted), the command ``c`` with the
-    settle band :func:`sim.ensemble.metrics.outside` of ``c2 |c|^2``, each in the order of numpy's columns."""
-    peak_ww, first_under, travel, peak_tt, last_out = metrics
-    ww = w[0] * w[0] + w[1] * w[1] + w[2] * w[2]
-    if not ww <= peak_ww:  # np.maximum: a nan wins
-        peak_ww = ww
-    s = math.sqrt(ww)
-    if s < rate_under and first_under < 0:
-        first_under = k
-    if alive:
-        travel += s * dt
-        if not tt <= peak_tt:
-            peak_tt = tt
-    d = dot_QQ(q, c)
-    d *= d
-    bound = c2 * norm2_Q(c)
-    if norm_none:
-        bound = norm2_Q(q) * bound
-    if d < bound:
-        last_out = k
-    return peak_ww, first_under, travel, peak_tt, last_out
 
 
 @kernel
@@ -273,41 +245,6 @@ def _sample() -> tuple:
     nav = (np.zeros((1, CTL_SIZE)), *NO_NAV[1:])
     return (x, par, flags, np.zeros((1, _WORLD)), np.zeros((4, 1)), 0, 0, 0.0, np.zeros(1, dtype=np.bool_), i1,
             track, 0, 0.0, 0.0, f1, i1, f1, f1, i1, nav, True, np.zeros((2, 1)), i1, True, 0, 0)
-
-
-def on_threads(fn, args: tuple, m: int) -> None:
-    """The kernel ``fn`` ``(*args, lo, hi)`` over the bodies ``0..m``, split into numba's thread count of equal
-    ranges run on as many threads (this one and ``threads - 1`` started for the call), as
-    :func:`sim.ensemble.orbit_loop.run_bodies` runs its loop; one thread when ``fn`` runs as Python.  An error in
-    a range is raised here; Ctrl-C is seen once every range has ended (no body left half-stepped)."""
-    threads = 1 if DISABLED or not fn.ready else min(m, numba_module().get_num_threads())
-    if threads <= 1:
-        fn(*args, 0, m)
-        return
-    cuts = [m * i // threads for i in range(threads + 1)]
-    errors = []
-
-    def bodies(lo: int, hi: int) -> None:
-        try:
-            fn(*args, lo, hi)
-        except BaseException as error:  # raised in the caller's thread below
-            errors.append(error)
-
-    others = [threading.Thread(target=bodies, args=(lo, hi), daemon=True) for lo, hi in zip(cuts[1:-1], cuts[2:])]
-    for thread in others:
-        thread.start()
-    bodies(cuts[0], cuts[1])
-    interrupted = None
-    for thread in others:
-        while thread.is_alive():
-            try:
-                thread.join()
-            except KeyboardInterrupt as error:
-                interrupted = error
-    if errors:
-        raise errors[0]
-    if interrupted is not None:
-        raise interrupted
 
 
 class _Inertia:

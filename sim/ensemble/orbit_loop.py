@@ -30,16 +30,16 @@ body's loop returns to Python for them), full-quat's ``kane`` form, navigation, 
 from __future__ import annotations
 
 import math
-import threading
 
 import numpy as np
 
 from sim.core.advance import OK, inertia, law_torque, normed, status_of
 from sim.core.equations import quasi_rates, rates
-from sim.core.algebra import dot_QQ, norm2_Q
-from sim.core.jit import DISABLED, jitable, kernel, numba_module
+from sim.core.algebra import dot_QQ
+from sim.core.jit import DISABLED, kernel
 from sim.core.wheel_program import program
 from sim.ensemble import compiled
+from sim.ensemble.compiled import on_threads, track_body
 from sim.ensemble.environment import body_elements
 from sim.ensemble.orbit_world import SAMPLES, fixed_part, torquers_into, world_into
 from sim.gnc.pointing import INERTIAL, MODE_CODES
@@ -171,7 +171,7 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
                 sign = -1.0 if dot_QQ(qw, c) < 0.0 else 1.0
                 c = (sign * qw[0], sign * qw[1], sign * qw[2], sign * qw[3])
             if i > 0 and track[0] != 0:  # Tracker.track after step k0 + i, on the command of the new step
-                metrics = _track(metrics, k0 + i, q, w, c, c2, alive, tt, dt, track[2] != 0, rate_under)
+                metrics = track_body(metrics, k0 + i, q, w, c, c2, alive, tt, dt, track[2] != 0, rate_under)
             if i == n:
                 break
             for a in range(4):
@@ -236,61 +236,7 @@ def run_bodies(args: tuple, m: int) -> None:
     ``prange``: numba compiled the craft step's formulas again for the ``prange``'s body, about 5 s of CPU more
     (docs/PERFORMANCE.md); the bodies share nothing, so each is the same bits on any thread.  One thread when
     the kernel runs as Python (not loaded, or the JIT off)."""
-    threads = 1 if DISABLED or not advance_orbit_bodies.ready else min(m, numba_module().get_num_threads())
-    if threads <= 1:
-        advance_orbit_bodies(*args, 0, m)
-        return
-    cuts = [m * i // threads for i in range(threads + 1)]
-    errors = []
-
-    def bodies(lo: int, hi: int) -> None:
-        try:
-            advance_orbit_bodies(*args, lo, hi)
-        except BaseException as error:  # raised in the caller's thread below
-            errors.append(error)
-
-    others = [threading.Thread(target=bodies, args=(lo, hi), daemon=True) for lo, hi in zip(cuts[1:-1], cuts[2:])]
-    for thread in others:
-        thread.start()
-    bodies(cuts[0], cuts[1])  # the first range in this thread
-    interrupted = None
-    for thread in others:
-        while thread.is_alive():
-            try:
-                thread.join()
-            except KeyboardInterrupt as error:  # seen once every range has ended: no body left half-stepped
-                interrupted = error
-    if errors:
-        raise errors[0]
-    if interrupted is not None:
-        raise interrupted
-
-
-@jitable
-def _track(metrics, k, q, w, c, c2, alive, tt, dt, norm_none, rate_under):
-    """:meth:`sim.ensemble.metrics.Tracker.track` of a body after step ``k``: ``metrics`` its ``(peak_ww,
-    first_under, travel, peak_tt, last_out)`` returned updated for its state ``(q, w)`` (frozen when faulted),
-    ``alive`` (not faulted: its ``|w| dt`` and the step's ``|T|^2 = tt`` counted), the command ``c`` with the
-    settle band :func:`sim.ensemble.metrics.outside` of ``c2 |c|^2``."""
-    peak_ww, first_under, travel, peak_tt, last_out = metrics
-    ww = w[0] * w[0] + w[1] * w[1] + w[2] * w[2]
-    if not ww <= peak_ww:  # np.maximum: a nan wins
-        peak_ww = ww
-    s = math.sqrt(ww)
-    if s < rate_under and first_under < 0:
-        first_under = k
-    if alive:
-        travel += s * dt
-        if not tt <= peak_tt:
-            peak_tt = tt
-    d = dot_QQ(q, c)
-    d *= d
-    bound = c2 * norm2_Q(c)
-    if norm_none:
-        bound = norm2_Q(q) * bound
-    if d < bound:
-        last_out = k
-    return peak_ww, first_under, travel, peak_tt, last_out
+    on_threads(advance_orbit_bodies, args, m)
 
 
 class _Inertia:
