@@ -1,0 +1,66 @@
+"""Kernels compiled side by side, and the optimisation level in the cache's key (sim/core/jit.py, issue 42).
+
+A first run compiles its kernels into the disk cache in child processes; on two cores two of them compile at
+once (:func:`sim.core.jit.load_all` starts every kernel the cache lacks before it waits for the first), so the
+wall time of a first start is the longest compile, not their sum (docs/PERFORMANCE.md, "Compile time and
+start-up").  And numba's own cache index does not know ``NUMBA_OPT``: the folder's key must.
+"""
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from sim.core import jit
+
+ROOT = Path(__file__).resolve().parents[3]
+
+needs_jit = pytest.mark.skipif(jit.DISABLED, reason="the JIT is off: nothing is compiled")
+
+
+def twin_a(x):
+    return x + 1.0
+
+
+def twin_b(x):
+    return x * 2.0
+
+
+@needs_jit
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: one child at a time")
+def test_load_all_compiles_the_kernels_the_cache_lacks_in_two_children_at_once(monkeypatch, capsys):
+    module = sys.modules[__name__]
+    monkeypatch.setattr(jit, "KERNELS", [])
+    kernels = [jit.Kernel(f).warms(lambda: (1.0,), 1) for f in (twin_a, twin_b)]
+    for k in kernels:  # found by name, as a child finds a real kernel (Kernel._in_child)
+        monkeypatch.setattr(module, k.py_func.__name__, k)
+    monkeypatch.setattr(jit, "_cached", lambda k: k.ready)
+    met = threading.Barrier(2, timeout=30)  # both children running at the same time, or a timeout
+    children = []
+
+    def child(command, input, **kwargs):  # a child's compile: it waits until the other child runs too
+        children.append(input)
+        met.wait()
+        return subprocess.CompletedProcess(command, 0, b"", b"")
+
+    monkeypatch.setattr(jit.subprocess, "run", child)
+    seconds = jit.load_all()
+    assert len(children) == 2 and not met.broken
+    assert set(seconds) == set(kernels) and all(k.ready for k in kernels)
+    assert kernels[0](1.5) == 2.5 and kernels[1](1.5) == 3.0
+    assert "[2/2]" in capsys.readouterr().err
+
+
+def _key(**env) -> str:
+    environ = {k: v for k, v in os.environ.items() if k != "NUMBA_OPT"}
+    environ.update(PYTHONPATH=str(ROOT), **env)
+    out = subprocess.run([sys.executable, "-c", "from sim.core.jit import source_key; print(source_key())"],
+                         env=environ, cwd=ROOT, capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def test_numbas_optimisation_level_is_part_of_the_caches_key():
+    assert _key(NUMBA_OPT="1") != _key(NUMBA_OPT="3") == _key()
