@@ -10,6 +10,10 @@ first filled: what every later start pays when it loads them all.  Wall time of 
 the machine is shared, so the load average is printed beside.  ``--before DIR [--repeats N]`` does the compiles in
 an older tree too, the trees in turns, and prints each kernel's CPU seconds old beside new (medians).
 
+``--first [--before DIR]`` times the first run of each kind after an install (:data:`FIRST_RUNS`: the command
+line waiting for its kernel, which it compiles, saying so; every kernel at once, compiled side by side in
+children), each from an empty cache: wall and CPU, the compiling children's included.
+
 ``--startup [--before DIR]`` times the starts instead, each in a fresh process, with an empty cache and with the
 cache filled, for this tree and (``--before``, e.g. ``git archive 06c9771 | tar -x -C DIR``) the tree before,
 interleaved, median of ``--repeats``: ``attitude-sim run --duration 1`` (default and ``fly_on_estimate``: the
@@ -162,6 +166,32 @@ def startup(trees: dict, repeats: int, starts=STARTS) -> None:
             print(f"{label:45s} {cells}", flush=True)
 
 
+#: (label, command line after ``python``) of the first runs after an install timed by ``--first``: each waits for
+#: the kernel of its run, compiled from an empty cache (issue 42: at most 30 s wall on the idle machine, saying so).
+FIRST_RUNS = (("run --duration 60 (default: the plain advance)", ["-m", "app.cli", "run", "--duration", "60"]),
+              ("run --scenario sun_pointing --duration 3600", ["-m", "app.cli", "run", "--scenario", "sun_pointing",
+                                                              "--duration", "3600"]),
+              ("run --scenario fly_on_estimate --duration 3600", ["-m", "app.cli", "run", "--scenario",
+                                                                 "fly_on_estimate", "--duration", "3600"]),
+              ("every kernel at once (jit.load_all)", ["-c", FILL]))
+
+
+def first_runs(trees: dict, repeats: int) -> None:
+    """Print each of :data:`FIRST_RUNS` from an empty cache in each tree (wall and CPU of the process and its
+    compiling children; the trees in turns, median of ``repeats``)."""
+    print(f"load average {os.getloadavg()[0]:.1f} at the start")
+    for label, command in FIRST_RUNS:
+        times = {name: [] for name in trees}
+        for _ in range(repeats):
+            for name, tree in trees.items():
+                with tempfile.TemporaryDirectory() as empty:
+                    times[name].append(start_seconds(tree, command, empty))
+        cells = "  ".join(f"{name} {statistics.median(w for w, _ in t):6.1f} s (CPU {statistics.median(c for _, c in t):.1f})"
+                          for name, t in times.items())
+        print(f"{label:50s} {cells}   (goal: 30 s wall, idle)", flush=True)
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+
+
 def compiles(trees: dict, names, called: bool, repeats: int) -> None:
     """Print each kernel's CPU seconds compiled from an empty cache in each tree (the median of ``repeats``
     children, the trees in turns), and the sum: old beside new."""
@@ -190,7 +220,12 @@ def main(argv=None) -> int:
                         "or the compiles: old and new in turns, --repeats of each, the CPU seconds of each kernel)")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--only", choices=("cli", "window"), help="with --startup: those rows only")
+    parser.add_argument("--first", action="store_true", help="time the first runs after an install instead "
+                        "(FIRST_RUNS, each from an empty cache; with --before: old and new in turns)")
     args = parser.parse_args(argv)
+    if args.first:
+        first_runs({"new": ROOT, **({"old": os.path.abspath(args.before)} if args.before else {})}, args.repeats)
+        return 0
     if args.startup:
         trees = {"new": ROOT, **({"old": os.path.abspath(args.before)} if args.before else {})}
         startup(trees, args.repeats, {"cli": STARTS[:2], "window": STARTS[2:], None: STARTS}[args.only])
