@@ -33,6 +33,8 @@ import time
 
 import numpy as np
 
+from bench.cli_run import start_env
+
 _STARTUP_CHILD = """
 import sys, time
 from app.window import application, open_window
@@ -371,7 +373,8 @@ def _startup(repeats: int) -> list[float]:
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", _STARTUP_CHILD], stdout=subprocess.PIPE, text=True)
+        proc = subprocess.Popen([sys.executable, "-c", _STARTUP_CHILD], stdout=subprocess.PIPE, text=True,
+                                env=start_env())
         for line in proc.stdout:
             if line.startswith("FIRST_FRAME"):
                 times.append(time.perf_counter() - start)
@@ -404,7 +407,7 @@ sys.exit(main())
 def launch_to_first_frame(scenario: str = "default", python: str = sys.executable, tree=None) -> tuple:
     """``attitude-sim gui --scenario SCENARIO`` from the process's start to the 3D view's first frame drawn:
     ``(wall s, CPU s of the process)``; ``tree``: the source tree to run (default: this one's PYTHONPATH)."""
-    env = dict(os.environ) if tree is None else dict(os.environ, PYTHONPATH=str(tree))
+    env = start_env(tree)  # bytecode written and read, as an install has it
     start = time.perf_counter()
     proc = subprocess.Popen([python, "-c", _LAUNCH_CHILD, scenario], stdout=subprocess.PIPE, text=True, env=env,
                             cwd=None if tree is None else str(tree))

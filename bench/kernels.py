@@ -33,6 +33,8 @@ import sys
 import tempfile
 import time
 
+from bench.cli_run import start_env
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 CHILD = r"""
@@ -114,7 +116,7 @@ STARTS = (("attitude-sim run --duration 1", ["-m", "app.cli", "run", "--duration
 def start_seconds(tree: str, command: list, cache: str) -> tuple:
     """Wall seconds of one start of ``command`` in ``tree`` with the disk cache ``cache`` (to the first frame for
     the window, the whole process for the command line) and the CPU seconds of its whole process."""
-    env = dict(os.environ, PYTHONPATH=tree, ATTITUDE_SIM_CACHE=cache)
+    env = dict(start_env(tree), ATTITUDE_SIM_CACHE=cache)  # bytecode written and read, as an install has it
     env.pop("NUMBA_DISABLE_JIT", None)
     with tempfile.TemporaryDirectory() as out:
         extra = ["--out", os.path.join(out, "run.csv")] if command[0] == "-m" else []
