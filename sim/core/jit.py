@@ -376,6 +376,8 @@ class Kernel:
                    ATTITUDE_SIM_CACHE=str(_choose_cache_dir().parent))  # this process's sim and cache folder
         env.pop("MUTANT_UNDER_TEST", None)
         with _children:
+            if _cached(self):  # compiled while this one waited for its turn (another process, a thread before)
+                return
             proc = subprocess.run([sys.executable, "-c", _CHILD], input=data, env=env, cwd=here, capture_output=True)
         if proc.returncode != 0:
             lines = proc.stderr.decode(errors="replace").strip().splitlines() or [f"exit {proc.returncode}"]

@@ -64,3 +64,32 @@ def _key(**env) -> str:
 
 def test_numbas_optimisation_level_is_part_of_the_caches_key():
     assert _key(NUMBA_OPT="1") != _key(NUMBA_OPT="3") == _key()
+
+
+@needs_jit
+def test_a_kernel_compiled_while_it_waited_for_its_child_is_not_compiled_again(monkeypatch):
+    """Two processes starting at once (two windows, a window and a run): the one that waits for a compiling slot
+    finds the kernel the other compiled in the meantime, and loads it."""
+    module = sys.modules[__name__]
+    monkeypatch.setattr(jit, "KERNELS", [])
+    kernel = jit.Kernel(twin_a)
+    monkeypatch.setattr(module, "twin_a", kernel)
+    asked, there = threading.Event(), []
+
+    def cached(k):  # not in the cache when the load starts; there once another process has compiled it
+        asked.set()
+        return bool(there)
+
+    def child(*args, **kwargs):
+        raise AssertionError("compiled again in a child")
+
+    monkeypatch.setattr(jit, "_cached", cached)
+    monkeypatch.setattr(jit.subprocess, "run", child)
+    slot = threading.Lock()
+    monkeypatch.setattr(jit, "_children", slot)
+    with slot:  # every compiling slot taken
+        kernel.start(1.5)
+        assert asked.wait(30)
+        there.append(True)
+    kernel.wait()
+    assert kernel.ready and kernel(1.5) == 2.5
