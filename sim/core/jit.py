@@ -207,7 +207,7 @@ PROGRESS_EVERY = 5.0
 #: What a child process runs to compile a kernel into the disk cache: ``(kernel, args)`` pickled on its stdin.
 _CHILD = "import pickle, sys; k, a = pickle.load(sys.stdin.buffer); k.compile(*a, stream=False)"
 #: Compiling children at once: one a core, two at most (each takes a core and 0.2-0.5 GB while numba compiles):
-#: kernels loaded together (:func:`load_all`, a run's loader threads) compile side by side (PERFORMANCE.md).
+#: the kernels a run's loader threads start together (a window's craft step and world) compile side by side.
 _children = threading.BoundedSemaphore(max(1, min(2, os.cpu_count() or 1)))
 
 
@@ -445,23 +445,18 @@ def wait_all() -> float:
 
 
 def load_all(stream=None) -> dict:
-    """Load now every kernel that knows its sample arguments (:meth:`Kernel.warms`), saying on ``stream`` (default
-    stderr; False: silent) what it does, kernel by kernel with its seconds (with the progress of a first compile);
-    those seconds.  Those not in the disk cache compile in child processes, one a core (:meth:`start`)."""
+    """Load now, in this thread, every kernel that knows its sample arguments (:meth:`Kernel.warms`), saying on
+    ``stream`` (default stderr; False: silent) what it does, kernel by kernel with its seconds; those seconds."""
     todo = [k for k in KERNELS if k.sample is not None and not k.ready and not DISABLED]
     if not todo:
         return {}
     _say(stream, f"attitude-sim: loading the simulation kernels ({len(todo)}; the first time they are compiled, "
                  f"once, into {_choose_cache_dir()}) ...")
-    fresh = [k for k in todo if not _cached(k)]
-    for k in fresh:  # compiled in children, as many at once as there are cores (_children), then loaded
-        k.start()
-    seconds = {}
-    with _progress(stream if fresh else False):
-        for i, k in enumerate(todo, 1):
-            seconds[k] = k.wait(stream=False)
-            _say(stream, f"attitude-sim: [{i}/{len(todo)}] {k.py_func.__module__}.{k.py_func.__name__}: "
-                         f"{seconds[k]:.1f} s")
+    seconds = {}  # in this process, one after another: the formulas two kernels share are compiled once
+    for i, k in enumerate(todo, 1):  # (in children at once: 13 s more CPU and slower at load 4, PERFORMANCE.md)
+        seconds[k] = k.wait(stream=False)
+        _say(stream, f"attitude-sim: [{i}/{len(todo)}] {k.py_func.__module__}.{k.py_func.__name__}: "
+                     f"{seconds[k]:.1f} s")
     return seconds
 
 
