@@ -15,6 +15,17 @@ import tempfile
 import time
 
 
+def start_env(tree=None) -> dict:
+    """The environment of a timed start: this one's, but Python's bytecode written and read (``__pycache__``) as
+    pip's install compiles it, whatever ``PYTHONDONTWRITEBYTECODE`` says here (set, each start compiled every
+    module from source: 0.48 s of CPU for ``run --duration 1`` against 0.28, docs/PERFORMANCE.md); ``tree``: the
+    source tree to run (PYTHONPATH)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+    return env
+
+
 #: (label, arguments) of the start-up rows.
 STARTS = (("default", ["run", "--duration", "1"]),
           ("fly_on_estimate", ["run", "--scenario", "fly_on_estimate", "--duration", "1"]))
@@ -24,11 +35,12 @@ def start_up(args, repeats: int = 5) -> float:
     """Median wall time of ``python -m app.cli ARGS --out FILE``, s (the process's whole life)."""
     times = []
     with tempfile.TemporaryDirectory() as tmp:
-        for _ in range(repeats):
+        for i in range(repeats + 1):  # the first (not timed) writes the bytecode, as an install does
             start = time.perf_counter()
             subprocess.run([sys.executable, "-m", "app.cli", *args, "--out", os.path.join(tmp, "run.csv")],
-                           check=True, capture_output=True)
-            times.append(time.perf_counter() - start)
+                           check=True, capture_output=True, env=start_env())
+            if i:
+                times.append(time.perf_counter() - start)
     return statistics.median(times)
 
 

@@ -23,18 +23,17 @@ from __future__ import annotations
 import cProfile
 import io
 import dataclasses
-import hashlib
 import os
 import pstats
 import resource
 import statistics
 import subprocess
-import tempfile
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
+
+from bench.cli_run import start_env
 
 _STARTUP_CHILD = """
 import sys, time
@@ -374,7 +373,8 @@ def _startup(repeats: int) -> list[float]:
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", _STARTUP_CHILD], stdout=subprocess.PIPE, text=True)
+        proc = subprocess.Popen([sys.executable, "-c", _STARTUP_CHILD], stdout=subprocess.PIPE, text=True,
+                                env=start_env())
         for line in proc.stdout:
             if line.startswith("FIRST_FRAME"):
                 times.append(time.perf_counter() - start)
@@ -407,16 +407,8 @@ sys.exit(main())
 def launch_to_first_frame(scenario: str = "default", python: str = sys.executable, tree=None) -> tuple:
     """``attitude-sim gui --scenario SCENARIO`` from the process's start to the 3D view's first frame drawn:
     ``(wall s, CPU s of the process)``; ``tree``: the source tree to run (default: this one's PYTHONPATH).
-
-    The child keeps Python's bytecode cache as an installed program does (``PYTHONDONTWRITEBYTECODE`` dropped,
-    the cache in a folder of the temporary directory named by the tree): with the variable set, as on the
-    machines of this project, every start compiled each module of app/ and sim/ from source again (about
-    0.25 s of CPU).  A tree's first launch fills the cache: call once untimed before timing."""
-    env = dict(os.environ) if tree is None else dict(os.environ, PYTHONPATH=str(tree))
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    where = str(Path(tree).resolve()) if tree is not None else env.get("PYTHONPATH", "")
-    env["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "attitude-sim-bench-pycache",
-                                              hashlib.sha1(where.encode()).hexdigest()[:12])
+    A tree's first launch fills its bytecode cache: call once untimed before timing."""
+    env = start_env(tree)  # bytecode written and read, as an install has it
     start = time.perf_counter()
     proc = subprocess.Popen([python, "-c", _LAUNCH_CHILD, scenario], stdout=subprocess.PIPE, text=True, env=env,
                             cwd=None if tree is None else str(tree))

@@ -10,6 +10,13 @@ first filled: what every later start pays when it loads them all.  Wall time of 
 the machine is shared, so the load average is printed beside.  ``--before DIR [--repeats N]`` does the compiles in
 an older tree too, the trees in turns, and prints each kernel's CPU seconds old beside new (medians).
 
+``--first [--before DIR]`` times the first run of each kind after an install (:data:`FIRST_RUNS`: the command
+line waiting for its kernel, which it compiles, saying so; every kernel at once, compiled side by side in
+children), each from an empty cache: wall and CPU, the compiling children's included.
+
+``--passes KERNEL [--opt N]`` compiles one kernel from an empty cache and prints where its CPU time goes, by
+numba pass (type inference, lowering: LLVM and machine code) and by function (numba's ``numba:run_pass`` events).
+
 ``--startup [--before DIR]`` times the starts instead, each in a fresh process, with an empty cache and with the
 cache filled, for this tree and (``--before``, e.g. ``git archive 06c9771 | tar -x -C DIR``) the tree before,
 interleaved, median of ``--repeats``: ``attitude-sim run --duration 1`` (default and ``fly_on_estimate``: the
@@ -28,6 +35,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from bench.cli_run import start_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -110,7 +119,7 @@ STARTS = (("attitude-sim run --duration 1", ["-m", "app.cli", "run", "--duration
 def start_seconds(tree: str, command: list, cache: str) -> tuple:
     """Wall seconds of one start of ``command`` in ``tree`` with the disk cache ``cache`` (to the first frame for
     the window, the whole process for the command line) and the CPU seconds of its whole process."""
-    env = dict(os.environ, PYTHONPATH=tree, ATTITUDE_SIM_CACHE=cache)
+    env = dict(start_env(tree), ATTITUDE_SIM_CACHE=cache)  # bytecode written and read, as an install has it
     env.pop("NUMBA_DISABLE_JIT", None)
     with tempfile.TemporaryDirectory() as out:
         extra = ["--out", os.path.join(out, "run.csv")] if command[0] == "-m" else []
@@ -162,6 +171,83 @@ def startup(trees: dict, repeats: int, starts=STARTS) -> None:
             print(f"{label:45s} {cells}", flush=True)
 
 
+#: (label, command line after ``python``) of the first runs after an install timed by ``--first``: each waits for
+#: the kernel of its run, compiled from an empty cache (issue 42: at most 30 s wall on the idle machine, saying so).
+FIRST_RUNS = (("run --duration 60 (default: the plain advance)", ["-m", "app.cli", "run", "--duration", "60"]),
+              ("run --scenario sun_pointing --duration 3600", ["-m", "app.cli", "run", "--scenario", "sun_pointing",
+                                                              "--duration", "3600"]),
+              ("run --scenario fly_on_estimate --duration 3600", ["-m", "app.cli", "run", "--scenario",
+                                                                 "fly_on_estimate", "--duration", "3600"]),
+              ("every kernel at once (jit.load_all)", ["-c", FILL]))
+
+
+def first_runs(trees: dict, repeats: int) -> None:
+    """Print each of :data:`FIRST_RUNS` from an empty cache in each tree (wall and CPU of the process and its
+    compiling children; the trees in turns, median of ``repeats``)."""
+    print(f"load average {os.getloadavg()[0]:.1f} at the start")
+    for label, command in FIRST_RUNS:
+        times = {name: [] for name in trees}
+        for _ in range(repeats):
+            for name, tree in trees.items():
+                with tempfile.TemporaryDirectory() as empty:
+                    times[name].append(start_seconds(tree, command, empty))
+        cells = "  ".join(f"{name} {statistics.median(w for w, _ in t):6.1f} s (CPU {statistics.median(c for _, c in t):.1f})"
+                          for name, t in times.items())
+        print(f"{label:50s} {cells}   (goal: 30 s wall, idle)", flush=True)
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+
+
+#: One kernel compiled from an empty cache in this child, each numba pass's thread CPU time (``numba:run_pass``
+#: events; a callee's nested compile taken out of its caller's pass), printed as JSON.
+PASSES = r"""
+import collections, json, sys, time
+from numba.core import event
+from sim.core import jit
+import sim.model.advance_craft, sim.model.world, sim.ensemble.compiled, sim.model.thruster_drive
+stack, spent = [], collections.Counter()
+class Passes(event.Listener):
+    def on_start(self, ev):
+        stack.append([ev.data["name"], time.thread_time(), 0.0])
+    def on_end(self, ev):
+        name, start, inner = stack.pop()
+        took = time.thread_time() - start
+        spent[name] += took - inner
+        if stack:
+            stack[-1][2] += took
+kernel = next((k for k in jit.KERNELS if f"{k.py_func.__module__}.{k.py_func.__name__}" == sys.argv[1]
+               and k.sample is not None), None)  # a kernel that knows its sample arguments (jit.load_all's)
+if kernel is None:
+    sys.exit(f"no kernel {sys.argv[1]} that knows its sample arguments")
+start = time.thread_time()
+with event.install_listener("numba:run_pass", Passes()):
+    kernel.compile(stream=False)
+print(json.dumps({"cpu": time.thread_time() - start, "passes": spent}))
+"""
+
+
+def passes(kernel: str, opt=None) -> None:
+    """Print where ``kernel``'s compile from an empty cache goes (numba's optimisation level ``opt``, default
+    numba's): each pass's CPU seconds over all the formulas it compiled, then the functions that cost most."""
+    env = dict(os.environ, PYTHONPATH=ROOT, **({"NUMBA_OPT": str(opt)} if opt is not None else {}))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    with tempfile.TemporaryDirectory() as cache:
+        out = subprocess.run([sys.executable, "-c", PASSES, kernel], cwd=ROOT, capture_output=True, text=True,
+                             env=dict(env, ATTITUDE_SIM_CACHE=cache))
+    if out.returncode != 0:
+        raise SystemExit(f"--passes {kernel}: {(out.stderr.strip().splitlines() or ['failed'])[-1]}")
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    by_pass, by_function = {}, {}
+    for name, seconds in data["passes"].items():  # "pass [function]"
+        step, function = name.split(" [", 1)
+        by_pass[step] = by_pass.get(step, 0.0) + seconds
+        by_function[function.rstrip("]")] = by_function.get(function.rstrip("]"), 0.0) + seconds
+    print(f"{kernel}: {data['cpu']:.1f} s of CPU, {len(by_function)} functions compiled, NUMBA_OPT "
+          f"{opt if opt is not None else 'default'}, load average {os.getloadavg()[0]:.1f}")
+    for label, table in (("pass", by_pass), ("function", by_function)):
+        for name, seconds in sorted(table.items(), key=lambda kv: -kv[1])[:12]:
+            print(f"  {label} {name:45s} {seconds:7.2f} s")
+
+
 def compiles(trees: dict, names, called: bool, repeats: int) -> None:
     """Print each kernel's CPU seconds compiled from an empty cache in each tree (the median of ``repeats``
     children, the trees in turns), and the sum: old beside new."""
@@ -190,7 +276,18 @@ def main(argv=None) -> int:
                         "or the compiles: old and new in turns, --repeats of each, the CPU seconds of each kernel)")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--only", choices=("cli", "window"), help="with --startup: those rows only")
+    parser.add_argument("--first", action="store_true", help="time the first runs after an install instead "
+                        "(FIRST_RUNS, each from an empty cache; with --before: old and new in turns)")
+    parser.add_argument("--passes", metavar="KERNEL", help="where one kernel's compile goes (module.name, e.g. "
+                        "sim.model.advance_craft.advance_craft): CPU seconds by numba pass and by function")
+    parser.add_argument("--opt", type=int, choices=(0, 1, 2, 3), help="with --passes: numba's optimisation level")
     args = parser.parse_args(argv)
+    if args.passes:
+        passes(args.passes, args.opt)
+        return 0
+    if args.first:
+        first_runs({"new": ROOT, **({"old": os.path.abspath(args.before)} if args.before else {})}, args.repeats)
+        return 0
     if args.startup:
         trees = {"new": ROOT, **({"old": os.path.abspath(args.before)} if args.before else {})}
         startup(trees, args.repeats, {"cli": STARTS[:2], "window": STARTS[2:], None: STARTS}[args.only])

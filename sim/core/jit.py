@@ -50,7 +50,6 @@ import hashlib
 import importlib
 import os
 import pickle
-import signal
 import subprocess
 import sys
 import tempfile
@@ -59,6 +58,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from sim.core.interrupts import interrupts_held
 
 __all__ = ["jitable", "kernel", "Kernel", "boxed", "source_key", "DISABLED", "prange",
            "numba_module", "wait_all", "load_all", "KERNELS", "WARM_SECONDS", "PROGRESS_EVERY"]
@@ -112,11 +113,11 @@ def numba_module():
 
 def source_key() -> str:
     """16 hex digits of a hash of every kernel file's text (the modules of :mod:`sim` that name this one), numba's
-    and Python's version: a change of any of them changes it."""
+    version and optimisation level (``NUMBA_OPT``, not in numba's own key) and Python's: a change of any changes it."""
     digest = hashlib.sha256()
     import numba  # its version is part of the key (imported once, by numba_module or here)
 
-    digest.update(f"numba {numba.__version__} python {sys.version_info[:3]}".encode())
+    digest.update(f"numba {numba.__version__} opt {int(numba.config.OPT)} python {sys.version_info[:3]}".encode())
     for path in sorted(_SIM.rglob("*.py")):
         text = path.read_bytes()
         if path.name == "jit.py" and path.parent.name == "core" or _MARK.encode() in text:
@@ -176,27 +177,6 @@ def _cached(dispatcher) -> bool:
     return any(p.name.startswith(name) for p in _choose_cache_dir().rglob("*.nbi"))
 
 
-@contextlib.contextmanager
-def _interrupts_held():
-    """Ctrl-C during a compile or a load from the cache is held and delivered right after it, to the handler in
-    force (a KeyboardInterrupt raised inside numba's compiler or cache was seen to end the process by the signal,
-    exit -2, after the program had handled it: ``attitude-sim run`` interrupted as its kernel loads)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held = []
-    old = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
-    if held:
-        if callable(old):
-            old(signal.SIGINT, None)
-        elif old == signal.SIG_DFL:
-            raise KeyboardInterrupt
-
-
 def _say(stream, text):
     if stream is not False:
         print(text, file=sys.stderr if stream is None else stream, flush=True)
@@ -226,8 +206,9 @@ WARM_SECONDS = 0.25
 PROGRESS_EVERY = 5.0
 #: What a child process runs to compile a kernel into the disk cache: ``(kernel, args)`` pickled on its stdin.
 _CHILD = "import pickle, sys; k, a = pickle.load(sys.stdin.buffer); k.compile(*a, stream=False)"
-#: One compiling child at a time (each takes a core and 0.2-0.5 GB while numba compiles).
-_children = threading.Lock()
+#: Compiling children at once: one a core, two at most (each takes a core and 0.2-0.5 GB while numba compiles):
+#: the kernels a run's loader threads start together (a window's craft step and world) compile side by side.
+_children = threading.BoundedSemaphore(max(1, min(2, os.cpu_count() or 1)))
 
 
 def boxed(value):
@@ -370,10 +351,10 @@ class Kernel:
         types = tuple(dispatcher.typeof_pyval(a) for a in self._args(args))
         loud = not _cached(self)
         if loud:
-            _say(stream, f"attitude-sim: compiling the simulation kernels, once (about 5-20 s; later runs load them "
-                         f"from {_choose_cache_dir()}) ...")
+            _say(stream, f"attitude-sim: compiling the simulation kernels, once ({self.py_func.__name__}: about "
+                         f"5-30 s on an idle machine; later runs load them from {_choose_cache_dir()}) ...")
         start = time.perf_counter()
-        with _interrupts_held(), _progress(stream if loud else False):
+        with interrupts_held(), _progress(stream if loud else False):
             dispatcher.compile(types)
         seconds = time.perf_counter() - start
         if loud:
@@ -382,7 +363,7 @@ class Kernel:
         return seconds
 
     def _in_child(self, args) -> None:
-        """Compile it into the disk cache in a child Python (:data:`_CHILD`), one child at a time; raises what went
+        """Compile it into the disk cache in a child Python (:data:`_CHILD`), one child a core; raises what went
         wrong there.  Not for a kernel not found by name (a test's) or arguments that do not pickle."""
         try:
             if _kernel_named(*self.__reduce__()[1]) is not self:
@@ -395,6 +376,8 @@ class Kernel:
                    ATTITUDE_SIM_CACHE=str(_choose_cache_dir().parent))  # this process's sim and cache folder
         env.pop("MUTANT_UNDER_TEST", None)
         with _children:
+            if _cached(self):  # compiled while this one waited for its turn (another process, a thread before)
+                return
             proc = subprocess.run([sys.executable, "-c", _CHILD], input=data, env=env, cwd=here, capture_output=True)
         if proc.returncode != 0:
             lines = proc.stderr.decode(errors="replace").strip().splitlines() or [f"exit {proc.returncode}"]
@@ -469,8 +452,8 @@ def load_all(stream=None) -> dict:
         return {}
     _say(stream, f"attitude-sim: loading the simulation kernels ({len(todo)}; the first time they are compiled, "
                  f"once, into {_choose_cache_dir()}) ...")
-    seconds = {}
-    for i, k in enumerate(todo, 1):
+    seconds = {}  # in this process, one after another: the formulas two kernels share are compiled once
+    for i, k in enumerate(todo, 1):  # (in children at once: 13 s more CPU and slower at load 4, PERFORMANCE.md)
         seconds[k] = k.wait(stream=False)
         _say(stream, f"attitude-sim: [{i}/{len(todo)}] {k.py_func.__module__}.{k.py_func.__name__}: "
                      f"{seconds[k]:.1f} s")
