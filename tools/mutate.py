@@ -85,6 +85,38 @@ def equivalents(folder: Path = EQUIVALENT) -> dict[str, str]:
     return found
 
 
+#: The decorators of sim/core/jit.py: a formula (``@jitable``) and a compiled entry point (``@kernel``).
+KERNEL_DECORATORS = {"jitable", "kernel"}
+
+
+def plain_kernels(source: str) -> str:
+    """``source`` with each module-level function decorated only by ``@jitable`` / ``@kernel`` (with or without
+    arguments) written undecorated, the decorators applied by an assignment after it: ``def f(..)`` then
+    ``f = jitable(f)``.  The same objects at import; but mutmut 3.8 leaves every decorated function unmutated
+    (its file_mutation: a decorator runs at definition), which would leave every kernel formula of issue 42
+    without a mutant.  Written this way mutmut mutates them, and with ``NUMBA_DISABLE_JIT=1`` (:meth:`Part.run`)
+    ``jitable`` returns the trampoline itself and a kernel calls it as its ``py_func``."""
+    import libcst
+
+    def decorator_name(d):
+        node = d.decorator.func if isinstance(d.decorator, libcst.Call) else d.decorator
+        return node.value if isinstance(node, libcst.Name) else None
+
+    module = libcst.parse_module(source)
+    body = []
+    for node in module.body:
+        if (isinstance(node, libcst.FunctionDef) and node.decorators
+                and all(decorator_name(d) in KERNEL_DECORATORS for d in node.decorators)):
+            name = node.name.value
+            body.append(node.with_changes(decorators=[]))
+            for d in reversed(node.decorators):  # the decorator nearest the def applies first
+                call = libcst.Module([]).code_for_node(d.decorator)
+                body.append(libcst.parse_statement(f"{name} = {call}({name})\n"))
+        else:
+            body.append(node)
+    return module.with_changes(body=body).code
+
+
 def kind(orig: str, mutant: str) -> str:
     """What a mutant changed, for the survivors' table: string, number, operator, keyword,
     value (an argument dropped, or a value or argument made None), call (a method or name
@@ -197,6 +229,17 @@ class Part:
             if entry.name not in self.packages and entry.name not in ("tests", "pyproject.toml"):
                 extra.append(entry.name)
 
+        # The kernel formulas undecorated in this copy (plain_kernels), so that mutmut mutates them too; the
+        # file keeps its time, so that mutmut's "changed since" check (--resume) sees only real changes.
+        for rel in self.files():
+            path = self.dir / rel
+            text = path.read_text()
+            plain = plain_kernels(text)
+            if plain != text:
+                stat = path.stat()
+                path.write_text(plain)
+                os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
         def lines(values):
             return "".join(f"\n    {v}" for v in values)
 
@@ -210,6 +253,17 @@ class Part:
             f"pytest_add_cli_args ={lines(PYTEST_ARGS)}\n"
             "process_isolation = forkserver\n"
         )
+
+    def generate(self) -> None:
+        """mutmut's first stage alone: copy the sources into ``mutants/`` and write every mutant and its
+        ``.meta`` (no stats, no test).  A first ``--sample`` draws from these, before any mutant has run."""
+        script = ("from mutmut import __main__ as m\n"
+                  "m.set_mutant_under_test('mutant_generation')\n"
+                  "m.makedirs(m.Path('mutants'), exist_ok=True)\n"
+                  "m.copy_src_dir(); m.copy_also_copy_files(); m.setup_source_paths()\n"
+                  "print(m.create_mutants(2))\n")
+        print(f"{self.name}: generating the mutants", flush=True)
+        subprocess.run([sys.executable, "-c", script], cwd=self.dir, check=True, stdout=subprocess.DEVNULL)
 
     def survivors(self) -> list[str]:
         """The mutants no test killed, less those named equivalent (tools/equivalent/)."""
@@ -528,6 +582,10 @@ def main(argv=None) -> int:
         return 0
     failed = 0
     if not (args.report_only or args.merge):
+        for part in parts:
+            part.prepare(keep=args.resume or args.retest or bool(args.sample))
+            if args.sample and not part.results():  # a first sample: draw from freshly made mutants
+                part.generate()
         names = {part.name: part.survivors() if args.retest
                  else part.untested(args.sample, args.seed) if args.sample else [] for part in parts}
         if args.names:  # names, and patterns (mutmut matches them with fnmatch: a changed function's mutants)
@@ -535,8 +593,6 @@ def main(argv=None) -> int:
             patterns = sorted(n for n in chosen if any(c in n for c in "*?["))
             names = {part: [n for n in these if n in chosen] + patterns for part, these in names.items()}
         note = " (retest)" if args.retest else f" (sample {args.sample:g})" if args.sample else ""
-        for part in parts:
-            part.prepare(keep=args.resume or args.retest or bool(args.sample))
         for part in parts:
             if (args.retest or args.sample) and not names[part.name]:
                 continue
