@@ -74,6 +74,19 @@ SURVIVED = {0}
 NO_TESTS = {5, 33}
 
 
+#: mutmut with its clean run skipped (``--no-clean-run``): before the mutants, mutmut runs their tests on the
+#: unmutated code once more, after its stats step has run every selected test on that code and required them all
+#: to pass.  With the kernels run as Python that second pass of the whole selection cost 15-25 minutes here.  Only
+#: for a run whose stats step has passed on the code and tests as they are (a start, or --resume without changes).
+NO_CLEAN_RUN = ("import sys\n"
+                "from mutmut.workers import isolation\n"
+                "from mutmut.__main__ import cli\n"
+                "for runner in (isolation.ForkServerRunner, isolation.ForkRunner):\n"
+                "    runner.run_clean_tests = lambda self, tests: 0\n"
+                "sys.argv[0] = 'mutmut'\n"
+                "sys.exit(cli())\n")
+
+
 def equivalents(folder: Path = EQUIVALENT) -> dict[str, str]:
     """The mutants named equivalent, with their reasons (docs/RELIABILITY.md, "Mutation testing")."""
     found = {}
@@ -325,11 +338,13 @@ class Part:
             out[module] = ((killed + share * untested) / (total + untested), half / (total + untested))
         return out
 
-    def run(self, jobs: int, names=(), budget: float | None = None, note: str = "") -> int:
+    def run(self, jobs: int, names=(), budget: float | None = None, note: str = "",
+            clean_run: bool = True) -> int:
         """mutmut run (only the mutants ``names`` if given); its own output goes to
-        build/mutate/<part>/mutmut.log, progress is printed."""
-        mutmut = Path(sys.executable).with_name("mutmut")
-        command = [str(mutmut), "run", "--max-children", str(jobs), *names]
+        build/mutate/<part>/mutmut.log, progress is printed.  ``clean_run=False`` (``--no-clean-run``): mutmut's
+        clean run of the mutants' tests is skipped (:data:`NO_CLEAN_RUN`)."""
+        mutmut = [str(Path(sys.executable).with_name("mutmut"))] if clean_run else [sys.executable, "-c", NO_CLEAN_RUN]
+        command = [*mutmut, "run", "--max-children", str(jobs), *names]
         env = dict(os.environ)
         # The mutated modules are large (every mutant of a function is in the file): their
         # bytecode must be cached, or every subprocess a test starts compiles them anew.
@@ -557,6 +572,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=2026,
                         help="with --sample: the draw's seed (another seed, another sample: a new estimate "
                              "after the last sample's survivors were read)")
+    parser.add_argument("--no-clean-run", action="store_true",
+                        help="skip mutmut's clean run of the mutants' tests (its stats step has run them unmutated)")
     parser.add_argument("--report-only", action="store_true", help="summarise the last run's results")
     parser.add_argument("--resume", action="store_true",
                         help="keep the last run's results and test only the mutants not yet tested")
@@ -596,7 +613,7 @@ def main(argv=None) -> int:
         for part in parts:
             if (args.retest or args.sample) and not names[part.name]:
                 continue
-            failed |= part.run(args.jobs, names[part.name], args.budget, note) != 0
+            failed |= part.run(args.jobs, names[part.name], args.budget, note, clean_run=not args.no_clean_run) != 0
     text, detail = report(parts)
     WORK.mkdir(parents=True, exist_ok=True)
     (WORK / "report.md").write_text(text + "\n")
