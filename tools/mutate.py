@@ -74,6 +74,19 @@ SURVIVED = {0}
 NO_TESTS = {5, 33}
 
 
+#: mutmut with its clean run skipped (``--no-clean-run``): before the mutants, mutmut runs their tests on the
+#: unmutated code once more, after its stats step has run every selected test on that code and required them all
+#: to pass.  With the kernels run as Python the stats step alone ran beyond 27 minutes here (2026-11-29).  Only
+#: for a run whose stats step has passed on the code and tests as they are (a start, or --resume without changes).
+NO_CLEAN_RUN = ("import sys\n"
+                "from mutmut.workers import isolation\n"
+                "from mutmut.__main__ import cli\n"
+                "for runner in (isolation.ForkServerRunner, isolation.ForkRunner):\n"
+                "    runner.run_clean_tests = lambda self, tests: 0\n"
+                "sys.argv[0] = 'mutmut'\n"
+                "sys.exit(cli())\n")
+
+
 def equivalents(folder: Path = EQUIVALENT) -> dict[str, str]:
     """The mutants named equivalent, with their reasons (docs/RELIABILITY.md, "Mutation testing")."""
     found = {}
@@ -83,6 +96,38 @@ def equivalents(folder: Path = EQUIVALENT) -> dict[str, str]:
             if name and not name.startswith("#"):
                 found[name] = reason.strip()
     return found
+
+
+#: The decorators of sim/core/jit.py: a formula (``@jitable``) and a compiled entry point (``@kernel``).
+KERNEL_DECORATORS = {"jitable", "kernel"}
+
+
+def plain_kernels(source: str) -> str:
+    """``source`` with each module-level function decorated only by ``@jitable`` / ``@kernel`` (with or without
+    arguments) written undecorated, the decorators applied by an assignment after it: ``def f(..)`` then
+    ``f = jitable(f)``.  The same objects at import; but mutmut 3.8 leaves every decorated function unmutated
+    (its file_mutation: a decorator runs at definition), which would leave every kernel formula of issue 42
+    without a mutant.  Written this way mutmut mutates them, and with ``NUMBA_DISABLE_JIT=1`` (:meth:`Part.run`)
+    ``jitable`` returns the trampoline itself and a kernel calls it as its ``py_func``."""
+    import libcst
+
+    def decorator_name(d):
+        node = d.decorator.func if isinstance(d.decorator, libcst.Call) else d.decorator
+        return node.value if isinstance(node, libcst.Name) else None
+
+    module = libcst.parse_module(source)
+    body = []
+    for node in module.body:
+        if (isinstance(node, libcst.FunctionDef) and node.decorators
+                and all(decorator_name(d) in KERNEL_DECORATORS for d in node.decorators)):
+            name = node.name.value
+            body.append(node.with_changes(decorators=[]))
+            for d in reversed(node.decorators):  # the decorator nearest the def applies first
+                call = libcst.Module([]).code_for_node(d.decorator)
+                body.append(libcst.parse_statement(f"{name} = {call}({name})\n"))
+        else:
+            body.append(node)
+    return module.with_changes(body=body).code
 
 
 def kind(orig: str, mutant: str) -> str:
@@ -197,6 +242,17 @@ class Part:
             if entry.name not in self.packages and entry.name not in ("tests", "pyproject.toml"):
                 extra.append(entry.name)
 
+        # The kernel formulas undecorated in this copy (plain_kernels), so that mutmut mutates them too; the
+        # file keeps its time, so that mutmut's "changed since" check (--resume) sees only real changes.
+        for rel in self.files():
+            path = self.dir / rel
+            text = path.read_text()
+            plain = plain_kernels(text)
+            if plain != text:
+                stat = path.stat()
+                path.write_text(plain)
+                os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
         def lines(values):
             return "".join(f"\n    {v}" for v in values)
 
@@ -210,6 +266,17 @@ class Part:
             f"pytest_add_cli_args ={lines(PYTEST_ARGS)}\n"
             "process_isolation = forkserver\n"
         )
+
+    def generate(self) -> None:
+        """mutmut's first stage alone: copy the sources into ``mutants/`` and write every mutant and its
+        ``.meta`` (no stats, no test).  A first ``--sample`` draws from these, before any mutant has run."""
+        script = ("from mutmut import __main__ as m\n"
+                  "m.set_mutant_under_test('mutant_generation')\n"
+                  "m.makedirs(m.Path('mutants'), exist_ok=True)\n"
+                  "m.copy_src_dir(); m.copy_also_copy_files(); m.setup_source_paths()\n"
+                  "print(m.create_mutants(2))\n")
+        print(f"{self.name}: generating the mutants", flush=True)
+        subprocess.run([sys.executable, "-c", script], cwd=self.dir, check=True, stdout=subprocess.DEVNULL)
 
     def survivors(self) -> list[str]:
         """The mutants no test killed, less those named equivalent (tools/equivalent/)."""
@@ -271,11 +338,13 @@ class Part:
             out[module] = ((killed + share * untested) / (total + untested), half / (total + untested))
         return out
 
-    def run(self, jobs: int, names=(), budget: float | None = None, note: str = "") -> int:
+    def run(self, jobs: int, names=(), budget: float | None = None, note: str = "",
+            clean_run: bool = True) -> int:
         """mutmut run (only the mutants ``names`` if given); its own output goes to
-        build/mutate/<part>/mutmut.log, progress is printed."""
-        mutmut = Path(sys.executable).with_name("mutmut")
-        command = [str(mutmut), "run", "--max-children", str(jobs), *names]
+        build/mutate/<part>/mutmut.log, progress is printed.  ``clean_run=False`` (``--no-clean-run``): mutmut's
+        clean run of the mutants' tests is skipped (:data:`NO_CLEAN_RUN`)."""
+        mutmut = [str(Path(sys.executable).with_name("mutmut"))] if clean_run else [sys.executable, "-c", NO_CLEAN_RUN]
+        command = [*mutmut, "run", "--max-children", str(jobs), *names]
         env = dict(os.environ)
         # The mutated modules are large (every mutant of a function is in the file): their
         # bytecode must be cached, or every subprocess a test starts compiles them anew.
@@ -503,6 +572,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=2026,
                         help="with --sample: the draw's seed (another seed, another sample: a new estimate "
                              "after the last sample's survivors were read)")
+    parser.add_argument("--no-clean-run", action="store_true",
+                        help="skip mutmut's clean run of the mutants' tests (its stats step has run them unmutated)")
     parser.add_argument("--report-only", action="store_true", help="summarise the last run's results")
     parser.add_argument("--resume", action="store_true",
                         help="keep the last run's results and test only the mutants not yet tested")
@@ -528,6 +599,10 @@ def main(argv=None) -> int:
         return 0
     failed = 0
     if not (args.report_only or args.merge):
+        for part in parts:
+            part.prepare(keep=args.resume or args.retest or bool(args.sample))
+            if args.sample and not part.results():  # a first sample: draw from freshly made mutants
+                part.generate()
         names = {part.name: part.survivors() if args.retest
                  else part.untested(args.sample, args.seed) if args.sample else [] for part in parts}
         if args.names:  # names, and patterns (mutmut matches them with fnmatch: a changed function's mutants)
@@ -536,11 +611,9 @@ def main(argv=None) -> int:
             names = {part: [n for n in these if n in chosen] + patterns for part, these in names.items()}
         note = " (retest)" if args.retest else f" (sample {args.sample:g})" if args.sample else ""
         for part in parts:
-            part.prepare(keep=args.resume or args.retest or bool(args.sample))
-        for part in parts:
             if (args.retest or args.sample) and not names[part.name]:
                 continue
-            failed |= part.run(args.jobs, names[part.name], args.budget, note) != 0
+            failed |= part.run(args.jobs, names[part.name], args.budget, note, clean_run=not args.no_clean_run) != 0
     text, detail = report(parts)
     WORK.mkdir(parents=True, exist_ok=True)
     (WORK / "report.md").write_text(text + "\n")

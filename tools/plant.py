@@ -47,9 +47,13 @@ def plant(source: str, orig: str, mutant: str) -> str | None:
 
     class Swap(libcst.CSTTransformer):
         def leave_FunctionDef(self, before, after):
-            if libcst.Module([before]).code.strip() == want:
+            # A kernel formula comes from tools/mutate.py's copy undecorated (plain_kernels): compared without
+            # its decorators, planted with them.
+            bare = before.with_changes(decorators=[])
+            if libcst.Module([before]).code.strip() == want or libcst.Module([bare]).code.strip() == want:
                 found.append(before)
-                return new.with_changes(leading_lines=before.leading_lines)
+                return new.with_changes(leading_lines=before.leading_lines,
+                                        decorators=new.decorators or before.decorators)
             return after
 
     planted = module.visit(Swap())
@@ -64,6 +68,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("mutants", type=Path, help="mutants as JSON lines (tools/mutate.py --export)")
     parser.add_argument("--only", nargs="+", default=(), help="only these mutants (by name)")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="seconds a mutant's test run may take; beyond it the mutant counts as survived "
+                             "(make mutate's --budget: a mutant only a slower test kills survives)")
     parser.add_argument("--all-tests", action="store_true",
                         help="also the tests make mutate leaves out (marked qt, gl, subprocess, timing, source)")
     args = parser.parse_args(argv[:cut])
@@ -73,12 +80,15 @@ def main(argv=None) -> int:
     rows = [json.loads(line) for line in args.mutants.read_text().splitlines() if line.strip()]
     if args.only:
         rows = [r for r in rows if r["name"] in args.only]
-    def pytest():
+    def pytest(budget=None):
         # No bytecode written: a mutant of the original's size, planted and put back within
         # one second, would otherwise leave a .pyc that later runs take for the original.
-        return subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
-                              cwd=ROOT, capture_output=True, text=True,
-                              env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+        try:
+            return subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+                                  cwd=ROOT, capture_output=True, text=True, timeout=budget,
+                                  env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+        except subprocess.TimeoutExpired:  # the child is killed: no test failed within the budget
+            return subprocess.CompletedProcess([], 0, "", "")
 
     clean = pytest()
     if clean.returncode != 0:  # a mutant is killed only by tests that pass on the code as it is
@@ -96,7 +106,7 @@ def main(argv=None) -> int:
             continue
         try:
             path.write_text(planted)
-            result = pytest()
+            result = pytest(args.budget)
         finally:
             path.write_text(original)
         # pytest's exit codes: 1 a test failed; 0 all passed; 5 none collected; 2-4 an error

@@ -16,6 +16,7 @@ import numba
 import numpy as np
 import pytest
 
+from sim.core import jit
 from sim.ensemble import Ensemble, EnsembleSpec
 from sim.ensemble import orbit_loop
 from sim.model.settings import Settings
@@ -191,6 +192,7 @@ class _Ranges:
         return getattr(self.kernel, name)
 
 
+@pytest.mark.skipif(jit.DISABLED, reason="the JIT is off: the kernel runs as Python, on one thread (run_bodies)")
 def test_one_core_and_two_give_the_same_bits(monkeypatch):
     """numba's thread count splits the bodies into that many ranges, each on a thread of its own (run_bodies),
     and the bits do not depend on it."""
