@@ -215,16 +215,28 @@ class CompiledSteps:
         done = np.empty(self.n, dtype=np.int64)
         advance_bodies(self._x, par, flags, k, self.faulted, done, switches, self._k, qc, threshold,
                        float(tr.rate_under), tr.peak_ww, tr.first_under, tr.travel, tr.peak_tt, tr.last_out)
+        self._called(before, done, k)
+        self._tracked_call(track)
+        return k
+
+    def _called(self, before, done, k: int) -> None:
+        """After a compiled call of ``k`` steps (this loop's, :mod:`~sim.ensemble.orbit_loop`'s or
+        :mod:`~sim.ensemble.nav_bodies`'): the time of each body's fault that the call found (faulted now, not
+        ``before``; after its ``done`` good steps), and the ensemble's step count and time."""
         new = self.faulted & ~before
         if new.any():
             self.fault_t[new] = self._t0 + (self._k + done[new] - self._k0) * self._dt
         self._k += k
         self._t = self._t0 + (self._k - self._k0) * self._dt
+
+    def _tracked_call(self, track) -> None:
+        """After a compiled call, what ``_commit`` keeps of the metrics: none tracked when ``track`` was off, else
+        the constant torque's peak."""
         if not track:
             self._tracked = False
         elif self._const_tt is not None:
+            tr = self._tracker
             tr.peak_const_tt = max(tr.peak_const_tt, self._const_tt)
-        return k
 
 
 advance_bodies.warms(_sample, WARM_AFTER)  # the warm-up rule of sim.core.jit.Kernel

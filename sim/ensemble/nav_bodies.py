@@ -337,16 +337,9 @@ class NavSteps:
         steps = int(taken[0])
         nav.loop_taken((ctl[0],))
         self._nav_steps += steps - 1  # the window's steps scored by the kernel
-        new = self.faulted & ~before
-        if new.any():
-            self.fault_t[new] = self._t0 + (self._k + done[new] - self._k0) * dt
-        self._k += steps
-        self._t = self._t0 + (self._k - self._k0) * dt
+        self._called(before, done, steps)
         self._navigate_after(np.ascontiguousarray(ctl[:, 9:12].T), dt)  # the end of the last step (Python's)
-        if not track:
-            self._tracked = False
-        elif self._const_tt is not None:
-            tr.peak_const_tt = max(tr.peak_const_tt, self._const_tt)
+        self._tracked_call(track)
         return steps
 
 

@@ -370,11 +370,7 @@ class OrbitSteps(compiled.CompiledSteps):
         if bdot is not None:  # each body's B-dot state back (its time, the same for all, as floats)
             bdot.state[:] = [*mags[0, 11:14].tolist(), *(mags[:, 14 + i].copy() for i in range(6))]
             bdot.u[:] = [rods[:, i, 7].copy() for i in range(rods.shape[1])]
-        new = self.faulted & ~before
-        if new.any():
-            self.fault_t[new] = self._t0 + (self._k + done[new] - self._k0) * self._dt
-        self._k += k
-        self._t = self._t0 + (self._k - self._k0) * self._dt
+        self._called(before, done, k)
         moving = self._world.mode != "inertial"
         if moving:  # the kernel's command of the new step: the sign the world's command is followed from
             cmd.qc = tuple(float(v) for v in qc[:, 0]) if cmd.shared else qc
@@ -382,10 +378,7 @@ class OrbitSteps(compiled.CompiledSteps):
         if moving and not cmd.shared:  # and the command itself (Simulation's bit for bit; rows of the numpy
             cmd.qc = qc  # world may differ from it by an ulp: sim.ensemble.engine)
             self._sync_command()
-        if not track:
-            self._tracked = False
-        elif self._const_tt is not None:
-            tr.peak_const_tt = max(tr.peak_const_tt, self._const_tt)
+        self._tracked_call(track)
         return k
 
 
