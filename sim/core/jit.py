@@ -59,6 +59,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.core import jit_codegen
 from sim.core.interrupts import interrupts_held
 
 __all__ = ["jitable", "kernel", "Kernel", "boxed", "source_key", "DISABLED", "prange",
@@ -103,9 +104,10 @@ def numba_module():
         if _numba is None:
             import numba
             from numba.extending import register_jitable
+            jit_codegen.install(numba)  # a formula's library only linked, optimised once in its kernel's
             numba.config.CACHE_DIR = str(_choose_cache_dir())  # read by numba's cache locator per dispatcher
             for fn, how in _pending:
-                register_jitable(inline=how)(fn)
+                register_jitable(inline=how, **jit_codegen.FORMULA_OPTIONS)(fn)
             _pending.clear()
             _numba = numba
     return _numba
@@ -113,11 +115,13 @@ def numba_module():
 
 def source_key() -> str:
     """16 hex digits of a hash of every kernel file's text (the modules of :mod:`sim` that name this one), numba's
-    version and optimisation level (``NUMBA_OPT``, not in numba's own key) and Python's: a change of any changes it."""
+    version and optimisation level (``NUMBA_OPT``, not in numba's own key), whether :mod:`~sim.core.jit_codegen`'s
+    hook applies, and Python's: a change of any changes it."""
     digest = hashlib.sha256()
     import numba  # its version is part of the key (imported once, by numba_module or here)
 
-    digest.update(f"numba {numba.__version__} opt {int(numba.config.OPT)} python {sys.version_info[:3]}".encode())
+    digest.update(f"numba {numba.__version__} opt {int(numba.config.OPT)} python {sys.version_info[:3]} "
+                  f"linked {jit_codegen.applies(numba.__version__)}".encode())
     for path in sorted(_SIM.rglob("*.py")):
         text = path.read_bytes()
         if path.name == "jit.py" and path.parent.name == "core" or _MARK.encode() in text:
@@ -466,12 +470,13 @@ def jitable(fn=None, *, inline: bool = False):
     def wrap(f, how="always" if inline else "never"):
         if DISABLED:
             return f
+        jit_codegen.link_only(f)
         with _lock:
             if _numba is None:
                 _pending.append((f, how))
                 return f
         from numba.extending import register_jitable
-        return register_jitable(inline=how)(f)
+        return register_jitable(inline=how, **jit_codegen.FORMULA_OPTIONS)(f)
     return wrap if fn is None else wrap(fn)
 
 

@@ -1,0 +1,110 @@
+"""A formula's library is only linked, never run: numba's code generation told so (a version-checked hook).
+
+What it rests on (numba 0.68's ``numba/core/typed_passes.py`` ``BaseNativeLowering.run_pass``,
+``numba/core/cpu.py`` ``CPUContext.get_executable`` and ``numba/core/codegen.py`` ``CPUCodeLibrary.finalize``):
+every function numba compiles, a ``register_jitable`` formula (:func:`sim.core.jit.jitable`) too, gets a code
+library of its own, which ``get_executable`` finalises at once: its module optimised (a cheap then a full ``-O3``
+module pipeline, ``_optimize_final_module``), added to the execution engine and compiled to machine code
+(``finalize_object``), for the address of a Python-callable wrapper.  A formula's wrapper is never called (Python
+callers run the formula's Python; :func:`~sim.core.jit.jitable` returns it); its library serves only to be linked
+into its callers' libraries (``add_linking_library``: the module as it is, its functions ``linkonce_odr``), and each
+caller optimises the linked module again, up to the kernel, whose library is the one compiled to machine code and
+written to the disk cache.  So for a formula this hook skips the module pipeline and the machine code: its
+library keeps the function-level passes numba ran when its IR was added, is marked finalised, and is linked as
+before; the kernel's library (and any library not of a formula) is finalised as numba does, its module optimised
+once with every formula in it.  A formula's entry (``CompileResult.entry_point``) gets a null address: nothing
+calls it.  Its environment pointer stays unset, as it is for every callee of a kernel loaded from numba's disk
+cache (numba sets only the entry's).
+
+The optimisations are numba's own passes on the same IR, without ``fastmath``: LLVM reorders no floating-point
+operation without it, so the numbers are the same bits (the golden and compiled-against-Python tests say so);
+the machine code differs only where the inliner decided otherwise.  The figures: docs/PERFORMANCE.md, "Compile
+time (issue 42, stop 50)".
+
+Checked, not assumed: :func:`install` patches only the numba versions in :data:`TESTED` whose classes have the
+methods it wraps, else leaves numba as it is (:data:`ACTIVE` False: slower compiles, the same kernels).
+``ATTITUDE_SIM_FULL_CODEGEN=1`` turns it off.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["TESTED", "ACTIVE", "LINKED", "applies", "install", "link_only", "FORMULAS", "FORMULA_OPTIONS"]
+
+#: numba versions whose code generation this hook was read against and tested with.
+TESTED = ("0.68.1",)
+
+#: True once :func:`install` has patched numba (this process).
+ACTIVE = False
+
+#: Formulas' libraries only linked so far in this process (no module pipeline, no machine code of their own).
+LINKED = 0
+
+#: numba's options for a formula (numba's own ``jit`` options, given to ``register_jitable``): no Python wrapper
+#: and no C wrapper are made for it, since nothing calls it from outside a kernel (numba's ``BaseNativeLowering``
+#: makes them unless told; they were lowered, optimised and linked for each of a kernel's formulas).
+FORMULA_OPTIONS = dict(no_cpython_wrapper=True, no_cfunc_wrapper=True)
+
+#: ``(module, qualified name)`` of every formula (:func:`sim.core.jit.jitable`): their libraries are only linked.
+FORMULAS: set = set()
+
+
+def link_only(fn) -> None:
+    """Record ``fn`` (a formula) as compiled only to be linked into its callers."""
+    FORMULAS.add((fn.__module__, fn.__qualname__))
+
+
+def applies(version: str) -> bool:
+    """True when the hook is to be installed on numba ``version`` (in :data:`TESTED`, and not turned off by
+    ``ATTITUDE_SIM_FULL_CODEGEN``): part of the disk cache's key (:func:`sim.core.jit.source_key`)."""
+    return version in TESTED and os.environ.get("ATTITUDE_SIM_FULL_CODEGEN", "") in ("", "0")
+
+
+def install(numba) -> bool:
+    """Patch ``numba`` (imported) when :func:`applies` to its version and its code generation has what is
+    patched; True when the hook is active."""
+    global ACTIVE
+    if ACTIVE:
+        return True
+    if not applies(numba.__version__):
+        return False
+    try:
+        from numba import _dynfunc
+        from numba.core import codegen, cpu
+        library_class, context_class = codegen.CPUCodeLibrary, cpu.CPUContext
+        wanted = ("_optimize_final_module", "_finalize_final_module", "_finalize_dynamic_globals",
+                  "_verify_declare_only_symbols", "finalize", "_ensure_finalized")
+        if not all(hasattr(library_class, name) for name in wanted) or not hasattr(context_class, "get_executable"):
+            return False
+    except ImportError:
+        return False
+    optimize, finalize_module, get_executable = (library_class._optimize_final_module,
+                                                 library_class._finalize_final_module, context_class.get_executable)
+
+    def _optimize_final_module(self):
+        if not getattr(self, "_sim_link_only", False):
+            optimize(self)
+
+    def _finalize_final_module(self):
+        if not getattr(self, "_sim_link_only", False):
+            return finalize_module(self)
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._finalized = True  # not added to the engine: no machine code
+
+    def executable(self, library, fndesc, env):
+        global LINKED
+        if (fndesc.modname, fndesc.qualname) not in FORMULAS or library._finalized:
+            return get_executable(self, library, fndesc, env)
+        library._sim_link_only = True
+        library._ensure_finalized()
+        LINKED += 1
+        return _dynfunc.make_function(fndesc.lookup_module(), fndesc.qualname.split(".")[-1],
+                                      f"linked-only formula {fndesc.qualname!r} (never called)", 0, env, (library,))
+
+    library_class._optimize_final_module = _optimize_final_module
+    library_class._finalize_final_module = _finalize_final_module
+    context_class.get_executable = executable
+    ACTIVE = True
+    return True
