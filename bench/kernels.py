@@ -17,6 +17,10 @@ children), each from an empty cache: wall and CPU, the compiling children's incl
 ``--passes KERNEL [--opt N]`` compiles one kernel from an empty cache and prints where its CPU time goes, by
 numba pass (type inference, lowering: LLVM and machine code) and by function (numba's ``numba:run_pass`` events).
 
+Every child inherits the environment: ``ATTITUDE_SIM_FULL_CODEGEN=1 python -m bench.kernels ...`` times the same
+tree with :mod:`sim.core.jit_codegen`'s hook off (numba's own code generation: each formula's library optimised
+and compiled to machine code on its own), the way to measure the hook alone.
+
 ``--startup [--before DIR]`` times the starts instead, each in a fresh process, with an empty cache and with the
 cache filled, for this tree and (``--before``, e.g. ``git archive 06c9771 | tar -x -C DIR``) the tree before,
 interleaved, median of ``--repeats``: ``attitude-sim run --duration 1`` (default and ``fly_on_estimate``: the
