@@ -38,8 +38,7 @@ from sim.core.advance import OK, as_tuples, checked_step, inertia, normed, statu
 from sim.core.jit import DISABLED, jitable, kernel
 from sim.ensemble import compiled
 from sim.ensemble.compiled import on_threads, track_body
-from sim.gnc.kalman import error_of, nees_of
-from sim.gnc.sensing import INP_SIZE, navigation
+from sim.gnc.sensing import INP_SIZE, estimate_error, navigation
 from sim.gnc.sensors import sample_due
 from sim.model import advance_craft as craft
 from sim.model.craft_nav import CTL_SIZE, ready
@@ -63,18 +62,11 @@ _FLAGS, _WORLD = max(craft.FLAGS.values()) + 1, sum(craft.WORLD["torque"])
 
 @jitable
 def score_of(qt, qe, pe, true_bias, fbias, j, mekf, e):
-    """``(|a|^2, NEES)`` of body ``j``'s estimate against the true attitude ``qt``: the attitude error ``a``
-    (:func:`sim.gnc.kalman.error_of`, rad), its square summed x, y, z in that order, and the NEES of
-    ``(a, beta - beta_hat)`` against the MEKF's ``P`` (6x6), or of ``a`` against TRIAD's and QUEST's (3x3)
-    (:func:`sim.gnc.kalman.nees_of`; Bar-Shalom et al. 2001 §5.4), as :func:`sim.gnc.sensing.estimate_columns`
-    makes them (``true_bias`` with no rows: no gyro, zeros); ``e`` (6,) scratch."""
-    a = error_of(qt, (qe[j, 0], qe[j, 1], qe[j, 2], qe[j, 3]))
-    for i in range(3):
-        e[i] = a[i]
-        if mekf:
-            beta = true_bias[j, i] if true_bias.shape[0] > 0 else 0.0
-            e[3 + i] = beta - fbias[j, i]
-    return a[0] * a[0] + a[1] * a[1] + a[2] * a[2], nees_of(e, pe[j], 6 if mekf else 3)
+    """``(|a|^2, NEES)`` of body ``j``'s estimate against the true attitude ``qt``: the error ``a`` and the NEES of
+    :func:`sim.gnc.sensing.estimate_error` (the text of :func:`sim.gnc.sensing.estimate_columns`' readouts), ``a``
+    squared and summed x, y, z in that order; ``e`` (6,) scratch."""
+    a, nees = estimate_error(qt, qe, pe, true_bias, fbias, mekf, j, e)
+    return a[0] * a[0] + a[1] * a[1] + a[2] * a[2], nees
 
 
 @jitable
