@@ -1,9 +1,9 @@
 """The ensemble's side of :func:`sim.ensemble.nav_bodies.advance_nav_bodies` (issue 42): when an ensemble with an
 estimator steps through it (:meth:`NavSteps._nav_covered`, :meth:`NavSteps._packed_nav`: the warm-up rule of
-:class:`sim.core.jit.Kernel`) and the bookkeeping of a call (:meth:`NavSteps._steps_with_nav`: the start of the
+its ``Kernel``) and the bookkeeping of a call (:meth:`NavSteps._steps_with_nav`: the start of the
 first step's navigation and the end of the last in Python, the time, the faults, the metrics, and on an orbit the
 command, the torquers' state and the world after it).  Python only: no kernel here, so no edit of it changes the
-kernels' cache key (:mod:`sim.core.jit`)."""
+kernels' cache key (keyed on the modules that import the jit module, sim/core/jit.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from sim.core import advance as plain_body
-from sim.core.jit import DISABLED
+from sim.core import jit
 from sim.ensemble import compiled
 from sim.ensemble.compiled import on_threads
 from sim.ensemble.nav_bodies import CHUNK, LOAD_AT_ONCE, advance_nav_bodies, no_orbit
@@ -66,14 +66,16 @@ class NavSteps:
 
     def _packed_nav(self, k: int):
         """``(par, flags, orbits)`` of :func:`advance_nav_bodies` (``orbits``
-        :func:`sim.ensemble.orbit_loop.pack_orbits`'
-        on an orbit, else None), or None when the steps go through the numpy columns: not covered
-        (:meth:`_nav_covered`), ``compiled`` False, or ``compiled`` None and the kernel not wanted yet
-        (:data:`sim.ensemble.nav_bodies.WARM_AFTER` body-steps: numpy's while a thread loads it; with the JIT off,
-        only when asked)."""
+        :func:`sim.ensemble.orbit_loop.pack_orbits`' on an orbit, else None), or None when the steps go through the
+        numpy columns: not covered (:meth:`_nav_covered`), ``compiled`` False, or ``compiled`` None and either the
+        bodies on an orbit (the one they share: the numpy columns make its world once for all, Simulation's bits
+        too, and cost less CPU on one core, 1.2-1.7x less: docs/PERFORMANCE.md, "The remaining ensembles compiled
+        (issue 42, stop 50)"; as :meth:`sim.ensemble.orbit_loop.OrbitSteps._packed_orbits` keeps a shared orbit)
+        or the kernel not wanted yet (:data:`sim.ensemble.nav_bodies.WARM_AFTER` body-steps: numpy's while a
+        thread loads it; with the JIT off, only when asked)."""
         if self._compiled is False or not self._nav_covered():
             return None
-        if self._compiled is None and (DISABLED or not self._nav_wanted(k)):
+        if self._compiled is None and (jit.DISABLED or self._world is not None or not self._nav_wanted(k)):
             return None
         advance_nav_bodies.wait()
         s, torque = self._settings, self._torque
@@ -96,7 +98,7 @@ class NavSteps:
         return packed
 
     def _nav_wanted(self, k: int) -> bool:
-        """The warm-up rule of :class:`sim.core.jit.Kernel` for the next ``k`` steps
+        """The warm-up rule of the kernel (its ``Kernel``) for the next ``k`` steps
         (:data:`sim.ensemble.nav_bodies.WARM_AFTER`), the load
         started at once for :data:`sim.ensemble.nav_bodies.LOAD_AT_ONCE` bodies or more."""
         kernel = advance_nav_bodies

@@ -113,3 +113,15 @@ def test_what_the_kernel_does_not_cover_on_an_orbit_steps_through_the_numpy_colu
     ens = Ensemble(TRIAD.replace(integrator="full-quat", dt=0.1), EnsembleSpec(bodies=3, seed=1), compiled=True)
     ens.step(20)
     assert calls == [] and ens.t == pytest.approx(20 * 0.1)
+
+
+def test_by_default_the_shared_orbit_steps_through_the_numpy_columns_with_the_same_bits(calls):
+    # compiled=None: the numpy columns (less CPU on one core, docs/PERFORMANCE.md), as for a shared orbit without
+    # an estimator; compiled=True the kernel: the same bits
+    runs = [Ensemble(CASES["triad-sun-mag-rk4"], EnsembleSpec(bodies=4, seed=2), compiled=c) for c in (None, True)]
+    runs[0].step(300)
+    assert calls == []
+    runs[1].step(300)
+    assert sum(calls) >= 260
+    assert np.array_equal(_bits(runs[0].q), _bits(runs[1].q))
+    assert np.array_equal(_bits(runs[0].navigation.q), _bits(runs[1].navigation.q))
