@@ -28,7 +28,7 @@ settings settings_pickle settings_replace simulation stage_time_orbit stl_files 
 surface_coefficients surface_file_checks surface_file_messages surface_file_reread surfaces typed_inputs
 thruster_drive thruster_kernel user_torque_shown wheels_formulations wheels_momentum_under_elimination world_kernel""",
     "sim/ensemble": """ensemble ensemble_changes_midrun ensemble_compiled ensemble_info_pickle ensemble_orbit_loop
-ensemble_nav_bodies ensemble_thrusters magnetometer_fed_estimators orbit_spread_edges orbit_spread_small tracker_peak_torque""",
+ensemble_nav_bodies ensemble_nav_orbit ensemble_thrusters magnetometer_fed_estimators orbit_spread_edges orbit_spread_small tracker_peak_torque""",
     "sim/run": """aem_mixed cubesat_year demos plan_and_progress plan_is_long playback_model recording_marks run_epoch runner
 scenario thruster_scenarios""",
     "sim/io": """actuator_settings duration_units files limits_memory link_codec link_protocol output_files

@@ -25,13 +25,13 @@ import numpy as np
 from sim.core.ops import COLUMN
 from sim.gnc.pointing import axis_error
 from sim.io.limits import SettingsError
-from sim.ensemble.nav_bodies import NavSteps
+from sim.ensemble.nav_steps import NavSteps
 from sim.model.navigation import Navigation, navigation_key
 from sim.model.world import World
 from sim.world.orbit import R_EARTH_KM, KeplerOrbit
 from sim.world.time import Epoch, parse_epoch
 
-__all__ = ["Surroundings", "ESTIMATION_METRICS", "bodies_world", "body_elements"]
+__all__ = ["Surroundings", "ESTIMATION_METRICS", "bodies_world"]
 
 _DEG = 180.0 / math.pi
 #: The per-body metrics of an ensemble with an estimator (:meth:`Surroundings.estimation_metrics`).
@@ -178,18 +178,3 @@ def bodies_world(settings, orbits) -> World:
     epoch = Epoch(settings.epoch, np.array([e.jd_day for e in epochs]), np.array([e.jd_frac for e in epochs]),
                   epochs[0].year)
     return World(settings, COLUMN, orbit=orbit, epoch=epoch)
-
-
-def body_elements(settings, orbits) -> np.ndarray:
-    """Each body's orbit as :func:`sim.world.orbit.mean_elements_state` takes it, (n, 9): built on floats, one
-    :class:`~sim.world.orbit.KeplerOrbit` a body, exactly as :class:`~sim.model.world.World` builds it from
-    ``Simulation(body_settings(j))``'s numbers (the rows of :func:`bodies_world` take the mean anomaly by numpy's
-    ``arctan2``, an ulp off libm's now and then).  ``orbits``: an :class:`~sim.ensemble.sampling.OrbitSample`."""
-    el = orbits.elements
-    out = np.empty((el.shape[1], 9))
-    rad = math.radians
-    for j in range(el.shape[1]):
-        alt, e, i, raan, argp, nu = (float(x) for x in el[:, j])
-        out[j] = KeplerOrbit(R_EARTH_KM + alt, e, rad(i), rad(raan), rad(argp), rad(nu),
-                             j2=settings.j2).elements_and_rates
-    return out

@@ -24,7 +24,8 @@ full-quat (its ``P`` each body's: :func:`sim.model.advance_craft.full_quat_step`
 direct motor torques), the gravity gradient, SRP and drag (exponential atmosphere) on the facets, a dipole or
 IGRF field with the torquers (B-dot, momentum dumping, a residual dipole), the disturbance torque.  Not covered,
 stepping through the numpy columns as before: NRLMSIS (its samples are pymsis's, called from Python: the single
-body's loop returns to Python for them), full-quat's ``kane`` form, navigation, thrusters, a SLERP under way.
+body's loop returns to Python for them), full-quat's ``kane`` form, thrusters, a SLERP under way; a navigation steps through
+:func:`sim.ensemble.nav_bodies.advance_nav_bodies` (on the shared orbit).
 """
 
 from __future__ import annotations
@@ -40,8 +41,7 @@ from sim.core.jit import DISABLED, kernel
 from sim.core.wheel_program import program
 from sim.ensemble import compiled
 from sim.ensemble.compiled import on_threads, track_body
-from sim.ensemble.environment import body_elements
-from sim.ensemble.orbit_world import SAMPLES, fixed_part, torquers_into, world_into
+from sim.ensemble.orbit_world import SAMPLES, body_elements, fixed_part, torquers_into, world_into
 from sim.gnc.pointing import INERTIAL, MODE_CODES
 from sim.model import advance_craft as craft
 from sim.model import world_kernel as wk

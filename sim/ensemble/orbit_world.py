@@ -14,6 +14,8 @@ IGRF is sampled every :data:`sim.model.world_kernel.FIELD_SAMPLE` s and interpol
 own samples inside the loop (:func:`field_sample`: :meth:`sim.model.world.World._field` at the sample's time,
 :func:`sim.world.frames.eci_to_ecef`, :func:`sim.world.magnetic.igrf_sum` and back), where the single body's
 loop returns to Python for them.  NRLMSIS's samples are pymsis's (Fortran, called from Python): not here.
+
+Each body's orbit row is made in Python by :func:`body_elements` (its ``KeplerOrbit``'s mean elements and rates).
 """
 
 from __future__ import annotations
@@ -31,12 +33,13 @@ from sim.model.world_kernel import (DIPOLE_H, FEED_FORWARD_H, FIELD_CODES, FIELD
 from sim.world.eclipse import sunlit_fraction
 from sim.world.frames import ecef_to_eci, eci_to_ecef
 from sim.world.magnetic import igrf_sum
-from sim.world.orbit import MU_KM, axes_fixed, orbit_axes, orbit_shape, shape_state
+from sim.world.orbit import MU_KM, R_EARTH_KM, KeplerOrbit, axes_fixed, orbit_axes, orbit_shape, shape_state
 from sim.world.sun import AU_KM, sun_direction
 from sim.world.time import days_tt_of
 from sim.world.surfaces import pressure
 
-__all__ = ["world_into", "fixed_part", "orbit_at", "field_sample", "torquers_into", "SAMPLES", "IGRF", "DIPOLE"]
+__all__ = ["body_elements", "world_into", "sensed_into", "made_into", "fixed_part", "orbit_at", "field_sample",
+           "torquers_into", "SAMPLES", "IGRF", "DIPOLE"]
 
 #: The field models' numbers (:data:`sim.model.world_kernel.FIELD_CODES`).
 DIPOLE, IGRF = FIELD_CODES["dipole"], FIELD_CODES["igrf"]
@@ -97,16 +100,31 @@ def _samples(el, orb, t, fs, terms):
 
 @jitable
 def world_into(world, el, orb, t, inp, srp, fs, terms):
+    """:func:`made_into` of what the step reads (``sensed`` False)."""
+    made_into(world, el, orb, t, inp, srp, fs, terms, False)
+
+
+@jitable
+def sensed_into(world, el, orb, t, inp, srp, fs, terms):
+    """:func:`made_into` with the Sun and the shadow always made (``sensed``): what the sensors read besides the
+    step (:func:`sim.model.craft_nav.start_inputs`: the Sun, the shadow, the Earth and the field)."""
+    made_into(world, el, orb, t, inp, srp, fs, terms, True)
+
+
+@jitable
+def made_into(world, el, orb, t, inp, srp, fs, terms, sensed):
     """The world of :data:`sim.model.advance_craft.WORLD` at ``t`` into ``world``, as
     :func:`sim.model.advance_craft.next_world` writes it from :func:`sim.model.world_kernel.world_into` (its
     torquers apart: :func:`torquers_into`) for an orbit row ``el`` (``orb`` its :func:`fixed_part`) and the
     shared input ``inp`` (:data:`sim.model.world_kernel.INPUTS`: the pointing axes, the target, the mode's,
-    field's and atmosphere's numbers; the dipole is the orbit row's, :data:`sim.ensemble.orbit_loop.ORBIT`): the time, the orbit's ``(r, v)``, the Sun, the solar
+    field's and atmosphere's numbers; the dipole is the orbit row's, :data:`sim.ensemble.orbit_loop.ORBIT`): the
+    time, the orbit's ``(r, v)``, the Sun, the solar
     pressure (``srp``), the shadow, the field (IGRF from the samples ``fs`` made here of ``terms``), the density,
     and a moving mode's command as the world gives it (its sign not yet followed) and its rate feed-forward.
     With inertial pointing, no field, no drag and no SRP a step reads the orbit alone: the rest is not made;
     without drag, only what the step reads (no geodetic point, no GMST but for the dipole, the shadow only for
-    SRP: what :class:`~sim.model.world.WorldState`'s readers see is made by Python after the call)."""
+    SRP: what :class:`~sim.model.world.WorldState`'s readers see is made by Python after the call), and with
+    ``sensed`` the Sun and the shadow besides, the same numbers as :func:`sim.model.world_kernel.world_values`'."""
     mode, field, air = int(inp[36]), int(inp[37]), int(inp[38])
     rv = orbit_at(el, orb, t)
     world[2] = t
@@ -114,7 +132,7 @@ def world_into(world, el, orb, t, inp, srp, fs, terms):
     for a in range(3):
         world[3 + a] = r[a]
         world[6 + a] = v[a]
-    if mode == INERTIAL and air == 0 and field == 0 and not srp:
+    if mode == INERTIAL and air == 0 and field == 0 and not srp and not sensed:
         return
     rv_lo = rv_hi = rv_dipole = rv
     if mode != INERTIAL:
@@ -137,10 +155,10 @@ def world_into(world, el, orb, t, inp, srp, fs, terms):
     # without drag only what the step reads, each by world_values' own parts: the Sun for a moving mode and the
     # pressure, the shadow for the pressure, the Earth's rotation for the dipole
     sun, d, lit = (0.0, 0.0, 0.0), 0.0, 1.0
-    if mode != INERTIAL or srp:
+    if mode != INERTIAL or srp or sensed:
         sun, au = sun_direction(days_tt_of(el[9], el[10], t), None)
         d = au * AU_KM
-        if srp:
+        if srp or sensed:
             lit = sunlit_fraction(r, (d * sun[0], d * sun[1], d * sun[2]), None)
     qc, wc = (0.0, 0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
     if mode != INERTIAL:
@@ -183,3 +201,19 @@ def torquers_into(world, q, t, speeds, norm, wheels, mag, rods):
                               (mag[5], mag[6], mag[7]), (mag[8], mag[9], mag[10]), wheels[:, 3:6], wheels[:, 6], None)
     for j in range(3):
         mag[20 + j], mag[23 + j], world[21 + j] = b[j], m[j], d[j]
+
+
+def body_elements(settings, orbits) -> np.ndarray:
+    """Each body's orbit as :func:`sim.world.orbit.mean_elements_state` takes it, (n, 9): built on floats, one
+    :class:`~sim.world.orbit.KeplerOrbit` a body, exactly as :class:`~sim.model.world.World` builds it from
+    ``Simulation(body_settings(j))``'s numbers (the rows of :func:`sim.ensemble.environment.bodies_world` take the
+    mean anomaly by numpy's
+    ``arctan2``, an ulp off libm's now and then).  ``orbits``: an :class:`~sim.ensemble.sampling.OrbitSample`."""
+    el = orbits.elements
+    out = np.empty((el.shape[1], 9))
+    rad = math.radians
+    for j in range(el.shape[1]):
+        alt, e, i, raan, argp, nu = (float(x) for x in el[:, j])
+        out[j] = KeplerOrbit(R_EARTH_KM + alt, e, rad(i), rad(raan), rad(argp), rad(nu),
+                             j2=settings.j2).elements_and_rates
+    return out

@@ -29,7 +29,7 @@ from sim.gnc.kalman import error_of, nees_of, propagate_row, update_attitude_row
 __all__ = ["row_of", "excluded_one", "excluded_rows", "gyro_sample", "tracker_sees", "star_tracker_sample", "coarse_sun_cells", "sun_vector_of",
            "magnetometer_sample", "gyro_rows", "star_tracker_rows", "coarse_sun_rows", "sun_vector_rows",
            "magnetometer_rows", "tracker_sees_rows", "star_tracker_update", "vector_update", "wahba_update",
-           "gyro_update", "navigation", "estimate_row", "navigation_step", "CFG", "CFG_SIZE", "INP", "INP_SIZE", "KINDS",
+           "gyro_update", "navigation", "estimate_error", "estimate_row", "navigation_step", "CFG", "CFG_SIZE", "INP", "INP_SIZE", "KINDS",
            "estimate_columns"]
 
 
@@ -447,29 +447,39 @@ _DEG = 180.0 / math.pi
 
 
 @jitable
+def estimate_error(q_true, qe, pe, true_bias, fbias, mekf, j, e):
+    """``(a, NEES)`` of body ``j``'s estimate ``qe[j]`` against its true attitude ``q_true`` (a 4-tuple): the error
+    ``a`` of ``Q_true = δQ(a) . Q̂`` (:func:`sim.gnc.kalman.error_of`, rad) and the NEES
+    (:func:`sim.gnc.kalman.nees_of`; Bar-Shalom et al. 2001 §5.4) of ``(a, β - β̂)`` against the MEKF's ``P``
+    (6x6: ``true_bias`` the gyro's true bias, (0, 3) for no gyro: zeros; ``fbias`` the filter's estimate), or of
+    ``a`` against TRIAD's and QUEST's (3x3); ``e`` (6,) scratch, left holding the error vector.  The one text of
+    :func:`estimate_row` and of the ensemble's estimate window (:func:`sim.ensemble.nav_bodies.score_of`)."""
+    a = error_of(q_true, (qe[j, 0], qe[j, 1], qe[j, 2], qe[j, 3]))
+    for i in range(3):
+        e[i] = a[i]
+        if mekf:
+            beta = true_bias[j, i] if true_bias.shape[0] > 0 else 0.0
+            e[3 + i] = beta - fbias[j, i]
+    return a, nees_of(e, pe[j], 6 if mekf else 3)
+
+
+@jitable
 def estimate_row(q_true, qe, pe, true_bias, fbias, mekf, j, out, o, e):
     """Body ``j``'s estimate readouts (:data:`sim.model.navigation.ESTIMATE_COLUMNS`) into ``out[o:o + 17]``
-    against its true attitude ``q_true`` (a 4-tuple): ``qe[j]``, the error ``a`` of ``Q_true = δQ(a) . Q̂``
-    (:func:`sim.gnc.kalman.error_of`, deg), 3 sigma per axis from ``pe[j]``'s attitude block (deg), the gyro's
-    true bias (``true_bias``, (0, 3) for no gyro: zeros), the filter's estimate (``fbias``; NaN when not
-    ``mekf``) and the NEES (:func:`sim.gnc.kalman.nees_of`) of ``(a, β - β̂)`` against the MEKF's ``P`` (6x6),
-    or of ``a`` against TRIAD's and QUEST's (3x3); ``e`` scratch of 6.  Returns ``a`` (rad).  The one text of
-    :func:`estimate_columns` and of the craft's history row (:func:`sim.model.craft_row.craft_row`)."""
-    a = error_of(q_true, (qe[j, 0], qe[j, 1], qe[j, 2], qe[j, 3]))
+    against its true attitude ``q_true`` (a 4-tuple): ``qe[j]``, the error ``a`` and the NEES of
+    :func:`estimate_error` (the error in deg), 3 sigma per axis from ``pe[j]``'s attitude block (deg), the gyro's
+    true bias (``true_bias``, (0, 3) for no gyro: zeros) and the filter's estimate (``fbias``; NaN when not
+    ``mekf``); ``e`` scratch of 6.  Returns ``a`` (rad).  The one text of :func:`estimate_columns` and of the
+    craft's history row (:func:`sim.model.craft_row.craft_row`)."""
+    a, nees = estimate_error(q_true, qe, pe, true_bias, fbias, mekf, j, e)
     for i in range(4):
         out[o + i] = qe[j, i]
     for i in range(3):
-        e[i] = a[i]
         out[o + 4 + i] = a[i] * _DEG
         out[o + 7 + i] = 3.0 * math.sqrt(pe[j, i, i]) * _DEG
-        beta = true_bias[j, i] if true_bias.shape[0] > 0 else 0.0
-        out[o + 10 + i] = beta
-        if mekf:
-            out[o + 13 + i] = fbias[j, i]
-            e[3 + i] = beta - fbias[j, i]
-        else:
-            out[o + 13 + i] = np.nan
-    out[o + 16] = nees_of(e, pe[j], 6 if mekf else 3)
+        out[o + 10 + i] = true_bias[j, i] if true_bias.shape[0] > 0 else 0.0
+        out[o + 13 + i] = fbias[j, i] if mekf else np.nan
+    out[o + 16] = nees
     return a
 
 

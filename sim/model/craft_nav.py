@@ -32,7 +32,7 @@ from sim.model.world_kernel import rotation_at
 from sim.world.frames import ecef_to_eci, eci_to_ecef
 from sim.world.magnetic import igrf_sum
 
-__all__ = ["CTL", "CTL_SIZE", "NAV_FIELDS", "NO_NAV", "igrf_eci", "ready", "ended", "started", "end_step",
+__all__ = ["CTL", "CTL_SIZE", "NAV_FIELDS", "NO_NAV", "igrf_eci", "ready", "ended", "started", "start_inputs", "end_step",
            "start_step"]
 
 #: Layout of ``ctl``, the loop's navigation numbers: name -> (first index, length).  ``on`` 1 when the loop runs
@@ -143,10 +143,21 @@ def _navigate(nav, q, ends, inp, world, par, flags):
 @jitable
 def started(nav, q, w, t, dt, world, par, flags):
     """The start of the step at ``t`` at the true attitude ``q`` (the module docstring): the sensors due, the
-    updates, TRIAD or QUEST and the torque held at the estimate, with what :meth:`sim.model.navigation.Navigation.step`
-    passes :func:`sim.gnc.sensing.navigation` in Python (:data:`sim.gnc.sensing.INP`): the Sun, the shadow, the
-    Earth from the spacecraft (m) and the field read from the craft's ``world``
-    (:data:`sim.model.advance_craft.WORLD`); each stream's index moved on."""
+    updates, TRIAD or QUEST (:func:`start_inputs`) and the torque held at the estimate (``ctl[hold]``)."""
+    inp = start_inputs(nav, t, dt, world)
+    inp[21] = nav[0][1]
+    _navigate(nav, q, np.zeros((2, 0, 3)), inp, world, par, flags)
+
+
+@jitable
+def start_inputs(nav, t, dt, world):
+    """:func:`sim.gnc.sensing.navigation`'s ``inp`` (:data:`sim.gnc.sensing.INP`) of the start of the step at ``t``,
+    with what :meth:`sim.model.navigation.Navigation.step` passes it in Python: the sensors due in ``[t, t + dt)``
+    (:func:`sim.gnc.sensors.sample_due`), and with a world (``ctl[world]``) the Sun, the shadow, the Earth from the
+    spacecraft (m) and the field read from the craft's ``world`` (:data:`sim.model.advance_craft.WORLD`; IGRF of
+    the epoch's year, :func:`igrf_eci`, with ``ctl[igrf]``), else none, in the Sun; each stream's index moved on.
+    No hold (``inp[21]`` 0).  The one text of the single body's loop (:func:`started`) and of the ensemble's
+    (:func:`sim.ensemble.nav_bodies.nav_start`)."""
     ctl, cfg = nav[0], nav[1]
     inp = _inputs(dt)
     inp[1] = 1.0
@@ -171,8 +182,7 @@ def started(nav, q, w, t, dt, world, par, flags):
                 inp[14], inp[15], inp[16] = igrf_eci(nav[13], ctl[13], ctl[14], t, world[3], world[4], world[5])
             else:
                 inp[14], inp[15], inp[16] = world[14], world[15], world[16]
-    inp[21] = ctl[1]
-    _navigate(nav, q, np.zeros((2, 0, 3)), inp, world, par, flags)
+    return inp
 
 
 @jitable

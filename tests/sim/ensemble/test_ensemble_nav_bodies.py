@@ -15,7 +15,7 @@ import pytest
 
 from sim.ensemble import Ensemble, EnsembleSpec
 from sim.core import jit
-from sim.ensemble import nav_bodies
+from sim.ensemble import nav_bodies, nav_steps
 from sim.model.simulation import Simulation
 from sim.run.scenario import load
 
@@ -43,15 +43,15 @@ def _loaded():
 
 @pytest.fixture
 def calls(monkeypatch):
-    """The steps each call of the kernel took (a spy on :func:`sim.ensemble.nav_bodies.on_threads`)."""
+    """The steps each call of the kernel took (a spy on :func:`sim.ensemble.nav_steps.on_threads`)."""
     taken = []
-    run = nav_bodies.on_threads
+    run = nav_steps.on_threads
 
     def spy(fn, args, m):
         run(fn, args, m)
-        taken.append(int(args[-2][0]))
+        taken.append(int(args[21][0]))
 
-    monkeypatch.setattr(nav_bodies, "on_threads", spy)
+    monkeypatch.setattr(nav_steps, "on_threads", spy)
     return taken
 
 
@@ -95,10 +95,10 @@ def test_the_metrics_and_the_window_are_the_numpy_paths(case, calls):
 
 
 def test_what_the_kernel_does_not_cover_steps_through_the_numpy_columns(calls):
-    triad = load("sun_mag_triad").settings  # on an orbit: sun sensors and a magnetometer
-    ens = Ensemble(triad, EnsembleSpec(bodies=3, seed=1), compiled=True)
+    full = MEKF.replace(integrator="full-quat")  # full-quat's P (on an orbit: tests/sim/ensemble/test_ensemble_nav_orbit.py)
+    ens = Ensemble(full, EnsembleSpec(bodies=3, seed=1), compiled=True)
     ens.step(20)
-    assert calls == [] and ens.t == pytest.approx(20 * triad.dt)
+    assert calls == [] and ens.t == pytest.approx(20 * full.dt)
 
 
 @pytest.mark.skipif(jit.DISABLED, reason="with the JIT off an ensemble runs the kernel as Python only when asked")
