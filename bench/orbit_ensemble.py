@@ -4,7 +4,8 @@
 :func:`sim.ensemble.orbit_loop.advance_orbit_bodies` through ``Ensemble.step`` (``compiled=True``) on
 :func:`bench.ensemble._satellite_on_orbit`'s satellite (half-quat at dt 0.1 s, dampers, the quaternion controller,
 the gravity gradient, metrics on): Sun pointing and an inertial command, one orbit per body (``orbit_spread``,
-``epoch_spread``: issue 42's "one orbit each") and one orbit shared; and the settings of two scenarios with the
+``epoch_spread``: issue 42's "one orbit each"; ``sun/epoch``: one orbit each at one epoch, ``orbit_spread``
+alone) and one orbit shared; and the settings of two scenarios with the
 torquers: ``detumble`` (detumble_sweep's CubeSats: rk4 at dt 0.1 s, B-dot on IGRF) and ``dumping``
 (momentum_dumping's satellite: rk4 at dt 0.5 s, three wheels, IGRF and the dumping law, SRP and drag on 208
 facets, the gravity gradient, nadir pointing); and two with an estimator on the orbit the bodies share (an estimator
@@ -41,6 +42,8 @@ SCENARIOS = {"detumble": "detumble_sweep", "dumping": "momentum_dumping", "triad
              "fly": "fly_on_estimate"}
 pointing, orbits = case.split("/")
 spread = dict(orbit_spread=(50.0, 0.005, 2.0, 30.0, 10.0, 180.0), epoch_spread=86400.0) if orbits == "own" else {}
+if orbits == "epoch":  # one orbit each, one epoch for all (the Sun the same for every body)
+    spread = dict(orbit_spread=(50.0, 0.005, 2.0, 30.0, 10.0, 180.0))
 if pointing in SCENARIOS:  # a scenario's settings: the field with the torquers (and wheels, SRP, drag)
     from sim.run.scenario import load
     settings = load(SCENARIOS[pointing]).settings
@@ -62,7 +65,7 @@ print(json.dumps({"wall": wall / steps / n * 1e9, "cpu": cpu / steps / n * 1e9,
                   "digest": hashlib.sha256(ens._x.tobytes()).hexdigest()[:16]}))
 """
 
-CASES = ("sun/own", "inertial/own", "sun/shared", "inertial/shared", "detumble/shared", "detumble/own",
+CASES = ("sun/own", "sun/epoch", "inertial/own", "sun/shared", "inertial/shared", "detumble/shared", "detumble/own",
          "dumping/shared", "dumping/own", "triad/shared", "fly/shared")
 
 

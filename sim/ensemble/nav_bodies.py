@@ -47,7 +47,7 @@ from sim.core.jit import jitable, kernel
 from sim.core.wheel_program import program
 from sim.ensemble.compiled import track_body
 from sim.gnc.sensing import INP_SIZE, estimate_error, navigation
-from sim.ensemble.orbit_world import SAMPLES, fixed_part, sensed_into, torquers_into
+from sim.ensemble.orbit_world import NO_SUN, SAMPLES, fixed_part, new_kept, sensed_into, torquers_into
 from sim.gnc.pointing import INERTIAL
 from sim.model import advance_craft as craft
 from sim.model import world_kernel as wk
@@ -183,6 +183,7 @@ def advance_nav_bodies(x, par, flags, world0, n, s0, t0, faulted, done, track, k
             el[c] = orbit[0, c]
     orb = fixed_part(el)
     fs = np.full(SAMPLES, np.nan)
+    kept = new_kept()  # the orbit's states, read again at later steps (orbit_world.orbit_kept)
     tm = terms[0].copy()
     mode, field = int(inp[36]), int(inp[37])
     srp = fl[12] != 0
@@ -200,7 +201,7 @@ def advance_nav_bodies(x, par, flags, world0, n, s0, t0, faulted, done, track, k
     while True:
         t = t0 + (s0 + i) * dt
         if on_orbit:  # the world at the step's start (Simulation._update_world), each body's torquers and command
-            sensed_into(base, el, orb, t, inp, srp, fs, tm)
+            sensed_into(base, el, orb, t, inp, srp, fs, tm, kept, NO_SUN)
             for a in range(r):
                 wa = world[a]
                 for c in range(21):

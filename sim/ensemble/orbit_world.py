@@ -38,14 +38,20 @@ from sim.world.sun import AU_KM, sun_direction
 from sim.world.time import days_tt_of
 from sim.world.surfaces import pressure
 
-__all__ = ["body_elements", "world_into", "sensed_into", "made_into", "fixed_part", "orbit_at", "field_sample",
-           "torquers_into", "SAMPLES", "IGRF", "DIPOLE"]
+__all__ = ["body_elements", "world_into", "sensed_into", "made_into", "fixed_part", "orbit_at", "orbit_kept",
+           "new_kept", "sun_at", "field_sample", "torquers_into", "SAMPLES", "KEPT", "NO_SUN", "IGRF", "DIPOLE"]
 
 #: The field models' numbers (:data:`sim.model.world_kernel.FIELD_CODES`).
 DIPOLE, IGRF = FIELD_CODES["dipole"], FIELD_CODES["igrf"]
 #: Length of a body's IGRF samples (:func:`world_into`'s ``fs``): the number ``k`` of the first sample (NaN: none
 #: yet), the field at the samples ``k`` and ``k + 1`` (T, ECI).
 SAMPLES = 7
+#: Orbit states a body keeps (:func:`orbit_kept`): a moving mode reads its orbit at ``t`` and ``t -+ 0.5 s``, the
+#: dipole at ``t + 1 s``, so at dt 0.1 s a state made at one step is read again up to ten steps later, among
+#: up to twenty states made since (1.02 Kepler solves a step at dt 0.1 s with 24, 2.0 with 16).
+KEPT = 24
+#: The Sun not given to :func:`world_into` (each body makes its own).
+NO_SUN = (0.0, 0.0, 0.0, math.nan)
 
 
 @jitable
@@ -64,6 +70,45 @@ def orbit_at(el, orb, t):
     (:func:`sim.world.orbit.shape_state`)."""
     x = shape_state(orb[0], orb[1], orb[2], el[1], el[3], el[4], el[5], el[6], el[7], el[8], t)
     return (x[0], x[1], x[2]), (x[3], x[4], x[5])
+
+
+@jitable
+def new_kept():
+    """A body's kept orbit states for :func:`orbit_kept`, none yet: rows ``(t, r, v)`` (NaN times: no state), the
+    last row's first number the next row to write."""
+    kept = np.full((KEPT + 1, 7), np.nan)
+    kept[KEPT, 0] = 0.0
+    return kept
+
+
+@jitable
+def orbit_kept(el, orb, t, kept):
+    """:func:`orbit_at` ``(el, orb, t)``, found among the states ``kept`` (:func:`new_kept`) when one was made at
+    the same ``t`` (equal and of the same sign: the same formula of the same numbers, the same bits), else made
+    and kept in place of the oldest.  The rate feed-forward's ``t + 0.5 s`` of one step is a later step's ``t`` and
+    ``t - 0.5 s`` whenever the sums of the time base round alike (two in three at dt 0.1 s): one Kepler solve a
+    step where there were three."""
+    last = int(kept[KEPT, 0]) + KEPT
+    for b in range(KEPT):  # the newest first
+        a = (last - b - 1) % KEPT
+        if kept[a, 0] == t and math.copysign(1.0, kept[a, 0]) == math.copysign(1.0, t):
+            return (kept[a, 1], kept[a, 2], kept[a, 3]), (kept[a, 4], kept[a, 5], kept[a, 6])
+    rv = orbit_at(el, orb, t)
+    a = int(kept[KEPT, 0])
+    kept[a, 0] = t
+    for b in range(3):
+        kept[a, 1 + b] = rv[0][b]
+        kept[a, 4 + b] = rv[1][b]
+    kept[KEPT, 0] = float((a + 1) % KEPT)
+    return rv
+
+
+@jitable
+def sun_at(jd_day, jd_frac, t):
+    """``(x, y, z, d)``: the Sun's direction and distance (km, ECI) at ``t`` after the epoch ``jd_day + jd_frac``
+    (:func:`sim.world.sun.sun_direction`), as :func:`sim.model.world_kernel.world_values` makes them."""
+    sun, au = sun_direction(days_tt_of(jd_day, jd_frac, t), None)
+    return sun[0], sun[1], sun[2], au * AU_KM
 
 
 @jitable
@@ -99,20 +144,20 @@ def _samples(el, orb, t, fs, terms):
 
 
 @jitable
-def world_into(world, el, orb, t, inp, srp, fs, terms):
+def world_into(world, el, orb, t, inp, srp, fs, terms, kept, given):
     """:func:`made_into` of what the step reads (``sensed`` False)."""
-    made_into(world, el, orb, t, inp, srp, fs, terms, False)
+    made_into(world, el, orb, t, inp, srp, fs, terms, kept, given, False)
 
 
 @jitable
-def sensed_into(world, el, orb, t, inp, srp, fs, terms):
+def sensed_into(world, el, orb, t, inp, srp, fs, terms, kept, given):
     """:func:`made_into` with the Sun and the shadow always made (``sensed``): what the sensors read besides the
     step (:func:`sim.model.craft_nav.start_inputs`: the Sun, the shadow, the Earth and the field)."""
-    made_into(world, el, orb, t, inp, srp, fs, terms, True)
+    made_into(world, el, orb, t, inp, srp, fs, terms, kept, given, True)
 
 
 @jitable
-def made_into(world, el, orb, t, inp, srp, fs, terms, sensed):
+def made_into(world, el, orb, t, inp, srp, fs, terms, kept, given, sensed):
     """The world of :data:`sim.model.advance_craft.WORLD` at ``t`` into ``world``, as
     :func:`sim.model.advance_craft.next_world` writes it from :func:`sim.model.world_kernel.world_into` (its
     torquers apart: :func:`torquers_into`) for an orbit row ``el`` (``orb`` its :func:`fixed_part`) and the
@@ -121,12 +166,16 @@ def made_into(world, el, orb, t, inp, srp, fs, terms, sensed):
     time, the orbit's ``(r, v)``, the Sun, the solar
     pressure (``srp``), the shadow, the field (IGRF from the samples ``fs`` made here of ``terms``), the density,
     and a moving mode's command as the world gives it (its sign not yet followed) and its rate feed-forward.
+    The orbit's states come from the body's ``kept`` ones when it reads more than one a step
+    (:func:`orbit_kept`); ``given`` is the Sun at ``t`` (:func:`sun_at`) when the caller made it once for the bodies
+    sharing an epoch, else :data:`NO_SUN`.
     With inertial pointing, no field, no drag and no SRP a step reads the orbit alone: the rest is not made;
     without drag, only what the step reads (no geodetic point, no GMST but for the dipole, the shadow only for
     SRP: what :class:`~sim.model.world.WorldState`'s readers see is made by Python after the call), and with
     ``sensed`` the Sun and the shadow besides, the same numbers as :func:`sim.model.world_kernel.world_values`'."""
     mode, field, air = int(inp[36]), int(inp[37]), int(inp[38])
-    rv = orbit_at(el, orb, t)
+    many = mode != INERTIAL or field == DIPOLE  # more than one orbit state a step: the states kept
+    rv = orbit_kept(el, orb, t, kept) if many else orbit_at(el, orb, t)
     world[2] = t
     r, v = rv
     for a in range(3):
@@ -136,10 +185,10 @@ def made_into(world, el, orb, t, inp, srp, fs, terms, sensed):
         return
     rv_lo = rv_hi = rv_dipole = rv
     if mode != INERTIAL:
-        rv_lo = orbit_at(el, orb, t - 0.5 * FEED_FORWARD_H)
-        rv_hi = orbit_at(el, orb, t + 0.5 * FEED_FORWARD_H)
+        rv_lo = orbit_kept(el, orb, t - 0.5 * FEED_FORWARD_H, kept)
+        rv_hi = orbit_kept(el, orb, t + 0.5 * FEED_FORWARD_H, kept)
     if field == DIPOLE:
-        rv_dipole = orbit_at(el, orb, t + DIPOLE_H)
+        rv_dipole = orbit_kept(el, orb, t + DIPOLE_H, kept)
     k = 0.0
     if field == IGRF:
         _samples(el, orb, t, fs, terms)
@@ -156,8 +205,8 @@ def made_into(world, el, orb, t, inp, srp, fs, terms, sensed):
     # pressure, the shadow for the pressure, the Earth's rotation for the dipole
     sun, d, lit = (0.0, 0.0, 0.0), 0.0, 1.0
     if mode != INERTIAL or srp or sensed:
-        sun, au = sun_direction(days_tt_of(el[9], el[10], t), None)
-        d = au * AU_KM
+        x = given if not math.isnan(given[3]) else sun_at(el[9], el[10], t)
+        sun, d = (x[0], x[1], x[2]), x[3]
         if srp or sensed:
             lit = sunlit_fraction(r, (d * sun[0], d * sun[1], d * sun[2]), None)
     qc, wc = (0.0, 0.0, 0.0, 0.0), (0.0, 0.0, 0.0)

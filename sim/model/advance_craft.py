@@ -156,9 +156,9 @@ def _fire(thr, q, w, speeds, world, par, flags, wheels):
 def _rates(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf, row):
     """``dw/dt`` at a stage (the wheels' ``dW/dt`` into ``buf[row]``): :func:`_load` through Euler's or the
     gyrostat's equations (:func:`sim.core.integrators.rates_rhs`)."""
+    if wheels.shape[0] == 0:  # no motor torques to write: no view of buf made (speeds has the wheels' length, 0)
+        return euler_rhs(w, craft_load(q, w, speeds, t, world, par, flags, jr, wheels, table, speeds), jr, jir)
     load = craft_load(q, w, speeds, t, world, par, flags, jr, wheels, table, buf[0])
-    if wheels.shape[0] == 0:
-        return euler_rhs(w, load, jr, jir)
     return gyrostat_rates(w, speeds, load, buf[0], jr, jfi, wheels, groups, buf[1], buf[row])
 
 

@@ -28,7 +28,7 @@ __all__ = ["external", "torque_parts", "law_command", "craft_load"]
 _ZERO = (0.0, 0.0, 0.0)
 
 
-@jitable
+@jitable(inline=True)
 def _added(have, total, d):
     """``total + d``, or ``d`` for the first term (:meth:`sim.model.loads.LoadModel.external`'s sum)."""
     if have:
@@ -36,7 +36,7 @@ def _added(have, total, d):
     return d
 
 
-@jitable
+@jitable(inline=True)
 def _orbit_at(t, world, par):
     """``(r, v)`` (km, km/s, ECI) at a stage's time ``t``: the world's own at its time, else the orbit's
     (:meth:`sim.model.loads.LoadModel.stage`)."""
@@ -46,7 +46,7 @@ def _orbit_at(t, world, par):
     return (x[0], x[1], x[2]), (x[3], x[4], x[5])
 
 
-@jitable
+@jitable(inline=True)
 def _gravity(q, t, world, par, flags, jr):
     """The gravity gradient at ``(q, t)``: on the circular orbit (``flags[9]`` 1) or the propagated one (2)."""
     if flags[9] == 1:
@@ -81,7 +81,7 @@ def _magnetic(q, t, world):
     return magnetic_torque((world[21], world[22], world[23]), b)
 
 
-@jitable
+@jitable(inline=True)
 def external(q, t, world, par, flags, jr, table):
     """``(T_ext, any)``: the external torque at ``(q, t)`` in the order of
     :meth:`sim.model.loads.LoadModel.external`, and whether any term acts."""
@@ -113,7 +113,7 @@ def torque_parts(q, t, world, par, flags, jr, table):
     return gg, srp, drag, mag
 
 
-@jitable
+@jitable(inline=True)
 def law_command(q, w, world, par, flags):
     """The torque law's command at ``(q, w)``: :func:`sim.core.advance.law_torque` tracking the world's command
     quaternion, the dampers against ``w - w_c`` with a rate feed-forward; or, with ``world``'s ``held`` set, the
