@@ -25,7 +25,8 @@ started loading is loaded (a kernel compiled in the background holds the interpr
   cost beside what the stepping takes, since the two share the interpreter lock.
 
 With ``--before DIR`` (an exported older tree: ``git archive REV | tar -x -C DIR``) each scenario runs in the
-old tree and in this one in turn, interleaved, so both see the same load.  ``--profile`` prints the GUI
+old tree and in this one in turn, interleaved, so both see the same load.  A DIR holding only ``app/`` (the
+window's code of REV) runs on the sim of ``$PYTHONPATH``: the same kernels, loaded from the disk cache.  ``--profile`` prints the GUI
 thread's cProfile (top by own time) for each run.  The child uses only what both trees have
 (``open_window``, ``Flight.set_pause_at_end``, the views' ``frameSwapped``).
 """
@@ -154,7 +155,9 @@ def measure(tree: Path, name: str, seconds: float, warm: float = 3.0, profile: b
             speed: float | None = None, changes: dict | None = None) -> dict:
     """One scenario in the window of ``tree`` (a fresh process): the row printed by :data:`CHILD`; ``speed``
     instead of the scenario's own, ``changes`` to its settings."""
-    env = dict(os.environ, PYTHONPATH=str(tree))
+    # a tree without sim/ (only the old app/) runs on this process's sim: numba's disk cache holds a kernel
+    # per source file's path, so an old tree with a sim/ of its own would compile every kernel again
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(tree), os.environ.get("PYTHONPATH")) if p))
     for _ in range(2):  # a second try if the child died (a GL crash under load, issue #13)
         proc = subprocess.run([sys.executable, "-c", CHILD, name, str(seconds), str(warm),
                                "profile" if profile else "", "" if speed is None else repr(float(speed)),
