@@ -332,10 +332,9 @@ class Kernel:
         if self._ready and not DISABLED:
             try:
                 return self._dispatcher(*args)
-            except TypeError:  # types not loaded (numba's "No matching definition": it compiles only in a load):
-                if self._dispatcher._can_compile:  # Python meanwhile (a window's ensemble stood still 12-60 s)
+            except (TypeError, RuntimeError):  # numba's "No matching definition" ("compilation disabled" while
+                if not self._load_types(args):  # a load compiles): Python meanwhile (an ensemble stood still 12-60 s)
                     raise
-                self._load_types(args)
         elif DISABLED:
             return boxed(self.py_func(*args))
         if self._python_seconds >= WARM_SECONDS and self._thread is None:
@@ -411,14 +410,15 @@ class Kernel:
                                                 name=f"attitude-sim loads {self.py_func.__name__}")
                 self._thread.start()
 
-    def _load_types(self, args) -> None:
-        """A call of types the kernel has not loaded: a thread loads them (once), a child compiling them."""
-        types = tuple(self._dispatcher.typeof_pyval(a) for a in args)
+    def _load_types(self, args) -> bool:
+        """A call of types the kernel has not loaded (else False): a thread loads them (once), a child compiling them."""
+        if (types := tuple(self._dispatcher.typeof_pyval(a) for a in args)) in self._dispatcher.overloads:
+            return False
         with self._guard:
-            fresh = types not in self._more and not self._more.add(types)
-        if fresh:
-            threading.Thread(target=self._background, args=((), types), daemon=True, name="attitude-sim loads "
-                             f"{self.py_func.__name__} for other types").start()
+            if types not in self._more and not self._more.add(types):  # once
+                threading.Thread(target=self._background, args=((), types), daemon=True, name="attitude-sim "
+                                 f"loads {self.py_func.__name__} for other types").start()
+        return True
 
     def wait(self, *args, stream=None) -> float:
         """Load it now for the types of ``args`` (default: its sample): in this thread, saying so on ``stream``
