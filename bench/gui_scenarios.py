@@ -9,7 +9,9 @@ started loading is loaded (a kernel compiled in the background holds the interpr
 
 - the real-time factor (simulated seconds over wall seconds) beside the speed asked;
 - frames per second of the 3D attitude view (counted at its ``frameSwapped``), and repaints per second of the
-  plot tab in view (paint events of its graphics view's viewport);
+  plot tab in view (paint events of its graphics view's viewport); the frame timer's ticks a second and those of
+  them that gave the 3D view nothing new to draw ("still": the bodies not turned, no new state and the display
+  time at the latest; a frame lost whatever the machine's speed);
 - frames per second of the orbit view ("—" where the scenario has no orbit view), counted as the frames
   *presented* on time: the display frames (the attitude view's) less those in which the orbit view was late.
   The orbit view draws a new picture only when it would move by half a pixel or more
@@ -25,7 +27,8 @@ started loading is loaded (a kernel compiled in the background holds the interpr
   cost beside what the stepping takes, since the two share the interpreter lock.
 
 With ``--before DIR`` (an exported older tree: ``git archive REV | tar -x -C DIR``) each scenario runs in the
-old tree and in this one in turn, interleaved, so both see the same load.  ``--profile`` prints the GUI
+old tree and in this one in turn, interleaved, so both see the same load.  A DIR holding only ``app/`` (the
+window's code of REV) runs on the sim of ``$PYTHONPATH``: the same kernels, loaded from the disk cache.  ``--profile`` prints the GUI
 thread's cProfile (top by own time) for each run.  The child uses only what both trees have
 (``open_window``, ``Flight.set_pause_at_end``, the views' ``frameSwapped``).
 """
@@ -61,8 +64,17 @@ if changes:
 window = open_window(scenario, remember_geometry=False, speed=speed)   # None: the scenario's own speed
 window.resize(1280, 800)
 window.flight.set_pause_at_end(False, 0.0)                  # run on past the scenario's end
-counts = {"attitude": 0, "orbit": 0, "plots": 0, "due": 0}
+counts = {"attitude": 0, "orbit": 0, "plots": 0, "due": 0, "ticks": 0, "still": 0}
 window.viewer.frameSwapped.connect(lambda: counts.__setitem__("attitude", counts["attitude"] + 1))
+turned = [None]
+
+def tick():   # after the frame loop's own slot: did this tick turn the bodies (give the 3D view a new picture)?
+    counts["ticks"] += 1
+    now = getattr(window.frames, "_turned", None)
+    counts["still"] += now == turned[0]
+    turned[0] = now
+
+window.loop.timer.timeout.connect(tick)
 window.orbit_view.frameSwapped.connect(lambda: counts.__setitem__("orbit", counts["orbit"] + 1))
 show_snapshot = window.orbit_view.show_snapshot
 
@@ -113,7 +125,7 @@ if jit.wait_all() > 0.05:        # the kernels the run started loading (compilin
 watch_plots()
 worker = window.worker
 gui, sim_thread = threading.main_thread().native_id, worker.thread.native_id
-counts.update(attitude=0, orbit=0, plots=0, due=0)
+counts.update(attitude=0, orbit=0, plots=0, due=0, ticks=0, still=0)
 profiler = cProfile.Profile() if profile else None
 def others():
     return sum(stat(t) for t in os.listdir("/proc/self/task") if int(t) not in (gui, sim_thread))
@@ -125,7 +137,7 @@ if profiler:
     profiler.disable()
 wall = time.perf_counter() - wall0
 row = {"scenario": name, "speed": worker.speed, "factor": (worker.sim_seconds - sim0) / wall,
-       "attitude": counts["attitude"] / wall,
+       "attitude": counts["attitude"] / wall, "ticks": counts["ticks"] / wall, "still": counts["still"] / wall,
        "orbit": (max(counts["attitude"] - max(counts["due"] - counts["orbit"], 0), 0) / wall
                  if window.orbit_view.isVisible() else None),
        "orbit_drawn": counts["orbit"] / wall if window.orbit_view.isVisible() else None,
@@ -136,7 +148,7 @@ row = {"scenario": name, "speed": worker.speed, "factor": (worker.sim_seconds - 
 print("ROW " + json.dumps(row), flush=True)
 if profiler:
     out = io.StringIO()
-    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(25)
+    pstats.Stats(profiler, stream=out).sort_stats(os.environ.get("BENCH_SORT", "tottime")).print_stats(int(os.environ.get("BENCH_TOP", "25")))
     print(out.getvalue(), flush=True)
 window.close()
 app.processEvents()
@@ -154,7 +166,9 @@ def measure(tree: Path, name: str, seconds: float, warm: float = 3.0, profile: b
             speed: float | None = None, changes: dict | None = None) -> dict:
     """One scenario in the window of ``tree`` (a fresh process): the row printed by :data:`CHILD`; ``speed``
     instead of the scenario's own, ``changes`` to its settings."""
-    env = dict(os.environ, PYTHONPATH=str(tree))
+    # a tree without sim/ (only the old app/) runs on this process's sim: numba's disk cache holds a kernel
+    # per source file's path, so an old tree with a sim/ of its own would compile every kernel again
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(tree), os.environ.get("PYTHONPATH")) if p))
     for _ in range(2):  # a second try if the child died (a GL crash under load, issue #13)
         proc = subprocess.run([sys.executable, "-c", CHILD, name, str(seconds), str(warm),
                                "profile" if profile else "", "" if speed is None else repr(float(speed)),
@@ -183,16 +197,22 @@ def _orbit(r: dict) -> str:
     return "—" if r["orbit"] is None else f"{r['orbit']:.0f} ({r['orbit_drawn']:.0f})"
 
 
+def _ticks(r: dict) -> str:
+    """The frame timer's ticks a second, and in brackets those that gave the 3D view nothing new to draw."""
+    return f"{r['ticks']:.0f} ({r['still']:.1f})"
+
+
 def table(rows: list[tuple[str, dict]]) -> str:
     """Markdown: one line per (tree, scenario) run."""
     lines = ["| scenario | tree | speed | real-time factor | attitude view fps | orbit view fps presented (drawn) "
-             "| plots repaints/s (tab) | GUI thread, core | simulation thread, core | GUI thread CPU a frame | |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| plots repaints/s (tab) | GUI thread, core | simulation thread, core | GUI thread CPU a frame "
+             "| timer ticks/s (still) | |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for tree, r in rows:
         ok = r["attitude"] >= 58 and (r["orbit"] is None or r["orbit"] >= 58) and r["factor"] >= 0.99 * r["speed"]
         lines.append(f"| `{r['scenario']}` | {tree} | {r['speed']:g}x | {r['factor']:.4g}x | {_fps(r['attitude'])} "
                      f"| {_orbit(r)} | {r['plots']:.0f} ({r['tab']}) | {r['gui_cpu']:.2f} | {r['sim_cpu']:.2f} "
-                     f"| {_per_frame(r)} "
+                     f"| {_per_frame(r)} | {_ticks(r)} "
                      f"| {'pass' if ok else '**miss**'}{' fault: ' + r['fault'] if r['fault'] else ''} |")
     return "\n".join(lines)
 
@@ -221,7 +241,7 @@ def main(argv=None) -> int:
             print(f"{label} {name}: {row['factor']:.4g}x of {row['speed']:g}x, attitude {_fps(row['attitude'])} "
                   f"fps, orbit {_orbit(row)} fps, plots {row['plots']:.0f}/s, GUI {row['gui_cpu']:.2f} "
                   f"core ({_per_frame(row)} a frame), simulation {row['sim_cpu']:.2f} core, other threads "
-                  f"{row['other_cpu']:.2f} core", flush=True)
+                  f"{row['other_cpu']:.2f} core, timer {_ticks(row)} ticks/s (still)", flush=True)
             if args.profile:
                 print(row["profile"], flush=True)
     print()

@@ -233,9 +233,12 @@ class PlotPanel(QtWidgets.QWidget):
         not needed for data already reduced to the plot's pixel columns.
         """
         style = QtCore.Qt.PenStyle.DashLine if spec.dashed else QtCore.Qt.PenStyle.SolidLine
-        # skipFiniteCheck: no pass over the samples looking for NaN (wrapping angles connect "finite")
+        # skipFiniteCheck: no pass over the samples looking for NaN, except where a curve has gaps (wrapping
+        # angles, a torque of exactly 0: connect "finite"): there pyqtgraph's check picks its path by the share
+        # of gaps, one pass for many where skipping it split the curve into a polygon a gap (cubesat_year's
+        # SRP in each eclipse: 1.0 against 0.35 ms a curve of 2,400 samples with 185 gaps, issue 42)
         curve = pg.PlotCurveItem(name=spec.label, pen=pg.mkPen(spec.color, style=style),
-                                 skipFiniteCheck=True, connect="finite" if spec.wraps else "all")
+                                 skipFiniteCheck=not spec.wraps, connect="finite" if spec.wraps else "all")
         plot.addItem(curve)
         return curve
 

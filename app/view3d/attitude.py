@@ -9,7 +9,7 @@ wheel is fast and pointing its way; a wheel at its speed limit turns red
 and thick.  With an orbit, its frame (x along the velocity, z to nadir) can
 be drawn through the body.  Coordinates, colours and the layout's scale:
 :mod:`app.view3d.layout`.  The window turns the bodies, the rig and the orbit frame at its display time:
-between the last two computed states when a step outlasts a frame (:mod:`app.window.tween`).
+between two computed states, a step or a batch apart (:mod:`app.window.tween`).
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ class FramePresenter:
         self._wheels_shown = None  # what show_wheels last drew
         self._period_inertia = None  # the inertia the period watch was made for
         self._dipole_limit = (None, 0.0)  # (rods, their largest dipole) for the dipole arrows
-        self.tween = Tween()  # the bodies drawn between the last two computed states (app.window.tween)
+        self.tween = Tween()  # the bodies drawn between two computed states (app.window.tween)
         self._angles_deg = (0.0, 0.0, 0.0)  # the latest state's aircraft angles
         self._orbit_rate = None  # the orbit's rate for the orbit frame, None without one
         self._turned = None  # (states taken, display time) last drawn
@@ -213,9 +213,8 @@ class FramePresenter:
 
     def turn(self, wall, speed: float) -> None:
         """Turn the bodies, the gimbal rig and the orbit frame to the display time at wall time ``wall``
-        (s, None: the latest state) at ``speed``: between the last two computed states when a step is longer
-        than a frame (:mod:`app.window.tween`); nothing when the display time stands at the latest state
-        already drawn."""
+        (s, None: the latest state) at ``speed``: between two computed states, a step or a batch apart
+        (:mod:`app.window.tween`); nothing when the display time stands at the latest state already drawn."""
         tween = self.tween
         if tween.t1 is None or (wall is not None and not tween.moving and self._turned == (tween.taken, tween.t1)):
             return

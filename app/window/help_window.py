@@ -50,9 +50,10 @@ the <i>lagrange</i> form adds it back (<i>kane</i> embeds the constraint instead
 <li><b>The gimbal rig</b> (right of the aircraft) turns by ψ, θ, φ. Near θ = ±90° two rings line up:
 the Euler angles jump and mean nothing there, while the aircraft, driven by the quaternion, turns
 smoothly.</li>
-<li>When a step lasts longer than a frame (dt = 0.1 s at 1x), the 3D view draws the bodies and the rig
-SLERPed between the last two computed states, one step behind at most, so they turn smoothly; the
-readouts and plots show the computed states.</li>
+<li>At every frame the 3D view draws the bodies and the rig SLERPed between two computed states at the
+display time, one state and a frame behind at most, so they turn smoothly when a step lasts longer than
+a frame (dt = 0.1 s at 1x) and when each frame brings a few steps; the readouts and plots show the
+computed states.</li>
 <li><b>The blue ghost</b> is the command attitude; with a controller on, the aircraft flies to it
 along the SLERP path. Coloured ghosts are a scenario's comparison bodies (legend above the view);
 the <b>Compare</b> tab (Ctrl+T) plots their attitude error against the rk4 body, energy drift and

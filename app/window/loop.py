@@ -2,8 +2,8 @@
 
 :class:`FrameLoop` holds the timer (:class:`~app.window.pace.FramePace`: 60 Hz, slower while the simulation
 cannot keep up), the latest snapshot, and what each frame shows: every sample goes to the plots' history,
-the bodies turn to the display time (between the last two computed states when a step is longer
-than a frame: :mod:`app.window.tween`); the readouts, the controls, the fault banner and the status bar follow at
+the bodies turn to the display time (between two computed states, a step or a batch apart:
+:mod:`app.window.tween`); the readouts, the controls, the fault banner and the status bar follow at
 :data:`SLOW_EVERY` frames.  It shows through the parts of its :class:`~app.window.main.MainWindow`.
 """
 
@@ -92,7 +92,7 @@ class FrameLoop:
             self.last = batches[-1].last
             w.frames.show_bodies(batches[-1], worker.settings)
             w.ensemble.show_batch(batches[-1])
-        # the bodies at the display time: between the last two states when a step outlasts a frame
+        # the bodies at the display time: between two computed states (app.window.tween)
         w.frames.turn(time.perf_counter() if self._paced else None, worker.speed)
         if not self._paced:  # every plot (none while hidden), the readouts and controls
             if w.plots.isVisible():

@@ -175,10 +175,10 @@ def prange(*args):
     return range(*args)
 
 
-def _cached(dispatcher) -> bool:
-    """True when the disk cache holds an index of ``dispatcher`` (numba's ``<module>.<name>-<line>.pyXY.nbi``)."""
-    name = f"{dispatcher.py_func.__module__.rsplit('.', 1)[-1]}.{dispatcher.py_func.__name__}-"
-    return any(p.name.startswith(name) for p in _choose_cache_dir().rglob("*.nbi"))
+def _cached(kernel) -> bool:
+    """True when the disk cache holds numba's index of ``kernel``'s file (a folder a source folder: another tree's
+    copy of the same kernel, in the same keyed folder, is not it; numba would compile here, holding the GIL)."""
+    return os.path.exists(kernel.dispatcher._cache._cache_file._index_path)
 
 
 def _say(stream, text):
@@ -208,8 +208,8 @@ WARM_SECONDS = 0.25
 
 #: Seconds between two lines of a first compile's progress on stderr (:meth:`Kernel.wait`).
 PROGRESS_EVERY = 5.0
-#: What a child process runs to compile a kernel into the disk cache: ``(kernel, args)`` pickled on its stdin.
-_CHILD = "import pickle, sys; k, a = pickle.load(sys.stdin.buffer); k.compile(*a, stream=False)"
+#: What a child process runs to compile a kernel into the disk cache: ``(kernel, numba's types)`` on its stdin.
+_CHILD = "import pickle, sys; k, t = pickle.load(sys.stdin.buffer); k.compile(types=t, stream=False)"
 #: Compiling children at once: one a core, two at most (each takes a core and 0.2-0.5 GB while numba compiles):
 #: the kernels a run's loader threads start together (a window's craft step and world) compile side by side.
 _children = threading.BoundedSemaphore(max(1, min(2, os.cpu_count() or 1)))
@@ -260,6 +260,7 @@ class Kernel:
         self._error: BaseException | None = None
         self._guard = threading.Lock()
         self._python_seconds = 0.0  # spent in py_func by calls before it was ready (WARM_SECONDS)
+        self._more: set = set()  # numba's types of calls after the load, loaded since (_load_types)
         self.sample = None
         self.warm_after: int | None = None
         self.python_steps = 0
@@ -333,8 +334,12 @@ class Kernel:
 
     def __call__(self, *args):
         if self._ready and not DISABLED:
-            return self._dispatcher(*args)
-        if DISABLED:
+            try:
+                return self._dispatcher(*args)
+            except (TypeError, RuntimeError):  # numba's "No matching definition" ("compilation disabled" while
+                if not self._load_types(args):  # a load compiles): Python meanwhile (an ensemble stood still 12-60 s)
+                    raise
+        elif DISABLED:
             return boxed(self.py_func(*args))
         if self._python_seconds >= WARM_SECONDS and self._thread is None:
             self.start(*args)
@@ -347,32 +352,33 @@ class Kernel:
     def _args(self, args) -> tuple:
         return args if args or self.sample is None else self.sample()
 
-    def compile(self, *args, stream=None) -> float:
-        """Load it from the disk cache or compile it for the types of ``args`` (default: its sample) in this thread
-        (Ctrl-C held until it is done on the main thread), saying so on ``stream`` (default stderr; False: silent)
-        when it compiles; the seconds it took.  Calls run it from then on."""
+    def compile(self, *args, stream=None, types=None) -> float:
+        """Load it from the disk cache or compile it for numba's ``types`` or those of ``args`` (default: its sample)
+        here (Ctrl-C held till done on the main thread), saying so on ``stream`` (default stderr; False: silent) when it
+        compiles; the seconds it took.  Calls run it from then on (other types: Python, :meth:`_load_types`)."""
         dispatcher = self.dispatcher
-        types = tuple(dispatcher.typeof_pyval(a) for a in self._args(args))
+        types = types or tuple(dispatcher.typeof_pyval(a) for a in self._args(args))
         loud = not _cached(self)
         if loud:
             _say(stream, f"attitude-sim: compiling the simulation kernels, once ({self.py_func.__name__}: about "
                          f"5-30 s on an idle machine; later runs load them from {_choose_cache_dir()}) ...")
         start = time.perf_counter()
         with interrupts_held(), _progress(stream if loud else False):
+            dispatcher.disable_compile(False)  # numba would compile at a call of new types: only a load does
             dispatcher.compile(types)
+            dispatcher.disable_compile()
         seconds = time.perf_counter() - start
         if loud:
             _say(stream, f"attitude-sim: kernels compiled in {seconds:.1f} s")
         self._ready = True
         return seconds
 
-    def _in_child(self, args) -> None:
-        """Compile it into the disk cache in a child Python (:data:`_CHILD`), one child a core; raises what went
-        wrong there.  Not for a kernel not found by name (a test's) or arguments that do not pickle."""
+    def _in_child(self, types, missing=False) -> None:
+        """A child Python (:data:`_CHILD`, one a core) compiles it for ``types`` (``missing``: even if cached); raises."""
         try:
             if _kernel_named(*self.__reduce__()[1]) is not self:
                 return
-            data = pickle.dumps((self, args))
+            data = pickle.dumps((self, types))
         except Exception:
             return
         here = str(_SIM.parent)
@@ -380,18 +386,19 @@ class Kernel:
                    ATTITUDE_SIM_CACHE=str(_choose_cache_dir().parent))  # this process's sim and cache folder
         env.pop("MUTANT_UNDER_TEST", None)
         with _children:
-            if _cached(self):  # compiled while this one waited for its turn (another process, a thread before)
+            if _cached(self) and not missing:  # compiled while this one waited (another process, a thread before)
                 return
             proc = subprocess.run([sys.executable, "-c", _CHILD], input=data, env=env, cwd=here, capture_output=True)
         if proc.returncode != 0:
             lines = proc.stderr.decode(errors="replace").strip().splitlines() or [f"exit {proc.returncode}"]
             raise RuntimeError(f"compiling {self!r} in a child process failed: {lines[-1]}")
 
-    def _background(self, args) -> None:
+    def _background(self, args, types=None) -> None:
         try:
-            if not _cached(self):
-                self._in_child(args)  # a first compile: not in this process (the GIL, numba's lock)
-            self.compile(*args, stream=False)
+            missing, types = types is not None, types or tuple(self.dispatcher.typeof_pyval(a) for a in args)
+            if missing or not _cached(self):
+                self._in_child(types, missing)  # a first compile: not in this process (the GIL, numba's lock)
+            self.compile(types=types, stream=False)
         except BaseException as exc:  # kept for wait(); the callers step in Python meanwhile
             self._error = exc
 
@@ -406,6 +413,16 @@ class Kernel:
                 self._thread = threading.Thread(target=self._background, args=(args,), daemon=True,
                                                 name=f"attitude-sim loads {self.py_func.__name__}")
                 self._thread.start()
+
+    def _load_types(self, args) -> bool:
+        """A call of types the kernel has not loaded (else False): a thread loads them (once), a child compiling them."""
+        if (types := tuple(self._dispatcher.typeof_pyval(a) for a in args)) in self._dispatcher.overloads:
+            return False
+        with self._guard:
+            if types not in self._more and not self._more.add(types):  # once
+                threading.Thread(target=self._background, args=((), types), daemon=True, name="attitude-sim "
+                                 f"loads {self.py_func.__name__} for other types").start()
+        return True
 
     def wait(self, *args, stream=None) -> float:
         """Load it now for the types of ``args`` (default: its sample): in this thread, saying so on ``stream``

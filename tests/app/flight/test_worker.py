@@ -264,10 +264,10 @@ def test_worker_stops_within_one_second_while_a_kernel_loads(started, monkeypatc
     asked, release = threading.Event(), threading.Event()
     real = fresh.compile
 
-    def held(*args, stream=None):
+    def held(*args, stream=None, types=None):
         asked.set()
         release.wait(60.0)
-        return real(*args, stream=stream)
+        return real(*args, stream=stream, types=types)
 
     monkeypatch.setattr(fresh, "compile", held, raising=False)
     monkeypatch.setattr(advance, "advance", fresh)

@@ -93,7 +93,7 @@ def test_curves_hold_a_min_max_pair_per_pixel_column_not_every_sample(panel, his
         for curve in panel.plot(name).listDataItems():
             x, _ = curve.getData()
             assert width <= len(x) <= 2 * width + 4
-            assert curve.opts["skipFiniteCheck"]
+            assert curve.opts["skipFiniteCheck"] == (curve.opts["connect"] == "all")  # checked where gaps are
     assert panel.curve_points("rates") == 20_000               # what the curves stand for
     _, wy = panel.plot("rates").listDataItems()[1].getData()
     assert np.nanmax(wy) == 50.0                              # the spike is drawn
@@ -305,6 +305,9 @@ def test_wrapping_angle_is_broken_not_stroked_across_the_plot(panel, history):
     assert not (steps > 180.0).any()        # no stroke across the plot: every jump is a gap
     assert np.isnan(y).sum() >= len(y) - 2
     assert curve.opts["connect"] == "finite"
+    path = curve.getPath()  # what is stroked: no line element from one side of the wrap to the other
+    points = [path.elementAt(i) for i in range(path.elementCount())]
+    assert not any(b.isLineTo() and abs(b.y - a.y) > 180.0 for a, b in zip(points, points[1:]))
 
 
 def test_plots_take_turns_so_each_frame_redraws_a_share(panel, history):

@@ -1,8 +1,9 @@
 """Render interpolation (app.window.tween): the 3D view's bodies between the last two computed states.
 
 Oracle: scipy's ``Slerp`` (quaternions compared as rotations, so their sign and convention do not matter:
-SLERP of conjugates is the conjugate of the SLERP).  At a step boundary the drawn attitude is the computed
-state itself, bit for bit; the display time runs at the speed and is one step behind at most.
+SLERP of conjugates is the conjugate of the SLERP; between batches of several steps, its piecewise SLERP of the
+batch ends).  At a computed state the drawn attitude is that state itself, bit for bit; the display time runs at
+the speed and is one state and a frame's jitter (``JITTER_SECONDS``) behind at most.
 """
 
 import dataclasses
@@ -14,7 +15,7 @@ import pytest
 from scipy.spatial.transform import Rotation, Slerp
 
 from app.window.frames import ESTIMATE, MAIN, FramePresenter
-from app.window.tween import Tween, drawable
+from app.window.tween import JITTER_SECONDS, Tween, drawable
 from sim import Runner, as_aircraft_angles, cayley, orbit_quaternion, orbit_rate
 from sim.run.scenario import load
 
@@ -81,27 +82,62 @@ def test_step_boundaries_are_the_computed_states_exactly():
     assert tween.shown == 3.0 + DT
 
 
-def test_one_step_behind_at_most():
+def test_one_step_and_a_frame_behind_at_most():
     tween = _two_states(Q0, Q1_FAR)
     tween.advance(0.03, 1.0)  # 30 % into the step when the next state comes
     q2 = (Rotation.from_quat(Q1_FAR) * Rotation.from_rotvec([0.0, 0.3, 0.0])).as_quat()
     tween.take(3.0 + 2 * DT, {MAIN: tuple(q2)}, DT)
     fraction = tween.advance(0.03, 1.0)
-    assert tween.shown == 3.0 + DT  # caught up to the previous state, not 0.7 steps behind it
-    assert fraction == 0.0 and tween.attitude(MAIN, fraction) == tuple(Q1_FAR)
+    # caught up to the previous state less the jitter allowance, not 0.7 steps behind it
+    assert tween.shown == pytest.approx(3.0 + DT - JITTER_SECONDS, abs=1e-12)
+    assert fraction == pytest.approx(1.0 - JITTER_SECONDS / DT, abs=1e-9)
+    assert _angle_between(tween.attitude(MAIN, fraction), _oracle(Q0, Q1_FAR, fraction)) < 1e-12
     fraction = tween.advance(0.08, 1.0)
-    assert fraction == pytest.approx(0.5, abs=1e-9)
-    assert _angle_between(tween.attitude(MAIN, fraction), _oracle(Q1_FAR, q2, 0.5)) < 1e-12
+    assert fraction == pytest.approx(0.5 - JITTER_SECONDS / DT, abs=1e-9)
+    assert _angle_between(tween.attitude(MAIN, fraction), _oracle(Q1_FAR, q2, fraction)) < 1e-12
 
 
-@pytest.mark.parametrize("t_next", [3.0 + 3 * DT, 0.0, 3.0 + DT])  # two steps in a batch, a reset, the same time
-def test_states_not_one_step_apart_are_drawn_at_once(t_next):
+@pytest.mark.parametrize("t_next", [0.0, 3.0 + DT])  # a reset, the same time
+def test_states_not_after_the_latest_are_drawn_at_once(t_next):
     tween = _two_states(Q0, Q1_FAR)
     tween.advance(0.02, 1.0)
     tween.take(t_next, {MAIN: tuple(Q0)}, DT)
     assert tween.advance(0.021, 1.0) == 1.0
     assert tween.attitude(MAIN, 1.0) == tuple(Q0)
     assert not tween.moving
+
+
+def _batch_ends(n):
+    """``n`` batch ends of ``sun_pointing`` in the window (dt 0.5 s at 100x, two steps a batch: 1 s apart), the
+    body turning 3 degrees a second about a skew axis."""
+    axis = _unit([0.3, -1.0, 0.4])
+    return [(10.0 + k, (Rotation.from_quat(Q0) * Rotation.from_rotvec(np.radians(3.0 * k) * axis)).as_quat())
+            for k in range(n)]
+
+
+def test_batches_of_several_steps_are_drawn_between_their_ends_at_every_frame():
+    """Batches of two steps are due every 10 ms of wall time, two of them 12 ms late (and those after them
+    with them: the thread's batches come in order), the frames every 16 ms: from the second frame on the
+    display time moves by the frame's 16 ms at the speed at every frame, evenly (the view never stands still
+    nor jumps while the simulation keeps up), and the attitude drawn is scipy's piecewise SLERP of the batch
+    ends at the display time."""
+    speed, ends = 100.0, _batch_ends(70)
+    arrivals = []
+    for k in range(len(ends)):
+        arrivals.append(max(0.01 * k + (0.012 if k in (10, 40) else 0.0), arrivals[-1] if arrivals else 0.0))
+    oracle = Slerp([t for t, _ in ends], Rotation.from_quat([q for _, q in ends]))
+    tween, shown, taken = Tween(), [], 0
+    for frame in range(1, 40):
+        wall = 0.016 * frame
+        while taken < len(ends) and arrivals[taken] <= wall:
+            t, q = ends[taken]
+            tween.take(t, {MAIN: tuple(q)}, 0.5)
+            taken += 1
+        fraction = tween.advance(wall, speed)
+        shown.append(tween.shown)
+        assert _angle_between(tween.attitude(MAIN, fraction), oracle([tween.shown]).as_quat()[0]) < 1e-12
+        assert (tween.t1 - tween.shown) / speed <= 1.0 / speed + JITTER_SECONDS + 1e-12  # wall s behind
+    assert [b - a for a, b in zip(shown, shown[1:])] == pytest.approx([0.016 * speed] * (len(shown) - 1), abs=1e-9)
 
 
 def test_unpaced_frames_show_the_latest_state():

@@ -125,6 +125,35 @@ def test_a_load_that_fails_is_raised_by_wait_and_calls_stay_python():
         fresh(np.zeros(2))
 
 
+@needs_jit
+def test_a_loaded_kernel_called_with_other_types_runs_python_while_a_thread_loads_them(monkeypatch):
+    """The window's ensemble of MEKFs stood still 12-60 s (no frame in 8 s): its kernel, loaded for its sample's
+    types, was called with an F-ordered array and numba compiled that call in the stepping threads, holding the
+    interpreter and compiler locks.  Now such a call runs the Python source (the same bits) and a thread of its
+    own loads the new types; numba never compiles in the caller's thread."""
+    import threading
+
+    fresh = jit.Kernel(kalman.mekf_propagate.py_func)     # a kernel of its own, loaded for C-ordered arrays
+    fresh.wait(*_filters(3))
+    compiled_in = []
+    compile_for = fresh.dispatcher.compile
+    monkeypatch.setattr(fresh.dispatcher, "compile",
+                        lambda sig: compiled_in.append(threading.current_thread()) or compile_for(sig))
+    python, other = _filters(4), _filters(4)
+    other = (other[0], other[1], np.asfortranarray(other[2]), *other[3:])   # covariances F-ordered: other types
+    kalman.mekf_propagate.py_func(*python)
+    fresh(*other)
+    for thread in [t for t in threading.enumerate() if t.name.endswith("for other types")]:
+        thread.join()
+    assert compiled_in and threading.current_thread() not in compiled_in
+    for a, b in zip(python[:3], other[:3]):
+        assert np.array_equal(a.view(np.int64), b.view(np.int64))  # the Python source's numbers, bit for bit
+    assert len(fresh.signatures) == 2                    # the F-ordered types loaded since
+    fresh(*other)                                        # and run compiled: the same bits again
+    kalman.mekf_propagate.py_func(*python)
+    assert np.array_equal(python[2], other[2]) and len(compiled_in) == 1
+
+
 CHILD = """
 import sys
 import sim

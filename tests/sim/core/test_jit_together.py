@@ -93,3 +93,27 @@ def test_a_kernel_compiled_while_it_waited_for_its_child_is_not_compiled_again(m
         there.append(True)
     kernel.wait()
     assert kernel.ready and kernel(1.5) == 2.5
+
+
+def twin_c(x):
+    return x - 1.0
+
+
+@needs_jit
+def test_only_this_files_own_index_counts_as_cached():
+    """Every tree with the same kernel files (a worktree, an exported old tree) shares the keyed folder, numba
+    keeping an index a source folder in it: another tree's index of a kernel of the same name is not this one's.
+    Taken for it, the loader thread skipped the child and numba compiled in the window's process (issue 42)."""
+    kernel = jit.Kernel(twin_c)
+    own = Path(kernel.dispatcher._cache._cache_file._index_path)
+    other = jit.cache_dir / f"elsewhere_{os.getpid()}" / own.name  # the same name, another tree's folder
+    other.parent.mkdir(parents=True, exist_ok=True)
+    other.write_bytes(b"")
+    own.unlink(missing_ok=True)  # a test's own kernel: compiled again below
+    try:
+        assert not jit._cached(kernel)
+        kernel.wait(1.5)
+        assert own.exists() and jit._cached(kernel)
+    finally:
+        other.unlink()
+        other.parent.rmdir()
