@@ -1,12 +1,37 @@
-"""Ctrl-C held while numba compiles or loads a kernel (:mod:`sim.core.jit`'s :meth:`~sim.core.jit.Kernel.compile`)."""
+"""What a compile does at the terminal (:mod:`sim.core.jit`'s :meth:`~sim.core.jit.Kernel.compile`): Ctrl-C held
+while numba compiles or loads a kernel, and the compile's progress said every few seconds."""
 
 from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
+import time
 
-__all__ = ["interrupts_held"]
+__all__ = ["interrupts_held", "progress", "say"]
+
+
+def say(stream, text):
+    """``text`` as a line on ``stream`` (None: stderr; False: nothing)."""
+    if stream is not False:
+        print(text, file=sys.stderr if stream is None else stream, flush=True)
+
+
+@contextlib.contextmanager
+def progress(stream, every):
+    """Say on ``stream`` (False: silent) every ``every`` seconds how long the compile inside has run."""
+    done, start = threading.Event(), time.perf_counter()
+
+    def tick():
+        while not done.wait(every):
+            say(stream, f"attitude-sim: ... {time.perf_counter() - start:.0f} s")
+    if stream is not False:
+        threading.Thread(target=tick, daemon=True, name="attitude-sim compile progress").start()
+    try:
+        yield
+    finally:
+        done.set()
 
 
 @contextlib.contextmanager

@@ -44,7 +44,6 @@ package's own folder is never written, so a wheel installed by pip works as well
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import importlib
@@ -60,7 +59,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core import jit_codegen
-from sim.core.interrupts import interrupts_held
+from sim.core.interrupts import interrupts_held, progress, say as _say
 
 __all__ = ["jitable", "kernel", "Kernel", "boxed", "source_key", "DISABLED", "prange",
            "numba_module", "wait_all", "load_all", "KERNELS", "WARM_SECONDS", "PROGRESS_EVERY"]
@@ -179,27 +178,6 @@ def _cached(kernel) -> bool:
     """True when the disk cache holds numba's index of ``kernel``'s file (a folder a source folder: another tree's
     copy of the same kernel, in the same keyed folder, is not it; numba would compile here, holding the GIL)."""
     return os.path.exists(kernel.dispatcher._cache._cache_file._index_path)
-
-
-def _say(stream, text):
-    if stream is not False:
-        print(text, file=sys.stderr if stream is None else stream, flush=True)
-
-
-@contextlib.contextmanager
-def _progress(stream):
-    """Say on ``stream`` (False: silent) every :data:`PROGRESS_EVERY` seconds how long the compile inside has run."""
-    done, start = threading.Event(), time.perf_counter()
-
-    def tick():
-        while not done.wait(PROGRESS_EVERY):
-            _say(stream, f"attitude-sim: ... {time.perf_counter() - start:.0f} s")
-    if stream is not False:
-        threading.Thread(target=tick, daemon=True, name="attitude-sim compile progress").start()
-    try:
-        yield
-    finally:
-        done.set()
 
 
 #: Seconds a :class:`Kernel`'s calls spend in its Python source before one starts loading it: about what loading
@@ -363,7 +341,7 @@ class Kernel:
             _say(stream, f"attitude-sim: compiling the simulation kernels, once ({self.py_func.__name__}: about "
                          f"5-30 s on an idle machine; later runs load them from {_choose_cache_dir()}) ...")
         start = time.perf_counter()
-        with interrupts_held(), _progress(stream if loud else False):
+        with interrupts_held(), progress(stream if loud else False, PROGRESS_EVERY):
             dispatcher.disable_compile(False)  # numba would compile at a call of new types: only a load does
             dispatcher.compile(types)
             dispatcher.disable_compile()
