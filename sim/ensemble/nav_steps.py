@@ -135,7 +135,7 @@ class NavSteps:
             table, orbit, shared, wheels, groups = orbits[2:7]
             rest = (table, orbit, shared, orbits[9], wheels, groups, *self._torquers(orbits))
             arrays = nav.loop_arrays(dt, True, held is not None, self._world.field is None)
-        ctl = np.array(np.broadcast_to(arrays[0], (n, len(arrays[0]))))
+        ctl = np.array(np.broadcast_to(arrays[0], (n, len(arrays[0]))), order="C")  # the kernel's loaded types
         tr, track = self._tracker, self.track
         c = math.cos(math.radians(self.spec.settle_deg) / 2.0)  # Ensemble._outside's band
         switches = np.array([track, self._const_tt is None, self._settings.norm == "none", 0], dtype=np.int64)

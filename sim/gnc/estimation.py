@@ -396,9 +396,9 @@ class Mekf:
         q = np.asarray(q, float)
         self.column = q.ndim == 2
         n = q.shape[0] if self.column else 1
-        self._q = np.array(np.broadcast_to(q, (n, 4)))
-        self._bias = np.array(np.broadcast_to(np.asarray(bias, float), (n, 3)))
-        self._p = np.array(np.broadcast_to(np.asarray(p, float), (n, 6, 6)))
+        self._q = np.array(np.broadcast_to(q, (n, 4)), order="C")  # (a copy of a broadcast is F-ordered)
+        self._bias = np.array(np.broadcast_to(np.asarray(bias, float), (n, 3)), order="C")
+        self._p = np.array(np.broadcast_to(np.asarray(p, float), (n, 6, 6)), order="C")
         self.arw, self.rrw = float(arw), float(rrw)
         self._qd_dt, self._qd = None, None
 

@@ -138,3 +138,21 @@ def test_faulted_bodies_freeze_and_go_on_being_sensed_as_on_the_numpy_path(calls
     a, b = new.metrics(), old.metrics()
     for name in b:
         assert np.array_equal(_bits(a[name]), _bits(b[name])), name
+
+
+@pytest.mark.skipif(jit.DISABLED, reason="the JIT is off: no kernel is loaded")
+@pytest.mark.parametrize("case", ["mekf-rk4-watching", "monte-carlo-scenario"])
+def test_an_ensemble_calls_the_kernel_with_the_types_it_was_loaded_for(case, monkeypatch):
+    # An ensemble's arrays typed otherwise than the kernel's sample (a copy of a broadcast is F-ordered) made its
+    # first run compile a second version while 1,000 MEKFs stepped in Python (the window's mekf_monte_carlo, stop 49)
+    kernel, seen = nav_bodies.advance_nav_bodies, []
+    run = nav_steps.on_threads
+
+    def spy(fn, args, m):
+        seen.append(tuple(kernel.dispatcher.typeof_pyval(a) for a in (*args, 0, m)))  # (lo, hi: on_threads')
+        run(fn, args, m)
+
+    monkeypatch.setattr(nav_steps, "on_threads", spy)
+    ens = Ensemble(CASES[case], EnsembleSpec(bodies=5, seed=3, rate_spread=0.01), compiled=True)
+    ens.step(20)
+    assert seen and all(types in kernel.dispatcher.overloads for types in seen)
