@@ -136,9 +136,10 @@ stress: $(VENV)/.installed-test sysdeps
 # moves into a subpackage stays in) and the pytest arguments choosing the tests run against
 # their mutants.  MUTATE_JOBS mutants are tested at once (nice 10); the report goes to
 # build/mutate/report.md, each survivor's diff to build/mutate/survivors.txt.  The markers
-# subprocess, timing and source (pyproject.toml says why) leave out tests that cannot judge a mutant here.
+# subprocess, timing and source (pyproject.toml says why) leave out tests that cannot judge a mutant here;
+# slow and jit_speed the long runs, which take minutes with the kernels run as Python (the run's JIT is off).
 MUTATE_SIM       ?= sim/*
-MUTATE_SIM_TESTS ?= tests/sim -m "not subprocess and not timing and not source"
+MUTATE_SIM_TESTS ?= tests/sim -m "not subprocess and not timing and not source and not slow and not jit_speed"
 MUTATE_APP       ?= app/window/readouts.py app/plots/live.py app/plots/style.py
 MUTATE_APP_TESTS ?= tests/app/controls/test_readouts.py tests/app/plots/test_plot_values.py tests/app/plots/test_plots.py tests/app/plots/test_compare_plots.py
 MUTATE_JOBS      ?= 1

@@ -333,8 +333,11 @@ class Part:
             if untested and not n:  # nothing of its sample tested yet: no estimate
                 continue
             share = k / n if n else 0.0
-            # the sample's binomial error, finite-population corrected, scaled to the untested mutants
-            half = 1.96 * (share * (1 - share) / n * max(0.0, 1 - n / untested)) ** 0.5 * untested if n else untested
+            # the sample's binomial error, finite-population corrected, scaled to the untested mutants; its variance
+            # from Agresti and Coull's (1998) p~ = (k + 2) / (n + 4), not k / n, which gives a module of one or two
+            # drawn mutants, all killed or all not, no error at all (its interval would vanish)
+            wide = (k + 2) / (n + 4)
+            half = 1.96 * (wide * (1 - wide) / n * max(0.0, 1 - n / untested)) ** 0.5 * untested if n else untested
             out[module] = ((killed + share * untested) / (total + untested), half / (total + untested))
         return out
 
@@ -479,6 +482,18 @@ class Part:
         return written
 
 
+def kernel_module(path: str) -> bool:
+    """Whether the module at ``path`` (from the checkout) holds compiled kernels: it imports sim.core.jit, as the
+    kernels' cache key counts them (sim/core/jit.py)."""
+    try:
+        text = (ROOT / path).read_text()
+    except OSError:
+        return False
+    return path == "sim/core/jit.py" or any(line.startswith(("from sim.core.jit import", "from sim.core import jit",
+                                                             "import sim.core.jit"))
+                                            for line in text.splitlines())
+
+
 def row(label: str, codes: list, same: int = 0) -> str:
     """A table row: ``codes`` mutmut's exit codes, ``same`` how many of the survivors are named equivalent."""
     counts = Counter(status(c) for c in codes)
@@ -547,8 +562,15 @@ def report(parts: list[Part]) -> str:
                  f"random sample scaled to the untested mutants it was drawn from; 95 % interval): "
                  f"{100 * killed / total:.1f} % +- {100 * spread / total:.1f}"
                  + (f" (of the {total} mutants of the modules with a sample result; none yet for "
-                    f"{', '.join(unknown)})" if unknown else "") + "\n\n"
-                 "| module | mutants | estimated killed share of all |\n|---|---:|---:|\n")
+                    f"{', '.join(unknown)})" if unknown else "") + "\n")
+        for label, group in (("the kernel modules (those importing sim.core.jit)", True), ("the others", False)):
+            these = {m: e for m, e in estimates.items() if kernel_module(m) == group}
+            if these:
+                size = sum(sizes[m] for m in these)
+                text += (f"- {label}: {len(these)} modules, {size} mutants: "
+                         f"{100 * sum(share * sizes[m] for m, (share, _) in these.items()) / size:.1f} % +- "
+                         f"{100 * sum((half * sizes[m]) ** 2 for m, (_, half) in these.items()) ** 0.5 / size:.1f}\n")
+        text += "\n| module | mutants | estimated killed share of all |\n|---|---:|---:|\n"
         text += "".join(f"| {m} | {sizes[m]} | {100 * share:.1f} % +- {100 * half:.1f} |\n"
                         for m, (share, half) in sorted(estimates.items()))
     for part_name, counted in kinds.items():

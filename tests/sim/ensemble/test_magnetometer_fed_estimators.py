@@ -13,6 +13,7 @@ each their single run bit for bit, tests/app/cli/test_ensemble_navigation.py).
 """
 
 import numpy as np
+import pytest
 from scipy.stats import beta, chi2
 
 from sim.ensemble import Ensemble, EnsembleSpec
@@ -40,6 +41,7 @@ def test_the_nees_of_200_magnetometer_fed_triads_has_the_chi_square_median():
     assert low <= median <= high, (median, low, high)
 
 
+@pytest.mark.jit_speed  # 100 MEKFs x 1000 steps in the loop: minutes as Python
 def test_the_nees_of_100_mekfs_on_a_gyro_and_a_magnetometer_lies_in_the_95_percent_band():
     # the MEKF on a gyro and a 100 nT magnetometer alone (10 Hz) over 100 s of a low orbit: the average NEES of
     # 100 bodies (6 dof: attitude and gyro bias) in chi-square(600)/100's 95 % band.  Clean: 6.10 in

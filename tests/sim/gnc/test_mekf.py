@@ -102,6 +102,7 @@ def test_propagation_with_a_perfect_gyro_follows_the_exact_motion():
     assert np.allclose(A.cayley(filt.q), body_turn.as_matrix().T, rtol=0, atol=1e-12)
 
 
+@pytest.mark.jit_speed  # 200 filters x 6000 steps: 8 minutes as Python
 def test_steady_state_sigma_is_the_riccati_equations(monte_carlo):
     """Attitude errors over the last 200 s of 200 runs: their RMS per axis within 10 % of the Riccati sigma."""
     errors, _, sigmas = monte_carlo
@@ -115,6 +116,7 @@ def test_steady_state_sigma_is_the_riccati_equations(monte_carlo):
     assert sigmas[-1].mean(axis=0) == pytest.approx(expected, rel=0.02)
 
 
+@pytest.mark.jit_speed  # 200 filters x 6000 steps: 8 minutes as Python
 def test_average_nees_lies_in_the_95_percent_chi_square_band(monte_carlo):
     """Bar-Shalom's test: the NEES averaged over 200 runs, 6 states, in [chi2(1200).ppf(0.025), .ppf(0.975)] / 200."""
     _, nees, _ = monte_carlo

@@ -142,3 +142,31 @@ def test_the_estimate_columns_are_the_error_its_sigmas_and_the_nees(mekf):
             assert out[j, 13:16] == pytest.approx(beta_est[j], abs=0.0)
         else:
             assert np.isnan(out[j, 13:16]).all()
+
+
+def test_a_tracker_is_blinded_by_the_lit_sun_in_its_cone_and_by_the_earths_limb_in_its_own():
+    """sim.gnc.sensing.tracker_sees_rows against the geometry written out: the Sun (a point) blinds the tracker
+    only when lit and less than its exclusion angle off the boresight; the Earth when its limb, asin(R / |r|)
+    from its centre, comes within the Earth exclusion angle.  A random attitude; the directions built in body
+    axes and turned to inertial with scipy (C(Q) is scipy's matrix of the conjugate, transposed)."""
+    from sim.gnc import sensing
+    q = Rotation.random(random_state=5).as_quat()[None]
+    c = Rotation.from_quat(q[0] * [-1.0, -1.0, -1.0, 1.0]).as_matrix().T     # inertial -> body
+    boresight = np.array([0.0, 0.6, 0.8])
+    side = np.cross(boresight, [1.0, 0.0, 0.0])
+    side /= np.linalg.norm(side)
+
+    def off(deg):   # a body direction deg off the boresight, in inertial axes
+        return c.T @ (math.cos(math.radians(deg)) * boresight + math.sin(math.radians(deg)) * side)
+
+    none, radius = np.empty((0, 3)), 6.371e6
+    for deg in (5.0, 25.0, 35.0, 90.0, 170.0):
+        for lit in (0.0, 0.5, 1.0):
+            sees = sensing.tracker_sees_rows(q, boresight, off(deg)[None], np.array([lit]), math.radians(30.0),
+                                             none, 0.0, radius)
+            assert bool(sees[0]) == (not (deg < 30.0 and lit > 0.0)), (deg, lit)
+    for deg in (40.0, 45.0, 55.0, 120.0):   # the Earth at twice its radius: its limb 30 deg from its centre
+        earth = 2.0 * radius * off(deg)
+        sees = sensing.tracker_sees_rows(q, boresight, none, np.array([1.0]), 0.0, earth[None],
+                                         math.radians(20.0), radius)
+        assert bool(sees[0]) == (deg - 30.0 >= 20.0), deg

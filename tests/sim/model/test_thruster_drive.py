@@ -42,6 +42,7 @@ def _run_limit_cycle(duration=300.0, dt=0.001, isp=220.0):
     return {c: a[:, i] for i, c in enumerate(cols)}, w
 
 
+@pytest.mark.jit_speed  # 30,000-80,000 single steps: over a minute as Python
 def test_limit_cycle_rate_amplitude_and_period_against_the_closed_form():
     r, w = _run_limit_cycle(duration=160.0, dt=0.002)
     # derived here: a pulse turns +w into -w (2 w = T t_p / J); while it lasts the angle goes on by
@@ -70,6 +71,7 @@ def test_limit_cycle_rate_amplitude_and_period_against_the_closed_form():
     assert np.max(np.abs(r["wy"])) < 1e-12 and np.max(np.abs(r["wz"])) < 1e-12
 
 
+@pytest.mark.jit_speed  # 30,000-80,000 single steps: over a minute as Python
 def test_fuel_is_the_total_impulse_over_isp_g0():
     isp = 180.0
     r, w = _run_limit_cycle(duration=150.0, dt=0.005, isp=isp)

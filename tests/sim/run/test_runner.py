@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from sim.core import advance as compiled
+from sim.core import jit
 from sim.run.runner import ENSEMBLE, RESET, Runner
 from sim.run.scenario import load, loads
 from sim.model.settings import SettingsError
@@ -271,6 +272,7 @@ def test_run_every_step_is_advance_and_the_api_collects_its_blocks():
     assert np.array_equal(np.column_stack(list(columns.values())), streamed)
 
 
+@pytest.mark.skipif(jit.DISABLED, reason="the JIT is off: no kernel loads, a batch never asks for one")
 def test_a_batch_never_waits_for_the_kernel_to_load(monkeypatch):
     """The window's thread steps in Python while the kernel loads: a batch of more steps than WARM_AFTER asks
     it for fewer at a time, never for a number that makes it wait (sim.core.jit.Kernel.wanted)."""
