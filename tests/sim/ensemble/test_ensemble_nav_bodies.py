@@ -41,20 +41,6 @@ def _loaded():
     nav_bodies.advance_nav_bodies.wait()
 
 
-@pytest.fixture
-def calls(monkeypatch):
-    """The steps each call of the kernel took (a spy on :func:`sim.ensemble.nav_steps.on_threads`)."""
-    taken = []
-    run = nav_steps.on_threads
-
-    def spy(fn, args, m):
-        run(fn, args, m)
-        taken.append(int(args[21][0]))
-
-    monkeypatch.setattr(nav_steps, "on_threads", spy)
-    return taken
-
-
 def _bits(a):
     return np.asarray(a, dtype=float).view(np.uint64)
 

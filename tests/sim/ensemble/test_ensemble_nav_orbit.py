@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from sim.ensemble import Ensemble, EnsembleSpec
-from sim.ensemble import nav_bodies, nav_steps
+from sim.ensemble import nav_bodies
 from sim.model.simulation import Simulation
 from sim.run.scenario import load
 
@@ -49,20 +49,6 @@ STEPS = 600  # past two ends of the gyro's block of 256 samples and many star-tr
 @pytest.fixture(autouse=True, scope="module")
 def _loaded():
     nav_bodies.advance_nav_bodies.wait()
-
-
-@pytest.fixture
-def calls(monkeypatch):
-    """The steps each call of the kernel took (a spy on :func:`sim.ensemble.nav_steps.on_threads`)."""
-    taken = []
-    run = nav_steps.on_threads
-
-    def spy(fn, args, m):
-        run(fn, args, m)
-        taken.append(int(args[21][0]))
-
-    monkeypatch.setattr(nav_steps, "on_threads", spy)
-    return taken
 
 
 def _bits(a):
