@@ -15,6 +15,12 @@ def caught_up(win) -> bool:
     return worker.paused and worker.undrained == 0 and win.last_snapshot is not None
 
 
+def drawn_as_paused(win) -> bool:
+    """:func:`caught_up`, and the 3D view drawn at the paused state: its display clock (``app.window.tween``),
+    which runs up to a batch behind the latest state while the run goes on, has reached it."""
+    return caught_up(win) and not win.frames.tween.moving and win.frames.tween.shown == win.last_snapshot.t
+
+
 def advanced_twice(worker):
     """A condition true once ``worker`` has finished two more advances than now: every input sent before
     this call has then been applied and its settings published (the advance under way when it was sent

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QWidget
 from scipy.spatial.transform import Rotation
 
 from app.plots.estimation import ESTIMATE_GHOST, ESTIMATE_MAGNIFY, ESTIMATE_MOST, ESTIMATION_PLOTS
+from gui_waits import drawn_as_paused
 from sim.core.quaternion import cayley
 
 pytestmark = pytest.mark.gl
@@ -30,6 +31,8 @@ def test_the_estimate_is_a_ghost_and_plotted(qtbot, main_window):
     win.plot_tabs.setCurrentWidget(win.estimation.panel)
     qtbot.waitUntil(lambda: all(win.estimation.panel.curve_points(p.name) > 10 for p in ESTIMATION_PLOTS),
                     timeout=10000)
+    win.worker.pause(True)  # the view runs up to a batch behind the latest state: paused, it reaches it
+    qtbot.waitUntil(lambda: drawn_as_paused(win), timeout=5_000)
     # the estimate's axes are turned from the truth about the error's axis by 50 times its angle (scipy the oracle)
     shown = win.last_snapshot
     drawn = np.asarray(scene._orientations[scene._bodies[ESTIMATE_GHOST]]).reshape(3, 3)

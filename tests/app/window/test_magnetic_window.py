@@ -6,6 +6,7 @@ import csv
 import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
+from gui_waits import drawn_as_paused
 
 pytestmark = pytest.mark.gl
 
@@ -24,7 +25,7 @@ def _paused_on(win, qtbot, t: float):
     qtbot.waitUntil(lambda: win.last_snapshot.t > t, timeout=30_000)
     win.worker.pause(True)
     qtbot.waitUntil(lambda: win.worker.paused, timeout=5_000)
-    win.show_frame()  # the batches left: the last snapshot is the one drawn
+    qtbot.waitUntil(lambda: drawn_as_paused(win), timeout=5_000)  # the view at the last snapshot
     return win.last_snapshot
 
 
