@@ -16,7 +16,7 @@ import pytest
 from sim.ensemble import Ensemble, EnsembleSpec
 from sim.core import jit
 from sim.ensemble import nav_bodies, nav_steps
-from sim.model.simulation import Simulation
+from nav_ensembles import bits, each_body_is_its_single_run, metrics_are_the_numpy_paths
 from sim.run.scenario import load
 
 MEKF = load("mekf").settings
@@ -41,43 +41,16 @@ def _loaded():
     nav_bodies.advance_nav_bodies.wait()
 
 
-def _bits(a):
-    return np.asarray(a, dtype=float).view(np.uint64)
-
-
 @pytest.mark.parametrize("case", list(CASES))
 def test_each_body_is_its_single_run_bit_for_bit(case, calls):
-    # bodies 2..4 of 6 (a chunk): their sensors drawn by global index, as a sweep's chunk draws them
-    ens = Ensemble(CASES[case], SPEC, start=2, count=3, compiled=True)
-    sims = [Simulation(ens.body_settings(j), sensor_body=int(ens.index[j])) for j in range(ens.n)]
-    ens.step(STEPS)
-    for sim in sims:
-        sim.step(STEPS)
+    each_body_is_its_single_run(CASES[case], SPEC, STEPS)
     assert sum(calls) >= STEPS - 40 and len(calls) >= 3, calls  # the kernel took them, in calls ended by the blocks
-    values = ens.navigation.values(ens.attitude.T)
-    for j, sim in enumerate(sims):
-        assert tuple(ens.q[:, j]) == sim.q, j
-        assert tuple(ens.w[:, j]) == sim.w, j
-        assert np.array_equal(ens.navigation.q[j], sim.navigation.q[0]), j
-        assert np.array_equal(values[j], np.array(sim.snapshot().estimate), equal_nan=True), j  # err, 3 sigma, nees
-    assert len({float(x) for x in ens.navigation.q[:, 0]}) == 3
 
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_the_metrics_and_the_window_are_the_numpy_paths(case, calls):
-    spec = EnsembleSpec(bodies=5, seed=8, rate_spread=0.02, inertia_spread=5.0, settle_deg=3.0, detumble_deg_s=1.2)
-    runs = [Ensemble(CASES[case], spec, compiled=c) for c in (True, False)]
-    for ens in runs:
-        ens.step(137)
-        ens.start_estimate_window()  # the sweep's window: from half-way
-        ens.step(400)
+    metrics_are_the_numpy_paths(CASES[case])
     assert sum(calls) >= 400
-    new, old = (ens.metrics() for ens in runs)
-    assert set(new) == set(old) >= {"est_rms_deg", "nees_mean", "peak_torque", "path_deg", "settling_time"}
-    for name in old:
-        assert np.array_equal(_bits(new[name]), _bits(old[name])), name
-    assert np.array_equal(runs[0].navigation.available, runs[1].navigation.available, equal_nan=True)
-    assert runs[0].t == runs[1].t and runs[0]._nav_steps == runs[1]._nav_steps == 400
 
 
 def test_what_the_kernel_does_not_cover_steps_through_the_numpy_columns(calls):
@@ -105,7 +78,7 @@ def test_the_window_of_many_bodies_sums_in_one_order_on_both_paths():
         ens.step(60)
     new, old = (ens.metrics() for ens in runs)
     for name in ("est_rms_deg", "nees_mean"):
-        assert np.array_equal(_bits(new[name]), _bits(old[name])), name
+        assert np.array_equal(bits(new[name]), bits(old[name])), name
 
 
 def test_faulted_bodies_freeze_and_go_on_being_sensed_as_on_the_numpy_path(calls):
@@ -118,12 +91,12 @@ def test_faulted_bodies_freeze_and_go_on_being_sensed_as_on_the_numpy_path(calls
     assert sum(calls) == 40
     new, old = runs
     assert new.faulted.all() and len(set(new.fault_t.tolist())) >= 4
-    assert np.array_equal(_bits(new.fault_t), _bits(old.fault_t))
-    assert np.array_equal(_bits(new.q), _bits(old.q)) and np.array_equal(_bits(new.w), _bits(old.w))
-    assert np.array_equal(_bits(new.navigation.q), _bits(old.navigation.q))
+    assert np.array_equal(bits(new.fault_t), bits(old.fault_t))
+    assert np.array_equal(bits(new.q), bits(old.q)) and np.array_equal(bits(new.w), bits(old.w))
+    assert np.array_equal(bits(new.navigation.q), bits(old.navigation.q))
     a, b = new.metrics(), old.metrics()
     for name in b:
-        assert np.array_equal(_bits(a[name]), _bits(b[name])), name
+        assert np.array_equal(bits(a[name]), bits(b[name])), name
 
 
 @pytest.mark.skipif(jit.DISABLED, reason="the JIT is off: no kernel is loaded")

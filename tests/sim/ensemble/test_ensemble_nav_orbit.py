@@ -18,7 +18,7 @@ import pytest
 
 from sim.ensemble import Ensemble, EnsembleSpec
 from sim.ensemble import nav_bodies
-from sim.model.simulation import Simulation
+from nav_ensembles import bits, each_body_is_its_single_run, metrics_are_the_numpy_paths
 from sim.run.scenario import load
 
 TRIAD = load("sun_mag_triad").settings
@@ -51,48 +51,16 @@ def _loaded():
     nav_bodies.advance_nav_bodies.wait()
 
 
-def _bits(a):
-    return np.asarray(a, dtype=float).view(np.uint64)
-
-
 @pytest.mark.parametrize("case", list(CASES))
 def test_each_body_on_the_orbit_is_its_single_run_bit_for_bit(case, calls):
-    # bodies 2..4 of 6 (a chunk): their sensors drawn by global index, as a sweep's chunk draws them
-    ens = Ensemble(CASES[case], SPEC, start=2, count=3, compiled=True)
-    sims = [Simulation(ens.body_settings(j), sensor_body=int(ens.index[j])) for j in range(ens.n)]
-    ens.step(STEPS)
-    for sim in sims:
-        sim.step(STEPS)
+    each_body_is_its_single_run(CASES[case], SPEC, STEPS)
     assert sum(calls) >= STEPS - 40 and len(calls) >= 2, calls  # the kernel took them
-    values = ens.navigation.values(ens.attitude.T)
-    for j, sim in enumerate(sims):
-        assert tuple(ens.q[:, j]) == sim.q, j
-        assert tuple(ens.w[:, j]) == sim.w, j
-        assert tuple(ens.wheel_speeds[:, j]) == tuple(sim.wheel_speeds), j
-        assert np.array_equal(ens.navigation.q[j], sim.navigation.q[0]), j
-        assert np.array_equal(values[j], np.array(sim.snapshot().estimate), equal_nan=True), j  # err, 3 sigma, nees
-        assert np.array_equal(ens.navigation.available[j], sim.navigation.available[0], equal_nan=True), j
-        if ens.dipole is not None:
-            assert tuple(ens.dipole[:, j]) == tuple(sim.dipole), j
-        assert tuple(ens.qc[:, j]) == tuple(sim._cmd.qc), j
-    assert len({float(x) for x in ens.navigation.q[:, 0]}) == 3
 
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_the_metrics_and_the_window_on_the_orbit_are_the_numpy_paths(case, calls):
-    spec = EnsembleSpec(bodies=5, seed=8, rate_spread=0.02, inertia_spread=5.0, settle_deg=3.0, detumble_deg_s=1.2)
-    runs = [Ensemble(CASES[case], spec, compiled=c) for c in (True, False)]
-    for ens in runs:
-        ens.step(137)
-        ens.start_estimate_window()  # the sweep's window: from half-way
-        ens.step(400)
+    metrics_are_the_numpy_paths(CASES[case])
     assert sum(calls) >= 400
-    new, old = (ens.metrics() for ens in runs)
-    assert set(new) == set(old) >= {"est_rms_deg", "nees_mean", "peak_torque", "path_deg", "settling_time"}
-    for name in old:
-        assert np.array_equal(_bits(new[name]), _bits(old[name]), equal_nan=True), name
-    assert np.array_equal(_bits(runs[0].q), _bits(runs[1].q)) and np.array_equal(_bits(runs[0].qc), _bits(runs[1].qc))
-    assert runs[0].t == runs[1].t and runs[0]._nav_steps == runs[1]._nav_steps == 400
 
 
 def test_what_the_kernel_does_not_cover_on_an_orbit_steps_through_the_numpy_columns(calls):
@@ -101,7 +69,7 @@ def test_what_the_kernel_does_not_cover_on_an_orbit_steps_through_the_numpy_colu
     assert calls == [] and ens.t == pytest.approx(20 * 0.1)
 
 
-def test_by_default_the_shared_orbit_steps_through_the_numpy_columns_with_the_same_bits(calls):
+def test_by_default_the_shared_orbit_steps_through_the_numpy_columns_with_the_samebits(calls):
     # compiled=None: the numpy columns (less CPU on one core, docs/PERFORMANCE.md), as for a shared orbit without
     # an estimator; compiled=True the kernel: the same bits
     runs = [Ensemble(CASES["triad-sun-mag-rk4"], EnsembleSpec(bodies=4, seed=2), compiled=c) for c in (None, True)]
@@ -109,5 +77,5 @@ def test_by_default_the_shared_orbit_steps_through_the_numpy_columns_with_the_sa
     assert calls == []
     runs[1].step(300)
     assert sum(calls) >= 260
-    assert np.array_equal(_bits(runs[0].q), _bits(runs[1].q))
-    assert np.array_equal(_bits(runs[0].navigation.q), _bits(runs[1].navigation.q))
+    assert np.array_equal(bits(runs[0].q), bits(runs[1].q))
+    assert np.array_equal(bits(runs[0].navigation.q), bits(runs[1].navigation.q))
