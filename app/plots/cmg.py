@@ -183,8 +183,8 @@ class CmgTab(QtWidgets.QWidget):
         self._refresh_envelope()
 
     def refresh_due(self, frame: int) -> None:
-        self.panel.refresh_due(frame)
-        if frame % 3 == 0:
+        """A share of display ``frame``: the envelope takes its turn after the plots (:func:`~app.plots.live.turn_share`)."""
+        if self.panel.refresh_due(frame, ("envelope",)):
             self._refresh_envelope()
 
     def _refresh_envelope(self) -> None:

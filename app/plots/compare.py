@@ -42,7 +42,7 @@ from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 
 from app.plots.decimate import envelope, factor_for
 from app.plots.history import History, capacity_for
-from app.plots.live import REFRESH_EVERY
+from app.plots.turns import turn_share
 from app.plots.style import (FOREGROUND, GRID_ALPHA, PLOT_BACKGROUND, SILVER, LogAxisItem, PlotAxisItem, XLink,
                              settle_range, style_axes)
 from sim import whole_path, COMPARE_COLUMNS, MAIN
@@ -421,7 +421,7 @@ class ComparePanel(QtWidgets.QWidget):
     def refresh_due(self, frame: int) -> None:
         """Refresh the plot whose turn it is in display frame ``frame`` (one a frame, as
         :meth:`app.plots.live.PlotPanel.refresh_due` does with its share)."""
-        self.refresh(PLOT_NAMES[frame % REFRESH_EVERY::REFRESH_EVERY])
+        self.refresh(turn_share(PLOT_NAMES, frame))
 
     def _follow(self, name: str, bounds) -> None:
         """Move the y range of plot ``name`` when its data, ``(low, high)`` per curve, no longer sit well in it."""

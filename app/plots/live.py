@@ -27,6 +27,7 @@ from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 from app.plots.decimate import envelope, factor_for
 from app.plots.history import History
 from app.plots.legend import LEGEND_HEIGHT, add_legend, fit_legend
+from app.plots.turns import REFRESH_EVERY, turn_share
 from app.plots.style import (AMBER, BLUE, GREEN, GRID_ALPHA, PLOT_BACKGROUND, RED, SILVER, VIOLET, LogAxisItem,
                              PlotAxisItem, XLink, settle_range, style_axes)
 from sim import whole_path
@@ -151,9 +152,6 @@ def show_wheels(panel: PlotPanel, count: int, speed_limits=(), torque_limits=())
 
 
 _EMPTY = np.empty(0)
-
-#: Display frames between two refreshes of one plot; the visible plots take turns.
-REFRESH_EVERY = 3
 
 
 class PlotPanel(QtWidgets.QWidget):
@@ -417,20 +415,23 @@ class PlotPanel(QtWidgets.QWidget):
                 self._ranged[name] = generation
                 self._follow(name, ys, fresh)
 
-    def refresh_due(self, frame: int) -> None:
-        """Refresh the visible plots whose turn it is in display frame ``frame``.
+    def refresh_due(self, frame: int, others: tuple = ()) -> list:
+        """Refresh the visible plots whose turn it is in display frame ``frame``; return those of ``others``
+        whose turn it is.
 
-        The visible plots take turns: plot ``i`` (top to bottom) is brought
-        up to date in the frames with ``frame % REFRESH_EVERY == i %
-        REFRESH_EVERY``, so every frame does about ``1 / REFRESH_EVERY`` of
-        the plotting (and repaints only those plots) instead of one frame in
-        ``REFRESH_EVERY`` doing all of it.  At 60 frames per second each
-        plot scrolls 20 times a second, about one pixel per step for a 20 s
-        window.
+        The visible plots take turns (:func:`turn_share`): plot ``i`` (top
+        to bottom) is brought up to date in the frames with ``frame %
+        REFRESH_EVERY == i % REFRESH_EVERY``, so every frame does about
+        ``1 / REFRESH_EVERY`` of the plotting (and repaints only those plots)
+        instead of one frame in ``REFRESH_EVERY`` doing all of it.  At 60
+        frames per second each plot scrolls 20 times a second, about one
+        pixel per step for a 20 s window.  ``others`` (names of a tab's other
+        views, not plot names) follow the plots in the same rotation: the
+        caller draws those returned.
         """
-        visible = self._visible()
-        turn = frame % REFRESH_EVERY
-        self.refresh(visible[turn::REFRESH_EVERY])
+        due = turn_share(self._visible() + list(others), frame)
+        self.refresh([name for name in due if name in self._plots])
+        return [name for name in due if name in others]
 
     def _follow(self, name: str, ys, fresh: bool = False) -> None:
         """Move the y range of plot ``name`` when its data ``ys`` (and its limit lines) no longer sit well in it

@@ -129,17 +129,21 @@ class ThrusterTab(QtWidgets.QWidget):
 
     def refresh(self) -> None:
         """The phase plane and the time plots, when the history has grown."""
+        self._refresh_phase()
+        self.plots.refresh()
+
+    def _refresh_phase(self) -> None:
         key = (self.history.generation, self.history.count)
         if key != self._drawn and self.history.count and "fuel_kg" in self.history.columns:
             self._drawn = key
             for curve, (x, y) in zip(self.curves, phase_points(self.history, self.plots.window_seconds)):
                 curve.setData(x, y)
-        self.plots.refresh()
 
     def refresh_due(self, frame: int) -> None:
-        """A share of display ``frame`` (as :meth:`PlotPanel.refresh_due`): the phase plane every third frame."""
-        if frame % 3 == 0:
-            self.refresh()
+        """A share of display ``frame``: the time plots take turns and the phase plane takes its turn after them
+        (:meth:`PlotPanel.refresh_due`), not all of them every third frame."""
+        if self.plots.refresh_due(frame, ("phase",)):
+            self._refresh_phase()
 
     def resizeEvent(self, event):
         super().resizeEvent(event)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from app.plots.cmg import CmgTab, projection_plane
+from app.plots.live import REFRESH_EVERY
 from cmg_oracle import wie_pyramid_momentum
 from app.plots.history import History
 from sim.run.runner import Runner
@@ -139,3 +140,30 @@ def test_the_trail_kept_between_refreshes_is_the_momentum_of_the_windows_samples
             matched.append(k)
         assert x[-1] == pytest.approx(truth[-1, i], abs=1e-12) and y[-1] == pytest.approx(truth[-1, j], abs=1e-12)
         assert matched[0] <= len(t) // 30 + 1  # from the window's start
+
+
+def test_each_frame_draws_a_share_the_envelope_taking_its_turn_after_the_plots(tab):
+    """The tab's four plots and its envelope take turns over REFRESH_EVERY display frames: each is drawn once,
+    no frame draws more than ceil(5 / REFRESH_EVERY) of them.  The envelope on a cadence of its own (every third
+    frame) fell in the frame of the first and fourth plots: that frame drew three, the long frame that lost a
+    tick of the frame timer (docs/PERFORMANCE.md, "The window's frame rates (issue 42, stop 51)")."""
+    tab, _, h = tab
+    history, names = tab.history, tab.panel.plot_names()
+    more = np.column_stack([h[c] for c in history.columns])[-80:-40].copy()
+    more[:, history.columns.index("t")] += h["t"][-1] - h["t"][-81]   # 40 more samples, on in time
+    history.append(more)
+    count = history.count
+    drawn, point = [], tab.point.getData()
+    for frame in range(REFRESH_EVERY):
+        was = {name for name in names if tab.panel.curve_points(name) == count}
+        tab.refresh_due(frame)
+        now = {name for name in names if tab.panel.curve_points(name) == count}
+        moved = not np.array_equal(tab.point.getData(), point)
+        point = tab.point.getData()
+        drawn.append(sorted(now - was) + (["envelope"] if moved else []))
+    assert sorted(sum(drawn, [])) == sorted(list(names) + ["envelope"])      # each once
+    assert max(len(share) for share in drawn) == math.ceil((len(names) + 1) / REFRESH_EVERY)
+    # the point is now the latest sample's momentum, as refresh() draws it
+    x, y = tab.point.getData()
+    tab.refresh()
+    np.testing.assert_array_equal(tab.point.getData(), (x, y))

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from app.plots.history import History
+from app.plots.live import REFRESH_EVERY
 from app.plots.thrusters import ThrusterTab
 from sim.run.runner import Runner
 from sim.run.scenario import Scenario, load
@@ -64,3 +65,23 @@ def test_no_thrusters_no_tab(qtbot):
     qtbot.addWidget(tab)
     assert not tab.show_settings(load("default").settings)
     assert not any(wall.isVisible() for wall in tab.walls)
+
+
+def test_each_frame_draws_a_share_the_phase_plane_taking_its_turn_after_the_plots(tab):
+    """The time plots and the phase plane take turns over REFRESH_EVERY display frames, each drawn once and at
+    most ceil(3 / REFRESH_EVERY) of them a frame; before, every third frame drew them all (the long frame that
+    loses a tick of the frame timer: docs/PERFORMANCE.md, "The window's frame rates (issue 42, stop 51)")."""
+    tab, history, settings = tab
+    runner = Runner(Scenario(name="limit cycle", settings=settings))
+    rows = np.asarray(runner.advance(STEPS + 50).rows)[STEPS:]
+    history.append(rows)
+    names, count = tab.plots.plot_names(), history.count
+    drawn = []
+    for frame in range(REFRESH_EVERY):
+        was = {name for name in names if tab.plots.curve_points(name) == count}
+        phase = len(tab.curves[0].getData()[0])
+        tab.refresh_due(frame)
+        now = {name for name in names if tab.plots.curve_points(name) == count}
+        drawn.append(sorted(now - was) + (["phase"] if len(tab.curves[0].getData()[0]) != phase else []))
+    assert sorted(sum(drawn, [])) == sorted(list(names) + ["phase"])
+    assert max(len(share) for share in drawn) == math.ceil((len(names) + 1) / REFRESH_EVERY)
