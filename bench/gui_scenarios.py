@@ -12,6 +12,11 @@ started loading is loaded (a kernel compiled in the background holds the interpr
   plot tab in view (paint events of its graphics view's viewport); the frame timer's ticks a second and those of
   them that gave the 3D view nothing new to draw ("still": the bodies not turned, no new state and the display
   time at the latest; a frame lost whatever the machine's speed);
+- the frame timer's ticks lost a second (an interval between two ticks of about ``k`` timer intervals lost
+  ``k - 1``: Qt's precise timer catches a late tick up when it is late by less than an interval and drops it
+  when later), beside the ticks a second whose cycle (tick to tick) took the GUI thread more CPU than the
+  interval, a stretch of the window's own making whatever the load ("lost (own)"); the intervals' histogram
+  (``gaps``, ms: under 17, 17-24, 24-32, 32-48, over 48) and the longest are printed with each run;
 - frames per second of the orbit view ("—" where the scenario has no orbit view), counted as the frames
   *presented* on time: the display frames (the attitude view's) less those in which the orbit view was late.
   The orbit view draws a new picture only when it would move by half a pixel or more
@@ -55,6 +60,7 @@ from app.window import application, open_window
 from sim.run.scenario import load
 
 import ast, dataclasses
+GAP_BINS = (0, 17, 24, 32, 48, 1e9)   # ms: the histogram of the intervals between frame-timer ticks
 name, seconds, warm, profile = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4] == "profile"
 speed, changes = (float(sys.argv[5]) if sys.argv[5] else None), ast.literal_eval(sys.argv[6])
 app = application()
@@ -68,11 +74,14 @@ counts = {"attitude": 0, "orbit": 0, "plots": 0, "due": 0, "ticks": 0, "still": 
 window.viewer.frameSwapped.connect(lambda: counts.__setitem__("attitude", counts["attitude"] + 1))
 turned = [None]
 
+cycles = []   # (wall, GUI thread CPU) at each tick: the intervals between ticks and the GUI's work in each
+
 def tick():   # after the frame loop's own slot: did this tick turn the bodies (give the 3D view a new picture)?
     counts["ticks"] += 1
     now = getattr(window.frames, "_turned", None)
     counts["still"] += now == turned[0]
     turned[0] = now
+    cycles.append((time.perf_counter(), time.thread_time()))
 
 window.loop.timer.timeout.connect(tick)
 window.orbit_view.frameSwapped.connect(lambda: counts.__setitem__("orbit", counts["orbit"] + 1))
@@ -126,6 +135,7 @@ watch_plots()
 worker = window.worker
 gui, sim_thread = threading.main_thread().native_id, worker.thread.native_id
 counts.update(attitude=0, orbit=0, plots=0, due=0, ticks=0, still=0)
+cycles.clear()
 profiler = cProfile.Profile() if profile else None
 def others():
     return sum(stat(t) for t in os.listdir("/proc/self/task") if int(t) not in (gui, sim_thread))
@@ -145,6 +155,12 @@ row = {"scenario": name, "speed": worker.speed, "factor": (worker.sim_seconds - 
        "gui_cpu": (stat(gui) - gui0) / wall, "sim_cpu": (stat(sim_thread) - step0) / wall,
        "other_cpu": (others() - other0) / wall,
        "fault": str(worker.fault) if worker.fault is not None else ""}
+interval = window.loop.timer.interval() / 1e3
+gaps = [b[0] - a[0] for a, b in zip(cycles, cycles[1:])]
+work = [b[1] - a[1] for a, b in zip(cycles, cycles[1:])]
+row.update(interval_ms=1e3 * interval, lost=sum(max(round(g / interval) - 1, 0) for g in gaps) / wall,
+           over=sum(w > interval for w in work) / wall, gap_max=1e3 * max(gaps, default=0.0),
+           gaps=[sum(lo <= 1e3 * g < hi for g in gaps) for lo, hi in zip(GAP_BINS, GAP_BINS[1:])])
 print("ROW " + json.dumps(row), flush=True)
 if profiler:
     out = io.StringIO()
@@ -202,17 +218,31 @@ def _ticks(r: dict) -> str:
     return f"{r['ticks']:.0f} ({r['still']:.1f})"
 
 
+def _lost(r: dict) -> str:
+    """The frame timer's ticks lost a second, and in brackets the cycles a second that took the GUI thread more
+    CPU than the timer's interval (an old row without them: "—")."""
+    return f"{r['lost']:.1f} ({r['over']:.1f})" if "lost" in r else "—"
+
+
+def _gaps(r: dict) -> str:
+    """The intervals between ticks: the histogram (ms bins) and the longest."""
+    if "gaps" not in r:
+        return ""
+    counts = "/".join(str(n) for n in r["gaps"])
+    return f", tick intervals <17/17-24/24-32/32-48/>48 ms {counts}, longest {r['gap_max']:.0f} ms"
+
+
 def table(rows: list[tuple[str, dict]]) -> str:
     """Markdown: one line per (tree, scenario) run."""
     lines = ["| scenario | tree | speed | real-time factor | attitude view fps | orbit view fps presented (drawn) "
              "| plots repaints/s (tab) | GUI thread, core | simulation thread, core | GUI thread CPU a frame "
-             "| timer ticks/s (still) | |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| timer ticks/s (still) | ticks lost/s (GUI CPU over the interval) | |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for tree, r in rows:
         ok = r["attitude"] >= 58 and (r["orbit"] is None or r["orbit"] >= 58) and r["factor"] >= 0.99 * r["speed"]
         lines.append(f"| `{r['scenario']}` | {tree} | {r['speed']:g}x | {r['factor']:.4g}x | {_fps(r['attitude'])} "
                      f"| {_orbit(r)} | {r['plots']:.0f} ({r['tab']}) | {r['gui_cpu']:.2f} | {r['sim_cpu']:.2f} "
-                     f"| {_per_frame(r)} | {_ticks(r)} "
+                     f"| {_per_frame(r)} | {_ticks(r)} | {_lost(r)} "
                      f"| {'pass' if ok else '**miss**'}{' fault: ' + r['fault'] if r['fault'] else ''} |")
     return "\n".join(lines)
 
@@ -241,7 +271,8 @@ def main(argv=None) -> int:
             print(f"{label} {name}: {row['factor']:.4g}x of {row['speed']:g}x, attitude {_fps(row['attitude'])} "
                   f"fps, orbit {_orbit(row)} fps, plots {row['plots']:.0f}/s, GUI {row['gui_cpu']:.2f} "
                   f"core ({_per_frame(row)} a frame), simulation {row['sim_cpu']:.2f} core, other threads "
-                  f"{row['other_cpu']:.2f} core, timer {_ticks(row)} ticks/s (still)", flush=True)
+                  f"{row['other_cpu']:.2f} core, timer {_ticks(row)} ticks/s (still), lost {_lost(row)}"
+                  f"{_gaps(row)}", flush=True)
             if args.profile:
                 print(row["profile"], flush=True)
     print()
