@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from app.window.pace import CALM_SECONDS, FASTEST_MS, SLOWER_MS, SLOWEST_MS, FramePace
+from app.window.pace import BEHIND_SECONDS, CALM_SECONDS, FASTEST_MS, SLOWER_MS, SLOWEST_MS, FramePace
 from sim.run.scenario import load
 
 
@@ -18,28 +18,34 @@ def running(speed=1.0) -> FramePace:
     return pace
 
 
+def behind(pace: FramePace, factor: float, speed: float = 1.0) -> int:
+    """The interval after the seconds behind in a row that slow the frames (the last at ``factor``)."""
+    for _ in range(BEHIND_SECONDS - 1):
+        pace.update(0.95 * speed, speed, False)
+    return pace.update(factor, speed, False)
+
+
 def test_a_run_falling_behind_slows_the_frames_step_by_step_and_far_behind_at_once():
     pace = running()
     assert pace.interval == FASTEST_MS == 16            # 60 frames a second while it keeps up
+    assert BEHIND_SECONDS == 2 and pace.update(0.95, 1.0, False) == FASTEST_MS   # one second alone: no news
     assert [pace.update(0.95, 1.0, False) for _ in range(2)] == [16 + SLOWER_MS, 16 + 2 * SLOWER_MS]
     assert [pace.update(0.95, 1.0, False) for _ in range(4)][-1] == SLOWEST_MS == 30  # never under 33 fps
-    far = running()
-    assert far.update(0.5, 1.0, False) == SLOWEST_MS
+    assert behind(running(), 0.5) == SLOWEST_MS
     # the speed asked for is the yardstick: 9.5x at 10x is behind, 0.99x at 1x is not
-    assert running(10.0).update(9.5, 10.0, False) > FASTEST_MS
-    assert running().update(0.99, 1.0, False) == FASTEST_MS
+    assert behind(running(10.0), 9.5, 10.0) > FASTEST_MS
+    assert behind(running(), 0.99) == FASTEST_MS
 
 
-def test_the_frames_speed_up_again_only_after_a_calm_spell_and_a_pause_changes_nothing():
-    pace = running()
-    pace.update(0.2, 1.0, False)
-    intervals = [pace.update(1.0, 1.0, False) for _ in range(CALM_SECONDS * 20)]
-    assert intervals[CALM_SECONDS - 2] == SLOWEST_MS and intervals[CALM_SECONDS - 1] < SLOWEST_MS
-    assert intervals[-1] == FASTEST_MS and sorted(intervals, reverse=True) == intervals
-    pace.update(0.2, 1.0, False)
-    assert pace.update(0.0, 1.0, True) == SLOWEST_MS    # paused: a factor of 0 is no news
-    # ... nor the second after it (partly paused); then a calm spell
-    assert [pace.update(1.0, 1.0, False) for _ in range(CALM_SECONDS + 1)][-1] < SLOWEST_MS
+def test_one_second_behind_alone_does_not_slow_the_frames():
+    """A second a few per cent short between seconds that keep up (a full garbage collection, a burst of load:
+    cubesat_year's 1000x measured at 991-1008x a second) is a hiccup, not a run that cannot keep up: counted,
+    it slowed the frames for a calm spell of 8 s and more while the run kept its speed (issue 42, stop 51)."""
+    pace = running(1000.0)
+    for _ in range(5 * CALM_SECONDS):       # a hiccup every other second, even one far behind
+        assert pace.update(1000.0, 1000.0, False) == FASTEST_MS
+        assert pace.update(850.0, 1000.0, False) == FASTEST_MS
+    assert pace.update(850.0, 1000.0, False) == SLOWEST_MS     # the second in a row: far behind, at once
 
 
 @pytest.mark.parametrize("change", ["new run", "speed", "pause"])
@@ -57,7 +63,7 @@ def test_a_second_that_straddles_a_change_does_not_slow_the_frames(change):
         assert pace.update(0.0, 1.0, True) == FASTEST_MS
         assert pace.update(0.4, 1.0, False) == FASTEST_MS
     speed = 100.0 if change == "speed" else 1.0
-    assert pace.update(0.3 * speed, speed, False) == SLOWEST_MS, "the next second counts"
+    assert behind(pace, 0.3 * speed, speed) == SLOWEST_MS, "the next seconds count"
 
 
 @pytest.mark.gl
