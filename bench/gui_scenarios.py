@@ -229,7 +229,8 @@ def _gaps(r: dict) -> str:
     if "gaps" not in r:
         return ""
     counts = "/".join(str(n) for n in r["gaps"])
-    return f", tick intervals <17/17-24/24-32/32-48/>48 ms {counts}, longest {r['gap_max']:.0f} ms"
+    return (f", tick intervals <17/17-24/24-32/32-48/>48 ms {counts}, longest {r['gap_max']:.0f} ms, the timer's "
+            f"interval at the end {r['interval_ms']:.0f} ms")
 
 
 def table(rows: list[tuple[str, dict]]) -> str:
