@@ -15,7 +15,7 @@ kernel_cache single_source""".split()
 ROOMS = {
     "sim/core": """aem_reader algebra atmosphere axis_error beta_along_the_normal body body_vectors cmg cmg_surfaces
 command_sign_and_sharing control core_room discrete_steps elliptic euler_controller_axes gyrostat_equations
-geometric_dexpinv integrators interpolation jit_codegen jit_loading kepler_equation kernels magnetic magnetorquers momentum_dumping_control multiplier
+geometric_dexpinv integrators interpolation interrupts_say jit_cache_folder jit_codegen jit_loading kepler_equation kernels magnetic magnetorquers momentum_dumping_control multiplier
 multiplier_inputs ops_flavour properties quaternion quaternion_columns rates_from_samples slerp_formulas
 slerp_path_inputs stk_file sun thrusters torque_free wahba_solvers wheel_inertia_constants""",
     "sim/world": """beta disturbance_torque eclipse epoch_equality epoch_tt msis_density msis_world orbit pointing
