@@ -90,3 +90,17 @@ def test_turned_off_numba_compiles_as_it_always_did_to_the_same_bits(tmp_path):
     out = subprocess.run([sys.executable, "-c", CHILD, str(Path(__file__).parent)], env=env, cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout.split()
     assert out[:2] == ["False", "0"] and out[2] == out[3]
+
+
+def test_a_numba_whose_code_generation_lacks_what_the_hook_wraps_is_left_as_it_is(monkeypatch):
+    # A numba of a tested version whose CPUCodeLibrary has none of the methods the hook wraps (a patched or
+    # rebuilt numba): install() says no and patches nothing, so the kernels compile as numba's own.
+    from numba.core import codegen, cpu
+
+    numba = types.SimpleNamespace(__version__=jit_codegen.TESTED[0])
+    monkeypatch.delenv("ATTITUDE_SIM_FULL_CODEGEN", raising=False)
+    monkeypatch.setattr(jit_codegen, "ACTIVE", False)
+    monkeypatch.setattr(codegen, "CPUCodeLibrary", type("CPUCodeLibrary", (), {}))
+    executable = cpu.CPUContext.get_executable
+    assert jit_codegen.install(numba) is False and not jit_codegen.ACTIVE
+    assert cpu.CPUContext.get_executable is executable
