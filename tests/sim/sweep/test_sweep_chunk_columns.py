@@ -11,7 +11,7 @@ import pytest
 
 from sim.ensemble import Ensemble
 from sim.run.scenario import load
-from sim.sweep.chunk import COLUMNS, columns, run_chunk
+from sim.sweep.chunk import COLUMNS, columns, run_chunk, sample_times
 
 
 @pytest.mark.parametrize("wheels", [1, 3, 4])
@@ -41,3 +41,11 @@ def test_the_estimate_window_opens_at_the_half_whatever_the_sampling(traj_every)
     want = ens.estimation_metrics()
     for key in ("est_rms_deg", "nees_mean"):
         np.testing.assert_array_equal(got[key], want[key], err_msg=key)
+
+
+def test_a_trajectory_samples_every_nth_step_and_the_last_once():
+    # 0, every, 2 every, ... up to the run's last step, which is always there and never twice
+    assert sample_times(12, 4).tolist() == [0, 4, 8, 12]
+    assert sample_times(10, 4).tolist() == [0, 4, 8, 10]
+    assert sample_times(5, 10).tolist() == [0, 5]
+    assert sample_times(0, 3).tolist() == [0]

@@ -35,3 +35,14 @@ def test_by_gains_rows_are_numpys_median_and_max_of_each_combination(per_group):
         assert settled == np.isfinite(t).sum()
         assert median == np.percentile(t, 50, method="nearest")
         assert top == t.max()
+
+
+def test_unwinding_counts_the_bodies_that_turned_more_than_half_a_turn():
+    # a body that took the long way to its target turned 360 deg less its initial error: more than 180
+    travelled = np.array([10.0, 179.9, 180.0, 180.1, 350.0, 90.0])
+    n = len(travelled)
+    columns = {"index": np.arange(n, dtype=np.int64), "faulted": np.zeros(n, bool),
+               "settling_time": np.linspace(1.0, 2.0, n), "final_error_deg": np.zeros(n), "travelled_deg": travelled}
+    s = summary(SweepResult(columns), EnsembleSpec(bodies=n))
+    assert s["unwinding"] == 2  # 180.1 and 350; exactly 180 is the short way's longest
+    assert s["settled"] == n and s["faulted"] == 0
