@@ -7,7 +7,7 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 from sim.core.quaternion import cayley
-from sim.io.conventions import Convention, from_convention, quaternion_groups, to_convention
+from sim.io.conventions import Convention, convert_result, from_convention, quaternion_groups, to_convention
 
 SCIPY_FIRST = Convention("scalar-first", "body-to-inertial")   # scipy's as_quat(scalar_first=True)
 
@@ -52,3 +52,23 @@ def test_the_quaternion_columns_are_found_by_name_in_any_order():
 
 def test_a_quaternion_missing_a_column_is_not_a_group():
     assert quaternion_groups(["q1", "q2", "q4", "qc1", "qc2", "qc3", "qc4"]) == [("qc", [3, 4, 5, 6])]
+
+
+def test_an_api_result_in_scipys_convention_holds_scipys_quaternions_column_by_column():
+    # Hoffmann's Q for aircraft angles (psi, theta, phi) is the conjugate of scipy's from_euler('ZYX') quaternion
+    # (docs/CONVENTIONS.md); written scalar first and body -> inertial, each group must be scipy's own numbers.
+    rotations = Rotation.from_euler("ZYX", [[30.0, 20.0, -40.0], [-120.0, 5.0, 75.0], [10.0, -60.0, 170.0]],
+                                    degrees=True)
+    x, y, z, w = rotations.as_quat().T                                   # scipy: scalar last, body -> inertial
+    ours = {"q1": -x, "q2": -y, "q3": -z, "q4": w}                       # this project's Q: the conjugate
+    result = {"t": np.array([0.0, 0.5, 1.0]), **ours, "qc1": -z, "qc2": -x, "qc3": -y, "qc4": w,
+              "sat:q1": -y, "sat:q2": -z, "sat:q3": -x, "sat:q4": w, "w1": np.array([1.0, 2.0, 3.0])}
+    out = convert_result(result, SCIPY_FIRST)
+    assert list(out) == ["t", "q0", "q1", "q2", "q3", "qc0", "qc1", "qc2", "qc3",
+                         "sat:q0", "sat:q1", "sat:q2", "sat:q3", "w1"]
+    np.testing.assert_allclose(np.stack([out["q0"], out["q1"], out["q2"], out["q3"]], axis=-1),
+                               rotations.as_quat(scalar_first=True), rtol=0, atol=0)
+    assert [out[k].tolist() for k in ("qc0", "qc1", "qc2", "qc3")] == [w.tolist(), z.tolist(), x.tolist(), y.tolist()]
+    assert [out[k].tolist() for k in ("sat:q0", "sat:q1", "sat:q2", "sat:q3")] == [w.tolist(), y.tolist(),
+                                                                                   z.tolist(), x.tolist()]
+    assert out["t"] is result["t"] and out["w1"] is result["w1"]        # the other columns as they were

@@ -1,12 +1,15 @@
 """CMG clusters and thrusters as a user gives them (sim/model/actuator_settings.py): bad values refused in one line."""
 
+import dataclasses
 import math
 
 import numpy as np
 import pytest
 
-from sim.io.limits import SettingsError
+from sim.io.limits import Limit, SettingsError
+from sim.io.limits_actuators import actuator_limits
 from sim.model.actuator_settings import cmg_cluster, thruster_set
+from sim.model.settings import Settings
 
 
 def refused(match, fn, *args, **kwargs):
@@ -74,3 +77,23 @@ def test_thrusters_accepted_and_refused():
     refused("thruster_isp", thruster_set, pos, dirs, 1.0, [220.0] * 11)
     refused("thruster_impulse_bit", thruster_set, pos, dirs, 1.0, 220.0, -0.1)
     refused("thruster_positions", thruster_set, pos[:5], dirs, 1.0, 220.0)
+
+
+# Named by the validators per item, not fields: a wheel or thruster count, one wheel axis, one thruster position.
+_PER_ITEM_KEYS = {"wheel_count", "wheel_axis", "thruster_count", "thruster_position"}
+
+
+def test_each_actuator_limit_is_named_as_the_user_names_its_setting():
+    # the table of sim.io.limits takes these entries by key; a key a user never types checks nothing
+    made = actuator_limits(Limit, 1e6)
+    keys = [lim.key for lim in made]
+    assert len(set(keys)) == len(keys)
+    settings = {f.name for f in dataclasses.fields(Settings)}
+    assert set(keys) - settings == _PER_ITEM_KEYS
+    assert {"cmg_h0", "cmg_angles", "thruster_on", "thruster_off", "wheel_speeds"} <= set(keys)
+    by_key = {lim.key: lim for lim in made}
+    # a gimbal angle refused beyond a full turn, a trigger's off threshold of 0 accepted: refusals name the setting
+    assert by_key["cmg_angles"].check(-360.0) == -360.0
+    assert refused("^cmg_angles: 361 is too large", by_key["cmg_angles"].check, 361.0)
+    assert by_key["thruster_off"].check(0.0) == 0.0
+    assert refused("^thruster_off: -0.1 must be >= 0", by_key["thruster_off"].check, -0.1)

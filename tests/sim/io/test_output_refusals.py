@@ -107,3 +107,27 @@ def test_a_pickled_refusal_keeps_its_reason():
     refusal = OutputRefused("--out /tmp: Is a directory", "Is a directory")
     again = pickle.loads(pickle.dumps(refusal))
     assert (str(again), again.strerror) == ("--out /tmp: Is a directory", "Is a directory")
+
+
+def test_two_outputs_naming_one_new_file_by_two_spellings_are_refused(tmp_path):
+    # the file does not exist yet (no inode to compare): the second output would overwrite the first
+    first, second = str(tmp_path / "run.csv"), str(tmp_path / "sub" / ".." / "run.csv")
+    os.mkdir(tmp_path / "sub")
+    assert not os.path.exists(first)
+    with pytest.raises(OutputRefused) as caught:
+        files.check_outputs({"--out": first, "--trajectories": second}, {})
+    assert str(caught.value) == (f"--out {first} and --trajectories {second}: the same file; "
+                                 "give each its own name")
+    assert not os.path.exists(first)
+
+
+def test_two_outputs_that_are_hard_links_of_one_file_are_refused(tmp_path):
+    # two names, two real paths, one inode: writing both would leave only the second's rows
+    first, second = tmp_path / "a.csv", tmp_path / "b.csv"
+    first.write_text("kept\n")
+    os.link(first, second)
+    assert os.path.realpath(first) != os.path.realpath(second)
+    with pytest.raises(OutputRefused, match="the same file; give each its own name"):
+        files.check_outputs({"--out": str(first), "--trajectories": str(second)}, {})
+    assert first.read_text() == "kept\n"
+    files.check_outputs({"--out": str(first), "--trajectories": str(tmp_path / "c.csv")}, {})

@@ -41,3 +41,18 @@ def test_a_bad_step_mark_names_the_file_and_line(tmp_path, mark):
         load_recording(path)
     text = str(caught.value)
     assert str(path) in text and "line 2" in text
+
+
+def test_an_unknown_ensemble_field_is_refused_naming_it_and_every_field_there_is(tmp_path):
+    # an ensemble input of a later version (or a typo by hand) names its line, the field and the fields known,
+    # so the user can mend the file: EnsembleSpec's fields, written out here in alphabetical order
+    path = tmp_path / "r.jsonl"
+    Recorder(path, load("default")).close(10)
+    lines = path.read_text().splitlines()
+    lines.insert(1, json.dumps({"step": 3, "key": "ensemble", "value": {"bodies": 10, "colour": "red"}}))
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(RecordingError) as caught:
+        load_recording(path)
+    assert str(caught.value) == (
+        f"{path}, line 2: ensemble: unknown field 'colour' (known: attitudes, bodies, detumble_deg_s, epoch_spread, "
+        "gains_grid, inertia_spread, orbit_spread, rate_spread, seed, settle_deg)")

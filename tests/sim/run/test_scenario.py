@@ -1,6 +1,7 @@
 """Scenario files: built-ins load, malformed files give their clear error, and
-random or mutated input never raises anything but ScenarioError."""
+random or mutated input never raises anything but ScenarioError; a saved scenario loads back the same."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mutations import mutated
 from sim.run.scenario import ScenarioError, builtin_names, load, loads, resolve
+from sim.run.scenario_writer import save
 from sim.model.settings import Settings
 
 BAD = sorted((Path(__file__).parents[2] / "data" / "bad_scenarios").glob("*.toml"))
@@ -100,3 +102,27 @@ def test_pause_at_end_is_read_and_off_by_default():
     assert loads('[scenario]\nduration = 2.0\n').pause_at_end is False
     assert load("hoffmann").pause_at_end and load("hoffmann").duration == 1.0   # his 10 steps of 0.1 s
     assert not load("default").pause_at_end                                     # free flight runs on
+
+
+def test_an_unknown_ensemble_key_names_its_line_and_every_key_there_is():
+    # a step belongs to [settings], not to [ensemble]: the line named is the one under [ensemble], not the first dt
+    text = "[settings]\ndt = 0.01\n\n[ensemble]\nbodies = 10\ndt = 0.01\n"
+    with pytest.raises(ScenarioError) as caught:
+        loads(text, source="bad.toml")
+    message = str(caught.value)
+    head = "bad.toml, line 6: [ensemble]: unknown key 'dt' (known: "
+    assert message.startswith(head) and message.endswith(")"), message
+    assert set(message[len(head):-1].split(", ")) == {
+        "bodies", "seed", "attitudes", "rate_spread", "inertia_spread", "gains_grid", "settle_deg", "detumble_deg_s",
+        "orbit_spread", "epoch_spread"}                                   # the keys of docs/ENSEMBLES.md
+
+
+def test_a_saved_scenario_replaces_the_old_file_and_loads_back_the_same(tmp_path):
+    # File > Save scenario over a file already there: the reader finds the saved scenario whole, named by the file
+    original = load("hoffmann_controller")
+    assert original.events
+    path = tmp_path / "mine.toml"
+    path.write_text("[scenario]\ntitle = 'the old one'\n")
+    assert save(original, path) == str(path)
+    assert load(str(path)) == replace(original, name="mine")
+    assert b"\r" not in path.read_bytes() and list(tmp_path.iterdir()) == [path]
