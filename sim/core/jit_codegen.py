@@ -10,16 +10,21 @@ callers run the formula's Python; :func:`~sim.core.jit.jitable` returns it); its
 into its callers' libraries (``add_linking_library``: the module as it is, its functions ``linkonce_odr``), and each
 caller optimises the linked module again, up to the kernel, whose library is the one compiled to machine code and
 written to the disk cache.  So for a formula this hook skips the module pipeline and the machine code: its
-library keeps the function-level passes numba ran when its IR was added, is marked finalised, and is linked as
-before; the kernel's library (and any library not of a formula) is finalised as numba does, its module optimised
-once with every formula in it.  A formula's entry (``CompileResult.entry_point``) gets a null address: nothing
+library keeps the function-level passes numba ran when its IR was added and is marked finalised; the kernel's
+library (and any library not of a formula) is finalised as numba does, its module optimised once with every
+formula in it.  Nor are a formula's callees linked into it (stop 51): numba's ``finalize`` links each library's
+callees into its module, so a formula's module held its whole subtree, cloned and linked again into each caller,
+level by level up to the kernel (715 module clones and 994 links for ``advance_craft``).  The first library up
+the call tree that is not a formula (the kernel, a numba overload, a ``prange`` loop's gufunc) links every formula
+below it directly, each once (:func:`linked_once`): the same functions in the kernel's module, 300 clones and 579
+links.  A formula's entry (``CompileResult.entry_point``) gets a null address: nothing
 calls it.  Its environment pointer stays unset, as it is for every callee of a kernel loaded from numba's disk
 cache (numba sets only the entry's).
 
 The optimisations are numba's own passes on the same IR, without ``fastmath``: LLVM reorders no floating-point
 operation without it, so the numbers are the same bits (the golden and compiled-against-Python tests say so);
 the machine code differs only where the inliner decided otherwise.  The figures: docs/PERFORMANCE.md, "Compile
-time (issue 42, stop 50)".
+time (issue 42, stop 50)" and "(issue 42, stop 51)".
 
 Checked, not assumed: :func:`install` patches only the numba versions in :data:`TESTED` whose classes have the
 methods it wraps, else leaves numba as it is (:data:`ACTIVE` False: slower compiles, the same kernels).
@@ -30,7 +35,8 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["TESTED", "ACTIVE", "LINKED", "applies", "install", "link_only", "FORMULAS", "FORMULA_OPTIONS"]
+__all__ = ["TESTED", "ACTIVE", "LINKED", "applies", "install", "link_only", "linked_once", "FORMULAS",
+           "FORMULA_OPTIONS"]
 
 #: numba versions whose code generation this hook was read against and tested with.
 TESTED = ("0.68.1",)
@@ -61,6 +67,23 @@ def applies(version: str) -> bool:
     return version in TESTED and os.environ.get("ATTITUDE_SIM_FULL_CODEGEN", "") in ("", "0")
 
 
+def linked_once(libraries) -> list:
+    """``libraries`` (a library's ``_linking_libraries``, in order) with every formula's own linking libraries after
+    it, recursively, each once: what a caller that is not a formula links.  A formula's module holds only its own
+    functions; numba would link its callees' modules into it, then that whole module into each of its callers,
+    copying a formula's subtree once per level of the call tree up to the kernel."""
+    out, seen, todo = [], set(), list(reversed(libraries))
+    while todo:
+        library = todo.pop()
+        if library in seen:
+            continue
+        seen.add(library)
+        out.append(library)
+        if getattr(library, "_sim_link_only", False):
+            todo.extend(reversed(library._linking_libraries))
+    return out
+
+
 def install(numba) -> bool:
     """Patch ``numba`` (imported) when :func:`applies` to its version and its code generation has what is
     patched; True when the hook is active."""
@@ -73,25 +96,20 @@ def install(numba) -> bool:
         from numba import _dynfunc
         from numba.core import codegen, cpu
         library_class, context_class = codegen.CPUCodeLibrary, cpu.CPUContext
-        wanted = ("_optimize_final_module", "_finalize_final_module", "_finalize_dynamic_globals",
-                  "_verify_declare_only_symbols", "finalize", "_ensure_finalized")
+        wanted = ("_finalize_dynamic_globals", "_raise_if_finalized", "finalize", "_ensure_finalized")
         if not all(hasattr(library_class, name) for name in wanted) or not hasattr(context_class, "get_executable"):
             return False
     except ImportError:
         return False
-    optimize, finalize_module, get_executable = (library_class._optimize_final_module,
-                                                 library_class._finalize_final_module, context_class.get_executable)
+    finalize, get_executable = library_class.finalize, context_class.get_executable
 
-    def _optimize_final_module(self):
+    def _finalize(self):
         if not getattr(self, "_sim_link_only", False):
-            optimize(self)
-
-    def _finalize_final_module(self):
-        if not getattr(self, "_sim_link_only", False):
-            return finalize_module(self)
+            self._linking_libraries = linked_once(self._linking_libraries)
+            return finalize(self)
+        self._raise_if_finalized()  # a formula: its own functions only, its callees' modules not linked in
         self._finalize_dynamic_globals()
-        self._verify_declare_only_symbols()
-        self._finalized = True  # not added to the engine: no machine code
+        self._finalized = True  # no module pipeline, not added to the engine: no machine code
 
     def executable(self, library, fndesc, env):
         global LINKED
@@ -103,8 +121,7 @@ def install(numba) -> bool:
         return _dynfunc.make_function(fndesc.lookup_module(), fndesc.qualname.split(".")[-1],
                                       f"linked-only formula {fndesc.qualname!r} (never called)", 0, env, (library,))
 
-    library_class._optimize_final_module = _optimize_final_module
-    library_class._finalize_final_module = _finalize_final_module
+    library_class.finalize = _finalize
     context_class.get_executable = executable
     ACTIVE = True
     return True
