@@ -21,6 +21,14 @@ links.  A formula's entry (``CompileResult.entry_point``) gets a null address: n
 calls it.  Its environment pointer stays unset, as it is for every callee of a kernel loaded from numba's disk
 cache (numba sets only the entry's).
 
+Type inference asks each ``@overload`` template (a formula's ``register_jitable`` too, and every overload of an
+operator, tried at each ``+`` or ``[]``) for its implementation again and again as constraints propagate; numba's
+``_OverloadFunctionTemplate._get_impl`` finds it in a cache keyed by the compile's flags, whose hash is the same for
+every flags object (numba hashes their option names) and whose comparison builds two dicts of about forty options:
+about 4 % of a compile.  The hook keeps a memo beside it, per template, for the flags object of the compile under
+way (numba pushes a copy of a function's flags for its whole compile): the same implementation, found without
+asking (:data:`IMPLS_FOUND`); a new flags object starts a new memo, asking numba's cache as before.
+
 The optimisations are numba's own passes on the same IR, without ``fastmath``: LLVM reorders no floating-point
 operation without it, so the numbers are the same bits (the golden and compiled-against-Python tests say so);
 the machine code differs only where the inliner decided otherwise.  The figures: docs/PERFORMANCE.md, "Compile
@@ -35,7 +43,7 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["TESTED", "ACTIVE", "LINKED", "applies", "install", "link_only", "linked_once", "FORMULAS",
+__all__ = ["TESTED", "ACTIVE", "LINKED", "IMPLS_FOUND", "applies", "install", "link_only", "linked_once", "FORMULAS",
            "FORMULA_OPTIONS"]
 
 #: numba versions whose code generation this hook was read against and tested with.
@@ -46,6 +54,9 @@ ACTIVE = False
 
 #: Formulas' libraries only linked so far in this process (no module pipeline, no machine code of their own).
 LINKED = 0
+
+#: An overload's implementation found again in :func:`install`'s memo (numba's own cache not asked) in this process.
+IMPLS_FOUND = 0
 
 #: numba's options for a formula (numba's own ``jit`` options, given to ``register_jitable``): no Python wrapper
 #: and no C wrapper are made for it, since nothing calls it from outside a kernel (numba's ``BaseNativeLowering``
@@ -95,13 +106,16 @@ def install(numba) -> bool:
     try:
         from numba import _dynfunc
         from numba.core import codegen, cpu
+        from numba.core.targetconfig import ConfigStack
+        from numba.core.typing.templates import _OverloadFunctionTemplate as template_class
         library_class, context_class = codegen.CPUCodeLibrary, cpu.CPUContext
         wanted = ("_finalize_dynamic_globals", "_raise_if_finalized", "finalize", "_ensure_finalized")
-        if not all(hasattr(library_class, name) for name in wanted) or not hasattr(context_class, "get_executable"):
+        if not all(hasattr(library_class, name) for name in wanted) or not hasattr(context_class, "get_executable") \
+                or not hasattr(template_class, "_get_impl") or not hasattr(ConfigStack, "top_or_none"):
             return False
     except ImportError:
         return False
-    finalize, get_executable = library_class.finalize, context_class.get_executable
+    finalize, get_executable, get_impl = library_class.finalize, context_class.get_executable, template_class._get_impl
 
     def _finalize(self):
         if not getattr(self, "_sim_link_only", False):
@@ -121,7 +135,23 @@ def install(numba) -> bool:
         return _dynfunc.make_function(fndesc.lookup_module(), fndesc.qualname.split(".")[-1],
                                       f"linked-only formula {fndesc.qualname!r} (never called)", 0, env, (library,))
 
+    def _get_impl(self, args, kws):
+        global IMPLS_FOUND
+        flags, cls = ConfigStack.top_or_none(), type(self)
+        memo = cls.__dict__.get("_sim_impls")
+        if memo is None or memo[0] is not flags:  # a function's compile pushes a copy of its flags: a new memo
+            memo = (flags, {})
+            cls._sim_impls = memo
+        key = (self.context, tuple(args), tuple(kws.items()))
+        found = memo[1].get(key)
+        if found is None:
+            found = memo[1][key] = get_impl(self, args, kws)
+        else:
+            IMPLS_FOUND += 1
+        return found
+
     library_class.finalize = _finalize
+    template_class._get_impl = _get_impl
     context_class.get_executable = executable
     ACTIVE = True
     return True
