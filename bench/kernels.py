@@ -15,7 +15,9 @@ line waiting for its kernel, which it compiles, saying so; every kernel at once,
 children), each from an empty cache: wall and CPU, the compiling children's included.
 
 ``--passes KERNEL [--opt N]`` compiles one kernel from an empty cache and prints where its CPU time goes, by
-numba pass (type inference, lowering: LLVM and machine code) and by function (numba's ``numba:run_pass`` events).
+numba pass (type inference, lowering: LLVM and machine code) and by function (numba's ``numba:run_pass`` events),
+then LLVM's part of the lowering by numba's code-generation step (IR parsed and linked, function passes, module
+pipelines, machine code, modules cloned and linked).
 
 Every child inherits the environment: ``ATTITUDE_SIM_FULL_CODEGEN=1 python -m bench.kernels ...`` times the same
 tree with :mod:`sim.core.jit_codegen`'s hook off (numba's own code generation: each formula's library optimised
@@ -202,13 +204,17 @@ def first_runs(trees: dict, repeats: int) -> None:
 
 
 #: One kernel compiled from an empty cache in this child, each numba pass's thread CPU time (``numba:run_pass``
-#: events; a callee's nested compile taken out of its caller's pass), printed as JSON.
+#: events; a callee's nested compile taken out of its caller's pass) and LLVM's part (numba's code-generation
+#: methods, each call's thread CPU: within ``native_lowering``), printed as JSON.  numba is imported by
+#: ``sim.core.jit`` first, as in a run (its error messages plain: imported before, numba formats every typing
+#: failure it tries in colour, 4 % of a compile).
 PASSES = r"""
-import collections, json, sys, time
-from numba.core import event
+import collections, functools, importlib, json, sys, time
 from sim.core import jit
-import sim.model.advance_craft, sim.model.world, sim.ensemble.compiled, sim.model.thruster_drive
-stack, spent = [], collections.Counter()
+jit.numba_module()
+from numba.core import codegen, event
+import llvmlite.binding as ll
+stack, spent, llvm, calls = [], collections.Counter(), collections.Counter(), collections.Counter()
 class Passes(event.Listener):
     def on_start(self, ev):
         stack.append([ev.data["name"], time.thread_time(), 0.0])
@@ -218,14 +224,34 @@ class Passes(event.Listener):
         spent[name] += took - inner
         if stack:
             stack[-1][2] += took
-kernel = next((k for k in jit.KERNELS if f"{k.py_func.__module__}.{k.py_func.__name__}" == sys.argv[1]
-               and k.sample is not None), None)  # a kernel that knows its sample arguments (jit.load_all's)
-if kernel is None:
+def timed(cls, method, label):
+    wrapped = getattr(cls, method)
+    @functools.wraps(wrapped)
+    def timer(*args, **kwargs):
+        start = time.thread_time()
+        try:
+            return wrapped(*args, **kwargs)
+        finally:
+            llvm[label] += time.thread_time() - start
+            calls[label] += 1
+    setattr(cls, method, timer)
+for cls, method, label in ((codegen.CPUCodeLibrary, "add_ir_module", "IR added (parsed, verified, linked)"),
+                           (codegen.CPUCodeLibrary, "_optimize_functions", "of it function passes"),
+                           (codegen.CPUCodeLibrary, "finalize", "libraries finalised"),
+                           (codegen.CPUCodeLibrary, "_optimize_final_module", "of it module pipelines"),
+                           (codegen.JITCodeLibrary, "_finalize_specific", "of it machine code"),
+                           (codegen.CPUCodeLibrary, "_get_module_for_linking", "modules cloned for linking"),
+                           (ll.ModuleRef, "link_in", "modules linked")):
+    llvm[label], calls[label] = 0.0, 0  # printed in this order
+    timed(cls, method, label)
+module, name = sys.argv[1].rsplit(".", 1)
+kernel = getattr(importlib.import_module(module), name, None)
+if not isinstance(kernel, jit.Kernel) or kernel.sample is None:
     sys.exit(f"no kernel {sys.argv[1]} that knows its sample arguments")
 start = time.thread_time()
 with event.install_listener("numba:run_pass", Passes()):
     kernel.compile(stream=False)
-print(json.dumps({"cpu": time.thread_time() - start, "passes": spent}))
+print(json.dumps({"cpu": time.thread_time() - start, "passes": spent, "llvm": llvm, "calls": calls}))
 """
 
 
@@ -250,6 +276,8 @@ def passes(kernel: str, opt=None) -> None:
     for label, table in (("pass", by_pass), ("function", by_function)):
         for name, seconds in sorted(table.items(), key=lambda kv: -kv[1])[:12]:
             print(f"  {label} {name:45s} {seconds:7.2f} s")
+    for name, seconds in data["llvm"].items():  # LLVM's part (C++ behind llvmlite) of native_lowering
+        print(f"  llvm {name:45s} {seconds:7.2f} s  ({data['calls'][name]} calls)")
 
 
 def compiles(trees: dict, names, called: bool, repeats: int) -> None:

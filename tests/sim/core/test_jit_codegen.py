@@ -38,6 +38,27 @@ def _entry(v):
     return _outer(v) - _inner(v[0], 0.5)
 
 
+@jit.jitable
+def _deep(x):
+    return np.sin(x) * 3.0 + 0.25
+
+
+@jit.jitable
+def _middle(x):
+    return _deep(x) / (x + 2.0)
+
+
+def _both(v):
+    return _middle(v[0]) * _outer(v) + _inner(v[1], _middle(v[2])) - _deep(v[3])
+
+
+def _chain(v):
+    total = 0.0
+    for i in range(v.shape[0]):
+        total += _middle(v[i])
+    return total
+
+
 @needs_jit
 def test_the_hook_is_active_for_the_numba_installed_and_links_the_formulas_only():
     numba = jit.numba_module()
@@ -50,6 +71,34 @@ def test_the_hook_is_active_for_the_numba_installed_and_links_the_formulas_only(
     compiled, python = fresh(v), _entry(v)
     assert jit_codegen.LINKED - before >= 2  # _inner and _outer (each signature): only linked, no machine code
     assert type(compiled) is float and np.float64(compiled).view(np.int64) == np.float64(python).view(np.int64)
+
+
+@needs_jit
+def test_a_formula_s_callees_reach_the_kernel_once_not_copied_into_each_caller():
+    numba = jit.numba_module()
+    if not jit_codegen.ACTIVE:
+        pytest.skip(f"numba {numba.__version__}: the hook is off")
+    fresh = numba.njit(_chain)
+    v = np.random.default_rng(3).uniform(-2.0, 2.0, 40)
+    compiled, python = fresh(v), _chain(v)
+    assert np.float64(compiled).view(np.int64) == np.float64(python).view(np.int64)
+    kernel = fresh.overloads[fresh.signatures[0]].library
+    formulas = {lib.name: lib for lib in kernel._linking_libraries if getattr(lib, "_sim_link_only", False)}
+    assert {"_middle", "_deep"} <= set(formulas)  # _deep, called by _middle only, linked by the kernel itself
+    middle = [f.name for f in formulas["_middle"]._final_module.functions if not f.is_declaration]
+    assert middle and not any("_deep" in name for name in middle)  # declared there, defined once, in the kernel
+
+
+@needs_jit
+def test_an_overload_s_implementation_is_found_again_in_the_memo_the_same_bits():
+    numba = jit.numba_module()
+    if not jit_codegen.ACTIVE:
+        pytest.skip(f"numba {numba.__version__}: the hook is off")
+    before = jit_codegen.IMPLS_FOUND
+    fresh = numba.njit(_both)  # a new function: typed here, its formulas' calls again
+    v = np.random.default_rng(5).uniform(0.1, 3.0, 30)
+    assert np.float64(fresh(v)).view(np.int64) == np.float64(_both(v)).view(np.int64)
+    assert jit_codegen.IMPLS_FOUND > before  # the operators' and formulas' templates asked again during propagation
 
 
 def test_another_numba_or_the_switch_leaves_numba_as_it_is(monkeypatch):
