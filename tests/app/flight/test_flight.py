@@ -125,9 +125,14 @@ def test_the_run_pauses_at_the_scenario_end_and_again_after_a_reset(flights):
     flight = flights(scenario, speed=10.0, paused=False)
     wait_for(lambda: flight.worker.at_end)
     assert flight.worker.paused and abs(flight.worker.runner.sim.t - 0.3) < 1e-9
+    flight.worker.drain()
     flight.reset((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
     flight.worker.pause(False)
-    wait_for(lambda: flight.worker.runner.sim.t < 0.3)
+    # every batch the worker published since the reset (kept in its outbox, none missed): at 10x the run goes
+    # from 0 to 0.3 s in 30 ms of wall time, which a poll of the live time could sleep through under load
+    published = []
+    wait_for(lambda: published.extend(b.last.t for b in flight.worker.drain()) or
+             any(t < 0.3 - 1e-9 for t in published))
     wait_for(lambda: flight.worker.at_end)
     assert abs(flight.worker.runner.sim.t - 0.3) < 1e-9
     flight.set_pause_at_end(False, 0.3)
