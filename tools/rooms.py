@@ -23,8 +23,8 @@ precession_iau1976 state_to_elements target_elevation tle_reading world_columns 
     "sim/gnc": """attitude_determination mekf mekf_normalisation rotation_vector_sign sensing sensors vector_inputs""",
     "sim/model": """advance advance_craft builtin_bodies control_refusals controls ensemble_results
 ensemble_settling_under_elimination ensemble_surroundings ensemble_wheel_change environment estimation_timeline
-external_torque_sum inside_out_mesh mesh_indices navigation_compiled navigation_loop navigation_models orbit_regression quest_weights_in_the_loop
-settings settings_pickle settings_replace simulation stage_time_orbit stl_files sun_pointing_secondary_axis
+external_torque_sum inside_out_mesh mesh_colours mesh_indices navigation_compiled navigation_loop navigation_models orbit_regression quest_weights_in_the_loop
+settings settings_pickle settings_replace simulation snapshot_readouts stage_time_orbit stl_files sun_pointing_secondary_axis
 surface_coefficients surface_file_checks surface_file_messages surface_file_reread surfaces typed_inputs
 thruster_drive thruster_kernel user_torque_shown wheels_formulations wheels_momentum_under_elimination world_kernel""",
     "sim/ensemble": """ensemble ensemble_changes_midrun ensemble_compiled ensemble_info_pickle ensemble_orbit_loop

@@ -281,3 +281,18 @@ def test_the_kernel_writes_every_row_across_field_samples(monkeypatch):
     monkeypatch.setattr(Simulation, "row", lambda self: calls.append(self.t) or ())
     _batch(a, round(60.0 / settings.dt))
     assert calls == []
+
+
+def test_craft_rows_torque_is_the_wheels_reaction_axis_by_axis_from_the_first_steps():
+    """sun_pointing's first 20 steps (its three wheels on the body axes, no environment torque): each axis of the
+    applied torque is minus that axis's wheel's motor torque, ``-sum a_i u_i``; the three differ, so a torque
+    read from the wrong wheel or with the wrong sign fails."""
+    sim, rows, _, _ = _craft_batch("sun_pointing", 5.0)
+    c = _columns(sim)
+    a = np.array(sim.settings.wheel_set.axes)
+    u = rows[:, [c["ux1"], c["ux2"], c["ux3"]]]
+    expected = -(u @ a)
+    assert np.allclose(rows[:, [c["tx"], c["ty"], c["tz"]]], expected, rtol=0, atol=1e-15)
+    k = np.argmax(np.abs(expected).min(axis=1))   # a row where every axis works
+    x, y, z = expected[k]
+    assert min(abs(x), abs(y), abs(z), abs(y - z), abs(x - z), abs(x - y)) > 1e-9

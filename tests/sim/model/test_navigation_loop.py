@@ -135,3 +135,39 @@ def test_the_loops_python_source_gives_the_compiled_numbers():
     for (xs, ss), (name, steps) in zip(slow, LOOPED):
         xc, sc = _loop_run(name, steps)
         assert np.array_equal(_bits(xc), _bits(xs)) and sc == ss, name
+
+
+def test_the_tuple_of_a_run_without_navigation_has_the_loops_types():
+    """The navigation tuple of a run without sensors (``ctl[on]`` 0, nothing to run) has, field by field
+    (:data:`sim.model.craft_nav.NAV_FIELDS`), numba's type of the arrays a navigated run hands the craft kernel
+    (:meth:`Navigation.loop_arrays`): one compiled loop serves both, never a second compilation or a typing error.
+    Made anew here (``_none``): :data:`NO_NAV` is made once, when the module is imported."""
+    import numba
+
+    from sim.model import craft_nav
+
+    sim = Simulation(load("fly_on_estimate").settings)
+    real = sim._nav.loop_arrays(sim.settings.dt, True, True, False)
+    none = craft_nav._none()
+    assert len(none) == len(real) == len(craft_nav.NAV_FIELDS)
+    for name, a, b in zip(craft_nav.NAV_FIELDS, real, none):
+        assert numba.typeof(b) == numba.typeof(a), name
+    assert none[0].shape == (craft_nav.CTL_SIZE,) and not none[0].any()  # ctl[on] 0: the loop runs no navigation
+    assert all(a.size == 0 for a in none[1:])
+
+
+def test_zero_steps_of_a_spacecraft_flown_on_its_estimate_change_no_readout():
+    """``step(0)`` takes no step: the history row after it (the torque held over the last step, the wheels'
+    commands, the law's torque at the estimate) is the row before it, bit for bit, on fly_on_estimate whose
+    steps go through the craft kernel; and the run goes on as a twin's that never took it."""
+    settings = load("fly_on_estimate").settings
+    a, b = Simulation(settings), Simulation(settings)
+    a.step(3)
+    b.step(3)
+    before = np.array(a.snapshot().row())
+    a.step(0)
+    assert a.steps == 3
+    assert np.array_equal(_bits(a.snapshot().row()), _bits(before))
+    a.step(2)
+    b.step(2)
+    assert np.array_equal(_bits(a.snapshot().row()), _bits(b.snapshot().row()))

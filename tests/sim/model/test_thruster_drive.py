@@ -236,3 +236,28 @@ def test_the_deadband_error_follows_the_attitude_sign():
                      thrusters="cube", thruster_modulation="deadband", command_deg=(0.0, 0.0, 0.0), slerp_time=0.0)
     sim.step(1)
     assert sim.snapshot().torque[0] == pytest.approx(-T_AXIS)
+
+
+def test_the_drive_kernel_fires_the_dead_bands_couple_against_an_attitude_error():
+    """:func:`drive_kernel` (the compiled step of :meth:`ThrusterDrive.step`; with the JIT off its Python text),
+    called on a cube of thrusters in dead-band mode with the body 10 deg about +x from its command and at rest:
+    it fires, and the torque it holds is the firing thrusters' ``sum r x F`` (levels times force along each
+    direction), about -x only, the same bits as :func:`drive_step`."""
+    from sim.model.thruster_drive import X, drive_kernel, drive_step
+
+    sim = Simulation(thrusters="cube", thruster_modulation="deadband", controller="quaternion", dampers_on=False)
+    x0, c, groups, pos, dirs, force, impulse_bit = sim._thr.arrays
+    half = math.radians(10.0) / 2
+    q, qc = (-math.sin(half), 0.0, 0.0, math.cos(half)), (0.0, 0.0, 0.0, 1.0)   # Hoffmann's Q: scipy's conjugate
+    x = x0.copy()
+    drive_kernel(x, c, q, qc, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), groups, pos, dirs, force, impulse_bit)
+    head = X["force"][0] + 3
+    levels = x[head:head + len(force)]
+    assert levels.max() > 0.0  # beyond the 1 deg dead band: thrusters fire
+    couple = np.sum(levels[:, None] * np.cross(pos, dirs * np.asarray(force)[:, None]), axis=0)
+    t0, t1 = X["torque"][0], X["torque"][0] + 3
+    np.testing.assert_allclose(x[t0:t1], couple, rtol=1e-15, atol=1e-15)
+    assert x[t0] < 0.0 and x[t0 + 1] == 0.0 and x[t0 + 2] == 0.0  # against the error, about x alone
+    y = x0.copy()
+    drive_step(y, c, q, qc, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), groups, pos, dirs, force, impulse_bit)
+    assert np.array_equal(x.view(np.uint64), y.view(np.uint64))
