@@ -202,7 +202,7 @@ class Ensemble(Results, Surroundings, OrbitSteps, cmg_bodies.CmgBodies, Stepper)
         definite); a new number of wheels starts them at ``wheel_speeds``.
         With a ``gains_grid`` the bodies keep their grid gains.  CMGs with thrusters are refused (one body's only).
         """
-        check_no_ensemble(self._settings, *inputs)  # issue 45: refused before anything takes effect
+        self._refused(*inputs)  # CMGs with thrusters (issue 45), an estimator on spread orbits: before anything
         super().apply(*inputs)
         self._info = None
 

@@ -26,7 +26,9 @@ from sim.core.ops import COLUMN
 from sim.gnc.pointing import axis_error
 from sim.io.limits import SettingsError
 from sim.ensemble.nav_steps import NavSteps
+from sim.model.controls import SettingChange
 from sim.model.navigation import Navigation, navigation_key
+from sim.model.one_body import check_no_ensemble
 from sim.model.world import World
 from sim.world.orbit import R_EARTH_KM, KeplerOrbit
 from sim.world.time import Epoch, parse_epoch
@@ -46,15 +48,24 @@ class Surroundings(NavSteps):
     _nav_key = None
 
     # ------------------------------------------------------------ navigation
+    def _refused(self, *inputs) -> None:
+        """SettingsError in one line, before anything takes effect (:meth:`Ensemble.apply <sim.ensemble.Ensemble>`),
+        when the typed ``inputs`` ask for what an ensemble does not fly: CMGs with thrusters
+        (:func:`sim.model.one_body.check_no_ensemble`), or an estimator where the spec spreads the orbits or epochs
+        (each body's own Sun and field are not sampled for the sensors)."""
+        check_no_ensemble(self._settings, *inputs)
+        new = {item.key: item.value for item in inputs if isinstance(item, SettingChange)}
+        estimator = new.get("estimator", self._settings.estimator)
+        if estimator != "truth" and self.spec.spreads_orbits:
+            raise SettingsError(f"estimator: an ensemble flies {estimator} only on one shared orbit and "
+                                "epoch (no orbit_spread or epoch_spread)")
+
     def _configure_navigation(self) -> None:
         """The sensors and estimator, and what the torque law reads, as :meth:`Simulation._configure_navigation
         <sim.model.simulation.Simulation>`: a change of the sensors or the filter starts them again from now."""
         s = self._settings
         key = navigation_key(s)
         if key != self._nav_key:
-            if s.estimator != "truth" and self.spec.spreads_orbits:
-                raise SettingsError(f"estimator: an ensemble flies {s.estimator} only on one shared orbit and "
-                                    "epoch (no orbit_spread or epoch_spread)")
             self._nav_key = key
             self._nav = None if s.estimator == "truth" else Navigation(s, self.index, self.q.T, self.w.T)
             self.start_estimate_window()

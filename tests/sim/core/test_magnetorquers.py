@@ -160,3 +160,13 @@ def test_bdot_dipole_and_the_gain():
 def test_rods_that_cannot_torque_every_way_are_refused(axes, limits):
     with pytest.raises(ValueError, match="magnetorquers"):
         Magnetorquers(axes, limits)
+
+
+def test_rods_weaker_than_one_a_m2_are_held_to_their_limits_by_a_command_below_one_a_m2():
+    """Cubesat rods (0.2 A m^2): a command of 0.5 A m^2 along x is 2.5 times x's limit, so all rods scale by 1/2.5
+    and x sits at its limit (allocate's ``1 / max(1, max_i |u_i| / limit_i)``, by hand); a negative one alike."""
+    rods = Magnetorquers.three(0.2)
+    for sign in (1.0, -1.0):
+        u = np.array(rods.allocate((sign * 0.5, sign * 0.1, 0.0)))
+        assert u == pytest.approx((sign * 0.2, sign * 0.04, 0.0), rel=1e-15, abs=1e-18)
+        assert np.all(np.abs(u) <= 0.2 * (1 + 1e-15))

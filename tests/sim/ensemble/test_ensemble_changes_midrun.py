@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from sim.ensemble import Ensemble, EnsembleSpec
+from sim.io.limits import SettingsError
 from sim.model.simulation import Simulation
 from sim.run.scenario import load
 
@@ -66,3 +67,23 @@ def test_cmgs_with_thrusters_told_between_steps_are_refused_and_change_nothing()
                   SettingChange("thrusters", "cube"))
     assert "\n" not in str(info.value)
     assert ens.settings is before and ens.settings.cmg == ens.settings.thrusters == "none"
+
+
+def test_an_estimator_asked_of_bodies_on_spread_orbits_is_refused_and_changes_nothing():
+    """An ensemble flies an estimator only on one shared orbit: asked mid-run on spread orbits it refuses in one line
+    naming the key asked for, and a refusal changes nothing (Simulation.apply): the bodies fly on as a twin never
+    asked, on the orbits drawn at the start."""
+    settings = load("mekf").settings.replace(orbit=(500.0, 0.001, 97.4, 10.0, 20.0, 30.0), estimator="truth",
+                                             epoch="2024-06-01T00:00:00Z")
+    spec = EnsembleSpec(bodies=2, seed=1, orbit_spread=(10.0, 0.0, 0.0, 0.0, 0.0, 0.0), rate_spread=0.02)
+    asked, twin = Ensemble(settings, spec), Ensemble(settings, spec)
+    for ens in (asked, twin):
+        ens.step(2)
+    with pytest.raises(SettingsError, match=r"^estimator: an ensemble flies mekf only on one shared orbit") as info:
+        asked.set("estimator", "mekf")
+    assert "\n" not in str(info.value)
+    assert asked.settings.estimator == "truth" and asked.navigation is None
+    for ens in (asked, twin):
+        ens.step(3)
+    assert np.array_equal(asked.q, twin.q) and np.array_equal(asked.w, twin.w)
+    assert np.array_equal(asked.initial()["orbit"], twin.initial()["orbit"])
