@@ -262,14 +262,14 @@ def test_worker_stops_within_one_second_while_a_kernel_loads(started, monkeypatc
     thread must not wait for it: here the load is held (a hook, not a sleep) until the stop has been answered."""
     fresh = jit.Kernel(advance.advance.py_func).warms(advance.advance.sample, advance.WARM_AFTER)  # not loaded yet
     asked, release = threading.Event(), threading.Event()
-    real = fresh.compile
+    real = fresh._background  # the loader thread's body: a child compiles when the disk cache lacks it, then a load
 
-    def held(*args, stream=None, types=None):
-        asked.set()
+    def held(args, types=None):
+        asked.set()                # held from its start, cached or not (a first compile under load passed 10 s)
         release.wait(60.0)
-        return real(*args, stream=stream, types=types)
+        return real(args, types)
 
-    monkeypatch.setattr(fresh, "compile", held, raising=False)
+    monkeypatch.setattr(fresh, "_background", held, raising=False)
     monkeypatch.setattr(advance, "advance", fresh)
     fresh.python_steps = advance.WARM_AFTER  # as if 20,000 steps were taken
     try:
