@@ -241,3 +241,10 @@ def test_unloading_decays_the_wheel_momentum_and_counts_its_fuel():
     assert fuel == pytest.approx(impulse / (220.0 * 9.80665), rel=1e-12)
     # each couple's two thrusters make |T_k| / (2 F arm) seconds: the impulse is the momentum removed / arm
     assert impulse == pytest.approx(np.abs(np.array([0.8, -0.5, 0.3])).sum() * (1 - (1 - k) ** 30) / 0.8, rel=1e-9)
+
+
+def test_an_on_time_of_exactly_the_minimum_impulse_bit_is_fired():
+    # I_min / F = 1.0 / 2.0 = 0.5 s: an on-time of exactly 0.5 s delivers the minimum impulse bit, not below it
+    force, bit = np.array([2.0, 2.0, 2.0]), np.array([1.0, 1.0, 1.0])
+    out = th.minimum_on_times(np.array([0.5, 0.25, 0.75]), force, bit)
+    np.testing.assert_array_equal(out, [0.5, 0.0, 0.75])
