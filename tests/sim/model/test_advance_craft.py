@@ -312,3 +312,25 @@ def test_compiled_libm_is_pythons_bit_for_bit():
                   mean_elements_state(*el, t))
         assert np.array_equal(_bits([x for v in python for x in v]),
                               _bits([x for v in compiled_terms(q, t, 1.1e-3, jr, el) for x in v]))
+
+
+def test_the_craft_kernels_sample_has_numbas_types_of_a_real_call(monkeypatch):
+    """The warm-up sample (:func:`sim.model.advance_craft._sample`, what the kernel is compiled for before its
+    first call) has, argument by argument, numba's type of the arguments a spacecraft's steps hand the kernel
+    (reaction_wheels through :meth:`Simulation._step_craft`): the loaded kernel serves them, no second compile."""
+    import numba
+
+    seen = []
+    real = craft.advance_craft
+
+    def spy(*args):
+        seen.append(tuple(numba.typeof(a) for a in args))
+        return real.py_func(*args)
+
+    sim = Simulation(load("reaction_wheels").settings)
+    packed = sim._rows_packed()
+    assert packed is not None
+    monkeypatch.setattr(craft, "advance_craft", spy)
+    sim._step_craft(packed, 2)
+    sample = tuple(numba.typeof(a) for a in craft._sample())
+    assert seen and all(types == sample for types in seen)

@@ -164,3 +164,15 @@ def test_the_compiled_loop_leaves_a_world_and_an_external_torque_to_the_step_in_
     for changes in (dict(orbit=(500.0, 0.0, 51.6, 0.0, 0.0, 0.0)), dict(disturbance=(0.001, 0.0, 0.0))):
         other = Simulation(load("cmg_fast_slew").settings.replace(**changes))
         assert other._cmg.packed(other, 10) is None, changes
+
+
+def test_the_torque_shown_on_a_cmg_craft_is_the_clusters_plus_a_constant_disturbance():
+    """cmg_fast_slew with a constant disturbance in body axes: torques superpose, so the snapshot's torque on the
+    body is the cluster's torque made (the last three CMG columns) plus the disturbance, axis by axis."""
+    disturbance = (0.001, -0.002, 0.003)
+    sim = Simulation(load("cmg_fast_slew").settings.replace(disturbance=disturbance))
+    sim.step(3)
+    s = sim.snapshot()
+    made = np.asarray(s.cmg[-3:], float)
+    assert np.all(made != 0.0)  # the cluster acts on every axis
+    assert np.asarray(s.torque) == pytest.approx(made + np.asarray(disturbance), rel=1e-12, abs=1e-15)

@@ -39,3 +39,18 @@ def test_pointing_error_of_a_body_in_a_world_stepped_in_python_is_the_axis_angle
     assert s.pointing_error_deg == pytest.approx(expected, abs=1e-9)
     assert s.pointing_error_deg > 1.0   # the start is off nadir: a zero would pass for any axis
 
+
+
+def test_the_snapshot_of_a_detumbling_craft_shows_the_field_in_body_axes_and_the_torquers_dipole():
+    """detumble (IGRF, B-dot torquers, no residual dipole) with a torque of the user's (so no craft row: the
+    Python snapshot), stepped past its first B-dot sample: the snapshot's field in body axes is the world's
+    inertial field turned into body axes by scipy, and its magnetic torque is the dipole it shows crossed with
+    that field, tau = m x B (Wertz 1978, eq. 17-46)."""
+    sim = Simulation(load("detumble").settings, user_torque=lambda t, q, w: (0.0, 0.0, 0.0))
+    assert sim._rows_packed() is None
+    sim.step(18)
+    s = sim.snapshot()
+    b = scipy_rotation(s.q).inv().apply(np.asarray(s.world.b_eci, float))
+    assert np.asarray(s.b_body) == pytest.approx(b, rel=1e-9, abs=1e-15)
+    assert np.linalg.norm(s.dipole) > 0.0  # the torquers act: a zero dipole would pass any field
+    assert np.asarray(s.t_mag) == pytest.approx(np.cross(s.dipole, s.b_body), rel=1e-9, abs=1e-18)
