@@ -5,9 +5,12 @@
 form, with every product of inertia non-zero so that each off-diagonal term of ``J`` counts.
 """
 
+import math
+
 import numpy as np
 import pytest
 
+from sim.core.wheels import WheelSet, gyrostat_energy
 from sim.model.craft_row import wheel_energy
 
 
@@ -23,3 +26,18 @@ def test_wheel_energy_is_the_gyrostat_closed_form_with_products_of_inertia():
     j_free = j - sum(js[i] * np.outer(axes[i], axes[i]) for i in range(2))
     want = 0.5 * w @ j_free @ w + float(np.sum(h ** 2 / (2.0 * js)))
     assert wheel_energy(w, speeds, j.ravel(), wheels) == pytest.approx(want, rel=1e-13)
+
+
+def test_wheel_energy_at_rest_is_the_python_paths_to_the_bit_even_a_zero_sign():
+    """A craft and its wheel at rest, every zero of its state and products of inertia signed ``-0.0`` (as a
+    component rounded to zero or entered as ``-0`` gives them): the row's energy is ``+0.0``, the bits of the
+    Python path's :func:`sim.core.wheels.gyrostat_energy` (a CSV shows ``0.0``, not ``-0.0``); the axis's one
+    non-zero component is the whole of ``a . w``, no ``0.0 +`` in front of it."""
+    wheels_set = WheelSet(1, ((1.0, 0.0, 0.0),), (0.01,), (0.1,), (100.0,), (0.0,), ((-1.0, 0.0, 0.0),))
+    jr = (1.0, -0.0, -0.0, -0.0, 1.0, -0.0, -0.0, -0.0, 1.0)
+    want = gyrostat_energy((-0.0, -0.0, -0.0, -0.0), jr, wheels_set)
+    wheels = np.zeros((1, 10))
+    wheels[0, 3:6], wheels[0, 6] = (1.0, 0.0, 0.0), 0.01
+    got = wheel_energy(np.array((-0.0, -0.0, -0.0)), np.array([-0.0]), np.array(jr), wheels)
+    assert want == 0.0 and math.copysign(1.0, want) == 1.0
+    assert np.float64(got).tobytes() == np.float64(want).tobytes()
