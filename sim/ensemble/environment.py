@@ -26,6 +26,7 @@ from sim.core.ops import COLUMN
 from sim.gnc.pointing import axis_error
 from sim.io.limits import SettingsError
 from sim.ensemble.nav_steps import NavSteps
+from sim.ensemble.sampling import estimator_refused
 from sim.model.controls import SettingChange
 from sim.model.navigation import Navigation, navigation_key
 from sim.model.one_body import check_no_ensemble
@@ -55,10 +56,9 @@ class Surroundings(NavSteps):
         (each body's own Sun and field are not sampled for the sensors)."""
         check_no_ensemble(self._settings, *inputs)
         new = {item.key: item.value for item in inputs if isinstance(item, SettingChange)}
-        estimator = new.get("estimator", self._settings.estimator)
-        if estimator != "truth" and self.spec.spreads_orbits:
-            raise SettingsError(f"estimator: an ensemble flies {estimator} only on one shared orbit and "
-                                "epoch (no orbit_spread or epoch_spread)")
+        why = estimator_refused(new.get("estimator", self._settings.estimator), self.spec)
+        if why:
+            raise SettingsError(f"estimator: {why}")
 
     def _configure_navigation(self) -> None:
         """The sensors and estimator, and what the torque law reads, as :meth:`Simulation._configure_navigation

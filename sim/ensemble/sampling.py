@@ -22,7 +22,7 @@ from sim.world.orbit import R_EARTH_KM, OrbitError, check_elements
 from sim.world.time import EPOCH_RANGE, parse_epoch
 
 __all__ = ["Sample", "sample", "sample_inertia", "uniforms", "uniform_quaternions", "r3", "normals", "grid_gains",
-           "combination", "OrbitSample", "sample_orbits", "check_orbit_spread", "epoch_plus"]
+           "combination", "OrbitSample", "sample_orbits", "check_orbit_spread", "estimator_refused", "epoch_plus"]
 
 #: Random streams per body (see :func:`uniforms`): attitude 0-2, rates 3-8, inertia 16 + 6 k,
 #: orbit elements 112-117 (:data:`ORBIT_STREAM` + k), epoch 118.
@@ -215,6 +215,16 @@ def epoch_plus(epoch: str, microseconds: int) -> str:
     return parse_epoch((start + timedelta(microseconds=int(microseconds))).isoformat() + "Z").text
 
 
+def estimator_refused(estimator: str, spec) -> str | None:
+    """Why the bodies of ``spec`` cannot fly ``estimator``, or None: an ensemble flies an estimator only on one
+    shared orbit and epoch.  The one rule for an ensemble made so (:func:`check_orbit_spread`, its key the spread)
+    and for an estimator asked of one mid-run (``Surroundings._refused``, its key ``estimator``)."""
+    if estimator != "truth" and spec.spreads_orbits:
+        return (f"an ensemble flies an estimator ({estimator}) only on one shared orbit and epoch (each body's own "
+                "Sun and field are not sampled yet)")
+    return None
+
+
 def check_orbit_spread(settings, spec) -> None:
     """SettingsError (one line) unless every body the spec can draw has an orbit ``Settings`` accepts.
 
@@ -227,9 +237,9 @@ def check_orbit_spread(settings, spec) -> None:
     if not spec.spreads_orbits:
         return
     key = "orbit_spread" if spec.orbit_spread is not None else "epoch_spread"
-    if settings.estimator != "truth":
-        raise SettingsError(f"{key}: an ensemble flies an estimator ({settings.estimator}) only on one shared "
-                            "orbit and epoch (each body's own Sun and field are not sampled yet)")
+    why = estimator_refused(settings.estimator, spec)
+    if why:
+        raise SettingsError(f"{key}: {why}")
     if settings.orbit is None:
         raise SettingsError(f"{key}: spreading orbits and epochs needs Keplerian elements (orbit = "
                             "ALT_KM,E,I,RAAN,ARGP,NU)" + (", not a TLE" if settings.tle is not None else ""))

@@ -79,7 +79,7 @@ def test_an_estimator_asked_of_bodies_on_spread_orbits_is_refused_and_changes_no
     asked, twin = Ensemble(settings, spec), Ensemble(settings, spec)
     for ens in (asked, twin):
         ens.step(2)
-    with pytest.raises(SettingsError, match=r"^estimator: an ensemble flies mekf only on one shared orbit") as info:
+    with pytest.raises(SettingsError, match=r"^estimator: an ensemble flies an estimator \(mekf\) only on one shared orbit") as info:
         asked.set("estimator", "mekf")
     assert "\n" not in str(info.value)
     assert asked.settings.estimator == "truth" and asked.navigation is None
