@@ -183,7 +183,7 @@ class CmgTab(QtWidgets.QWidget):
         self._refresh_envelope()
 
     def refresh_due(self, frame: int) -> None:
-        """A share of display ``frame``: the envelope takes its turn after the plots (:func:`~app.plots.live.turn_share`)."""
+        """A share of display ``frame``: the envelope takes its turn after the plots (:func:`~app.plots.turns.turn_share`)."""
         if self.panel.refresh_due(frame, ("envelope",)):
             self._refresh_envelope()
 

@@ -27,12 +27,12 @@ from pyqtgraph.Qt import QtCore, QtGui, QtWidgets
 from app.plots.decimate import envelope, factor_for
 from app.plots.history import History
 from app.plots.legend import LEGEND_HEIGHT, add_legend, fit_legend
-from app.plots.turns import REFRESH_EVERY, turn_share
+from app.plots.turns import turn_share
 from app.plots.style import (AMBER, BLUE, GREEN, GRID_ALPHA, PLOT_BACKGROUND, RED, SILVER, VIOLET, LogAxisItem,
                              PlotAxisItem, XLink, settle_range, style_axes)
 from sim import whole_path
 
-__all__ = ["PlotPanel", "PlotSpec", "CurveSpec", "PLOTS", "MOMENTUM_PLOTS", "WHEEL_COLORS", "REFRESH_EVERY",
+__all__ = ["PlotPanel", "PlotSpec", "CurveSpec", "PLOTS", "MOMENTUM_PLOTS", "WHEEL_COLORS",
            "wheel_curves", "LEGEND_HEIGHT"]
 
 @dataclass(frozen=True)
@@ -419,10 +419,10 @@ class PlotPanel(QtWidgets.QWidget):
         """Refresh the visible plots whose turn it is in display frame ``frame``; return those of ``others``
         whose turn it is.
 
-        The visible plots take turns (:func:`turn_share`): plot ``i`` (top
-        to bottom) is brought up to date in the frames with ``frame %
-        REFRESH_EVERY == i % REFRESH_EVERY``, so every frame does about
-        ``1 / REFRESH_EVERY`` of the plotting (and repaints only those plots)
+        The visible plots take turns (:func:`~app.plots.turns.turn_share`):
+        plot ``i`` (top to bottom) is brought up to date in the frames with
+        ``frame % REFRESH_EVERY == i % REFRESH_EVERY``, so every frame does
+        about ``1 / REFRESH_EVERY`` of the plotting (and repaints only those plots)
         instead of one frame in ``REFRESH_EVERY`` doing all of it.  At 60
         frames per second each plot scrolls 20 times a second, about one
         pixel per step for a 20 s window.  ``others`` (names of a tab's other

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from app.plots.cmg import CmgTab, projection_plane
-from app.plots.live import REFRESH_EVERY
+from app.plots.turns import REFRESH_EVERY
 from cmg_oracle import wie_pyramid_momentum
 from app.plots.history import History
 from sim.run.runner import Runner

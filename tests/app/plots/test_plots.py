@@ -8,7 +8,8 @@ import pytest
 from pyqtgraph.Qt import QtCore, QtGui
 
 from app.plots.history import History
-from app.plots.live import PLOTS, REFRESH_EVERY, PlotPanel
+from app.plots.live import PLOTS, PlotPanel
+from app.plots.turns import REFRESH_EVERY
 from app.plots.style import settle_range, tick_strings
 from sim.model.rows import HISTORY_COLUMNS
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from app.plots.history import History
-from app.plots.live import REFRESH_EVERY
+from app.plots.turns import REFRESH_EVERY
 from app.plots.thrusters import ThrusterTab
 from sim.run.runner import Runner
 from sim.run.scenario import Scenario, load
