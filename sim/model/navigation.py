@@ -42,7 +42,7 @@ import numpy as np
 
 from sim.gnc.attitude import from_rotation_vector, product
 from sim.gnc.estimation import Mekf, process_noise, wahba_covariance
-from sim.gnc.sensing import CFG, CFG_SIZE, KINDS, estimate_columns, navigation_step
+from sim.gnc.sensing import CFG, CFG_SIZE, INP_SIZE, KINDS, estimate_columns, navigation_step
 from sim.model.craft_nav import CTL_SIZE, NO_NAV
 from sim.core.ops import COLUMN
 from sim.gnc.sensors import (CoarseSunModel, CoarseSunSensors, Gyro, GyroModel, Magnetometer,
@@ -285,7 +285,7 @@ class Navigation:
         ``world``: the sensors due in ``[t, t + dt)``, the updates, TRIAD or QUEST; with ``craft`` (the craft
         kernel's ``(world, par, flags, held)``, one body flying on its estimate), the torque law at the
         estimate written into that ``world`` and ``held`` (a :class:`HeldTorque`)."""
-        inp = [0.0] * 22
+        inp = [0.0] * INP_SIZE
         gyro, star = self.gyro, self.star
         g_block = s_block = v_block = m_block = _NO_DRAWS
         if w0 is not None and gyro is not None:
