@@ -16,7 +16,10 @@ started loading is loaded (a kernel compiled in the background holds the interpr
   ``k - 1``: Qt's precise timer catches a late tick up when it is late by less than an interval and drops it
   when later), beside the ticks a second whose cycle (tick to tick) took the GUI thread more CPU than the
   interval, a stretch of the window's own making whatever the load ("lost (own)"); the intervals' histogram
-  (``gaps``, ms: under 17, 17-24, 24-32, 32-48, over 48) and the longest are printed with each run;
+  (``gaps``, ms: under 17, 17-24, 24-32, 32-48, over 48) and the longest are printed with each run, and how the
+  GUI thread spent the intervals that lost a tick (1.5 intervals or longer; its ``/proc`` schedstat): running,
+  waiting for a core, or neither (blocked: on llvmpipe's rasteriser threads, an X round trip, the interpreter
+  lock; or idle);
 - frames per second of the orbit view ("—" where the scenario has no orbit view), counted as the frames
   *presented* on time: the display frames (the attitude view's) less those in which the orbit view was late.
   The orbit view draws a new picture only when it would move by half a pixel or more
@@ -74,14 +77,16 @@ counts = {"attitude": 0, "orbit": 0, "plots": 0, "due": 0, "ticks": 0, "still": 
 window.viewer.frameSwapped.connect(lambda: counts.__setitem__("attitude", counts["attitude"] + 1))
 turned = [None]
 
-cycles = []   # (wall, GUI thread CPU) at each tick: the intervals between ticks and the GUI's work in each
+cycles = []   # (wall, GUI thread CPU, its schedstat: ns run, ns waiting for a core) at each tick
 
 def tick():   # after the frame loop's own slot: did this tick turn the bodies (give the 3D view a new picture)?
     counts["ticks"] += 1
     now = getattr(window.frames, "_turned", None)
     counts["still"] += now == turned[0]
     turned[0] = now
-    cycles.append((time.perf_counter(), time.thread_time()))
+    with open("/proc/thread-self/schedstat") as f:
+        ran, waited = f.read().split()[:2]
+    cycles.append((time.perf_counter(), time.thread_time(), int(ran), int(waited)))
 
 window.loop.timer.timeout.connect(tick)
 window.orbit_view.frameSwapped.connect(lambda: counts.__setitem__("orbit", counts["orbit"] + 1))
@@ -158,9 +163,13 @@ row = {"scenario": name, "speed": worker.speed, "factor": (worker.sim_seconds - 
 interval = window.loop.timer.interval() / 1e3
 gaps = [b[0] - a[0] for a, b in zip(cycles, cycles[1:])]
 work = [b[1] - a[1] for a, b in zip(cycles, cycles[1:])]
+long = [(a, b) for a, b in zip(cycles, cycles[1:]) if b[0] - a[0] >= 1.5 * interval]   # the intervals that lost a tick
+long_wall = sum(b[0] - a[0] for a, b in long)
 row.update(interval_ms=1e3 * interval, lost=sum(max(round(g / interval) - 1, 0) for g in gaps) / wall,
            over=sum(w > interval for w in work) / wall, gap_max=1e3 * max(gaps, default=0.0),
-           gaps=[sum(lo <= 1e3 * g < hi for g in gaps) for lo, hi in zip(GAP_BINS, GAP_BINS[1:])])
+           gaps=[sum(lo <= 1e3 * g < hi for g in gaps) for lo, hi in zip(GAP_BINS, GAP_BINS[1:])],
+           long_split=[sum(b[2] - a[2] for a, b in long) / 1e9 / long_wall if long else 0.0,    # GUI thread running
+                       sum(b[3] - a[3] for a, b in long) / 1e9 / long_wall if long else 0.0])   # waiting for a core
 print("ROW " + json.dumps(row), flush=True)
 if profiler:
     out = io.StringIO()
@@ -229,8 +238,13 @@ def _gaps(r: dict) -> str:
     if "gaps" not in r:
         return ""
     counts = "/".join(str(n) for n in r["gaps"])
+    split = ""
+    if "long_split" in r:
+        ran, waited = r["long_split"]
+        split = (f"; in the intervals that lost a tick the GUI thread ran {100 * ran:.0f} %, waited for a core "
+                 f"{100 * waited:.0f} %, neither {100 * (1 - ran - waited):.0f} %")
     return (f", tick intervals <17/17-24/24-32/32-48/>48 ms {counts}, longest {r['gap_max']:.0f} ms, the timer's "
-            f"interval at the end {r['interval_ms']:.0f} ms")
+            f"interval at the end {r['interval_ms']:.0f} ms{split}")
 
 
 def table(rows: list[tuple[str, dict]]) -> str:

@@ -43,7 +43,9 @@ def open_window(scenario, *, remember_geometry: bool = True, speed: float | None
     garbage collector's sight (``gc.freeze``): the tens of thousands of Qt
     and pyqtgraph objects would otherwise be scanned by each full
     collection, a pause in the frame loop every few seconds.  Garbage
-    is collected first, so nothing unreachable is kept for good.
+    is collected first, so nothing unreachable is kept for good.  The
+    simulation's kernels, loaded a few seconds later by their own thread,
+    are frozen the same way by their loader (``sim.core.collector``).
     """
     application()
     window = MainWindow(scenario, remember_geometry=remember_geometry, speed=speed, link=link)

@@ -44,6 +44,7 @@ package's own folder is never written, so a wheel installed by pip works as well
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib
@@ -59,6 +60,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core import jit_codegen
+from sim.core.collector import collector_held
 from sim.core.interrupts import interrupts_held, progress, say as _say
 
 __all__ = ["jitable", "kernel", "Kernel", "boxed", "source_key", "DISABLED", "prange",
@@ -99,7 +101,7 @@ def numba_module():
     global _numba
     if _numba is not None:
         return _numba
-    with _lock:
+    with _lock, collector_held():  # numba's import: long-lived objects, frozen (sim.core.collector)
         if _numba is None:
             import numba
             from numba.extending import register_jitable
@@ -341,7 +343,8 @@ class Kernel:
             _say(stream, f"attitude-sim: compiling the simulation kernels, once ({self.py_func.__name__}: about "
                          f"5-30 s on an idle machine; later runs load them from {_choose_cache_dir()}) ...")
         start = time.perf_counter()
-        with interrupts_held(), progress(stream if loud else False, PROGRESS_EVERY):
+        with interrupts_held(), progress(stream if loud else False, PROGRESS_EVERY), \
+                contextlib.nullcontext() if loud else collector_held():  # a load: frozen after (sim.core.collector)
             dispatcher.disable_compile(False)  # numba would compile at a call of new types: only a load does
             dispatcher.compile(types)
             dispatcher.disable_compile()
