@@ -300,3 +300,16 @@ def test_only_the_step_dispatch_is_inlined_into_its_callers():
     assert how(advance.checked_step) == how(advance._step) == {"always"}
     assert how(advance.normed) == how(advance.step_torque) == {"never"}
     assert advance.checked_step.__module__ == "sim.core.advance" and not hasattr(advance.checked_step, "py_func")
+
+
+@pytest.mark.parametrize(("value", "off"), [(None, False), ("", False), ("0", False), ("1", True), ("2", True),
+                                            (" 1 ", True), ("yes", False), ("1.5", False)])
+def test_the_switch_reads_numba_disable_jit_as_numba_does(monkeypatch, value, off):
+    """``jit.DISABLED`` is made at import, before a test can change the environment: the rule that makes it is
+    called here.  numba's reading (numba.core.config, ``_readenv(name, int, 0)``): unset or empty is 0, an
+    integer is read with ``int`` (spaces allowed), anything else falls back to 0 (numba warns); non-zero is off."""
+    if value is None:
+        monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    else:
+        monkeypatch.setenv("NUMBA_DISABLE_JIT", value)
+    assert jit._disabled() is off
