@@ -17,7 +17,7 @@ import pytest
 from sim.model.settings import Settings
 from sim.model.simulation import Simulation
 
-from sim.core import advance, jit
+from sim.core import advance, jit, jit_codegen
 from sim.gnc import kalman
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -313,3 +313,26 @@ def test_the_switch_reads_numba_disable_jit_as_numba_does(monkeypatch, value, of
     else:
         monkeypatch.setenv("NUMBA_DISABLE_JIT", value)
     assert jit._disabled() is off
+
+
+def test_the_decorators_keep_a_formula_callable_from_python_and_make_an_entry_point_a_kernel(monkeypatch):
+    """``@jitable`` and ``@kernel`` are applied at import, before mutmut switches a mutant on: called here.  A
+    formula stays the Python function for Python callers (with the JIT off it is the function itself); an entry
+    point becomes a :class:`jit.Kernel` around it, numba's ``parallel`` option as asked, listed in ``KERNELS``.
+    With the JIT off nothing is handed on to numba (no formula queued for it, none recorded for linking)."""
+    monkeypatch.setattr(jit, "KERNELS", [])
+    monkeypatch.setattr(jit, "_pending", [])
+    monkeypatch.setattr(jit_codegen, "FORMULAS", set())
+
+    def double(x):
+        return 2.0 * x
+
+    formula, inlined = jit.jitable(double), jit.jitable(inline=True)(double)
+    assert formula(1.5) == inlined(1.5) == 3.0
+    if jit.DISABLED:
+        assert formula is double and inlined is double and jit._pending == [] and jit_codegen.FORMULAS == set()
+    entry, many = jit.kernel(double), jit.kernel(parallel=True)(double)
+    assert isinstance(entry, jit.Kernel) and isinstance(many, jit.Kernel)
+    assert entry.py_func is double and many.py_func is double and entry.__name__ == "double"
+    assert entry._options["parallel"] is False and many._options["parallel"] is True
+    assert jit.KERNELS == [entry, many]
