@@ -33,7 +33,7 @@ ensemble_nav_bodies ensemble_nav_orbit ensemble_thrusters magnetometer_fed_estim
 scenario thruster_scenarios""",
     "sim/io": """actuator_settings duration_units files limits_memory link_codec link_protocol output_files
 output_refusals partial_file_commit size_text""",
-    "sim/api": """hostile_api""",
+    "sim/api": """face hostile_api""",
     "sim/lab": """drift_final lab_cost_gate lab_drift_cost""",
     "sim/sweep": """sweep_chunk_columns sweep_costs sweep_dask sweep_estimation_summary sweep_memory
 sweep_summary""",
