@@ -336,3 +336,25 @@ def test_the_decorators_keep_a_formula_callable_from_python_and_make_an_entry_po
     assert entry.py_func is double and many.py_func is double and entry.__name__ == "double"
     assert entry._options["parallel"] is False and many._options["parallel"] is True
     assert jit.KERNELS == [entry, many]
+
+
+def test_a_kernel_asks_numba_for_nopython_no_gil_numpys_errors_and_the_disk_cache(monkeypatch):
+    """What :func:`jit.kernel` and :class:`jit.Kernel` promise (their docstrings): numba's ``njit`` (nopython), the GIL
+    released, numpy's error model (a division by zero gives inf, as the Python path's numpy does), the disk cache
+    (a second process loads instead of compiling), ``parallel`` only when asked.  numba is a recorder here, so the
+    request is read with the JIT off too."""
+    asked = []
+
+    def njit(fn, **options):
+        asked.append((fn, options))
+        return fn
+
+    monkeypatch.setattr(jit, "KERNELS", [])
+    monkeypatch.setattr(jit, "_numba", type("FakeNumba", (), {"njit": staticmethod(njit), "prange": range}))
+
+    def double(x):
+        return 2.0 * x
+
+    assert jit.kernel(double).dispatcher is double and jit.kernel(parallel=True)(double).dispatcher is double
+    promised = dict(cache=True, nogil=True, error_model="numpy")
+    assert asked == [(double, {**promised, "parallel": False}), (double, {**promised, "parallel": True})]
