@@ -7,6 +7,7 @@ import numba (0.2 s of every start-up, scipy with it): only the first kernel nee
 """
 
 import os
+import threading
 import subprocess
 import sys
 from pathlib import Path
@@ -358,3 +359,34 @@ def test_a_kernel_asks_numba_for_nopython_no_gil_numpys_errors_and_the_disk_cach
     assert jit.kernel(double).dispatcher is double and jit.kernel(parallel=True)(double).dispatcher is double
     promised = dict(cache=True, nogil=True, error_model="numpy")
     assert asked == [(double, {**promised, "parallel": False}), (double, {**promised, "parallel": True})]
+
+
+def test_start_loads_for_the_calls_arguments_in_one_thread_of_its_own_once(monkeypatch):
+    """:meth:`jit.Kernel.start` hands the arguments of the call (or the sample's) to one loading thread, named for
+    the kernel, and a second start while it loads starts none.  The load itself is a recorder here, so this runs
+    with the JIT off too (where a real start does nothing)."""
+    monkeypatch.setattr(jit, "KERNELS", [])
+    monkeypatch.setattr(jit, "DISABLED", False)
+
+    def double(x):
+        return 2.0 * x
+
+    k = jit.Kernel(double).warms(lambda: (3.0,), 1)
+    loads, release = [], threading.Event()
+
+    def load(args, types=None):
+        loads.append((args, types, threading.current_thread().name))
+        release.wait(10)
+
+    monkeypatch.setattr(k, "_background", load)
+    k.start(1.5)
+    k.start(2.5)  # loading already: nothing more
+    thread = k._thread
+    release.set()
+    thread.join(10)
+    assert loads == [((1.5,), None, "attitude-sim loads double")]
+    fresh = jit.Kernel(double).warms(lambda: (3.0,), 1)
+    monkeypatch.setattr(fresh, "_background", load)
+    fresh.start()  # no arguments: the sample's
+    fresh._thread.join(10)
+    assert loads[1] == ((3.0,), None, "attitude-sim loads double")
