@@ -139,7 +139,18 @@ stress: $(VENV)/.installed-test sysdeps
 # subprocess, timing and source (pyproject.toml says why) leave out tests that cannot judge a mutant here;
 # slow and jit_speed the long runs, which take minutes with the kernels run as Python (the run's JIT is off).
 MUTATE_SIM       ?= sim/*
-MUTATE_SIM_TESTS ?= tests/sim -m "not subprocess and not timing and not source and not slow and not jit_speed"
+# The sim part's tests: tests/sim and the GUI-free tests of tests/app that run sim/ in the test process (the
+# command line's and the flight's: no Qt import, no qtbot), since issue 42's stop 52.
+MUTATE_SIM_APP   ?= tests/app/cli/test_api.py tests/app/cli/test_cli.py tests/app/cli/test_cmg_cli.py \
+  tests/app/cli/test_ensemble_magnetic.py tests/app/cli/test_ensemble_navigation.py tests/app/cli/test_ensemble_orbit.py \
+  tests/app/cli/test_formulations.py tests/app/cli/test_hostile_mechanisms.py tests/app/cli/test_interchange.py \
+  tests/app/cli/test_limits.py tests/app/cli/test_link.py tests/app/cli/test_magint.py \
+  tests/app/cli/test_mass_properties.py tests/app/cli/test_navigation.py tests/app/cli/test_pointing_needs_controller.py \
+  tests/app/cli/test_recording.py tests/app/cli/test_round_trip.py tests/app/cli/test_sweep.py \
+  tests/app/cli/test_thruster_flags.py tests/app/cli/test_wheels.py tests/app/flight/test_ensemble_info.py \
+  tests/app/flight/test_events.py tests/app/flight/test_flight.py tests/app/flight/test_hostile_context.py \
+  tests/app/flight/test_worker.py
+MUTATE_SIM_TESTS ?= tests/sim $(MUTATE_SIM_APP) -m "not subprocess and not timing and not source and not slow and not jit_speed"
 MUTATE_APP       ?= app/window/readouts.py app/plots/live.py app/plots/style.py
 MUTATE_APP_TESTS ?= tests/app/controls/test_readouts.py tests/app/plots/test_plot_values.py tests/app/plots/test_plots.py tests/app/plots/test_compare_plots.py
 MUTATE_JOBS      ?= 1

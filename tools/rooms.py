@@ -33,9 +33,9 @@ ensemble_nav_bodies ensemble_nav_orbit ensemble_thrusters magnetometer_fed_estim
 scenario thruster_scenarios""",
     "sim/io": """actuator_settings duration_units files limits_memory link_codec link_protocol output_files
 output_refusals partial_file_commit size_text""",
-    "sim/api": """hostile_api""",
+    "sim/api": """face hostile_api""",
     "sim/lab": """drift_final lab_cost_gate lab_drift_cost""",
-    "sim/sweep": """sweep_chunk_columns sweep_costs sweep_dask sweep_estimation_summary sweep_memory
+    "sim/sweep": """sweep_chunk_columns sweep_costs sweep_dask sweep_estimation_summary sweep_memory sweep_spread_domain
 sweep_summary""",
     "app/cli": """api cli ensemble_magnetic ensemble_navigation ensemble_orbit formulations hostile
 hostile_mechanisms interchange lab limits link magint mass_properties navigation playback

@@ -92,6 +92,7 @@ def test_the_wilson_hilferty_band_against_scipys_chi_square():
     assert chi2_quantile(0.5, 18) == pytest.approx(chi2.ppf(0.5, 18), rel=1e-3)
 
 
+@pytest.mark.jit_speed  # 200 filters: about a minute as Python
 def test_the_average_nees_of_200_mekfs_lies_in_the_95_percent_band():
     ens = Ensemble(MEKF, EnsembleSpec(bodies=200, seed=0, rate_spread=0.005))
     ens.step(1200)  # 120 s: the bias has converged (tests/app/cli/test_navigation.py)

@@ -135,6 +135,7 @@ def test_detumble_scenario_under_half_a_degree_per_second_within_one_and_a_half_
     assert np.allclose(t_mag, np.cross(m, b), rtol=0, atol=1e-15)
 
 
+@pytest.mark.jit_speed  # a long dumping run: about 40 s as Python
 def test_dumping_holds_the_wheels_momentum_bounded(capsys):
     """The momentum_dumping scenario for an orbit at dt 1 s: with dumping every wheel stays within 1 rad/s of
     zero after the first quarter orbit; without it the y wheel carries the orbit's pitch momentum."""

@@ -7,6 +7,7 @@ import numba (0.2 s of every start-up, scipy with it): only the first kernel nee
 """
 
 import os
+import threading
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ import pytest
 from sim.model.settings import Settings
 from sim.model.simulation import Simulation
 
-from sim.core import advance, jit
+from sim.core import advance, jit, jit_codegen
 from sim.gnc import kalman
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -300,3 +301,92 @@ def test_only_the_step_dispatch_is_inlined_into_its_callers():
     assert how(advance.checked_step) == how(advance._step) == {"always"}
     assert how(advance.normed) == how(advance.step_torque) == {"never"}
     assert advance.checked_step.__module__ == "sim.core.advance" and not hasattr(advance.checked_step, "py_func")
+
+
+@pytest.mark.parametrize(("value", "off"), [(None, False), ("", False), ("0", False), ("1", True), ("2", True),
+                                            (" 1 ", True), ("yes", False), ("1.5", False)])
+def test_the_switch_reads_numba_disable_jit_as_numba_does(monkeypatch, value, off):
+    """``jit.DISABLED`` is made at import, before a test can change the environment: the rule that makes it is
+    called here.  numba's reading (numba.core.config, ``_readenv(name, int, 0)``): unset or empty is 0, an
+    integer is read with ``int`` (spaces allowed), anything else falls back to 0 (numba warns); non-zero is off."""
+    if value is None:
+        monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    else:
+        monkeypatch.setenv("NUMBA_DISABLE_JIT", value)
+    assert jit._disabled() is off
+
+
+def test_the_decorators_keep_a_formula_callable_from_python_and_make_an_entry_point_a_kernel(monkeypatch):
+    """``@jitable`` and ``@kernel`` are applied at import, before mutmut switches a mutant on: called here.  A
+    formula stays the Python function for Python callers (with the JIT off it is the function itself); an entry
+    point becomes a :class:`jit.Kernel` around it, numba's ``parallel`` option as asked, listed in ``KERNELS``.
+    With the JIT off nothing is handed on to numba (no formula queued for it, none recorded for linking)."""
+    monkeypatch.setattr(jit, "KERNELS", [])
+    monkeypatch.setattr(jit, "_pending", [])
+    monkeypatch.setattr(jit_codegen, "FORMULAS", set())
+
+    def double(x):
+        return 2.0 * x
+
+    formula, inlined = jit.jitable(double), jit.jitable(inline=True)(double)
+    assert formula(1.5) == inlined(1.5) == 3.0
+    if jit.DISABLED:
+        assert formula is double and inlined is double and jit._pending == [] and jit_codegen.FORMULAS == set()
+    entry, many = jit.kernel(double), jit.kernel(parallel=True)(double)
+    assert isinstance(entry, jit.Kernel) and isinstance(many, jit.Kernel)
+    assert entry.py_func is double and many.py_func is double and entry.__name__ == "double"
+    assert entry._options["parallel"] is False and many._options["parallel"] is True
+    assert jit.KERNELS == [entry, many]
+
+
+def test_a_kernel_asks_numba_for_nopython_no_gil_numpys_errors_and_the_disk_cache(monkeypatch):
+    """What :func:`jit.kernel` and :class:`jit.Kernel` promise (their docstrings): numba's ``njit`` (nopython), the GIL
+    released, numpy's error model (a division by zero gives inf, as the Python path's numpy does), the disk cache
+    (a second process loads instead of compiling), ``parallel`` only when asked.  numba is a recorder here, so the
+    request is read with the JIT off too."""
+    asked = []
+
+    def njit(fn, **options):
+        asked.append((fn, options))
+        return fn
+
+    monkeypatch.setattr(jit, "KERNELS", [])
+    monkeypatch.setattr(jit, "_numba", type("FakeNumba", (), {"njit": staticmethod(njit), "prange": range}))
+
+    def double(x):
+        return 2.0 * x
+
+    assert jit.kernel(double).dispatcher is double and jit.kernel(parallel=True)(double).dispatcher is double
+    promised = dict(cache=True, nogil=True, error_model="numpy")
+    assert asked == [(double, {**promised, "parallel": False}), (double, {**promised, "parallel": True})]
+
+
+def test_start_loads_for_the_calls_arguments_in_one_thread_of_its_own_once(monkeypatch):
+    """:meth:`jit.Kernel.start` hands the arguments of the call (or the sample's) to one loading thread, named for
+    the kernel, and a second start while it loads starts none.  The load itself is a recorder here, so this runs
+    with the JIT off too (where a real start does nothing)."""
+    monkeypatch.setattr(jit, "KERNELS", [])
+    monkeypatch.setattr(jit, "DISABLED", False)
+
+    def double(x):
+        return 2.0 * x
+
+    k = jit.Kernel(double).warms(lambda: (3.0,), 1)
+    loads, release = [], threading.Event()
+
+    def load(args, types=None):
+        loads.append((args, types, threading.current_thread().name))
+        release.wait(10)
+
+    monkeypatch.setattr(k, "_background", load)
+    k.start(1.5)
+    k.start(2.5)  # loading already: nothing more
+    thread = k._thread
+    release.set()
+    thread.join(10)
+    assert loads == [((1.5,), None, "attitude-sim loads double")]
+    fresh = jit.Kernel(double).warms(lambda: (3.0,), 1)
+    monkeypatch.setattr(fresh, "_background", load)
+    fresh.start()  # no arguments: the sample's
+    fresh._thread.join(10)
+    assert loads[1] == ((3.0,), None, "attitude-sim loads double")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from sim.core.ops import COLUMN, FLOAT
-from sim.core.wheels import free_inertia, wheel_set
+from sim.core.wheels import free_inertia, grouped, wheel_set
 from sim.model.settings import Settings
 
 
@@ -41,3 +41,14 @@ def test_two_inertias_baked_in_give_each_its_own_rhs(ops):
         f = wheels.formulas(ops, inertia=(jr, jfi))
         got = np.array(f.rhs(w, load, None, None), dtype=float)  # the arguments are not read
         np.testing.assert_allclose(got, _reference_rhs(w, load, j, wheels), rtol=1e-12, atol=1e-15)
+
+
+def test_grouped_shares_one_product_among_equal_and_opposite_constants_each_member_signed_plus_or_minus_one():
+    """:func:`grouped`'s documented form: terms whose constants are equal or opposite share one product
+    ``c0 (x1 + x2 - x3)``, the sign of each member +1 or -1 against the group's first constant, the groups in
+    the order of their first terms.  Here the pyramid's tilt, written by hand, and a lone constant."""
+    c = float(np.cos(np.radians(54.7356)))
+    terms = [(c, "w0"), (0.25, "w1"), (-c, "w2"), (c, "w3"), (-0.25, "w4")]
+    assert grouped(terms) == [(c, (("w0", 1), ("w2", -1), ("w3", 1))), (0.25, (("w1", 1), ("w4", -1)))]
+    assert grouped([(-c, "a")]) == [(-c, (("a", 1),))]
+    assert grouped([]) == []

@@ -172,3 +172,26 @@ def test_unless_told_only_rk4_steps_compiled():
     # sim.ensemble.compiled.AUTO: half-quat stays on the fused numpy kernels, which are faster on one core
     assert Ensemble(Settings(dt=0.01, **CONTROL), SPEC)._packed_bodies(1) is None
     assert Ensemble(Settings(dt=0.01, integrator="rk4", **CONTROL), SPEC)._packed_bodies(1) is not None
+
+
+def test_the_body_loops_warm_up_sample_has_numbas_types_of_a_real_call(monkeypatch):
+    """The warm-up sample (``compiled._sample``: what the loop is compiled for before its first call) has,
+    argument by argument, numba's type of the arguments an ensemble's steps hand :func:`advance_bodies`, tracking
+    on and off: the loaded kernel serves them, no second compile."""
+    real, seen = body_loop.advance_bodies, []
+
+    class Spy:
+        def __call__(self, *args):
+            seen.append(tuple(numba.typeof(a) for a in args))
+            return real.py_func(*args)
+
+        def __getattr__(self, name):  # wanted, wait: the kernel's own
+            return getattr(real, name)
+
+    monkeypatch.setattr(body_loop, "advance_bodies", Spy())
+    for track in (True, False):
+        ens = Ensemble(Settings(**CASES["rk4-control"]), EnsembleSpec(bodies=3, seed=2, rate_spread=0.3),
+                       compiled=True, track=track)
+        ens.step(2)
+    sample = tuple(numba.typeof(a) for a in body_loop._sample())
+    assert len(seen) >= 2 and all(types == sample for types in seen)

@@ -91,3 +91,11 @@ def test_solar_pressure_on_the_facets_turns_each_body_as_its_single_run_without_
     for ens in (with_srp, without):
         ens.step(12)
     assert not np.array_equal(with_srp.w, without.w)
+
+
+def test_a_moving_command_on_the_orbit_a_few_steps_each_body_is_its_single_run():
+    """Nadir pointing flown on the MEKF (the command moves with the orbit: each body's command taken with the sign
+    continuous with its present one), three bodies for a few steps: each its own Simulation to the bit.  Small, so
+    that a mutation run's budget of a mutant's fastest tests reaches a moving command (the cases above take 10 s
+    and more with the JIT off)."""
+    each_body_is_its_single_run(FLY.replace(dt=0.25), EnsembleSpec(bodies=5, seed=5, rate_spread=0.01), 8)

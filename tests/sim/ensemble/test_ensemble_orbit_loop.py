@@ -297,3 +297,25 @@ def test_with_j2_each_body_s_node_regresses_at_its_own_orbit_s_j2_rate():
         sim = Simulation(ens.body_settings(j))
         sim._step_python(10)
         assert np.array_equal(_bits(ens.q[:, j]), _bits(sim.q)), j
+
+
+def test_drag_in_the_exponential_atmosphere_a_few_steps_each_body_on_its_own_orbit_is_its_simulation():
+    """Drag (the exponential atmosphere: the density at each body's geodetic altitude) on three bodies of their own
+    orbits for a few steps: each its own Simulation stepped in Python, to the bit, and the drag felt (the rates
+    differ with drag off).  Small, so that a mutation run's budget of a mutant's fastest tests reaches the world
+    made with the air (the cases above take seconds each with the JIT off)."""
+    spec = EnsembleSpec(bodies=3, seed=6, rate_spread=0.05, **SPREAD)
+    runs = {}
+    for drag in (True, False):
+        settings = _settings("inertial-drag").replace(drag=drag, dt=1.0)
+        assert settings.atmosphere == "exponential"
+        ens = runs[drag] = Ensemble(settings, spec, compiled=True)
+        assert ens._packed_bodies(1) is not None
+        ens.step(4)
+    ens = runs[True]
+    for j in range(ens.n):
+        sim = Simulation(ens.body_settings(j))
+        sim._step_python(4)
+        assert np.array_equal(_bits(ens.q[:, j]), _bits(sim.q)), j
+        assert np.array_equal(_bits(ens.w[:, j]), _bits(sim.snapshot().w)), j
+    assert not np.array_equal(runs[True].w, runs[False].w)

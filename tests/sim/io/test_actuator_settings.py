@@ -97,3 +97,37 @@ def test_each_actuator_limit_is_named_as_the_user_names_its_setting():
     assert refused("^cmg_angles: 361 is too large", by_key["cmg_angles"].check, 361.0)
     assert by_key["thruster_off"].check(0.0) == 0.0
     assert refused("^thruster_off: -0.1 must be >= 0", by_key["thruster_off"].check, -0.1)
+
+
+def test_each_actuator_limit_is_a_closed_range_of_finite_numbers_its_ends_accepted_beyond_refused():
+    # LIMITS is made at import; its actuators' entries are made again here, so that a mutant of them is met
+    for lim in actuator_limits(Limit, 1e6):
+        assert math.isfinite(lim.low) and math.isfinite(lim.high) and lim.low < lim.high, lim.key
+        step = max(1.0, abs(lim.high)) * 1e-9 if not lim.integer else 1
+        assert lim.number(lim.high) == lim.high
+        refused(f"^{lim.key}: .*(too large|at most|in \\[)", lim.number, lim.high + step)
+        if lim.low_open:
+            refused(f"^{lim.key}: .* must be > ", lim.number, lim.low)
+        else:
+            assert lim.number(lim.low) == lim.low
+        refused(f"^{lim.key}: ", lim.number, lim.low - (max(1.0, abs(lim.low)) * 1e-9 if not lim.integer else 1))
+
+
+def test_each_actuator_unit_measures_its_physical_quantity():
+    """The unit a user reads in a refusal, parsed by astropy, has the dimension of what the setting is."""
+    u = pytest.importorskip("astropy.units")
+    quantity = {  # the physics of each setting, written here
+        "wheel_inertia": u.kg * u.m**2, "wheel_torque_limit": u.N * u.m, "wheel_speed_limit": u.rad / u.s,
+        "wheel_friction": u.N * u.m * u.s, "wheel_speeds": u.rad / u.s, "wheel_torques": u.N * u.m,
+        "cmg_h0": u.N * u.m * u.s, "cmg_skew": u.deg, "cmg_null_gain": u.rad / u.s, "cmg_dither_rate": u.rad / u.s,
+        "cmg_rate_limit": u.rad / u.s, "cmg_angles": u.deg, "thruster_position": u.m, "thruster_force": u.N,
+        "thruster_isp": u.s, "thruster_impulse_bit": u.N * u.s, "thruster_period": u.s, "pwpf_tau": u.s,
+        "thruster_deadband_deg": u.deg, "thruster_unloading": u.s**-1,
+    }
+    made = {lim.key: lim for lim in actuator_limits(Limit, 1e6)}
+    for key, lim in made.items():
+        if key not in quantity:  # a count, an axis, a gain or a threshold of a normalised command: no unit
+            assert lim.unit == "", key
+            continue
+        unit = u.Unit(lim.unit, format="generic")
+        assert unit.is_equivalent(quantity[key]), key

@@ -68,3 +68,19 @@ def test_least_seconds_is_the_least_of_three_timings_by_default(monkeypatch):
     calls = []
     assert limits.least_seconds(lambda: calls.append(1)) == 2.0
     assert len(calls) == 3
+
+
+@pytest.mark.parametrize("soft, pages, room", [
+    (10_000_000, 1000, 10_000_000 - 1000 * 4096),  # ulimit -v less what the process has mapped (statm's size)
+    (10_000_000, 5000, 0.0),  # mapped past its limit already: no room, never a negative one
+    (None, 1000, math.inf),  # no limit
+])
+def test_the_room_under_an_address_space_limit(monkeypatch, soft, pages, room):
+    import resource
+
+    soft = resource.RLIM_INFINITY if soft is None else soft
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (soft, resource.RLIM_INFINITY))
+    _files(monkeypatch, {"/proc/self/statm": f"{pages} 300 200 10 0 400 0\n"})
+    real = os.sysconf
+    monkeypatch.setattr(os, "sysconf", lambda name: 4096 if name == "SC_PAGE_SIZE" else real(name))
+    assert limits._address_room() == room
