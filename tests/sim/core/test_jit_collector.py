@@ -6,6 +6,7 @@ a full collection of 37-72 ms a few seconds after it opened (docs/PERFORMANCE.md
 Python: a freeze is for the whole process, and the pytest process's own objects are not this test's to freeze.
 """
 
+import gc
 import json
 import os
 import subprocess
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from sim.core import jit
+from sim.core.collector import collector_held
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -57,6 +59,7 @@ def _child(tmp_path, code, *args):
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(jit.DISABLED, reason="the JIT is off: nothing is loaded")
 def test_a_load_from_the_cache_makes_no_collection_freezes_what_it_made_and_leaves_the_collector_as_found(tmp_path):
     (tmp_path / "tiny.py").write_text(TINY)
@@ -71,6 +74,7 @@ def test_a_load_from_the_cache_makes_no_collection_freezes_what_it_made_and_leav
     assert disabled["cached"] and disabled["ready"] and not disabled["enabled"]   # off it was, off it stays
 
 
+@pytest.mark.subprocess
 def test_overlapping_holds_freeze_once_the_last_ends_and_an_asked_collection_still_runs():
     code = textwrap.dedent('''
         import gc, json, threading
@@ -102,3 +106,18 @@ def test_overlapping_holds_freeze_once_the_last_ends_and_an_asked_collection_sti
     out = json.loads(proc.stdout)
     assert out["states"] == [False, False, True] and out["asked"] and out["same"]
     assert out["frozen"] >= 1000               # the lists made inside, frozen when the last hold ended
+
+
+def test_a_hold_in_this_process_turns_the_collector_off_then_on_and_freezes():
+    """The same rule in the test process (mutants of sim.core.collector run only here); what it froze is thawed
+    after, so this process's collector sees its objects again."""
+    assert gc.isenabled()
+    try:
+        with collector_held():
+            assert not gc.isenabled()
+            kept = [[i] for i in range(1000)]
+            before = gc.get_freeze_count()
+        assert gc.isenabled() and gc.get_freeze_count() >= before + len(kept)
+    finally:
+        gc.unfreeze()
+        gc.enable()
