@@ -213,8 +213,11 @@ def pytest_collection_finish(session):
     if any("qt" in item.keywords or "gl" in item.keywords for item in session.items):
         # Before any QApplication exists, which app.view3d.glwindow needs (shared GL contexts).
         from app.view3d.glwindow import GLWindow
+        from gui_waits import floor_waits
+        from pytestqt.qtbot import QtBot
 
         _refuse_unmarked_gl(GLWindow)
+        floor_waits(QtBot)
 
 
 #: True while a test marked ``gl`` runs (set up, call and tear-down), read by the guard below.
@@ -309,7 +312,7 @@ def view(qtbot):
     widget.show()
     qtbot.waitExposed(widget)
     # Exposed is not enough: the embedded QOpenGLWindow makes its context on its first events.
-    qtbot.waitUntil(widget.scene.isValid, timeout=10_000)
+    qtbot.waitUntil(widget.scene.isValid)
     return widget
 
 

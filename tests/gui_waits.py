@@ -1,7 +1,42 @@
 """Conditions the GUI tests wait on (``qtbot.waitUntil``) instead of sleeping: a slow machine fails no test,
-a fast one waits for nothing."""
+a fast one waits for nothing; and the one deadline of those waits (:func:`floor_waits`)."""
 
 from __future__ import annotations
+
+import functools
+import os
+
+#: The shortest deadline of any GUI wait, ms (``GUI_WAIT_FLOOR_MS`` overrides it).  A wait's deadline only
+#: keeps a broken test from hanging: it is never what a test checks (a time a user is promised is a test
+#: marked ``timing``).  Waits that chose 2 s each failed under the load of a busy machine (a GUI thread held
+#: off its core for seconds: stop 52, docs/RELIABILITY.md "One deadline for the GUI waits"); a deadline
+#: costs nothing when the condition comes true, so every wait gets at least this one.
+FLOOR_MS = int(os.environ.get("GUI_WAIT_FLOOR_MS", "15000"))
+
+#: pytest-qt's waits that fail at their deadline, each given at least :data:`FLOOR_MS`.
+FLOORED = ("waitUntil", "waitSignal", "waitSignals", "waitExposed", "waitActive", "waitCallback")
+
+
+def floor_waits(qtbot_class, floor_ms: int = FLOOR_MS) -> None:
+    """Give each of ``qtbot_class``'s failing waits (:data:`FLOORED`) a deadline of at least ``floor_ms``.
+
+    A signal wait told ``raising=False`` is left as it is: it does not fail at its deadline, and a test may
+    use that deadline to see that a signal did not come.  Called once, by tests/conftest.py, before the
+    first GUI test; calling it again changes nothing.
+    """
+    for name in FLOORED:
+        wait = getattr(qtbot_class, name)
+        if getattr(wait, "floor_ms", None) is not None:
+            continue
+
+        @functools.wraps(wait)
+        def floored(self, *args, _wait=wait, timeout=5000, **kwargs):
+            if kwargs.get("raising", True) is not False and timeout is not None and 0 < timeout < floor_ms:
+                timeout = floor_ms
+            return _wait(self, *args, timeout=timeout, **kwargs)
+
+        floored.floor_ms = floor_ms
+        setattr(qtbot_class, name, floored)
 
 
 def caught_up(win) -> bool:

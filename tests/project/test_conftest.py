@@ -43,6 +43,12 @@ def _run_child(args: list[str], blocked=_BLOCKED, **env) -> subprocess.Completed
                           env=child_env)
 
 
+def _copy_conftest(folder: Path) -> None:
+    """tests/conftest.py into ``folder``, with the module of the GUI waits' deadline it installs."""
+    for name in ("conftest.py", "gui_waits.py"):
+        (folder / name).write_text((ROOT / "tests" / name).read_text())
+
+
 def test_gui_free_tests_run_where_qt_cannot_be_imported():
     """pytest tests/sim/core/test_quaternion.py in an environment without PySide6, pyqtgraph or PyOpenGL:
     conftest imports Qt only when a collected test needs it."""
@@ -53,7 +59,7 @@ def test_gui_free_tests_run_where_qt_cannot_be_imported():
 
 def test_a_gl_test_without_gl_fails_unless_the_opt_out_is_set(tmp_path):
     """Without a display a GL test fails; ATTITUDE_SIM_NO_GL=1 skips it and the summary counts it."""
-    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    _copy_conftest(tmp_path)
     (tmp_path / "test_needs_gl.py").write_text(
         "import pytest\n\n@pytest.mark.gl\ndef test_draws():\n    pass\n\ndef test_plain():\n    pass\n")
     args = ["-q", "-p", "no:cacheprovider", "-W", "ignore::pytest.PytestUnknownMarkWarning", str(tmp_path)]
@@ -118,7 +124,7 @@ def test_parameter_ids_are_plain_and_the_same_on_each_collection(tmp_path):
     more), pytest then found no such test and exited 4, and mutmut wrote 255 ("timeout", read as a kill)
     for every mutant that test reached.  Text and bytes parameters get plain ids; an id that pytest would
     escape is refused at collection, naming it."""
-    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    _copy_conftest(tmp_path)
     texts = ["two\nlines", "caf\u00e9", b"\xff\x00", "back\\slash", "plain"]
     (tmp_path / "test_texts.py").write_text(
         f"import pytest\n\n@pytest.mark.parametrize('text', {texts!r})\ndef test_text(text):\n    pass\n")
@@ -203,7 +209,7 @@ def test_the_probe_answers_in_a_child_that_may_crash(monkeypatch, request):
 def test_a_test_that_opens_a_gl_view_without_the_marker_is_refused(tmp_path):
     """A test that makes a GL window without the gl marker (two such tests opened the main window) fails
     with a line naming the marker, on every machine; on a display without GL it would have segfaulted."""
-    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    _copy_conftest(tmp_path)
     (tmp_path / "test_unmarked.py").write_text(
         "def test_opens_a_view(qtbot):\n"
         "    from app.view3d.attitude_view import AttitudeView\n\n"
@@ -236,3 +242,27 @@ def test_tests_sim_imports_no_qt_and_the_make_test_sim_plugin_blocks_it(tmp_path
     (tmp_path / "test_imports_qt.py").write_text("def test_qt():\n    import PySide6.QtCore  # noqa: F401\n")
     planted = _run_child(["-q", "-p", "no:cacheprovider", "-p", "tests.block_qt", str(tmp_path)], blocked=())
     assert planted.returncode != 0 and "blocked in make test-sim" in planted.stdout, planted.stdout[-3000:]
+
+
+def test_every_failing_gui_wait_gets_the_shared_deadline_and_a_non_failing_one_keeps_its_own(qtbot):
+    """A wait that asked for 50 ms still sees a condition that comes true after 300 ms (the floor of
+    tests/gui_waits.py, installed by tests/conftest.py), and a signal wait told not to fail returns at its own
+    deadline: a test may use it to see that a signal did not come."""
+    import time
+
+    from gui_waits import FLOOR_MS
+    from PySide6.QtCore import QObject, QTimer, Signal
+
+    assert FLOOR_MS >= 10_000
+    done = []
+    QTimer.singleShot(300, lambda: done.append(True))
+    qtbot.waitUntil(lambda: bool(done), timeout=50)
+
+    class Quiet(QObject):
+        never = Signal()
+
+    quiet = Quiet()
+    start = time.monotonic()
+    with qtbot.waitSignal(quiet.never, timeout=100, raising=False) as blocker:
+        pass
+    assert not blocker.signal_triggered and time.monotonic() - start < 5.0

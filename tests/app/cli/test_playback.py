@@ -141,8 +141,8 @@ def test_it_plays_and_the_plots_follow(qtbot, main_window):
     window = main_window("default")
     assert window.playback.open(G4)
     playback = window.playback.playback
-    qtbot.waitUntil(lambda: playback.t > 2 * playback.speed * 0.1, timeout=3000)  # plays by itself
-    qtbot.waitUntil(lambda: window.plots.curve_points("rates") > 2, timeout=3000)
+    qtbot.waitUntil(lambda: playback.t > 2 * playback.speed * 0.1)  # plays by itself
+    qtbot.waitUntil(lambda: window.plots.curve_points("rates") > 2)
     track = read_aem(G4)
     shown = np.isin(track.t, window.history.column("t"))
     at_samples = np.isin(window.history.column("t"), track.t)
@@ -162,7 +162,7 @@ def test_angle_between_two_files_is_plotted(qtbot, main_window, tmp_path, angle_
     window.playback.seek(1.5)
     window.plot_tabs.show_compare(True)
     label = window.playback.playback.second_name
-    qtbot.waitUntil(lambda: window.compare.curve_data("error", label) is not None, timeout=3000)
+    qtbot.waitUntil(lambda: window.compare.curve_data("error", label) is not None)
     _, log_error = window.compare.curve_data("error", label)
     expected = max(angle_deg, 1e-10)  # the log plot draws 0 at its floor, 1e-10 deg
     assert np.allclose(10.0 ** log_error, expected, rtol=1e-6)
@@ -173,11 +173,11 @@ def test_simulation_runs_beside_with_the_angle_between(qtbot, main_window):
     window = main_window("default")
     assert window.playback.open(G4)
     window.plot_tabs.show_compare(True)
-    qtbot.waitUntil(lambda: window.compare.count("simulation") > 3, timeout=3000)
+    qtbot.waitUntil(lambda: window.compare.count("simulation") > 3)
     sim = window.playback._simulation
     assert sim is not None
     t1 = sim.t
-    qtbot.waitUntil(lambda: window.playback._simulation.t > t1 + 0.1, timeout=3000)  # it flies on
+    qtbot.waitUntil(lambda: window.playback._simulation.t > t1 + 0.1)  # it flies on
     window.worker.pause(True)
     window.playback.bar.pause.setChecked(True)
     qtbot.wait(200)  # the last batch of the paused simulation collected
@@ -190,9 +190,9 @@ def test_simulation_runs_beside_with_the_angle_between(qtbot, main_window):
     window.worker.pause(False)
     window.playback.close()
     assert not window.playback.bar.isVisible() and "Attitude file" not in window.title.text()
-    qtbot.waitUntil(lambda: window.last_snapshot is not None, timeout=3000)
+    qtbot.waitUntil(lambda: window.last_snapshot is not None)
     t2 = window.last_snapshot.t
-    qtbot.waitUntil(lambda: window.last_snapshot.t > t2 + 0.1, timeout=3000)
+    qtbot.waitUntil(lambda: window.last_snapshot.t > t2 + 0.1)
     assert window.plots.is_visible("norm")  # the plots hidden while the file played are back
 
 
@@ -211,7 +211,7 @@ def test_malformed_file_says_one_line_and_the_simulation_runs_on(qtbot, main_win
     assert not window.playback.active and not window.findChild(QWidget, "playback").isVisible()
     assert window.title.text() == title
     t = window.last_snapshot.t
-    qtbot.waitUntil(lambda: window.last_snapshot.t > t + 0.1, timeout=2000)
+    qtbot.waitUntil(lambda: window.last_snapshot.t > t + 0.1)
 
 
 @pytest.mark.gl
@@ -221,19 +221,19 @@ def test_closing_a_file_while_paused_shows_the_simulation_as_it_was(qtbot, main_
     from gui_waits import caught_up
 
     window = main_window("default")
-    qtbot.waitUntil(lambda: window.history.count > 20, timeout=5000)
+    qtbot.waitUntil(lambda: window.history.count > 20)
     window.controls.run.pause.setChecked(True)
-    qtbot.waitUntil(lambda: caught_up(window), timeout=5000)
+    qtbot.waitUntil(lambda: caught_up(window))
     before, times = window.last_snapshot, window.history.column("t").copy()
     shown_t = window.findChild(QLabel, "readout_t")
     assert window.playback.open(G4)
     window.playback.bar.pause.setChecked(True)
     window.playback.seek(1000.0)
-    qtbot.waitUntil(lambda: float(shown_t.text().split()[0]) == pytest.approx(1000.0), timeout=3000)   # the file's
+    qtbot.waitUntil(lambda: float(shown_t.text().split()[0]) == pytest.approx(1000.0))   # the file's
     window.playback.close()
-    qtbot.waitUntil(lambda: shown_t.text() == f"{before.t:10.3f} s", timeout=3000)
+    qtbot.waitUntil(lambda: shown_t.text() == f"{before.t:10.3f} s")
     texts = [label.text() for label in window.readouts.values.values()]
     assert all("nan" not in text for text in texts), texts
     assert window.last_snapshot.t == before.t and window.worker.paused
     assert np.array_equal(window.history.column("t"), times)   # the plots' samples as they were
-    qtbot.waitUntil(lambda: window.plots.curve_points("rates") >= len(times), timeout=3000)
+    qtbot.waitUntil(lambda: window.plots.curve_points("rates") >= len(times))

@@ -70,22 +70,22 @@ def test_the_gamepad_flies_the_aircraft(qtbot, main_window):
                            ("reset", None)))
     pad = Virtual()
     try:
-        qtbot.waitUntil(lambda: win.status.device.isVisible(), timeout=3000)
+        qtbot.waitUntil(lambda: win.status.device.isVisible())
         assert "Virtual Controller" in win.status.device.text()
         pad.axis(LEFTY, 32767)                       # full back: the slider range's full pitch torque
-        qtbot.waitUntil(lambda: win.worker.settings.torque[1] > 0.0, timeout=3000)
+        qtbot.waitUntil(lambda: win.worker.settings.torque[1] > 0.0)
         limit = win.controls.torque.limits[1]
         assert win.worker.settings.torque == pytest.approx((0.0, limit, 0.0))
-        qtbot.waitUntil(lambda: _rates(win)[1] > 0.05, timeout=5000)
+        qtbot.waitUntil(lambda: _rates(win)[1] > 0.05)
         pad.axis(LEFTY, 0)
         pad.axis(RIGHTTRIGGER, 32767)
         qtbot.waitUntil(lambda: win.worker.settings.torque[2] > 0.0 and win.worker.settings.torque[1] == 0.0,
                         timeout=3000)
         wz = _rates(win)[2]
-        qtbot.waitUntil(lambda: _rates(win)[2] > wz + 0.05, timeout=5000)
+        qtbot.waitUntil(lambda: _rates(win)[2] > wz + 0.05)
         pad.unplug()
-        qtbot.waitUntil(lambda: not win.status.device.isVisible(), timeout=3000)
-        qtbot.waitUntil(lambda: win.worker.settings.torque == (0.0, 0.0, 0.0), timeout=3000)
+        qtbot.waitUntil(lambda: not win.status.device.isVisible())
+        qtbot.waitUntil(lambda: win.worker.settings.torque == (0.0, 0.0, 0.0))
     finally:
         pad.unplug()
 
@@ -109,10 +109,10 @@ def test_the_gamepad_is_opened_after_the_first_frame(qtbot, virtual):
     try:
         assert win.gamepad.gamepad is None                     # built, not shown: no device read yet
         win.show()
-        qtbot.waitUntil(lambda: win.gamepad.gamepad is not None, timeout=10000)
+        qtbot.waitUntil(lambda: win.gamepad.gamepad is not None)
         assert frames_at_open and frames_at_open[0] >= 1       # after the first frame was on screen
         assert len(frames_at_open) == 1
-        qtbot.waitUntil(lambda: win.status.device.isVisible(), timeout=3000)
+        qtbot.waitUntil(lambda: win.status.device.isVisible())
         assert win.gamepad.gamepad.available and "Virtual Controller" in win.status.device.text()
     finally:
         win.close()
@@ -124,7 +124,7 @@ def test_command_mode_sets_the_command_angles(qtbot, main_window, virtual):
     win = main_window("default", speed=1.0)
     win.gamepad.set_mapping(win.gamepad.mapping.with_(mode="command", zone=0.0, curve=0.0, command_deg=40.0))
     virtual.axis(LEFTY, 32767)
-    qtbot.waitUntil(lambda: win.worker.settings.command_deg == (0.0, 40.0, 0.0), timeout=3000)
+    qtbot.waitUntil(lambda: win.worker.settings.command_deg == (0.0, 40.0, 0.0))
     assert win.worker.settings.torque == (0.0, 0.0, 0.0)
 
 
@@ -145,8 +145,8 @@ def test_the_status_bar_counts_the_live_link(qtbot):
     try:
         push.send(b"not json")
         push.send(encode_input(1, torque=(0.0, 0.0, 1.0)))
-        qtbot.waitUntil(lambda: win.worker.settings.torque == (0.0, 0.0, 1.0), timeout=5000)
-        qtbot.waitUntil(lambda: "dropped 1" in win.status.link.text(), timeout=5000)
+        qtbot.waitUntil(lambda: win.worker.settings.torque == (0.0, 0.0, 1.0))
+        qtbot.waitUntil(lambda: "dropped 1" in win.status.link.text())
         assert win.status.link.isVisible() and f"link :{port}" in win.status.link.text()
         assert win.link.stats().sent > 0
     finally:

@@ -14,8 +14,8 @@ def test_an_ensemble_of_thruster_bodies_turns_in_the_window(qtbot, main_window):
     view = win.ensemble
     view.set_bodies(50)
     view.set_on(True)
-    qtbot.waitUntil(lambda: view.frame is not None and view.frame.n == 50, timeout=10000)
+    qtbot.waitUntil(lambda: view.frame is not None and view.frame.n == 50)
     q0 = view.frame.info.q0
     assert np.array_equal(view.frame.info.q0, q0) and not view.frame.info.rates0.any()  # at rest
-    qtbot.waitUntil(lambda: view.frame.t > 1.0, timeout=10000)
+    qtbot.waitUntil(lambda: view.frame.t > 1.0)
     assert np.all(np.abs(view.frame.q - q0).max(axis=0) > 1e-4)

@@ -197,14 +197,14 @@ def turn_on(qtbot, win, bodies):
     view = win.ensemble
     view.set_bodies(bodies)
     view.set_on(True)
-    qtbot.waitUntil(lambda: view.frame is not None and view.frame.n == bodies, timeout=5000)
+    qtbot.waitUntil(lambda: view.frame is not None and view.frame.n == bodies)
     return view
 
 
 def pause(qtbot, win):
     win.controls.run.pause.setChecked(True)
-    qtbot.waitUntil(lambda: caught_up(win), timeout=5000)  # the last batch reached the view
-    qtbot.waitUntil(lambda: win.ensemble.settled, timeout=2000)  # and its histogram and statistics
+    qtbot.waitUntil(lambda: caught_up(win))  # the last batch reached the view
+    qtbot.waitUntil(lambda: win.ensemble.settled)  # and its histogram and statistics
 
 
 @pytest.mark.gl
@@ -212,7 +212,7 @@ def test_view_shows_every_body_where_its_nose_points_coloured_by_its_error(qtbot
     win = main_window("hoffmann_controller")    # command (40, 30, 20) deg from t = 1 s, dt = 0.1 s
     view = turn_on(qtbot, win, 400)
     assert win.plot_tabs.currentWidget() is view and view.isVisible()
-    qtbot.waitUntil(lambda: view.frame.t > 1.1, timeout=5000)
+    qtbot.waitUntil(lambda: view.frame.t > 1.1)
     pause(qtbot, win)
     frame = view.frame
     points = view.scene.points_item
@@ -231,10 +231,10 @@ def test_a_torque_on_the_aircraft_turns_every_body(qtbot, main_window):
     win = main_window("default")
     view = turn_on(qtbot, win, 200)
     q0 = view.frame.info.q0
-    qtbot.waitUntil(lambda: view.frame.t > 0.2, timeout=3000)
+    qtbot.waitUntil(lambda: view.frame.t > 0.2)
     assert np.allclose(view.frame.q, q0, rtol=0, atol=1e-12), "at rest without torque"
     child(win, "slider_ty").setValue(50)  # 5 N m pitch
-    qtbot.waitUntil(lambda: np.all(np.abs(view.frame.q - q0).max(axis=0) > 1e-3), timeout=3000)
+    qtbot.waitUntil(lambda: np.all(np.abs(view.frame.q - q0).max(axis=0) > 1e-3))
     assert win.last_snapshot.w[1] > 0.0
 
 
@@ -242,13 +242,13 @@ def test_a_torque_on_the_aircraft_turns_every_body(qtbot, main_window):
 def test_loading_the_worst_body_puts_its_initial_state_into_the_main_simulation(qtbot, main_window):
     win = main_window("hoffmann_controller", speed=10.0)
     view = turn_on(qtbot, win, 300)
-    qtbot.waitUntil(lambda: view.frame.t > 1.3, timeout=5000)
+    qtbot.waitUntil(lambda: view.frame.t > 1.3)
     pause(qtbot, win)
     frame = view.frame
     expected = int(np.argmax(scipy_errors_deg(frame.q, (40.0, 30.0, 20.0))))
     initial = frame.info
     child(win, "button_ensemble_worst").click()
-    qtbot.waitUntil(lambda: win.last_snapshot.t == 0.0, timeout=3000)
+    qtbot.waitUntil(lambda: win.last_snapshot.t == 0.0)
     settings = win.worker.settings
     assert np.allclose(settings.angles_deg, initial.angles_deg0[:, expected], atol=1e-12)
     assert np.allclose(settings.rates, initial.rates0[:, expected])
@@ -257,7 +257,7 @@ def test_loading_the_worst_body_puts_its_initial_state_into_the_main_simulation(
     assert win.controls.body.reset_state() == (settings.angles_deg, settings.rates)
     # from the restart on the aircraft flies exactly that body
     win.controls.run.pause.setChecked(False)
-    qtbot.waitUntil(lambda: view.frame is not None and view.frame.t > 2.0, timeout=5000)
+    qtbot.waitUntil(lambda: view.frame is not None and view.frame.t > 2.0)
     pause(qtbot, win)
     assert view.frame.t == win.last_snapshot.t
     assert np.max(np.abs(view.frame.q[:, expected] - np.array(win.last_snapshot.q))) <= 1e-12
@@ -280,11 +280,11 @@ def test_clicking_a_point_loads_that_body(qtbot, main_window):
     scene.picked.connect(picked.append)
     qtbot.mousePress(scene, Qt.MouseButton.LeftButton, pos=target)
     qtbot.mouseRelease(scene, Qt.MouseButton.LeftButton, pos=target)
-    qtbot.waitUntil(lambda: len(picked) == 1, timeout=2000)
+    qtbot.waitUntil(lambda: len(picked) == 1)
     loaded = picked[0]
     assert np.hypot(*(pixels[loaded] - (target.x(), target.y()))) <= PICK_PIXELS
     angles = tuple(info.angles_deg0[:, loaded])
-    qtbot.waitUntil(lambda: win.worker.settings.angles_deg == angles, timeout=3000)
+    qtbot.waitUntil(lambda: win.worker.settings.angles_deg == angles)
 
 
 @pytest.mark.gl
@@ -294,9 +294,9 @@ def test_shortest_path_box_drives_the_controller_setting(qtbot, main_window):
     box = child(win, "check_ensemble_shortest_path")
     assert box.isChecked()
     box.setChecked(False)
-    qtbot.waitUntil(lambda: not win.worker.settings.shortest_path, timeout=2000)
+    qtbot.waitUntil(lambda: not win.worker.settings.shortest_path)
     assert not child(win, "check_shortest_path").isChecked()
-    qtbot.waitUntil(lambda: not view.frame.info.settings.shortest_path, timeout=2000)
+    qtbot.waitUntil(lambda: not view.frame.info.settings.shortest_path)
 
 
 @pytest.mark.gl
@@ -311,11 +311,11 @@ def test_a_bad_body_count_is_marked_and_the_run_goes_on(qtbot, main_window):
         type_into(qtbot, field, text)
         assert field.property("invalid") == "true", text
         assert "bodies" in field.toolTip()
-        qtbot.waitUntil(lambda: win.last_snapshot.t > t + 0.05, timeout=2000)
+        qtbot.waitUntil(lambda: win.last_snapshot.t > t + 0.05)
         assert view.spec.bodies == 100 and view.frame.n == 100
     type_into(qtbot, field, "250")
     assert field.property("invalid") == "false"
-    qtbot.waitUntil(lambda: view.frame is not None and view.frame.n == 250, timeout=3000)
+    qtbot.waitUntil(lambda: view.frame is not None and view.frame.n == 250)
     assert view.scene.points_item.count == 250
 
 
@@ -335,9 +335,9 @@ def test_switching_scenarios_toggling_and_closing_with_the_ensemble_on(qtbot, ma
     assert view.is_on and win.plot_tabs.indexOf(view) >= 0
     child(win, "button_ensemble_off").click()
     assert not view.is_on and win.plot_tabs.indexOf(view) == -1
-    qtbot.waitUntil(lambda: win.worker.runner.ensemble is None, timeout=2000)
+    qtbot.waitUntil(lambda: win.worker.runner.ensemble is None)
     view.set_on(True)
-    qtbot.waitUntil(lambda: view.frame is not None, timeout=3000)
+    qtbot.waitUntil(lambda: view.frame is not None)
     thread = win.worker.thread
     win.close()
     assert not thread.is_alive()
@@ -349,7 +349,7 @@ def test_screenshot_shows_the_sphere_and_the_histogram(qtbot, main_window):
 
     win = main_window("hoffmann_controller")
     view = turn_on(qtbot, win, 1000)
-    qtbot.waitUntil(lambda: view.frame.t > 1.1, timeout=5000)
+    qtbot.waitUntil(lambda: view.frame.t > 1.1)
     pause(qtbot, win)  # early in the turn: most errors are tens of degrees
     assert np.median(view.frame.error_deg) > 10.0
     image = grab_window(win).convertToFormat(QImage.Format.Format_RGB888)
@@ -372,7 +372,7 @@ def test_a_scenario_with_an_ensemble_section_opens_the_view_with_it(qtbot, main_
     view = win.ensemble
     assert view.is_on and view.spec == load("ensemble_long_way").ensemble
     assert win.plot_tabs.currentWidget() is view and win.ensemble.action.isChecked()
-    qtbot.waitUntil(lambda: view.frame is not None and view.frame.t > 6.0, timeout=10000)
+    qtbot.waitUntil(lambda: view.frame is not None and view.frame.t > 6.0)
     pause(qtbot, win)
     frame = view.frame
     q0 = frame.info.q0
@@ -386,7 +386,7 @@ def test_a_scenario_with_an_ensemble_section_opens_the_view_with_it(qtbot, main_
     # the same bodies with shortest path on: none takes the long way
     assert win.open_scenario("ensemble_controller")
     win.controls.run.pause.setChecked(False)
-    qtbot.waitUntil(lambda: view.frame is not None and view.frame.t > 6.0, timeout=10000)
+    qtbot.waitUntil(lambda: view.frame is not None and view.frame.t > 6.0)
     assert np.all(view.scene.points_item.size == POINT_SIZE)
     assert "long way (turned > 180°): 0" in view.stats.text()
     # a scenario without the section turns the view off again, unless the user turned it on
@@ -406,7 +406,7 @@ def test_a_scenario_with_more_bodies_than_the_window_flies_gets_the_most_it_can(
     view = win.ensemble
     assert view.spec.bodies == MAX_BODIES and view.spec.seed == 3
     assert "20,000" in win.statusBar().currentMessage() or "20,000" in win.message.text()
-    qtbot.waitUntil(lambda: view.frame is not None and view.frame.n == MAX_BODIES, timeout=5000)
+    qtbot.waitUntil(lambda: view.frame is not None and view.frame.n == MAX_BODIES)
 
 
 @pytest.mark.gl
@@ -418,7 +418,7 @@ def test_diverging_bodies_are_grey_and_left_out_of_the_histogram(qtbot, main_win
     win = main_window("default")
     assert win.open_scenario(path)
     view = win.ensemble
-    qtbot.waitUntil(lambda: view.frame is not None and view.frame.t > 0.6, timeout=5000)
+    qtbot.waitUntil(lambda: view.frame is not None and view.frame.t > 0.6)
     pause(qtbot, win)
     faulted = view.frame.faulted
     assert 0 < faulted.sum() < 200 and win.worker.fault is None
@@ -435,14 +435,14 @@ def test_recording_with_the_ensemble_on_replays_it_and_the_view_follows(qtbot, m
     path = tmp_path / "run.jsonl"
     assert win.start_recording(path)
     win.controls.torque.sliders[0].set_value(2.0)
-    qtbot.waitUntil(lambda: view.frame is not None and view.frame.t > 0.5, timeout=5000)
+    qtbot.waitUntil(lambda: view.frame is not None and view.frame.t > 0.5)
     win.stop_recording()
-    qtbot.waitUntil(lambda: '"end"' in path.read_text(), timeout=3000)  # the worker closes it
+    qtbot.waitUntil(lambda: '"end"' in path.read_text())  # the worker closes it
     assert '"key": "ensemble"' in path.read_text()
     view.set_on(False)  # the replay turns it on again: the recording holds it
-    qtbot.waitUntil(lambda: win.worker.runner.ensemble is None, timeout=3000)
+    qtbot.waitUntil(lambda: win.worker.runner.ensemble is None)
     assert win.replay(path)
-    qtbot.waitUntil(lambda: win.worker.paused and view.frame is not None and view.frame.t > 0.4, timeout=10000)
+    qtbot.waitUntil(lambda: win.worker.paused and view.frame is not None and view.frame.t > 0.4)
     assert view.is_on and view.frame.n == 100 and win.worker.fault is None
     assert win.plot_tabs.indexOf(view) >= 0
 
@@ -521,7 +521,7 @@ def test_the_status_bar_says_when_the_simulation_thread_cannot_keep_up(qtbot, ma
 
     win = main_window("default")
     label = child(win, "status_speed")
-    qtbot.waitUntil(lambda: "real time" in label.text(), timeout=4000)
+    qtbot.waitUntil(lambda: "real time" in label.text())
     assert label.property("warning") == "false"
     runner = win.worker.runner
     real = runner.advance
@@ -531,12 +531,12 @@ def test_the_status_bar_says_when_the_simulation_thread_cannot_keep_up(qtbot, ma
         return real(n)
 
     monkeypatch.setattr(runner, "advance", slow)
-    qtbot.waitUntil(lambda: label.text().startswith("cannot keep up: ×"), timeout=5000)
+    qtbot.waitUntil(lambda: label.text().startswith("cannot keep up: ×"))
     factor = float(label.text().split("×")[1])
     assert 0.1 < factor < 0.5 and label.property("warning") == "true"
     assert "cannot take its steps" in label.toolTip()
     monkeypatch.setattr(runner, "advance", real)
-    qtbot.waitUntil(lambda: label.text().endswith("× real time"), timeout=5000)
+    qtbot.waitUntil(lambda: label.text().endswith("× real time"))
     assert label.property("warning") == "false"
 
 
@@ -545,9 +545,9 @@ def test_a_hidden_tab_derives_nothing_and_a_shown_one_draws_the_latest_frame(qtb
     win = main_window("default")
     view = turn_on(qtbot, win, 300)
     win.plot_tabs.setCurrentIndex(win.plot_tabs.indexOf(win.plots))  # the plots in view, the sphere hidden
-    qtbot.waitUntil(lambda: not view.isVisible(), timeout=2000)
+    qtbot.waitUntil(lambda: not view.isVisible())
     t = view.frame.t
-    qtbot.waitUntil(lambda: view.frame.t > t + 0.2, timeout=3000)
+    qtbot.waitUntil(lambda: view.frame.t > t + 0.2)
     derived = {"nose", "error_deg", "travelled_deg"}
     assert not derived & set(vars(view.frame)), "no nose directions or angles computed for a hidden tab"
     win.plot_tabs.setCurrentWidget(view)
@@ -574,7 +574,7 @@ def test_the_ensemble_tabs_restart_and_load_body_arrive_as_one_entry_each(qtbot,
     first = [typed(item) for item in entries[0]]   # typed inputs (issue 41), or pairs the runner types
     assert [item.key for item in first] == ["angles_deg", "rates", ENSEMBLE, RESET]
     assert first[2].value == view.spec
-    qtbot.waitUntil(lambda: view.frame is not None and view.frame.n == 100, timeout=3000)
+    qtbot.waitUntil(lambda: view.frame is not None and view.frame.n == 100)
     entries.clear()
     view.load_body(0)
     keys = [typed(item).key for item in entries[0]]

@@ -247,7 +247,7 @@ def test_the_window_flies_its_ensemble_in_the_engine_and_ends_it_on_close(qtbot,
     view = win.ensemble
     view.set_bodies(200)
     view.set_on(True)
-    qtbot.waitUntil(lambda: view.frame is not None and view.frame.n == 200 and view.frame.t > 0.2, timeout=10_000)
+    qtbot.waitUntil(lambda: view.frame is not None and view.frame.n == 200 and view.frame.t > 0.2)
     engine = win.flight.engine
     assert engine.running
     pid = engine.pid

@@ -218,7 +218,7 @@ def compare_window(main_window):
 
 def pause(qtbot, win):
     win.controls.run.pause.click()
-    qtbot.waitUntil(lambda: caught_up(win), timeout=5000)  # the last batches reached the window
+    qtbot.waitUntil(lambda: caught_up(win))  # the last batches reached the window
 
 
 @pytest.mark.gl
@@ -229,7 +229,7 @@ def test_window_shows_the_compare_tab_for_integrators(qtbot, compare_window):
     assert win.compare_action.isEnabled() and win.compare_action.isChecked()
     assert win.compare.labels == (MAIN, "rk4", "full-quat", "full-quat raw", "full-quat lagrange")
     assert win.compare.reference == "rk4"
-    qtbot.waitUntil(lambda: win.last_snapshot.t >= 3.0, timeout=5000)
+    qtbot.waitUntil(lambda: win.last_snapshot.t >= 3.0)
     pause(qtbot, win)
     win.compare.refresh()
     n = win.history.count
@@ -254,13 +254,13 @@ def test_window_shows_the_compare_tab_for_integrators(qtbot, compare_window):
 @pytest.mark.gl
 def test_a_reset_clears_the_comparison(qtbot, compare_window):
     win = compare_window
-    qtbot.waitUntil(lambda: win.last_snapshot.t >= 1.0, timeout=5000)
+    qtbot.waitUntil(lambda: win.last_snapshot.t >= 1.0)
     pause(qtbot, win)
     win.reset()
-    qtbot.waitUntil(lambda: win.last_snapshot.t == 0.0, timeout=2000)
+    qtbot.waitUntil(lambda: win.last_snapshot.t == 0.0)
     assert all(win.compare.count(label) == 0 for label in win.compare.labels)
     win.controls.run.step.click()
-    qtbot.waitUntil(lambda: win.last_snapshot.step == 1, timeout=2000)
+    qtbot.waitUntil(lambda: win.last_snapshot.step == 1)
     win.compare.refresh()
     assert win.compare.curve_points("norm", MAIN) == win.history.count == 1
     _, drift = win.compare.curve_data("energy", "full-quat raw")
@@ -275,7 +275,7 @@ def test_compare_tab_hidden_without_comparison_bodies(qtbot, compare_window):
     assert not win.compare.isVisible() and not win.plot_tabs.tabBar().isVisible()
     assert win.plots.isVisible() and not win.compare_action.isEnabled()
     assert win.compare.labels == ()
-    qtbot.waitUntil(lambda: win.history.count > 0, timeout=5000)  # the run goes on, nothing to compare
+    qtbot.waitUntil(lambda: win.history.count > 0)  # the run goes on, nothing to compare
     assert win.open_scenario("hoffmann")
     assert win.plot_tabs.currentWidget() is win.compare and win.compare.isVisible()
     assert win.compare.labels == (MAIN, "full-quat", "full-quat raw", "rk4")

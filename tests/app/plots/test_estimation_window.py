@@ -32,7 +32,7 @@ def test_the_estimate_is_a_ghost_and_plotted(qtbot, main_window):
     qtbot.waitUntil(lambda: all(win.estimation.panel.curve_points(p.name) > 10 for p in ESTIMATION_PLOTS),
                     timeout=10000)
     win.worker.pause(True)  # the view runs up to a batch behind the latest state: paused, it reaches it
-    qtbot.waitUntil(lambda: drawn_as_paused(win), timeout=5_000)
+    qtbot.waitUntil(lambda: drawn_as_paused(win))
     # the estimate's axes are turned from the truth about the error's axis by 50 times its angle (scipy the oracle)
     shown = win.last_snapshot
     drawn = np.asarray(scene._orientations[scene._bodies[ESTIMATE_GHOST]]).reshape(3, 3)
@@ -54,7 +54,7 @@ def test_the_estimate_is_a_ghost_and_plotted(qtbot, main_window):
 def test_a_run_without_an_estimator_has_no_tab_nor_ghost(qtbot, main_window):
     win = main_window("mekf")
     assert win.open_scenario("default")
-    qtbot.waitUntil(lambda: win.last_snapshot is not None and win.last_snapshot.estimate is None, timeout=5000)
+    qtbot.waitUntil(lambda: win.last_snapshot is not None and win.last_snapshot.estimate is None)
     assert win.plot_tabs.indexOf(win.estimation.panel) < 0
     assert ESTIMATE_GHOST not in win.viewer.scene._bodies
     assert not win.controls.sensors.gyro.isEnabled()
@@ -66,7 +66,7 @@ def test_the_estimation_plots_are_made_by_the_first_run_with_an_estimator(qtbot,
     win = main_window("default")
     assert not win.estimation.made and not win.estimation.present
     assert win.open_scenario("mekf")
-    qtbot.waitUntil(lambda: win.last_snapshot is not None and win.last_snapshot.estimate is not None, timeout=5000)
+    qtbot.waitUntil(lambda: win.last_snapshot is not None and win.last_snapshot.estimate is not None)
     assert win.estimation.made and win.estimation.present
     panel = win.findChild(QWidget, "estimation")
     assert panel is win.estimation.panel and win.plot_tabs.indexOf(panel) >= 0
@@ -79,8 +79,8 @@ def test_sensor_noise_and_fly_on_go_to_the_model(qtbot, main_window):
     assert group.gyro.isEnabled() and not group.magnetometer.isEnabled()
     field = win.findChild(QWidget, "field_star_tracker")
     type_into(qtbot, field, "40,2")
-    qtbot.waitUntil(lambda: win.worker.settings.star_tracker == (40.0, 2.0), timeout=3000)
+    qtbot.waitUntil(lambda: win.worker.settings.star_tracker == (40.0, 2.0))
     group.fly_on.setChecked(True)
-    qtbot.waitUntil(lambda: win.worker.settings.fly_on == "estimate", timeout=3000)
+    qtbot.waitUntil(lambda: win.worker.settings.fly_on == "estimate")
     type_into(qtbot, field, "0,2")
     assert field.error is not None and win.worker.settings.star_tracker == (40.0, 2.0)

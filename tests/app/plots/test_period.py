@@ -121,7 +121,7 @@ def test_the_feed_hands_the_main_rows_to_the_watch_and_a_reset_clears_it(qtbot):
 def test_the_compare_tab_shows_the_phones_flip_period(qtbot, main_window):
     win = main_window("tennis_racket", speed=10.0)
     note = win.compare.note
-    qtbot.waitUntil(lambda: note.isVisible() and "4&nbsp;K(m)" in note.text(), timeout=5000)
+    qtbot.waitUntil(lambda: note.isVisible() and "4&nbsp;K(m)" in note.text())
     qtbot.waitUntil(lambda: "relative" in note.text(), timeout=20_000)
     closed = float(re.search(r"<b>([\d.]+)&nbsp;s</b>", note.text()).group(1))
     measured = float(re.search(r"main body: <b>([\d.]+) s", note.text()).group(1))
@@ -130,4 +130,4 @@ def test_the_compare_tab_shows_the_phones_flip_period(qtbot, main_window):
                                    abs=1e-6)
     assert measured == pytest.approx(closed, rel=1e-5)
     win.flight.worker.submit("torque", (0.0, 1e-5, 0.0))
-    qtbot.waitUntil(lambda: not note.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: not note.isVisible())

@@ -455,7 +455,7 @@ def test_a_plot_shown_again_says_so_and_shows_the_live_window(panel, history, qt
     t = history.column("t")
     panel.plot("rates").setXRange(0.1, 0.2, padding=0)
     panel.set_visible("rates", False)
-    with qtbot.waitSignal(panel.visibility_changed, timeout=1000) as blocker:
+    with qtbot.waitSignal(panel.visibility_changed) as blocker:
         panel.set_visible("rates", True)
     assert blocker.args == ["rates", True]
     assert panel.plot("rates").viewRange()[0] == pytest.approx([t[0], t[0] + panel.window_seconds])

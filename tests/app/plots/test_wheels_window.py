@@ -34,7 +34,7 @@ def test_reaction_wheels_scenario_shows_its_wheels_everywhere(qtbot, main_window
     assert len(win.viewer.scene.wheel_items) == 4
     qtbot.waitUntil(lambda: win.last_snapshot.t > 47.0, timeout=20_000)   # into the saturation (44-60 s)
     win.worker.pause(True)
-    qtbot.waitUntil(lambda: caught_up(win), timeout=5000)
+    qtbot.waitUntil(lambda: caught_up(win))
     win.loop.frame()
     win.momentum.refresh()
     last = win.last_snapshot
@@ -76,7 +76,7 @@ def test_a_new_number_of_wheels_starts_a_new_run(qtbot, main_window):
     assert win.last_snapshot.t >= t0
     group.speeds.setText("1, 2")
     group.speeds.editingFinished.emit()
-    qtbot.waitUntil(lambda: "2 values for 3 wheels" in win.statusBar().currentMessage(), timeout=3000)
+    qtbot.waitUntil(lambda: "2 values for 3 wheels" in win.statusBar().currentMessage())
     assert win.worker.fault is None and win.worker.settings.wheel_speeds is None
 
 
@@ -88,7 +88,7 @@ def test_gravity_gradient_reads_and_draws_the_orbit_frame(qtbot, main_window):
     assert win.readouts.orbit.isEnabled() and win.readouts.orbit.isChecked()
     assert win.orbit_action.isChecked() and win.viewer.scene._orbit.visible()
     assert win.plots.columns("angles") == ["psio_deg", "thetao_deg", "phio_deg"]
-    qtbot.waitUntil(lambda: win.last_snapshot.t > 200.0, timeout=10_000)
+    qtbot.waitUntil(lambda: win.last_snapshot.t > 200.0)
     win.loop.sync()
     s = win.last_snapshot
     expected = np.degrees(aircraft_angles(to_orbit_frame(s.q, s.t, orbit_rate(500.0))))
@@ -101,14 +101,14 @@ def test_gravity_gradient_reads_and_draws_the_orbit_frame(qtbot, main_window):
     shown = [float(v) for v in win.readouts.values["angles"].text().strip("() °").split(",")]
     np.testing.assert_allclose(shown, np.round(win.last_snapshot.angles_deg, 2), atol=0.006)
     win.controls.environment.gravity_gradient.setChecked(False)   # no orbit: no orbit toggles
-    qtbot.waitUntil(lambda: not win.worker.settings.gravity_gradient, timeout=3000)
+    qtbot.waitUntil(lambda: not win.worker.settings.gravity_gradient)
     win.loop.sync()
     assert not win.readouts.orbit.isEnabled()
 
 
 def test_export_csv_writes_the_wheel_columns(qtbot, main_window, tmp_path):
     win = main_window("momentum_exchange", speed=10.0)
-    qtbot.waitUntil(lambda: win.history.count > 50, timeout=5000)
+    qtbot.waitUntil(lambda: win.history.count > 50)
     export = win.export_csv(tmp_path / "w.csv")
     assert export.wait(30.0)
     header = (tmp_path / "w.csv").read_text().splitlines()[0].split(",")
@@ -131,4 +131,4 @@ def test_the_environment_group_sends_its_values(qtbot, main_window):
     assert env.altitude.error is not None and "altitude_km" in env.altitude.error
     assert win.worker.settings.altitude_km == 500.0
     qtbot.keyClick(env.gravity_gradient, Qt.Key.Key_Space)
-    qtbot.waitUntil(lambda: win.worker.settings.gravity_gradient, timeout=3000)
+    qtbot.waitUntil(lambda: win.worker.settings.gravity_gradient)

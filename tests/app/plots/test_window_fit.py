@@ -99,7 +99,7 @@ def _settle(qtbot, win, size):
     win.resize(*size)
     least = win.minimumSizeHint()
     taken = (max(size[0], least.width()), max(size[1], least.height()))
-    qtbot.waitUntil(lambda: (win.width(), win.height()) == taken, timeout=5000)
+    qtbot.waitUntil(lambda: (win.width(), win.height()) == taken)
 
 
 def _layouts(widget):
@@ -158,7 +158,7 @@ def test_every_tab_fits_at_every_size(qtbot, main_window, tmp_path, scenario, ta
                 win.splitter.setSizes([300, size[0], MIN_WIDTH])  # no narrower (0 would fold it away)
             for index in range(len(names)):
                 win.plot_tabs.setCurrentIndex(index)
-                qtbot.waitUntil(lambda: _fits(win, (size, squeezed)), timeout=3000)
+                qtbot.waitUntil(lambda: _fits(win, (size, squeezed)))
             if not squeezed:  # as laid out, the 3D view is the widest column
                 assert win.viewer.width() >= max(win.controls.width(), win.plot_tabs.width()), size
 
@@ -194,23 +194,23 @@ def test_the_window_takes_the_smallest_supported_size(qtbot, main_window, scenar
     assert (win.width(), win.height()) == (1280, 720)
     for index in range(win.plot_tabs.count()):
         win.plot_tabs.setCurrentIndex(index)
-        qtbot.waitUntil(lambda: _fits(win, (1280, 720)), timeout=3000)
-        qtbot.waitUntil(lambda: _widgets_fit(win), timeout=3000)
+        qtbot.waitUntil(lambda: _fits(win, (1280, 720)))
+        qtbot.waitUntil(lambda: _widgets_fit(win))
     # the plot column dragged to its narrowest: the layout rule's, which no tab's controls widen (tabs.py)
     win.splitter.setSizes([300, 1280, MIN_WIDTH])
     least = max(MIN_WIDTH, win.plot_tabs.tabBar().sizeHint().width())
-    qtbot.waitUntil(lambda: win.plot_tabs.width() == least, timeout=3000)
+    qtbot.waitUntil(lambda: win.plot_tabs.width() == least)
     for index in range(win.plot_tabs.count()):
         win.plot_tabs.setCurrentIndex(index)
-        qtbot.waitUntil(lambda: _fits(win, (1280, 720)), timeout=3000)
-        qtbot.waitUntil(lambda: _widgets_fit(win), timeout=3000)
+        qtbot.waitUntil(lambda: _fits(win, (1280, 720)))
+        qtbot.waitUntil(lambda: _widgets_fit(win))
     ensemble = win.ensemble
     win.plot_tabs.setCurrentWidget(ensemble)
     controls = (ensemble.bodies.parentWidget(), ensemble.shortest_path, ensemble.aircraft, ensemble.worst)
-    qtbot.waitUntil(lambda: _rows(ensemble, controls) == 2, timeout=3000)  # two rows of two
+    qtbot.waitUntil(lambda: _rows(ensemble, controls) == 2)  # two rows of two
     _settle(qtbot, win, (1920, 1080))
     win.splitter.setSizes([300, 900, 700])
-    qtbot.waitUntil(lambda: _rows(ensemble, controls) == 1, timeout=3000)  # with room, side by side
+    qtbot.waitUntil(lambda: _rows(ensemble, controls) == 1)  # with room, side by side
     _widgets_fit(win)
 
 
@@ -247,14 +247,14 @@ def test_every_plot_has_tick_labels(qtbot, main_window, scenario):
         if not hasattr(panel, "plot_names"):
             continue
         shown = [n for n in panel.plot_names() if panel.is_visible(n) and panel.columns(n)]
-        qtbot.waitUntil(lambda: all(_data_shown(panel, n) for n in shown), timeout=10000)
+        qtbot.waitUntil(lambda: all(_data_shown(panel, n) for n in shown))
         for name in shown:  # numbers: two at least; a log axis: a whole decade at least
             axis = panel.plot(name).getAxis("left")
             least = 1 if isinstance(axis, LogAxisItem) else 2
 
             def labelled():
                 assert len([text for text in _labels(axis) if text]) >= least, (name, axis.range, _labels(axis))
-            qtbot.waitUntil(labelled, timeout=3000)
+            qtbot.waitUntil(labelled)
 
 
 @pytest.mark.gl
@@ -265,8 +265,8 @@ def test_log_axes_label_decades_only(qtbot, main_window):
     panel = win.environment
     win.plot_tabs.setCurrentWidget(panel)
     for name in ("rate_norm", "disturbances"):  # each plot's first data and labels, not only the first plot's
-        qtbot.waitUntil(lambda: _data_shown(panel, name), timeout=10000)
-        qtbot.waitUntil(lambda: any(_labels(panel.plot(name).getAxis("left"))), timeout=3000)
+        qtbot.waitUntil(lambda: _data_shown(panel, name))
+        qtbot.waitUntil(lambda: any(_labels(panel.plot(name).getAxis("left"))))
         labels = [text for text in _labels(panel.plot(name).getAxis("left")) if text]
         assert labels, name
         for text in labels:  # a whole decade each: 1e-6, 0.01, 1, 10, ...
@@ -281,7 +281,7 @@ def test_the_sensor_timeline_names_the_sensors(qtbot, main_window):
     win.resize(1400, 900)
     panel = win.estimation.panel
     win.plot_tabs.setCurrentWidget(panel)
-    qtbot.waitUntil(lambda: _data_shown(panel, "sensors"), timeout=10000)
+    qtbot.waitUntil(lambda: _data_shown(panel, "sensors"))
     assert _labels(panel.plot("sensors").getAxis("left")) == ["gyro", "star trk", "sun", "magnet"]
 
 
@@ -394,7 +394,7 @@ def test_a_small_window_video_draws_the_whole_window(qtbot, video_window, size):
     window.show_frame()
     for index in range(window.plot_tabs.count()):
         window.plot_tabs.setCurrentIndex(index)
-        qtbot.waitUntil(lambda: _fits(window, size), timeout=3000)
+        qtbot.waitUntil(lambda: _fits(window, size))
 
 
 # -------------------------------------------------------------- the estimate drawn (item 8)

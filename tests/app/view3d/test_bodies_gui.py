@@ -104,14 +104,14 @@ def test_model_tab_chooses_a_body_and_its_mass(qtbot, main_window):
     combo = child(window, "combo_body")
     combo.setCurrentIndex(combo.findData("t_handle"))
     combo.activated.emit(combo.currentIndex())
-    qtbot.waitUntil(lambda: window.worker.settings.body == "t_handle", timeout=2000)
-    qtbot.waitUntil(lambda: window.viewer.scene.body.body == "t_handle", timeout=2000)
+    qtbot.waitUntil(lambda: window.worker.settings.body == "t_handle")
+    qtbot.waitUntil(lambda: window.viewer.scene.body.body == "t_handle")
     assert window.worker.settings.inertia is None
-    qtbot.waitUntil(lambda: body.mass.text() == "0.25", timeout=2000)
+    qtbot.waitUntil(lambda: body.mass.text() == "0.25")
     mass = child(window, "field_mass")
     mass.setText("0.5")
     mass.editingFinished.emit()
-    qtbot.waitUntil(lambda: window.worker.settings.mass == 0.5, timeout=2000)
+    qtbot.waitUntil(lambda: window.worker.settings.mass == 0.5)
     doubled = np.array(window.worker.settings.mass_properties.inertia)
     np.testing.assert_allclose(doubled, 2 * np.array(mass_properties("t_handle").inertia))
     check = child(window, "check_principal_axes")
@@ -131,7 +131,7 @@ def test_bad_mesh_file_gives_a_message_and_the_body_stays(qtbot, main_window, tm
     text.write_text("not a mesh at all\n")
     assert not window.controls.body.choose(str(text))
     assert "not a STL mesh" in window.message.text() or "not a readable STL mesh" in window.message.text()
-    qtbot.waitUntil(advanced_twice(window.worker), timeout=5000)   # anything sent would be applied by now
+    qtbot.waitUntil(advanced_twice(window.worker))   # anything sent would be applied by now
     assert window.worker.settings.body == "phone" and window.viewer.scene.body.body == "phone"
     assert child(window, "combo_body").currentData() == "phone"
 
@@ -141,7 +141,7 @@ def test_a_mesh_file_is_loaded_and_drawn(qtbot, main_window, tmp_path):
     path = tmp_path / "slab.obj"
     path.write_text(BOX_OBJ)
     assert window.controls.body.choose(str(path))
-    qtbot.waitUntil(lambda: window.viewer.scene.body.body == str(path), timeout=2000)
+    qtbot.waitUntil(lambda: window.viewer.scene.body.body == str(path))
     combo = child(window, "combo_body")
     assert combo.currentText() == "slab.obj"
     # A 1 x 0.5 x 0.2 m box of 1 kg: Jzz = (1 + 0.25) / 12.
@@ -156,9 +156,9 @@ def test_choosing_a_small_body_carries_the_tuning_and_sizes_the_torque_sliders(q
     assert before.dampers_on and before.dampers == (3.0, 4.0, 6.0)
     torque = window.controls.torque
     torque.sliders[0].set_value(2.0)  # fly with a roll torque: it is carried too
-    qtbot.waitUntil(lambda: window.worker.settings.torque[0] == 2.0, timeout=2000)
+    qtbot.waitUntil(lambda: window.worker.settings.torque[0] == 2.0)
     assert window.controls.body.choose("t_handle")
-    qtbot.waitUntil(lambda: window.worker.settings.body == "t_handle", timeout=2000)
+    qtbot.waitUntil(lambda: window.worker.settings.body == "t_handle")
     j0, j1 = np.array(before.mass_properties.inertia[:3]), np.array(mass_properties("t_handle").inertia[:3])
     # the carried values are separate inputs: the worker may take them at consecutive steps, so wait for all
     def carried() -> bool:
@@ -166,37 +166,37 @@ def test_choosing_a_small_body_carries_the_tuning_and_sizes_the_torque_sliders(q
         return all(np.allclose(getattr(now, key), np.array(getattr(before, key)) * j1 / j0, rtol=1e-12)
                    for key in ("dampers", "gains", "limits"))
 
-    qtbot.waitUntil(carried, timeout=2000)
+    qtbot.waitUntil(carried)
     settings = window.worker.settings
     np.testing.assert_allclose(settings.gains, np.array(before.gains) * j1 / j0, rtol=1e-12)
     np.testing.assert_allclose(settings.limits, np.array(before.limits) * j1 / j0, rtol=1e-12)
     assert settings.torque[0] == pytest.approx(2.0 * j1[0] / j0[0], rel=1e-12)
     assert not child(window, "label_damper_warning").isVisible()
-    qtbot.waitUntil(lambda: torque.sliders[0].range[1] == pytest.approx(0.005), timeout=2000)
+    qtbot.waitUntil(lambda: torque.sliders[0].range[1] == pytest.approx(0.005))
     assert torque.sliders[0].value == pytest.approx(settings.torque[0], abs=0.00005)  # shown on the new range
     window.keys.changed.emit((0.0, 5.0, 0.0))  # a pitch key held: half the pitch slider's range
-    qtbot.waitUntil(lambda: window.worker.settings.torque[1] == pytest.approx(0.0025), timeout=2000)
+    qtbot.waitUntil(lambda: window.worker.settings.torque[1] == pytest.approx(0.0025))
     window.keys.changed.emit((0.0, 0.0, 0.0))
     t0 = window.last_snapshot.t
-    qtbot.waitUntil(lambda: window.last_snapshot.t > t0 + 0.5, timeout=5000)
+    qtbot.waitUntil(lambda: window.last_snapshot.t > t0 + 0.5)
     assert not window.fault_banner.isVisible()
     assert np.all(np.isfinite(window.last_snapshot.w)) and np.max(np.abs(window.last_snapshot.w)) < 50
     assert window.controls.body.choose("aircraft")  # and back: Hoffmann's numbers again
-    qtbot.waitUntil(lambda: window.worker.settings.body == "aircraft", timeout=2000)
-    qtbot.waitUntil(lambda: np.allclose(window.worker.settings.dampers, before.dampers, rtol=1e-12), timeout=2000)
-    qtbot.waitUntil(lambda: torque.sliders[0].range[1] == pytest.approx(10.0), timeout=2000)
+    qtbot.waitUntil(lambda: window.worker.settings.body == "aircraft")
+    qtbot.waitUntil(lambda: np.allclose(window.worker.settings.dampers, before.dampers, rtol=1e-12))
+    qtbot.waitUntil(lambda: torque.sliders[0].range[1] == pytest.approx(10.0))
 
 
 def test_small_body_torques_read_in_millinewton_metres(qtbot, main_window):
     window = main_window("default")
     assert window.controls.body.choose("t_handle")
     slider = window.controls.torque.sliders[1]
-    qtbot.waitUntil(lambda: slider.range[1] == pytest.approx(0.005), timeout=2000)
+    qtbot.waitUntil(lambda: slider.range[1] == pytest.approx(0.005))
     slider.set_value(0.0025)
-    qtbot.waitUntil(lambda: window.worker.settings.torque[1] == pytest.approx(0.0025), timeout=2000)
+    qtbot.waitUntil(lambda: window.worker.settings.torque[1] == pytest.approx(0.0025))
     assert slider._text.text() == "+2.50 mN m"
     # the readout is the net torque (the dampers oppose the command), in the sliders' unit
-    qtbot.waitUntil(lambda: child(window, "readout_torque").text().endswith(") mN m"), timeout=2000)
+    qtbot.waitUntil(lambda: child(window, "readout_torque").text().endswith(") mN m"))
     assert window.controls.body.choose("aircraft")
     qtbot.waitUntil(lambda: child(window, "readout_torque").text().endswith(" N m")
                     and "mN" not in child(window, "readout_torque").text(), timeout=2000)
@@ -214,16 +214,16 @@ def test_an_inside_out_mesh_in_millimetres_is_repaired_and_scaled_in_the_window(
     path.write_text("\n".join(lines) + "\n")
     body = window.controls.body
     assert body.choose(str(path))                        # in metres: a 1,000 m box, accepted and drawn
-    qtbot.waitUntil(lambda: window.viewer.scene.body.body == str(path), timeout=2000)
-    qtbot.waitUntil(lambda: "turned outward" in body.source.text(), timeout=2000)
+    qtbot.waitUntil(lambda: window.viewer.scene.body.body == str(path))
+    qtbot.waitUntil(lambda: "turned outward" in body.source.text())
     units = child(window, "combo_mesh_units")
     assert units.isEnabled()
     assert body.set_units("mm")                          # what choosing "mm" in the chooser does
-    qtbot.waitUntil(lambda: window.worker.settings.mesh_units == "mm", timeout=2000)
+    qtbot.waitUntil(lambda: window.worker.settings.mesh_units == "mm")
     # a 1 x 0.5 x 0.2 m box of 1 kg once read in millimetres: Jzz = (1 + 0.25) / 12
     qtbot.waitUntil(lambda: abs(window.worker.settings.mass_properties.inertia[2] - 1.25 / 12) < 1e-12,
                     timeout=2000)
-    qtbot.waitUntil(lambda: window.viewer.scene.body.units == "mm", timeout=2000)
+    qtbot.waitUntil(lambda: window.viewer.scene.body.units == "mm")
     assert window.viewer.scene.body.size < 1.0           # drawn in metres too
 
 
@@ -233,7 +233,7 @@ def test_a_body_and_its_carried_tuning_reach_the_simulation_at_the_same_step(qtb
     make stress).  Every input is now slowed as a preempted GUI thread would be: the body still flies."""
     window = main_window("default")
     window.controls.torque.sliders[0].set_value(2.0)   # rolling: the dampers have a rate to act on
-    qtbot.waitUntil(lambda: window.worker.settings.torque[0] == 2.0, timeout=2000)
+    qtbot.waitUntil(lambda: window.worker.settings.torque[0] == 2.0)
     worker = window.flight.worker
     send = worker.send
 
@@ -243,9 +243,9 @@ def test_a_body_and_its_carried_tuning_reach_the_simulation_at_the_same_step(qtb
 
     monkeypatch.setattr(worker, "send", preempted)
     assert window.controls.body.choose("t_handle")
-    qtbot.waitUntil(lambda: worker.settings.body == "t_handle", timeout=2000)
+    qtbot.waitUntil(lambda: worker.settings.body == "t_handle")
     t0 = window.last_snapshot.t
-    qtbot.waitUntil(lambda: window.last_snapshot.t > t0 + 0.5, timeout=5000)
+    qtbot.waitUntil(lambda: window.last_snapshot.t > t0 + 0.5)
     assert worker.fault is None and not window.fault_banner.isVisible()
     j0, j1 = (np.array(mass_properties(b).inertia[:3]) for b in ("aircraft", "t_handle"))
     np.testing.assert_allclose(worker.settings.dampers, np.array((3.0, 4.0, 6.0)) * j1 / j0, rtol=1e-12)

@@ -41,7 +41,7 @@ def orbit_view(qtbot):
     widget.resize(480, 480)
     widget.show()
     qtbot.waitExposed(widget)
-    qtbot.waitUntil(widget.scene.isValid, timeout=10_000)
+    qtbot.waitUntil(widget.scene.isValid)
     return widget
 
 

@@ -15,10 +15,10 @@ def test_the_plumes_follow_the_firing_thrusters(main_window, qtbot):
     # paused, reset and run to t = 0.6 s exactly (the slew's first second: full firing about z); pausing on
     # the fly lands wherever a busy machine has got to, after the firing maybe
     win.worker.pause(True)
-    qtbot.waitUntil(lambda: win.worker.paused, timeout=5_000)
+    qtbot.waitUntil(lambda: win.worker.paused)
     win.worker.pause_at(0.6)
     win.worker.reset(win.worker.settings.angles_deg, win.worker.settings.rates)
-    qtbot.waitUntil(lambda: caught_up(win) and win.last_snapshot.t == 0.0, timeout=10_000)
+    qtbot.waitUntil(lambda: caught_up(win) and win.last_snapshot.t == 0.0)
     win.worker.pause(False)
     qtbot.waitUntil(lambda: win.worker.at_end and caught_up(win), timeout=30_000)
     win.show_frame()

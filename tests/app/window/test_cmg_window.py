@@ -20,7 +20,7 @@ def test_the_cmg_scenario_shows_its_tab_and_turns_its_rotors(qtbot, main_window)
     assert len(win.viewer.scene.wheel_items) == 4                       # the four rotors on the body
     qtbot.waitUntil(lambda: win.last_snapshot.t > 20.0, timeout=30_000)  # the gimbals well away from zero
     win.worker.pause(True)
-    qtbot.waitUntil(lambda: caught_up(win), timeout=5000)
+    qtbot.waitUntil(lambda: caught_up(win))
     win.loop.frame()
     win.cmg.refresh()
     last = win.last_snapshot
@@ -42,7 +42,7 @@ def test_the_model_tab_puts_the_run_on_cmgs(qtbot, main_window):
     group = win.controls.cmg
     assert not group.h0.isEnabled() and win.plot_tabs.indexOf(win.cmg) < 0
     group.cluster.activated.emit(group.cluster.findText("pyramid"))
-    qtbot.waitUntil(lambda: win.worker.settings.cmg == "pyramid", timeout=5000)
+    qtbot.waitUntil(lambda: win.worker.settings.cmg == "pyramid")
     assert win.worker.settings.integrator == "rk4"
     qtbot.waitUntil(lambda: "cmg_m" in win.history.columns and win.last_snapshot is not None
                     and win.last_snapshot.cmg is not None, timeout=5000)
@@ -51,5 +51,5 @@ def test_the_model_tab_puts_the_run_on_cmgs(qtbot, main_window):
     # a change of the steering law flies on (the same columns); a bad value is marked, never sent
     t0 = win.last_snapshot.t
     group.law.activated.emit(group.law.findData("mp"))
-    qtbot.waitUntil(lambda: win.worker.settings.cmg_law == "mp", timeout=5000)
-    qtbot.waitUntil(lambda: win.last_snapshot.t > t0, timeout=5000)
+    qtbot.waitUntil(lambda: win.worker.settings.cmg_law == "mp")
+    qtbot.waitUntil(lambda: win.last_snapshot.t > t0)

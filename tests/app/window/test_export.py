@@ -97,7 +97,7 @@ def test_write_csv_replaces_an_old_file_only_when_complete(tmp_path):
 @pytest.mark.gl
 def test_window_export_shows_progress_and_result_in_the_status_bar(qtbot, main_window, tmp_path):
     window = main_window()
-    qtbot.waitUntil(lambda: window.history.count > 200, timeout=5000)
+    qtbot.waitUntil(lambda: window.history.count > 200)
     messages = []
     window.statusBar().messageChanged.connect(messages.append)
     export = window.export_csv(tmp_path / "h.csv")

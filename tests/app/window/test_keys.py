@@ -25,7 +25,7 @@ from gui_waits import caught_up
 
 def activate(qtbot, win):
     win.activateWindow()
-    qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is win.windowHandle(), timeout=3000)
+    qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is win.windowHandle())
 
 
 def drag(qtbot, scene):
@@ -50,7 +50,7 @@ def fly(qtbot, win, key, until, timeout=4000):
         qtbot.waitUntil(until, timeout=timeout)
     finally:
         QTest.keyRelease(target, key)
-    qtbot.waitUntil(lambda: win.worker.settings.torque == (0.0, 0.0, 0.0), timeout=2000)
+    qtbot.waitUntil(lambda: win.worker.settings.torque == (0.0, 0.0, 0.0))
 
 
 @pytest.mark.gl
@@ -60,21 +60,21 @@ def test_keys_fly_after_a_drag_in_each_3d_view(qtbot, main_window, view):
     if view == "ensemble":
         win.ensemble.set_bodies(50)
         win.ensemble.set_on(True)
-        qtbot.waitUntil(lambda: win.ensemble.frame is not None, timeout=5000)
+        qtbot.waitUntil(lambda: win.ensemble.frame is not None)
         scene = win.ensemble.scene
     else:
         scene = win.viewer.scene
-    qtbot.waitUntil(scene.isValid, timeout=10_000)
+    qtbot.waitUntil(scene.isValid)
     activate(qtbot, win)
     drag(qtbot, scene)
-    qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is scene, timeout=3000)  # the view took the keyboard
+    qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is scene)  # the view took the keyboard
     start = theta(win)
     seen = []
     win.keys.changed.connect(seen.append)
     fly(qtbot, win, Qt.Key.Key_W, lambda: theta(win) > start + 15.0)  # nose up
     assert seen[0] == (0.0, KEY_TORQUE, 0.0)
     up = theta(win)
-    qtbot.waitUntil(lambda: np.linalg.norm(win.last_snapshot.w) < 0.02, timeout=5000)  # the dampers stop the turn
+    qtbot.waitUntil(lambda: np.linalg.norm(win.last_snapshot.w) < 0.02)  # the dampers stop the turn
     fly(qtbot, win, Qt.Key.Key_S, lambda: theta(win) < up - 15.0)  # nose down again
     assert QGuiApplication.focusWindow() is scene, "the keys flew while the 3D view kept the focus"
     assert win.controls.torque.sliders[1].value == 0.0, "the slider keeps its own torque"
@@ -85,18 +85,18 @@ def test_keys_typed_in_a_text_field_edit_it_and_do_not_fly(qtbot, main_window):
     win = main_window("default")
     activate(qtbot, win)
     drag(qtbot, win.viewer.scene)  # the 3D view had the keyboard; the field takes it back
-    qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is win.viewer.scene, timeout=3000)
+    qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is win.viewer.scene)
     field = win.findChild(QWidget, "field_rates")
     field.setFocus()
     field.selectAll()
     activate(qtbot, win)
-    qtbot.waitUntil(field.hasFocus, timeout=2000)
+    qtbot.waitUntil(field.hasFocus)
     seen = []
     win.keys.changed.connect(seen.append)
     start = theta(win)
     for key in (Qt.Key.Key_W, Qt.Key.Key_S, Qt.Key.Key_A, Qt.Key.Key_D, Qt.Key.Key_Q, Qt.Key.Key_E):
         QTest.keyClick(QGuiApplication.focusWindow(), key)
-    qtbot.waitUntil(lambda: field.text() == "wsadqe", timeout=2000)   # the keys went into the field
+    qtbot.waitUntil(lambda: field.text() == "wsadqe")   # the keys went into the field
     assert seen == [] and win.worker.settings.torque == (0.0, 0.0, 0.0)
     assert abs(theta(win) - start) < 1e-9, "the aircraft did not move"
     assert field.property("invalid") == "true", "letters are no rates: the field is marked, nothing sent"
@@ -123,23 +123,23 @@ def test_a_key_held_while_x_repeats_it_has_its_torque_at_every_step(qtbot, main_
     activate(qtbot, win)
     if focus == "3d view":
         drag(qtbot, win.viewer.scene)
-        qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is win.viewer.scene, timeout=3000)
+        qtbot.waitUntil(lambda: QGuiApplication.focusWindow() is win.viewer.scene)
     else:
         win.controls.torque.sliders[0].setFocus()
     target = QGuiApplication.focusWindow()
     QTest.keyPress(target, Qt.Key.Key_W)
-    qtbot.waitUntil(lambda: win.worker.settings.torque == (0.0, KEY_TORQUE, 0.0), timeout=2000)
+    qtbot.waitUntil(lambda: win.worker.settings.torque == (0.0, KEY_TORQUE, 0.0))
     for _ in range(20):
         QTest.keyRelease(target, Qt.Key.Key_W)   # a repeat Qt did not recognise: its release ...
         taken = win.worker.steps_taken
-        qtbot.waitUntil(lambda: win.worker.steps_taken > taken + 1, timeout=2000)   # ... steps on ...
+        qtbot.waitUntil(lambda: win.worker.steps_taken > taken + 1)   # ... steps on ...
         QTest.keyPress(target, Qt.Key.Key_W)     # ... and its press
     QTest.keyRelease(target, Qt.Key.Key_W)      # let go: the torque goes
-    qtbot.waitUntil(lambda: win.worker.settings.torque == (0.0, 0.0, 0.0), timeout=3000)
+    qtbot.waitUntil(lambda: win.worker.settings.torque == (0.0, 0.0, 0.0))
     taken = win.worker.steps_taken
-    qtbot.waitUntil(lambda: win.worker.steps_taken > taken + 5, timeout=2000)
+    qtbot.waitUntil(lambda: win.worker.steps_taken > taken + 5)
     win.controls.run.pause.setChecked(True)
-    qtbot.waitUntil(lambda: caught_up(win), timeout=5000)
+    qtbot.waitUntil(lambda: caught_up(win))
     ty = win.history.column("ty")
     held = np.flatnonzero(ty != 0.0)
     assert held.size > 40 and ty[-1] == 0.0, "the hold is in the history, and its end"

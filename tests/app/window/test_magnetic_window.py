@@ -24,8 +24,8 @@ def _drawn(item, point) -> np.ndarray:
 def _paused_on(win, qtbot, t: float):
     qtbot.waitUntil(lambda: win.last_snapshot.t > t, timeout=30_000)
     win.worker.pause(True)
-    qtbot.waitUntil(lambda: win.worker.paused, timeout=5_000)
-    qtbot.waitUntil(lambda: drawn_as_paused(win), timeout=5_000)  # the view at the last snapshot
+    qtbot.waitUntil(lambda: win.worker.paused)
+    qtbot.waitUntil(lambda: drawn_as_paused(win))  # the view at the last snapshot
     return win.last_snapshot
 
 
@@ -87,7 +87,7 @@ def test_the_magnetic_plots_draw_the_history_of_a_detumble(main_window, qtbot):
 def test_the_magnetic_controls_reach_the_run(main_window, qtbot):
     win = main_window("detumble", speed=200.0)
     group = win.controls.magnetic
-    qtbot.waitUntil(lambda: group.isEnabled() and "k = " in group.recommended.text(), timeout=10_000)
+    qtbot.waitUntil(lambda: group.isEnabled() and "k = " in group.recommended.text())
     qtbot.waitUntil(lambda: win.last_snapshot.t > 20.0, timeout=30_000)
     inertia = np.asarray(win.worker.settings.mass_properties.inertia[:3])  # the CubeSat's J is diagonal
 
@@ -101,18 +101,18 @@ def test_the_magnetic_controls_reach_the_run(main_window, qtbot):
     assert group.gain.error is not None and win.worker.settings.bdot_gain == 2.4e4
     group.gain.setText("1e3")
     group.gain.editingFinished.emit()  # as Return does
-    qtbot.waitUntil(lambda: win.worker.settings.bdot_gain == 1e3, timeout=5_000)
+    qtbot.waitUntil(lambda: win.worker.settings.bdot_gain == 1e3)
     group.law.setCurrentText("off")  # B-dot off: no command, no magnetic torque, |H| stays
-    qtbot.waitUntil(lambda: win.worker.settings.bdot_law == "off", timeout=5_000)
+    qtbot.waitUntil(lambda: win.worker.settings.bdot_law == "off")
     qtbot.waitUntil(lambda: win.last_snapshot.t > t0 + 110.0, timeout=30_000)
     h1, t1 = h_norm(), win.last_snapshot.t
     qtbot.waitUntil(lambda: win.last_snapshot.t > t1 + 100.0, timeout=30_000)
     assert np.allclose(win.last_snapshot.dipole, 0.0)
     assert h_norm() == pytest.approx(h1, rel=1e-6)
     group.law.setCurrentText("bang-bang")
-    qtbot.waitUntil(lambda: win.worker.settings.bdot_law == "bang-bang", timeout=5_000)
+    qtbot.waitUntil(lambda: win.worker.settings.bdot_law == "bang-bang")
     group.srp.setChecked(True)
-    qtbot.waitUntil(lambda: win.worker.settings.srp, timeout=5_000)
+    qtbot.waitUntil(lambda: win.worker.settings.srp)
 
 
 def test_the_csv_export_has_the_orbit_and_issue_32_columns(main_window, qtbot, tmp_path):

@@ -20,17 +20,17 @@ def test_the_pointing_control_sends_the_mode_and_the_run_follows(main_window, qt
     assert win.orbit_view.isVisible()
     qtbot.waitUntil(lambda: win.last_snapshot.t > 150.0 and win.last_snapshot.pointing_error_deg < 0.5,
                     timeout=30_000)
-    qtbot.waitUntil(win.orbit_readouts.isVisible, timeout=5_000)  # at the next slow sync
+    qtbot.waitUntil(win.orbit_readouts.isVisible)  # at the next slow sync
     group = win.controls.pointing
     assert group.isEnabled() and group.mode.currentText() == "sun"
     group.mode.setCurrentText("nadir")  # as the user picks it
-    qtbot.waitUntil(lambda: win.worker.settings.pointing == "nadir", timeout=5_000)
+    qtbot.waitUntil(lambda: win.worker.settings.pointing == "nadir")
 
     def aims_at_nadir():
         ws = win.last_snapshot.world
         return ws.reference is not None and np.allclose(np.array(ws.reference) / np.linalg.norm(ws.reference),
                                                         ws.nadir, atol=1e-9)  # the reference is not unit
-    qtbot.waitUntil(aims_at_nadir, timeout=5_000)
+    qtbot.waitUntil(aims_at_nadir)
     # the Sun was behind the spacecraft's nadir (the orbit starts between the Earth and the Sun): a big slew
     assert win.last_snapshot.pointing_error_deg > 45.0
     qtbot.waitUntil(lambda: win.last_snapshot.pointing_error_deg < 0.5, timeout=30_000)
@@ -59,9 +59,9 @@ def test_choosing_sun_pointing_without_a_controller_switches_one_on_and_the_body
     scenario = dataclasses.replace(scenario, settings=scenario.settings.replace(pointing="inertial",
                                                                                controller="none"))
     win = main_window(scenario, speed=300.0)
-    qtbot.waitUntil(lambda: win.controls.pointing.isEnabled(), timeout=5_000)
+    qtbot.waitUntil(lambda: win.controls.pointing.isEnabled())
     win.controls.pointing.mode.setCurrentText("sun")  # as the user picks it
-    qtbot.waitUntil(lambda: win.worker.settings.pointing == "sun", timeout=5_000)
+    qtbot.waitUntil(lambda: win.worker.settings.pointing == "sun")
     assert win.worker.settings.controller == "quaternion"
     assert "quaternion controller is switched on" in win.statusBar().currentMessage()
     epoch = Time(scenario.settings.epoch)

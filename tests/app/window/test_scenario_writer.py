@@ -63,7 +63,7 @@ def test_window_saves_the_current_setup(qtbot, main_window, tmp_path):
     window = main_window("hoffmann_controller")
     window.worker.submit("integrator", "rk4")
     window.worker.submit("gains", (1.0, 2.0, 3.0))
-    qtbot.waitUntil(lambda: window.worker.settings.integrator == "rk4", timeout=5000)
+    qtbot.waitUntil(lambda: window.worker.settings.integrator == "rk4")
     path = tmp_path / "saved.toml"
     assert window.save_scenario(path)
     saved = load(str(path))
@@ -75,4 +75,4 @@ def test_window_saves_the_current_setup(qtbot, main_window, tmp_path):
     assert (saved.events, saved.compare, saved.title, saved.duration) == \
         (original.events, original.compare, original.title, original.duration)
     assert window.open_scenario(str(path))
-    qtbot.waitUntil(lambda: window.worker.settings == expected, timeout=5000)
+    qtbot.waitUntil(lambda: window.worker.settings == expected)

@@ -51,7 +51,7 @@ def test_a_torque_slider_value_walks_at_most_8_hops_and_enters_no_module_twice(m
     monkeypatch.setattr(sim.run.runner.Runner, "send", traced_send)
     monkeypatch.setattr(sim.model.stepping.Stepper, "_control", traced_control)
     win.controls.torque.sliders[0].set_value(1.0)   # Tx, as the user moves it
-    qtbot.waitUntil(lambda: "sim" in stacks and win.worker.settings.torque[0] == 1.0, timeout=5_000)
+    qtbot.waitUntil(lambda: "sim" in stacks and win.worker.settings.torque[0] == 1.0)
     gui, taken = _hops(stacks["gui"]), _hops(stacks["sim"])
     assert gui == ["app/controls/widgets.py", "app/controls/torque.py", "app/controls/panel.py",
                    "app/window/main.py", "app/worker.py"]

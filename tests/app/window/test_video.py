@@ -496,7 +496,7 @@ def test_record_the_view_live(main_window, qtbot, tmp_path):
     wall = time.perf_counter() - before  # start to stop, as the test saw it (more than 1.5 s under load)
     assert win.video.recording is None and not win.video.mark.isVisible()
     assert recording.wait(30)
-    qtbot.waitUntil(lambda: "Saved the video" in win.statusBar().currentMessage(), timeout=5000)
+    qtbot.waitUntil(lambda: "Saved the video" in win.statusBar().currentMessage())
     frames = _frames(path)
     width, height = recording.size
     assert frames.shape[1:] == (height, width, 3) and width % 2 == 0 and height % 2 == 0
@@ -517,7 +517,7 @@ def test_a_slow_encoder_drops_frames_never_steps(main_window, qtbot, tmp_path, f
     _run_for(qtbot, 1.5)
     win.video.stop()
     assert recording.wait(60)
-    qtbot.waitUntil(lambda: "Saved the video" in win.statusBar().currentMessage(), timeout=5000)
+    qtbot.waitUntil(lambda: "Saved the video" in win.statusBar().currentMessage())
     result = recording.result
     assert result.dropped > 0
     assert f"{result.dropped:,} pictures dropped (the encoder was behind" in win.statusBar().currentMessage()
@@ -586,7 +586,7 @@ def test_the_menu_action_follows_the_recording(main_window, qtbot, tmp_path):
     action.trigger()  # unchecking stops
     assert win.video.recording is None and not action.isChecked()
     assert win.video.finishing.wait(30)
-    qtbot.waitUntil(lambda: (tmp_path / "m.mp4").exists(), timeout=5000)
+    qtbot.waitUntil(lambda: (tmp_path / "m.mp4").exists())
 
 
 @pytest.mark.gl
@@ -629,7 +629,7 @@ def test_kept_frames_are_what_the_view_showed(view, qtbot):
     scene = view.scene
     assert scene.kept_frame() is None
     scene.keep_frames(True)
-    with qtbot.waitSignal(view.frameSwapped, timeout=5000):
+    with qtbot.waitSignal(view.frameSwapped):
         scene.update()
     kept = scene.kept_frame()
     assert kept is not None and kept.shape == (scene.deviceHeight(), scene.deviceWidth(), 4)

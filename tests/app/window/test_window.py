@@ -80,7 +80,7 @@ def test_window_opens_with_every_control(window):
 @pytest.mark.parametrize("sign", [1, -1])
 def test_torque_slider_spins_the_body_with_its_sign(qtbot, window, sign):
     child(window, "slider_tx").setValue(sign * 50)  # 5 N m
-    qtbot.waitUntil(lambda: sign * window.last_snapshot.w[0] > 0.05, timeout=2000)
+    qtbot.waitUntil(lambda: sign * window.last_snapshot.w[0] > 0.05)
     assert window.worker.settings.torque == (sign * 5.0, 0.0, 0.0)
 
 
@@ -90,7 +90,7 @@ def test_a_torque_slider_flies_the_body_without_rebuilding_its_model(qtbot, wind
     sim = window.worker.runner.sim
     model = (sim._settings, sim.body, sim._torque, sim._load)
     child(window, "slider_tz").setValue(30)  # 3 N m
-    qtbot.waitUntil(lambda: window.last_snapshot.w[2] > 0.05, timeout=2000)
+    qtbot.waitUntil(lambda: window.last_snapshot.w[2] > 0.05)
     assert window.worker.settings.torque == (0.0, 0.0, 3.0)
     assert all(a is b for a, b in zip(model, (sim._settings, sim.body, sim._torque, sim._load)))
 
@@ -98,10 +98,10 @@ def test_a_torque_slider_flies_the_body_without_rebuilding_its_model(qtbot, wind
 @pytest.mark.gl
 def test_flying_keys_add_torque_while_held(qtbot, window):
     qtbot.keyPress(window.viewer, Qt.Key.Key_W)
-    qtbot.waitUntil(lambda: window.worker.settings.torque == (0.0, 5.0, 0.0), timeout=2000)
-    qtbot.waitUntil(lambda: window.last_snapshot.w[1] > 0.02, timeout=2000)
+    qtbot.waitUntil(lambda: window.worker.settings.torque == (0.0, 5.0, 0.0))
+    qtbot.waitUntil(lambda: window.last_snapshot.w[1] > 0.02)
     qtbot.keyRelease(window.viewer, Qt.Key.Key_W)
-    qtbot.waitUntil(lambda: window.worker.settings.torque == (0.0, 0.0, 0.0), timeout=2000)
+    qtbot.waitUntil(lambda: window.worker.settings.torque == (0.0, 0.0, 0.0))
     assert child(window, "slider_ty").value() == 0, "the slider keeps its own torque"
 
 
@@ -126,7 +126,7 @@ def test_switching_integrator_and_norm_keeps_the_attitude_continuous(qtbot, wind
                         ("combo_integrator", "half-quat")):
         count = window.history.count
         child(window, combo).setCurrentText(text)
-        qtbot.waitUntil(lambda: window.history.count > count + 200, timeout=2000)
+        qtbot.waitUntil(lambda: window.history.count > count + 200)
     q = np.column_stack([window.history.column(f"q{i}") for i in range(1, 5)])
     q /= np.linalg.norm(q, axis=1, keepdims=True)
     w = np.column_stack([window.history.column(name) for name in ("wx", "wy", "wz")])
@@ -142,14 +142,14 @@ def test_switching_integrator_and_norm_keeps_the_attitude_continuous(qtbot, wind
 @pytest.mark.gl
 def test_plots_receive_every_sample(qtbot, window):
     child(window, "button_pause").click()
-    qtbot.waitUntil(lambda: caught_up(window), timeout=5000)
+    qtbot.waitUntil(lambda: caught_up(window))
     last = window.last_snapshot
     assert window.history.count == last.step > 0
     window.plots.refresh()
     assert window.plots.curve_points("norm") == window.history.count
     for _ in range(5):
         child(window, "button_step").click()
-    qtbot.waitUntil(lambda: window.last_snapshot.step == last.step + 5, timeout=2000)
+    qtbot.waitUntil(lambda: window.last_snapshot.step == last.step + 5)
     window.plots.refresh()
     assert window.history.count == last.step + 5 == window.plots.curve_points("norm")
 
@@ -172,13 +172,13 @@ def test_readouts_on_screen_are_the_last_state_received(qtbot, main_window):
     """
     win = main_window("hoffmann_controller")
     child(win, "button_pause").click()
-    qtbot.waitUntil(lambda: caught_up(win), timeout=5000)
+    qtbot.waitUntil(lambda: caught_up(win))
     win.worker.submit("command_deg", (0.0, 0.0, 0.0))
     child(win, "button_reset").click()                   # paused: the t = 0 state shows at once
-    qtbot.waitUntil(lambda: caught_up(win) and win.last_snapshot.t == 0.0, timeout=5000)
+    qtbot.waitUntil(lambda: caught_up(win) and win.last_snapshot.t == 0.0)
     for _ in range(30):                                  # dt = 0.1 s: on its way to the command
         child(win, "button_step").click()
-    qtbot.waitUntil(lambda: win.last_snapshot.step == 30 and caught_up(win), timeout=5000)
+    qtbot.waitUntil(lambda: win.last_snapshot.step == 30 and caught_up(win))
     last = win.last_snapshot
     assert last.t == pytest.approx(3.0) and win.worker.paused
 
@@ -186,7 +186,7 @@ def test_readouts_on_screen_are_the_last_state_received(qtbot, main_window):
         t = readout_numbers(win, "t")
         return len(t) == 1 and abs(t[0] - last.t) <= 5e-4 + 1e-9
 
-    qtbot.waitUntil(shows_last, timeout=5000)
+    qtbot.waitUntil(shows_last)
     assert win.last_snapshot is last
     assert child(win, "readout_t").text().endswith(" s")
     assert readout_numbers(win, "q") == pytest.approx(last.q, abs=5e-6 + 1e-12)
@@ -220,20 +220,20 @@ def test_readouts_on_screen_are_the_last_state_received(qtbot, main_window):
 @pytest.mark.gl
 def test_pause_step_and_reset_do_what_they_say(qtbot, window):
     child(window, "button_pause").click()
-    qtbot.waitUntil(lambda: caught_up(window), timeout=5000)
+    qtbot.waitUntil(lambda: caught_up(window))
     t = window.last_snapshot.t
     qtbot.wait(300)   # not a synchronisation: 300 ms watched in which nothing may happen
     assert window.last_snapshot.t == t, "paused: time stands still"
     child(window, "button_step").click()
-    qtbot.waitUntil(lambda: window.last_snapshot.t > t, timeout=2000)
+    qtbot.waitUntil(lambda: window.last_snapshot.t > t)
     assert window.last_snapshot.t == pytest.approx(t + 0.001, abs=1e-12), "one step is one dt"
     type_into(qtbot, child(window, "field_angles_deg"), "10, 20, 30")
     child(window, "button_reset").click()
-    qtbot.waitUntil(lambda: window.last_snapshot.t == 0.0, timeout=2000)
+    qtbot.waitUntil(lambda: window.last_snapshot.t == 0.0)
     np.testing.assert_allclose(window.last_snapshot.angles_deg, (10.0, 20.0, 30.0), atol=1e-9)
     assert window.history.count == 0
     child(window, "button_pause").click()
-    qtbot.waitUntil(lambda: window.last_snapshot.t > 0.05, timeout=2000)
+    qtbot.waitUntil(lambda: window.last_snapshot.t > 0.05)
 
 
 @pytest.mark.gl
@@ -245,11 +245,11 @@ def test_bad_dt_marks_the_field_and_the_run_keeps_the_old_dt(qtbot, window, text
     assert field.error.startswith("dt") and "keeps 0.001" in field.toolTip()
     assert window.statusBar().currentMessage().startswith("dt")
     t = window.last_snapshot.t
-    qtbot.waitUntil(lambda: window.last_snapshot.t > t + 0.1, timeout=2000)
+    qtbot.waitUntil(lambda: window.last_snapshot.t > t + 0.1)
     assert window.worker.settings.dt == 0.001
     type_into(qtbot, field, "0.002")
     assert field.property("invalid") == "false"
-    qtbot.waitUntil(lambda: window.worker.settings.dt == 0.002, timeout=2000)
+    qtbot.waitUntil(lambda: window.worker.settings.dt == 0.002)
 
 
 @pytest.mark.gl
@@ -270,13 +270,13 @@ def test_fault_pauses_shows_where_and_reset_recovers(qtbot, window, monkeypatch)
     real = runner.advance
     monkeypatch.setattr(runner, "advance", broken)
     banner = child(window, "label_fault")
-    qtbot.waitUntil(banner.isVisible, timeout=2000)
+    qtbot.waitUntil(banner.isVisible)
     assert "injected failure" in banner.text() and "in broken" in banner.text()
     assert "Reset" in banner.text()
     monkeypatch.setattr(runner, "advance", real)
     child(window, "button_reset").click()
-    qtbot.waitUntil(lambda: not banner.isVisible(), timeout=2000)
-    qtbot.waitUntil(lambda: window.last_snapshot.t > 0.05, timeout=2000)
+    qtbot.waitUntil(lambda: not banner.isVisible())
+    qtbot.waitUntil(lambda: window.last_snapshot.t > 0.05)
 
 
 @pytest.mark.gl
@@ -286,12 +286,12 @@ def test_numerical_fault_with_norm_none(qtbot, window):
     type_into(qtbot, child(window, "field_rates"), "20, 20, 20")
     child(window, "button_reset").click()
     banner = child(window, "label_fault")
-    qtbot.waitUntil(banner.isVisible, timeout=3000)
+    qtbot.waitUntil(banner.isVisible)
     assert "norm" in banner.text()
     child(window, "combo_norm").setCurrentText("hoffmann")
     type_into(qtbot, child(window, "field_rates"), "0, 0, 0")
     child(window, "button_reset").click()
-    qtbot.waitUntil(lambda: not banner.isVisible(), timeout=2000)
+    qtbot.waitUntil(lambda: not banner.isVisible())
 
 
 @pytest.mark.gl
@@ -302,7 +302,7 @@ def test_bad_scenario_file_says_why_and_keeps_running(qtbot, window, tmp_path):
     message = child(window, "label_message")
     assert message.isVisible() and "bad.toml" in message.text() and "dt" in message.text()
     t = window.last_snapshot.t
-    qtbot.waitUntil(lambda: window.last_snapshot.t > t + 0.1, timeout=2000)
+    qtbot.waitUntil(lambda: window.last_snapshot.t > t + 0.1)
     assert window.scenario.name == "default"
 
 
@@ -313,7 +313,7 @@ def test_scenario_with_comparison_bodies_shows_a_legend(qtbot, window):
     for label in ("full-quat", "full-quat raw", "rk4"):
         assert label in legend
     assert "torque kick" in child(window, "label_caption").text()
-    qtbot.waitUntil(lambda: sim_time(window) >= 0.2, timeout=3000)
+    qtbot.waitUntil(lambda: sim_time(window) >= 0.2)
     assert window.worker.settings.dt == 0.1 and window.controls.integrator.dt.text() == "0.1"
 
 
@@ -324,18 +324,18 @@ def test_recording_replays_bit_for_bit(qtbot, window, tmp_path):
     child(window, "slider_tz").setValue(30)
     assert window.start_recording(path)
     assert child(window, "status_recording").isVisible()
-    qtbot.waitUntil(lambda: sim_time(window) > 0.3, timeout=2000)
+    qtbot.waitUntil(lambda: sim_time(window) > 0.3)
     child(window, "slider_tx").setValue(-20)
-    qtbot.waitUntil(lambda: sim_time(window) > 0.6, timeout=2000)
+    qtbot.waitUntil(lambda: sim_time(window) > 0.6)
     window.stop_recording()
-    qtbot.waitUntil(lambda: '"end"' in path.read_text(), timeout=2000)
+    qtbot.waitUntil(lambda: '"end"' in path.read_text())
     end = json.loads(path.read_text().splitlines()[-1])["end"]
-    qtbot.waitUntil(lambda: window.history.count >= end, timeout=2000)
+    qtbot.waitUntil(lambda: window.history.count >= end)
     recorded = np.array([window.history.column(f"q{i}")[end - 1] for i in range(1, 5)])
     assert window.replay(path)
     set_speed(window, 5.0)   # a replay starts at its scenario's own speed, 1x here (issue 43): as recorded
-    qtbot.waitUntil(lambda: window.worker.paused, timeout=3000)
-    qtbot.waitUntil(lambda: window.last_snapshot is not None and window.last_snapshot.step == end, timeout=2000)
+    qtbot.waitUntil(lambda: window.worker.paused)
+    qtbot.waitUntil(lambda: window.last_snapshot is not None and window.last_snapshot.step == end)
     assert np.array_equal(np.array(window.last_snapshot.q), recorded)
 
 
@@ -384,7 +384,7 @@ def test_f1_help_shows_on_screen_above_the_3d_view_at_any_window_size(qtbot, win
                                                                box.height()).toImage())
         same = shot.shape == own.shape and np.mean(np.abs(shot.astype(int) - own).max(axis=2) <= 8) > 0.98
         return same and np.mean(shot.max(axis=2) > 180) > 0.01   # light text on the dark help
-    qtbot.waitUntil(on_screen, timeout=5000)
+    qtbot.waitUntil(on_screen)
     qtbot.keyClick(help_, Qt.Key.Key_Escape)
     assert not help_.isVisible()
     action.trigger()
@@ -425,10 +425,10 @@ def test_spring_back_returns_the_slider_to_zero_on_release(qtbot, window):
     slider = child(window, "slider_tz")
     slider.setSliderDown(True)
     slider.setValue(40)
-    qtbot.waitUntil(lambda: window.worker.settings.torque == (0.0, 0.0, 4.0), timeout=2000)
+    qtbot.waitUntil(lambda: window.worker.settings.torque == (0.0, 0.0, 4.0))
     slider.setSliderDown(False)  # the user lets go
     assert slider.value() == 0
-    qtbot.waitUntil(lambda: window.worker.settings.torque == (0.0, 0.0, 0.0), timeout=2000)
+    qtbot.waitUntil(lambda: window.worker.settings.torque == (0.0, 0.0, 0.0))
 
 
 @pytest.mark.gl
@@ -437,7 +437,7 @@ def test_gimbal_lock_warning_shows_near_theta_90(qtbot, window):
     assert not warning.isVisible()
     type_into(qtbot, child(window, "field_angles_deg"), "0, 88, 0")
     child(window, "button_reset").click()
-    qtbot.waitUntil(warning.isVisible, timeout=2000)
+    qtbot.waitUntil(warning.isVisible)
     assert "meaningless" in warning.text() and "the body is fine" in warning.text()
 
 
@@ -467,7 +467,7 @@ def test_every_field_refuses_every_bad_value_and_the_run_goes_on(qtbot, window):
             assert field.property("invalid") == "true", (name, text)
             assert field.error, (name, text)
     t = window.last_snapshot.t
-    qtbot.waitUntil(lambda: window.last_snapshot.t > t + 0.1, timeout=3000)
+    qtbot.waitUntil(lambda: window.last_snapshot.t > t + 0.1)
     assert window.worker.settings == before
     assert window.worker.fault is None
 
@@ -478,17 +478,17 @@ def test_a_scenario_that_pauses_at_its_end_does_and_runs_on_when_asked(qtbot, wi
     end = child(window, "check_pause_at_end")
     assert end.isChecked() and "t = 1 s" in end.text()
     set_speed(window, 4.0)
-    qtbot.waitUntil(lambda: window.worker.at_end, timeout=3000)
-    qtbot.waitUntil(lambda: window.message.isVisible(), timeout=2000)
-    qtbot.waitUntil(lambda: abs(sim_time(window) - 1.0) < 1e-9, timeout=2000)
+    qtbot.waitUntil(lambda: window.worker.at_end)
+    qtbot.waitUntil(lambda: window.message.isVisible())
+    qtbot.waitUntil(lambda: abs(sim_time(window) - 1.0) < 1e-9)
     assert "End of the scenario at t = 1 s" in window.message.text()
     assert window.last_snapshot.t == pytest.approx(1.0, abs=1e-9) and window.last_snapshot.step == 10
     assert child(window, "button_pause").text() == "Run"
     child(window, "button_pause").click()                 # run on past the end
-    qtbot.waitUntil(lambda: sim_time(window) > 1.5, timeout=3000)
+    qtbot.waitUntil(lambda: sim_time(window) > 1.5)
     child(window, "button_reset").click()                 # and the end holds again
-    qtbot.waitUntil(lambda: window.worker.at_end, timeout=3000)
-    qtbot.waitUntil(lambda: abs(sim_time(window) - 1.0) < 1e-9, timeout=2000)   # the last batch shown
+    qtbot.waitUntil(lambda: window.worker.at_end)
+    qtbot.waitUntil(lambda: abs(sim_time(window) - 1.0) < 1e-9)   # the last batch shown
     qtbot.wait(300)   # watched: no step follows
     assert sim_time(window) == pytest.approx(1.0, abs=1e-9)     # and no step beyond
 
@@ -498,7 +498,7 @@ def test_unticking_pause_at_end_lets_the_scenario_run_on(qtbot, window):
     window.open_scenario("hoffmann")
     child(window, "check_pause_at_end").click()
     set_speed(window, 4.0)
-    qtbot.waitUntil(lambda: sim_time(window) > 1.5, timeout=3000)
+    qtbot.waitUntil(lambda: sim_time(window) > 1.5)
     assert not window.worker.at_end
 
 
@@ -542,7 +542,7 @@ def test_the_control_panel_is_never_cut_when_its_scroll_bar_shows(qtbot, main_wi
         right = widget.mapTo(viewport, QPoint(widget.width(), 0)).x()
         assert right <= viewport.width(), (widget.objectName() or widget.text(), right, viewport.width())
     for label in (note, panel.sensors.estimator):   # and, once laid out, tall enough for every line of its text
-        qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()), timeout=3000)
+        qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()))
 
 
 def test_a_page_of_controls_keeps_room_for_itself_and_its_scroll_bar(qtbot):

@@ -40,7 +40,7 @@ def test_every_builtin_scenario_cycles_through_the_window_while_frames_are_drawn
     # The last scenario runs: its time moves on and nothing has faulted.
     win.worker.pause(False)
     t0 = win.last_snapshot.t if win.last_snapshot is not None else 0.0
-    qtbot.waitUntil(lambda: win.last_snapshot is not None and win.last_snapshot.t > t0, timeout=5000)
+    qtbot.waitUntil(lambda: win.last_snapshot is not None and win.last_snapshot.t > t0)
     assert win.worker.fault is None
     assert win.worker.thread.is_alive()
 
@@ -65,7 +65,7 @@ class _CloseOnPaint(QObject):
 @pytest.mark.parametrize("target", ["plots", "viewer"])
 def test_closing_the_window_during_a_paint_ends_cleanly(qtbot, main_window, target):
     win = main_window("integrators", speed=10.0)  # comparison bodies: the busiest window
-    qtbot.waitUntil(lambda: win.last_snapshot.t > 0.05, timeout=5000)
+    qtbot.waitUntil(lambda: win.last_snapshot.t > 0.05)
     if target == "plots":
         # The canvas of the plots shown (the Compare tab, for this scenario).
         watched = win.plot_tabs.currentWidget().findChild(QGraphicsView).viewport()
@@ -76,7 +76,7 @@ def test_closing_the_window_during_a_paint_ends_cleanly(qtbot, main_window, targ
     closer = _CloseOnPaint(win, kinds)
     watched.installEventFilter(closer)
     watched.update() if target == "plots" else watched.requestUpdate()
-    qtbot.waitUntil(lambda: closer.closed, timeout=5000)
+    qtbot.waitUntil(lambda: closer.closed)
     for _ in range(10):  # the frames, deferred deletes and timers that were due
         QApplication.processEvents()
         qtbot.wait(10)
