@@ -51,7 +51,19 @@ class PlotTabs(QtWidgets.QTabWidget):
         #: The Momentum tab's :class:`~app.plots.live.PlotPanel` (of :data:`~app.plots.live.MOMENTUM_PLOTS`), or None.
         self.momentum = momentum
         self.addTab(plots, "Plots")
+        self.own(compare, momentum)
         self.currentChanged.connect(self._say_shown)
+
+    def own(self, *widgets) -> None:
+        """Make each of ``widgets`` (a widget that may become a tab; None is skipped) a hidden child of the tabs
+        until it is one.  A widget without a parent outlives the window: Qt deletes a window's children with it,
+        and a connection of such a widget's own children to a Python function (a lambda on ``self``) then
+        keeps the window's Python objects too; a main window closed and deleted stayed alive with all its plots
+        (about 11,500 objects and 30-50 MB each: stop 53)."""
+        for widget in widgets:
+            if widget is not None and widget.parent() is None:
+                widget.setParent(self)
+                widget.hide()
 
     def minimumSizeHint(self) -> QtCore.QSize:
         """:data:`MIN_WIDTH` wide at least, and as wide as the tabs side by side (the splitter keeps to it)."""

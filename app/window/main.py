@@ -176,6 +176,7 @@ class MainWindow(QMainWindow):
         self.estimation = EstimationView(self.history, self.plot_tabs, self.viewer)  # issue 33: tab and ghost
         self.ensemble = EnsembleView(lambda: self.flight.worker.settings, self.controls, self.send, self.reset,
                                      self.show_message, self.plot_tabs)
+        self.plot_tabs.own(self.environment, self.cmg, self.thrusters, self.ensemble)  # deleted with the window
         self.readouts = Readouts()
         self.frames = FramePresenter(self)
         self.readouts.orbit_toggled.connect(self.frames.show_orbit_angles)
