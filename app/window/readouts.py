@@ -10,12 +10,12 @@ there while the body, driven by the quaternion, is fine.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QLabel
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QLabel, QWidget
 
 from app.controls.torque import torque_unit
 
-__all__ = ["Readouts", "readout_texts", "torque_readout_unit", "GIMBAL_LOCK_TEXT"]
+__all__ = ["Readouts", "SteadyCell", "readout_texts", "torque_readout_unit", "GIMBAL_LOCK_TEXT"]
 
 GIMBAL_LOCK_TEXT = "Gimbal lock (|cos θ| < 0.05): Euler angles meaningless here; the body is fine"
 
@@ -28,6 +28,53 @@ READOUTS = (
 WHEEL_READOUTS = (("wheels", "Ω"), ("h", "H"))
 #: The angles' label relative to the orbit frame.
 ORBIT_LABEL = "ψ θ φ orbit"
+
+
+class SteadyCell(QWidget):
+    """A label in a cell of its own, so that a new text lays the window out again only when its size changes.
+
+    ``QLabel.setText`` asks its parent's layout to be done again at every
+    change (``updateGeometry``), whether its size hint changed or not, and
+    each layout done passes the request up: the readouts, the centre column,
+    the splitter and the main window were laid out again (the main window's
+    layout making a ``QPropertyAnimation`` each time) and repainted, at each
+    readouts' refresh, 15 a second (docs/PERFORMANCE.md, "The window's frame
+    rates (issue 42, stop 53)").  This cell has no layout: the label's
+    request comes to it alone, and it passes one on only when the label's
+    size hint changed.  It takes the label's size hint and size policy and
+    gives the label all of its own area, so the window is laid out as if the
+    label stood in its place.
+
+    Parameters
+    ----------
+    label : QLabel
+        Held as :attr:`label` (made the cell's child).
+    """
+
+    def __init__(self, label: QLabel):
+        super().__init__()
+        label.setParent(self)
+        self.label = label
+        self.setSizePolicy(label.sizePolicy())
+        self._hints = (label.sizeHint(), label.minimumSizeHint())
+
+    def sizeHint(self):
+        return self._hints[0]
+
+    def minimumSizeHint(self):
+        return self._hints[1]
+
+    def event(self, event) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:  # the label's text (or font) changed
+            hints = (self.label.sizeHint(), self.label.minimumSizeHint())
+            if hints != self._hints:
+                self._hints = hints
+                self.updateGeometry()  # only now the layouts above are done again
+        return super().event(event)
+
+    def resizeEvent(self, event) -> None:
+        self.label.setGeometry(self.rect())
+        super().resizeEvent(event)
 
 
 def _vector(values, decimals: int, width: int = 0) -> str:
@@ -108,7 +155,7 @@ def readout_grid(frame, columns, margins) -> tuple:
             value = QLabel(objectName=f"readout_{name}")
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             layout.addWidget(title, row, 2 * col)
-            layout.addWidget(value, row, 2 * col + 1)
+            layout.addWidget(SteadyCell(value), row, 2 * col + 1)
             values[name] = value
     return layout, values
 
@@ -180,7 +227,7 @@ class Readouts(QFrame):
             value = QLabel(objectName=f"readout_{name}")
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             layout.addWidget(title, row, 0)
-            layout.addWidget(value, row, 1, 1, 3)
+            layout.addWidget(SteadyCell(value), row, 1, 1, 3)
             self.values[name], self.titles[name] = value, title
 
     def show_snapshot(self, snapshot) -> None:
@@ -190,8 +237,8 @@ class Readouts(QFrame):
             self._add_wheel_readouts()
         for name in self.titles:
             shown = name in texts
-            if self.values[name].isVisible() != shown:
-                self.values[name].setVisible(shown)
+            if self.titles[name].isVisible() != shown:
+                self.values[name].parentWidget().setVisible(shown)  # its SteadyCell
                 self.titles[name].setVisible(shown)
         for name, text in texts.items():
             label = self.values[name]
