@@ -10,12 +10,12 @@ there while the body, driven by the quaternion, is fine.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QLabel, QWidget
 
 from app.controls.torque import torque_unit
 
-__all__ = ["Readouts", "SteadyCell", "readout_texts", "torque_readout_unit", "GIMBAL_LOCK_TEXT"]
+__all__ = ["Readouts", "SteadyCell", "show_text", "readout_texts", "torque_readout_unit", "GIMBAL_LOCK_TEXT"]
 
 GIMBAL_LOCK_TEXT = "Gimbal lock (|cos θ| < 0.05): Euler angles meaningless here; the body is fine"
 
@@ -39,11 +39,14 @@ class SteadyCell(QWidget):
     the splitter and the main window were laid out again (the main window's
     layout making a ``QPropertyAnimation`` each time) and repainted, at each
     readouts' refresh, 15 a second (docs/PERFORMANCE.md, "The window's frame
-    rates (issue 42, stop 53)").  This cell has no layout: the label's
-    request comes to it alone, and it passes one on only when the label's
-    size hint changed.  It takes the label's size hint and size policy and
+    rates (issue 42, stop 53)").  This cell has no layout, so the label's
+    request stops at it; it takes the label's size hints and size policy and
     gives the label all of its own area, so the window is laid out as if the
-    label stood in its place.
+    label stood in its place.  Its hints follow the label's in
+    :meth:`follow` (:func:`show_text` calls it), which asks for the layouts
+    above only when they changed.  No ``event`` of its own: every event the
+    cell gets (a paint under its label, each time the label is drawn) would
+    call Python.
 
     Parameters
     ----------
@@ -64,17 +67,26 @@ class SteadyCell(QWidget):
     def minimumSizeHint(self):
         return self._hints[1]
 
-    def event(self, event) -> bool:
-        if event.type() == QEvent.Type.LayoutRequest:  # the label's text (or font) changed
-            hints = (self.label.sizeHint(), self.label.minimumSizeHint())
-            if hints != self._hints:
-                self._hints = hints
-                self.updateGeometry()  # only now the layouts above are done again
-        return super().event(event)
+    def follow(self) -> None:
+        """Take the label's size hints; lay the window out again if they changed."""
+        hints = (self.label.sizeHint(), self.label.minimumSizeHint())
+        if hints != self._hints:
+            self._hints = hints
+            self.updateGeometry()
 
     def resizeEvent(self, event) -> None:
         self.label.setGeometry(self.rect())
         super().resizeEvent(event)
+
+
+def show_text(label: QLabel, text: str) -> None:
+    """Set ``label``'s text if it changed; a label in a :class:`SteadyCell` has the window laid out again only
+    when its size hints changed (checked each call, so a new font is followed too)."""
+    if label.text() != text:
+        label.setText(text)
+    cell = label.parentWidget()
+    if isinstance(cell, SteadyCell):
+        cell.follow()
 
 
 def _vector(values, decimals: int, width: int = 0) -> str:
@@ -241,8 +253,6 @@ class Readouts(QFrame):
                 self.values[name].parentWidget().setVisible(shown)  # its SteadyCell
                 self.titles[name].setVisible(shown)
         for name, text in texts.items():
-            label = self.values[name]
-            if label.text() != text:
-                label.setText(text)
+            show_text(self.values[name], text)
         if self.gimbal_lock.isVisible() != snapshot.gimbal_lock:
             self.gimbal_lock.setVisible(snapshot.gimbal_lock)

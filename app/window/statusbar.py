@@ -10,7 +10,7 @@ from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QLabel, QSizeGrip, QStatusBar, QWidget
 
-from app.window.readouts import SteadyCell
+from app.window.readouts import SteadyCell, show_text
 
 __all__ = ["StatusLine", "RateMeter", "STATUS_SECONDS", "KEEP_UP", "MESSAGE_GAP", "speed_state"]
 
@@ -131,7 +131,7 @@ class StatusLine(QObject):
         if label.text() == text:
             return
         before = label.sizeHint().width()
-        label.setText(text)
+        show_text(label, text)
         if label.sizeHint().width() != before:
             self._redraw.start()  # after the layout request the new width posted
 

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel
 from scipy.spatial.transform import Rotation
 
 from app.controls.torque import torque_unit
-from app.window.readouts import GIMBAL_LOCK_TEXT, Readouts, readout_texts
+from app.window.readouts import GIMBAL_LOCK_TEXT, Readouts, readout_texts, show_text
 from sim.model.simulation import Simulation
 from sim.model.rows import Snapshot
 
@@ -415,7 +415,8 @@ def test_the_readouts_sit_centred_in_their_frame(qtbot):
 def test_a_new_text_of_the_same_size_lays_nothing_out_and_a_wider_one_is_shown_whole(qtbot):
     """A label's new text asked for the readouts' layout again at every change, and each layout done passed the
     request up to the main window (15 times a second while a run plays; issue 42, stop 53): its cell
-    (:class:`~app.window.readouts.SteadyCell`) passes it on only when the label's size hint changed."""
+    (:class:`~app.window.readouts.SteadyCell`) stops it, and :func:`~app.window.readouts.show_text` asks for the
+    layouts above only when the label's size hints changed."""
     from PySide6.QtCore import QEvent, QObject
     from PySide6.QtWidgets import QApplication
 
@@ -435,13 +436,13 @@ def test_a_new_text_of_the_same_size_lays_nothing_out_and_a_wider_one_is_shown_w
     counter = Count()
     readouts.installEventFilter(counter)
     label = readouts.values["t"]
-    label.setText("     1.230 s")
+    show_text(label, "     1.230 s")
     qtbot.wait(100)  # laid out for it
     requests.clear()
     for text in ("     3.210 s", "     2.130 s", "     1.230 s"):  # the same glyphs: the same size
-        label.setText(text)
+        show_text(label, text)
         QApplication.processEvents()
     assert requests == []
-    label.setText("123456789.123 s")
+    show_text(label, "123456789.123 s")
     qtbot.waitUntil(lambda: bool(requests), timeout=2000)  # wider: laid out again ...
     qtbot.waitUntil(lambda: label.width() >= label.sizeHint().width())  # ... and shown whole
