@@ -32,7 +32,10 @@ started loading is loaded (a kernel compiled in the background holds the interpr
   user sees is the same as with a redraw at every frame: ``python -m bench.orbit_smoothness`` records
   both (docs/PERFORMANCE.md, "The window's frame rates (issue 42, this stop)");
 - the CPU of the GUI thread and of the simulation thread (cores, from ``/proc/self/task``): what the frames
-  cost beside what the stepping takes, since the two share the interpreter lock.
+  cost beside what the stepping takes, since the two share the interpreter lock; and the GUI thread's CPU a
+  cycle of the frame timer (tick to tick: the frame's slot, the views' paints and Qt's own work), median, p90
+  and p99, printed with each run: what a frame costs, far less sensitive to the machine's load than the frame
+  rate.
 
 With ``--before DIR`` (an exported older tree: ``git archive REV | tar -x -C DIR``) each scenario runs in the
 old tree and in this one in turn, interleaved, so both see the same load.  A DIR holding only ``app/`` (the
@@ -167,6 +170,7 @@ long = [(a, b) for a, b in zip(cycles, cycles[1:]) if b[0] - a[0] >= 1.5 * inter
 long_wall = sum(b[0] - a[0] for a, b in long)
 row.update(interval_ms=1e3 * interval, lost=sum(max(round(g / interval) - 1, 0) for g in gaps) / wall,
            over=sum(w > interval for w in work) / wall, gap_max=1e3 * max(gaps, default=0.0),
+           cycle_cpu=[1e3 * q for q in (sorted(work)[int(f * (len(work) - 1))] for f in (0.5, 0.9, 0.99))] if work else [],
            gaps=[sum(lo <= 1e3 * g < hi for g in gaps) for lo, hi in zip(GAP_BINS, GAP_BINS[1:])],
            long_split=[sum(b[2] - a[2] for a, b in long) / 1e9 / long_wall if long else 0.0,    # GUI thread running
                        sum(b[3] - a[3] for a, b in long) / 1e9 / long_wall if long else 0.0])   # waiting for a core
@@ -243,7 +247,10 @@ def _gaps(r: dict) -> str:
         ran, waited = r["long_split"]
         split = (f"; in the intervals that lost a tick the GUI thread ran {100 * ran:.0f} %, waited for a core "
                  f"{100 * waited:.0f} %, neither {100 * (1 - ran - waited):.0f} %")
-    return (f", tick intervals <17/17-24/24-32/32-48/>48 ms {counts}, longest {r['gap_max']:.0f} ms, the timer's "
+    cpu = ""
+    if r.get("cycle_cpu"):
+        cpu = ", GUI thread CPU a cycle (tick to tick) median/p90/p99 " + "/".join(f"{x:.1f}" for x in r["cycle_cpu"]) + " ms"
+    return (f"{cpu}, tick intervals <17/17-24/24-32/32-48/>48 ms {counts}, longest {r['gap_max']:.0f} ms, the timer's "
             f"interval at the end {r['interval_ms']:.0f} ms{split}")
 
 

@@ -64,11 +64,17 @@ def derived_columns(wheels=None) -> dict:
 
 class DerivedHistory:
     """A :class:`~app.plots.history.History` seen with :func:`derived_columns` besides its own (what
-    :class:`~app.plots.live.PlotPanel` reads: ``count``, ``window``, ``last``)."""
+    :class:`~app.plots.live.PlotPanel` reads: ``count``, ``window``, ``last``).
+
+    A derived column is a function of each sample alone, so the values of the samples read last time are kept and
+    only the samples appended since are derived: the Magnetic tab derived its whole window (thousands of samples
+    at 1000x) for each plot at each of its turns (docs/PERFORMANCE.md, "The window's frame rates (issue 42, stop
+    53)")."""
 
     def __init__(self, history, derived=None):
         self.history = history
         self.derived = dict(derived or {})
+        self._kept = {}  # name -> ((generation, function), count, values of the last samples up to count)
 
     @property
     def count(self) -> int:
@@ -91,11 +97,24 @@ class DerivedHistory:
         rows = []
         for name in names:
             if name in self.derived:
-                cols, function = self.derived[name]
-                rows.append(function(self.history.last(n, cols)))
+                rows.append(self._derived(name, n))
             else:
                 rows.append(self.history.last(n, (name,))[0])
         return np.asarray(rows, dtype=float).reshape(len(rows), n)
+
+    def _derived(self, name: str, n: int) -> np.ndarray:
+        """The last ``n`` values of derived column ``name``: those kept from the last read, and the new samples'."""
+        cols, function = self.derived[name]
+        key, count = (self.history.generation, function), self.history.count
+        kept = self._kept.get(name)
+        new = count - kept[1] if kept is not None and kept[0] == key else -1
+        if 0 <= new <= n and len(kept[2]) >= n - new:
+            old = kept[2][len(kept[2]) - (n - new):]
+            values = np.concatenate([old, np.asarray(function(self.history.last(new, cols)), dtype=float)])
+        else:
+            values = np.asarray(function(self.history.last(n, cols)), dtype=float)
+        self._kept[name] = (key, count, values)
+        return values
 
 
 class EnvironmentPlots(PlotPanel):

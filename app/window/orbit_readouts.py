@@ -12,7 +12,7 @@ import math
 
 from PySide6.QtWidgets import QFrame
 
-from app.window.readouts import readout_grid
+from app.window.readouts import readout_grid, show_text
 
 __all__ = ["OrbitReadouts", "orbit_texts", "ORBIT_READOUTS", "shadow_text", "pointed", "NOT_POINTED"]
 
@@ -94,6 +94,4 @@ class OrbitReadouts(QFrame):
         if self.isHidden() == bool(texts):
             self.setVisible(bool(texts))
         for name, text in texts.items():
-            label = self.values[name]
-            if label.text() != text:
-                label.setText(text)
+            show_text(self.values[name], text)

@@ -11,11 +11,11 @@ there while the body, driven by the quaternion, is fine.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QLabel
+from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QLabel, QWidget
 
 from app.controls.torque import torque_unit
 
-__all__ = ["Readouts", "readout_texts", "torque_readout_unit", "GIMBAL_LOCK_TEXT"]
+__all__ = ["Readouts", "SteadyCell", "show_text", "readout_texts", "torque_readout_unit", "GIMBAL_LOCK_TEXT"]
 
 GIMBAL_LOCK_TEXT = "Gimbal lock (|cos θ| < 0.05): Euler angles meaningless here; the body is fine"
 
@@ -28,6 +28,65 @@ READOUTS = (
 WHEEL_READOUTS = (("wheels", "Ω"), ("h", "H"))
 #: The angles' label relative to the orbit frame.
 ORBIT_LABEL = "ψ θ φ orbit"
+
+
+class SteadyCell(QWidget):
+    """A label in a cell of its own, so that a new text lays the window out again only when its size changes.
+
+    ``QLabel.setText`` asks its parent's layout to be done again at every
+    change (``updateGeometry``), whether its size hint changed or not, and
+    each layout done passes the request up: the readouts, the centre column,
+    the splitter and the main window were laid out again (the main window's
+    layout making a ``QPropertyAnimation`` each time) and repainted, at each
+    readouts' refresh, 15 a second (docs/PERFORMANCE.md, "The window's frame
+    rates (issue 42, stop 53)").  This cell has no layout, so the label's
+    request stops at it; it takes the label's size hints and size policy and
+    gives the label all of its own area, so the window is laid out as if the
+    label stood in its place.  Its hints follow the label's in
+    :meth:`follow` (:func:`show_text` calls it), which asks for the layouts
+    above only when they changed.  No ``event`` of its own: every event the
+    cell gets (a paint under its label, each time the label is drawn) would
+    call Python.
+
+    Parameters
+    ----------
+    label : QLabel
+        Held as :attr:`label` (made the cell's child).
+    """
+
+    def __init__(self, label: QLabel):
+        super().__init__()
+        label.setParent(self)
+        self.label = label
+        self.setSizePolicy(label.sizePolicy())
+        self._hints = (label.sizeHint(), label.minimumSizeHint())
+
+    def sizeHint(self):
+        return self._hints[0]
+
+    def minimumSizeHint(self):
+        return self._hints[1]
+
+    def follow(self) -> None:
+        """Take the label's size hints; lay the window out again if they changed."""
+        hints = (self.label.sizeHint(), self.label.minimumSizeHint())
+        if hints != self._hints:
+            self._hints = hints
+            self.updateGeometry()
+
+    def resizeEvent(self, event) -> None:
+        self.label.setGeometry(self.rect())
+        super().resizeEvent(event)
+
+
+def show_text(label: QLabel, text: str) -> None:
+    """Set ``label``'s text if it changed; a label in a :class:`SteadyCell` has the window laid out again only
+    when its size hints changed (checked each call, so a new font is followed too)."""
+    if label.text() != text:
+        label.setText(text)
+    cell = label.parentWidget()
+    if isinstance(cell, SteadyCell):
+        cell.follow()
 
 
 def _vector(values, decimals: int, width: int = 0) -> str:
@@ -108,7 +167,7 @@ def readout_grid(frame, columns, margins) -> tuple:
             value = QLabel(objectName=f"readout_{name}")
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             layout.addWidget(title, row, 2 * col)
-            layout.addWidget(value, row, 2 * col + 1)
+            layout.addWidget(SteadyCell(value), row, 2 * col + 1)
             values[name] = value
     return layout, values
 
@@ -180,7 +239,7 @@ class Readouts(QFrame):
             value = QLabel(objectName=f"readout_{name}")
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             layout.addWidget(title, row, 0)
-            layout.addWidget(value, row, 1, 1, 3)
+            layout.addWidget(SteadyCell(value), row, 1, 1, 3)
             self.values[name], self.titles[name] = value, title
 
     def show_snapshot(self, snapshot) -> None:
@@ -190,12 +249,10 @@ class Readouts(QFrame):
             self._add_wheel_readouts()
         for name in self.titles:
             shown = name in texts
-            if self.values[name].isVisible() != shown:
-                self.values[name].setVisible(shown)
+            if self.titles[name].isVisible() != shown:
+                self.values[name].parentWidget().setVisible(shown)  # its SteadyCell
                 self.titles[name].setVisible(shown)
         for name, text in texts.items():
-            label = self.values[name]
-            if label.text() != text:
-                label.setText(text)
+            show_text(self.values[name], text)
         if self.gimbal_lock.isVisible() != snapshot.gimbal_lock:
             self.gimbal_lock.setVisible(snapshot.gimbal_lock)

@@ -10,6 +10,8 @@ from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QLabel, QSizeGrip, QStatusBar, QWidget
 
+from app.window.readouts import SteadyCell, show_text
+
 __all__ = ["StatusLine", "RateMeter", "STATUS_SECONDS", "KEEP_UP", "MESSAGE_GAP", "speed_state"]
 
 #: Seconds between updates of the rates (their averaging time).
@@ -84,7 +86,7 @@ class StatusLine(QObject):
         bar.addPermanentWidget(self.device)
         self._link_meter = RateMeter()
         for label in self.labels.values():
-            bar.addPermanentWidget(label)
+            bar.addPermanentWidget(SteadyCell(label))  # a new text lays the bar out only when its size changes
         self._meter = RateMeter()
         self._next = 0.0
 
@@ -129,7 +131,7 @@ class StatusLine(QObject):
         if label.text() == text:
             return
         before = label.sizeHint().width()
-        label.setText(text)
+        show_text(label, text)
         if label.sizeHint().width() != before:
             self._redraw.start()  # after the layout request the new width posted
 

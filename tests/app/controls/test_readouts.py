@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel
 from scipy.spatial.transform import Rotation
 
 from app.controls.torque import torque_unit
-from app.window.readouts import GIMBAL_LOCK_TEXT, Readouts, readout_texts
+from app.window.readouts import GIMBAL_LOCK_TEXT, Readouts, readout_texts, show_text
 from sim.model.simulation import Simulation
 from sim.model.rows import Snapshot
 
@@ -112,7 +112,7 @@ def test_the_widget_shows_each_text_beside_its_name(qtbot):
     for name, title in titles.items():
         value = readouts.findChild(QLabel, f"readout_{name}")
         assert value.text() == expected[name], name
-        row, col, _, _ = layout.getItemPosition(layout.indexOf(value))
+        row, col, _, _ = layout.getItemPosition(layout.indexOf(value.parentWidget()))
         assert layout.itemAtPosition(row, col - 1).widget().text() == title, name
     assert readouts.gimbal_lock.isHidden()
 
@@ -251,7 +251,7 @@ def test_wheel_rows_appear_under_the_warning_with_their_speeds_and_the_momentum(
     for row, (name, (title, text)) in enumerate(expected.items(), start=warning_row + 1):
         value = shown.findChild(QLabel, f"readout_{name}")
         assert value is not None and value.text() == text, name
-        assert layout.getItemPosition(layout.indexOf(value)) == (row, 1, 1, 3), name
+        assert layout.getItemPosition(layout.indexOf(value.parentWidget())) == (row, 1, 1, 3), name
         name_label = layout.itemAtPosition(row, 0).widget()
         assert name_label is not value and name_label.text() == title, name
         assert name_label.objectName() == "readout_name"            # the style sheet's name for the names
@@ -410,3 +410,39 @@ def test_the_readouts_sit_centred_in_their_frame(qtbot):
     right, bottom = outer.right() - inner.right(), outer.bottom() - inner.bottom()
     assert left == right and top == bottom, (left, top, right, bottom)
     assert min(left, top) > 0
+
+
+def test_a_new_text_of_the_same_size_lays_nothing_out_and_a_wider_one_is_shown_whole(qtbot):
+    """A label's new text asked for the readouts' layout again at every change, and each layout done passed the
+    request up to the main window (15 times a second while a run plays; issue 42, stop 53): its cell
+    (:class:`~app.window.readouts.SteadyCell`) stops it, and :func:`~app.window.readouts.show_text` asks for the
+    layouts above only when the label's size hints changed."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication
+
+    readouts = Readouts()
+    qtbot.addWidget(readouts)
+    readouts.show_snapshot(SNAPSHOT)
+    readouts.show()
+    qtbot.waitExposed(readouts)
+    requests = []
+
+    class Count(QObject):
+        def eventFilter(self, watched, event):
+            if event.type() == QEvent.Type.LayoutRequest:
+                requests.append(watched)
+            return False
+
+    counter = Count()
+    readouts.installEventFilter(counter)
+    label = readouts.values["t"]
+    show_text(label, "     1.230 s")
+    qtbot.wait(100)  # laid out for it
+    requests.clear()
+    for text in ("     3.210 s", "     2.130 s", "     1.230 s"):  # the same glyphs: the same size
+        show_text(label, text)
+        QApplication.processEvents()
+    assert requests == []
+    show_text(label, "123456789.123 s")
+    qtbot.waitUntil(lambda: bool(requests), timeout=2000)  # wider: laid out again ...
+    qtbot.waitUntil(lambda: label.width() >= label.sizeHint().width())  # ... and shown whole

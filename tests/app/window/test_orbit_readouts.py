@@ -80,7 +80,7 @@ def test_the_widget_shows_each_text_beside_its_name_and_hides_without_an_orbit(q
     for name, title in titles.items():
         value = readouts.findChild(QLabel, f"readout_{name}")
         assert value.text() == EXPECTED[name], name
-        row, col, _, _ = layout.getItemPosition(layout.indexOf(value))
+        row, col, _, _ = layout.getItemPosition(layout.indexOf(value.parentWidget()))
         assert layout.itemAtPosition(row, col - 1).widget().text() == title, name
     readouts.show_snapshot(SNAPSHOT)
     assert readouts.isHidden()

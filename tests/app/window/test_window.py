@@ -612,7 +612,8 @@ def test_a_long_status_message_stops_short_of_the_time(qtbot, window):
     bar, time_label = window.statusBar(), window.status.labels["time"]
     text = "an attitude file's summary, longer than the room the status bar has left of its labels " * 4
     window.show_message(text, error=False)
-    qtbot.waitUntil(lambda: time_label.isVisible() and time_label.x() > 200)
+    cell = time_label.parentWidget()  # the label's cell in the bar (app.window.readouts.SteadyCell)
+    qtbot.waitUntil(lambda: time_label.isVisible() and cell.x() > 200)
     first = min(w.x() for w in bar.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
                 if w.isVisible() and w.x() > 0 and not isinstance(w, QSizeGrip))   # the permanent widgets
     picture = _rgb(bar.grab().toImage()).max(axis=2).astype(int)
