@@ -13,11 +13,12 @@ disable the collector early, freeze, so that the frozen objects are never scanne
 :func:`collector_held` is that rule: while any load holds it the collector makes no automatic collection (a
 ``gc.collect()`` asked for still runs); when the last hold ends, everything the process has then is frozen
 (``gc.freeze``) and the collector is enabled again if it was when the first hold began.  What is frozen is kept
-for good: a frozen object that later becomes cyclic garbage is never freed (it is freed by reference counting like
-any other once nothing refers to it).  So the first hold begins with a full collection: the cyclic garbage there
-is then (a previous run's, in a window switched to another scenario; the earlier tests', in a test process)
-is freed instead of frozen.  It scans only what is not frozen yet: a few milliseconds once the window has
-frozen its own objects (measured: docs/RELIABILITY.md, "A closed window freed (stop 53)").  Only a load from
+for good: cyclic garbage that exists at that moment is never freed, nor is a frozen object that later becomes
+cyclic garbage (it is freed by reference counting like any other once nothing refers to it).  The hold never
+collects itself: a collection in the loader thread destroys whatever Qt objects are garbage then, from a thread
+that is not the GUI's; tried at stop 53 (a full collection as the first hold began, to free the garbage instead
+of freezing it), it deadlocked a window under `make stress` (`QObject::~QObject` in the loader waiting for the
+interpreter lock) and was reverted.  Only a load from
 the disk cache holds it (a few tenths of a second); a compile runs with the collector as it is (numba's compiler
 makes much cyclic garbage, for seconds).  No numba and no Qt here.
 """
@@ -37,18 +38,14 @@ _enabled_before = False  # whether the collector was enabled when the first of t
 
 @contextlib.contextmanager
 def collector_held():
-    """No automatic garbage collection inside (any thread), a full one as the first hold begins; on leaving the
-    last hold, ``gc.freeze()`` and the collector enabled again if it was when the first hold began (the module's
-    docstring)."""
+    """No automatic garbage collection inside (any thread); on leaving the last hold, ``gc.freeze()`` and the
+    collector enabled again if it was when the first hold began (the module's docstring)."""
     global _holds, _enabled_before
     with _lock:
-        first = _holds == 0
-        if first:
+        if _holds == 0:
             _enabled_before = gc.isenabled()
             gc.disable()
         _holds += 1
-    if first:  # the garbage there is now is freed, not frozen with the load at the end
-        gc.collect()
     try:
         yield
     finally:

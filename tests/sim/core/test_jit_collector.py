@@ -12,7 +12,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import weakref
 from pathlib import Path
 
 import pytest
@@ -69,8 +68,7 @@ def test_a_load_from_the_cache_makes_no_collection_freezes_what_it_made_and_leav
     loaded = _child(tmp_path, LOAD, "enabled")
     assert loaded["cached"] and loaded["ready"] and loaded["value"] == 3.0
     assert loaded["frozen"] > 10_000          # what they made is out of the collector's sight (numba: ~60,000)
-    # numba's import and the load, one hold each: the full collection each begins with, and no automatic one
-    assert loaded["collections"] in ([2], [2, 2]), loaded["collections"]
+    assert loaded["collections"] == []       # numba's import and the load: no automatic collection at all
     assert loaded["enabled"]                  # and the collector runs again
     disabled = _child(tmp_path, LOAD, "disabled")
     assert disabled["cached"] and disabled["ready"] and not disabled["enabled"]   # off it was, off it stays
@@ -120,27 +118,6 @@ def test_a_hold_in_this_process_turns_the_collector_off_then_on_and_freezes():
             kept = [[i] for i in range(1000)]
             before = gc.get_freeze_count()
         assert gc.isenabled() and gc.get_freeze_count() >= before + len(kept)
-    finally:
-        gc.unfreeze()
-        gc.enable()
-
-
-def test_garbage_there_is_when_a_hold_begins_is_freed_not_frozen():
-    """The first hold begins with a full collection: a cycle that is garbage then (a previous run's, in a window
-    switched to another scenario) is freed, where a freeze would have kept it for good."""
-
-    class Node:
-        pass
-
-    gc.disable()  # no automatic collection frees it first
-    try:
-        node = Node()
-        node.me = node  # a cycle: only the collector frees it
-        gone = weakref.ref(node)
-        del node
-        with collector_held():
-            pass
-        assert gone() is None
     finally:
         gc.unfreeze()
         gc.enable()
