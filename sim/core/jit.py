@@ -316,8 +316,10 @@ class Kernel:
         if self._ready and not DISABLED:
             try:
                 return self._dispatcher(*args)
-            except (TypeError, RuntimeError):  # numba's "No matching definition" ("compilation disabled" while
-                if not self._load_types(args):  # a load compiles): Python meanwhile (an ensemble stood still 12-60 s)
+            except (TypeError, RuntimeError) as exc:  # numba's "No matching definition" ("compilation disabled"
+                if self._loaded_meanwhile(args, exc):  # while a load compiles): Python meanwhile (an ensemble stood
+                    return self._dispatcher(*args)  # still 12-60 s), or the types a load has just added
+                if not self._load_types(args):
                     raise
         elif DISABLED:
             return boxed(self.py_func(*args))
@@ -394,6 +396,14 @@ class Kernel:
                 self._thread = threading.Thread(target=self._background, args=(args,), daemon=True,
                                                 name=f"attitude-sim loads {self.py_func.__name__}")
                 self._thread.start()
+
+    def _loaded_meanwhile(self, args, exc) -> bool:
+        """True when numba refused to compile ``args``' types although they are loaded: the call waited for numba's
+        compiler lock while :meth:`_load_types`'s thread loaded them, then found compiling disabled again (numba
+        checks that before its overloads).  The kernel was not run: calling it again runs what was loaded.  Seen
+        once in ``make test`` (an MEKF's update called with read-only arrays while a thread loaded them)."""
+        return (str(exc) == "compilation disabled"
+                and tuple(self._dispatcher.typeof_pyval(a) for a in args) in self._dispatcher.overloads)
 
     def _load_types(self, args) -> bool:
         """A call of types the kernel has not loaded (else False): a thread loads them (once), a child compiling them."""

@@ -155,6 +155,41 @@ def test_a_loaded_kernel_called_with_other_types_runs_python_while_a_thread_load
     assert np.array_equal(python[2], other[2]) and len(compiled_in) == 1
 
 
+@needs_jit
+def test_a_call_that_finds_compiling_disabled_after_a_load_added_its_types_runs_them():
+    """The race of a call with types a thread is loading: numba's dispatch misses them, the call waits for the
+    compiler lock the load holds, then numba refuses to compile ("compilation disabled") although the load has
+    just added them (``make test``, stop 53: an MEKF's update failed so).  The call runs the loaded code."""
+    fresh = jit.Kernel(kalman.mekf_propagate.py_func)
+    fresh.wait(*_filters(3))
+    other = _filters(5)
+    other = (other[0], other[1], np.asfortranarray(other[2]), *other[3:])   # other types ...
+    fresh.compile(*other, stream=False)                                     # ... loaded, as by the thread
+
+    class Racing:
+        """The dispatcher as the racing call met it: refusing once, then dispatching."""
+
+        def __init__(self, real):
+            self.real, self.refused = real, False
+
+        def __call__(self, *args):
+            if not self.refused:
+                self.refused = True
+                raise RuntimeError("compilation disabled")
+            return self.real(*args)
+
+        def __getattr__(self, name):
+            return getattr(self.real, name)
+
+    fresh._dispatcher = racing = Racing(fresh._dispatcher)
+    python = _filters(5)
+    kalman.mekf_propagate.py_func(*python)
+    fresh(*other)
+    assert racing.refused
+    assert np.array_equal(python[2], other[2])                  # run, the same bits as the Python source
+    assert not [t for t in threading.enumerate() if t.name.endswith("for other types") and t.is_alive()]
+
+
 CHILD = """
 import sys
 import sim
