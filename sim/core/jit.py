@@ -316,10 +316,13 @@ class Kernel:
         if self._ready and not DISABLED:
             try:
                 return self._dispatcher(*args)
-            except (TypeError, RuntimeError) as exc:  # numba's "No matching definition" ("compilation disabled"
-                if self._loaded_meanwhile(args, exc):  # while a load compiles): Python meanwhile (an ensemble stood
-                    return self._dispatcher(*args)  # still 12-60 s), or the types a load has just added
-                if not self._load_types(args):
+            except (TypeError, RuntimeError) as exc:  # numba's "No matching definition", "compilation disabled"
+                types = tuple(self._dispatcher.typeof_pyval(a) for a in args)
+                if types not in self._dispatcher.overloads:  # Python meanwhile (an ensemble stood still 12-60 s)
+                    self._load_types(types)
+                elif str(exc) == "compilation disabled":  # loaded meanwhile (_load_types): the kernel did not run
+                    return self._dispatcher(*args)
+                else:
                     raise
         elif DISABLED:
             return boxed(self.py_func(*args))
@@ -397,23 +400,17 @@ class Kernel:
                                                 name=f"attitude-sim loads {self.py_func.__name__}")
                 self._thread.start()
 
-    def _loaded_meanwhile(self, args, exc) -> bool:
-        """True when numba refused to compile ``args``' types although they are loaded: the call waited for numba's
-        compiler lock while :meth:`_load_types`'s thread loaded them, then found compiling disabled again (numba
-        checks that before its overloads).  The kernel was not run: calling it again runs what was loaded.  Seen
-        once in ``make test`` (an MEKF's update called with read-only arrays while a thread loaded them)."""
-        return (str(exc) == "compilation disabled"
-                and tuple(self._dispatcher.typeof_pyval(a) for a in args) in self._dispatcher.overloads)
+    def _load_types(self, types) -> None:
+        """A call of numba's ``types``, not loaded: a thread loads them (once), a child compiling them.
 
-    def _load_types(self, args) -> bool:
-        """A call of types the kernel has not loaded (else False): a thread loads them (once), a child compiling them."""
-        if (types := tuple(self._dispatcher.typeof_pyval(a) for a in args)) in self._dispatcher.overloads:
-            return False
+        A call of those types made while the thread loads them waits for numba's compiler lock, which the load
+        holds, then finds compiling disabled again (numba checks that before its overloads): the kernel did not
+        run, and :meth:`__call__` calls it again, now loaded.  Seen once in ``make test`` (an MEKF's update called
+        with read-only arrays while a thread loaded them)."""
         with self._guard:
             if types not in self._more and not self._more.add(types):  # once
                 threading.Thread(target=self._background, args=((), types), daemon=True, name="attitude-sim "
                                  f"loads {self.py_func.__name__} for other types").start()
-        return True
 
     def wait(self, *args, stream=None) -> float:
         """Load it now for the types of ``args`` (default: its sample): in this thread, saying so on ``stream``
