@@ -58,6 +58,10 @@ _FACE = {
     # sim.core.body
     "Body": "sim.core.body",
     "HOFFMANN_INERTIA": "sim.core.body",
+    # sim.core.collector
+    "collect_due": "sim.core.collector",
+    "own_collection": "sim.core.collector",
+    "release_collection": "sim.core.collector",
     # sim.core.control
     "CONTROLLERS": "sim.core.control",
     # sim.core.integrators

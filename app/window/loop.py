@@ -5,6 +5,11 @@ cannot keep up), the latest snapshot, and what each frame shows: every sample go
 the bodies turn to the display time (between two computed states, a step or a batch apart:
 :mod:`app.window.tween`); the readouts, the controls, the fault banner and the status bar follow at
 :data:`SLOW_EVERY` frames.  It shows through the parts of its :class:`~app.window.main.MainWindow`.
+
+While a frame loop lives, Python's garbage collector collects only in the GUI thread, at the start of each frame
+(:func:`sim.core.collector.own_collection`, :func:`~sim.core.collector.collect_due`): a collection destroys what it
+finds unreachable in the thread that runs it, and Qt objects destroyed off the GUI thread can deadlock the
+window (docs/RELIABILITY.md, "Garbage collected in the GUI thread").
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from PySide6.QtCore import Qt, QTimer
 
 from app.controls.torque import torque_unit
 from app.window.pace import FramePace
+from sim import collect_due, own_collection, release_collection
 
 __all__ = ["FrameLoop", "SLOW_EVERY", "MESSAGE_SECONDS"]
 
@@ -54,6 +60,15 @@ class FrameLoop:
         self.pace = FramePace()
         self.timer = QTimer(window, timerType=Qt.TimerType.PreciseTimer, interval=self.pace.interval)
         self.timer.timeout.connect(self.frame)
+        own_collection()  # garbage collected at each frame, in this thread (module docstring), until stop()
+        self._owned = [True]
+        self.timer.destroyed.connect(lambda *_, owned=self._owned: _release(owned))  # a window deleted unclosed
+
+    def stop(self) -> None:
+        """Stop the frame timer; the garbage collector collects automatically again (once no other window owns
+        it)."""
+        self.timer.stop()
+        _release(self._owned)
 
     def show_frame(self, view_only: bool = False) -> None:
         """Draw one frame now from what the flight computed (an unpaced window's owner calls it).
@@ -81,6 +96,7 @@ class FrameLoop:
         """
         w = self._window
         self._tick += 1
+        collect_due()  # the garbage collection due, here in the GUI thread (module docstring)
         if w.playback.active:  # an attitude file plays: it shows its own frame (app.window.playback)
             w.playback.frame(self._tick)
             return
@@ -162,3 +178,10 @@ class FrameLoop:
     def interval(self) -> int:
         """The frame timer's interval now, ms (:class:`~app.window.pace.FramePace`)."""
         return self.timer.interval()
+
+
+def _release(owned: list) -> None:
+    """Release the collection that a frame loop owns (``owned = [True]``), once."""
+    if owned[0]:
+        owned[0] = False
+        release_collection()

@@ -298,7 +298,7 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- close
     def closeEvent(self, event):
         """Stop the frame timer and the simulation thread (within 1 s), save the size."""
-        self.loop.timer.stop()
+        self.loop.stop()  # the frame timer, and the garbage collector's own thread again (app.window.loop)
         self.keys.detach()
         self.gamepad.close()
         self.video.close()
