@@ -6,7 +6,15 @@ from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout
 
 from app.controls.widgets import ValueSlider
 
-__all__ = ["CommandGroup"]
+__all__ = ["CommandGroup", "NOTES"]
+
+#: The group's note: whether the command angles fly, and why not.
+NOTES = {
+    "followed": "The controller flies the body there; the blue ghost shows the command.",
+    "no controller": "Needs a controller (Control tab); the blue ghost shows the command.",
+    "pointing": "The {mode} pointing makes the command now (Pointing, below); inertial gives it back to "
+                "these angles.",
+}
 
 
 class CommandGroup(QGroupBox):
@@ -22,7 +30,7 @@ class CommandGroup(QGroupBox):
     parent : QWidget, optional
     """
 
-    KEYS = ("command_deg",)
+    KEYS = ("command_deg", "controller", "pointing")  # the settings it shows: the angles, and whether they fly
 
     def __init__(self, submit, parent=None):
         super().__init__("Command attitude", parent)
@@ -37,15 +45,24 @@ class CommandGroup(QGroupBox):
             slider.setToolTip(f"Command {what}, degrees")
             slider.moved.connect(self._send)
             layout.addWidget(slider)
-        note = QLabel("Needs a controller (Control tab); the blue ghost shows the command.", wordWrap=True)
-        note.setObjectName("note")
-        layout.addWidget(note)
+        self.note = QLabel(NOTES["no controller"], wordWrap=True, objectName="note")
+        layout.addWidget(self.note)
 
     def show_settings(self, settings) -> None:
-        """Show the model's command angles (zero when there is no command)."""
+        """Show the model's command angles (zero when there is no command) and whether they fly: the sliders
+        disabled while a moving pointing mode makes the command (``Settings.command_followed``), the note saying
+        what flies."""
         angles = settings.command_deg or (0.0, 0.0, 0.0)
+        moving = settings.pointing != "inertial"
         for slider, angle in zip(self.sliders, angles):
             slider.show_value(angle)
+            slider.setEnabled(not moving)
+        if settings.command_followed:
+            self.note.setText(NOTES["followed"])
+        elif moving:
+            self.note.setText(NOTES["pointing"].format(mode=settings.pointing))
+        else:
+            self.note.setText(NOTES["no controller"])
 
     def _send(self, _value=None) -> None:
         self._submit("command_deg", tuple(slider.value for slider in self.sliders))

@@ -292,6 +292,13 @@ class Settings:
         return 0 if self.thrusters == "none" else len(self.thruster_set.force)
 
     @property
+    def command_followed(self) -> bool:
+        """True when the command angles (``command_deg``) are what flies: an attitude controller follows them and
+        the pointing is ``inertial``.  A moving mode makes its own command at each step (:mod:`sim.gnc.pointing`),
+        and the angles wait until the pointing is inertial again; without a controller nothing follows them."""
+        return self.controller != "none" and self.pointing == "inertial"
+
+    @property
     def has_orbit(self) -> bool:
         """True with orbit elements or a TLE: the run has a world (sim.model.world)."""
         return self.orbit is not None or self.tle is not None

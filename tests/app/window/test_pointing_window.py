@@ -72,3 +72,28 @@ def test_choosing_sun_pointing_without_a_controller_switches_one_on_and_the_body
         sun = get_sun(epoch + snap.t / 86400.0).cartesian.xyz.value
         return math.degrees(math.acos(min(1.0, z @ (sun / np.linalg.norm(sun)))))
     qtbot.waitUntil(lambda: sun_error_deg() < 1.0, timeout=60_000)   # the acquisition takes about 100 s simulated
+
+
+def test_the_command_angles_wait_while_a_moving_mode_makes_the_command_and_fly_once_it_is_inertial(main_window,
+                                                                                                  qtbot):
+    """A moving mode makes its own command, so the command angles would do nothing (stop 54: they were enabled and
+    said only 'needs a controller'): disabled, and the note says what flies; back to inertial they fly, and the body
+    turns to the aircraft angles dragged (scipy's ZYX Euler angles as the oracle)."""
+    from scipy.spatial.transform import Rotation
+
+    from app.controls.command import NOTES
+
+    win = main_window("nadir_pointing", speed=50.0)
+    group = win.controls.command
+    qtbot.waitUntil(lambda: not any(slider.isEnabled() for slider in group.sliders))
+    assert group.note.text() == NOTES["pointing"].format(mode="nadir")
+    win.controls.pointing.mode.setCurrentText("inertial")  # as the user picks it
+    qtbot.waitUntil(lambda: all(slider.isEnabled() for slider in group.sliders))
+    assert win.worker.settings.pointing == "inertial" and group.note.text() == NOTES["followed"]
+    group.sliders[1].set_value(30.0)  # pitch 30 deg, as the user drags it
+    target = Rotation.from_euler("ZYX", [0.0, 30.0, 0.0], degrees=True)  # body to inertial
+
+    def error_deg():
+        body = Rotation.from_quat(win.last_snapshot.attitude).inv()  # C(Q) is inertial to body
+        return math.degrees((body.inv() * target).magnitude())
+    qtbot.waitUntil(lambda: error_deg() < 0.5, timeout=60_000)

@@ -186,3 +186,30 @@ def test_inertia_message_gives_the_reason():
 def test_denormal_dt_message_states_the_minimum():
     with pytest.raises(SettingsError, match=r"below the smallest step 1e-09 s"):
         Settings(dt=1e-320)
+
+
+@pytest.mark.parametrize("pointing, controller", [("nadir", "quaternion"), ("inertial", "quaternion"),
+                                                  ("inertial", "euler"), ("inertial", "none")])
+def test_command_followed_says_whether_the_command_angles_move_the_body(pointing, controller):
+    """The window disables the command angles by it: the oracle is the run itself, with and without a command
+    dragged after 10 s (the same steps otherwise)."""
+    import dataclasses
+
+    import numpy as np
+
+    from sim.model.controls import Control
+    from sim.run.scenario import load
+
+    settings = dataclasses.replace(load("nadir_pointing").settings, pointing=pointing, controller=controller)
+    ends = []
+    for command in (None, (0.0, 30.0, 0.0)):
+        sim = Simulation(settings)
+        for _ in range(100):
+            sim.step()
+        if command is not None:
+            sim.apply(Control("command_deg", command))
+        for _ in range(300):
+            sim.step()
+        ends.append(np.array(sim.q))
+    moved = float(np.max(np.abs(ends[0] - ends[1]))) > 1e-6
+    assert settings.command_followed == moved
