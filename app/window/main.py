@@ -269,6 +269,11 @@ class MainWindow(QMainWindow):
             self.flight.worker.send(entry)
         except SettingsError as exc:
             self.show_message(str(exc))
+            return
+        settings = self.controls.current_settings() or self.flight.worker.settings
+        if settings.pointing != "inertial" and any(i.key == "command_deg" for i in entry):  # the gamepad's, say
+            self.show_message(f"The {settings.pointing} pointing makes the command: the command angles wait until "
+                              "the pointing is inertial (Fly > Pointing)", error=False)
 
     def _toggle_pause_at_end(self, pause: bool) -> None:
         self.flight.set_pause_at_end(pause, self.loop.last.t if self.loop.last is not None else 0.0)

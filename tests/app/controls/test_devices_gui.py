@@ -155,3 +155,12 @@ def test_the_status_bar_counts_the_live_link(qtbot):
         win.close()
         win.deleteLater()
     assert win.link._pub is None                       # closed with the window
+
+
+def test_command_mode_under_a_moving_pointing_mode_says_the_command_angles_wait(qtbot, main_window, virtual):
+    """The twin of the disabled command sliders (stop 54): the gamepad's command angles cannot fly while the nadir
+    pointing makes the command, and the status bar says so instead of nothing happening."""
+    win = main_window("nadir_pointing", speed=1.0)
+    win.gamepad.set_mapping(win.gamepad.mapping.with_(mode="command", zone=0.0, curve=0.0, command_deg=40.0))
+    virtual.axis(LEFTY, 32767)
+    qtbot.waitUntil(lambda: "nadir pointing makes the command" in win.statusBar().currentMessage())
