@@ -54,3 +54,24 @@ def test_a_scenario_file_is_refused_with_the_same_line(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and FIX in err
     assert path.read_bytes() == before
+
+
+def test_command_angles_a_moving_mode_overrides_for_the_whole_run_exit_2_naming_the_fix(tmp_path, capsys):
+    """Stop 54, the twin at the command line of the window's disabled command sliders: under nadir pointing the
+    command angles would never fly (the run's attitude is the same with or without them,
+    tests/sim/model/test_settings.py), so ``--command`` is refused; with --pointing inertial, or an event that
+    makes the pointing inertial, it runs."""
+    out_csv = tmp_path / "out.csv"
+    code = main(["run", "--scenario", "nadir_pointing", "--command", "0,30,0", "--duration", "1", "--out",
+                 str(out_csv)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and not out_csv.exists()
+    assert len(err.strip().splitlines()) == 1
+    assert "--command 0,30,0: the nadir pointing makes the command" in err and "--pointing inertial" in err
+    assert main(["run", "--scenario", "nadir_pointing", "--command", "0,30,0", "--pointing", "inertial",
+                 "--duration", "1", "--dt", "0.5"]) == 0
+    path = tmp_path / "later.toml"  # nadir first, inertial from t = 0.5 s: the command flies then
+    path.write_text('[scenario]\nduration = 1.0\n\n[settings]\norbit = [500.0, 0.0, 97.0, 0.0, 0.0, 0.0]\n'
+                    'pointing = "nadir"\ncontroller = "quaternion"\ndt = 0.5\n\n'
+                    '[[events]]\nat = 0.5\npointing = "inertial"\n')
+    assert main(["run", "--scenario", str(path), "--command", "0,30,0"]) == 0
