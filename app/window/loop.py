@@ -6,7 +6,8 @@ the bodies turn to the display time (between two computed states, a step or a ba
 :mod:`app.window.tween`); the readouts, the controls, the fault banner and the status bar follow at
 :data:`SLOW_EVERY` frames.  It shows through the parts of its :class:`~app.window.main.MainWindow`.
 
-While a frame loop lives, Python's garbage collector collects only in the GUI thread, at the start of each frame
+While a paced frame loop runs (the window's simulation thread runs beside it), Python's garbage collector collects
+only in the GUI thread, at the start of each frame
 (:func:`sim.core.collector.own_collection`, :func:`~sim.core.collector.collect_due`): a collection destroys what it
 finds unreachable in the thread that runs it, and Qt objects destroyed off the GUI thread can deadlock the
 window (docs/RELIABILITY.md, "Garbage collected in the GUI thread").
@@ -60,9 +61,16 @@ class FrameLoop:
         self.pace = FramePace()
         self.timer = QTimer(window, timerType=Qt.TimerType.PreciseTimer, interval=self.pace.interval)
         self.timer.timeout.connect(self.frame)
-        own_collection()  # garbage collected at each frame, in this thread (module docstring), until stop()
-        self._owned = [True]
+        self._owned = [False]
         self.timer.destroyed.connect(lambda *_, owned=self._owned: _release(owned))  # a window deleted unclosed
+
+    def start(self) -> None:
+        """Start the frame timer (a paced window, once it is built); from now on garbage is collected at each
+        frame, in this thread (module docstring), until :meth:`stop`."""
+        if not self._owned[0]:
+            own_collection()
+            self._owned[0] = True
+        self.timer.start()
 
     def stop(self) -> None:
         """Stop the frame timer; the garbage collector collects automatically again (once no other window owns

@@ -149,10 +149,14 @@ class MainWindow(QMainWindow):
         self.playback = PlaybackControl(self)  # File > Open attitude file (app.window.playback)
         self.record_action, self.compare_action = build_menus(self)
         runs.record_action = self.record_action
-        runs.show_run(self.flight.start(prepare=self.ensemble.prepare))
+        if paced:  # the frame timer, and garbage collected in this thread before the simulation thread runs
+            self.loop.start()  # (app.window.loop); it ticks once the event loop runs
+        try:
+            runs.show_run(self.flight.start(prepare=self.ensemble.prepare))
+        except BaseException:
+            self.loop.stop()
+            raise
         self._restore_geometry()
-        if paced:
-            self.loop.timer.start()
 
     # ---------------------------------------------------------------- layout
     def _build(self, speed: float) -> None:

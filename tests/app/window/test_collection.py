@@ -26,6 +26,8 @@ def test_while_a_window_runs_every_collection_is_made_in_the_gui_thread_and_clos
     gc.callbacks.append(note)
     try:
         win = main_window("fly_on_estimate", speed=10.0)
+        assert [g for g, gui in seen if not gui] == []   # none off the GUI thread while the window was made
+        seen.clear()                                     # what follows: the frames' own collections
         start = win.last_snapshot.t
         qtbot.waitUntil(lambda: win.last_snapshot.t > start + 20.0 and sum(gui for _, gui in seen) >= 10)
         assert not gc.isenabled()                        # owned by the frame loop
