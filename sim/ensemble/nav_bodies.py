@@ -183,7 +183,7 @@ def advance_nav_bodies(x, par, flags, world0, n, s0, t0, faulted, done, track, k
             el[c] = orbit[0, c]
     orb = fixed_part(el)
     fs = np.full(SAMPLES, np.nan)
-    kept = new_kept()  # the orbit's states, read again at later steps (orbit_world.orbit_kept)
+    kept = new_kept(p[0, 34])  # the orbit's states, read again at later steps (orbit_world.orbit_kept)
     tm = terms[0].copy()
     mode, field = int(inp[36]), int(inp[37])
     srp = fl[12] != 0
