@@ -125,7 +125,8 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
         fs = np.full(SAMPLES, np.nan)
         kept = new_kept(par[0, 34])
         for i in range(n + 1):
-            world_into(worlds[i], orbit[0], orb, t0 + (s0 + i) * par[0, 34], shared, srp, fs, terms[0], kept, NO_SUN)
+            world_into(worlds[i], orbit[0], orb, t0 + (s0 + i) * par[0, 34], shared, srp, fs, terms[0], kept, NO_SUN,
+                       False)
     # one epoch for all the orbits (no epoch spread): the Sun once a step for every body, when a step reads it
     epoch = not one and int(shared[38]) == 0 and (mode != INERTIAL or srp)
     for j in range(orbit.shape[0]):
@@ -175,7 +176,7 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
                     world[a] = worlds[i, a]
             else:
                 given = (suns[i, 0], suns[i, 1], suns[i, 2], suns[i, 3]) if epoch else NO_SUN
-                world_into(world, el, orb, t, inp, srp, fs, tm, kept, given)
+                world_into(world, el, orb, t, inp, srp, fs, tm, kept, given, False)
             if field != 0:  # the torquers' dipole at the step's start (again at a call's first: the same bits)
                 torquers_into(world, q, t, speeds, norm, wh, mag, rd)
             if mode != INERTIAL:  # CommandInterpolator.follow: the sign continuous with the present command

@@ -38,7 +38,7 @@ from sim.world.sun import AU_KM, sun_direction
 from sim.world.time import days_tt_of
 from sim.world.surfaces import pressure
 
-__all__ = ["body_elements", "world_into", "sensed_into", "made_into", "fixed_part", "orbit_at", "orbit_kept",
+__all__ = ["body_elements", "world_into", "fixed_part", "orbit_at", "orbit_kept",
            "new_kept", "renew_kept", "sun_at", "field_sample", "torquers_into", "SAMPLES", "KEPT", "SLOTS_PER_STEP", "NO_SUN", "IGRF", "DIPOLE"]
 
 #: The field models' numbers (:data:`sim.model.world_kernel.FIELD_CODES`).
@@ -158,20 +158,7 @@ def _samples(el, orb, t, fs, terms):
 
 
 @jitable
-def world_into(world, el, orb, t, inp, srp, fs, terms, kept, given):
-    """:func:`made_into` of what the step reads (``sensed`` False)."""
-    made_into(world, el, orb, t, inp, srp, fs, terms, kept, given, False)
-
-
-@jitable
-def sensed_into(world, el, orb, t, inp, srp, fs, terms, kept, given):
-    """:func:`made_into` with the Sun and the shadow always made (``sensed``): what the sensors read besides the
-    step (:func:`sim.model.craft_nav.start_inputs`: the Sun, the shadow, the Earth and the field)."""
-    made_into(world, el, orb, t, inp, srp, fs, terms, kept, given, True)
-
-
-@jitable
-def made_into(world, el, orb, t, inp, srp, fs, terms, kept, given, sensed):
+def world_into(world, el, orb, t, inp, srp, fs, terms, kept, given, sensed):
     """The world of :data:`sim.model.advance_craft.WORLD` at ``t`` into ``world``, as
     :func:`sim.model.advance_craft.next_world` writes it from :func:`sim.model.world_kernel.world_into` (its
     torquers apart: :func:`torquers_into`) for an orbit row ``el`` (``orb`` its :func:`fixed_part`) and the
@@ -186,7 +173,10 @@ def made_into(world, el, orb, t, inp, srp, fs, terms, kept, given, sensed):
     With inertial pointing, no field, no drag and no SRP a step reads the orbit alone: the rest is not made;
     without drag, only what the step reads (no geodetic point, no GMST but for the dipole, the shadow only for
     SRP: what :class:`~sim.model.world.WorldState`'s readers see is made by Python after the call), and with
-    ``sensed`` the Sun and the shadow besides, the same numbers as :func:`sim.model.world_kernel.world_values`'."""
+    ``sensed`` (what the sensors read besides the step, :func:`sim.model.craft_nav.start_inputs`: the Sun, the
+    shadow, the Earth and the field) the Sun and the shadow besides, the same numbers as
+    :func:`sim.model.world_kernel.world_values`'.  (One function for both, called as it is: a wrapper a call deep
+    costs each array argument's reference counts, about 26 ns of a Sun-pointing world.)"""
     mode, field, air = int(inp[36]), int(inp[37]), int(inp[38])
     many = mode != INERTIAL or field == DIPOLE  # more than one orbit state a step: the states kept
     rv = orbit_kept(el, orb, t, kept) if many else orbit_at(el, orb, t)
