@@ -69,10 +69,10 @@ def main(argv=None) -> int:
         orb = fixed_part(el)
         fs = np.full(SAMPLES, np.nan)
         world = np.zeros(39)
-        kept = new_kept()
+        kept = new_kept(0.1)
         s = 0.0
         for i in range(n):
-            world_into(world, el, orb, 0.0 + i * 0.1, inp, False, fs, terms[0], kept, NO_SUN)
+            world_into(world, el, orb, 0.0 + i * 0.1, inp, False, fs, terms[0], kept, NO_SUN, False)
             s += world[24]
         return s
 
@@ -126,7 +126,8 @@ def main(argv=None) -> int:
     el = orbit[0].copy()
     p, fl = par[0].copy(), flags.copy()
     world = np.zeros(39)
-    world_into(world, el, fixed_part(el), 0.0, shared, False, np.full(SAMPLES, np.nan), terms[0], new_kept(), NO_SUN)
+    world_into(world, el, fixed_part(el), 0.0, shared, False, np.full(SAMPLES, np.nan), terms[0], new_kept(0.1), NO_SUN,
+               False)
     world[24:28] = (0.0, 0.0, 0.0, 1.0)
     timed(f"Kepler's equation (e = {el[1]:.4f})", kepler_loop, el[5], el[1])
     timed("one orbit state (Kepler + state)", orbit_loop, el)

@@ -23,7 +23,7 @@ out at the same step for all: the loop stops before a step whose navigation woul
 
 On the orbit the bodies share (an estimator flies on no other), the world of each step is made once in the loop for
 every body as :func:`sim.ensemble.orbit_loop.advance_orbit_bodies` makes it
-(:func:`sim.ensemble.orbit_world.sensed_into`:
+(:func:`sim.ensemble.orbit_world.world_into`, ``sensed``:
 the orbit, the Sun and the shadow the sensors see, the field, a moving mode's command and rate), then each body's
 torquers (:func:`~sim.ensemble.orbit_world.torquers_into`) and command (its sign followed), and the sensors read it
 as the single body's loop does (:func:`sim.model.craft_nav.start_inputs`: the sun sensors, the magnetometer in the
@@ -47,7 +47,7 @@ from sim.core.jit import jitable, kernel
 from sim.core.wheel_program import program
 from sim.ensemble.compiled import track_body
 from sim.gnc.sensing import INP_SIZE, estimate_error, navigation
-from sim.ensemble.orbit_world import NO_SUN, SAMPLES, fixed_part, new_kept, sensed_into, torquers_into
+from sim.ensemble.orbit_world import NO_SUN, SAMPLES, fixed_part, new_kept, torquers_into, world_into
 from sim.gnc.pointing import INERTIAL
 from sim.model import advance_craft as craft
 from sim.model import world_kernel as wk
@@ -129,7 +129,7 @@ def advance_nav_bodies(x, par, flags, world0, n, s0, t0, faulted, done, track, k
     the wheels' speeds) with their navigation (the module docstring), in place; it holds no GIL
     (:func:`sim.ensemble.compiled.on_threads`).  Step by step: on an orbit the world of the step (made once for
     every body,
-    :func:`sim.ensemble.orbit_world.sensed_into`, then each body's torquers and command), the navigation over
+    :func:`sim.ensemble.orbit_world.world_into`, ``sensed``, then each body's torquers and command), the navigation over
     the range's rows (one call of :func:`sim.gnc.sensing.navigation` for them all, as the numpy path's), then
     each body's step.
 
@@ -183,7 +183,7 @@ def advance_nav_bodies(x, par, flags, world0, n, s0, t0, faulted, done, track, k
             el[c] = orbit[0, c]
     orb = fixed_part(el)
     fs = np.full(SAMPLES, np.nan)
-    kept = new_kept()  # the orbit's states, read again at later steps (orbit_world.orbit_kept)
+    kept = new_kept(p[0, 34])  # the orbit's states, read again at later steps (orbit_world.orbit_kept)
     tm = terms[0].copy()
     mode, field = int(inp[36]), int(inp[37])
     srp = fl[12] != 0
@@ -201,7 +201,7 @@ def advance_nav_bodies(x, par, flags, world0, n, s0, t0, faulted, done, track, k
     while True:
         t = t0 + (s0 + i) * dt
         if on_orbit:  # the world at the step's start (Simulation._update_world), each body's torquers and command
-            sensed_into(base, el, orb, t, inp, srp, fs, tm, kept, NO_SUN)
+            world_into(base, el, orb, t, inp, srp, fs, tm, kept, NO_SUN, True)
             for a in range(r):
                 wa = world[a]
                 for c in range(21):

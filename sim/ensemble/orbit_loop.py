@@ -41,8 +41,8 @@ from sim.core.jit import DISABLED, kernel
 from sim.core.wheel_program import program
 from sim.ensemble import compiled
 from sim.ensemble.compiled import on_threads, track_body
-from sim.ensemble.orbit_world import (NO_SUN, SAMPLES, body_elements, fixed_part, new_kept, sun_at, torquers_into,
-                                      world_into)
+from sim.ensemble.orbit_world import (NO_SUN, SAMPLES, body_elements, fixed_part, new_kept, renew_kept, sun_at,
+                                      torquers_into, world_into)
 from sim.gnc.pointing import INERTIAL, MODE_CODES
 from sim.model import advance_craft as craft
 from sim.model import world_kernel as wk
@@ -123,9 +123,10 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
     if one:
         orb = fixed_part(orbit[0])
         fs = np.full(SAMPLES, np.nan)
-        kept = new_kept()
+        kept = new_kept(par[0, 34])
         for i in range(n + 1):
-            world_into(worlds[i], orbit[0], orb, t0 + (s0 + i) * par[0, 34], shared, srp, fs, terms[0], kept, NO_SUN)
+            world_into(worlds[i], orbit[0], orb, t0 + (s0 + i) * par[0, 34], shared, srp, fs, terms[0], kept, NO_SUN,
+                       False)
     # one epoch for all the orbits (no epoch spread): the Sun once a step for every body, when a step reads it
     epoch = not one and int(shared[38]) == 0 and (mode != INERTIAL or srp)
     for j in range(orbit.shape[0]):
@@ -134,6 +135,7 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
     for i in range(suns.shape[0]):
         suns[i, 0], suns[i, 1], suns[i, 2], suns[i, 3] = sun_at(orbit[0, 9], orbit[0, 10], t0 + (s0 + i) * par[0, 34])
     nw = wheels.shape[0]
+    kept = new_kept(par[0, 34])  # (each body's: renewed for it)
     for j in range(lo, hi):
         # each body's own copies of par's row, the flags, the tables and the input, its metrics in locals: an
         # array passed to a function costs atomic reference counts, on a counter the threads share when the array
@@ -147,7 +149,7 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
         el = orbit[0 if one else j].copy()
         orb = fixed_part(el)  # its orbit's shape and axes, once (the same bits as at every step)
         fs = np.full(SAMPLES, np.nan)  # its IGRF samples
-        kept = new_kept()  # its orbit states, read again at later steps
+        renew_kept(kept, p[34])  # its orbit states, read again at later steps
         world = np.zeros(_WORLDS)
         buf = np.zeros((9, nw))
         speeds = buf[6]
@@ -174,7 +176,7 @@ def advance_orbit_bodies(x, par, flags, table, orbit, shared, qc, n, s0, t0, fau
                     world[a] = worlds[i, a]
             else:
                 given = (suns[i, 0], suns[i, 1], suns[i, 2], suns[i, 3]) if epoch else NO_SUN
-                world_into(world, el, orb, t, inp, srp, fs, tm, kept, given)
+                world_into(world, el, orb, t, inp, srp, fs, tm, kept, given, False)
             if field != 0:  # the torquers' dipole at the step's start (again at a call's first: the same bits)
                 torquers_into(world, q, t, speeds, norm, wh, mag, rd)
             if mode != INERTIAL:  # CommandInterpolator.follow: the sign continuous with the present command

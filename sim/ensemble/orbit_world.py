@@ -38,18 +38,23 @@ from sim.world.sun import AU_KM, sun_direction
 from sim.world.time import days_tt_of
 from sim.world.surfaces import pressure
 
-__all__ = ["body_elements", "world_into", "sensed_into", "made_into", "fixed_part", "orbit_at", "orbit_kept",
-           "new_kept", "sun_at", "field_sample", "torquers_into", "SAMPLES", "KEPT", "NO_SUN", "IGRF", "DIPOLE"]
+__all__ = ["body_elements", "world_into", "fixed_part", "orbit_at", "orbit_kept",
+           "new_kept", "renew_kept", "sun_at", "field_sample", "torquers_into", "SAMPLES", "KEPT", "SLOTS_PER_STEP", "NO_SUN", "IGRF", "DIPOLE"]
 
 #: The field models' numbers (:data:`sim.model.world_kernel.FIELD_CODES`).
 DIPOLE, IGRF = FIELD_CODES["dipole"], FIELD_CODES["igrf"]
 #: Length of a body's IGRF samples (:func:`world_into`'s ``fs``): the number ``k`` of the first sample (NaN: none
 #: yet), the field at the samples ``k`` and ``k + 1`` (T, ECI).
 SAMPLES = 7
-#: Orbit states a body keeps (:func:`orbit_kept`): a moving mode reads its orbit at ``t`` and ``t -+ 0.5 s``, the
-#: dipole at ``t + 1 s``, so at dt 0.1 s a state made at one step is read again up to ten steps later, among
-#: up to twenty states made since (1.02 Kepler solves a step at dt 0.1 s with 24, 2.0 with 16).
-KEPT = 24
+#: Orbit states a body keeps (:func:`orbit_kept`), one in each of as many slots (a power of two): a moving mode
+#: reads its orbit at ``t`` and ``t -+ 0.5 s``, the dipole at ``t + 1 s``, so a state made at one step is read
+#: again up to ``1 / dt`` steps later, among states of times spanning ``1.5 s`` (:data:`SLOTS_PER_STEP`
+#: ``1.5 / dt`` slots: 60 at dt 0.1 s, 120 at 0.05 s).
+KEPT = 128
+#: Slots of :func:`orbit_kept` a step of the time base spans: a time ``x`` goes to the slot
+#: ``round(SLOTS_PER_STEP x / dt)`` modulo :data:`KEPT`, so the step times and the half-steps between them
+#: (``t -+ 0.5 s`` at dt 1 s), and the quarter steps, have slots of their own.
+SLOTS_PER_STEP = 4.0
 #: The Sun not given to :func:`world_into` (each body makes its own).
 NO_SUN = (0.0, 0.0, 0.0, math.nan)
 
@@ -73,33 +78,42 @@ def orbit_at(el, orb, t):
 
 
 @jitable
-def new_kept():
-    """A body's kept orbit states for :func:`orbit_kept`, none yet: rows ``(t, r, v)`` (NaN times: no state), the
-    last row's first number the next row to write."""
-    kept = np.full((KEPT + 1, 7), np.nan)
-    kept[KEPT, 0] = 0.0
+def new_kept(dt):
+    """A body's kept orbit states for :func:`orbit_kept` on a time base of step ``dt``, none yet: rows ``(t, r,
+    v)`` (NaN times: no state), the last row's first number the slots a second (:data:`SLOTS_PER_STEP` / ``dt``)."""
+    kept = np.empty((KEPT + 1, 7))
+    renew_kept(kept, dt)
     return kept
 
 
 @jitable
+def renew_kept(kept, dt):
+    """``kept`` (:func:`new_kept`) emptied for another body's states on a time base of step ``dt``: its times
+    made NaN (a state is read only at its own time)."""
+    for a in range(KEPT):
+        kept[a, 0] = np.nan
+    kept[KEPT, 0] = SLOTS_PER_STEP / dt
+
+
+@jitable
 def orbit_kept(el, orb, t, kept):
-    """:func:`orbit_at` ``(el, orb, t)``, found among the states ``kept`` (:func:`new_kept`) when one was made at
-    the same ``t`` (equal and of the same sign: the same formula of the same numbers, the same bits), else made
-    and kept in place of the oldest.  The rate feed-forward's ``t + 0.5 s`` of one step is a later step's ``t`` and
-    ``t - 0.5 s`` whenever the sums of the time base round alike (two in three at dt 0.1 s): one Kepler solve a
-    step where there were three."""
-    last = int(kept[KEPT, 0]) + KEPT
-    for b in range(KEPT):  # the newest first
-        a = (last - b - 1) % KEPT
-        if kept[a, 0] == t and math.copysign(1.0, kept[a, 0]) == math.copysign(1.0, t):
-            return (kept[a, 1], kept[a, 2], kept[a, 3]), (kept[a, 4], kept[a, 5], kept[a, 6])
+    """:func:`orbit_at` ``(el, orb, t)``, the state kept in ``t``'s slot (:func:`new_kept`,
+    :data:`SLOTS_PER_STEP`) when it was made at the same ``t`` (equal and of the same sign: the same formula of
+    the same numbers, the same bits), else made and kept there.  The rate feed-forward's ``t + 0.5 s`` of one
+    step is a later step's ``t`` and ``t - 0.5 s`` whenever the sums of the time base round alike (two in three
+    at dt 0.1 s): one Kepler solve a step where there were three, found in one look (a time whose slot is out of
+    an integer's range is not kept)."""
+    u = t * kept[KEPT, 0]
+    if not abs(u) < 1e15:
+        return orbit_at(el, orb, t)
+    a = int(math.floor(u + 0.5)) & (KEPT - 1)
+    if kept[a, 0] == t and math.copysign(1.0, kept[a, 0]) == math.copysign(1.0, t):
+        return (kept[a, 1], kept[a, 2], kept[a, 3]), (kept[a, 4], kept[a, 5], kept[a, 6])
     rv = orbit_at(el, orb, t)
-    a = int(kept[KEPT, 0])
     kept[a, 0] = t
     for b in range(3):
         kept[a, 1 + b] = rv[0][b]
         kept[a, 4 + b] = rv[1][b]
-    kept[KEPT, 0] = float((a + 1) % KEPT)
     return rv
 
 
@@ -144,20 +158,7 @@ def _samples(el, orb, t, fs, terms):
 
 
 @jitable
-def world_into(world, el, orb, t, inp, srp, fs, terms, kept, given):
-    """:func:`made_into` of what the step reads (``sensed`` False)."""
-    made_into(world, el, orb, t, inp, srp, fs, terms, kept, given, False)
-
-
-@jitable
-def sensed_into(world, el, orb, t, inp, srp, fs, terms, kept, given):
-    """:func:`made_into` with the Sun and the shadow always made (``sensed``): what the sensors read besides the
-    step (:func:`sim.model.craft_nav.start_inputs`: the Sun, the shadow, the Earth and the field)."""
-    made_into(world, el, orb, t, inp, srp, fs, terms, kept, given, True)
-
-
-@jitable
-def made_into(world, el, orb, t, inp, srp, fs, terms, kept, given, sensed):
+def world_into(world, el, orb, t, inp, srp, fs, terms, kept, given, sensed):
     """The world of :data:`sim.model.advance_craft.WORLD` at ``t`` into ``world``, as
     :func:`sim.model.advance_craft.next_world` writes it from :func:`sim.model.world_kernel.world_into` (its
     torquers apart: :func:`torquers_into`) for an orbit row ``el`` (``orb`` its :func:`fixed_part`) and the
@@ -172,7 +173,10 @@ def made_into(world, el, orb, t, inp, srp, fs, terms, kept, given, sensed):
     With inertial pointing, no field, no drag and no SRP a step reads the orbit alone: the rest is not made;
     without drag, only what the step reads (no geodetic point, no GMST but for the dipole, the shadow only for
     SRP: what :class:`~sim.model.world.WorldState`'s readers see is made by Python after the call), and with
-    ``sensed`` the Sun and the shadow besides, the same numbers as :func:`sim.model.world_kernel.world_values`'."""
+    ``sensed`` (what the sensors read besides the step, :func:`sim.model.craft_nav.start_inputs`: the Sun, the
+    shadow, the Earth and the field) the Sun and the shadow besides, the same numbers as
+    :func:`sim.model.world_kernel.world_values`'.  (One function for both, called as it is: a wrapper a call deep
+    costs each array argument's reference counts, about 26 ns of a Sun-pointing world.)"""
     mode, field, air = int(inp[36]), int(inp[37]), int(inp[38])
     many = mode != INERTIAL or field == DIPOLE  # more than one orbit state a step: the states kept
     rv = orbit_kept(el, orb, t, kept) if many else orbit_at(el, orb, t)

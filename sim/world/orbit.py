@@ -4,9 +4,10 @@ Units: km, km/s, rad, s.  Positions and velocities are ECI (J2000, :mod:`sim.wor
 
 * **Two-body** (:class:`KeplerOrbit` with ``j2=False``): the mean anomaly
   advances as ``M = M0 + n t``, ``n = sqrt(mu / a^3)``; Kepler's equation is
-  solved by Newton's method and the state follows from the elements
-  (Vallado, *Fundamentals of Astrodynamics and Applications*, 4th ed.,
-  Algorithm 2 (KepEqtnE) and Algorithm 10 (COE2RV)).  Exact at any ``t``: no step.
+  solved by Newton's method (Vallado, *Fundamentals of Astrodynamics and
+  Applications*, 4th ed., Algorithm 2 (KepEqtnE)) and the state follows from the
+  eccentric anomaly directly (:func:`anomaly_state`; from elements with a true
+  anomaly, Vallado Algorithm 10 (COE2RV)).  Exact at any ``t``: no step.
 * **Two-body + J2** (``j2=True``): the given elements are taken as mean
   elements whose node, perigee and mean anomaly drift at the first-order
   secular rates (Vallado (9-41); Brouwer 1959), with ``p = a (1 - e^2)``::
@@ -40,8 +41,9 @@ from sim.core.algebra import matvec_MtV
 from sim.world.frames import WGS84_A_KM, precession
 from sim.world.time import DAY, Epoch, julian_centuries_tt
 
-__all__ = ["MU_KM", "J2", "R_EARTH_KM", "OrbitError", "kepler", "eccentric_anomaly", "coe_to_rv",
-           "orbit_shape", "orbit_axes", "perifocal_state", "axes_fixed", "shape_state", "mean_elements_state", "true_to_mean", "elements_to_state",
+__all__ = ["MU_KM", "J2", "R_EARTH_KM", "OrbitError", "KEPLER_TOL", "KEPLER_STEP", "kepler", "eccentric_sincos",
+           "eccentric_anomaly", "coe_to_rv", "orbit_shape", "orbit_axes", "perifocal_state", "anomaly_state",
+           "axes_fixed", "shape_state", "mean_elements_state", "true_to_mean", "elements_to_state",
            "state_to_elements", "j2_rates", "KeplerOrbit", "TleOrbit", "read_tle", "check_elements"]
 
 #: The Earth's gravitational parameter, km^3/s^2 (EGM96; the same as sim.world.environment's MU_EARTH).
@@ -56,22 +58,47 @@ class OrbitError(ValueError):
     """Elements or a TLE that make no orbit (one line, naming what is wrong)."""
 
 
-@jitable
-def eccentric_anomaly(m, e):
-    """The eccentric anomaly ``E`` of Kepler's equation ``M = E - e sin E`` (rad), Vallado Algorithm 2.
+#: Kepler's equation is solved when Newton's next iterate is within this of the root (rad) by the a priori bound
+#: of :func:`eccentric_sincos`: a twentieth of an ulp of ``E`` at 1 rad.
+KEPLER_TOL = 1e-17
+#: ... and its last step at most this (rad): the angle difference's series of :func:`eccentric_sincos` to ``d^2``
+#: then leaves under ``d^3 / 6``, 1.7e-19 (a thousandth of an ulp at 0.5).
+KEPLER_STEP = 1e-6
 
-    ``M`` is taken into ``[-pi, pi)``; Newton's method from Vallado's start
-    ``E = M - e`` for ``M < 0``, ``M + e`` otherwise, until a step is under
-    1e-15 rad (at most 50 passes).
+
+@jitable
+def eccentric_sincos(m, e):
+    """``(E, sin E, cos E)``: the eccentric anomaly of Kepler's equation ``M = E - e sin E`` (rad), Vallado
+    Algorithm 2 (KepEqtnE), and its sine and cosine, what the state at ``E`` reads (:func:`anomaly_state`).
+
+    ``M`` is taken into ``[-pi, pi)``; Newton's method from Vallado's start ``E = M - e`` for ``M < 0``,
+    ``M + e`` otherwise.  A pass at ``E`` makes ``sin E`` and ``cos E`` for its step ``d``; Newton's next
+    iterate ``E - d`` is within ``e d^2 / (2 (1 - e))`` of the root (``f' = 1 - e cos E >= 1 - e``,
+    ``|f''| = |e sin E| <= e``), so the passes stop when that bound is under :data:`KEPLER_TOL` and ``|d|``
+    under :data:`KEPLER_STEP` (at most 50 passes), and the sine and cosine of ``E - d`` come from the last
+    pass's by the angle difference, ``sin(E - d) = sin E (1 - d^2/2) - d cos E``,
+    ``cos(E - d) = cos E (1 - d^2/2) + d sin E``: no pass made only to find the step small, and no
+    sine or cosine made again (two passes at e = 0.006 where a stop on ``|d| <= 1e-15`` made three; ``E``, its
+    sine and cosine within 2 ulp, tests/sim/core/test_kepler_equation.py).  ``d`` is the difference of the two
+    iterates as rounded, so the sine and cosine are those of the ``E`` returned.
     """
     m = m - (2.0 * math.pi) * ((m + math.pi) // (2.0 * math.pi))  # into [-pi, pi)
     ee = m + e * (-1.0 if m < 0.0 else 1.0)
     for _ in range(50):
-        step = (ee - e * math.sin(ee) - m) / (1.0 - e * math.cos(ee))
-        ee = ee - step
-        if not abs(step) > 1e-15:
-            break
-    return ee
+        s, c = math.sin(ee), math.cos(ee)
+        new = ee - (ee - e * s - m) / (1.0 - e * c)
+        d = ee - new
+        if not abs(d) > KEPLER_STEP and not e * d * d > 2.0 * KEPLER_TOL * (1.0 - e):  # (NaN: returned as it is)
+            h = 1.0 - 0.5 * d * d
+            return new, s * h - c * d, c * h + s * d
+        ee = new
+    return ee, math.sin(ee), math.cos(ee)
+
+
+@jitable
+def eccentric_anomaly(m, e):
+    """The eccentric anomaly ``E`` of Kepler's equation ``M = E - e sin E`` (rad): :func:`eccentric_sincos`'s."""
+    return eccentric_sincos(m, e)[0]
 
 
 @kernel
@@ -103,10 +130,9 @@ def true_to_mean(nu, e, ops=FLOAT):
 
 @jitable
 def orbit_shape(a, e, i, mu):
-    """What of :func:`coe_to_rv` the node and perigee do not move: ``(p, sqrt(mu/p), cos i, sin i)``, the
-    semi-latus rectum ``p = a (1 - e^2)`` (Vallado Algorithm 10)."""
-    p = a * (1.0 - e * e)
-    return p, math.sqrt(mu / p), math.cos(i), math.sin(i)
+    """What of the state at an eccentric anomaly (:func:`anomaly_state`) the node and perigee do not move:
+    ``(a, sqrt(mu/a), cos i, sin i, sqrt(1 - e^2))``."""
+    return a, math.sqrt(mu / a), math.cos(i), math.sin(i), math.sqrt((1.0 - e) * (1.0 + e))
 
 
 @jitable
@@ -120,28 +146,45 @@ def orbit_axes(raan, argp, ci, si):
 
 
 @jitable
-def perifocal_state(e, nu, shape, axes):
-    """``(rx, ry, rz, vx, vy, vz)`` at true anomaly ``nu`` of an orbit's :func:`orbit_shape` and
-    :func:`orbit_axes` (Vallado Algorithm 10: perifocal ``r = p/(1 + e cos nu) (cos nu, sin nu, 0)``,
-    ``v = sqrt(mu/p) (-sin nu, e + cos nu, 0)``, turned by ``(P, Q)``)."""
-    p, k = shape[0], shape[1]
+def _turned(px, py, vx, vy, axes):
+    """The perifocal ``(px, py, 0)`` and ``(vx, vy, 0)`` in ECI by the frame's ``(P, Q)`` (:func:`orbit_axes`)."""
     (p1, p2, p3), (q1, q2, q3) = axes
-    cn, sn = math.cos(nu), math.sin(nu)
-    rr = p / (1.0 + e * cn)
-    px, py = rr * cn, rr * sn
-    vx, vy = -k * sn, k * (e + cn)
     return (p1 * px + q1 * py, p2 * px + q2 * py, p3 * px + q3 * py,
             p1 * vx + q1 * vy, p2 * vx + q2 * vy, p3 * vx + q3 * vy)
 
 
 @jitable
+def perifocal_state(e, nu, p, k, axes):
+    """``(rx, ry, rz, vx, vy, vz)`` at true anomaly ``nu`` (Vallado Algorithm 10: perifocal
+    ``r = p/(1 + e cos nu) (cos nu, sin nu, 0)``, ``v = sqrt(mu/p) (-sin nu, e + cos nu, 0)``, turned by
+    :func:`orbit_axes`), ``p = a (1 - e^2)`` the semi-latus rectum and ``k = sqrt(mu/p)``."""
+    cn, sn = math.cos(nu), math.sin(nu)
+    rr = p / (1.0 + e * cn)
+    return _turned(rr * cn, rr * sn, -k * sn, k * (e + cn), axes)
+
+
+@jitable
+def anomaly_state(e, se, ce, shape, axes):
+    """``(rx, ry, rz, vx, vy, vz)`` at the eccentric anomaly of sine ``se`` and cosine ``ce``
+    (:func:`eccentric_sincos`) of an orbit's :func:`orbit_shape` and :func:`orbit_axes`: the ellipse in its
+    eccentric anomaly (Vallado, *Fundamentals of Astrodynamics and Applications*, 4th ed., Sec. 2.2; Curtis,
+    *Orbital Mechanics for Engineering Students*, Ch. 3), perifocal ``r = a (cos E - e, sqrt(1-e^2) sin E, 0)``
+    (``|r| = a (1 - e cos E)``) and, with ``dE/dt = n / (1 - e cos E)``, ``n = sqrt(mu/a^3)``,
+    ``v = sqrt(mu/a) / (1 - e cos E) (-sin E, sqrt(1-e^2) cos E, 0)``, turned by ``(P, Q)``.  The same state as
+    the true anomaly's (:func:`perifocal_state`) without the true anomaly: no ``atan2``, no sine and cosine of it."""
+    a, k, f = shape[0], shape[1], shape[4]
+    g = k / (1.0 - e * ce)
+    return _turned(a * (ce - e), a * f * se, -g * se, g * f * ce, axes)
+
+
+@jitable
 def coe_to_rv(a, e, i, raan, argp, nu, mu):
     """``(rx, ry, rz, vx, vy, vz)`` ECI (km, km/s) of elements ``a`` (km), ``e``, ``i``, RAAN, argument of perigee,
-    true anomaly (rad), ``mu`` km^3/s^2: Vallado Algorithm 10 (COE2RV), :func:`perifocal_state` of
-    :func:`orbit_shape` and :func:`orbit_axes`.
+    true anomaly (rad), ``mu`` km^3/s^2: Vallado Algorithm 10 (COE2RV), :func:`perifocal_state` turned by
+    :func:`orbit_axes`.
     """
-    shape = orbit_shape(a, e, i, mu)
-    return perifocal_state(e, nu, shape, orbit_axes(raan, argp, shape[2], shape[3]))
+    p = a * (1.0 - e * e)
+    return perifocal_state(e, nu, p, math.sqrt(mu / p), orbit_axes(raan, argp, math.cos(i), math.sin(i)))
 
 
 @jitable
@@ -157,18 +200,17 @@ def axes_fixed(raan, argp, raan_rate, argp_rate) -> bool:
 def shape_state(shape, axes, fixed, e, raan, argp, m0, raan_rate, argp_rate, m_rate, t):
     """:func:`mean_elements_state` at ``t`` of an orbit's :func:`orbit_shape` (computed once), and its
     :func:`orbit_axes` computed once when ``fixed`` (:func:`axes_fixed`), else made at ``t`` here."""
-    ee = eccentric_anomaly(m0 + m_rate * t, e)
-    nu = 2.0 * math.atan2(math.sqrt(1.0 + e) * math.sin(0.5 * ee), math.sqrt(1.0 - e) * math.cos(0.5 * ee))
+    _, se, ce = eccentric_sincos(m0 + m_rate * t, e)
     if not fixed:
         axes = orbit_axes(raan + raan_rate * t, argp + argp_rate * t, shape[2], shape[3])
-    return perifocal_state(e, nu, shape, axes)
+    return anomaly_state(e, se, ce, shape, axes)
 
 
 @jitable
 def mean_elements_state(a, e, i, raan, argp, m0, raan_rate, argp_rate, m_rate, t):
     """``(rx, ry, rz, vx, vy, vz)`` at ``t`` of mean elements drifting at constant rates (two-body, or the J2
-    secular rates of :func:`j2_rates`): ``M = M0 + dM/dt t``, :func:`eccentric_anomaly`, the true anomaly
-    ``nu = 2 atan2(sqrt(1+e) sin(E/2), sqrt(1-e) cos(E/2))`` (Vallado (2-10)), :func:`coe_to_rv`
+    secular rates of :func:`j2_rates`): ``M = M0 + dM/dt t``, :func:`eccentric_sincos`, the state at the
+    eccentric anomaly (:func:`anomaly_state`) turned by the axes of the node and perigee at ``t``
     (:func:`shape_state`, its parts made at ``t``)."""
     axes = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
     return shape_state(orbit_shape(a, e, i, MU_KM), axes, False, e, raan, argp, m0, raan_rate, argp_rate, m_rate, t)
