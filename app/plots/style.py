@@ -187,16 +187,50 @@ def _opaque(pen: QtGui.QPen) -> QtGui.QPen:
     return opaque
 
 
+#: Room a vertical axis's labelled ticks keep between them, in lines of the tick font (:meth:`PlotAxisItem.tickSpacing`).
+LABEL_ROOM = 1.0
+
+
+def coarser_spacing(spacing: float) -> float:
+    """The next spacing of the 1, 2, 5 series above ``spacing`` (itself of the series, as pyqtgraph's are).
+
+    Examples
+    --------
+    >>> [coarser_spacing(s) for s in (0.1, 0.2, 0.5, 1.0, 20.0)]
+    [0.2, 0.5, 1.0, 2.0, 50.0]
+    """
+    unit = 10.0 ** math.floor(math.log10(spacing) + 1e-9)
+    mantissa = round(spacing / unit)
+    return (2.0 if mantissa < 2 else 5.0 if mantissa < 5 else 10.0) * unit
+
+
 class PlotAxisItem(pg.AxisItem):
     """An axis with :func:`tick_strings` labels, no SI prefix and opaque grid lines.
 
-    Ticks and grid lines come in two levels (major, minor) instead of three.
+    Ticks and grid lines come in two levels (major, minor) instead of three.  On a short vertical axis the
+    labelled ticks are spaced so that their labels do not overlap (:meth:`tickSpacing`).
     """
 
     def __init__(self, orientation: str):
         super().__init__(orientation)
         self.enableAutoSIPrefix(False)
         self.setStyle(maxTickLevel=1)
+
+    def tickSpacing(self, minVal, maxVal, size):
+        """pyqtgraph's spacing, its labelled (major) ticks made coarser on a vertical axis until two are
+        :data:`LABEL_ROOM` lines of the tick font apart: pyqtgraph always draws the major level's labels, and on a
+        plot 40 px high (the CMG tab at 1280x720) four of them overlapped.  The old major spacing becomes the minor
+        one: its grid lines stay, its labels drawn only where they fit."""
+        levels = super().tickSpacing(minVal, maxVal, size)
+        span = abs(maxVal - minVal)
+        if not levels or self.orientation not in ("left", "right") or self.logMode or not size > 0 or not span > 0:
+            return levels
+        room = LABEL_ROOM * QtGui.QFontMetricsF(self.style["tickFont"] or QtGui.QFont()).height()
+        major = levels[0][0]
+        spacing = major
+        while spacing * size / span < room and coarser_spacing(spacing) <= span:
+            spacing = coarser_spacing(spacing)
+        return levels if spacing == major else [(spacing, 0.0), (major, 0.0)]
 
     def tickStrings(self, values, scale, spacing):
         """Labels for ``values`` (pyqtgraph's hook); see :func:`tick_strings`; powers of ten on a log axis."""

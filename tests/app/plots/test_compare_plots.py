@@ -465,3 +465,30 @@ def test_log_axis_marks_minor_ticks_lying_on_either_end_of_the_range(log_axis):
     values = [k * 1e-3 for k in range(2, 10)] + [k * 1e-2 for k in range(2, 10)] + \
              [k * 0.1 for k in range(2, 10)] + [2.0, 3.0, 4.0, 5.0]
     assert minor == pytest.approx([math.log10(v) for v in values], abs=1e-12)
+
+
+@pytest.mark.parametrize("low, high, size", [(-0.45, 0.3, 40), (-120.0, 10.0, 35), (0.0, 1.1, 30), (-3.0, 2.0, 25)])
+def test_a_short_plot_axis_spaces_its_labels_at_least_a_line_of_the_tick_font_apart(plot_axis, low, high, size):
+    """pyqtgraph draws every label of the major level: on the CMG tab's plots at 1280x720 (about 40 px high) its
+    four labels of dδ/dt overlapped (stop 54).  The labelled ticks are now at least a line of the tick font apart
+    (Qt's font metrics as the oracle), of the 1, 2, 5 series, with at least one in view; pyqtgraph's major
+    spacing stays as the minor level (its grid lines)."""
+    from pyqtgraph.Qt import QtGui
+
+    line = QtGui.QFontMetricsF(QtGui.QFont()).height()
+    levels = plot_axis.tickValues(low, high, size)
+    (step, major) = levels[0]
+    assert step * size / (high - low) >= line
+    assert major and all(low <= v <= high for v in major)
+    assert round(step / 10.0 ** math.floor(math.log10(step) + 1e-9), 9) in (1.0, 2.0, 5.0)
+    assert len(levels) == 2 and levels[1][0] < step
+
+
+def test_a_tall_plot_axis_keeps_pyqtgraphs_spacing(plot_axis):
+    """On a tall axis (400 px) the labels have room: the ticks are pyqtgraph's own (its AxisItem as the oracle)."""
+    import pyqtgraph as pg
+
+    plain = pg.AxisItem("left")
+    plain.setStyle(maxTickLevel=1)
+    for low, high in ((-0.45, 0.3), (0.0, 1.1), (-120.0, 10.0)):
+        assert plot_axis.tickSpacing(low, high, 400) == plain.tickSpacing(low, high, 400)
