@@ -184,6 +184,7 @@ _FACE = {
     "as_number": "sim.io.limits",
     "check_cost": "sim.io.limits",
     "check_workers": "sim.io.limits",
+    "duration_text": "sim.io.limits",
     "LIMITS": "sim.io.limits",
     "RunTooLong": "sim.io.limits",
     "usable_cores": "sim.io.limits",

@@ -7,10 +7,14 @@ import math
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QGroupBox, QLabel, QPushButton, QSlider
 
-__all__ = ["RunGroup", "speed_at", "position_of"]
+from sim import duration_text
+
+__all__ = ["RunGroup", "speed_at", "position_of", "LONG_END"]
 
 #: Slider positions per decade of speed.
 _PER_DECADE = 20
+#: A scenario's end from this many seconds on is shown in words (``duration_text``: "1 year", "2.5 days").
+LONG_END = 1e5
 
 
 def speed_at(position: int) -> float:
@@ -87,7 +91,9 @@ class RunGroup(QGroupBox):
 
     def show_end(self, duration: float, pause: bool) -> None:
         """Show the scenario's end time and whether the run pauses there (signals blocked)."""
-        self.pause_at_end.setText(f"Pause at the scenario's end, t = {duration:g} s")
+        # a long run's end in words ("1 year"): "3.15576e+07 s" was cut at the panel's edge
+        end = f"{duration:g} s" if duration < LONG_END else duration_text(duration)
+        self.pause_at_end.setText(f"Pause at the scenario's end, t = {end}")
         with QSignalBlocker(self.pause_at_end):
             self.pause_at_end.setChecked(pause)
 

@@ -32,7 +32,7 @@ class CentreColumn(QWidget):
     def __init__(self, viewer, readouts, message_ms: int):
         super().__init__(objectName="centre")
         self.orbit_view, self.orbit_readouts = OrbitView(), OrbitReadouts()
-        self.title = QLabel(objectName="label_title")
+        self.title = QLabel(objectName="label_title", wordWrap=True)  # a long title wraps: the window fits 1280 px
         self.caption = QLabel(objectName="label_caption", wordWrap=True)
         self.legend = QLabel(objectName="label_legend", textFormat=Qt.TextFormat.RichText)
         self.fault_banner = QLabel(objectName="label_fault", wordWrap=True, visible=False)
@@ -40,8 +40,7 @@ class CentreColumn(QWidget):
         self._message_timer = QTimer(self, singleShot=True, interval=message_ms)
         self._message_timer.timeout.connect(self.message.hide)
         head = QHBoxLayout()
-        head.addWidget(self.title)
-        head.addStretch(1)
+        head.addWidget(self.title, 1)
         head.addWidget(self.legend)
         column = QVBoxLayout(self)
         column.setContentsMargins(4, 4, 4, 0)

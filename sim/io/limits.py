@@ -414,10 +414,11 @@ def size_text(size: float) -> str:
 
 
 def duration_text(seconds: float) -> str:
-    """Seconds in words: ``"3.2 h"``, ``"12 min"``, ``"2.5 days"``."""
+    """Seconds in words: ``"3.2 h"``, ``"12 min"``, ``"2.5 days"``, ``"1 year"``."""
     for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("h", 3600), ("min", 60)):
         if seconds >= size:
-            return f"{_digits(seconds / size)} {unit}"
+            digits = _digits(seconds / size)
+            return f"{digits} {unit[:-1] if digits == '1' and unit.endswith('s') else unit}"
     return f"{_digits(seconds)} s"
 
 

@@ -11,7 +11,7 @@ JULIAN_YEAR = 365.25 * 86400.0  # IAU: the Julian year, s
 
 
 @pytest.mark.parametrize("seconds, text", [
-    (60.0, "1 min"), (3600.0, "1 h"), (86400.0, "1 days"), (JULIAN_YEAR, "1 years"),
+    (60.0, "1 min"), (3600.0, "1 h"), (86400.0, "1 day"), (JULIAN_YEAR, "1 year"), (2 * JULIAN_YEAR, "2 years"), (1.5 * 86400.0, "1.5 days"),
     (59.9, "59.9 s"), (3599.0, "60 min"), (86399.0, "24 h"),
 ])
 def test_a_duration_reaches_a_unit_at_exactly_one_of_it(seconds, text):
