@@ -6,6 +6,9 @@ other value (a formula given ``par`` and ``flags`` as tuples) as it is.  The mem
 numba's array structure), independent of the module under test.
 """
 
+import ast
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -92,3 +95,50 @@ def test_borrowed_compiled_passes_other_values_as_they_are():
 
     a = np.zeros(2)
     assert mixed(a, 1.5, (1.0, 2.0)) == (True, 1.5, (1.0, 2.0), (1.0, 2.0), 2.5)
+
+
+def _arrays_returned(value):
+    """The names a ``return`` gives back as arrays: bare, as a returned tuple's items, or sliced (a view)."""
+    if isinstance(value, ast.Name):
+        return {value.id}
+    if isinstance(value, ast.Tuple):
+        return set().union(*(_arrays_returned(e) for e in value.elts))
+    if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice) and isinstance(value.value, ast.Name):
+        return {value.value.id}
+    return set()
+
+
+def _borrowing_calls():
+    """``(path, function, decorator text, borrowed names, parameters, names returned as arrays)`` of each
+    ``borrowed(...)`` call in sim/."""
+    root = Path(__file__).resolve().parents[3] / "sim"
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        for fn in ast.walk(tree):
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            for call in ast.walk(fn):
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "borrowed":
+                    arg = call.args[0]
+                    names = [ast.unparse(e) for e in (arg.elts if isinstance(arg, ast.Tuple) else [arg])]
+                    returned = {n for r in ast.walk(fn) if isinstance(r, ast.Return) and r.value is not None
+                                for n in _arrays_returned(r.value)}
+                    found.append((path.relative_to(root.parent), fn.name,
+                                  [ast.unparse(d) for d in fn.decorator_list], names,
+                                  {a.arg for a in fn.args.args}, returned))
+    return found
+
+
+def test_sim_borrows_only_a_called_functions_own_arguments_never_returned():
+    """The rule of sim/core/jit_borrow.py, read off the source: in a formula compiled as a function of its own
+    (``@jitable``, not ``inline=True``: an inlined argument is a copy of a caller's variable that may die with it),
+    only its own parameters borrowed, and none of them in a ``return`` (the borrowed array must not outlive the
+    call)."""
+    calls = _borrowing_calls()
+    assert len(calls) >= 9  # the craft step's chain and the worlds (stop 54)
+    for path, name, decorators, names, params, returned in calls:
+        where = f"{path}:{name}"
+        assert decorators == ["jitable"], where
+        assert set(names) <= params, where
+        assert not set(names) & returned, where
