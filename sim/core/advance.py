@@ -33,6 +33,7 @@ from sim.core.control import quaternion_controller_torque, summed_torque
 from sim.core.equations import euler_rhs, qdot
 from sim.core.integrators import axpy_Q, axpy_V, half_quat_update, rk4_sum_Q, rk4_sum_V
 from sim.core.jit import jitable, kernel
+from sim.core.jit_borrow import borrowed
 from sim.core.norm import elimination, hoffmann, none, renormalize, unit
 from sim.core.row_formula import NO_ROWS, plain_row, write_row
 
@@ -111,6 +112,7 @@ def law_torque(q, wd, qc, par, flags):
     """:meth:`sim.core.control.TorqueModel.__call__` for the settings :func:`pack` holds (no Euler controller):
     the same terms in the same order, :func:`~sim.core.control.summed_torque`, the controller tracking ``qc``
     and the dampers acting against ``wd`` (``w``, or ``w - w_c`` with a rate feed-forward)."""
+    par, flags = borrowed((par, flags))  # no reference counts of its own nor its callees' (sim.core.jit_borrow)
     control_on = flags[3] != 0
     control = (0.0, 0.0, 0.0)
     if control_on:

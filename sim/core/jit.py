@@ -59,7 +59,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core import jit_codegen
+from sim.core import jit_borrow, jit_codegen
 from sim.core.collector import collector_held
 from sim.core.interrupts import interrupts_held, progress, say as _say
 
@@ -106,6 +106,7 @@ def numba_module():
             import numba
             from numba.extending import register_jitable
             jit_codegen.install(numba)  # a formula's library only linked, optimised once in its kernel's
+            jit_borrow.install(numba)  # borrowed(): arrays passed down a call chain without reference counts
             numba.config.CACHE_DIR = str(_choose_cache_dir())  # read by numba's cache locator per dispatcher
             for fn, how in _pending:
                 register_jitable(inline=how, **jit_codegen.FORMULA_OPTIONS)(fn)

@@ -25,6 +25,7 @@ import math
 import numpy as np
 
 from sim.core.jit import jitable
+from sim.core.jit_borrow import borrowed
 from sim.core.norm import renormalize
 from sim.gnc.magnetic import torquer_command
 from sim.gnc.pointing import INERTIAL
@@ -176,7 +177,9 @@ def world_into(world, el, orb, t, inp, srp, fs, terms, kept, given, sensed):
     ``sensed`` (what the sensors read besides the step, :func:`sim.model.craft_nav.start_inputs`: the Sun, the
     shadow, the Earth and the field) the Sun and the shadow besides, the same numbers as
     :func:`sim.model.world_kernel.world_values`'.  (One function for both, called as it is: a wrapper a call deep
-    costs each array argument's reference counts, about 26 ns of a Sun-pointing world.)"""
+    costs each array argument's reference counts, about 26 ns of a Sun-pointing world; its arrays go to its callees
+    :func:`~sim.core.jit_borrow.borrowed`.)"""
+    world, el, inp, fs, terms, kept = borrowed((world, el, inp, fs, terms, kept))
     mode, field, air = int(inp[36]), int(inp[37]), int(inp[38])
     many = mode != INERTIAL or field == DIPOLE  # more than one orbit state a step: the states kept
     rv = orbit_kept(el, orb, t, kept) if many else orbit_at(el, orb, t)

@@ -46,6 +46,7 @@ from sim.core.geometric import dexpinv, rotation_quaternion
 from sim.core.norm import renormalize
 from sim.core.integrators import FORM_CODES, axpy_Q, axpy_V, half_quat_update, quat_acceleration, rk4_sum_Q, rk4_sum_V
 from sim.core.jit import jitable, kernel
+from sim.core.jit_borrow import borrowed
 from sim.core.wheel_program import gyrostat_rates
 from sim.core.wheels import equivalent_torque
 from sim.gnc.magnetic import ROD_COLUMNS, torquer_command
@@ -166,6 +167,8 @@ def _rates(q, w, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, tab
 def full_quat_step(q, p, speeds, t, world, par, flags, jr, jir, jfi, wheels, groups, table, buf):
     """:func:`sim.core.integrators.full_quat` (Hoffmann App. B, the form coded ``flags[17]``): ``(q, p)``
     returned, the wheels' new speeds in ``buf[7]``; the rates the torque law sees are ``rates_of(Q, P)``."""
+    speeds, world, par, flags, wheels, groups, table, buf = borrowed((speeds, world, par, flags, wheels, groups, table,
+                                                                      buf))
     dt = par[34]
     w = quasi_rates(q, p) if flags[1] == 3 else rates(q, p)
     if wheels.shape[0] == 0:
@@ -228,7 +231,9 @@ def craft_step(q, w, speeds, t, world, par, flags, wheels, groups, table, buf):
     """One step of the integrator coded in ``flags`` (:func:`sim.core.integrators.half_quat`,
     :func:`~sim.core.integrators.rk4`, :func:`sim.core.geometric.rkmk4`) from ``(q, w, speeds)`` at ``t``: ``(q, w)`` returned, the new wheel
     speeds in ``buf[7]`` (``buf`` rows: 0 motor torques, 1 net wheel torques, 2-5 the stages' ``dW/dt``,
-    7 the result, 8 a stage's speeds)."""
+    7 the result, 8 a stage's speeds).  Its arrays go down to the stages :func:`~sim.core.jit_borrow.borrowed`."""
+    speeds, world, par, flags, wheels, groups, table, buf = borrowed((speeds, world, par, flags, wheels, groups, table,
+                                                                      buf))
     jr, jir = inertia(par)
     jfi = (par[40], par[41], par[42], par[43], par[44], par[45], par[46], par[47], par[48])
     dt = par[34]
@@ -282,6 +287,7 @@ def next_world(q, speeds, t, world, flags, wheels, inp, out, mag, rods) -> bool:
     and the held rods in ``rods``' last column); in a moving mode the command, its sign continuous with the
     last (:meth:`sim.core.command.Command.follow`), and its rate feed-forward.  False, nothing made, when ``t``
     is past the field's samples in ``inp`` (the caller makes that world and the next samples)."""
+    speeds, world, flags, wheels, inp, out, mag, rods = borrowed((speeds, world, flags, wheels, inp, out, mag, rods))
     if sampled(inp) and float(math.floor(t / FIELD_SAMPLE)) != inp[35]:
         return False
     world_into(inp, t, out)

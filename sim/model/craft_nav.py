@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.jit import jitable
+from sim.core.jit_borrow import borrowed
 from sim.gnc.sensing import INP_SIZE, navigation
 from sim.gnc.sensors import sample_due
 from sim.model.world_kernel import rotation_at
@@ -190,7 +191,8 @@ def end_step(nav, done, q, w, t, dt, world, par, flags) -> bool:
     """What the craft's loop calls first before each step at ``t`` from ``(q, w)`` (``done`` the steps taken in
     this call): with a navigation (``ctl[on]``) and a step before it in this call, :func:`ended` that step (its
     history row is written next, between its end and the next start), or False, nothing done, when a block runs
-    out for it or for the next start (:func:`ready`)."""
+    out for it or for the next start (:func:`ready`).  Called at every step: its arrays borrowed (sim.core.jit_borrow)."""
+    nav, world, par, flags = borrowed((nav, world, par, flags))
     ctl = nav[0]
     if ctl[0] == 0.0 or done == 0:
         return True
@@ -203,7 +205,8 @@ def end_step(nav, done, q, w, t, dt, world, par, flags) -> bool:
 @jitable
 def start_step(nav, done, q, w, t, dt, world, par, flags):
     """After :func:`end_step` (and the row): with a navigation and a step before it in this call, :func:`started`
-    the step at ``t``; then ``w`` kept as ``ctl[w0]``."""
+    the step at ``t``; then ``w`` kept as ``ctl[w0]``.  Its arrays borrowed, as :func:`end_step`'s."""
+    nav, world, par, flags = borrowed((nav, world, par, flags))
     ctl = nav[0]
     if ctl[0] == 0.0:
         return

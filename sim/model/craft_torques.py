@@ -17,6 +17,7 @@ from __future__ import annotations
 from sim.core.advance import law_torque
 from sim.core.angles import to_body
 from sim.core.jit import jitable
+from sim.core.jit_borrow import borrowed
 from sim.core.wheel_program import motor_torques
 from sim.gnc.magnetic import magnetic_torque
 from sim.world.environment import disturbance_torque, gravity_gradient_at, gravity_gradient_torque
@@ -129,6 +130,7 @@ def craft_load(q, w, speeds, t, world, par, flags, jr, wheels, table, u):
     """The load of :meth:`sim.model.loads.LoadModel.__call__` at a stage (or the torque law alone): without
     wheels the body torque ``T_cmd + T_ext``, or ``T_ext`` with thrusters (they realise the law); with wheels
     ``T_ext``, the motor torques written into ``u``.  ``T_cmd`` is :func:`law_command`'s."""
+    speeds, world, par, flags, wheels, table, u = borrowed((speeds, world, par, flags, wheels, table, u))
     e, have = (0.0, 0.0, 0.0), False
     if flags[16] != 0:
         e, have = external(q, t, world, par, flags, jr, table)

@@ -29,6 +29,7 @@ import numpy as np
 
 from sim.core.angles import from_cayley_entries
 from sim.core.jit import jitable, kernel
+from sim.core.jit_borrow import borrowed
 from sim.core.ops import cos_of, sin_of
 from sim.gnc.pointing import INERTIAL, TARGET, elevation, rate_between, references_of, two_vector
 from sim.world.atmosphere import exponential_density
@@ -188,6 +189,7 @@ def world_into(inp, t, out):
     """:func:`world_values` at ``t`` of one body on a Kepler orbit (``ops=None``), ``inp`` laid out as
     :data:`INPUTS` (its ``t`` not read), into ``out`` (:data:`LAYOUT`): :func:`world_kernel`'s, and each step's
     of the spacecraft's compiled loop (:func:`sim.model.advance_craft.advance_craft`)."""
+    inp, out = borrowed((inp, out))  # no reference counts of its own nor its callees' (sim.core.jit_borrow)
     el = inp[0:9]
     mode, field, air = int(inp[36]), int(inp[37]), int(inp[38])
     jd_day, jd_frac = inp[10], inp[11]
