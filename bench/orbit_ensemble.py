@@ -15,7 +15,7 @@ through :func:`sim.ensemble.nav_bodies.advance_nav_bodies` (issue 42, stop 50; 4
 columns).  An older tree that does not cover a case steps it through the
 numpy columns (cfc65b6: the torquers' and the wheels' cases).  Each figure is a child process of its tree
 (``--before``: e.g. ``git archive 498b390 | tar -x -C DIR``), the trees and the thread counts taken in turns, round
-after round, so the other users' load falls on all alike (each child steps twice untimed first, waiting for the kernels it started loading): ns a body-step in CPU time on one thread (best of the
+after round, so the other users' load falls on all alike (each child steps twice untimed first, waiting for the kernels it started loading, then times three calls and counts the least: a kernel that a later call first wants loads during one of them, stop 54): ns a body-step in CPU time on one thread (best of the
 rounds), and on two threads in wall time against one thread's wall time (``numba.set_num_threads``).  The
 children print a digest of their end states: the trees, and one thread against two, must agree to the bit.
 """
@@ -58,9 +58,14 @@ from sim.core import jit
 for _ in range(2):  # warm: the first call's one-time costs (the world on rows' kernels loaded, pages touched), and
     ens.step(steps)  # every kernel a numpy path called as Python until it loads (sim.core.jit.Kernel) loaded
     jit.wait_all()
-wall, cpu = time.perf_counter(), time.process_time()
-ens.step(steps)
-wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+best_wall = best_cpu = float("inf")
+for _ in range(3):  # the least of three calls: a kernel that a later call first wants loads in one of them
+    wall, cpu = time.perf_counter(), time.process_time()
+    ens.step(steps)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    best_wall, best_cpu = min(best_wall, wall), min(best_cpu, cpu)
+    jit.wait_all()
+wall, cpu = best_wall, best_cpu
 print(json.dumps({"wall": wall / steps / n * 1e9, "cpu": cpu / steps / n * 1e9,
                   "digest": hashlib.sha256(ens._x.tobytes()).hexdigest()[:16]}))
 """
