@@ -308,7 +308,7 @@ def scenario_from_args(args):
         check_inputs(scenario, source=args.scenario)
     except SettingsError as exc:
         raise UsageError(f"{exc} (with the flags given)" if changes else str(exc)) from None
-    if ("command_deg" in changes and not settings.command_followed and settings.pointing != "inertial"
+    if ("command_deg" in changes and settings.pointing != "inertial"
             and not any("pointing" in event.changes for event in events)):  # the window's disabled sliders' twin
         raise UsageError(f"--command {args.command}: the {settings.pointing} pointing makes the command for the "
                          "whole run, so the command angles would never fly; add --pointing inertial")

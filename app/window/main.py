@@ -274,8 +274,10 @@ class MainWindow(QMainWindow):
         except SettingsError as exc:
             self.show_message(str(exc))
             return
+        if not any(i.key == "command_deg" for i in entry):  # the settings as the user set them: only for a command
+            return
         settings = self.controls.current_settings() or self.flight.worker.settings
-        if settings.pointing != "inertial" and any(i.key == "command_deg" for i in entry):  # the gamepad's, say
+        if settings.pointing != "inertial":  # the gamepad's command, say
             self.show_message(f"The {settings.pointing} pointing makes the command: the command angles wait until "
                               "the pointing is inertial (Fly > Pointing)", error=False)
 
