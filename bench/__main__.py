@@ -1,6 +1,8 @@
 """Run every benchmark, print one table, and write it to docs/PERFORMANCE.md.
 
-``python -m bench [--quick] [--no-write] [--only step|ensemble|estimation|cli|sweep|link|video|gui|memory|live|orbit-window|spacecraft-window]``.
+``python -m bench [--quick] [--no-write] [--only step|ensemble|estimation|cli|sweep|link|video|gui|memory|live|orbit-window|spacecraft-window|peer]``.  A full run (no ``--only``) writes the head of
+docs/PERFORMANCE.md anew (the machine, the table of figures, the GUI thread's profile) and keeps every section below it,
+bench/NOTES.md's in place of their old text (:func:`full_report`).
 Timings are medians of repeated runs; comparisons are ratios taken in the
 same run.  Benchmarks report; they are not tests.  ``--only`` runs one part
 and replaces its rows in the table of docs/PERFORMANCE.md, leaving the rest
@@ -93,6 +95,8 @@ def _replace_rows(text: str, rows, prefixes) -> str:
 
 #: The section of the report that ``python -m bench.compare`` writes; a full run keeps it.
 COMPARE_HEADING = "## Old beside new"
+#: The heading of the GUI thread's profile, which a full run writes after the table.
+PROFILE_HEADING = "## Profile of the GUI thread"
 
 
 def section(text: str, heading: str) -> str:
@@ -103,6 +107,25 @@ def section(text: str, heading: str) -> str:
         return ""
     end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
     return "".join(lines[start:end])
+
+
+def sections(text: str) -> list[str]:
+    """``text`` cut at its ``## `` headings: what comes before the first, then each section with its heading."""
+    lines = text.splitlines(keepends=True)
+    cuts = [0] + [i for i, line in enumerate(lines) if line.startswith("## ")] + [len(lines)]
+    return ["".join(lines[a:b]) for a, b in zip(cuts, cuts[1:]) if b > a or a == 0]
+
+
+def full_report(old: str, head: str, notes: str) -> str:
+    """The report of a full run: ``head`` (the title, the machine, the table of figures and the profile of the
+    GUI thread, in place of the old report's part before its first section after the profile), then every
+    section of the ``old`` report as it was (the engineers' sections, ``python -m bench.compare``'s), each
+    section of ``notes`` (bench/NOTES.md: the reading of the table) in place of the old one of its heading, or
+    appended when the report has none."""
+    rest = "".join(part for part in sections(old)[1:] if not part.startswith(PROFILE_HEADING))
+    for part in sections(notes)[1:]:
+        rest = with_section(rest, part.splitlines()[0], part)
+    return head.rstrip("\n") + "\n\n" + rest.lstrip("\n")
 
 
 def with_section(text: str, heading: str, body: str) -> str:
@@ -137,6 +160,9 @@ ONLY = {
 }
 #: The parts of a full run, in order (``make bench``; ``make bench-compare`` without ``--only``).
 FULL = ("step", "api", "ensemble", "estimation", "cli", "sweep", "link", "video", "gui")
+#: The parts of ``make bench``'s full run: :data:`FULL` and the peers (the C step, and Basilisk when `make peer`
+#: has installed it), whose rows an old commit's comparison would not move.
+REPORTED = (*FULL[:-1], "peer", FULL[-1])
 
 
 def main(argv=None) -> int:
@@ -156,7 +182,7 @@ def main(argv=None) -> int:
             print(f"rows replaced in: {REPORT}", file=sys.stderr)
         return 0
     rows = []
-    for name in FULL[:-1]:
+    for name in REPORTED[:-1]:
         print(f"running: {name}{' (about 3 minutes)' if name == 'sweep' else ''} ...", file=sys.stderr, flush=True)
         rows += ONLY[name][0](args.quick)
     print("running: window (this takes about 15 minutes; --quick for 2) ...", file=sys.stderr, flush=True)
@@ -167,14 +193,12 @@ def main(argv=None) -> int:
     if not args.no_write:
         stamp = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
         kind = "quick run" if args.quick else "full run"
-        notes = Path(__file__).with_name("NOTES.md").read_text() if Path(__file__).with_name("NOTES.md").exists() else ""
-        compared = section(REPORT.read_text(), COMPARE_HEADING) if REPORT.exists() else ""
-        report = (
-            f"# Performance\n\nMeasured {stamp} ({kind}) by `make bench` on {_machine()}; "
-            f"{_versions()}; OpenGL: Mesa llvmpipe under Xvfb.\n\n{text}\n\n"
-            f"## Profile of the GUI thread (cProfile, 1x, top by own time)\n\n```\n{profile.strip()}\n```\n\n"
-            f"{notes}")
-        REPORT.write_text(with_section(report, COMPARE_HEADING, compared) if compared else report)
+        notes = Path(__file__).with_name("NOTES.md")
+        head = (f"# Performance\n\nMeasured {stamp} ({kind}) by `make bench` on {_machine()}; "
+                f"{_versions()}; OpenGL: Mesa llvmpipe under Xvfb.\n\n{text}\n\n"
+                f"{PROFILE_HEADING} (cProfile, 1x, top by own time)\n\n```\n{profile.strip()}\n```\n")
+        REPORT.write_text(full_report(REPORT.read_text() if REPORT.exists() else "", head,
+                                      notes.read_text() if notes.exists() else ""))
         print(f"written: {REPORT}", file=sys.stderr)
     return 0
 
