@@ -1,8 +1,8 @@
 """Run every benchmark, print one table, and write it to docs/PERFORMANCE.md.
 
 ``python -m bench [--quick] [--no-write] [--only step|ensemble|estimation|cli|sweep|link|video|gui|memory|live|orbit-window|spacecraft-window|peer]``.  A full run (no ``--only``) writes the head of
-docs/PERFORMANCE.md anew (the machine, the table of figures, the GUI thread's profile) and keeps every section below it,
-bench/NOTES.md's in place of their old text (:func:`full_report`).
+docs/PERFORMANCE.md anew (the machine, the table of figures, the GUI thread's profile) and keeps every section below it
+as it is (:func:`full_report`).
 Timings are medians of repeated runs; comparisons are ratios taken in the
 same run.  Benchmarks report; they are not tests.  ``--only`` runs one part
 and replaces its rows in the table of docs/PERFORMANCE.md, leaving the rest
@@ -116,16 +116,13 @@ def sections(text: str) -> list[str]:
     return ["".join(lines[a:b]) for a, b in zip(cuts, cuts[1:]) if b > a or a == 0]
 
 
-def full_report(old: str, head: str, notes: str) -> str:
+def full_report(old: str, head: str) -> str:
     """The report of a full run: ``head`` (the title, the machine, the table of figures and the profile of the
-    GUI thread, in place of the old report's part before its first section after the profile), then every
-    section of the ``old`` report as it was (the engineers' sections, ``python -m bench.compare``'s), each
-    section of ``notes`` (bench/NOTES.md: the reading of the table) in place of the old one of its heading, or
-    appended when the report has none."""
+    GUI thread) in place of the ``old`` report's part before its first section after the profile, then every
+    other section of ``old`` as it was: the reading of the table and the engineers' measured sections (the
+    report is their one text), ``python -m bench.compare``'s."""
     rest = "".join(part for part in sections(old)[1:] if not part.startswith(PROFILE_HEADING))
-    for part in sections(notes)[1:]:
-        rest = with_section(rest, part.splitlines()[0], part)
-    return head.rstrip("\n") + "\n\n" + rest.lstrip("\n")
+    return head.rstrip("\n") + "\n" + ("\n" + rest.lstrip("\n") if rest else "")
 
 
 def with_section(text: str, heading: str, body: str) -> str:
@@ -193,12 +190,10 @@ def main(argv=None) -> int:
     if not args.no_write:
         stamp = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
         kind = "quick run" if args.quick else "full run"
-        notes = Path(__file__).with_name("NOTES.md")
         head = (f"# Performance\n\nMeasured {stamp} ({kind}) by `make bench` on {_machine()}; "
                 f"{_versions()}; OpenGL: Mesa llvmpipe under Xvfb.\n\n{text}\n\n"
                 f"{PROFILE_HEADING} (cProfile, 1x, top by own time)\n\n```\n{profile.strip()}\n```\n")
-        REPORT.write_text(full_report(REPORT.read_text() if REPORT.exists() else "", head,
-                                      notes.read_text() if notes.exists() else ""))
+        REPORT.write_text(full_report(REPORT.read_text() if REPORT.exists() else "", head))
         print(f"written: {REPORT}", file=sys.stderr)
     return 0
 
