@@ -300,16 +300,18 @@ class Simulation(Stepper, CraftSteps, Records):
             if not self._cmg.step(self, n):
                 raise SimulationFault("the state is no longer finite; paused at the last good state", self._t)
             return
-        packed = self._packed(n) if n > 0 else None
-        if packed is not None:
-            n = self._step_plain(packed, n, None)
-            if n == 0:
-                return
-        elif n > 0 and (craft := self._craft_packed()) is not None and craft_kernels.advance_craft.wanted(n):
-            n = self._step_craft(craft, n)  # a spacecraft (sim.model.craft_steps)
-            if n == 0:
-                return
-        self._step_python(n)
+        while n > 0:
+            packed = self._packed(n)
+            if packed is not None:
+                n = self._step_plain(packed, n, None)
+                if n == 0:
+                    return
+            elif (craft := self._craft_packed()) is not None and craft_kernels.advance_craft.wanted(n):
+                n = self._step_craft(craft, n)  # a spacecraft (sim.model.craft_steps)
+                if n == 0:
+                    return
+            # in Python: a SLERP under way only until it ends, the rest compiled again where a kernel covers it
+            n -= self._step_python(n, self._cmd.path is not None)
 
     def _step_plain(self, packed, n: int, out) -> int:
         """Up to ``n`` steps through :func:`sim.core.advance.advance`, with ``out`` (or None) its rows written
@@ -357,24 +359,33 @@ class Simulation(Stepper, CraftSteps, Records):
         SimulationFault
             As :meth:`step`; the rows of the steps taken before the fault are written (:attr:`steps` counts them).
         """
-        if n > 0 and self._cmg is None and (packed := self._packed(n)) is not None:
-            left = self._step_plain(packed, n, out)
-            out, n = out[n - left:], left
-        elif n > 0 and (craft := self._rows_packed()) is not None and craft_kernels.advance_craft.wanted(n):
-            left = self._step_craft(craft, n, out)  # sim.model.craft_row.craft_row, the formula row() calls
-            out, n = out[n - left:], left
-        for i in range(n):
-            self.step(1)
-            out[i] = self.row()
+        while n > 0:
+            if self._cmg is None and (packed := self._packed(n)) is not None:
+                left = self._step_plain(packed, n, out)
+                out, n = out[n - left:], left
+            elif (craft := self._rows_packed()) is not None and craft_kernels.advance_craft.wanted(n):
+                left = self._step_craft(craft, n, out)  # sim.model.craft_row.craft_row, the formula row() calls
+                out, n = out[n - left:], left
+            sliding, i = self._cmd.path is not None, 0
+            while i < n:  # one step and one row at a time; a SLERP under way only until it ends (as step)
+                self.step(1)
+                out[i] = self.row()
+                i += 1
+                if sliding and self._cmd.path is None:
+                    break
+            out, n = out[i:], n - i
 
-    def _step_python(self, n: int) -> None:
+    def _step_python(self, n: int, sliding: bool = False) -> int:
+        """Up to ``n`` steps in Python, all of them, or with ``sliding`` only until the SLERP under way ends (the
+        rest of a call then goes compiled where a kernel covers the body: one call of many steps that began in a
+        SLERP stepped all of them in Python, 80x a compiled step); the steps taken."""
         integrate, norm, torque, body, cmd = self._integrate, self._norm, self._step_torque, self._gyrostat, self._cmd
         dt = self._dt
         wheels = len(self._w) > 3
         nav = self._nav
         held = self._law if self._law is not self._torque else None
         thr = self._thr
-        for _ in range(n):
+        for i in range(n):
             if thr is not None:  # the thrusters' torque held over the step (sim.model.thruster_drive)
                 self._load.thrust = thr.step(self._q, self._w, self._law, self._torque.qc)
             if nav is not None:  # the sensors due in [t, t + dt) and the estimate of t (sim.model.navigation)
@@ -416,6 +427,9 @@ class Simulation(Stepper, CraftSteps, Records):
                 nav.end_step(w0[:3], w[:3], dt)
             if self._world is not None:
                 self._update_world()
+            if sliding and cmd.path is None:
+                return i + 1
+        return n
 
     # ------------------------------------------------------------- snapshots
     def _derived(self) -> tuple:

@@ -163,3 +163,40 @@ def test_a_long_call_runs_in_chunks_bit_for_bit(monkeypatch):
     b._step_python(100)
     assert calls == [7] * 14 + [2]
     assert np.array_equal(_bits(_state(a)), _bits(_state(b)))
+
+
+@pytest.mark.parametrize("rows", [False, True])
+def test_a_call_that_begins_in_a_slerp_goes_compiled_when_it_ends(monkeypatch, rows):
+    """One call of many steps that begins while a SLERP is under way steps in Python only until the SLERP ends
+    (2 s = 200 steps at dt 0.01 s), then through the kernel, with the same bits and rows as every step in Python
+    (it stepped the whole call in Python: 80x a compiled step for a run that began with a command)."""
+    import sim.model.simulation as simulation
+    from sim.model.rows import history_columns_of
+
+    calls = []
+    kernel = compiled.advance
+
+    def counted(state, par, flags, n, out):
+        calls.append(n)
+        return kernel(state, par, flags, n, out)
+
+    counted.wanted = kernel.wanted
+    monkeypatch.setattr(simulation.compiled, "advance", counted)
+    settings = dict(controller="quaternion", slerp_time=2.0, dt=0.01, rates=(0.3, 0.1, 0.0), dampers_on=True)
+    a, b = Simulation(**settings), Simulation(**settings)
+    for sim in (a, b):
+        sim.set("command_deg", (90.0, 20.0, 0.0))
+    assert a._cmd.path is not None
+    n = 1000
+    if rows:
+        out_a, out_b = (np.full((n, len(history_columns_of(a.settings))), np.nan) for _ in range(2))
+        a.step_rows(n, out_a)
+        for i in range(n):
+            b._step_python(1)
+            out_b[i] = b.row()
+        assert np.array_equal(_bits(out_a), _bits(out_b))
+    else:
+        a.step(n)
+        b._step_python(n)
+    assert calls == [n - 200]                                   # the SLERP's 200 steps in Python, the rest compiled
+    assert np.array_equal(_bits(_state(a)), _bits(_state(b)))
