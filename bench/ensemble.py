@@ -2,8 +2,8 @@
 
 Budgets (issue #10, "Speed"):
 
-* the half-quat ensemble step at N = 10,000 at least 25x cheaper per
-  body-step than the single-body pure-Python step, and within 3x of a C
+* the half-quat ensemble step at N = 10,000 (beside one body's step, compiled since issue 42; at least
+  25x cheaper than its pure-Python step was the budget before), and within 3x of a C
   version of the same step (compiled here with the system C compiler,
   ``cc -O2``, loaded with ctypes; the row says why when it cannot be);
 * rk4 over N = 1,000 bodies at least 5x cheaper per body-sample than scipy's
@@ -26,6 +26,7 @@ import time
 
 import numpy as np
 
+from bench import step_cost
 from sim.core.body import Body
 from sim.ensemble import Ensemble, EnsembleSpec
 from sim.model.settings import Settings
@@ -93,6 +94,7 @@ def _ensemble_ns(settings: Settings, n: int, steps: int, repeats: int, track: bo
 
 
 def _single_body_ns(steps: int, repeats: int) -> float:
+    step_cost.warm(rates=W0, dt=DT)
     times = []
     for _ in range(repeats):
         sim = Simulation(rates=W0, dt=DT)
@@ -145,8 +147,10 @@ def _step_rows(quick: bool) -> list[dict]:
     single_ns = _single_body_ns(steps * 20, repeats)
     ratio = single_ns / ens_ns
     rows = [{"what": "ensemble half-quat step, N = 10,000, torque-free (per body-step)",
-             "figure": f"{ens_ns:.1f} ns", "budget": ">= 25x cheaper than one body's step", "ok": ratio >= 25.0,
-             "note": f"{ratio:.0f}x: the single-body pure-Python step costs {single_ns / 1e3:.2f} us"}]
+             "figure": f"{ens_ns:.1f} ns", "budget": "(comparison)", "ok": None,
+             "note": f"one body's step, compiled (sim.core.advance.advance), costs {single_ns:.1f} ns ({ratio:.2f}x "
+                     "the ensemble's body-step); the budget of 25x cheaper was against one body's pure-Python step "
+                     "(1.74 us) before issue 42 compiled it: the ensemble is held to C's step now (next row)"}]
     with tempfile.TemporaryDirectory() as tmp:
         fn = _compile_c(tmp)
         if isinstance(fn, str):

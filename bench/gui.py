@@ -87,6 +87,8 @@ timer = QtCore.QTimer(interval=16)
 timer.timeout.connect(frame)
 timer.start()
 nbytes = lambda: 0
+import numba  # numba's runtime and LLVM's JIT, made ready by a trivial function compiled (issue 42: the window
+numba.njit(lambda x: x + 1.0)(1.0)  # steps through compiled kernels; numba and llvmlite take about 135 MB here)
 """
 
 # Appended to either child: argv[1] seconds of its event loop, then its resident memory, split as
@@ -112,9 +114,9 @@ print("RSS", *(int(status[k].split()[0]) for k in ("VmRSS", "RssAnon", "RssFile"
 def _fresh_rss(seconds: float, floor: bool = False) -> dict:
     """Resident memory (MB) of a fresh window process after ``seconds`` at 1x: total, private, files, libLLVM.
 
-    ``floor`` measures pyqtgraph's smallest 3D view and plot instead of the
-    window: what PySide6, pyqtgraph, PyOpenGL and the OpenGL driver take
-    before any code of ours.  Budget: the window within 30 MB of that floor
+    ``floor`` measures pyqtgraph's smallest 3D view and plot, and numba with a
+    trivial function compiled, instead of the window: what PySide6, pyqtgraph,
+    PyOpenGL, the OpenGL driver and numba's runtime take before any code of ours.  Budget: the window within 30 MB of that floor
     (see docs/PERFORMANCE.md for why not 200 MB flat).
     """
     child = (_FLOOR_CHILD if floor else _FRESH_CHILD) + _RSS_REPORT
@@ -146,7 +148,7 @@ def memory_rows(runs: int = 3) -> list[dict]:
     floor = sorted(floors, key=lambda m: m["rss"])[runs // 2]
     above = window["rss"] - floor["rss"]
     return [
-        {"what": "RSS after 20 s, pyqtgraph's smallest 3D view + plot (the libraries' floor)",
+        {"what": "RSS after 20 s, pyqtgraph's smallest 3D view + plot and numba ready (the libraries' floor)",
          "figure": f"{floor['rss']:.0f} MB", "budget": "(reference)", "ok": None,
          "note": _rss_note(floor) + "; runs " + ", ".join(f"{m['rss']:.0f}" for m in floors) + " MB"},
         {"what": "RSS after 20 s at 1x, fresh window", "figure": f"{window['rss']:.0f} MB",

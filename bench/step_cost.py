@@ -29,7 +29,19 @@ DT = 1e-3
 _clock = time.process_time
 
 
+def warm(steps: int = 500, **settings) -> None:
+    """Every kernel a run of ``settings`` calls loaded before it is timed: a run loads a kernel in a thread of its
+    own after its warm-up (``sim.core.jit.WARM_SECONDS``) and steps as Python meanwhile, so a timed run would
+    otherwise measure some of its steps in Python (issue 42)."""
+    from sim.core import jit
+    jit.WARM_SECONDS = 0.0  # every kernel the warm-up run calls starts loading at its first call
+    jit.load_all(stream=False)
+    Simulation(**settings).step(steps)
+    jit.wait_all()
+
+
 def _median_us_per_step(integrator: str, steps: int, repeats: int, **extra) -> float:
+    warm(integrator=integrator, rates=W0, dt=DT, **extra)
     times = []
     for _ in range(repeats):
         sim = Simulation(integrator=integrator, rates=W0, dt=DT, **extra)
@@ -106,6 +118,8 @@ def _paired_us_per_step(plain: dict, more: dict, steps: int, repeats: int) -> tu
     both alike; returns ``(plain us, more us, median of the per-round ratios)``.
     """
     a, b = [], []
+    for changes in (plain, {**plain, **more}):
+        warm(rates=W0, dt=DT, **changes)
     for _ in range(repeats):
         for changes, out in ((plain, a), ({**plain, **more}, b)):
             sim = Simulation(rates=W0, dt=DT, **changes)
