@@ -113,7 +113,7 @@ def sections(text: str) -> list[str]:
     """``text`` cut at its ``## `` headings: what comes before the first, then each section with its heading."""
     lines = text.splitlines(keepends=True)
     cuts = [0] + [i for i, line in enumerate(lines) if line.startswith("## ")] + [len(lines)]
-    return ["".join(lines[a:b]) for a, b in zip(cuts, cuts[1:]) if b > a or a == 0]
+    return ["".join(lines[a:b]) for a, b in zip(cuts, cuts[1:])]
 
 
 def full_report(old: str, head: str) -> str:
