@@ -248,32 +248,41 @@ class CmgStep:
         """``n`` steps of the Simulation ``sim`` (see the module docstring): :func:`cmg_run`'s where :meth:`packed`
         says so, else one compiled step a call; False at a state that is no longer finite, the state left at the
         last good step (the Simulation raises its fault)."""
-        packed = self.packed(sim, n) if n > 0 else None
         thr = NO_THRUSTERS if sim._thr is None else sim._thr.arrays
-        if packed is not None:
-            q, w = sim._q, sim._w
-            state = np.array((q[0], q[1], q[2], q[3], w[0], w[1], w[2], sim._correction))
-            while n > 0:
-                chunk = min(n, CHUNK)
-                done = cmg_run(state, self.delta, packed[0], packed[1], self.j, self.j_inv, self.h0, self.g, self.s0,
-                               self.law, self.lam0, self.mu, self.k, self.rate_max, self.eps0, self.omega, sim._t0,
-                               sim._k - sim._k0, chunk, self.rates, thr)
-                if done:
-                    sim._took(state, done)  # the body's state back, as the plain kernel's (Simulation._took)
-                n -= done
-                if done < chunk:
-                    break  # the step that was not finite, again below: the Python side's fault
-            if sim._thr is not None:
-                sim._load.thrust = sim._thr.torque  # held over the last step (the rows' torque)
-        return self._step_python(sim, n)
+        while n > 0:
+            packed = self.packed(sim, n)
+            if packed is not None:
+                q, w = sim._q, sim._w
+                state = np.array((q[0], q[1], q[2], q[3], w[0], w[1], w[2], sim._correction))
+                while n > 0:
+                    chunk = min(n, CHUNK)
+                    done = cmg_run(state, self.delta, packed[0], packed[1], self.j, self.j_inv, self.h0, self.g,
+                                   self.s0, self.law, self.lam0, self.mu, self.k, self.rate_max, self.eps0, self.omega,
+                                   sim._t0, sim._k - sim._k0, chunk, self.rates, thr)
+                    if done:
+                        sim._took(state, done)  # the body's state back, as the plain kernel's (Simulation._took)
+                    n -= done
+                    if done < chunk:
+                        break  # the step that was not finite, again below: the Python side's fault
+                if sim._thr is not None:
+                    sim._load.thrust = sim._thr.torque  # held over the last step (the rows' torque)
+                if n == 0:
+                    return True
+            # one compiled step a call: a SLERP under way only until it ends, then cmg_run again (as Simulation.step)
+            taken = self._step_python(sim, n, sim._cmd.path is not None)
+            if taken < 0:
+                return False
+            n -= taken
+        return True
 
-    def _step_python(self, sim, n: int) -> bool:
-        """``n`` steps, one :func:`sim.core.cmg.cmg_advance` call each (the torque law and the world in Python), any
-        thrusters fired first (:func:`fire_kernel`)."""
+    def _step_python(self, sim, n: int, sliding: bool = False) -> int:
+        """Up to ``n`` steps, one :func:`sim.core.cmg.cmg_advance` call each (the torque law and the world in Python),
+        any thrusters fired first (:func:`fire_kernel`), with ``sliding`` only until the SLERP under way ends; the
+        steps taken, or -1 at a state that is no longer finite."""
         dt, torque, load, norm, cmd, thr = sim._dt, sim._torque, sim._load, sim._norm, sim._cmd, sim._thr
         outside = load.active
         zero = np.zeros(3)
-        for _ in range(n):
+        for i in range(n):
             q0, w0, t = sim._q, sim._w, sim._t
             if thr is not None:
                 fire_kernel(*thr.arrays, q0, torque.qc, w0, self.h0, self.g, self.s0, self.delta)
@@ -286,7 +295,7 @@ class CmgStep:
                                   self.k, self.rate_max, t, self.eps0, self.omega, dt, 1, self.rates)
             qn, correction = norm((float(q[0]), float(q[1]), float(q[2]), float(q[3])))
             if bad >= 0 or not math.isfinite(qn[0] + qn[1] + qn[2] + qn[3] + correction):
-                return False
+                return -1
             sim._q, sim._w, sim._correction = qn, (float(w[0]), float(w[1]), float(w[2])), correction
             self.delta = delta
             sim._k += 1
@@ -296,7 +305,9 @@ class CmgStep:
                 sim._sync_command()
             if sim._world is not None:
                 sim._update_world()
-        return True
+            if sliding and cmd.path is None:
+                return i + 1
+        return n
 
     def readout(self, w, command, t) -> tuple:
         """``(rates, m / h0^6, h, made)`` at the present gimbal angles and body rates ``w`` for the torque asked

@@ -157,6 +157,40 @@ def test_many_steps_in_one_compiled_call_are_the_steps_one_by_one(law, norm, mon
     assert abs(compiled[2][0]) > 5.0                                 # the gimbals turned
 
 
+def test_a_call_that_begins_in_a_slerp_goes_compiled_when_it_ends(monkeypatch):
+    # cmg_fast_slew with a 2 s SLERP to its command (100 steps at dt 0.02 s): one call of 400 steps takes the
+    # SLERP's steps one cmg_advance call each, then the rest through cmg_run (it took all 400 one by one), bit for
+    # bit the steps one by one (as Simulation.step's plain body: tests/sim/model/test_advance.py)
+    settings = load("cmg_fast_slew").settings.replace(slerp_time=2.0)
+    calls = []
+    run = cmg_step.cmg_run
+
+    class Counted:
+        def __getattr__(self, name):
+            return getattr(run, name)
+
+        def __call__(self, *args):
+            calls.append(args[18])  # n, the steps asked
+            return run(*args)
+
+    def fly():
+        sim = Simulation(settings)
+        sim.set("command_deg", (30.0, 20.0, 0.0))
+        assert sim._cmd.path is not None
+        sim.step(400)
+        sn = sim.snapshot()
+        return sn.q, sn.w, sn.cmg, sn.t
+
+    sim = Simulation(settings)
+    cmg_step.cmg_run.wait(*sim._cmg._sample())   # loaded, as after WARM_AFTER steps (with the JIT off: its Python)
+    monkeypatch.setattr(cmg_step, "cmg_run", Counted())
+    compiled = fly()
+    assert calls == [300]
+    monkeypatch.setattr(cmg_step.CmgStep, "packed", lambda self, sim, n: None)
+    assert fly() == compiled
+    assert abs(compiled[2][0]) > 5.0                                 # the gimbals turned
+
+
 def test_the_compiled_loop_leaves_a_world_and_an_external_torque_to_the_step_in_python(monkeypatch):
     monkeypatch.setattr(cmg_step, "WARM_AFTER", 1)
     sim = Simulation(load("cmg_fast_slew").settings)
